@@ -1,0 +1,82 @@
+// Builds the two bundles (extension host: Node/CommonJS with `vscode` external; webview: browser IIFE)
+// plus the headless CLI, and (with --tests / --bench) the test and benchmark entry points.
+// Flags: --watch, --production (minify, no source maps), --tests, --bench.
+import * as esbuild from "esbuild";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const args = new Set(process.argv.slice(2));
+const production = args.has("--production");
+const watch = args.has("--watch");
+
+/** Every `*.ts` file below `dir`, recursively. */
+function tsFilesUnder(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...tsFilesUnder(full));
+    else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) out.push(full);
+  }
+  return out;
+}
+
+const nodeCommon = {
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  sourcemap: !production,
+  minify: production,
+  logLevel: "info",
+  external: ["vscode"],
+};
+
+/** The extension host bundle, the CLI and the verify worker. */
+const extensionContext = {
+  ...nodeCommon,
+  entryPoints: {
+    extension: "src/extension/extension.ts",
+    cli: "src/cli/main.ts",
+    verifyWorker: "src/core/verifyWorker.ts",
+  },
+  outdir: "dist",
+};
+
+/** The webview bundle: browser, no Node built-ins. */
+const webviewContext = {
+  bundle: true,
+  platform: "browser",
+  format: "iife",
+  target: "es2022",
+  sourcemap: !production,
+  minify: production,
+  logLevel: "info",
+  entryPoints: { timeline: "webview/main.ts" },
+  outdir: "dist/webview",
+};
+
+const contexts = [extensionContext, webviewContext];
+if (args.has("--tests")) {
+  contexts.push({
+    ...nodeCommon,
+    bundle: false,
+    entryPoints: [...tsFilesUnder("test"), ...tsFilesUnder("src")],
+    outdir: "out",
+    outbase: ".",
+    format: "cjs",
+    logLevel: "warning",
+  });
+}
+if (args.has("--bench")) {
+  contexts.push({ ...nodeCommon, entryPoints: { run: "bench/run.ts" }, outdir: "dist/bench" });
+}
+
+if (watch) {
+  for (const options of contexts) {
+    const ctx = await esbuild.context(options);
+    await ctx.watch();
+  }
+  console.log("[esbuild] watching…");
+} else {
+  await Promise.all(contexts.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,69 @@
+/**
+ * The error types of the state layer, mirroring Python AutoDev's `errors.py`
+ * names so users searching either code base find the same words.
+ */
+
+/** Base class of every error the state layer raises on purpose. */
+export class AutodevError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** One place in the ledger where integrity is broken. */
+export interface LedgerProblem {
+  /** Physical line number (1-based), for read errors. */
+  readonly line: number | null;
+  /** Entry seq, for replay errors. */
+  readonly seq: number | null;
+  /** Machine-readable class of the problem (see `VerifyErrorKind`). */
+  readonly kind: string;
+  /** What was expected, what was found, what to do. */
+  readonly message: string;
+}
+
+/** Ledger integrity violation: bad JSON, schema, broken chain, impossible replay. */
+export class LedgerCorruptError extends AutodevError {
+  constructor(
+    message: string,
+    readonly problem?: LedgerProblem,
+  ) {
+    super(message);
+  }
+}
+
+/** A plan mutation against state that does not allow it (no plan, unknown task, plan exists). */
+export class PlanConcurrentModificationError extends AutodevError {}
+
+/** A status change the task FSM forbids; the ledger is untouched. */
+export class InvalidTransitionError extends AutodevError {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+    readonly allowed: readonly string[],
+  ) {
+    super(
+      `invalid task transition '${from}' -> '${to}'; allowed from '${from}': [${allowed.map((s) => `'${s}'`).join(", ")}]`,
+    );
+  }
+}
+
+/** `.autodev/.lock` could not be acquired in time. */
+export class PlanLockTimeoutError extends AutodevError {
+  constructor(
+    readonly timeoutSeconds: number,
+    detail = "",
+  ) {
+    super(
+      `could not acquire .autodev/.lock within ${timeoutSeconds}s${detail ? ` (${detail})` : ""}. ` +
+        "Another AutoDev process (Python or this extension) is writing; wait for it to finish, or raise the lock timeout.",
+    );
+  }
+}
+
+/** A write was refused before touching disk (untrusted workspace, ledger outside the workspace, corrupt tail). */
+export class WriteRefusedError extends AutodevError {}
+
+/** Bad input from a user or file (not ledger corruption): bad arguments, invalid plan file, bad evidence. */
+export class InvalidInputError extends AutodevError {}
