@@ -38,6 +38,7 @@ const extensionContext = {
     extension: "src/extension/extension.ts",
     cli: "src/cli/main.ts",
     verifyWorker: "src/core/verifyWorker.ts",
+    makeDemo: "src/sample/demoWorkspace.ts",
   },
   outdir: "dist",
 };
@@ -60,6 +61,7 @@ if (args.has("--tests")) {
   contexts.push({
     ...nodeCommon,
     bundle: false,
+    external: undefined, // esbuild rejects "external" without "bundle"
     entryPoints: [...tsFilesUnder("test"), ...tsFilesUnder("src")],
     outdir: "out",
     outbase: ".",

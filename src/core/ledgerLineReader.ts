@@ -1,0 +1,196 @@
+/**
+ * Splits a ledger file into physical lines the way Python's text mode does
+ * (universal newlines: `\n`, `\r\n` and a lone `\r` each end a line), streaming
+ * fixed-size chunks so memory stays bounded whatever the file size.
+ *
+ * Splitting happens on bytes: UTF-8 never uses 0x0A/0x0D inside a multi-byte
+ * sequence, so byte offsets stay exact and each line can be re-read later from
+ * its byte range (the timeline loads payloads on demand this way).
+ */
+import * as fs from "node:fs";
+
+/** One physical line of the ledger file. */
+export interface RawLine {
+  /** 1-based physical line number, counting blank lines too (as Python's `enumerate(fh, 1)`). */
+  readonly lineNo: number;
+  /** Byte offset of the first byte of the line. */
+  readonly start: number;
+  /** Byte offset just past the line's content (terminator excluded). */
+  readonly end: number;
+  /** The line's bytes without its terminator (a view; copy it if you keep it). */
+  readonly bytes: Buffer;
+  /** True when a newline terminator followed the content (false only for a final unterminated line). */
+  readonly terminated: boolean;
+}
+
+/** Where to start reading, so an incremental reader can resume at a known line boundary. */
+export interface LineCursor {
+  /** Byte offset of the start of the next line. */
+  readonly offset: number;
+  /** Line number that line will have. */
+  readonly lineNo: number;
+  /** True when the byte before `offset` was a `\r` (a following `\n` belongs to it). */
+  readonly afterCR: boolean;
+}
+
+/** The cursor at the start of a file. */
+export const START_CURSOR: LineCursor = { offset: 0, lineNo: 1, afterCR: false };
+
+const CHUNK = 1 << 20;
+
+/**
+ * Reads lines from `file` starting at `from`, up to `until` bytes (default: the
+ * size at open time), calling `onLine` for each. Returns the cursor after the
+ * last complete (terminated) line; a trailing unterminated line is still
+ * reported (with `terminated: false`) but the cursor stays before it, so a
+ * later read picks it up again once its newline arrives.
+ */
+export async function readLines(
+  file: string,
+  onLine: (line: RawLine) => void | false,
+  from: LineCursor = START_CURSOR,
+  until?: number,
+  signal?: AbortSignal,
+): Promise<LineCursor> {
+  const fh = await fs.promises.open(file, "r");
+  try {
+    const size = until ?? (await fh.stat()).size;
+    const splitter = new LineSplitter(from);
+    let pos = from.offset;
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let stopped = false;
+    while (pos < size && !stopped) {
+      if (signal?.aborted) throw new Error("cancelled");
+      const want = Math.min(CHUNK, size - pos);
+      const { bytesRead } = await fh.read(buf, 0, want, pos);
+      if (bytesRead === 0) break;
+      stopped = splitter.push(buf.subarray(0, bytesRead), onLine) === false;
+      pos += bytesRead;
+    }
+    if (!stopped) splitter.finish(onLine);
+    return splitter.cursor();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Splits pushed chunks into lines; keeps the partial last line between pushes. */
+export class LineSplitter {
+  private lineNo: number;
+  private lineStart: number;
+  private offset: number;
+  private afterCR: boolean;
+  private pending: Buffer[] = [];
+  private pendingLen = 0;
+  private committed: LineCursor;
+
+  constructor(from: LineCursor = START_CURSOR) {
+    this.lineNo = from.lineNo;
+    this.lineStart = from.offset;
+    this.offset = from.offset;
+    this.afterCR = from.afterCR;
+    this.committed = from;
+  }
+
+  /** Feeds the next chunk; returns false when `onLine` asked to stop. */
+  push(chunk: Buffer, onLine: (line: RawLine) => void | false): boolean {
+    let i = 0;
+    const n = chunk.length;
+    if (this.afterCR && n > 0) {
+      this.afterCR = false;
+      if (chunk[0] === 0x0a) {
+        i = 1;
+        this.lineStart = this.offset + 1;
+        this.committed = { offset: this.lineStart, lineNo: this.lineNo, afterCR: false };
+      }
+    }
+    let segStart = i;
+    while (i < n) {
+      const c = chunk[i];
+      if (c !== 0x0a && c !== 0x0d) {
+        // Fast scan to the next terminator.
+        let j = chunk.indexOf(0x0a, i);
+        const k = chunk.indexOf(0x0d, i);
+        if (j < 0 || (k >= 0 && k < j)) j = k;
+        if (j < 0) break;
+        i = j;
+        continue;
+      }
+      const content = this.take(chunk.subarray(segStart, i));
+      const start = this.lineStart;
+      const end = start + content.length;
+      let termLen = 1;
+      if (c === 0x0d) {
+        if (i + 1 < n) {
+          if (chunk[i + 1] === 0x0a) termLen = 2;
+        } else {
+          this.afterCR = true;
+        }
+      }
+      const line: RawLine = { lineNo: this.lineNo, start, end, bytes: content, terminated: true };
+      this.lineNo += 1;
+      this.lineStart = end + termLen;
+      this.committed = { offset: this.lineStart, lineNo: this.lineNo, afterCR: this.afterCR };
+      i += termLen;
+      segStart = i;
+      if (onLine(line) === false) {
+        this.offset += i;
+        return false;
+      }
+    }
+    if (segStart < n) {
+      const rest = Buffer.from(chunk.subarray(segStart, n));
+      this.pending.push(rest);
+      this.pendingLen += rest.length;
+    }
+    this.offset += n;
+    return true;
+  }
+
+  /** Reports a final unterminated line, if any. */
+  finish(onLine: (line: RawLine) => void | false): void {
+    if (this.pendingLen === 0) return;
+    const content = this.take(Buffer.alloc(0));
+    onLine({ lineNo: this.lineNo, start: this.lineStart, end: this.lineStart + content.length, bytes: content, terminated: false });
+  }
+
+  /** The position after the last terminated line. */
+  cursor(): LineCursor {
+    return this.committed;
+  }
+
+  private take(tail: Buffer): Buffer {
+    if (this.pendingLen === 0) return tail;
+    const parts = [...this.pending, tail];
+    const out = Buffer.concat(parts, this.pendingLen + tail.length);
+    this.pending = [];
+    this.pendingLen = 0;
+    return out;
+  }
+}
+
+/** Characters Python's `str.strip()` removes (str.isspace()); differs from JS `trim`. */
+const PY_SPACE = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
+  0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]);
+
+/** Python's `str.strip()` with no argument. */
+export function pyStrip(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && PY_SPACE.has(s.charCodeAt(a))) a++;
+  while (b > a && PY_SPACE.has(s.charCodeAt(b - 1))) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Decodes UTF-8 strictly (as Python's codec does); returns null on invalid bytes. */
+export function decodeUtf8Strict(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}

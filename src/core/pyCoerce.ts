@@ -1,0 +1,427 @@
+/**
+ * zod building blocks that validate {@link PyValue} inputs exactly as pydantic v2
+ * does in lax (python) mode on values from `json.loads`, with `extra="forbid"` models.
+ *
+ * Every schema takes `PyValue | undefined` (undefined = the key is absent) and
+ * reports pydantic's error type in `issue.params.type` (and the offending input in
+ * `issue.params.input`). The scalar rules follow pydantic-core 2.46 / jiter, and are
+ * checked against real pydantic 2.13 by `test/unit/schemasDifferential.test.ts`.
+ */
+import { z } from "zod";
+import { pyFloatRepr } from "./pyFloatRepr";
+import { PyFloat, PyObject, PyValue, isPyObject, pyInt as normInt } from "./pyValue";
+
+/** What a building block accepts: a PyValue, or `undefined` for a missing key. */
+export type PyInput = PyValue | undefined;
+/** A zod schema over PyValue inputs with output `T`. */
+export type PySchema<T> = z.ZodType<T, PyInput>;
+/** A path into the input, as pydantic's `loc`. */
+export type PyLoc = (string | number)[];
+
+/** One validation error in pydantic's terms. */
+export interface PyIssue {
+  readonly loc: PyLoc;
+  /** pydantic's error type, e.g. `int_parsing`, `extra_forbidden`. */
+  readonly type: string;
+  readonly msg: string;
+  /** The offending input (absent for `missing`). */
+  readonly input: PyInput;
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; type: string; msg: string };
+type IssueSink = { addIssue(issue: z.core.$ZodRawIssue): void };
+
+const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
+const fail = (type: string, msg: string): Outcome<never> => ({ ok: false, type, msg });
+
+function report(ctx: IssueSink, path: PyLoc, type: string, msg: string, input: PyInput): void {
+  ctx.addIssue({ code: "custom", message: msg, path, params: { type, input }, input });
+}
+
+/** A scalar block: `undefined` is `missing`, everything else goes through `rule`. */
+function scalar<T>(rule: (v: PyValue) => Outcome<T>): PySchema<T> {
+  return z.custom<PyInput>().transform((v, ctx): T => {
+    if (v === undefined) {
+      report(ctx, [], "missing", "Field required", undefined);
+      return z.NEVER;
+    }
+    const r = rule(v);
+    if (r.ok) return r.value;
+    report(ctx, [], r.type, r.msg, v);
+    return z.NEVER;
+  });
+}
+
+/** Runs `schema` on `value`, re-reporting its issues below `key`. */
+function child<T>(ctx: IssueSink, schema: PySchema<T>, value: PyInput, key: string | number): Outcome<T> {
+  const r = schema.safeParse(value);
+  if (r.success) return ok(r.data);
+  for (const iss of r.error.issues) {
+    const params = (iss as { params?: { type?: string; input?: PyInput } }).params ?? {};
+    ctx.addIssue({ ...iss, code: "custom", path: [key, ...(iss.path as PyLoc)], params, input: params.input });
+  }
+  return fail("", "");
+}
+
+// ---------------------------------------------------------------- scalar rules
+
+/** Rust's `str::trim` (Unicode White_Space; unlike JS, U+0085 yes and U+FEFF no). */
+const RUST_WS = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const RUST_TRIM = new RegExp(`^[${RUST_WS}]+|[${RUST_WS}]+$`, "g");
+const JITER_INT = /^-?(?:0|[1-9][0-9]*)$/;
+const JITER_RUN = /^-?[1-9][0-9]*/;
+const MAX_INT_CHARS = 4300;
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+const TWO_63 = 2 ** 63;
+
+/** jiter's `NumberInt::try_from`: a strict JSON integer of at most 4300 characters. */
+function jiterInt(s: string): number | bigint | "invalid" | "range" {
+  const run = JITER_RUN.exec(s);
+  if (run !== null && run[0].length > MAX_INT_CHARS) return "range";
+  if (!JITER_INT.test(s)) return "invalid";
+  return s.length < 16 ? normInt(Number(s)) : normInt(BigInt(s));
+}
+
+function stripLeadingZeros(s: string): string | null {
+  const c0 = s.charAt(0);
+  if (c0 !== "0") return (c0 >= "1" && c0 <= "9") || c0 === "-" ? s : null;
+  for (let i = 1; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === "0" || c === "_") continue;
+    if ((c >= "1" && c <= "9") || c === "-") return s.slice(i);
+    if (c === ".") return s.slice(i - 1);
+    return null;
+  }
+  return s.slice(-1);
+}
+
+function stripUnderscores(s: string): string | null {
+  if (s.startsWith("_") || s.endsWith("_") || !s.includes("_") || s.includes("__")) return null;
+  return s.replaceAll("_", "");
+}
+
+/** pydantic-core's `clean_int_str`: trim, one sign, leading zeros, `.000`, digit underscores. */
+function cleanIntStr(orig: string): string | null {
+  let s = orig.replace(RUST_TRIM, "");
+  if (s.startsWith("+")) {
+    s = s.slice(1);
+    if (s.startsWith("-")) return null;
+  }
+  let sign = "";
+  if (s.startsWith("-")) {
+    s = s.slice(1);
+    if (s.startsWith("-") || s.startsWith("+")) return null;
+    sign = "-";
+  }
+  const z0 = stripLeadingZeros(s);
+  if (z0 === null) return null;
+  s = z0;
+  const dot = s.indexOf(".");
+  if (dot >= 0 && /^0+$/.test(s.slice(dot + 1))) s = s.slice(0, dot);
+  const u = stripUnderscores(s);
+  if (u !== null) return sign + u;
+  return s === orig ? null : sign + s;
+}
+
+const INT_MSG = "Input should be a valid integer";
+const INT_PARSING = fail("int_parsing", `${INT_MSG}, unable to parse string as an integer`);
+const INT_SIZE = fail("int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size");
+
+/** pydantic's `str_as_int`. */
+function strAsInt(s: string): Outcome<number | bigint> {
+  const direct = jiterInt(s);
+  if (direct === "range") return INT_SIZE;
+  if (direct !== "invalid") return ok(direct);
+  const cleaned = cleanIntStr(s);
+  if (cleaned === null) return INT_PARSING;
+  const again = jiterInt(cleaned);
+  return typeof again === "string" ? INT_PARSING : ok(again);
+}
+
+/** pydantic's `float_as_int`: finite, integral, strictly inside the i64 range. */
+function floatAsInt(f: number): Outcome<number | bigint> {
+  if (!Number.isFinite(f)) return fail("finite_number", "Input should be a finite number");
+  if (f % 1 !== 0) return fail("int_from_float", `${INT_MSG}, got a number with a fractional part`);
+  if (!(f > -TWO_63 && f < TWO_63)) return INT_SIZE;
+  return Number.isSafeInteger(f) ? ok(normInt(f)) : ok(normInt(BigInt(f)));
+}
+
+function intRule(v: PyValue): Outcome<number | bigint> {
+  if (typeof v === "number" || typeof v === "bigint") return ok(v);
+  if (typeof v === "boolean") return ok(v ? 1 : 0);
+  if (typeof v === "string") return strAsInt(v);
+  if (v instanceof PyFloat) return floatAsInt(v.value);
+  return fail("int_type", INT_MSG);
+}
+
+const RUST_FLOAT = /^[+-]?(?:inf|infinity|nan|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)$/i;
+
+/** Rust's `f64::from_str` (no trimming, no underscores; inf/infinity/nan any case). */
+function rustF64(s: string): number | null {
+  if (!RUST_FLOAT.test(s)) return null;
+  const body = s.replace(/^[+-]/, "").toLowerCase();
+  if (body === "nan") return NaN;
+  if (body.startsWith("inf")) return s.startsWith("-") ? -Infinity : Infinity;
+  return Number(s);
+}
+
+const FLOAT_MSG = "Input should be a valid number";
+
+function floatRule(v: PyValue): Outcome<number> {
+  if (v instanceof PyFloat) return ok(v.value);
+  if (typeof v === "string") {
+    let f = rustF64(v.replace(RUST_TRIM, ""));
+    if (f === null) {
+      const u = stripUnderscores(v);
+      f = u === null ? null : rustF64(u);
+    }
+    return f === null ? fail("float_parsing", `${FLOAT_MSG}, unable to parse string as a number`) : ok(f);
+  }
+  if (typeof v === "boolean") return ok(v ? 1 : 0);
+  if (typeof v === "number") return ok(v);
+  if (typeof v === "bigint") {
+    const f = Number(v); // correctly rounded, as Python's int.__float__; overflow is an error there
+    return Number.isFinite(f) ? ok(f) : fail("float_type", FLOAT_MSG);
+  }
+  return fail("float_type", FLOAT_MSG);
+}
+
+const FALSE_STRS = new Set(["0", "f", "n", "no", "off", "false"]);
+const TRUE_STRS = new Set(["1", "t", "y", "on", "yes", "true"]);
+const BOOL_TYPE = fail("bool_type", "Input should be a valid boolean");
+const BOOL_PARSING = fail("bool_parsing", "Input should be a valid boolean, unable to interpret input");
+
+function boolRule(v: PyValue): Outcome<boolean> {
+  if (typeof v === "boolean") return ok(v);
+  if (typeof v === "string") {
+    const lower = v.replace(/[A-Z]/g, (c) => c.toLowerCase()); // ASCII-only case folding
+    if (FALSE_STRS.has(lower)) return ok(false);
+    if (TRUE_STRS.has(lower)) return ok(true);
+    return BOOL_PARSING;
+  }
+  if (typeof v === "number" || typeof v === "bigint") {
+    if (typeof v === "bigint" && (v < I64_MIN || v > I64_MAX)) return BOOL_TYPE;
+    const n = Number(v);
+    return n === 0 ? ok(false) : n === 1 ? ok(true) : BOOL_PARSING;
+  }
+  if (v instanceof PyFloat) {
+    const asInt = floatAsInt(v.value);
+    if (!asInt.ok) return BOOL_TYPE;
+    return asInt.value === 0 ? ok(false) : asInt.value === 1 ? ok(true) : BOOL_PARSING;
+  }
+  return BOOL_TYPE;
+}
+
+// ---------------------------------------------------------------- building blocks
+
+/** `str`: only strings (pydantic does not coerce numbers, bools or None to str). */
+export const pyStr: PySchema<string> = scalar((v) =>
+  typeof v === "string" ? ok(v) : fail("string_type", "Input should be a valid string"),
+);
+/** `int`: ints, bools, integral finite floats in (-2^63, 2^63), and int-like strings. */
+export const pyInt: PySchema<number | bigint> = scalar(intRule);
+/** `float`: floats (NaN/inf kept), bools, ints that fit a double, Rust-syntax float strings. */
+export const pyFloat: PySchema<number> = scalar(floatRule);
+/** `bool`: bools, 0/1 (also as integral floats), and the strings 0/1/t/f/y/n/on/off/yes/no/true/false. */
+export const pyBool: PySchema<boolean> = scalar(boolRule);
+/** `dict[str, Any]`: any dict; the result is a fresh Map with the same entries in the same order. */
+export const pyDict: PySchema<PyObject> = scalar((v) =>
+  isPyObject(v) ? ok(new Map(v)) : fail("dict_type", "Input should be a valid dictionary"),
+);
+
+/** Python's repr of a string, for messages. */
+function strRepr(s: string): string {
+  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+  const body = s.replace(/[\\\n\r\t]|[\x00-\x1f\x7f]/g, (c) =>
+    c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+  return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;
+}
+
+/** `Literal[...]` of strings: exact, case-sensitive string match only. */
+export function pyLiteral<const T extends readonly string[]>(values: T): PySchema<T[number]> {
+  const set = new Set<string>(values);
+  const shown = values.map(strRepr);
+  const expected = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}` : shown.join("");
+  return scalar((v) =>
+    typeof v === "string" && set.has(v) ? ok(v as T[number]) : fail("literal_error", `Input should be ${expected}`),
+  );
+}
+
+/** `X | None`: None passes through, anything else is validated by `inner` (same loc). */
+export function pyNullable<T>(inner: PySchema<T>): PySchema<T | null> {
+  return z.custom<PyInput>().transform((v, ctx): T | null => {
+    if (v === null) return null;
+    const r = inner.safeParse(v);
+    if (r.success) return r.data;
+    for (const iss of r.error.issues) ctx.addIssue({ ...iss, code: "custom", input: v });
+    return z.NEVER;
+  });
+}
+
+/** `list[X]`: lists only (not str, not dict); item errors are reported at their index. */
+export function pyList<T>(item: PySchema<T>): PySchema<T[]> {
+  return z.custom<PyInput>().transform((v, ctx): T[] => {
+    if (!Array.isArray(v)) {
+      report(ctx, [], v === undefined ? "missing" : "list_type", v === undefined ? "Field required" : "Input should be a valid list", v);
+      return z.NEVER;
+    }
+    const out: T[] = [];
+    v.forEach((el, i) => {
+      const r = child(ctx, item, el, i);
+      if (r.ok) out.push(r.value);
+    });
+    return out;
+  });
+}
+
+/** The output object of a model with field schemas `S`. */
+export type PyModelOutput<S extends Record<string, PySchema<unknown>>> = { [K in keyof S]: z.output<S[K]> };
+/** A model schema that also knows its field names in declaration order. */
+export type PyModelSchema<T> = PySchema<T> & { readonly fieldNames: readonly string[] };
+
+/**
+ * A pydantic model with `extra="forbid"`: a dict input, fields validated in
+ * declaration order (missing keys get the field's zod `.default(() => …)` or a
+ * `missing` error), then each unknown key reported as `extra_forbidden`. The
+ * output object has its keys in field order.
+ */
+export function pyModel<S extends Record<string, PySchema<unknown>>>(name: string, shape: S): PyModelSchema<PyModelOutput<S>> {
+  const fields = Object.keys(shape);
+  const known = new Set(fields);
+  const schema = z.custom<PyInput>().transform((v, ctx): PyModelOutput<S> => {
+    if (!isPyObject(v)) {
+      const missing = v === undefined;
+      report(ctx, [], missing ? "missing" : "model_type", missing ? "Field required" : `Input should be a valid dictionary or instance of ${name}`, v);
+      return z.NEVER;
+    }
+    const out: Record<string, unknown> = {};
+    for (const key of fields) {
+      const r = child(ctx, shape[key]!, v.get(key), key);
+      if (r.ok) out[key] = r.value;
+    }
+    for (const [key, value] of v) {
+      if (!known.has(key)) report(ctx, [key], "extra_forbidden", "Extra inputs are not permitted", value);
+    }
+    return out as PyModelOutput<S>;
+  });
+  return Object.assign(schema, { fieldNames: Object.freeze(fields) });
+}
+
+/**
+ * A discriminated union (`Field(discriminator=…)`): the tag must be an exact
+ * string key of `variants`; errors inside a variant are reported under the tag.
+ */
+export function pyTaggedUnion<V extends Record<string, PySchema<unknown>>>(
+  discriminator: string,
+  variants: V,
+): PySchema<z.output<V[keyof V]>> {
+  const tags = Object.keys(variants);
+  const expected = tags.map((t) => `'${t}'`).join(", ");
+  return z.custom<PyInput>().transform((v, ctx): z.output<V[keyof V]> => {
+    if (!isPyObject(v)) {
+      const msg = "Input should be a valid dictionary or object to extract fields from";
+      report(ctx, [], v === undefined ? "missing" : "model_attributes_type", v === undefined ? "Field required" : msg, v);
+      return z.NEVER;
+    }
+    const tag = v.get(discriminator);
+    if (tag === undefined) {
+      report(ctx, [], "union_tag_not_found", `Unable to extract tag using discriminator '${discriminator}'`, v);
+      return z.NEVER;
+    }
+    if (typeof tag !== "string" || !Object.prototype.hasOwnProperty.call(variants, tag)) {
+      const shown = typeof tag === "string" ? tag : pyRepr(tag);
+      const msg = `Input tag '${shown}' found using '${discriminator}' does not match any of the expected tags: ${expected}`;
+      report(ctx, [], "union_tag_invalid", msg, v);
+      return z.NEVER;
+    }
+    const r = child(ctx, variants[tag]!, v, tag);
+    return r.ok ? (r.value as z.output<V[keyof V]>) : z.NEVER;
+  });
+}
+
+// ---------------------------------------------------------------- errors
+
+/** A short Python-style repr of a value, for messages (`'done'`, `None`, `1.5`, `{...}`). */
+export function pyRepr(v: PyInput, max = 60): string {
+  let s: string;
+  if (v === undefined) s = "<missing>";
+  else if (v === null) s = "None";
+  else if (typeof v === "boolean") s = v ? "True" : "False";
+  else if (typeof v === "number" || typeof v === "bigint") s = String(v);
+  else if (typeof v === "string") s = strRepr(v);
+  else if (v instanceof PyFloat) s = pyFloatRepr(v.value);
+  else if (Array.isArray(v)) s = `[${v.map((x) => pyRepr(x, max)).join(", ")}]`;
+  else s = `{${[...v].map(([k, x]) => `${strRepr(k)}: ${pyRepr(x, max)}`).join(", ")}}`;
+  return s.length > max ? `${s.slice(0, max - 15)}...${s.slice(-12)}` : s;
+}
+
+/** The pydantic-style issues of a failed parse. */
+export function pyIssues(error: z.ZodError): PyIssue[] {
+  return error.issues.map((iss) => {
+    const params = (iss as { params?: { type?: string; input?: PyInput } }).params ?? {};
+    return { loc: iss.path as PyLoc, type: params.type ?? iss.code, msg: iss.message, input: params.input };
+  });
+}
+
+/** `loc: message (got <repr>)`, one line per issue, at most `limit` lines. */
+export function formatPyIssues(issues: readonly PyIssue[], limit = 10): string {
+  const lines = issues.slice(0, limit).map((i) => {
+    const where = i.loc.length ? i.loc.join(".") : "(root)";
+    return i.type === "missing" ? `${where}: ${i.msg}` : `${where}: ${i.msg} (got ${pyRepr(i.input)})`;
+  });
+  if (issues.length > limit) lines.push(`… and ${issues.length - limit} more`);
+  return lines.join("\n");
+}
+
+// ---------------------------------------------------------------- results and dumps
+
+/** Outcome of validating a boundary value: the model, or every error as text and as data. */
+export type PyValidated<T> = { ok: true; value: T } | { ok: false; error: string; issues: PyIssue[] };
+
+/** Validates `v` with `schema` without throwing. */
+export function pyValidate<T>(schema: PySchema<T>, v: PyInput): PyValidated<T> {
+  const r = schema.safeParse(v);
+  if (r.success) return { ok: true, value: r.data };
+  const issues = pyIssues(r.error);
+  return { ok: false, error: formatPyIssues(issues), issues };
+}
+
+/** `model_dump(mode="json")` of an `Any` value: NaN and ±Infinity floats become None; containers are copied. */
+export function pyDumpAny(v: PyValue): PyValue {
+  if (v instanceof PyFloat) return Number.isFinite(v.value) ? v : null;
+  if (Array.isArray(v)) return v.map(pyDumpAny);
+  if (isPyObject(v)) {
+    const out: PyObject = new Map();
+    for (const [k, x] of v) out.set(k, pyDumpAny(x));
+    return out;
+  }
+  return v;
+}
+
+/** `model_dump(mode="json")` of a `float` field: a float, NaN/±Infinity kept; a wrong-typed value as `Any`. */
+export function pyDumpFloat(v: unknown): PyValue {
+  if (typeof v === "number") return new PyFloat(v);
+  if (typeof v === "bigint") return new PyFloat(Number(v));
+  return pyDumpAny(v as PyValue);
+}
+
+/**
+ * `model_dump(mode="json")` of a model object: its fields in declaration order,
+ * each through `convert[field]` when given, else as an `Any` value (which is what
+ * pydantic falls back to for a field holding a value of the wrong type).
+ */
+export function pyDumpModel(
+  obj: object,
+  fields: readonly string[],
+  convert: Readonly<Record<string, (v: unknown) => PyValue>> = {},
+): PyObject {
+  const out: PyObject = new Map();
+  const rec = obj as Record<string, unknown>;
+  for (const f of fields) {
+    const conv = convert[f];
+    out.set(f, conv ? conv(rec[f]) : pyDumpAny(rec[f] as PyValue));
+  }
+  return out;
+}

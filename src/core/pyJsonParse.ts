@@ -1,0 +1,363 @@
+/**
+ * `json.loads` of CPython 3.11, value for value and error for error.
+ *
+ * A hand-written scanner over `charCodeAt`: it accepts exactly what Python's
+ * (C-accelerated) decoder accepts, builds the {@link PyValue} model, and on
+ * failure throws a {@link PyJsonError} whose message is byte-identical to
+ * `str(exception)` in Python, positions counted in code points as Python does.
+ */
+import { PyFloat, pyInt, type PyObject, type PyValue } from "./pyValue";
+
+/**
+ * Deepest container nesting accepted. CPython raises `RecursionError` past
+ * about 1000 minus the caller's stack depth; 995 is what a top-level
+ * `json.loads` call in a script accepts.
+ */
+export const PY_JSON_MAX_DEPTH = 995;
+
+/** Python's default `sys.get_int_max_str_digits()`: longest int literal it converts. */
+export const PY_INT_MAX_STR_DIGITS = 4300;
+
+/** The Python exception class a rejected document raises. */
+export type PyJsonErrorKind = "JSONDecodeError" | "ValueError" | "RecursionError";
+
+/** A document Python's `json.loads` rejects, with Python's exception type, message and position. */
+export class PyJsonError extends Error {
+  override readonly name = "PyJsonError";
+
+  constructor(
+    /** The Python exception class `json.loads` raises for this document. */
+    readonly kind: PyJsonErrorKind,
+    /** The bare message without position, like `JSONDecodeError.msg`. */
+    readonly msg: string,
+    /** Position in code points (Python's `pos`; a lone surrogate counts as one). */
+    readonly pos: number,
+    /** The same position as a UTF-16 index into the JavaScript string. */
+    readonly index: number,
+    /** 1-based line of `pos`. */
+    readonly lineno: number,
+    /** 1-based column of `pos`, in code points. */
+    readonly colno: number,
+  ) {
+    super(kind === "JSONDecodeError" ? `${msg}: line ${lineno} column ${colno} (char ${pos})` : msg);
+  }
+
+  /** Builds the error for `msg` at UTF-16 index `index` of `text`, computing Python's line/column. */
+  static at(text: string, index: number, msg: string, kind: PyJsonErrorKind = "JSONDecodeError"): PyJsonError {
+    const lastNewline = index > 0 ? text.lastIndexOf("\n", index - 1) : -1;
+    let lineno = 1;
+    for (let i = text.indexOf("\n"); i >= 0 && i < index; i = text.indexOf("\n", i + 1)) lineno++;
+    const pos = codePointCount(text, 0, index);
+    const colno = codePointCount(text, lastNewline + 1, index) + 1;
+    return new PyJsonError(kind, msg, pos, index, lineno, colno);
+  }
+}
+
+/** Number of Python code points in `text[from, to)`: a surrogate pair counts once. */
+function codePointCount(text: string, from: number, to: number): number {
+  let count = to - from;
+  for (let i = from; i + 1 < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** What each single-character escape (`\n`, `\"`, …) stands for, by the escape's char code. */
+const SHORT_ESCAPES: readonly (string | undefined)[] = (() => {
+  const table: (string | undefined)[] = new Array(128).fill(undefined);
+  const pairs: [string, string][] = [
+    ['"', '"'], ["\\", "\\"], ["/", "/"], ["b", "\b"], ["f", "\f"], ["n", "\n"], ["r", "\r"], ["t", "\t"],
+  ];
+  for (const [escape, value] of pairs) table[escape.charCodeAt(0)] = value;
+  return table;
+})();
+
+/** Hex digit values by char code (-1: not a hex digit). */
+const HEX_VALUE: Int8Array = (() => {
+  const table = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 10; i++) table[0x30 + i] = i;
+  for (let i = 0; i < 6; i++) table[0x41 + i] = table[0x61 + i] = 10 + i;
+  return table;
+})();
+
+/** True for JSON whitespace as Python knows it: space, tab, LF, CR. */
+function isWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * Parses `text` as Python's `json.loads(text)` does.
+ * Ints stay exact (`number` when safe, else `bigint`), floats become {@link PyFloat},
+ * objects become insertion-ordered `Map`s (a repeated key keeps its first place and
+ * its last value). Throws {@link PyJsonError} wherever Python raises.
+ */
+export function parsePyJson(text: string): PyValue {
+  if (text.charCodeAt(0) === 0xfeff) {
+    throw PyJsonError.at(text, 0, "Unexpected UTF-8 BOM (decode using utf-8-sig)");
+  }
+  const scanner = new PyJsonScanner(text);
+  scanner.skipWhitespace();
+  const value = scanner.value(0);
+  scanner.skipWhitespace();
+  if (scanner.i !== text.length) throw PyJsonError.at(text, scanner.i, "Extra data");
+  return value;
+}
+
+/** Recursive-descent scanner; `i` is the cursor, always a UTF-16 index into `s`. */
+class PyJsonScanner {
+  i = 0;
+  private readonly n: number;
+
+  constructor(private readonly s: string) {
+    this.n = s.length;
+  }
+
+  skipWhitespace(): void {
+    const s = this.s;
+    let i = this.i;
+    while (i < this.n && isWhitespace(s.charCodeAt(i))) i++;
+    this.i = i;
+  }
+
+  private fail(index: number, msg: string): PyJsonError {
+    return PyJsonError.at(this.s, index, msg);
+  }
+
+  /** Reads the value at the cursor; `depth` is the number of enclosing containers. */
+  value(depth: number): PyValue {
+    const s = this.s;
+    const i = this.i;
+    switch (s.charCodeAt(i)) {
+      case 0x22: // "
+        return this.string(i);
+      case 0x7b: // {
+        return this.object(i, depth + 1);
+      case 0x5b: // [
+        return this.array(i, depth + 1);
+      case 0x6e: // n
+        if (s.startsWith("null", i)) return this.literal(4, null);
+        break;
+      case 0x74: // t
+        if (s.startsWith("true", i)) return this.literal(4, true);
+        break;
+      case 0x66: // f
+        if (s.startsWith("false", i)) return this.literal(5, false);
+        break;
+      case 0x4e: // N
+        if (s.startsWith("NaN", i)) return this.literal(3, new PyFloat(NaN));
+        break;
+      case 0x49: // I
+        if (s.startsWith("Infinity", i)) return this.literal(8, new PyFloat(Infinity));
+        break;
+      case 0x2d: // -
+        if (s.startsWith("-Infinity", i)) return this.literal(9, new PyFloat(-Infinity));
+        return this.number(i);
+      case 0x30: case 0x31: case 0x32: case 0x33: case 0x34:
+      case 0x35: case 0x36: case 0x37: case 0x38: case 0x39:
+        return this.number(i);
+    }
+    throw this.fail(i, "Expecting value");
+  }
+
+  private literal(length: number, value: PyValue): PyValue {
+    this.i += length;
+    return value;
+  }
+
+  private object(start: number, depth: number): PyObject {
+    if (depth > PY_JSON_MAX_DEPTH) throw recursionError(this.s, start, "object");
+    const s = this.s;
+    const n = this.n;
+    const result: PyObject = new Map();
+    this.i = start + 1;
+    this.skipWhitespace();
+    if (this.i < n && s.charCodeAt(this.i) === 0x7d) {
+      this.i++;
+      return result;
+    }
+    for (;;) {
+      if (this.i >= n || s.charCodeAt(this.i) !== 0x22) {
+        throw this.fail(this.i, "Expecting property name enclosed in double quotes");
+      }
+      const key = this.string(this.i);
+      this.skipWhitespace();
+      if (this.i >= n || s.charCodeAt(this.i) !== 0x3a) throw this.fail(this.i, "Expecting ':' delimiter");
+      this.i++;
+      this.skipWhitespace();
+      result.set(key, this.value(depth));
+      this.skipWhitespace();
+      const c = s.charCodeAt(this.i);
+      if (c === 0x7d) {
+        this.i++;
+        return result;
+      }
+      if (c !== 0x2c) throw this.fail(this.i, "Expecting ',' delimiter");
+      this.i++;
+      this.skipWhitespace();
+    }
+  }
+
+  private array(start: number, depth: number): PyValue[] {
+    if (depth > PY_JSON_MAX_DEPTH) throw recursionError(this.s, start, "array");
+    const s = this.s;
+    const result: PyValue[] = [];
+    this.i = start + 1;
+    this.skipWhitespace();
+    if (s.charCodeAt(this.i) === 0x5d) {
+      this.i++;
+      return result;
+    }
+    for (;;) {
+      result.push(this.value(depth));
+      this.skipWhitespace();
+      const c = s.charCodeAt(this.i);
+      if (c === 0x5d) {
+        this.i++;
+        return result;
+      }
+      if (c !== 0x2c) throw this.fail(this.i, "Expecting ',' delimiter");
+      this.i++;
+      this.skipWhitespace();
+    }
+  }
+
+  /** Reads the string whose opening quote is at `quote`; fast path: no escapes. */
+  private string(quote: number): string {
+    const s = this.s;
+    const n = this.n;
+    let i = quote + 1;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 0x22) {
+        this.i = i + 1;
+        return s.slice(quote + 1, i);
+      }
+      if (c === 0x5c || c < 0x20) break;
+    }
+    return this.escapedString(quote, i);
+  }
+
+  /** Continues a string at `i` (a backslash, a control character or the end). */
+  private escapedString(quote: number, from: number): string {
+    const s = this.s;
+    const n = this.n;
+    let out = s.slice(quote + 1, from);
+    let i = from;
+    for (;;) {
+      if (i >= n) throw this.fail(quote, "Unterminated string starting at");
+      const c = s.charCodeAt(i);
+      if (c === 0x22) {
+        this.i = i + 1;
+        return out;
+      }
+      if (c < 0x20) throw this.fail(i, "Invalid control character at");
+      // c is a backslash
+      if (i + 1 >= n) throw this.fail(quote, "Unterminated string starting at");
+      const escape = s.charCodeAt(i + 1);
+      if (escape === 0x75) {
+        // \uXXXX: Python wants the four digits and at least one more character.
+        const u = i + 1;
+        const code = u + 5 < n ? hex4(s, u + 1) : -1;
+        if (code < 0) throw this.fail(u, "Invalid \\uXXXX escape");
+        out += String.fromCharCode(code);
+        i = u + 5;
+      } else {
+        const decoded = escape < 128 ? SHORT_ESCAPES[escape] : undefined;
+        if (decoded === undefined) throw this.fail(i, "Invalid \\escape");
+        out += decoded;
+        i += 2;
+      }
+      const run = i;
+      while (i < n) {
+        const d = s.charCodeAt(i);
+        if (d === 0x22 || d === 0x5c || d < 0x20) break;
+        i++;
+      }
+      if (i > run) out += s.slice(run, i);
+    }
+  }
+
+  /** Reads a number starting at `start` (a '-' or a digit), as Python's number regex does. */
+  private number(start: number): number | bigint | PyFloat {
+    const s = this.s;
+    const n = this.n;
+    let i = start;
+    let c = s.charCodeAt(i);
+    const negative = c === 0x2d;
+    if (negative) c = s.charCodeAt(++i);
+    let small = 0;
+    if (c === 0x30) {
+      i++;
+    } else if (c >= 0x31 && c <= 0x39) {
+      small = c - 0x30;
+      for (i++; i < n; i++) {
+        c = s.charCodeAt(i);
+        if (c < 0x30 || c > 0x39) break;
+        small = small * 10 + (c - 0x30);
+      }
+    } else {
+      throw this.fail(start, "Expecting value");
+    }
+    const intEnd = i;
+    let isFloat = false;
+    c = s.charCodeAt(i);
+    if (c === 0x2e && isDigit(s.charCodeAt(i + 1))) {
+      isFloat = true;
+      for (i += 2; i < n && isDigit(s.charCodeAt(i)); i++);
+      c = s.charCodeAt(i);
+    }
+    if (c === 0x65 || c === 0x45) {
+      let j = i + 1;
+      const sign = s.charCodeAt(j);
+      if (sign === 0x2b || sign === 0x2d) j++;
+      const exponentStart = j;
+      while (j < n && isDigit(s.charCodeAt(j))) j++;
+      if (j > exponentStart) {
+        isFloat = true;
+        i = j;
+      }
+    }
+    this.i = i;
+    if (isFloat) return new PyFloat(Number(s.slice(start, i)));
+    const digitCount = intEnd - start - (negative ? 1 : 0);
+    if (digitCount <= 15) return negative ? 0 - small : small;
+    if (digitCount > PY_INT_MAX_STR_DIGITS) {
+      throw PyJsonError.at(
+        s,
+        start,
+        `Exceeds the limit (${PY_INT_MAX_STR_DIGITS} digits) for integer string conversion: ` +
+          `value has ${digitCount} digits; use sys.set_int_max_str_digits() to increase the limit`,
+        "ValueError",
+      );
+    }
+    return pyInt(BigInt(s.slice(start, intEnd)));
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** Value of the four hex digits at `s[at..at+4)`, or -1 if any is not a hex digit. */
+function hex4(s: string, at: number): number {
+  let code = 0;
+  for (let k = at; k < at + 4; k++) {
+    const c = s.charCodeAt(k);
+    const digit = c < 128 ? HEX_VALUE[c] : -1;
+    if (digit < 0) return -1;
+    code = (code << 4) | digit;
+  }
+  return code;
+}
+
+function recursionError(text: string, index: number, what: "array" | "object"): PyJsonError {
+  const msg = `maximum recursion depth exceeded while decoding a JSON ${what} from a unicode string`;
+  return PyJsonError.at(text, index, msg, "RecursionError");
+}

@@ -1,0 +1,2 @@
+// PLACEHOLDER (foundation harness): the verify worker thread entry point; written later.
+export {};

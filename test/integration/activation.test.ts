@@ -1,0 +1,42 @@
+// Proves the harness: inside a real VS Code, on a workspace with `.autodev/plan-ledger.jsonl`,
+// the extension activates by itself, registers its command and contributes its view container.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { EXTENSION_ID, eventually, extension } from "./helpers";
+
+describe("activation", () => {
+  it("runs on a workspace that holds .autodev/plan-ledger.jsonl", async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, "no workspace folder is open");
+    const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, ".autodev", "plan-ledger.jsonl"));
+    assert.equal(stat.type, vscode.FileType.File);
+  });
+
+  it("is installed as a development extension", () => {
+    const ext = extension();
+    assert.equal(ext.id, EXTENSION_ID);
+    assert.equal(ext.packageJSON.name, "autodev-state");
+  });
+
+  it("activates by itself on workspaceContains:.autodev/plan-ledger.jsonl", async () => {
+    const ext = extension();
+    assert.ok(await eventually(() => ext.isActive, 20_000), "extension did not activate on its own");
+  });
+
+  it("registers autodev.refresh, which runs", async () => {
+    const commands = await vscode.commands.getCommands(true);
+    assert.ok(commands.includes("autodev.refresh"), "autodev.refresh is not registered");
+    await vscode.commands.executeCommand("autodev.refresh");
+  });
+
+  it("contributes the AutoDev view container with the Plan view", async () => {
+    const ext = extension();
+    const containers = ext.packageJSON.contributes.viewsContainers.activitybar as Array<{ id: string }>;
+    assert.ok(containers.some((c) => c.id === "autodev"), "no activity-bar container `autodev`");
+    const views = ext.packageJSON.contributes.views.autodev as Array<{ id: string }>;
+    assert.ok(views.some((v) => v.id === "autodev.plan"), "container `autodev` lacks view `autodev.plan`");
+    // Both commands exist only when the workbench really registered the container and the view.
+    await vscode.commands.executeCommand("workbench.view.extension.autodev");
+    await vscode.commands.executeCommand("autodev.plan.focus");
+  });
+});

@@ -1,0 +1,2 @@
+// PLACEHOLDER (foundation harness): the timeline webview entry point; written later.
+export {};
