@@ -10,7 +10,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
+import { assertChromium, launchBrowser } from "./browser.mjs";
 import { ROOT, startServer } from "./vscode-server.mjs";
 
 const TIMEOUT_MS = Number(process.env.AUTODEV_IT_TIMEOUT_MS ?? 600_000);
@@ -18,20 +18,6 @@ const VERBOSE = process.env.AUTODEV_IT_VERBOSE === "1";
 const FIXTURE = resolve(ROOT, process.env.AUTODEV_IT_FIXTURE ?? "test/fixtures/python-small");
 const TESTS_INDEX = join(ROOT, "out", "test", "integration", "index.js");
 const ARTIFACTS = join(ROOT, "test-artifacts");
-export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-
-/** The Chromium flags that work on these closed-network machines (as root, headless). */
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 const say = (msg) => console.log(`[integration] ${msg}`);
 
 /** Fails early, with the fix, when a prerequisite is missing. */
@@ -42,9 +28,7 @@ function preflight() {
   if (!existsSync(join(ROOT, "dist", "extension.js"))) {
     throw new Error("dist/extension.js is missing: run `npm run build` (or `npm test`)");
   }
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM`);
-  }
+  assertChromium();
   if (!existsSync(join(FIXTURE, ".autodev", "plan-ledger.jsonl"))) {
     throw new Error(`fixture ${FIXTURE} has no .autodev/plan-ledger.jsonl`);
   }
@@ -94,12 +78,7 @@ async function main() {
     });
     say(`code-server ready at ${server.url} (${Math.round((Date.now() - started) / 1000)} s)`);
 
-    browser = await chromium.launchPersistentContext(join(work, "chromium-profile"), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1400, height: 900 },
-    });
+    browser = await launchBrowser(join(work, "chromium-profile"));
     const page = browser.pages()[0] ?? (await browser.newPage());
 
     let finish;

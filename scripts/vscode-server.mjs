@@ -147,6 +147,22 @@ export function freePort() {
   });
 }
 
+/** User settings for a fresh profile: nothing reaches for the (closed) network or pops up. */
+export const QUIET_SETTINGS = {
+  "chat.disableAIFeatures": true,
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false,
+  "extensions.ignoreRecommendations": true,
+  "telemetry.telemetryLevel": "off",
+  "update.mode": "none",
+  "workbench.enableExperiments": false,
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "git.enabled": false,
+  "security.workspace.trust.enabled": false,
+};
+
 /** Resolves once `url` answers any HTTP status; rejects after `timeoutMs` or when `failed()` says so. */
 async function waitForHttp(url, timeoutMs, failed) {
   const deadline = Date.now() + timeoutMs;
@@ -171,8 +187,10 @@ async function waitForHttp(url, timeoutMs, failed) {
 export async function startServer({ folder, port, userDataDir, extensionsDir, quiet = true, extraArgs = [], env = {} }) {
   const { node, entry } = await ensureServer();
   const bindPort = port ?? (await freePort());
-  mkdirSync(userDataDir, { recursive: true });
+  mkdirSync(join(userDataDir, "User"), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
+  const settings = join(userDataDir, "User", "settings.json");
+  if (!existsSync(settings)) writeFileSync(settings, JSON.stringify(QUIET_SETTINGS, null, 2));
   const args = [
     entry,
     "--auth", "none",

@@ -11,10 +11,8 @@ import {
   PyValidated,
   pyBool,
   pyDict,
-  pyDumpModel,
   pyFloat,
   pyInt,
-  pyDumpFloat,
   pyList,
   pyLiteral,
   pyModel,
@@ -24,6 +22,7 @@ import {
   pyValidate,
 } from "./pyCoerce";
 import { PyObject, PyValue } from "./pyValue";
+import { pyDumpAny, pyDumpDict, pyDumpFloat, pyDumpModel } from "./schemas";
 
 /** Every evidence kind, in the order Python's union lists the variants. */
 export const EVIDENCE_KINDS = ["developer", "review", "test", "explore", "domain_expert", "critic", "tournament"] as const;
@@ -141,15 +140,16 @@ export function validateEvidence(v: PyValue): PyValidated<Evidence> {
   return pyValidate(EvidenceSchema, v);
 }
 
-/** Float-typed fields per kind: dumped as floats (NaN/Infinity kept), not as `Any`. */
-const FLOAT_FIELDS: Readonly<Record<string, Readonly<Record<string, (v: unknown) => PyValue>>>> = {
+/** Fields not dumped as plain `Any`: floats keep NaN/Infinity; dict keys get pydantic's key encoding. */
+const DUMP_FIELDS: Readonly<Record<string, Readonly<Record<string, (v: unknown) => PyValue>>>> = {
   developer: { duration_s: pyDumpFloat },
   test: { coverage_pct: (v) => (v === null ? null : pyDumpFloat(v)) },
+  tournament: { history: (v) => (Array.isArray(v) ? v.map(pyDumpDict) : pyDumpAny(v as PyValue)) },
 };
 
 /** `model_dump(mode="json")` of an evidence bundle: task_id, kind, then the variant's fields. */
 export function evidenceToPy(e: Evidence): PyObject {
   const schema = (VARIANTS as Record<string, { fieldNames: readonly string[] }>)[e.kind];
   if (schema === undefined) throw new TypeError(`unknown evidence kind: ${String(e.kind)}`);
-  return pyDumpModel(e, schema.fieldNames, FLOAT_FIELDS[e.kind]);
+  return pyDumpModel(e, schema.fieldNames, DUMP_FIELDS[e.kind]);
 }

@@ -1,20 +1,684 @@
 /**
- * Fast path for lines that are already in Python's canonical form (replaced
- * by the full implementation in the benchmark work; returns null = "use the
- * full path" for every line until then).
+ * The fast path of ledger verification: one pass over a line's bytes that
+ * proves the line is already in Python's canonical form — exactly what
+ * `json.dumps(LedgerEntry.model_dump(mode="json"), sort_keys=True)` writes —
+ * so its hash input is the raw line minus its `"self_hash": "…", ` member,
+ * hashed without building any object.
+ *
+ * "Canonical" is checked conservatively; anything unusual returns null and the
+ * scanner takes the full path (decode, strip, parse, validate, dump, hash),
+ * which is always right. A line is accepted only when all of this holds:
+ *
+ * - printable ASCII only (`ensure_ascii` output), no surrounding whitespace;
+ * - the top level is exactly `{"op": …, "payload": {…}, "prev_hash": "…",
+ *   "self_hash": "…", "seq": <int>, "session_id": "…", "timestamp": "…"}` —
+ *   every field present, in sorted order, with its exact type (no value
+ *   pydantic would coerce, no missing `payload` that would default to `{}`);
+ * - separators exactly `", "` and `": "`; keys strictly increasing by code
+ *   point at every level (sorted, no duplicates);
+ * - strings escaped as `encode_basestring_ascii` does: `\"`, `\\`, `\n`, `\r`,
+ *   `\t`, `\b`, `\f`, and lowercase `\u00XX` only for what has no other form;
+ *   no lone surrogate (pydantic's JSON-mode dump treats those specially);
+ * - ints without leading zeros or `-0`, at most 4300 digits; floats whose text
+ *   is Python's `repr` of their value; no NaN/Infinity (the JSON-mode dump
+ *   turns those into `null`, so such a line re-serializes differently).
+ *
+ * For plan-carrying ops it can also prove, in the same pass, that
+ * `payload.plan` is a valid Plan in its exact dumped form (every field present
+ * with its exact type, as pydantic's `model_dump` writes it), and return just
+ * the task ids and statuses — what strict replay needs — instead of the plan.
  */
-import { LedgerEntry } from "./schemas";
+import { createHash } from "node:crypto";
+import { LEDGER_OPS, LedgerEntry, LedgerOp, Plan, TASK_STATUSES, validateLedgerEntry } from "./schemas";
+import { parsePyJson } from "./pyJsonParse";
+import { pyFloatRepr } from "./pyFloatRepr";
+import { comparePyStrings } from "./pyJsonDump";
+import { pyInt } from "./pyValue";
 
 /** What the fast path extracts from a canonical line. */
 export interface FastLine {
-  readonly seq: number;
+  readonly seq: number | bigint;
   readonly prevHash: string;
   readonly selfHash: string;
+  /** The hash Python would compute for this line. */
   readonly computedHash: string;
+  readonly op: LedgerOp;
+  readonly timestamp: string;
+  readonly sessionId: string;
+  /** `payload["task_id"]` when it is a string, else null. */
+  readonly payloadTaskId: string | null;
+  /** Byte range of `payload["plan"]` in the line; -1 when the payload has no `plan` key. */
+  readonly planStart: number;
+  readonly planEnd: number;
+  /** True when `payload["plan"]` is `null`. */
+  readonly planIsNull: boolean;
+  /**
+   * When asked for and `payload.plan` is provably a valid Plan in its exact
+   * dumped form: a skeleton of it (phases → tasks with only `id` and
+   * `status`), enough for strict replay. Null otherwise.
+   */
+  readonly lightPlan: Plan | null;
+  /**
+   * Parses and validates the line into a LedgerEntry (never fails for a line
+   * the fast path accepted). Only valid while the line's bytes are unchanged,
+   * i.e. during the `feed` call that received them.
+   */
   readonly entryLazy: () => LedgerEntry;
 }
 
-/** Returns the line's facts when it is provably canonical, else null. */
-export function fastCanonicalLine(_bytes: Buffer): FastLine | null {
-  return null;
+/** Nesting deeper than this is left to the full path (Python's limit is about 995). */
+const MAX_DEPTH = 500;
+/** Python's default `sys.get_int_max_str_digits()`. */
+const MAX_INT_DIGITS = 4300;
+
+/** Byte classes inside a string: 0 plain, 1 quote, 2 backslash, 3 not allowed raw. */
+const STR_CLASS: Uint8Array = (() => {
+  const t = new Uint8Array(256).fill(3);
+  for (let c = 0x20; c < 0x7f; c++) t[c] = 0;
+  t[0x22] = 1;
+  t[0x5c] = 2;
+  return t;
+})();
+
+/** Lowercase hex digit values (-1 otherwise: uppercase hex is not canonical). */
+const HEX: Int8Array = (() => {
+  const t = new Int8Array(256).fill(-1);
+  for (let i = 0; i < 10; i++) t[0x30 + i] = i;
+  for (let i = 0; i < 6; i++) t[0x61 + i] = 10 + i;
+  return t;
+})();
+
+const bytesOf = (s: string): Uint8Array => Uint8Array.from(s, (ch) => ch.charCodeAt(0));
+
+const L_OP = bytesOf('{"op": ');
+const L_PAYLOAD = bytesOf(', "payload": ');
+const L_PREV = bytesOf(', "prev_hash": ');
+const L_SELF = bytesOf(', "self_hash": ');
+const L_SEQ = bytesOf(', "seq": ');
+const L_SESSION = bytesOf(', "session_id": ');
+const L_TIMESTAMP = bytesOf(', "timestamp": ');
+const K_TASK_ID = bytesOf('"task_id"');
+const K_PLAN = bytesOf('"plan"');
+
+const P_OPEN = bytesOf('{"content_hash": ');
+const P_CREATED = bytesOf(', "created_at": ');
+const P_METADATA = bytesOf(', "metadata": ');
+const P_PHASES = bytesOf(', "phases": ');
+const P_PLAN_ID = bytesOf(', "plan_id": ');
+const P_SPEC = bytesOf(', "spec_hash": ');
+const P_UPDATED = bytesOf(', "updated_at": ');
+
+const PH_OPEN = bytesOf('{"description": ');
+const PH_ID = bytesOf(', "id": ');
+const PH_TASKS = bytesOf(', "tasks": ');
+const PH_TITLE = bytesOf(', "title": ');
+
+const T_OPEN = bytesOf('{"acceptance": ');
+const T_AGENT = bytesOf(', "assigned_agent": ');
+const T_BLOCKED = bytesOf(', "blocked_reason": ');
+const T_DEPENDS = bytesOf(', "depends_on": ');
+const T_DESCRIPTION = bytesOf(', "description": ');
+const T_ESCALATED = bytesOf(', "escalated": ');
+const T_EVIDENCE = bytesOf(', "evidence_bundle": ');
+const T_FILES = bytesOf(', "files": ');
+const T_ID = bytesOf(', "id": ');
+const T_METADATA = bytesOf(', "metadata": ');
+const T_PHASE_ID = bytesOf(', "phase_id": ');
+const T_RETRY = bytesOf(', "retry_count": ');
+const T_STATUS = bytesOf(', "status": ');
+const T_TITLE = bytesOf(', "title": ');
+
+const A_OPEN = bytesOf('{"description": ');
+const A_ID = bytesOf(', "id": ');
+const A_MET = bytesOf(', "met": ');
+
+const OPS: readonly Uint8Array[] = LEDGER_OPS.map((s) => bytesOf(`"${s}"`));
+const STATUSES: readonly Uint8Array[] = TASK_STATUSES.map((s) => bytesOf(`"${s}"`));
+const PLAN_OP_SET: ReadonlySet<string> = new Set(["init_plan", "update_plan", "snapshot"]);
+
+const EMPTY = Buffer.alloc(0);
+type Latin1 = { latin1Slice(start: number, end: number): string };
+/** Bytes [s, e) as a one-byte string (Buffer#latin1Slice, which Node's typings do not declare). */
+const latin1 = (b: Buffer, s: number, e: number): string => (b as unknown as Latin1).latin1Slice(s, e);
+
+// The line being scanned and per-call results, as module state (the scan is synchronous).
+let B: Buffer = EMPTY;
+let N = 0;
+/** Whether the last string scanned had a backslash escape. */
+let lastEscaped = false;
+/** Whether the last number scanned was a float. */
+let lastFloat = false;
+
+/** Matches literal bytes `lit` at `i`; returns the index after them or -1. */
+function lit(i: number, L: Uint8Array): number {
+  const n = L.length;
+  if (i < 0 || i + n > N) return -1;
+  const b = B;
+  for (let j = 0; j < n; j++) if (b[i + j] !== L[j]) return -1;
+  return i + n;
+}
+
+/** Index of the literal among `list` found at `i` (each includes its quotes), or -1. */
+function oneOf(i: number, list: readonly Uint8Array[]): number {
+  for (let k = 0; k < list.length; k++) if (lit(i, list[k]) >= 0) return k;
+  return -1;
+}
+
+function hex4(i: number): number {
+  const b = B;
+  const a = HEX[b[i]];
+  const c = HEX[b[i + 1]];
+  const d = HEX[b[i + 2]];
+  const e = HEX[b[i + 3]];
+  if ((a | c | d | e) < 0) return -1;
+  return (a << 12) | (c << 8) | (d << 4) | e;
+}
+
+/** A canonical string starting at the quote at `i`; returns the index after its closing quote, or -1. */
+function str(i: number): number {
+  const b = B;
+  const n = N;
+  let escaped = false;
+  i++;
+  for (;;) {
+    while (i < n && STR_CLASS[b[i]] === 0) i++;
+    if (i >= n) return -1;
+    const k = STR_CLASS[b[i]];
+    if (k === 1) {
+      lastEscaped = escaped;
+      return i + 1;
+    }
+    if (k === 3) return -1;
+    escaped = true;
+    if (i + 1 >= n) return -1;
+    const e = b[i + 1];
+    if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+      i += 2;
+      continue;
+    }
+    if (e !== 0x75 || i + 6 > n) return -1;
+    const code = hex4(i + 2);
+    if (code < 0) return -1;
+    if (code < 0x20) {
+      // \b \t \n \f \r have short forms.
+      if (code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d) return -1;
+    } else if (code < 0x7f) {
+      return -1; // printable ASCII is written raw
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      // Only a high surrogate immediately followed by a low one (a non-BMP character).
+      if (code >= 0xdc00 || i + 12 > n || b[i + 6] !== 0x5c || b[i + 7] !== 0x75) return -1;
+      const low = hex4(i + 8);
+      if (low < 0xdc00 || low > 0xdfff) return -1;
+      i += 12;
+      continue;
+    }
+    i += 6;
+  }
+}
+
+/** A string value at `i` (quote check included). */
+function strValue(i: number): number {
+  return i >= 0 && B[i] === 0x22 ? str(i) : -1;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** A canonical number at `i`; sets `lastFloat`; returns the index after it or -1. */
+function num(i: number): number {
+  const b = B;
+  const n = N;
+  const start = i;
+  let negative = false;
+  if (b[i] === 0x2d) {
+    negative = true;
+    i++;
+  }
+  if (i >= n) return -1;
+  const c = b[i];
+  if (c === 0x30) {
+    i++;
+  } else if (c >= 0x31 && c <= 0x39) {
+    i++;
+    while (i < n && isDigit(b[i])) i++;
+  } else {
+    return -1;
+  }
+  const intDigits = i - start - (negative ? 1 : 0);
+  let isFloat = false;
+  if (i < n && b[i] === 0x2e) {
+    i++;
+    if (!(i < n && isDigit(b[i]))) return -1;
+    while (i < n && isDigit(b[i])) i++;
+    isFloat = true;
+  }
+  if (i < n && (b[i] === 0x65 || b[i] === 0x45)) {
+    i++;
+    if (i < n && (b[i] === 0x2b || b[i] === 0x2d)) i++;
+    if (!(i < n && isDigit(b[i]))) return -1;
+    while (i < n && isDigit(b[i])) i++;
+    isFloat = true;
+  }
+  lastFloat = isFloat;
+  if (!isFloat) {
+    if (negative && intDigits === 1 && b[start + 1] === 0x30) return -1; // -0
+    if (intDigits > MAX_INT_DIGITS) return -1;
+    return i;
+  }
+  const text = latin1(B, start, i);
+  const x = Number(text);
+  if (!Number.isFinite(x) || pyFloatRepr(x) !== text) return -1;
+  return i;
+}
+
+/** An int value at `i`. */
+function intValue(i: number): number {
+  if (i < 0) return -1;
+  const c = B[i];
+  if (c !== 0x2d && !isDigit(c)) return -1;
+  const end = num(i);
+  return end >= 0 && !lastFloat ? end : -1;
+}
+
+function boolValue(i: number): number {
+  if (i < 0) return -1;
+  const b = B;
+  if (b[i] === 0x74) return b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65 && i + 4 <= N ? i + 4 : -1;
+  if (b[i] === 0x66) return b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65 && i + 5 <= N ? i + 5 : -1;
+  return -1;
+}
+
+function nullAt(i: number): boolean {
+  const b = B;
+  return b[i] === 0x6e && b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c && i + 4 <= N;
+}
+
+function strOrNull(i: number): number {
+  if (i < 0) return -1;
+  if (B[i] === 0x22) return str(i);
+  return nullAt(i) ? i + 4 : -1;
+}
+
+/** Any canonical value at `i`; `depth` is the number of enclosing containers. */
+function value(i: number, depth: number): number {
+  switch (B[i]) {
+    case 0x22:
+      return str(i);
+    case 0x7b:
+      return obj(i, depth + 1);
+    case 0x5b:
+      return arr(i, depth + 1);
+    case 0x74:
+    case 0x66:
+      return boolValue(i);
+    case 0x6e:
+      return nullAt(i) ? i + 4 : -1;
+    case 0x2d:
+    case 0x30: case 0x31: case 0x32: case 0x33: case 0x34:
+    case 0x35: case 0x36: case 0x37: case 0x38: case 0x39:
+      return num(i);
+    default:
+      return -1; // NaN, Infinity, -Infinity are not canonical in a payload
+  }
+}
+
+/** The text of the canonical string literal [s, e) (quotes included). */
+function decode(s: number, e: number, escaped: boolean): string {
+  return escaped ? (JSON.parse(latin1(B, s, e)) as string) : latin1(B, s + 1, e - 1);
+}
+
+/** True when key [a, ae) sorts strictly before key [c, ce) by code point. */
+function keyBefore(a: number, ae: number, aEsc: boolean, c: number, ce: number, cEsc: boolean): boolean {
+  if (!aEsc && !cEsc) {
+    const b = B;
+    const la = ae - a - 2;
+    const lc = ce - c - 2;
+    const m = la < lc ? la : lc;
+    for (let j = 1; j <= m; j++) {
+      const x = b[a + j];
+      const y = b[c + j];
+      if (x !== y) return x < y;
+    }
+    return la < lc;
+  }
+  return comparePyStrings(decode(a, ae, aEsc), decode(c, ce, cEsc)) < 0;
+}
+
+/** A canonical object at `i` (its `{`); `depth` counts it. */
+function obj(i: number, depth: number): number {
+  if (depth > MAX_DEPTH) return -1;
+  const b = B;
+  i++;
+  if (b[i] === 0x7d) return i + 1;
+  let pk = -1;
+  let pkEnd = -1;
+  let pkEsc = false;
+  for (;;) {
+    if (b[i] !== 0x22) return -1;
+    const ke = str(i);
+    if (ke < 0) return -1;
+    const kEsc = lastEscaped;
+    if (pk >= 0 && !keyBefore(pk, pkEnd, pkEsc, i, ke, kEsc)) return -1;
+    pk = i;
+    pkEnd = ke;
+    pkEsc = kEsc;
+    if (b[ke] !== 0x3a || b[ke + 1] !== 0x20) return -1;
+    i = value(ke + 2, depth);
+    if (i < 0) return -1;
+    const c = b[i];
+    if (c === 0x7d) return i + 1;
+    if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
+    i += 2;
+  }
+}
+
+/** A canonical array at `i` (its `[`). */
+function arr(i: number, depth: number): number {
+  if (depth > MAX_DEPTH) return -1;
+  const b = B;
+  i++;
+  if (b[i] === 0x5d) return i + 1;
+  for (;;) {
+    i = value(i, depth);
+    if (i < 0) return -1;
+    const c = b[i];
+    if (c === 0x5d) return i + 1;
+    if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
+    i += 2;
+  }
+}
+
+/** An object value (`{…}`) at `i`. */
+function objValue(i: number, depth: number): number {
+  return i >= 0 && B[i] === 0x7b ? obj(i, depth + 1) : -1;
+}
+
+/** A list of strings at `i`. */
+function strList(i: number): number {
+  if (i < 0 || B[i] !== 0x5b) return -1;
+  const b = B;
+  i++;
+  if (b[i] === 0x5d) return i + 1;
+  for (;;) {
+    i = strValue(i);
+    if (i < 0) return -1;
+    const c = b[i];
+    if (c === 0x5d) return i + 1;
+    if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
+    i += 2;
+  }
+}
+
+// ------------------------------------------------------------ exact Plan form
+
+type LightTask = { id: string; status: string };
+type LightPhase = { tasks: LightTask[] };
+
+/** An AcceptanceCriterion in exact form at `i`. */
+function criterion(i: number): number {
+  i = strValue(lit(i, A_OPEN));
+  i = strValue(lit(i, A_ID));
+  i = boolValue(lit(i, A_MET));
+  return i >= 0 && B[i] === 0x7d ? i + 1 : -1;
+}
+
+/** A Task in exact form at `i`; pushes its id and status onto `out`. Depth of the task object: 7. */
+function task(i: number, out: LightTask[]): number {
+  i = lit(i, T_OPEN);
+  if (i < 0 || B[i] !== 0x5b) return -1;
+  i++;
+  if (B[i] === 0x5d) i++;
+  else {
+    for (;;) {
+      i = criterion(i);
+      if (i < 0) return -1;
+      const c = B[i];
+      if (c === 0x5d) {
+        i++;
+        break;
+      }
+      if (c !== 0x2c || B[i + 1] !== 0x20) return -1;
+      i += 2;
+    }
+  }
+  i = strOrNull(lit(i, T_AGENT));
+  i = strOrNull(lit(i, T_BLOCKED));
+  i = strList(lit(i, T_DEPENDS));
+  i = strValue(lit(i, T_DESCRIPTION));
+  i = boolValue(lit(i, T_ESCALATED));
+  i = strOrNull(lit(i, T_EVIDENCE));
+  i = strList(lit(i, T_FILES));
+  const idStart = lit(i, T_ID);
+  i = strValue(idStart);
+  if (i < 0) return -1;
+  const id = decode(idStart, i, lastEscaped);
+  i = objValue(lit(i, T_METADATA), 7);
+  i = strValue(lit(i, T_PHASE_ID));
+  i = intValue(lit(i, T_RETRY));
+  const statusStart = lit(i, T_STATUS);
+  if (statusStart < 0) return -1;
+  const k = oneOf(statusStart, STATUSES);
+  if (k < 0) return -1;
+  i = strValue(lit(statusStart + STATUSES[k].length, T_TITLE));
+  if (i < 0 || B[i] !== 0x7d) return -1;
+  out.push({ id, status: TASK_STATUSES[k] });
+  return i + 1;
+}
+
+/** A Phase in exact form at `i`. */
+function phase(i: number, out: LightPhase[]): number {
+  i = strValue(lit(i, PH_OPEN));
+  i = strValue(lit(i, PH_ID));
+  i = lit(i, PH_TASKS);
+  if (i < 0 || B[i] !== 0x5b) return -1;
+  const tasks: LightTask[] = [];
+  i++;
+  if (B[i] === 0x5d) i++;
+  else {
+    for (;;) {
+      i = task(i, tasks);
+      if (i < 0) return -1;
+      const c = B[i];
+      if (c === 0x5d) {
+        i++;
+        break;
+      }
+      if (c !== 0x2c || B[i + 1] !== 0x20) return -1;
+      i += 2;
+    }
+  }
+  i = strValue(lit(i, PH_TITLE));
+  if (i < 0 || B[i] !== 0x7d) return -1;
+  out.push({ tasks });
+  return i + 1;
+}
+
+let planOut: LightPhase[] | null = null;
+
+/** A Plan in exact dumped form at `i` (depth 3 in the line); sets `planOut`; -1 on anything else. */
+function exactPlan(i: number): number {
+  planOut = null;
+  i = strValue(lit(i, P_OPEN));
+  i = strValue(lit(i, P_CREATED));
+  i = objValue(lit(i, P_METADATA), 3);
+  i = lit(i, P_PHASES);
+  if (i < 0 || B[i] !== 0x5b) return -1;
+  const phases: LightPhase[] = [];
+  i++;
+  if (B[i] === 0x5d) i++;
+  else {
+    for (;;) {
+      i = phase(i, phases);
+      if (i < 0) return -1;
+      const c = B[i];
+      if (c === 0x5d) {
+        i++;
+        break;
+      }
+      if (c !== 0x2c || B[i + 1] !== 0x20) return -1;
+      i += 2;
+    }
+  }
+  i = strValue(lit(i, P_PLAN_ID));
+  i = strValue(lit(i, P_SPEC));
+  i = strValue(lit(i, P_UPDATED));
+  if (i < 0 || B[i] !== 0x7d) return -1;
+  planOut = phases;
+  return i + 1;
+}
+
+// ------------------------------------------------------------ the line
+
+let payloadTaskId: string | null = null;
+let planStart = -1;
+let planEnd = -1;
+let planIsNull = false;
+let lightPhases: LightPhase[] | null = null;
+
+/** The payload object at `i` (depth 2), noting `task_id` and `plan`. */
+function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
+  const b = B;
+  if (b[i] !== 0x7b) return -1;
+  i++;
+  if (b[i] === 0x7d) return i + 1;
+  let pk = -1;
+  let pkEnd = -1;
+  let pkEsc = false;
+  for (;;) {
+    if (b[i] !== 0x22) return -1;
+    const ks = i;
+    const ke = str(i);
+    if (ke < 0) return -1;
+    const kEsc = lastEscaped;
+    if (pk >= 0 && !keyBefore(pk, pkEnd, pkEsc, ks, ke, kEsc)) return -1;
+    pk = ks;
+    pkEnd = ke;
+    pkEsc = kEsc;
+    if (b[ke] !== 0x3a || b[ke + 1] !== 0x20) return -1;
+    const v = ke + 2;
+    i = -1;
+    if (ke - ks === K_PLAN.length && lit(ks, K_PLAN) === ke) {
+      planStart = v;
+      planIsNull = nullAt(v);
+      if (isPlanOp && wantPlan && b[v] === 0x7b) {
+        i = exactPlan(v);
+        lightPhases = i >= 0 ? planOut : null;
+      }
+      if (i < 0) i = value(v, 2);
+      planEnd = i;
+    } else {
+      i = value(v, 2);
+      if (i >= 0 && b[v] === 0x22 && ke - ks === K_TASK_ID.length && lit(ks, K_TASK_ID) === ke) {
+        payloadTaskId = decode(v, i, lastEscaped);
+      }
+    }
+    if (i < 0) return -1;
+    const c = b[i];
+    if (c === 0x7d) return i + 1;
+    if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
+    i += 2;
+  }
+}
+
+/**
+ * Returns the line's facts when it is provably canonical, else null.
+ * `wantPlan`: also prove `payload.plan` of plan ops a valid Plan and return its skeleton.
+ */
+export function fastCanonicalLine(bytes: Buffer, wantPlan = false): FastLine | null {
+  const n = bytes.length;
+  // The shortest canonical entry is 112 bytes.
+  if (n < 100 || bytes[0] !== 0x7b || bytes[n - 1] !== 0x7d) return null;
+  B = bytes;
+  N = n;
+  payloadTaskId = null;
+  planStart = -1;
+  planEnd = -1;
+  planIsNull = false;
+  lightPhases = null;
+  try {
+    return scanLine(bytes, wantPlan);
+  } finally {
+    B = EMPTY;
+    N = 0;
+    planOut = null;
+  }
+}
+
+
+function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
+  let i = lit(0, L_OP);
+  if (i < 0) return null;
+  const k = oneOf(i, OPS);
+  if (k < 0) return null;
+  const op = LEDGER_OPS[k];
+  const isPlanOp = PLAN_OP_SET.has(op);
+  i = lit(i + OPS[k].length, L_PAYLOAD);
+  if (i < 0) return null;
+  i = payload(i, isPlanOp, wantPlan);
+  const prevStart = lit(i, L_PREV);
+  i = strValue(prevStart);
+  if (i < 0) return null;
+  const prevHash = decode(prevStart, i, lastEscaped);
+  const cut1 = i + 2; // start of `"self_hash"`
+  const selfStart = lit(i, L_SELF);
+  i = strValue(selfStart);
+  if (i < 0) return null;
+  const selfHash = decode(selfStart, i, lastEscaped);
+  const cut2 = i + 2; // start of `"seq"`
+  const seqStart = lit(i, L_SEQ);
+  i = intValue(seqStart);
+  if (i < 0) return null;
+  const seq = intOf(seqStart, i);
+  const sessionStart = lit(i, L_SESSION);
+  i = strValue(sessionStart);
+  if (i < 0) return null;
+  const sessionId = decode(sessionStart, i, lastEscaped);
+  const tsStart = lit(i, L_TIMESTAMP);
+  i = strValue(tsStart);
+  if (i < 0 || i !== N - 1) return null;
+  const timestamp = decode(tsStart, i, lastEscaped);
+
+  const h = createHash("sha256");
+  h.update(bytes.subarray(0, cut1));
+  h.update(bytes.subarray(cut2));
+  const computedHash = h.digest("hex").slice(0, 16);
+
+  let cached: LedgerEntry | null = null;
+  const entryLazy = (): LedgerEntry => {
+    if (cached) return cached;
+    const res = validateLedgerEntry(parsePyJson(latin1(bytes, 0, bytes.length)));
+    if (!res.ok) throw new Error(`internal error: a canonical ledger line failed validation: ${res.error}`);
+    cached = res.value;
+    return cached;
+  };
+  const lightPlan = lightPhases === null ? null : ({ phases: lightPhases } as unknown as Plan);
+  return {
+    seq,
+    prevHash,
+    selfHash,
+    computedHash,
+    op,
+    timestamp,
+    sessionId,
+    payloadTaskId,
+    planStart,
+    planEnd,
+    planIsNull,
+    lightPlan,
+    entryLazy,
+  };
+}
+
+/** The value of the canonical int [s, e), as `parsePyJson` gives it. */
+function intOf(s: number, e: number): number | bigint {
+  const b = B;
+  const negative = b[s] === 0x2d;
+  const digits = e - s - (negative ? 1 : 0);
+  if (digits <= 15) {
+    let v = 0;
+    for (let i = negative ? s + 1 : s; i < e; i++) v = v * 10 + (b[i] - 0x30);
+    return negative ? 0 - v : v;
+  }
+  return pyInt(BigInt(latin1(B, s, e)));
 }

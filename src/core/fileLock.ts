@@ -664,6 +664,7 @@ class ScriptDriver implements Driver {
   }
 
   async close(): Promise<void> {
+    setRef(this.proc.child, true); // an unref'd process would let Node exit mid-await
     this.proc.endInput();
     await this.proc.whenClosed();
   }

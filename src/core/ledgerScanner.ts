@@ -7,10 +7,10 @@
  */
 import { RawLine, decodeUtf8Strict, pyStrip } from "./ledgerLineReader";
 import { PyJsonError, parsePyJson } from "./pyJsonParse";
-import { LedgerEntry, Plan, validateLedgerEntry } from "./schemas";
+import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "./schemas";
 import { computeHash } from "./ledgerHash";
 import { ledgerEntryHashInput } from "./schemas";
-import { ReplayError, applyStrict, TaskChange } from "./replay";
+import { AUDIT_OPS, PLAN_OPS, ReplayError, applyStrict, TaskChange } from "./replay";
 import { canTransition } from "./taskFsm";
 import { DamageClassifier } from "./damageClassifier";
 import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "./verifyTypes";
@@ -20,15 +20,46 @@ import { FastLine, fastCanonicalLine } from "./fastCanonical";
 export interface ScanOptions {
   /** Replay the plan while scanning (as `replay_ledger`); default true. */
   readonly replay?: boolean;
-  /** Called for each entry that parsed, with its summary (timeline index). */
+  /**
+   * Called for each entry that parsed, with its summary (timeline index). The
+   * second argument is the entry itself when {@link entryArgument} is true; by
+   * default that is the case when the callback declares two parameters, so a
+   * callback that only takes the summary never pays for building entries
+   * (it receives null instead).
+   */
   readonly onEntry?: (summary: EntrySummary, entry: LedgerEntry | null) => void;
+  /** Pass the LedgerEntry to `onEntry` (default: `onEntry.length >= 2`). */
+  readonly entryArgument?: boolean;
   /** Stop recording findings after this many (a final `more_errors` finding counts the rest). */
   readonly maxFindings?: number;
   /** Use the canonical-bytes fast path (default true); false forces the full parse for every line. */
   readonly fastPath?: boolean;
 }
 
-/** The scanner's state between feeds. */
+/** Entries applied to a plan skeleton before the full plan is built from its bytes eagerly. */
+const MAX_PENDING = 256;
+
+type Latin1 = { latin1Slice(start: number, end: number): string };
+
+/** Applies `entry` to a full plan, ignoring the error replay already reported for it. */
+function applyQuietly(plan: Plan, entry: LedgerEntry): void {
+  try {
+    applyStrict(plan, entry);
+  } catch (e) {
+    if (!(e instanceof ReplayError)) throw e;
+  }
+}
+
+/**
+ * The scanner's state between feeds.
+ *
+ * Replay runs on a plan that is either a full Plan or, after a plan-carrying
+ * entry the fast path proved valid, a skeleton of it (task ids and statuses,
+ * which is all strict replay reads). The full Plan is only built when
+ * {@link plan} is read — from the canonical bytes of the latest plan payload,
+ * then the entries applied since — and is kept in step from then on, so it is
+ * the very object the original full replay would hold.
+ */
 export class LedgerScanner {
   private prevSeq: number | bigint = 0;
   private prevHash = "";
@@ -40,18 +71,31 @@ export class LedgerScanner {
   private suppressed = 0;
   private count = 0;
   private headInfo: LedgerHead | null = null;
-  private planState: Plan | null = null;
+  /** What strict replay applies entries to: a full Plan or a skeleton (null before any plan). */
+  private replayPlan: Plan | null = null;
+  /** The full plan, in step with `replayPlan` (the same object when that is full); null until built. */
+  private fullPlan: Plan | null = null;
+  /** Canonical bytes of the payload.plan `replayPlan` is a skeleton of (a view into `planBuf`). */
+  private planBytes: Buffer | null = null;
+  private planBuf: Buffer = Buffer.alloc(0);
+  /** Entries applied to the skeleton since `planBytes`, to apply when the full plan is built. */
+  private pending: LedgerEntry[] = [];
   private replayBroken = false;
   private readonly damage = new DamageClassifier((f) => this.record(f));
   private bytesSeen = 0;
+  private readonly replayOn: boolean;
+  private readonly entryArg: boolean;
 
-  constructor(private readonly options: ScanOptions = {}) {}
+  constructor(private readonly options: ScanOptions = {}) {
+    this.replayOn = options.replay !== false;
+    this.entryArg = options.onEntry !== undefined && (options.entryArgument ?? options.onEntry.length >= 2);
+  }
 
   /** Feeds one physical line. */
   feed(raw: RawLine): void {
     this.bytesSeen = Math.max(this.bytesSeen, raw.end);
-    const fast = this.options.fastPath === false ? null : fastCanonicalLine(raw.bytes);
-    if (fast) return this.accept(raw, fast.entryLazy, fast);
+    const fast = this.options.fastPath === false ? null : fastCanonicalLine(raw.bytes, this.replayOn);
+    if (fast) return this.acceptFast(raw, fast);
     const text = decodeUtf8Strict(raw.bytes);
     if (text === null) {
       return this.unparsed(raw, "invalid_json", `ledger line ${raw.lineNo} is not valid UTF-8 text. Inspect and repair (or restore from snapshot).`);
@@ -69,7 +113,7 @@ export class LedgerScanner {
     if (!res.ok) {
       return this.unparsed(raw, "schema", `ledger line ${raw.lineNo} failed schema validation: ${res.error}`);
     }
-    this.accept(raw, () => res.value, null);
+    this.acceptFull(raw, res.value);
   }
 
   private unparsed(raw: RawLine, kind: VerifyErrorKind, message: string): void {
@@ -79,12 +123,8 @@ export class LedgerScanner {
     this.linkKnown = false;
   }
 
-  private accept(raw: RawLine, getEntry: () => LedgerEntry, fast: FastLine | null): void {
-    const entry = fast ? null : getEntry();
-    const seq = fast ? fast.seq : entry!.seq;
-    const prevHash = fast ? fast.prevHash : entry!.prev_hash;
-    const selfHash = fast ? fast.selfHash : entry!.self_hash;
-    const computed = fast ? fast.computedHash : computeHash(ledgerEntryHashInput(entry!));
+  /** The chain checks of one parsed entry (seq, prev_hash, self_hash), the damage map and the head. */
+  private link(raw: RawLine, seq: number | bigint, prevHash: string, selfHash: string, computed: string): VerifyFinding | null {
     const L = raw.lineNo;
     let problem: VerifyFinding | null = null;
     const expected = typeof this.prevSeq === "bigint" || typeof seq === "bigint" ? BigInt(this.prevSeq) + 1n : this.prevSeq + 1;
@@ -102,37 +142,91 @@ export class LedgerScanner {
     this.linkKnown = true;
     this.count++;
     if (!problem && this.chainError === null) this.headInfo = { seq, selfHash, line: L, endOffset: raw.end };
+    return problem;
+  }
 
-    const full = this.options.replay !== false || this.options.onEntry ? entry ?? getEntry() : null;
-    let change: TaskChange | null = null;
-    if (this.options.replay !== false && full) change = this.replayOne(full, L);
-    if (this.options.onEntry && full) {
-      const taskId = full.payload.get("task_id");
-      this.options.onEntry(
-        {
-          seq: Number(seq),
-          line: L,
-          start: raw.start,
-          end: raw.end,
-          op: full.op,
-          timestamp: full.timestamp,
-          sessionId: full.session_id,
-          selfHash,
-          taskId: change?.taskId ?? (typeof taskId === "string" ? taskId : null),
-          fromStatus: change?.from ?? null,
-          toStatus: change?.to ?? null,
-          chain: problem ? problem.kind : "ok",
-        },
-        full,
+  private acceptFull(raw: RawLine, entry: LedgerEntry): void {
+    const computed = computeHash(ledgerEntryHashInput(entry));
+    const problem = this.link(raw, entry.seq, entry.prev_hash, entry.self_hash, computed);
+    const change = this.replayOn ? this.replayOne(entry, raw.lineNo) : null;
+    const onEntry = this.options.onEntry;
+    if (onEntry) {
+      const taskId = entry.payload.get("task_id");
+      onEntry(
+        this.summary(raw, entry.seq, entry.op, entry.timestamp, entry.session_id, entry.self_hash, change, typeof taskId === "string" ? taskId : null, problem),
+        this.entryArg ? entry : null,
       );
     }
   }
 
+  private acceptFast(raw: RawLine, fast: FastLine): void {
+    const problem = this.link(raw, fast.seq, fast.prevHash, fast.selfHash, fast.computedHash);
+    const change = this.replayOn ? this.replayFast(raw, fast) : null;
+    const onEntry = this.options.onEntry;
+    if (onEntry) {
+      onEntry(
+        this.summary(raw, fast.seq, fast.op, fast.timestamp, fast.sessionId, fast.selfHash, change, fast.payloadTaskId, problem),
+        this.entryArg ? fast.entryLazy() : null,
+      );
+    }
+  }
+
+  private summary(
+    raw: RawLine,
+    seq: number | bigint,
+    op: string,
+    timestamp: string,
+    sessionId: string,
+    selfHash: string,
+    change: TaskChange | null,
+    payloadTaskId: string | null,
+    problem: VerifyFinding | null,
+  ): EntrySummary {
+    return {
+      seq: Number(seq),
+      line: raw.lineNo,
+      start: raw.start,
+      end: raw.end,
+      op,
+      timestamp,
+      sessionId,
+      selfHash,
+      taskId: change?.taskId ?? payloadTaskId,
+      fromStatus: change?.from ?? null,
+      toStatus: change?.to ?? null,
+      chain: problem ? problem.kind : "ok",
+    };
+  }
+
+  /** Strict replay of a fast-path line: a plan payload proved valid needs no parse at all. */
+  private replayFast(raw: RawLine, fast: FastLine): TaskChange | null {
+    const isPlanOp = PLAN_OPS.has(fast.op);
+    if (this.replayBroken && !isPlanOp) return null;
+    if (isPlanOp && fast.lightPlan !== null) {
+      const len = fast.planEnd - fast.planStart;
+      if (this.planBuf.length < len) this.planBuf = Buffer.allocUnsafe(Math.max(len, 2 * this.planBuf.length));
+      raw.bytes.copy(this.planBuf, 0, fast.planStart, fast.planEnd);
+      this.planBytes = this.planBuf.subarray(0, len);
+      this.replayPlan = fast.lightPlan;
+      this.fullPlan = null;
+      this.pending = [];
+      this.replayBroken = false;
+      return null;
+    }
+    if (AUDIT_OPS.has(fast.op)) {
+      this.replayBroken = false;
+      return null;
+    }
+    return this.replayOne(fast.entryLazy(), raw.lineNo);
+  }
+
   private replayOne(entry: LedgerEntry, line: number): TaskChange | null {
-    if (this.replayBroken && entry.op !== "init_plan" && entry.op !== "update_plan" && entry.op !== "snapshot") return null;
+    const isPlanOp = PLAN_OPS.has(entry.op);
+    if (this.replayBroken && !isPlanOp) return null;
     try {
-      const applied = applyStrict(this.planState, entry);
-      this.planState = applied.plan;
+      const applied = applyStrict(this.replayPlan, entry);
+      if (isPlanOp) this.setFullPlan(applied.plan);
+      else this.mirror(entry);
       this.replayBroken = false;
       const c = applied.change;
       if (c && c.from !== null && c.from !== c.to && !canTransition(c.from, c.to)) {
@@ -146,12 +240,44 @@ export class LedgerScanner {
       return c;
     } catch (e) {
       if (!(e instanceof ReplayError)) throw e;
+      // A failed status update may have changed the task before it threw (as in Python): keep the full plan in step.
+      if (!isPlanOp) this.mirror(entry);
       const finding: VerifyFinding = { line: null, seq: e.seq, kind: e.kind, message: e.message, atLine: line };
       if (this.replayError === null) this.replayError = finding;
       else this.record(finding);
       this.replayBroken = true;
       return null;
     }
+  }
+
+  private setFullPlan(plan: Plan | null): void {
+    this.replayPlan = plan;
+    this.fullPlan = plan;
+    this.planBytes = null;
+    this.pending = [];
+  }
+
+  /** Applies to the full plan (if separate) an entry just applied to the replay plan. */
+  private mirror(entry: LedgerEntry): void {
+    if (AUDIT_OPS.has(entry.op) || this.replayPlan === null) return;
+    if (this.fullPlan !== null) {
+      if (this.fullPlan !== this.replayPlan) applyQuietly(this.fullPlan, entry);
+    } else if (this.planBytes !== null) {
+      this.pending.push(entry);
+      if (this.pending.length > MAX_PENDING) this.materialize();
+    }
+  }
+
+  /** Builds the full plan from the latest plan payload's bytes and the entries applied since. */
+  private materialize(): void {
+    const bytes = this.planBytes!;
+    const res = validatePlan(parsePyJson((bytes as unknown as Latin1).latin1Slice(0, bytes.length)));
+    if (!res.ok) throw new Error(`internal error: a plan the fast path accepted failed validation: ${res.error}`);
+    const plan = res.value;
+    for (const entry of this.pending) applyQuietly(plan, entry);
+    this.fullPlan = plan;
+    this.planBytes = null;
+    this.pending = [];
   }
 
   private chainFinding(f: VerifyFinding): void {
@@ -167,7 +293,8 @@ export class LedgerScanner {
 
   /** The plan as replayed so far (null before any plan op, or when replay is off). */
   get plan(): Plan | null {
-    return this.planState;
+    if (this.fullPlan === null && this.planBytes !== null) this.materialize();
+    return this.fullPlan;
   }
 
   /** Number of entries that parsed. */

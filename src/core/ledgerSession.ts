@@ -8,7 +8,10 @@
  */
 import * as fs from "node:fs";
 import { createHash } from "node:crypto";
-import { LineCursor, START_CURSOR, readLines } from "./ledgerLineReader";
+import { LineCursor, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./ledgerLineReader";
+import { parsePyJson } from "./pyJsonParse";
+import { validateLedgerEntry } from "./schemas";
+import { PLAN_OPS, applyStrict } from "./replay";
 import { LedgerScanner } from "./ledgerScanner";
 import { reportOf, loadFromTail } from "./ledgerReader";
 import { EntrySummary, VerifyReport } from "./verifyTypes";
@@ -40,6 +43,7 @@ export interface RewriteFinding {
   readonly message: string;
 }
 
+const applyNothing = (): void => undefined;
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 
 /** One ledger, kept up to date incrementally. */
@@ -108,6 +112,11 @@ export class LedgerSession {
     return { mode: full ? "full" : "append", reason, added: this.index.length - before, bytesRead: total - from.offset };
   }
 
+  /** Forces the next refresh to rescan from the start. */
+  invalidate(): void {
+    this.reset();
+  }
+
   private reset(): void {
     this.scanner = new LedgerScanner({ onEntry: (s) => this.index.push(s) });
     this.index = [];
@@ -152,6 +161,36 @@ export class LedgerSession {
   findBySeq(seq: number): EntrySummary | undefined {
     const guess = this.index[seq - 1];
     return guess && guess.seq === seq ? guess : this.index.find((e) => e.seq === seq);
+  }
+
+  /**
+   * The plan as it was right after entry `seq` (time travel): starts from the
+   * latest plan-carrying entry at or before `seq` and applies the entries
+   * after it with replay's strict rules, reading only that byte range.
+   */
+  async planAt(seq: number): Promise<Plan | null> {
+    const target = this.findBySeq(seq);
+    if (!target) throw new Error(`no entry with seq ${seq} in the ledger`);
+    const upto = this.index.indexOf(target);
+    let startIdx = upto;
+    while (startIdx > 0 && !PLAN_OPS.has(this.index[startIdx].op)) startIdx--;
+    const first = this.index[startIdx];
+    let plan: Plan | null = null;
+    await readLines(
+      this.file,
+      (line) => {
+        const text = decodeUtf8Strict(line.bytes);
+        const stripped = text === null ? "" : pyStrip(text);
+        if (!stripped) return;
+        const res = validateLedgerEntry(parsePyJson(stripped));
+        if (!res.ok) throw new Error(`line ${line.lineNo}: ${res.error}`);
+        if (plan === null && !PLAN_OPS.has(res.value.op) && startIdx === 0) return applyNothing();
+        plan = applyStrict(plan, res.value).plan;
+      },
+      { offset: first.start, lineNo: first.line, afterCR: false },
+      target.end,
+    );
+    return plan;
   }
 
   /** Compares a head remembered earlier with the ledger now: rollback (shorter) or fork (other hash). */

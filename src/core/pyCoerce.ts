@@ -38,13 +38,18 @@ function report(ctx: IssueSink, path: PyLoc, type: string, msg: string, input: P
   ctx.addIssue({ code: "custom", message: msg, path, params: { type, input }, input });
 }
 
-/** A scalar block: `undefined` is `missing`, everything else goes through `rule`. */
-function scalar<T>(rule: (v: PyValue) => Outcome<T>): PySchema<T> {
+/** A block: `undefined` (absent key) is `missing`; any other input goes to `run`. */
+function block<T>(run: (v: PyValue, ctx: IssueSink) => T): PySchema<T> {
   return z.custom<PyInput>().transform((v, ctx): T => {
-    if (v === undefined) {
-      report(ctx, [], "missing", "Field required", undefined);
-      return z.NEVER;
-    }
+    if (v !== undefined) return run(v, ctx);
+    report(ctx, [], "missing", "Field required", undefined);
+    return z.NEVER;
+  });
+}
+
+/** A scalar block: the input goes through `rule`, whose failure is reported at this loc. */
+function scalar<T>(rule: (v: PyValue) => Outcome<T>): PySchema<T> {
+  return block((v, ctx): T => {
     const r = rule(v);
     if (r.ok) return r.value;
     report(ctx, [], r.type, r.msg, v);
@@ -64,6 +69,16 @@ function child<T>(ctx: IssueSink, schema: PySchema<T>, value: PyInput, key: stri
 }
 
 // ---------------------------------------------------------------- scalar rules
+
+/** An unpaired UTF-16 surrogate: a Python str pydantic-core cannot turn into a Rust str. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNICODE_MSG = "Input should be a valid string, unable to parse raw data as a unicode string";
+const STRING_UNICODE = fail("string_unicode", UNICODE_MSG);
+
+/** Rules that read a str's text first fail on lone surrogates before anything else. */
+function textRule<T>(rule: (v: PyValue) => Outcome<T>): (v: PyValue) => Outcome<T> {
+  return (v) => (typeof v === "string" && LONE_SURROGATE.test(v) ? STRING_UNICODE : rule(v));
+}
 
 /** Rust's `str::trim` (Unicode White_Space; unlike JS, U+0085 yes and U+FEFF no). */
 const RUST_WS = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -220,11 +235,11 @@ export const pyStr: PySchema<string> = scalar((v) =>
   typeof v === "string" ? ok(v) : fail("string_type", "Input should be a valid string"),
 );
 /** `int`: ints, bools, integral finite floats in (-2^63, 2^63), and int-like strings. */
-export const pyInt: PySchema<number | bigint> = scalar(intRule);
+export const pyInt: PySchema<number | bigint> = scalar(textRule(intRule));
 /** `float`: floats (NaN/inf kept), bools, ints that fit a double, Rust-syntax float strings. */
-export const pyFloat: PySchema<number> = scalar(floatRule);
+export const pyFloat: PySchema<number> = scalar(textRule(floatRule));
 /** `bool`: bools, 0/1 (also as integral floats), and the strings 0/1/t/f/y/n/on/off/yes/no/true/false. */
-export const pyBool: PySchema<boolean> = scalar(boolRule);
+export const pyBool: PySchema<boolean> = scalar(textRule(boolRule));
 /** `dict[str, Any]`: any dict; the result is a fresh Map with the same entries in the same order. */
 export const pyDict: PySchema<PyObject> = scalar((v) =>
   isPyObject(v) ? ok(new Map(v)) : fail("dict_type", "Input should be a valid dictionary"),
@@ -233,9 +248,8 @@ export const pyDict: PySchema<PyObject> = scalar((v) =>
 /** Python's repr of a string, for messages. */
 function strRepr(s: string): string {
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
-  const body = s.replace(/[\\\n\r\t]|[\x00-\x1f\x7f]/g, (c) =>
-    c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
+  const named: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+  const body = s.replace(/[\\\x00-\x1f\x7f]/g, (c) => named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
   return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;
 }
 
@@ -244,14 +258,13 @@ export function pyLiteral<const T extends readonly string[]>(values: T): PySchem
   const set = new Set<string>(values);
   const shown = values.map(strRepr);
   const expected = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}` : shown.join("");
-  return scalar((v) =>
-    typeof v === "string" && set.has(v) ? ok(v as T[number]) : fail("literal_error", `Input should be ${expected}`),
-  );
+  const error = fail("literal_error", `Input should be ${expected}`);
+  return scalar(textRule((v) => (typeof v === "string" && set.has(v) ? ok(v as T[number]) : error)));
 }
 
 /** `X | None`: None passes through, anything else is validated by `inner` (same loc). */
 export function pyNullable<T>(inner: PySchema<T>): PySchema<T | null> {
-  return z.custom<PyInput>().transform((v, ctx): T | null => {
+  return block((v, ctx): T | null => {
     if (v === null) return null;
     const r = inner.safeParse(v);
     if (r.success) return r.data;
@@ -262,9 +275,9 @@ export function pyNullable<T>(inner: PySchema<T>): PySchema<T | null> {
 
 /** `list[X]`: lists only (not str, not dict); item errors are reported at their index. */
 export function pyList<T>(item: PySchema<T>): PySchema<T[]> {
-  return z.custom<PyInput>().transform((v, ctx): T[] => {
+  return block((v, ctx): T[] => {
     if (!Array.isArray(v)) {
-      report(ctx, [], v === undefined ? "missing" : "list_type", v === undefined ? "Field required" : "Input should be a valid list", v);
+      report(ctx, [], "list_type", "Input should be a valid list", v);
       return z.NEVER;
     }
     const out: T[] = [];
@@ -284,26 +297,37 @@ export type PyModelSchema<T> = PySchema<T> & { readonly fieldNames: readonly str
 /**
  * A pydantic model with `extra="forbid"`: a dict input, fields validated in
  * declaration order (missing keys get the field's zod `.default(() => …)` or a
- * `missing` error), then each unknown key reported as `extra_forbidden`. The
- * output object has its keys in field order.
+ * `missing` error), then each unknown key reported as `extra_forbidden`. An
+ * unknown key with a lone surrogate replaces all of the model's errors with one
+ * `string_unicode` (pydantic-core aborts there). The output has keys in field order.
  */
-export function pyModel<S extends Record<string, PySchema<unknown>>>(name: string, shape: S): PyModelSchema<PyModelOutput<S>> {
+export function pyModel<S extends Record<string, PySchema<unknown>>>(
+  name: string,
+  shape: S,
+): PyModelSchema<PyModelOutput<S>> {
   const fields = Object.keys(shape);
   const known = new Set(fields);
-  const schema = z.custom<PyInput>().transform((v, ctx): PyModelOutput<S> => {
+  const schema = block((v, ctx): PyModelOutput<S> => {
     if (!isPyObject(v)) {
-      const missing = v === undefined;
-      report(ctx, [], missing ? "missing" : "model_type", missing ? "Field required" : `Input should be a valid dictionary or instance of ${name}`, v);
+      report(ctx, [], "model_type", `Input should be a valid dictionary or instance of ${name}`, v);
       return z.NEVER;
     }
     const out: Record<string, unknown> = {};
+    const pending: z.core.$ZodRawIssue[] = [];
+    const sink: IssueSink = { addIssue: (issue) => void pending.push(issue) };
     for (const key of fields) {
-      const r = child(ctx, shape[key]!, v.get(key), key);
+      const r = child(sink, shape[key]!, v.get(key), key);
       if (r.ok) out[key] = r.value;
     }
     for (const [key, value] of v) {
-      if (!known.has(key)) report(ctx, [key], "extra_forbidden", "Extra inputs are not permitted", value);
+      if (known.has(key)) continue;
+      if (LONE_SURROGATE.test(key)) {
+        report(ctx, [], "string_unicode", UNICODE_MSG, key);
+        return z.NEVER;
+      }
+      report(sink, [key], "extra_forbidden", "Extra inputs are not permitted", value);
     }
+    for (const issue of pending) ctx.addIssue(issue);
     return out as PyModelOutput<S>;
   });
   return Object.assign(schema, { fieldNames: Object.freeze(fields) });
@@ -319,10 +343,9 @@ export function pyTaggedUnion<V extends Record<string, PySchema<unknown>>>(
 ): PySchema<z.output<V[keyof V]>> {
   const tags = Object.keys(variants);
   const expected = tags.map((t) => `'${t}'`).join(", ");
-  return z.custom<PyInput>().transform((v, ctx): z.output<V[keyof V]> => {
+  return block((v, ctx): z.output<V[keyof V]> => {
     if (!isPyObject(v)) {
-      const msg = "Input should be a valid dictionary or object to extract fields from";
-      report(ctx, [], v === undefined ? "missing" : "model_attributes_type", v === undefined ? "Field required" : msg, v);
+      report(ctx, [], "model_attributes_type", "Input should be a valid dictionary or object to extract fields from", v);
       return z.NEVER;
     }
     const tag = v.get(discriminator);
@@ -343,18 +366,27 @@ export function pyTaggedUnion<V extends Record<string, PySchema<unknown>>>(
 
 // ---------------------------------------------------------------- errors
 
-/** A short Python-style repr of a value, for messages (`'done'`, `None`, `1.5`, `{...}`). */
+/** A short Python-style repr of a value, for messages (`'done'`, `None`, `1.5`, `{'a': 1}`). */
 export function pyRepr(v: PyInput, max = 60): string {
-  let s: string;
-  if (v === undefined) s = "<missing>";
-  else if (v === null) s = "None";
-  else if (typeof v === "boolean") s = v ? "True" : "False";
-  else if (typeof v === "number" || typeof v === "bigint") s = String(v);
-  else if (typeof v === "string") s = strRepr(v);
-  else if (v instanceof PyFloat) s = pyFloatRepr(v.value);
-  else if (Array.isArray(v)) s = `[${v.map((x) => pyRepr(x, max)).join(", ")}]`;
-  else s = `{${[...v].map(([k, x]) => `${strRepr(k)}: ${pyRepr(x, max)}`).join(", ")}}`;
-  return s.length > max ? `${s.slice(0, max - 15)}...${s.slice(-12)}` : s;
+  const s = reprUpTo(v, max + 1);
+  return s.length > max ? `${s.slice(0, max - 3)}...` : s;
+}
+
+/** The repr of `v`, stopping once it is longer than `budget` (so huge inputs stay cheap). */
+function reprUpTo(v: PyInput, budget: number): string {
+  if (v === undefined) return "<missing>";
+  if (v === null) return "None";
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (typeof v === "number" || typeof v === "bigint") return String(v);
+  if (typeof v === "string") return strRepr(v.length > budget ? v.slice(0, budget) : v);
+  if (v instanceof PyFloat) return pyFloatRepr(v.value);
+  const items = Array.isArray(v) ? v.map((x) => [null, x] as const) : [...v];
+  let out = Array.isArray(v) ? "[" : "{";
+  for (const [k, x] of items) {
+    if (out.length > budget) break;
+    out += `${out.length > 1 ? ", " : ""}${k === null ? "" : `${strRepr(k)}: `}${reprUpTo(x, budget - out.length)}`;
+  }
+  return out + (Array.isArray(v) ? "]" : "}");
 }
 
 /** The pydantic-style issues of a failed parse. */
@@ -375,7 +407,7 @@ export function formatPyIssues(issues: readonly PyIssue[], limit = 10): string {
   return lines.join("\n");
 }
 
-// ---------------------------------------------------------------- results and dumps
+// ---------------------------------------------------------------- results
 
 /** Outcome of validating a boundary value: the model, or every error as text and as data. */
 export type PyValidated<T> = { ok: true; value: T } | { ok: false; error: string; issues: PyIssue[] };
@@ -386,42 +418,4 @@ export function pyValidate<T>(schema: PySchema<T>, v: PyInput): PyValidated<T> {
   if (r.success) return { ok: true, value: r.data };
   const issues = pyIssues(r.error);
   return { ok: false, error: formatPyIssues(issues), issues };
-}
-
-/** `model_dump(mode="json")` of an `Any` value: NaN and ±Infinity floats become None; containers are copied. */
-export function pyDumpAny(v: PyValue): PyValue {
-  if (v instanceof PyFloat) return Number.isFinite(v.value) ? v : null;
-  if (Array.isArray(v)) return v.map(pyDumpAny);
-  if (isPyObject(v)) {
-    const out: PyObject = new Map();
-    for (const [k, x] of v) out.set(k, pyDumpAny(x));
-    return out;
-  }
-  return v;
-}
-
-/** `model_dump(mode="json")` of a `float` field: a float, NaN/±Infinity kept; a wrong-typed value as `Any`. */
-export function pyDumpFloat(v: unknown): PyValue {
-  if (typeof v === "number") return new PyFloat(v);
-  if (typeof v === "bigint") return new PyFloat(Number(v));
-  return pyDumpAny(v as PyValue);
-}
-
-/**
- * `model_dump(mode="json")` of a model object: its fields in declaration order,
- * each through `convert[field]` when given, else as an `Any` value (which is what
- * pydantic falls back to for a field holding a value of the wrong type).
- */
-export function pyDumpModel(
-  obj: object,
-  fields: readonly string[],
-  convert: Readonly<Record<string, (v: unknown) => PyValue>> = {},
-): PyObject {
-  const out: PyObject = new Map();
-  const rec = obj as Record<string, unknown>;
-  for (const f of fields) {
-    const conv = convert[f];
-    out.set(f, conv ? conv(rec[f]) : pyDumpAny(rec[f] as PyValue));
-  }
-  return out;
 }

@@ -5,6 +5,9 @@
  * item separator to `","` plus a newline. Keys sort by Unicode code point as
  * Python's `sorted()` does, which differs from JavaScript's UTF-16 order for
  * astral characters against U+E000..U+FFFF.
+ *
+ * The output is pure ASCII, so it is written straight into a byte buffer (one
+ * byte per character, no intermediate strings) and decoded once at the end.
  */
 import { pyJsonFloat } from "./pyFloatRepr";
 import { PyFloat, type PyObject, type PyValue } from "./pyValue";
@@ -33,9 +36,16 @@ export function dumpsIndent2(v: PyValue): string {
  * of more than 4300 digits) and `TypeError` for values outside the {@link PyValue} model.
  */
 export function pyJsonDumps(v: PyValue, options: PyJsonDumpOptions = {}): string {
-  const writer = new PyJsonWriter(options.sortKeys === true, options.indent);
+  const writer = new PyJsonWriter(options);
   writer.write(v, 0);
-  return writer.out;
+  return writer.sink.takeString();
+}
+
+/** The UTF-8 bytes of {@link pyJsonDumps} (ASCII, so one byte per character), e.g. to hash without a string. */
+export function pyJsonDumpsBytes(v: PyValue, options: PyJsonDumpOptions = {}): Uint8Array {
+  const writer = new PyJsonWriter(options);
+  writer.write(v, 0);
+  return writer.sink.takeBytes();
 }
 
 /** Python's order on strings: by code point; a lone surrogate counts as its own code unit value. */
@@ -65,43 +75,96 @@ function codePointAtOrMinusOne(s: string, i: number): number {
   return i < s.length ? (s.codePointAt(i) as number) : -1;
 }
 
-/** Matches any character `ensure_ascii` writes as an escape (or `"`, `\`). */
-const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
-/** Matches a UTF-16 unit at which code point order may differ from UTF-16 order. */
-const MAY_SORT_DIFFERENTLY = /[\ud800-\uffff]/;
-
-const HEX_DIGITS = "0123456789abcdef";
-
-/** The escape `ensure_ascii` writes for each char code below 0x80 (undefined: written as-is). */
-const ASCII_ESCAPES: readonly (string | undefined)[] = (() => {
-  const table: (string | undefined)[] = new Array(128).fill(undefined);
-  for (let c = 0; c < 0x20; c++) table[c] = unicodeEscape(c);
-  table[0x7f] = unicodeEscape(0x7f);
-  const short: [number, string][] = [
-    [0x22, '\\"'], [0x5c, "\\\\"], [0x0a, "\\n"], [0x0d, "\\r"], [0x09, "\\t"], [0x08, "\\b"], [0x0c, "\\f"],
-  ];
-  for (const [c, escape] of short) table[c] = escape;
-  return table;
-})();
-
-function unicodeEscape(c: number): string {
-  return "\\u" + HEX_DIGITS[(c >> 12) & 15] + HEX_DIGITS[(c >> 8) & 15] + HEX_DIGITS[(c >> 4) & 15] + HEX_DIGITS[c & 15];
-}
-
 /** `s` as a JSON string literal the way Python's `encode_basestring_ascii` writes it. */
 export function pyJsonQuote(s: string): string {
-  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
-  let out = '"';
-  let run = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
-    if (i > run) out += s.slice(run, i);
-    out += c < 0x80 ? (ASCII_ESCAPES[c] as string) : unicodeEscape(c);
-    run = i + 1;
+  const sink = new AsciiSink();
+  sink.quoted(s);
+  return sink.takeString();
+}
+
+/** Byte after the backslash of each short escape, by char code (0: use `\u00XX`). */
+const SHORT_ESCAPE = new Uint8Array(0x80);
+SHORT_ESCAPE[0x22] = 0x22;
+SHORT_ESCAPE[0x5c] = 0x5c;
+SHORT_ESCAPE[0x0a] = 0x6e; // n
+SHORT_ESCAPE[0x0d] = 0x72; // r
+SHORT_ESCAPE[0x09] = 0x74; // t
+SHORT_ESCAPE[0x08] = 0x62; // b
+SHORT_ESCAPE[0x0c] = 0x66; // f
+
+/** ASCII codes of the lowercase hex digits. */
+const HEX_BYTES = new Uint8Array([...Array(16).keys()].map((d) => "0123456789abcdef".charCodeAt(d)));
+/** Matches a UTF-16 unit at which code point order may differ from UTF-16 order. */
+const MAY_SORT_DIFFERENTLY = /[\ud800-\uffff]/;
+/** Characters quoted per buffer reservation (each may take 6 bytes). */
+const QUOTE_SLICE = 1 << 16;
+/** Nesting beyond which the writer checks its path for a cycle. */
+const CYCLE_CHECK_DEPTH = 1000;
+
+const asciiDecoder = new TextDecoder();
+
+/** A growable byte buffer that only ever receives ASCII. */
+class AsciiSink {
+  private buf = new Uint8Array(1 << 12);
+  private len = 0;
+
+  private reserve(extra: number): void {
+    if (this.len + extra <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.len + extra) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.buf.subarray(0, this.len));
+    this.buf = grown;
   }
-  if (s.length > run) out += s.slice(run);
-  return out + '"';
+
+  /** Appends a string known to be ASCII (numbers, literals, punctuation, indentation). */
+  ascii(s: string): void {
+    const n = s.length;
+    this.reserve(n);
+    const buf = this.buf;
+    let len = this.len;
+    for (let i = 0; i < n; i++) buf[len++] = s.charCodeAt(i);
+    this.len = len;
+  }
+
+  /** Appends `s` quoted and escaped as `ensure_ascii` does. */
+  quoted(s: string): void {
+    const n = s.length;
+    this.reserve(2);
+    this.buf[this.len++] = 0x22;
+    for (let from = 0; from < n; from += QUOTE_SLICE) {
+      const to = Math.min(n, from + QUOTE_SLICE);
+      this.reserve(6 * (to - from) + 1);
+      const buf = this.buf;
+      let len = this.len;
+      for (let i = from; i < to; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) {
+          buf[len++] = c;
+        } else if (c < 0x80 && SHORT_ESCAPE[c] !== 0) {
+          buf[len++] = 0x5c;
+          buf[len++] = SHORT_ESCAPE[c];
+        } else {
+          buf[len++] = 0x5c;
+          buf[len++] = 0x75;
+          buf[len++] = HEX_BYTES[c >> 12];
+          buf[len++] = HEX_BYTES[(c >> 8) & 15];
+          buf[len++] = HEX_BYTES[(c >> 4) & 15];
+          buf[len++] = HEX_BYTES[c & 15];
+        }
+      }
+      this.len = len;
+    }
+    this.buf[this.len++] = 0x22;
+  }
+
+  takeString(): string {
+    return asciiDecoder.decode(this.buf.subarray(0, this.len));
+  }
+
+  takeBytes(): Uint8Array {
+    return this.buf.slice(0, this.len);
+  }
 }
 
 /** Python's text for an int: exact decimal, refusing more than 4300 digits like `str(int)`. */
@@ -115,20 +178,19 @@ function intText(v: number | bigint): string {
   return text;
 }
 
-/** Appends the JSON text of a value to `out`, recursively. */
+/** Writes a value recursively into an {@link AsciiSink}. */
 class PyJsonWriter {
-  out = "";
-  /** Containers being written (Python's `markers`), to refuse cycles. */
-  private readonly open = new Set<object>();
+  readonly sink = new AsciiSink();
+  private readonly sortKeys: boolean;
   /** Newline plus indentation per level, or null for the compact form. */
   private readonly newlines: string[] | null;
-  /** One level of indentation. */
   private readonly indentUnit: string;
+  /** The containers being written, by level (Python's `markers`, checked only when deep). */
+  private readonly path: object[] = [];
 
-  constructor(
-    private readonly sortKeys: boolean,
-    indent: number | undefined,
-  ) {
+  constructor(options: PyJsonDumpOptions) {
+    this.sortKeys = options.sortKeys === true;
+    const indent = options.indent;
     this.newlines = indent === undefined ? null : ["\n"];
     this.indentUnit = indent === undefined ? "" : " ".repeat(Math.max(0, Math.floor(indent)));
   }
@@ -136,21 +198,21 @@ class PyJsonWriter {
   write(v: PyValue, level: number): void {
     switch (typeof v) {
       case "string":
-        this.out += pyJsonQuote(v);
+        this.sink.quoted(v);
         return;
       case "number":
         if (!Number.isInteger(v)) throw new TypeError(`not a PyValue: ${v} (floats must be PyFloat)`);
-        this.out += intText(v);
+        this.sink.ascii(intText(v));
         return;
       case "bigint":
-        this.out += intText(v);
+        this.sink.ascii(intText(v));
         return;
       case "boolean":
-        this.out += v ? "true" : "false";
+        this.sink.ascii(v ? "true" : "false");
         return;
       case "object":
-        if (v === null) this.out += "null";
-        else if (v instanceof PyFloat) this.out += pyJsonFloat(v.value);
+        if (v === null) this.sink.ascii("null");
+        else if (v instanceof PyFloat) this.sink.ascii(pyJsonFloat(v.value));
         else if (Array.isArray(v)) this.writeList(v, level);
         else if (v instanceof Map) this.writeDict(v, level);
         else throw new TypeError(`not a PyValue: ${Object.prototype.toString.call(v)}`);
@@ -160,73 +222,97 @@ class PyJsonWriter {
     }
   }
 
+  /** "\n" plus the indentation of `level` (indent mode only). */
   private newline(level: number): string {
     const newlines = this.newlines as string[];
     while (newlines.length <= level) newlines.push("\n" + this.indentUnit.repeat(newlines.length));
     return newlines[level];
   }
 
-  private enter(container: object): void {
-    if (this.open.has(container)) throw new RangeError("Circular reference detected");
-    this.open.add(container);
+  /** Records `container` at `level`; a cycle can only show as unbounded depth, so check only when deep. */
+  private enter(container: object, level: number): void {
+    this.path[level] = container;
+    if (level >= CYCLE_CHECK_DEPTH && this.path.lastIndexOf(container, level - 1) >= 0) {
+      throw new RangeError("Circular reference detected");
+    }
   }
 
   private writeList(list: readonly PyValue[], level: number): void {
     if (list.length === 0) {
-      this.out += "[]";
+      this.sink.ascii("[]");
       return;
     }
-    this.enter(list);
+    this.enter(list, level);
     const inner = level + 1;
-    const first = this.newlines === null ? "[" : "[" + this.newline(inner);
-    const separator = this.newlines === null ? ", " : "," + this.newline(inner);
-    this.out += first;
+    const sink = this.sink;
+    const separator = this.newlines === null ? ", " : ",";
+    const newline = this.newlines === null ? "" : this.newline(inner);
+    sink.ascii("[");
+    sink.ascii(newline);
     for (let i = 0; i < list.length; i++) {
-      if (i > 0) this.out += separator;
+      if (i > 0) {
+        sink.ascii(separator);
+        sink.ascii(newline);
+      }
       this.write(list[i], inner);
     }
-    this.out += this.newlines === null ? "]" : this.newline(level) + "]";
-    this.open.delete(list);
+    if (this.newlines !== null) sink.ascii(this.newline(level));
+    sink.ascii("]");
   }
 
   private writeDict(dict: PyObject, level: number): void {
     if (dict.size === 0) {
-      this.out += "{}";
+      this.sink.ascii("{}");
       return;
     }
-    this.enter(dict);
+    this.enter(dict, level);
     const inner = level + 1;
-    const separator = this.newlines === null ? ", " : "," + this.newline(inner);
-    this.out += this.newlines === null ? "{" : "{" + this.newline(inner);
-    if (this.sortKeys) {
-      const keys = sortedKeys(dict);
+    const sink = this.sink;
+    const separator = this.newlines === null ? ", " : ",";
+    const newline = this.newlines === null ? "" : this.newline(inner);
+    sink.ascii("{");
+    sink.ascii(newline);
+    const keys = this.sortKeys ? keysIfNotInPythonOrder(dict) : null;
+    if (keys !== null) {
       for (let i = 0; i < keys.length; i++) {
-        if (i > 0) this.out += separator;
-        this.out += pyJsonQuote(keys[i]) + ": ";
+        if (i > 0) {
+          sink.ascii(separator);
+          sink.ascii(newline);
+        }
+        sink.quoted(keys[i]);
+        sink.ascii(": ");
         this.write(dict.get(keys[i]) as PyValue, inner);
       }
     } else {
-      let i = 0;
+      let first = true;
       for (const [key, value] of dict) {
-        if (i++ > 0) this.out += separator;
-        this.out += pyJsonQuote(key) + ": ";
+        if (!first) {
+          sink.ascii(separator);
+          sink.ascii(newline);
+        }
+        first = false;
+        sink.quoted(key);
+        sink.ascii(": ");
         this.write(value, inner);
       }
     }
-    this.out += this.newlines === null ? "}" : this.newline(level) + "}";
-    this.open.delete(dict);
+    if (this.newlines !== null) sink.ascii(this.newline(level));
+    sink.ascii("}");
   }
 }
 
-/** The keys of `dict` in Python's `sorted()` order. */
-function sortedKeys(dict: PyObject): string[] {
-  const keys = Array.from(dict.keys());
-  let needsCodePointOrder = false;
-  for (const key of keys) {
-    if (MAY_SORT_DIFFERENTLY.test(key)) {
-      needsCodePointOrder = true;
-      break;
-    }
+/**
+ * The keys of `dict` in Python's `sorted()` order, or null when insertion order
+ * already is that order (common: ledgers are written by `json.dumps(sort_keys=True)`).
+ */
+function keysIfNotInPythonOrder(dict: PyObject): string[] | null {
+  let previous: string | null = null;
+  let inOrder = true;
+  for (const key of dict.keys()) {
+    if (MAY_SORT_DIFFERENTLY.test(key)) return Array.from(dict.keys()).sort(comparePyStrings);
+    if (previous !== null && previous >= key) inOrder = false;
+    previous = key;
   }
-  return needsCodePointOrder ? keys.sort(comparePyStrings) : keys.sort();
+  if (inOrder) return null;
+  return Array.from(dict.keys()).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -1,41 +1,67 @@
-// PLACEHOLDER (foundation harness): the lead replaces this with the real extension.
-// Registers `autodev.refresh` and a trivial Plan tree that shows the folder name
-// for every workspace folder holding `.autodev/plan-ledger.jsonl`.
+/**
+ * The extension's composition root: builds the worker client, the folder
+ * registry, the Plan view, status bar, diagnostics and commands, and wires
+ * them together. Everything heavy runs in the ledger worker thread.
+ */
 import * as vscode from "vscode";
+import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { CommandManager } from "./commandManager";
+import { DiagnosticsSync } from "./diagnosticsSync";
+import { FolderPicker } from "./folderPicker";
+import { LedgerCommands } from "./ledgerCommands";
+import { LedgerDiagnostics } from "./ledgerDiagnostics";
+import { LedgerWorkerClient } from "./ledgerWorkerClient";
+import { OutputLog } from "./outputLog";
+import { PlanNode } from "./planTreeNodes";
+import { PlanTreeProvider } from "./planTreeProvider";
+import { ReadOnlyDocuments } from "./readOnlyDocuments";
+import { Settings } from "./settings";
+import { StatusBarController } from "./statusBarController";
+import { TaskCommands } from "./taskCommands";
+import { registerEvidenceFeatures } from "./evidenceFeatures";
+import { registerTimelineFeatures } from "./timelineFeatures";
 
-class PlaceholderPlanProvider implements vscode.TreeDataProvider<string> {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeTreeData = this.changed.event;
-
-  refresh(): void {
-    this.changed.fire();
-  }
-
-  getTreeItem(label: string): vscode.TreeItem {
-    return new vscode.TreeItem(label);
-  }
-
-  async getChildren(): Promise<string[]> {
-    const names: string[] = [];
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const ledger = vscode.Uri.joinPath(folder.uri, ".autodev", "plan-ledger.jsonl");
-      try {
-        await vscode.workspace.fs.stat(ledger);
-        names.push(folder.name);
-      } catch {
-        // no AutoDev state in this folder
-      }
-    }
-    return names;
-  }
+/** What `activate` returns: handles for integration tests and other extensions. */
+export interface AutodevApi {
+  readonly workspaces: AutodevWorkspaces;
+  readonly tree: PlanTreeProvider;
+  readonly treeView: vscode.TreeView<PlanNode>;
+  readonly diagnostics: LedgerDiagnostics;
+  readonly commands: CommandManager;
+  readonly statusBar: StatusBarController;
+  readonly tasks: TaskCommands;
+  readonly ledger: LedgerCommands;
 }
 
-export function activate(context: vscode.ExtensionContext): void {
-  const provider = new PlaceholderPlanProvider();
+/** Activates the extension. */
+export function activate(context: vscode.ExtensionContext): AutodevApi {
+  const log = new OutputLog();
+  const settings = new Settings();
+  const worker = new LedgerWorkerClient(log);
+  const workspaces = new AutodevWorkspaces(worker, context.workspaceState, log, settings);
+  const tree = new PlanTreeProvider(workspaces);
+  const treeView = vscode.window.createTreeView("autodev.plan", { treeDataProvider: tree, showCollapseAll: true });
+  const diagnostics = new LedgerDiagnostics();
+  const statusBar = new StatusBarController(workspaces);
+  const docs = new ReadOnlyDocuments();
+  const picker = new FolderPicker(workspaces);
+  const commands = new CommandManager(log);
+  const ledger = new LedgerCommands(workspaces, worker, picker, docs, log, settings, statusBar);
+  const tasks = new TaskCommands(workspaces, worker, picker, tree, () => treeView, settings, log);
+  commands.registerAll({ ...ledger.handlers(), ...tasks.handlers() });
+  const sync = new DiagnosticsSync(workspaces, worker, diagnostics, settings);
+  context.subscriptions.push(log, worker, workspaces, tree, treeView, diagnostics, statusBar, docs, commands, sync);
   context.subscriptions.push(
-    vscode.window.registerTreeDataProvider("autodev.plan", provider),
-    vscode.commands.registerCommand("autodev.refresh", () => provider.refresh()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void vscode.commands.executeCommand("setContext", "autodev.trusted", true)),
+    treeView.onDidChangeVisibility((e) => e.visible && void workspaces.refreshAll()),
   );
+  void vscode.commands.executeCommand("setContext", "autodev.trusted", vscode.workspace.isTrusted);
+  registerEvidenceFeatures(context, { workspaces, tree, commands, docs, log, picker });
+  registerTimelineFeatures(context, { workspaces, worker, tree, treeView, commands, log, picker });
+  workspaces.sync();
+  log.info(`AutoDev State activated (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`);
+  return { workspaces, tree, treeView, diagnostics, commands, statusBar, tasks, ledger };
 }
 
+/** Nothing to do: everything is disposed through the context's subscriptions. */
 export function deactivate(): void {}

@@ -3,7 +3,7 @@
  * state), and the sequence of steps that moves tasks through the state machine
  * and writes their evidence. Plain data; `demoWorkspace.ts` plays it.
  */
-import { FileChange } from "./gitStyleDiff";
+import { FileChange, gitStyleDiff } from "./gitStyleDiff";
 
 /** One scripted action. */
 export type DemoStep =
@@ -106,7 +106,9 @@ const P22: FileChange[] = [
 ];
 const P31: FileChange[] = [{ oldPath: "config/defaults.toml", newPath: "config/defaults.toml", before: TOML_BEFORE, after: TOML_AFTER }];
 
-const dev = (files: string[], ok = true, out = "Implemented as planned; all local checks pass.") => ({ files_changed: files, output_text: out, duration_s: 42.7, success: ok });
+const dev = (files: string[], changes?: FileChange[], ok = true, out = "Implemented as planned; all local checks pass.") => ({
+  diff: changes ? gitStyleDiff(changes) : null, files_changed: files, output_text: out, duration_s: 42.7, success: ok,
+});
 const review = (verdict: string, issues: string[] = []) => ({ verdict, issues, output_text: `Verdict: ${verdict}` });
 const tests = (passed: number, total: number, cov: number | null) => ({ passed, failed: total - passed, total, output_text: `${passed} passed, ${total - passed} failed`, coverage_pct: cov });
 
@@ -116,28 +118,28 @@ export const DEMO_STEPS: DemoStep[] = [
   { kind: "evidence", task: "plan", bundle: { kind: "domain_expert", topic: "unit systems", findings: "Use exact factors (1 mi = 1609.344 m).", confidence: "HIGH" } },
   { kind: "evidence", task: "plan", bundle: { kind: "critic", verdict: "APPROVED", issues: ["3.3 may need a design note"], output_text: "Plan is sound." } },
   { kind: "patch", task: "1.1", changes: P11 },
-  ...walk("1.1", "complete", { developer: dev(["src/units/__init__.py", "src/units/cli.py"]), review: review("APPROVED"), test: tests(12, 12, 91.5) }),
+  ...walk("1.1", "complete", { developer: dev(["src/units/__init__.py", "src/units/cli.py"], P11), review: review("APPROVED"), test: tests(12, 12, 91.5) }),
   { kind: "patch", task: "1.2", changes: P12 },
   { kind: "status", task: "1.2", status: "in_progress" },
   { kind: "status", task: "1.2", status: "coded" },
   { kind: "status", task: "1.2", status: "in_progress" },
   { kind: "retry", task: "1.2" },
-  ...walk("1.2", "complete", { developer: dev(["src/units/length.py", "src/legacy.py"]), review: review("APPROVED", ["consider Decimal for mi", "docstring wording"]), test: tests(41, 42, 87.5),
+  ...walk("1.2", "complete", { developer: dev(["src/units/length.py", "src/legacy.py"], P12), review: review("APPROVED", ["consider Decimal for mi", "docstring wording"]), test: tests(41, 42, 87.5),
     tournament: { tournament_id: "impl-1.2", phase: "impl", passes: 2, winner: "AB", converged: true, history: [{ pass: 1, winner: "A" }, { pass: 2, winner: "AB" }] } }).slice(1),
   { kind: "audit", op: "impl_tournament_complete", payload: { task_id: "1.2", tournament_id: "impl-1.2", winner: "AB", passes: 2 } },
   { kind: "status", task: "1.3", status: "skipped" },
   { kind: "patch", task: "2.1", changes: P21 },
-  ...walk("2.1", "tournamented", { developer: dev(["src/units/temperature.py"]), review: review("APPROVED"), test: tests(8, 8, 100),
-    tournament: { tournament_id: "impl-2.1", phase: "impl", passes: 3, winner: "B", converged: false, history: [{ pass: 1, winner: "A" }, { pass: 2, winner: "B" }, { pass: 3, winner: "B" }] } }),
+  ...walk("2.1", "tournamented", { developer: dev(["src/units/temperature.py"], P21), review: review("APPROVED"), test: tests(8, 8, 100),
+    tournament: { tournament_id: "impl-2.1", phase: "impl", passes: 3, winner: "B", converged: false, final_diff: gitStyleDiff(P21), history: [{ pass: 1, winner: "A" }, { pass: 2, winner: "B" }, { pass: 3, winner: "B" }] } }),
   { kind: "patch", task: "2.2", changes: P22 },
-  ...walk("2.2", "tested", { developer: dev(["docs/usage.md", "README.md"]), review: review("APPROVED", ["mention mi"]), test: tests(3, 3, null) }),
+  ...walk("2.2", "tested", { developer: dev(["docs/usage.md", "README.md"], P22), review: review("APPROVED", ["mention mi"]), test: tests(3, 3, null) }),
   ...walk("2.3", "reviewed", { developer: dev(["tests/test_roundtrip.py"]), review: review("APPROVED") }),
   ...walk("2.4", "auto_gated", { developer: dev(["src/units/cli.py"]) }),
   { kind: "patch", task: "3.1", changes: P31 },
-  ...walk("3.1", "coded", { developer: dev(["config/defaults.toml"]) }),
+  ...walk("3.1", "coded", { developer: dev(["config/defaults.toml"], P31) }),
   { kind: "status", task: "3.2", status: "in_progress" },
   { kind: "status", task: "3.2", status: "coded" },
-  { kind: "evidence", task: "3.2", bundle: { kind: "developer", ...dev(["src/units/config.py"], false, "Traceback: KeyError 'precision'") } },
+  { kind: "evidence", task: "3.2", bundle: { kind: "developer", ...dev(["src/units/config.py"], undefined, false, "Traceback: KeyError 'precision'") } },
   { kind: "status", task: "3.2", status: "in_progress" },
   { kind: "retry", task: "3.2" },
   { kind: "retry", task: "3.2" },

@@ -6,15 +6,16 @@ fcntl.flock(fd, LOCK_EX | LOCK_NB), retried every poll_interval (0.05 s) until t
 release = flock(LOCK_UN) + close, the file stays. Needs only the standard library.
 
 Modes (every line printed is "<WORD> <unix time in ms>" or "<WORD> <detail>", flushed):
-  hold LOCK [--timeout S] [--seconds N] [--blocking]
-      acquire (filelock-style polling, or one blocking flock with --blocking), print
+  hold LOCK [--timeout S] [--seconds N] [--blocking] [--announce-wait]
+      acquire (filelock-style polling, or a blocking flock with --blocking), print
       "ACQUIRED <ms>", hold until N seconds pass or stdin reaches EOF, release,
       print "RELEASED <ms>". Exit 2 and "TIMEOUT <ms>" if not acquired in time.
   try LOCK
       one flock(LOCK_EX | LOCK_NB) attempt: "ACQUIRED <ms>" (then released, exit 0)
       or "BLOCKED <ExceptionClass>" (exit 1).
-  wait LOCK [--timeout S] [--blocking]
+  wait LOCK [--timeout S] [--blocking] [--announce-wait]
       acquire like filelock, print "ACQUIRED <ms>", release at once; exit 2 on timeout.
+      --announce-wait prints "WAITING <ms>" first if the lock was held at the first attempt.
   increment LOCK --counter FILE --times N [--sleep S]
       N times: acquire like filelock, read the integer in FILE (missing = 0), sleep,
       write it + 1, release. Prints "DONE <N>".
@@ -57,16 +58,23 @@ def try_flock(path: str) -> int | None:
     return fd
 
 
-def acquire(path: str, timeout: float, blocking: bool = False) -> int | None:
-    """filelock.FileLock.acquire: poll every 0.05 s until `timeout` (or one blocking flock)."""
-    if blocking:
-        fd = open_lock_file(path)
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        return fd
+def acquire(path: str, timeout: float, blocking: bool = False, announce: bool = False) -> int | None:
+    """filelock.FileLock.acquire: poll every 0.05 s until `timeout` (or one blocking flock).
+
+    With `announce`, prints "WAITING <ms>" once, when the first attempt finds the lock held.
+    """
     deadline = time.monotonic() + timeout
+    announced = False
     while True:
         fd = try_flock(path)
         if fd is not None:
+            return fd
+        if announce and not announced:
+            say("WAITING", now_ms())
+            announced = True
+        if blocking:
+            fd = open_lock_file(path)
+            fcntl.flock(fd, fcntl.LOCK_EX)
             return fd
         if time.monotonic() >= deadline:
             return None
@@ -79,7 +87,7 @@ def release(fd: int) -> None:
 
 
 def cmd_hold(args: argparse.Namespace) -> int:
-    fd = acquire(args.lock, args.timeout, args.blocking)
+    fd = acquire(args.lock, args.timeout, args.blocking, args.announce_wait)
     if fd is None:
         say("TIMEOUT", now_ms())
         return 2
@@ -115,7 +123,7 @@ def cmd_try(args: argparse.Namespace) -> int:
 
 
 def cmd_wait(args: argparse.Namespace) -> int:
-    fd = acquire(args.lock, args.timeout, args.blocking)
+    fd = acquire(args.lock, args.timeout, args.blocking, args.announce_wait)
     if fd is None:
         say("TIMEOUT", now_ms())
         return 2
@@ -153,6 +161,7 @@ def main() -> int:
         p.add_argument("lock")
         p.add_argument("--timeout", type=float, default=30.0)
         p.add_argument("--blocking", action="store_true")
+        p.add_argument("--announce-wait", action="store_true")
         if name == "hold":
             p.add_argument("--seconds", type=float, default=3600.0)
         if name == "increment":

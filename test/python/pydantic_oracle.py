@@ -5,6 +5,7 @@ Reads JSON lines ``{"model": <name>, "input": <value>}`` on stdin and writes one
 ASCII JSON line per input on stdout:
 
     {"ok": true, "dump": <model_dump(mode="json")>}
+    {"ok": true, "dump_error": "UnicodeEncodeError"}   (validated, but the dump raised)
     {"ok": false, "locs": [[...], ...], "types": [...]}
 
 Inputs are decoded with ``json.loads`` (so NaN/Infinity literals, big ints and
@@ -178,7 +179,11 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             "locs": [list(err["loc"]) for err in errors],
             "types": [err["type"] for err in errors],
         }
-    return {"ok": True, "dump": value.model_dump(mode="json")}
+    try:
+        dump = value.model_dump(mode="json")
+    except Exception as exc:  # pydantic 2.13 raises UnicodeEncodeError for some lone surrogates
+        return {"ok": True, "dump_error": type(exc).__name__}
+    return {"ok": True, "dump": dump}
 
 
 def main() -> None:

@@ -20,12 +20,19 @@ import {
   type LockHelper,
 } from "../../src/core/fileLock";
 
-const REPO = path.resolve(__dirname, "../../..");
-const HOLD_LOCK_PY = path.join(REPO, "test", "python", "hold_lock.py");
+/** test/python/hold_lock.py: next to the compiled tree (out/test/unit → repo) or under the working directory. */
+const HOLD_LOCK_PY =
+  [path.resolve(__dirname, "../../.."), process.cwd()]
+    .map((root) => path.join(root, "test", "python", "hold_lock.py"))
+    .find((p) => fs.existsSync(p)) ?? "test/python/hold_lock.py";
 /** The compiled module, for Node child processes. */
 const FILE_LOCK_JS = path.resolve(__dirname, "../../src/core/fileLock.js");
-const PYTHON = "python3";
 const POSIX = process.platform !== "win32";
+/** python3's real interpreter: version-manager shims (pyenv, asdf) cost ~100 ms per start. */
+const PYTHON = (() => {
+  const r = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8", timeout: 20_000 });
+  return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : "python3";
+})();
 
 function runs(command: string, args: string[], expect?: RegExp): boolean {
   const r = spawnSync(command, args, { encoding: "utf8", timeout: 20_000 });
@@ -36,7 +43,7 @@ function runs(command: string, args: string[], expect?: RegExp): boolean {
 const HELPERS: { name: string; helper: LockHelper }[] = [];
 if (POSIX) {
   if (runs("perl", ["-e", "1"])) HELPERS.push({ name: "perl", helper: { kind: "perl", command: "perl" } });
-  if (runs(PYTHON, ["-c", "import fcntl"])) HELPERS.push({ name: "python3", helper: { kind: "python", command: PYTHON } });
+  if (runs(PYTHON, ["-c", "import fcntl"])) HELPERS.push({ name: "python3", helper: { kind: "python", command: "python3" } });
   if (runs("flock", ["--version"], /util-linux/)) HELPERS.push({ name: "flock(1)", helper: { kind: "flock", command: "flock" } });
 }
 
@@ -147,10 +154,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 })().catch((e) => { console.log("ERROR " + e.message); process.exit(1); });
 `;
 const ACQUIRE_AND_EXIT_JS = `
-const { acquireFileLock } = require(${JSON.stringify(FILE_LOCK_JS)});
-acquireFileLock(process.argv[2], { timeoutMs: 10000, idleMs: 600000 })
+const { acquireFileLock, shutdownFileLockHelpers } = require(${JSON.stringify(FILE_LOCK_JS)});
+const [lockFile, mode] = process.argv.slice(2);
+acquireFileLock(lockFile, { timeoutMs: 10000, idleMs: 600000 })
   .then((lock) => lock.release())
-  .then(() => console.log("RELEASED"), (e) => { console.log("ERROR " + e.message); process.exit(1); });
+  .then(() => console.log("RELEASED"))
+  .then(() => mode === "shutdown" && shutdownFileLockHelpers().then(() => console.log("SHUT DOWN")))
+  .catch((e) => { console.log("ERROR " + e.message); process.exit(1); });
 `;
 
 describe("fileLock: .autodev/.lock shared with Python filelock", function () {
@@ -377,6 +387,13 @@ describe("fileLock: .autodev/.lock shared with Python filelock", function () {
       const child = track(Proc.node(path.join(scripts, "acquire-and-exit.js"), lockFile));
       assert.equal(await child.next(), "RELEASED", child.stderr);
       // idleMs is 10 minutes in the child: only unref'd helpers let it exit before the mocha timeout
+      assert.equal(await child.exited, 0);
+    });
+
+    it("shutdownFileLockHelpers() completes in a bare Node process (no timers of its own)", async () => {
+      const child = track(Proc.node(path.join(scripts, "acquire-and-exit.js"), lockFile, "shutdown"));
+      assert.equal(await child.next(), "RELEASED", child.stderr);
+      assert.equal(await child.next(), "SHUT DOWN", child.stderr);
       assert.equal(await child.exited, 0);
     });
   }

@@ -1,0 +1,39 @@
+// Headless Chromium for the integration runner, the demo screenshot and later UI tests:
+// Debian's /usr/bin/chromium driven by playwright-core (no browser download; closed network).
+import { existsSync, mkdirSync } from "node:fs";
+import { chromium } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+/** The Chromium flags that work on these closed-network machines (as root, headless). */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Throws with the fix when Debian's Chromium is not installed. */
+export function assertChromium() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM`,
+    );
+  }
+}
+
+/** Launches Chromium with a fresh profile in `profileDir`; returns the Playwright BrowserContext. */
+export async function launchBrowser(profileDir, { width = 1400, height = 900 } = {}) {
+  assertChromium();
+  mkdirSync(profileDir, { recursive: true });
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width, height },
+  });
+}

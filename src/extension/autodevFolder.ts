@@ -1,0 +1,202 @@
+/**
+ * The state of one workspace folder's `.autodev/` as the UI sees it: the live
+ * plan, the integrity report, the entry count, an optional time-travel view,
+ * and history-rewrite warnings against the head remembered from earlier
+ * sessions. All reading happens in the ledger worker.
+ */
+import * as fs from "node:fs";
+import * as vscode from "vscode";
+import { Plan, validatePlan } from "../core/schemas";
+import { parsePyJson } from "../core/pyJsonParse";
+import { RewriteFinding, RememberedHead } from "../core/ledgerSession";
+import { VerifyReport } from "../core/verifyTypes";
+import { RefreshResult } from "../core/workerProtocol";
+import { autodevRoot, ledgerPath } from "../core/paths";
+import { Disposable } from "./disposable";
+import { LedgerWorkerClient } from "./ledgerWorkerClient";
+import { OutputLog } from "./outputLog";
+
+/** A plan shown as of an earlier entry. */
+export interface TimeTravel {
+  readonly seq: number;
+  readonly plan: Plan | null;
+}
+
+function parsePlan(json: string | null): Plan | null {
+  if (json === null) return null;
+  const res = validatePlan(parsePyJson(json));
+  return res.ok ? res.value : null;
+}
+
+/** One folder's AutoDev state. */
+export class AutodevFolder extends Disposable {
+  private livePlan: Plan | null = null;
+  private lastReport: VerifyReport | null = null;
+  private entryCount = 0;
+  private travel: TimeTravel | null = null;
+  private rewrite: RewriteFinding | null = null;
+  private refreshing: Promise<RefreshResult | null> | null = null;
+  private again = false;
+  private lastError: string | null = null;
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
+  /** Fires after any change of plan, report, entries or time travel. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly worker: LedgerWorkerClient,
+    private readonly memento: vscode.Memento,
+    private readonly log: OutputLog,
+  ) {
+    super();
+  }
+
+  /** The folder that contains `.autodev/`. */
+  get cwd(): string {
+    return this.folder.uri.fsPath;
+  }
+  /** The plan to show: the time-travel plan when active, else the live one. */
+  get plan(): Plan | null {
+    return this.travel ? this.travel.plan : this.livePlan;
+  }
+  /** The live plan, whatever the time travel. */
+  get live(): Plan | null {
+    return this.livePlan;
+  }
+  /** Latest integrity report (null before the first verification finished). */
+  get report(): VerifyReport | null {
+    return this.lastReport;
+  }
+  get entries(): number {
+    return this.entryCount;
+  }
+  get timeTravel(): TimeTravel | null {
+    return this.travel;
+  }
+  /** A history rewrite detected against the remembered head. */
+  get rewriteFinding(): RewriteFinding | null {
+    return this.rewrite;
+  }
+  /** The last error reading the ledger (I/O, worker), if any. */
+  get error(): string | null {
+    return this.lastError;
+  }
+  /** True when `.autodev/` exists in this folder. */
+  get exists(): boolean {
+    return fs.existsSync(autodevRoot(this.cwd));
+  }
+  /** Path of the ledger file. */
+  get ledgerFile(): string {
+    return ledgerPath(this.cwd);
+  }
+
+  /** Fast first paint for big ledgers: the tail snapshot, before the full verification. */
+  async loadTail(): Promise<void> {
+    try {
+      const t0 = Date.now();
+      const { planJson, seq } = await this.worker.request({ type: "tailPlan", cwd: this.cwd });
+      if (this.lastReport === null) {
+        this.livePlan = parsePlan(planJson);
+        this.log.info(`${this.folder.name}: plan from the tail snapshot (seq ${seq ?? "—"}) in ${Date.now() - t0} ms`);
+        this.changed.fire();
+      }
+    } catch (e) {
+      this.log.error(`${this.folder.name}: reading the tail snapshot failed`, e);
+    }
+  }
+
+  /** Verifies what changed (only new bytes when the prefix is intact); coalesces concurrent calls. */
+  async refresh(): Promise<RefreshResult | null> {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = this.doRefresh();
+    try {
+      return await this.refreshing;
+    } finally {
+      this.refreshing = null;
+      if (this.again) {
+        this.again = false;
+        void this.refresh();
+      }
+    }
+  }
+
+  private async doRefresh(): Promise<RefreshResult | null> {
+    try {
+      const r = await this.worker.request({ type: "refresh", cwd: this.cwd });
+      this.lastError = null;
+      if (r.update.mode === "none" && this.lastReport) return r;
+      this.livePlan = parsePlan(r.planJson);
+      this.lastReport = r.report;
+      this.entryCount = r.entries;
+      this.log.info(
+        `${this.folder.name}: ${r.update.mode} scan, +${r.update.added} entries, ${r.update.bytesRead} bytes in ${Math.round(r.ms)} ms; ` +
+          (r.report.ok ? `ledger ok (${r.entries} entries)` : `ledger broken: ${r.report.errors[0]?.message}`) +
+          (r.update.reason ? ` (full rescan: ${r.update.reason})` : ""),
+      );
+      await this.checkRewrite(r.head);
+      this.changed.fire();
+      return r;
+    } catch (e) {
+      this.lastError = e instanceof Error ? e.message : String(e);
+      this.log.error(`${this.folder.name}: refresh failed`, e);
+      this.changed.fire();
+      return null;
+    }
+  }
+
+  private key(): string {
+    return `autodev.head:${this.cwd}`;
+  }
+
+  private async checkRewrite(head: RememberedHead | null): Promise<void> {
+    const remembered = this.memento.get<RememberedHead>(this.key());
+    if (remembered) {
+      const finding = await this.compareRemembered(remembered);
+      if (finding) {
+        this.rewrite = finding;
+        this.log.warn(`${this.folder.name}: ${finding.message}`);
+        void vscode.window.showWarningMessage(`AutoDev: ${finding.message}`, "Show Ledger", "Accept Current History").then(async (pick) => {
+          if (pick === "Accept Current History") await this.acceptHistory();
+          if (pick === "Show Ledger") await vscode.window.showTextDocument(vscode.Uri.file(this.ledgerFile));
+        });
+        return;
+      }
+    }
+    if (head && !this.rewrite) await this.memento.update(this.key(), head);
+  }
+
+  private async compareRemembered(h: RememberedHead): Promise<RewriteFinding | null> {
+    if (this.entryCount < h.seq) {
+      return { kind: "rollback", message: `the ledger was rolled back: seq ${h.seq} (${h.selfHash}) was verified earlier, but now it has only ${this.entryCount} entries. History was rewritten.` };
+    }
+    const page = await this.worker.request({ type: "entries", cwd: this.cwd, offset: h.seq - 1, limit: 1 });
+    const e = page.items[0];
+    if (e && e.seq === h.seq && e.selfHash !== h.selfHash) {
+      return { kind: "fork", message: `the ledger's history was rewritten: seq ${h.seq} had hash ${h.selfHash} when verified earlier, and now has ${e.selfHash} (line ${e.line}).` };
+    }
+    return null;
+  }
+
+  /** Forgets the rewrite warning and remembers the current head instead. */
+  async acceptHistory(): Promise<void> {
+    this.rewrite = null;
+    await this.memento.update(this.key(), undefined);
+    await this.refresh();
+    const r = await this.worker.request({ type: "refresh", cwd: this.cwd });
+    if (r.head) await this.memento.update(this.key(), r.head);
+    this.changed.fire();
+  }
+
+  /** Shows the plan as of entry `seq` (null = back to live). */
+  async travelTo(seq: number | null): Promise<void> {
+    if (seq === null) this.travel = null;
+    else {
+      const { planJson } = await this.worker.request({ type: "planAt", cwd: this.cwd, seq });
+      this.travel = { seq, plan: parsePlan(planJson) };
+    }
+    this.changed.fire();
+  }
+}

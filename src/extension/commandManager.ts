@@ -1,0 +1,43 @@
+/**
+ * Registers the extension's commands in one place and turns thrown errors
+ * into readable messages (never an unhandled rejection).
+ */
+import * as vscode from "vscode";
+import { Disposable } from "./disposable";
+import { OutputLog } from "./outputLog";
+
+/** A command handler. */
+export type CommandHandler = (...args: unknown[]) => unknown;
+
+/** Owns command registrations. */
+export class CommandManager extends Disposable {
+  private readonly ids: string[] = [];
+
+  constructor(private readonly log: OutputLog) {
+    super();
+  }
+
+  /** Registers `handlers` (id → handler); errors are logged and shown. */
+  registerAll(handlers: Record<string, CommandHandler>): void {
+    for (const [id, handler] of Object.entries(handlers)) {
+      this.ids.push(id);
+      this.register(
+        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+          try {
+            return await handler(...args);
+          } catch (e) {
+            const message = e instanceof Error ? e.message : String(e);
+            this.log.error(`${id} failed`, e);
+            void vscode.window.showErrorMessage(`AutoDev: ${message}`);
+            return undefined;
+          }
+        }),
+      );
+    }
+  }
+
+  /** Every registered id (for the contributed-vs-registered guard). */
+  get registered(): readonly string[] {
+    return this.ids;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Resolves which AutoDev folder a command acts on: from a tree node, a folder
+ * URI string, the only folder, or a quick pick.
+ */
+import * as vscode from "vscode";
+import { AutodevFolder } from "./autodevFolder";
+import { AutodevWorkspaces } from "./autodevWorkspaces";
+
+/** Picks the folder a command applies to; undefined when the user cancels or there is none. */
+export class FolderPicker {
+  constructor(private readonly workspaces: AutodevWorkspaces) {}
+
+  /** The folder named by `arg` (a PlanNode with `folder`, or a folder URI string), else asks. */
+  async pick(arg?: unknown): Promise<AutodevFolder | undefined> {
+    if (arg && typeof arg === "object" && "folder" in arg && (arg as { folder: unknown }).folder instanceof AutodevFolder) {
+      return (arg as { folder: AutodevFolder }).folder;
+    }
+    const folders = this.workspaces.folders;
+    if (typeof arg === "string") {
+      const f = folders.find((x) => x.folder.uri.toString() === arg);
+      if (f) return f;
+    }
+    if (folders.length === 0) {
+      void vscode.window.showInformationMessage("AutoDev: no workspace folder has a .autodev/ folder.");
+      return undefined;
+    }
+    if (folders.length === 1) return folders[0];
+    const picked = await vscode.window.showQuickPick(
+      folders.map((f) => ({ label: f.folder.name, description: f.cwd, f })),
+      { placeHolder: "Which AutoDev workspace folder?" },
+    );
+    return picked?.f;
+  }
+}

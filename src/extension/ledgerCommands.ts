@@ -1,0 +1,187 @@
+/**
+ * Commands that read and check the ledger: Verify Ledger Integrity, Replay
+ * Ledger (with a diff against plan.json), Show Plan As Of… / Back to Live,
+ * Refresh, and opening the state files or a ledger entry's line.
+ */
+import * as fs from "node:fs";
+import * as vscode from "vscode";
+import { configPath, planPath, specPath } from "../core/paths";
+import { AutodevFolder } from "./autodevFolder";
+import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { CommandHandler } from "./commandManager";
+import { FolderPicker } from "./folderPicker";
+import { humanMessage } from "./ledgerDiagnostics";
+import { LedgerWorkerClient } from "./ledgerWorkerClient";
+import { OutputLog } from "./outputLog";
+import { ReadOnlyDocuments } from "./readOnlyDocuments";
+import { Settings } from "./settings";
+import { StatusBarController } from "./statusBarController";
+
+/** Implements the ledger commands. */
+export class LedgerCommands {
+  constructor(
+    private readonly workspaces: AutodevWorkspaces,
+    private readonly worker: LedgerWorkerClient,
+    private readonly picker: FolderPicker,
+    private readonly docs: ReadOnlyDocuments,
+    private readonly log: OutputLog,
+    private readonly settings: Settings,
+    private readonly statusBar: StatusBarController,
+  ) {}
+
+  /** id → handler */
+  handlers(): Record<string, CommandHandler> {
+    return {
+      "autodev.refresh": () => this.workspaces.refreshAll(),
+      "autodev.verify": (arg) => this.verify(arg),
+      "autodev.replay": (arg) => this.replay(arg),
+      "autodev.showPlanAsOf": (arg, seq) => this.showPlanAsOf(arg, seq),
+      "autodev.backToLive": (arg) => this.picker.pick(arg).then((f) => f?.travelTo(null)),
+      "autodev.openPlanJson": (arg) => this.openStateFile(arg, planPath, "plan.json"),
+      "autodev.openSpec": (arg) => this.openStateFile(arg, specPath, "spec.md"),
+      "autodev.openConfig": (arg) => this.openStateFile(arg, configPath, "config.json"),
+      "autodev.openLedgerLine": (arg, line) => this.openLedgerLine(arg, typeof line === "number" ? line : undefined),
+      "autodev.acceptHistory": (arg) => this.picker.pick(arg).then((f) => f?.acceptHistory()),
+    };
+  }
+
+  /** Verify Ledger Integrity: full rescan with progress and cancel; diagnostics, report, summary. */
+  async verify(arg?: unknown): Promise<boolean | undefined> {
+    const f = await this.picker.pick(arg);
+    if (!f) return undefined;
+    const size = fs.existsSync(f.ledgerFile) ? fs.statSync(f.ledgerFile).size : 0;
+    const limit = this.settings.confirmVerifyAboveMB * 1024 * 1024;
+    if (limit > 0 && size > limit) {
+      const go = await vscode.window.showWarningMessage(`The ledger is ${(size / 1048576).toFixed(0)} MB. Verify it fully now?`, { modal: true }, "Verify");
+      if (go !== "Verify") return undefined;
+    }
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `AutoDev: verifying ${f.folder.name}/.autodev/plan-ledger.jsonl`, cancellable: true },
+      async (progress, token) => {
+        let id = 0;
+        let last = 0;
+        const sub = this.worker.onProgress((p) => {
+          if (p.cwd !== f.cwd || p.total === 0) return;
+          const pct = (p.bytes / p.total) * 100;
+          progress.report({ increment: pct - last, message: `${(p.bytes / 1048576).toFixed(0)} / ${(p.total / 1048576).toFixed(0)} MB` });
+          this.statusBar.setProgress(`verifying ${Math.round(pct)}%`);
+          last = pct;
+        });
+        const cancel = token.onCancellationRequested(() => void this.worker.request({ type: "cancel", cwd: f.cwd, target: id }));
+        try {
+          return await this.worker.request({ type: "verify", cwd: f.cwd }, (i) => (id = i));
+        } finally {
+          sub.dispose();
+          cancel.dispose();
+          this.statusBar.setProgress(null);
+        }
+      },
+    ).then(
+      (r) => r,
+      (e: Error) => {
+        if (/cancelled/.test(e.message)) void vscode.window.showInformationMessage("AutoDev: verification cancelled.");
+        else throw e;
+        return null;
+      },
+    );
+    await f.refresh();
+    if (!result) return undefined;
+    const r = result.report;
+    this.writeReport(f, r.ok, r.entries, r.errors.map((e) => `  line ${e.atLine}${e.seq !== null ? ` (seq ${e.seq})` : ""} — ${e.kind}: ${e.message}`), r.warnings.map((w) => `  line ${w.atLine} — ${w.kind}: ${w.message}`), result.ms);
+    if (r.ok) void vscode.window.showInformationMessage(`AutoDev: ledger ok — ${r.entries} entries verified in ${(result.ms / 1000).toFixed(1)} s${r.warnings.length ? ` (${r.warnings.length} warnings in Problems)` : ""}.`);
+    else {
+      const first = r.errors[0];
+      const pick = await vscode.window.showErrorMessage(
+        `AutoDev: ledger broken at line ${first.atLine}: ${humanMessage(first)} (${r.errors.length} finding${r.errors.length === 1 ? "" : "s"}; see Problems)`,
+        "Go to Line",
+        "Show Report",
+      );
+      if (pick === "Go to Line") await this.openLedgerLine(f, first.atLine);
+      if (pick === "Show Report") this.log.show();
+    }
+    return r.ok;
+  }
+
+  private writeReport(f: AutodevFolder, ok: boolean, entries: number, errors: string[], warnings: string[], ms: number): void {
+    this.log.info(`Verification of ${f.ledgerFile}: ${ok ? "OK" : "BROKEN"}, ${entries} entries, ${Math.round(ms)} ms`);
+    for (const e of errors) this.log.error(e);
+    for (const w of warnings) this.log.warn(w);
+  }
+
+  /** Replay Ledger: rebuild from genesis, compare with plan.json and the snapshot fast path; diff on mismatch. */
+  async replay(arg?: unknown): Promise<void> {
+    const f = await this.picker.pick(arg);
+    if (!f) return;
+    const c = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "AutoDev: replaying the ledger from genesis…" }, () =>
+      this.worker.request({ type: "replayCompare", cwd: f.cwd }),
+    );
+    if (c.error) {
+      void vscode.window.showErrorMessage(`AutoDev: replay failed: ${c.error}`);
+      return;
+    }
+    const replayedUri = this.docs.put("replayed-plan.json", c.replayed ?? "null\n");
+    const sameFast = c.replayed === c.fastPath;
+    const sameDisk = c.replayed === c.planJson;
+    this.log.info(`Replay of ${f.folder.name}: ${c.entries} entries; plan.json ${sameDisk ? "matches" : "differs"}; snapshot fast path ${sameFast ? "matches" : "differs"}`);
+    if (sameDisk && sameFast) {
+      void vscode.window.showInformationMessage(`AutoDev: replayed ${c.entries} entries; plan.json and the snapshot fast path both match the replayed plan.`);
+      return;
+    }
+    if (!sameDisk) {
+      const left = c.planJson === null ? this.docs.put("plan.json (missing)", "") : vscode.Uri.file(planPath(f.cwd));
+      await vscode.commands.executeCommand("vscode.diff", left, replayedUri, `plan.json ↔ replayed from genesis (${f.folder.name})`);
+    }
+    if (!sameFast) {
+      const fastUri = this.docs.put("snapshot-fast-path.json", c.fastPath ?? "null\n");
+      await vscode.commands.executeCommand("vscode.diff", fastUri, replayedUri, `snapshot fast path ↔ replayed from genesis (${f.folder.name})`);
+    }
+    void vscode.window.showWarningMessage(`AutoDev: the replayed plan differs from ${[!sameDisk && "plan.json", !sameFast && "the snapshot fast path"].filter(Boolean).join(" and ")}; see the diff.`);
+  }
+
+  /** Show Plan As Of…: pick an entry (or give a seq); the tree shows that state. */
+  async showPlanAsOf(arg?: unknown, seqArg?: unknown): Promise<void> {
+    const f = await this.picker.pick(arg);
+    if (!f) return;
+    if (typeof seqArg === "number") return f.travelTo(seqArg);
+    const { total, items } = await this.worker.request({ type: "entries", cwd: f.cwd, offset: 0, limit: 0 }).then(async (head) => {
+      const limit = 5000;
+      return this.worker.request({ type: "entries", cwd: f.cwd, offset: Math.max(0, head.total - limit), limit });
+    });
+    const picks = items
+      .slice()
+      .reverse()
+      .map((e) => ({
+        label: `#${e.seq} ${e.op}`,
+        description: [e.taskId, e.toStatus ? `${e.fromStatus ?? "?"} → ${e.toStatus}` : "", e.sessionId].filter(Boolean).join(" · "),
+        detail: e.timestamp,
+        seq: e.seq,
+      }));
+    const pick = await vscode.window.showQuickPick(picks, { placeHolder: `Show the plan as of which entry? (${total} entries; newest first)`, matchOnDescription: true });
+    if (pick) await f.travelTo(pick.seq);
+  }
+
+  private async openStateFile(arg: unknown, fn: (cwd: string) => string, name: string): Promise<void> {
+    const f = await this.picker.pick(arg);
+    if (!f) return;
+    const file = fn(f.cwd);
+    if (!fs.existsSync(file)) {
+      void vscode.window.showInformationMessage(`AutoDev: ${f.folder.name}/.autodev/${name} does not exist.`);
+      return;
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+  }
+
+  /** Opens plan-ledger.jsonl at a line (1-based). */
+  async openLedgerLine(arg: unknown, line?: number): Promise<void> {
+    const f = await this.picker.pick(arg);
+    if (!f) return;
+    let target = line;
+    if (target === undefined) {
+      const typed = await vscode.window.showInputBox({ prompt: "Ledger line number", validateInput: (v) => (/^\d+$/.test(v) ? null : "a line number") });
+      if (!typed) return;
+      target = Number(typed);
+    }
+    const pos = new vscode.Position(Math.max(0, target - 1), 0);
+    await vscode.window.showTextDocument(vscode.Uri.file(f.ledgerFile), { selection: new vscode.Range(pos, pos), preview: true });
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Host side of the ledger worker thread: typed request/response over
+ * postMessage, progress events, and restart on crash (pending requests fail
+ * with a clear error instead of hanging).
+ */
+import * as path from "node:path";
+import { Worker } from "node:worker_threads";
+import * as vscode from "vscode";
+import { DistributiveOmit, WorkerMessage, WorkerRequest, WorkerResults } from "../core/workerProtocol";
+import { Disposable } from "./disposable";
+import { OutputLog } from "./outputLog";
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+
+/** An error the worker raised while serving a request. */
+export class WorkerRequestError extends Error {
+  constructor(
+    message: string,
+    readonly errorName: string,
+    readonly errorKind?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Talks to dist/verifyWorker.js. */
+export class LedgerWorkerClient extends Disposable {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly progressEmitter = this.register(new vscode.EventEmitter<{ cwd: string; bytes: number; total: number }>());
+  /** Progress of long scans. */
+  readonly onProgress = this.progressEmitter.event;
+
+  constructor(private readonly log: OutputLog) {
+    super();
+  }
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker;
+    const w = new Worker(path.join(__dirname, "verifyWorker.js"));
+    w.on("message", (m: WorkerMessage) => this.onMessage(m));
+    w.on("error", (e) => this.log.error("ledger worker failed", e));
+    w.on("exit", (code) => {
+      if (this.worker === w) this.worker = null;
+      const err = new Error(`the ledger worker stopped (exit code ${code}); it restarts on the next request`);
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    });
+    w.unref();
+    this.worker = w;
+    return w;
+  }
+
+  private onMessage(m: WorkerMessage): void {
+    if (m.kind === "progress") {
+      this.progressEmitter.fire({ cwd: m.cwd, bytes: m.bytes, total: m.total });
+      return;
+    }
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (m.ok) p.resolve(m.result);
+    else p.reject(new WorkerRequestError(m.error, m.errorName, m.errorKind));
+  }
+
+  /** Sends a request and resolves with its typed result. */
+  request<R extends DistributiveOmit<WorkerRequest, "id">>(req: R, onId?: (id: number) => void): Promise<WorkerResults[R["type"]]> {
+    const id = this.nextId++;
+    onId?.(id);
+    return new Promise<WorkerResults[R["type"]]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.ensure().postMessage({ ...req, id });
+    });
+  }
+
+  override dispose(): void {
+    super.dispose();
+    void this.worker?.terminate();
+    this.worker = null;
+  }
+}

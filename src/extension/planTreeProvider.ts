@@ -1,0 +1,229 @@
+/**
+ * The Plan view: one root per workspace folder with `.autodev/`, then phases →
+ * tasks → a task's blocked reason, acceptance criteria, dependencies (links
+ * that reveal the task), files (open on click) and evidence (contributed).
+ */
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { Task } from "../core/schemas";
+import { AutodevFolder } from "./autodevFolder";
+import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { Disposable } from "./disposable";
+import { PlanNode, phaseNodeId, taskChildren, taskNodeId, asText } from "./planTreeNodes";
+import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
+
+/** Adds children under a task (the evidence nodes). */
+export type TaskChildContributor = (folder: AutodevFolder, task: Task, parent: Extract<PlanNode, { kind: "task" }>) => Promise<PlanNode[]>;
+
+function relTime(iso: string): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const s = Math.round((Date.now() - t) / 1000);
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} d ago`;
+}
+
+/** TreeDataProvider of the `autodev.plan` view. */
+export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvider<PlanNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<PlanNode | undefined | void>());
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly nodes = new Map<string, PlanNode>();
+  private contributor: TaskChildContributor | null = null;
+
+  constructor(private readonly workspaces: AutodevWorkspaces) {
+    super();
+    this.register(workspaces.onDidChange(() => this.changed.fire()));
+  }
+
+  /** Installs the contributor of evidence nodes under tasks. */
+  setTaskChildContributor(c: TaskChildContributor): void {
+    this.contributor = c;
+    this.changed.fire();
+  }
+
+  /** Re-renders everything. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  /** A node by id (after it was rendered once), e.g. to reveal a task. */
+  nodeById(id: string): PlanNode | undefined {
+    return this.nodes.get(id);
+  }
+
+  /** The task node of `taskId` in `folder`, building the path to it if needed. */
+  async findTaskNode(folder: AutodevFolder, taskId: string): Promise<PlanNode | undefined> {
+    const id = taskNodeId(folder, taskId);
+    if (!this.nodes.has(id)) {
+      const root = (await this.getChildren()).find((n) => n.kind === "root" && n.folder === folder);
+      if (root) for (const ph of await this.getChildren(root)) await this.getChildren(ph);
+    }
+    return this.nodes.get(id);
+  }
+
+  getParent(node: PlanNode): PlanNode | undefined {
+    return "parent" in node && node.parent ? node.parent : undefined;
+  }
+
+  async getChildren(node?: PlanNode): Promise<PlanNode[]> {
+    const out = await this.childrenOf(node);
+    for (const n of out) this.nodes.set(n.id, n);
+    return out;
+  }
+
+  private async childrenOf(node?: PlanNode): Promise<PlanNode[]> {
+    if (!node) return this.workspaces.folders.map((folder) => ({ kind: "root", id: `${folder.folder.uri.toString()}|root`, folder }) as PlanNode);
+    switch (node.kind) {
+      case "root":
+        return this.rootChildren(node);
+      case "phase":
+        return node.phase.tasks.map((task) => ({ kind: "task", id: taskNodeId(node.folder, task.id), folder: node.folder, parent: node, task, plan: node.folder.plan! }) as PlanNode);
+      case "task":
+        return taskChildren(node, this.contributor ? await this.contributor(node.folder, node.task, node) : []);
+      case "group":
+        return node.children();
+      case "extra":
+        return node.children ? node.children() : [];
+      default:
+        return [];
+    }
+  }
+
+  private rootChildren(node: Extract<PlanNode, { kind: "root" }>): PlanNode[] {
+    const f = node.folder;
+    const out: PlanNode[] = [];
+    if (f.timeTravel) {
+      out.push({
+        kind: "info", id: `${node.id}|travel`, parent: node, icon: "history", color: "charts.orange",
+        label: `Viewing the plan as of seq ${f.timeTravel.seq}`, detail: "click to return to live",
+        command: { command: "autodev.backToLive", title: "Back to Live", arguments: [f.folder.uri.toString()] },
+      });
+    }
+    if (f.rewriteFinding) out.push({ kind: "info", id: `${node.id}|rewrite`, parent: node, icon: "warning", color: "errorForeground", label: "History was rewritten", tooltip: f.rewriteFinding.message });
+    const plan = f.plan;
+    if (!plan) {
+      const label = f.error ? `Cannot read the ledger: ${f.error}` : f.report === null ? "Loading…" : f.timeTravel ? "No plan at this entry" : "No plan yet: the ledger is empty";
+      out.push({ kind: "info", id: `${node.id}|empty`, parent: node, icon: f.error ? "error" : "info", label });
+      return out;
+    }
+    for (const phase of plan.phases) out.push({ kind: "phase", id: phaseNodeId(f, phase.id), folder: f, parent: node, phase });
+    return out;
+  }
+
+  getTreeItem(node: PlanNode): vscode.TreeItem {
+    const C = vscode.TreeItemCollapsibleState;
+    switch (node.kind) {
+      case "root": {
+        const f = node.folder;
+        const plan = f.plan;
+        const title = plan ? (typeof plan.metadata.get("title") === "string" && String(plan.metadata.get("title")).trim() ? String(plan.metadata.get("title")) : plan.plan_id) : f.folder.name;
+        const item = new vscode.TreeItem(title, C.Expanded);
+        item.id = node.id;
+        const r = f.report;
+        const integrity = r === null ? "verifying…" : r.ok ? "ledger ok" : `ledger broken at line ${r.errors[0]?.atLine}`;
+        item.description = [f.timeTravel ? `⏪ as of seq ${f.timeTravel.seq}` : "", plan ? `spec ${plan.spec_hash}` : "", plan ? `updated ${relTime(plan.updated_at)}` : "", integrity].filter(Boolean).join(" · ");
+        item.iconPath = new vscode.ThemeIcon(r && !r.ok ? "warning" : f.timeTravel ? "history" : "checklist", r && !r.ok ? new vscode.ThemeColor("errorForeground") : undefined);
+        const md = new vscode.MarkdownString(undefined, false);
+        md.appendMarkdown(`**${escapeMd(title)}** — ${escapeMd(f.folder.name)}\n\n`);
+        if (plan) md.appendMarkdown(`plan \`${escapeMd(plan.plan_id)}\` · spec \`${escapeMd(plan.spec_hash)}\`\n\nupdated ${escapeMd(plan.updated_at)}\n\n`);
+        md.appendMarkdown(`${f.entries} ledger entries · ${escapeMd(integrity)}`);
+        item.tooltip = md;
+        item.contextValue = f.timeTravel ? "autodevRoot.travel" : "autodevRoot";
+        return item;
+      }
+      case "phase": {
+        const tasks = node.phase.tasks;
+        const done = tasks.filter((t) => isDone(String(t.status))).length;
+        const item = new vscode.TreeItem(`Phase ${node.phase.id}: ${node.phase.title}`, C.Expanded);
+        item.id = node.id;
+        item.description = `${done}/${tasks.length}`;
+        item.iconPath = new vscode.ThemeIcon(done === tasks.length && tasks.length > 0 ? "pass" : "folder-library");
+        item.tooltip = node.phase.description || undefined;
+        item.contextValue = "autodevPhase";
+        return item;
+      }
+      case "task":
+        return taskItem(node);
+      case "criterion": {
+        const item = new vscode.TreeItem(node.text, C.None);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon(node.met ? "check" : "circle-large-outline", node.met ? new vscode.ThemeColor("testing.iconPassed") : undefined);
+        item.description = node.met ? "met" : "not met";
+        item.contextValue = "autodevCriterion";
+        return item;
+      }
+      case "dependency": {
+        const item = new vscode.TreeItem(`depends on ${node.taskId}`, C.None);
+        item.id = node.id;
+        item.description = node.found ? `${node.found.title} · ${statusLabel(String(node.found.status))}` : "not in the plan";
+        item.iconPath = node.found ? new vscode.ThemeIcon("link") : new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"));
+        if (node.found) item.command = { command: "autodev.revealTask", title: "Reveal Task", arguments: [node.folder.folder.uri.toString(), node.taskId] };
+        return item;
+      }
+      case "file": {
+        const item = new vscode.TreeItem(node.path, C.None);
+        item.id = node.id;
+        const abs = path.resolve(node.folder.cwd, node.path);
+        const inside = !path.relative(node.folder.cwd, abs).startsWith("..");
+        item.resourceUri = vscode.Uri.file(abs);
+        item.iconPath = vscode.ThemeIcon.File;
+        if (inside) item.command = { command: "vscode.open", title: "Open File", arguments: [vscode.Uri.file(abs)] };
+        else item.description = "outside the workspace — not opened";
+        return item;
+      }
+      case "blocked": {
+        const item = new vscode.TreeItem(node.reason, C.None);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon("circle-slash", new vscode.ThemeColor("testing.iconFailed"));
+        item.tooltip = `Blocked: ${node.reason}`;
+        return item;
+      }
+      case "group": {
+        const item = new vscode.TreeItem(node.label, C.Collapsed);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        return item;
+      }
+      case "info": {
+        const item = new vscode.TreeItem(node.label, C.None);
+        item.id = node.id;
+        item.description = node.detail;
+        item.tooltip = node.tooltip;
+        item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
+        item.command = node.command;
+        return item;
+      }
+      case "extra": {
+        const item = node.item;
+        item.id = node.id;
+        return item;
+      }
+    }
+  }
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+}
+
+function taskItem(node: Extract<PlanNode, { kind: "task" }>): vscode.TreeItem {
+  const t = node.task;
+  const status = String(t.status);
+  const item = new vscode.TreeItem(`${t.id} ${t.title}`, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = node.id;
+  const retries = Number(t.retry_count);
+  item.description = [statusLabel(status), retries > 0 ? `retry ${t.retry_count}` : "", t.escalated ? "⚑ escalated" : ""].filter(Boolean).join(" · ");
+  item.iconPath = statusIcon(status);
+  const md = new vscode.MarkdownString(undefined, false);
+  md.appendMarkdown(`**${escapeMd(t.id)} ${escapeMd(t.title)}** — ${escapeMd(statusLabel(status))}\n\n`);
+  if (t.description) md.appendMarkdown(`${escapeMd(t.description)}\n\n`);
+  if (t.assigned_agent) md.appendMarkdown(`agent: ${escapeMd(t.assigned_agent)}  \n`);
+  if (retries > 0) md.appendMarkdown(`retries: ${t.retry_count}  \n`);
+  if (t.escalated) md.appendMarkdown(`escalated  \n`);
+  if (t.blocked_reason !== null && t.blocked_reason !== undefined) md.appendMarkdown(`blocked: ${escapeMd(asText(t.blocked_reason))}  \n`);
+  item.tooltip = md;
+  item.contextValue = `autodevTask.${status}`;
+  return item;
+}

@@ -1,0 +1,118 @@
+/**
+ * Task commands: the FSM's user-driven edges (Skip Task: pending → skipped;
+ * Resume Blocked Task: blocked → in_progress) with confirmation, written by
+ * the worker through the core's locked commit path; Copy Task ID; Reveal Task.
+ */
+import * as os from "node:os";
+import * as vscode from "vscode";
+import { Task } from "../core/schemas";
+import { AutodevFolder } from "./autodevFolder";
+import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { CommandHandler } from "./commandManager";
+import { FolderPicker } from "./folderPicker";
+import { LedgerWorkerClient, WorkerRequestError } from "./ledgerWorkerClient";
+import { OutputLog } from "./outputLog";
+import { PlanNode } from "./planTreeNodes";
+import { PlanTreeProvider } from "./planTreeProvider";
+import { Settings } from "./settings";
+
+type TaskArg = { folder: AutodevFolder; task: Task };
+
+function asTaskNode(arg: unknown): TaskArg | undefined {
+  const n = arg as PlanNode | undefined;
+  return n && typeof n === "object" && n.kind === "task" ? { folder: n.folder, task: n.task } : undefined;
+}
+
+/** Implements the task commands. */
+export class TaskCommands {
+  constructor(
+    private readonly workspaces: AutodevWorkspaces,
+    private readonly worker: LedgerWorkerClient,
+    private readonly picker: FolderPicker,
+    private readonly tree: PlanTreeProvider,
+    private readonly treeView: () => vscode.TreeView<PlanNode> | undefined,
+    private readonly settings: Settings,
+    private readonly log: OutputLog,
+  ) {}
+
+  /** id → handler */
+  handlers(): Record<string, CommandHandler> {
+    return {
+      "autodev.skipTask": (arg) => this.transition(arg, "pending", "skipped", "Skip"),
+      "autodev.resumeTask": (arg) => this.transition(arg, "blocked", "in_progress", "Resume"),
+      "autodev.copyTaskId": async (arg) => {
+        const t = asTaskNode(arg) ?? (await this.pickTask(undefined, null));
+        if (t) await vscode.env.clipboard.writeText(t.task.id);
+      },
+      "autodev.revealTask": (folderUri, taskId) => this.reveal(folderUri, typeof taskId === "string" ? taskId : undefined),
+    };
+  }
+
+  private async pickTask(arg: unknown, status: string | null): Promise<TaskArg | undefined> {
+    const folder = await this.picker.pick(arg);
+    if (!folder?.live) return undefined;
+    const tasks = folder.live.phases.flatMap((p) => p.tasks).filter((t) => status === null || t.status === status);
+    if (tasks.length === 0) {
+      void vscode.window.showInformationMessage(`AutoDev: no task is ${status ?? "in the plan"}.`);
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(tasks.map((t) => ({ label: `${t.id} ${t.title}`, description: String(t.status), t })), { placeHolder: "Which task?" });
+    return pick ? { folder, task: pick.t } : undefined;
+  }
+
+  /** Confirms and applies one FSM edge. Returns the new seq, or undefined. */
+  async transition(arg: unknown, from: string, to: string, verb: string, confirm = true): Promise<number | undefined> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage("AutoDev: this workspace is not trusted, so AutoDev State is read-only here. Trust the workspace to change task status.");
+      return undefined;
+    }
+    const t = asTaskNode(arg) ?? (await this.pickTask(arg, from));
+    if (!t) return undefined;
+    if (t.folder.timeTravel) {
+      void vscode.window.showWarningMessage("AutoDev: you are viewing an earlier plan; go back to live before changing a task.");
+      return undefined;
+    }
+    if (String(t.task.status) !== from) {
+      void vscode.window.showWarningMessage(`AutoDev: task ${t.task.id} is ${String(t.task.status)}, not ${from}.`);
+      return undefined;
+    }
+    if (confirm) {
+      const ok = await vscode.window.showWarningMessage(
+        `${verb} task ${t.task.id} "${t.task.title}"? This appends a ledger entry (${from} → ${to}) and a snapshot, as Python AutoDev would.`,
+        { modal: true },
+        verb,
+      );
+      if (ok !== verb) return undefined;
+    }
+    try {
+      const { seq } = await this.worker.request({
+        type: "setStatus", cwd: t.folder.cwd, taskId: t.task.id, status: to,
+        sessionId: `vscode-${os.hostname()}`, lockTimeoutS: this.settings.lockTimeoutSeconds, readOnly: !vscode.workspace.isTrusted,
+      });
+      this.log.info(`${t.folder.folder.name}: task ${t.task.id} ${from} → ${to} (ledger head seq ${seq})`);
+      await t.folder.refresh();
+      return seq;
+    } catch (e) {
+      const err = e as WorkerRequestError;
+      const why = err.errorName === "PlanLockTimeoutError" ? `${err.message}` : err.message;
+      void vscode.window.showErrorMessage(`AutoDev: could not ${verb.toLowerCase()} task ${t.task.id}: ${why}`);
+      this.log.error(`${verb} ${t.task.id} failed`, e);
+      return undefined;
+    }
+  }
+
+  /** Reveals a task in the Plan view. */
+  async reveal(folderUri: unknown, taskId?: string): Promise<void> {
+    const folder = await this.picker.pick(folderUri);
+    if (!folder || !taskId) return;
+    const node = await this.tree.findTaskNode(folder, taskId);
+    const view = this.treeView();
+    if (node && view) await view.reveal(node, { select: true, focus: true, expand: false });
+    else void vscode.window.showInformationMessage(`AutoDev: task ${taskId} is not in the plan.`);
+  }
+
+  /** Folders, for callers that need them. */
+  get folders(): AutodevFolder[] {
+    return this.workspaces.folders;
+  }
+}

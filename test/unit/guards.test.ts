@@ -1,0 +1,208 @@
+// Architecture guards, checked on the source text (plain Node, no VS Code needed):
+//  - nothing under src/core/ imports `vscode` (the core also runs in the CLI and in workers);
+//  - the commands package.json contributes and the ones src/extension/ registers are the same set;
+//  - the manifest never activates on `*` and its menus only name contributed commands.
+//
+// How a command id is recognised in src/extension/**/*.ts (keep to one of these):
+//  - a literal "autodev.x" passed first to registerCommand / registerTextEditorCommand /
+//    register / executeCommand (e.g. `commands.registerCommand("autodev.refresh", …)`);
+//  - a literal "autodev.x" as the value of a `command:` / `commandId:` property or assigned to
+//    `.command` (tree items, status bar items: what they run must exist and be contributed);
+//  - a literal "autodev.x" as an object key (`registerAll({ "autodev.refresh": handler })`);
+//  - any "autodev.x" literal in a file whose name contains "command" (commands.ts,
+//    commandIds.ts, commandManager.ts): the place to list ids for a command-registry pattern.
+// View ids, view-derived ids (`autodev.plan.focus`) and configuration keys are never command ids.
+// tests/integration/commands.test.ts checks the same thing at runtime with getCommands(true).
+import * as assert from "node:assert/strict";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+
+/** The repository root: the nearest folder above this file with the extension's package.json. */
+function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, "package.json")) || !readFileSync(join(dir, "package.json"), "utf8").includes('"autodev-state"')) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("repository root not found");
+    dir = parent;
+  }
+  return dir;
+}
+
+const ROOT = repoRoot();
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+
+/** Source files (.ts/.mts/.cts/.js/.mjs/.cjs, not .d.ts) below `dir`, recursively. */
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...sourceFiles(full));
+    else if (/\.(m|c)?(ts|js)$/.test(name) && !name.endsWith(".d.ts")) out.push(full);
+  }
+  return out;
+}
+
+/** The source with comments blanked out (string and template literals are kept as they are). */
+export function stripComments(src: string): string {
+  let out = "";
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i];
+    const next = src[i + 1];
+    if (c === "/" && next === "/") {
+      while (i < src.length && src[i] !== "\n") i++;
+    } else if (c === "/" && next === "*") {
+      const end = src.indexOf("*/", i + 2);
+      const stop = end < 0 ? src.length : end + 2;
+      out += src.slice(i, stop).replace(/[^\n]/g, " ");
+      i = stop;
+    } else if (c === '"' || c === "'" || c === "`") {
+      let j = i + 1;
+      while (j < src.length && src[j] !== c) j += src[j] === "\\" ? 2 : 1;
+      out += src.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** Every way TypeScript/JavaScript can pull in the `vscode` module (or a subpath of it). */
+const VSCODE_IMPORT =
+  /(?:\bfrom\s*|\bimport\s*(?:\(\s*)?|\brequire\s*\(\s*|\bimport\s+\w+\s*=\s*require\s*\(\s*)["'`]vscode(?:\/[^"'`]*)?["'`]/;
+
+/** Does this source text import `vscode` in any form (import, import type, export from, require)? */
+export function importsVscode(src: string): boolean {
+  return VSCODE_IMPORT.test(stripComments(src));
+}
+
+/** The `autodev.*` ids that src/extension uses in command position (see the header). */
+export function commandIdsIn(src: string, fileName: string): Set<string> {
+  const code = stripComments(src);
+  const ids = new Set<string>();
+  const literal = String.raw`["'\`](autodev\.[A-Za-z0-9_.\-]+)["'\`]`;
+  const patterns = [
+    new RegExp(String.raw`\b(?:registerCommand|registerTextEditorCommand|register|executeCommand)\s*(?:<[^>]*>)?\(\s*${literal}`, "g"),
+    new RegExp(String.raw`\b(?:command|commandId)\s*:\s*${literal}`, "g"),
+    new RegExp(String.raw`\.command\s*=\s*${literal}`, "g"),
+    new RegExp(String.raw`${literal}\s*:`, "g"),
+  ];
+  if (/command/i.test(basename(fileName))) patterns.push(new RegExp(literal, "g"));
+  for (const pattern of patterns) for (const m of code.matchAll(pattern)) ids.add(m[1]);
+  return ids;
+}
+
+/** Ids that look like commands but are not: views, view-derived commands, settings. */
+function nonCommandIds(): Set<string> {
+  const ids = new Set<string>();
+  const views = Object.values((manifest.contributes?.views ?? {}) as Record<string, Array<{ id: string }>>).flat();
+  for (const { id } of views) {
+    ids.add(id);
+    for (const suffix of ["focus", "resetViewLocation", "toggleVisibility", "removeView", "open"]) ids.add(`${id}.${suffix}`);
+  }
+  const configs = [manifest.contributes?.configuration ?? []].flat() as Array<{ properties?: object }>;
+  for (const config of configs) for (const key of Object.keys(config.properties ?? {})) ids.add(key);
+  return ids;
+}
+
+describe("guards", () => {
+  describe("src/core is independent of VS Code", () => {
+    it("the import detector recognises every form", () => {
+      for (const form of [
+        `import * as vscode from "vscode";`,
+        `import type { Uri } from 'vscode';`,
+        `import { type Uri } from "vscode"`,
+        `export { Uri } from "vscode";`,
+        `import "vscode";`,
+        `const vscode = require("vscode");`,
+        `import vscode = require("vscode");`,
+        `const m = await import("vscode");`,
+        `import {\n  window,\n} from\n  "vscode";`,
+      ]) {
+        assert.ok(importsVscode(form), `not detected: ${form}`);
+      }
+      for (const harmless of [
+        `// import * as vscode from "vscode";`,
+        `/* require("vscode") */`,
+        `const name = "vscode-like";`,
+        `import { x } from "./vscodeless";`,
+      ]) {
+        assert.ok(!importsVscode(harmless), `false alarm: ${harmless}`);
+      }
+    });
+
+    it("no file under src/core imports vscode", () => {
+      const files = sourceFiles(join(ROOT, "src", "core"));
+      assert.ok(files.length > 0, "src/core has no source files");
+      const offenders = files.filter((f) => importsVscode(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f));
+      assert.deepEqual(offenders, [], `these src/core files import vscode: ${offenders.join(", ")}`);
+    });
+
+    it("the CLI and worker bundles do not require vscode", () => {
+      for (const bundle of ["dist/cli.js", "dist/verifyWorker.js"]) {
+        const file = join(ROOT, bundle);
+        if (!existsSync(file)) continue; // not built yet; `npm test` builds them first
+        assert.ok(!/require\(["']vscode["']\)/.test(readFileSync(file, "utf8")), `${bundle} requires vscode`);
+      }
+    });
+  });
+
+  describe("commands: contributed ⇔ registered", () => {
+    const contributed = new Set<string>(
+      ((manifest.contributes?.commands ?? []) as Array<{ command: string }>).map((c) => c.command),
+    );
+    const ignored = nonCommandIds();
+    const registered = new Set<string>();
+    for (const file of sourceFiles(join(ROOT, "src", "extension"))) {
+      for (const id of commandIdsIn(readFileSync(file, "utf8"), file)) if (!ignored.has(id)) registered.add(id);
+    }
+
+    it("the command-id scanner recognises the supported patterns", () => {
+      const src = `
+        context.subscriptions.push(vscode.commands.registerCommand("autodev.a", run));
+        manager.register('autodev.b', handler);
+        item.command = { command: "autodev.c", title: "C" };
+        statusItem.command = "autodev.d";
+        commands.registerAll({ "autodev.e": () => refresh(), 'autodev.f': verify });
+        const bar = window.createStatusBarItem("autodev.status", StatusBarAlignment.Left);
+        await vscode.commands.executeCommand("setContext", "autodev.hasState", true);
+        // registerCommand("autodev.commented", x)
+        const viewType = "autodev.timeline";`;
+      assert.deepEqual([...commandIdsIn(src, "extension.ts")].sort(), [
+        "autodev.a", "autodev.b", "autodev.c", "autodev.d", "autodev.e", "autodev.f",
+      ]);
+      const registry = `export const COMMANDS = { refresh: "autodev.refresh", verify: "autodev.verify" } as const;`;
+      assert.deepEqual([...commandIdsIn(registry, "commandIds.ts")].sort(), ["autodev.refresh", "autodev.verify"]);
+    });
+
+    it("every contributed command is registered in src/extension", () => {
+      const missing = [...contributed].filter((id) => !registered.has(id)).sort();
+      assert.deepEqual(missing, [], `contributed in package.json but never registered: ${missing.join(", ")}`);
+    });
+
+    it("every registered autodev.* command is contributed", () => {
+      const extra = [...registered].filter((id) => !contributed.has(id)).sort();
+      assert.deepEqual(extra, [], `registered in src/extension but not in contributes.commands: ${extra.join(", ")}`);
+    });
+
+    it("menus and keybindings name only contributed commands", () => {
+      const menus = Object.values((manifest.contributes?.menus ?? {}) as Record<string, Array<{ command?: string }>>).flat();
+      const keys = (manifest.contributes?.keybindings ?? []) as Array<{ command?: string }>;
+      const unknown = [...menus, ...keys]
+        .map((m) => m.command)
+        .filter((id): id is string => !!id && id.startsWith("autodev.") && !contributed.has(id));
+      assert.deepEqual(unknown, [], `menus/keybindings name uncontributed commands: ${unknown.join(", ")}`);
+    });
+  });
+
+  describe("manifest", () => {
+    it("never activates on * and activates on the ledger", () => {
+      const events = (manifest.activationEvents ?? []) as string[];
+      assert.ok(!events.includes("*"), 'activationEvents must not contain "*"');
+      assert.ok(events.includes("workspaceContains:.autodev/plan-ledger.jsonl"));
+    });
+  });
+});
