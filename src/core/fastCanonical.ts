@@ -415,6 +415,48 @@ function strList(i: number): number {
 type LightTask = { id: string; status: string };
 type LightPhase = { tasks: LightTask[] };
 
+/**
+ * The byte layout of a plan proven exact: its bytes, and where each phase and
+ * task lies in them. A phase or task of a later plan whose bytes are identical
+ * to one of these is proven by that alone (an exact Phase or Task is a
+ * self-contained value), so consecutive snapshots — which differ in a task or
+ * two — cost a memcmp per phase instead of a scan.
+ */
+class PlanLayout {
+  bytes: Buffer = Buffer.alloc(0);
+  phaseStart: number[] = [];
+  phaseEnd: number[] = [];
+  phaseFirstTask: number[] = [];
+  phaseTaskCount: number[] = [];
+  taskStart: number[] = [];
+  taskEnd: number[] = [];
+  taskId: string[] = [];
+  taskStatus: number[] = [];
+
+  clear(): void {
+    this.phaseStart.length = 0;
+    this.phaseEnd.length = 0;
+    this.phaseFirstTask.length = 0;
+    this.phaseTaskCount.length = 0;
+    this.taskStart.length = 0;
+    this.taskEnd.length = 0;
+    this.taskId.length = 0;
+    this.taskStatus.length = 0;
+  }
+}
+
+/** The last plan proven exact (offsets relative to its start). */
+let template = new PlanLayout();
+/** The layout of the plan being scanned. */
+let layout = new PlanLayout();
+/** Offset of the plan being scanned in the line. */
+let planBase = 0;
+
+/** True when B[i, i + (e - s)) equals template bytes [s, e). */
+function sameAsTemplate(i: number, s: number, e: number): boolean {
+  return i + (e - s) <= N && B.compare(template.bytes, s, e, i, i + (e - s)) === 0;
+}
+
 /** An AcceptanceCriterion in exact form at `i`. */
 function criterion(i: number): number {
   i = strValue(lit(i, A_OPEN));
@@ -423,8 +465,27 @@ function criterion(i: number): number {
   return i >= 0 && B[i] === 0x7d ? i + 1 : -1;
 }
 
-/** A Task in exact form at `i`; pushes its id and status onto `out`. Depth of the task object: 7. */
-function task(i: number, out: LightTask[]): number {
+function recordTask(s: number, e: number, id: string, status: number): void {
+  layout.taskStart.push(s - planBase);
+  layout.taskEnd.push(e - planBase);
+  layout.taskId.push(id);
+  layout.taskStatus.push(status);
+}
+
+/**
+ * A Task in exact form at `i` (depth 7 in the line); pushes its id and status
+ * onto `out`. `t`: the template task at the same place, or -1.
+ */
+function task(i: number, out: LightTask[], t: number): number {
+  if (t >= 0 && sameAsTemplate(i, template.taskStart[t], template.taskEnd[t])) {
+    const end = i + (template.taskEnd[t] - template.taskStart[t]);
+    const id = template.taskId[t];
+    const k = template.taskStatus[t];
+    out.push({ id, status: TASK_STATUSES[k] });
+    recordTask(i, end, id, k);
+    return end;
+  }
+  const start = i;
   i = lit(i, T_OPEN);
   if (i < 0 || B[i] !== 0x5b) return -1;
   i++;
@@ -463,21 +524,48 @@ function task(i: number, out: LightTask[]): number {
   i = strValue(lit(statusStart + STATUSES[k].length, T_TITLE));
   if (i < 0 || B[i] !== 0x7d) return -1;
   out.push({ id, status: TASK_STATUSES[k] });
+  recordTask(start, i + 1, id, k);
   return i + 1;
 }
 
-/** A Phase in exact form at `i`. */
-function phase(i: number, out: LightPhase[]): number {
+/** A Phase in exact form at `i` (the `q`-th of the plan). */
+function phase(i: number, out: LightPhase[], q: number): number {
+  const tplHas = q < template.phaseStart.length;
+  const first = layout.taskStart.length;
+  if (tplHas && sameAsTemplate(i, template.phaseStart[q], template.phaseEnd[q])) {
+    const shift = i - planBase - template.phaseStart[q];
+    const from = template.phaseFirstTask[q];
+    const to = from + template.phaseTaskCount[q];
+    const tasks: LightTask[] = [];
+    for (let t = from; t < to; t++) {
+      const k = template.taskStatus[t];
+      tasks.push({ id: template.taskId[t], status: TASK_STATUSES[k] });
+      layout.taskStart.push(template.taskStart[t] + shift);
+      layout.taskEnd.push(template.taskEnd[t] + shift);
+      layout.taskId.push(template.taskId[t]);
+      layout.taskStatus.push(k);
+    }
+    const end = i + (template.phaseEnd[q] - template.phaseStart[q]);
+    layout.phaseStart.push(i - planBase);
+    layout.phaseEnd.push(end - planBase);
+    layout.phaseFirstTask.push(first);
+    layout.phaseTaskCount.push(to - from);
+    out.push({ tasks });
+    return end;
+  }
+  const start = i;
   i = strValue(lit(i, PH_OPEN));
   i = strValue(lit(i, PH_ID));
   i = lit(i, PH_TASKS);
   if (i < 0 || B[i] !== 0x5b) return -1;
   const tasks: LightTask[] = [];
+  const tplFirst = tplHas ? template.phaseFirstTask[q] : 0;
+  const tplCount = tplHas ? template.phaseTaskCount[q] : 0;
   i++;
   if (B[i] === 0x5d) i++;
   else {
-    for (;;) {
-      i = task(i, tasks);
+    for (let k = 0; ; k++) {
+      i = task(i, tasks, k < tplCount ? tplFirst + k : -1);
       if (i < 0) return -1;
       const c = B[i];
       if (c === 0x5d) {
@@ -490,15 +578,25 @@ function phase(i: number, out: LightPhase[]): number {
   }
   i = strValue(lit(i, PH_TITLE));
   if (i < 0 || B[i] !== 0x7d) return -1;
+  layout.phaseStart.push(start - planBase);
+  layout.phaseEnd.push(i + 1 - planBase);
+  layout.phaseFirstTask.push(first);
+  layout.phaseTaskCount.push(tasks.length);
   out.push({ tasks });
   return i + 1;
 }
 
 let planOut: LightPhase[] | null = null;
 
-/** A Plan in exact dumped form at `i` (depth 3 in the line); sets `planOut`; -1 on anything else. */
+/**
+ * A Plan in exact dumped form at `i` (depth 3 in the line); on success sets
+ * `planOut` and makes this plan the template for the next one; -1 otherwise.
+ */
 function exactPlan(i: number): number {
   planOut = null;
+  planBase = i;
+  layout.clear();
+  const start = i;
   i = strValue(lit(i, P_OPEN));
   i = strValue(lit(i, P_CREATED));
   i = objValue(lit(i, P_METADATA), 3);
@@ -508,8 +606,8 @@ function exactPlan(i: number): number {
   i++;
   if (B[i] === 0x5d) i++;
   else {
-    for (;;) {
-      i = phase(i, phases);
+    for (let q = 0; ; q++) {
+      i = phase(i, phases, q);
       if (i < 0) return -1;
       const c = B[i];
       if (c === 0x5d) {
@@ -524,8 +622,15 @@ function exactPlan(i: number): number {
   i = strValue(lit(i, P_SPEC));
   i = strValue(lit(i, P_UPDATED));
   if (i < 0 || B[i] !== 0x7d) return -1;
+  i++;
+  const len = i - start;
+  if (layout.bytes.length < len) layout.bytes = Buffer.allocUnsafe(Math.max(len, 2 * layout.bytes.length));
+  B.copy(layout.bytes, 0, start, i);
+  const proven = layout;
+  layout = template;
+  template = proven;
   planOut = phases;
-  return i + 1;
+  return i;
 }
 
 // ------------------------------------------------------------ the line
@@ -561,9 +666,9 @@ function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
     if (ke - ks === K_PLAN.length && lit(ks, K_PLAN) === ke) {
       planStart = v;
       planIsNull = nullAt(v);
-      if (isPlanOp && wantPlan && b[v] === 0x7b) {
+      if (isPlanOp && b[v] === 0x7b) {
         i = exactPlan(v);
-        lightPhases = i >= 0 ? planOut : null;
+        lightPhases = i >= 0 && wantPlan ? planOut : null;
       }
       if (i < 0) i = value(v, 2);
       planEnd = i;

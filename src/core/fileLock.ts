@@ -164,9 +164,11 @@ export async function acquireFileLock(lockFile: string, options: FileLockOptions
   let deadline = started + timeoutMs;
   await slot.enter(deadline, timeoutMs, signal);
   try {
+    signal?.throwIfAborted();
     const spawnStarted = performance.now();
     const driver = await slot.driverFor(signal);
     deadline += performance.now() - spawnStarted; // start-up is not lock waiting
+    signal?.throwIfAborted(); // before the helper sees the request: an abort then would kill it
     const result = await driver.acquire(Math.max(0, deadline - performance.now()), pollMs, signal);
     if (result.kind === "timeout") {
       throw new PlanLockTimeoutError(timeoutMs / 1000, `another process holds ${canonical}`);
@@ -284,6 +286,7 @@ class LockSlot {
   /** Waits for this process's other writers on the same lock, in FIFO order. */
   enter(deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
     this.clearIdle();
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (!this.busy) {
       this.busy = true;
       return Promise.resolve();

@@ -19,7 +19,7 @@ import { autodevRoot, ledgerPath, planPath } from "./paths";
 /** Python's `datetime.now(timezone.utc).isoformat()`: microseconds, `+00:00`, no fraction when it is zero. */
 export function isoNow(now: number = performance.timeOrigin + performance.now()): string {
   const ms = Math.floor(now);
-  const micros = Math.floor((now - ms) * 1000) + (ms % 1000) * 1000;
+  const micros = Math.min(999, Math.round((now - ms) * 1000)) + (ms % 1000) * 1000;
   const base = new Date(ms).toISOString().slice(0, 19);
   return micros === 0 ? `${base}+00:00` : `${base}.${String(micros).padStart(6, "0")}+00:00`;
 }

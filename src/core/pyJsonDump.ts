@@ -102,15 +102,24 @@ const QUOTE_SLICE = 1 << 16;
 const CYCLE_CHECK_DEPTH = 1000;
 
 const asciiDecoder = new TextDecoder();
+/** Largest buffer kept for reuse by the next dump. */
+const SPARE_BUFFER_MAX = 1 << 24;
+/** A buffer left by the last dump, so most dumps allocate nothing but their result. */
+let spareBuffer: Uint8Array | null = null;
 
-/** A growable byte buffer that only ever receives ASCII. */
+/** A growable byte buffer that only ever receives ASCII; take its content once. */
 class AsciiSink {
-  private buf = new Uint8Array(1 << 12);
+  private buf: Uint8Array;
   private len = 0;
+
+  constructor() {
+    this.buf = spareBuffer ?? new Uint8Array(1 << 16);
+    spareBuffer = null;
+  }
 
   private reserve(extra: number): void {
     if (this.len + extra <= this.buf.length) return;
-    let size = this.buf.length * 2;
+    let size = Math.max(64, this.buf.length * 2);
     while (size < this.len + extra) size *= 2;
     const grown = new Uint8Array(size);
     grown.set(this.buf.subarray(0, this.len));
@@ -159,11 +168,21 @@ class AsciiSink {
   }
 
   takeString(): string {
-    return asciiDecoder.decode(this.buf.subarray(0, this.len));
+    const text = asciiDecoder.decode(this.buf.subarray(0, this.len));
+    this.release();
+    return text;
   }
 
   takeBytes(): Uint8Array {
-    return this.buf.slice(0, this.len);
+    const bytes = this.buf.slice(0, this.len);
+    this.release();
+    return bytes;
+  }
+
+  private release(): void {
+    if (this.buf.length <= SPARE_BUFFER_MAX) spareBuffer = this.buf;
+    this.buf = new Uint8Array(0);
+    this.len = 0;
   }
 }
 

@@ -16,9 +16,11 @@ import { planJsonText } from "./ledgerWriter";
 import { PlanManager } from "./planManager";
 import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
 import { planPath } from "./paths";
+import { TimelineService } from "./timelineService";
 
 const sessions = new Map<string, LedgerSession>();
 const running = new Map<number, AbortController>();
+const timeline = new TimelineService();
 
 function session(cwd: string): LedgerSession {
   let s = sessions.get(cwd);
@@ -106,6 +108,12 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
     case "dispose":
       sessions.delete(req.cwd);
       return null;
+    case "timelinePage":
+      return timeline.page(session(req.cwd), req);
+    case "timelineDetail":
+      return timeline.detail(session(req.cwd), req.seq);
+    case "timelineEntry":
+      return timeline.entryRef(session(req.cwd), req.seq);
   }
 }
 

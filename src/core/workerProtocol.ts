@@ -5,7 +5,9 @@
  * reports progress on long scans). Values cross by structured clone (bigint
  * and Map survive; plans travel as Python-exact JSON text).
  */
+import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../protocol";
 import { RememberedHead, SessionUpdate } from "./ledgerSession";
+import type { TimelineEntryRef } from "./timelineService";
 import { EntrySummary, VerifyReport, VerifyWarning } from "./verifyTypes";
 
 /** Requests, discriminated by `type`; `cwd` is the folder that contains `.autodev/`. */
@@ -29,7 +31,20 @@ export type WorkerRequest =
       readonly lockTimeoutS: number;
       readonly readOnly: boolean;
     }
-  | { readonly id: number; readonly type: "dispose"; readonly cwd: string };
+  | { readonly id: number; readonly type: "dispose"; readonly cwd: string }
+  | {
+      readonly id: number;
+      readonly type: "timelinePage";
+      readonly cwd: string;
+      readonly query: TimelineQuery;
+      readonly offset: number;
+      readonly limit: number;
+      readonly anchorSeq: number | null;
+      readonly locateSeq: number | null;
+      readonly facets: boolean;
+    }
+  | { readonly id: number; readonly type: "timelineDetail"; readonly cwd: string; readonly seq: number }
+  | { readonly id: number; readonly type: "timelineEntry"; readonly cwd: string; readonly seq: number };
 
 /** The result type of each request type. */
 export interface WorkerResults {
@@ -44,6 +59,12 @@ export interface WorkerResults {
   historyWarnings: VerifyWarning[];
   setStatus: { readonly seq: number };
   dispose: null;
+  /** A page of timeline rows (filtered, grouped, newest first) with totals. */
+  timelinePage: TimelinePage;
+  /** The details pane of one entry (payload read from its byte range, plan diff). */
+  timelineDetail: TimelineEntryDetail | null;
+  /** Line and hashes of one entry. */
+  timelineEntry: TimelineEntryRef | null;
 }
 
 /** Replay from genesis against plan.json and the snapshot fast path. */

@@ -336,6 +336,20 @@ describe("fileLock: .autodev/.lock shared with Python filelock", function () {
       await (await acquireFileLock(lockFile, { timeoutMs: 1000 })).release();
     });
 
+    it("abort while queued behind a writer in this process rejects and leaves the queue intact", async () => {
+      const first = await acquireFileLock(lockFile, { timeoutMs: 5000 });
+      const controller = new AbortController();
+      const aborted = acquireFileLock(lockFile, { timeoutMs: 20_000, signal: controller.signal });
+      const next = acquireFileLock(lockFile, { timeoutMs: 20_000 });
+      controller.abort();
+      await assert.rejects(aborted, { name: "AbortError" });
+      await first.release();
+      const l = await next;
+      assert.equal(l.helper, first.helper);
+      await l.release();
+      await assert.rejects(acquireFileLock(lockFile, { signal: AbortSignal.abort() }), { name: "AbortError" });
+    });
+
     it("withFileLock releases when the body throws", async () => {
       await assert.rejects(
         withFileLock(lockFile, { timeoutMs: 5000 }, () => {

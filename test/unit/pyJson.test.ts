@@ -4,7 +4,14 @@
  */
 import * as assert from "node:assert/strict";
 import { pyFloatRepr, pyJsonFloat } from "../../src/core/pyFloatRepr";
-import { comparePyStrings, dumpsIndent2, dumpsSorted, pyJsonDumps, pyJsonQuote } from "../../src/core/pyJsonDump";
+import {
+  comparePyStrings,
+  dumpsIndent2,
+  dumpsSorted,
+  pyJsonDumps,
+  pyJsonDumpsBytes,
+  pyJsonQuote,
+} from "../../src/core/pyJsonDump";
 import { parsePyJson, PY_JSON_MAX_DEPTH, PyJsonError } from "../../src/core/pyJsonParse";
 import { PyFloat, pyObject, type PyValue } from "../../src/core/pyValue";
 
@@ -299,6 +306,12 @@ describe("pyJsonDumps", () => {
     assert.equal(dumpsSorted(-(10n ** 4299n)).length, 4301);
     assert.throws(() => dumpsSorted(1.5), TypeError);
     assert.throws(() => dumpsSorted({} as unknown as PyValue), TypeError);
+  });
+
+  it("gives the same text as UTF-8 bytes for hashing", () => {
+    const bytes = pyJsonDumpsBytes(value, { sortKeys: true });
+    assert.equal(Buffer.from(bytes).toString("utf8"), dumpsSorted(value));
+    assert.equal(dumpsSorted(value), '{"a": {"z": NaN}, "b": [true, false, null, -0.0, 1000000000000000000000000000000, -9223372036854775808, "x\\u0000y"]}');
   });
 
   it("writes an integral but unsafe JS number as the exact int", () => {

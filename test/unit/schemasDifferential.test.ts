@@ -221,28 +221,49 @@ function validValue(rng: Rng, kind: Kind, depth: number): PyValue {
   return null;
 }
 
-/** A pool of inputs for a field: mostly aimed at its type, sometimes anything. */
-function poolValue(rng: Rng, kind: Kind): PyValue {
-  if (rng.chance(0.1)) return randomAny(rng, 1);
+/** Every pool input for a field kind: valid, coercible and invalid values. */
+function pool(rng: Rng, kind: Kind): PyValue[] {
   if (Array.isArray(kind)) {
-    const s = rng.pick(kind as readonly string[]);
-    return rng.pick<PyValue>([s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s}x`, 5, null, [s], s, true]);
+    const lits = kind as readonly string[];
+    const s = lits[lits.length - 1]!;
+    return [...lits.slice(0, 2), s, s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s}x`, `${s}\ud800`, 5, null, [s], true];
   }
-  if (typeof kind === "object") return rng.pick<PyValue>([obj(), [5], [obj()], "x", null, [null], obj(["id", "1"])]);
+  if (typeof kind === "object") return [obj(), [5], [obj()], "x", null, [null], obj(["id", "1"])];
   switch (kind) {
-    case "int": return rng.pick(INT_LIKE);
-    case "float": case "nfloat": return rng.pick(FLOAT_LIKE);
-    case "bool": return rng.pick(BOOL_LIKE);
-    case "lstr": case "ldict": return rng.pick(LIST_LIKE);
-    case "dict": return rng.pick<PyValue>([obj(), [], "x", null, 5, [["a", 1]], randomMap(rng, 1)]);
-    default: return rng.pick(STR_LIKE);
+    case "int": return INT_LIKE;
+    case "float": case "nfloat": return FLOAT_LIKE;
+    case "bool": return BOOL_LIKE;
+    case "lstr": case "ldict": return LIST_LIKE;
+    case "dict": return [obj(), [], "x", null, 5, [["a", 1]], randomMap(rng, 1), obj(["\ud800", 1], ["\udc00", f(NaN)])];
+    default: return STR_LIKE;
   }
+}
+
+/** One pool input for a field: mostly aimed at its type, sometimes anything. */
+function poolValue(rng: Rng, kind: Kind): PyValue {
+  return rng.chance(0.1) ? randomAny(rng, 1) : rng.pick(pool(rng, kind));
+}
+
+/** Every pool value in every field of every model (and evidence variant), the rest valid. */
+function sweepCases(rng: Rng): Case[] {
+  const cases: Case[] = [];
+  for (const [key, fields] of Object.entries(MODELS)) {
+    const model = (key.startsWith("ev:") ? "Evidence" : key) as ModelName;
+    for (const [name, kind] of fields) {
+      if (name === "kind") continue;
+      for (const value of pool(rng, kind)) {
+        const input = validInput(rng, key, 2);
+        input.set(name, value);
+        cases.push({ model, input });
+      }
+    }
+  }
+  return cases;
 }
 
 /** A valid input for `model` (field values of the right Python type, some keys omitted). */
 function validInput(rng: Rng, model: string, depth = 3): PyObject {
-  let key = model;
-  if (model === "Evidence") key = `ev:${rng.pick(KINDS)}`;
+  const key = model === "Evidence" ? `ev:${rng.pick(KINDS)}` : model;
   const m: PyObject = new Map();
   for (const [name, kind, required] of MODELS[key]!) {
     if (required || rng.chance(name === "kind" ? 0.97 : 0.5)) m.set(name, validValue(rng, kind, depth));
@@ -307,7 +328,7 @@ function buildCorpus(seed: number, perModel: Record<ModelName, number>): Case[] 
       cases.push({ model, input });
     }
   }
-  return cases;
+  return [...cases, ...sweepCases(rng)];
 }
 
 describe("schemas vs pydantic (differential)", function () {
@@ -325,12 +346,12 @@ describe("schemas vs pydantic (differential)", function () {
     // SCHEMAS_DIFF_SEED explores other corpora; the default keeps CI deterministic.
     const seed = Number(process.env.SCHEMAS_DIFF_SEED ?? 20260417);
     const cases = buildCorpus(seed, {
-      Plan: 700,
-      Phase: 400,
-      Task: 1100,
-      AcceptanceCriterion: 300,
-      LedgerEntry: 900,
-      Evidence: 1400,
+      Plan: 500,
+      Phase: 300,
+      Task: 800,
+      AcceptanceCriterion: 200,
+      LedgerEntry: 700,
+      Evidence: 1000,
     });
     const tOracle = Date.now();
     const requests = cases.map((c) => `{"model": "${c.model}", "input": ${pyJsonDumps(c.input)}}`);
@@ -365,7 +386,7 @@ describe("schemas vs pydantic (differential)", function () {
     });
     const elapsed = Date.now() - started;
     assert.deepEqual(failures.slice(0, 15), [], `seed ${seed}: ${failures.length} of ${cases.length} cases disagree`);
-    assert.ok(cases.length >= 3000);
+    assert.ok(cases.length >= 5000);
     // Both outcomes must be well represented, or the corpus tests little.
     assert.ok(accepted > cases.length * 0.25 && accepted < cases.length * 0.75, `accepted ${accepted}/${cases.length}`);
     assert.ok(elapsed < 30_000, `took ${elapsed} ms`);
