@@ -2,7 +2,7 @@
 // plus the headless CLI, and (with --tests / --bench) the test and benchmark entry points.
 // Flags: --watch, --production (minify, no source maps), --tests, --bench.
 import * as esbuild from "esbuild";
-import { readdirSync, statSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const args = new Set(process.argv.slice(2));
@@ -72,6 +72,14 @@ if (args.has("--tests")) {
 if (args.has("--bench")) {
   contexts.push({ ...nodeCommon, entryPoints: { run: "bench/run.ts" }, outdir: "dist/bench" });
 }
+
+/** The webview's icon font: @vscode/codicons' stylesheet and font, next to each other in dist/media/. */
+function copyCodicons() {
+  const from = join("node_modules", "@vscode", "codicons", "dist");
+  mkdirSync(join("dist", "media"), { recursive: true });
+  for (const name of ["codicon.css", "codicon.ttf"]) copyFileSync(join(from, name), join("dist", "media", name));
+}
+copyCodicons();
 
 if (watch) {
   for (const options of contexts) {

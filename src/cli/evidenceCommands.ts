@@ -1,60 +1,139 @@
 /**
  * `autodev-state evidence` and `autodev-state diff`: list and validate a
- * task's evidence bundles; summarise its patch per file.
+ * task's evidence bundles (and its tournament folder); summarise its patch per
+ * file, saying whether each file's before/after could be rebuilt from the
+ * workspace or only from the hunks.
  */
 import { ParsedArgs, withOptionalDir } from "./cliArgs";
 import { eprintln, printJson, println } from "./cliOutput";
 import { requireDir } from "./readCommands";
-import { listEvidence, readPatch } from "../core/evidenceStore";
+import { listEvidence, PATCH_SOURCES, readPatch, readPatchSource, readWorkspaceText } from "../core/evidenceStore";
 import { summarizeEvidence } from "../core/evidenceSummary";
-import { summarizePatch } from "../core/patchModel";
+import { describePaths, ParsedPatchFile, patchStats, tryParsePatch } from "../core/patchModel";
+import { reconstructPatch } from "../core/patchReconstruct";
+import { passSummary, readTournament, TournamentRecord } from "../core/tournamentStore";
 
-/** `evidence [DIR] TASK [--json]`: exit 1 when any bundle is invalid. */
+/** Problems and pass lines of a tournament folder, for the text output. */
+function tournamentLines(rec: TournamentRecord): { lines: string[]; problems: string[] } {
+  const lines: string[] = [];
+  const problems: string[] = [];
+  if (rec.error) problems.push(`tournaments/${rec.id}/: ${rec.error}`);
+  if (!rec.exists) return { lines, problems };
+  if (rec.history?.ok) for (const p of rec.history.value) lines.push(`  history.json ${passSummary(p)}`);
+  else if (rec.history) problems.push(`tournaments/${rec.id}/history.json: ${rec.history.error}`);
+  for (const r of rec.results) {
+    if (r.file.ok) lines.push(`  ${r.dir}/result.json ${passSummary(r.file.value)}`);
+    else problems.push(`tournaments/${rec.id}/${r.dir}/result.json: ${r.file.error}`);
+  }
+  return { lines, problems };
+}
+
+/** `evidence [DIR] TASK [--json]`: exit 1 when any bundle, the patch or a tournament file is invalid. */
 export async function cmdEvidence(args: ParsedArgs): Promise<number> {
   const { dir, values } = withOptionalDir(args.positionals, ["TASK"]);
   requireDir(dir);
   const task = values[0];
   const items = await listEvidence(dir, task);
   const patch = await readPatch(dir, task);
-  const bad = items.filter((i) => !i.ok).length + (patch && !patch.ok ? 1 : 0);
+  const parsedPatch = patch?.ok ? tryParsePatch(patch.text) : null;
+  const tournaments = new Map<string, TournamentRecord>();
+  for (const i of items) if (i.ok && i.evidence.kind === "tournament") tournaments.set(i.file, await readTournament(dir, i.evidence.tournament_id));
+  const tProblems = [...tournaments.values()].flatMap((t) => tournamentLines(t).problems);
+  const bad = items.filter((i) => !i.ok).length + (patch && !patch.ok ? 1 : 0) + (parsedPatch && !parsedPatch.ok ? 1 : 0) + tProblems.length;
   if (args.switches.has("json")) {
     printJson({
       task_id: task,
       ok: bad === 0,
-      bundles: items.map((i) =>
-        i.ok ? { file: i.file, kind: i.kind, ok: true, summary: summarizeEvidence(i.evidence) } : { file: i.file, kind: i.kind, ok: false, error: i.error },
-      ),
-      patch: patch === null ? null : patch.ok ? { file: patch.file, ok: true, files: summarizePatch(patch.text).length } : { file: patch.file, ok: false, error: patch.error },
+      bundles: items.map((i) => {
+        if (!i.ok) return { file: i.file, kind: i.kind, ok: false, error: i.error };
+        const t = tournaments.get(i.file);
+        const tournament = t ? { id: t.id, folder: t.exists, error: t.error, history_passes: t.history?.ok ? t.history.value.length : null, results: t.results.map((r) => ({ dir: r.dir, ok: r.file.ok, ...(r.file.ok ? { summary: passSummary(r.file.value) } : { error: r.file.error }) })) } : undefined;
+        return { file: i.file, kind: i.kind, ok: true, summary: summarizeEvidence(i.evidence), ...(tournament ? { tournament } : {}) };
+      }),
+      patch:
+        patch === null
+          ? null
+          : !patch.ok
+            ? { file: patch.file, ok: false, error: patch.error }
+            : parsedPatch && !parsedPatch.ok
+              ? { file: patch.file, ok: false, error: parsedPatch.error }
+              : { file: patch.file, ok: true, files: parsedPatch?.ok ? parsedPatch.files.length : 0 },
     });
   } else {
     if (items.length === 0 && !patch) println(`no evidence for task ${task}`);
     for (const i of items) {
-      if (i.ok) println(`${i.file}: ${summarizeEvidence(i.evidence)}`);
-      else eprintln(`${i.file}: INVALID — ${i.error}`);
+      if (!i.ok) {
+        eprintln(`${i.file}: INVALID — ${i.error}`);
+        continue;
+      }
+      println(`${i.file}: ${summarizeEvidence(i.evidence)}`);
+      const t = tournaments.get(i.file);
+      if (t) for (const l of tournamentLines(t).lines) println(l);
     }
+    for (const p of tProblems) eprintln(`${p}: INVALID`);
     if (patch) {
-      if (patch.ok) println(`${patch.file}: patch touching ${summarizePatch(patch.text).length} file(s)`);
-      else eprintln(`${patch.file}: INVALID — ${patch.error}`);
+      if (!patch.ok) eprintln(`${patch.file}: INVALID — ${patch.error}`);
+      else if (parsedPatch && !parsedPatch.ok) eprintln(`${patch.file}: INVALID — ${parsedPatch.error}`);
+      else if (parsedPatch?.ok) println(`${patch.file}: patch, ${patchStats(parsedPatch.files)}`);
     }
   }
   return bad === 0 ? 0 : 1;
 }
 
-/** `diff [DIR] TASK [--json]`: one line per file of the task's patch. */
+function fileLine(f: ParsedPatchFile, sides: string): string {
+  return `${f.change.padEnd(8)} +${f.added} -${f.removed}  ${describePaths(f)}${f.noNewlineAtEnd ? "  (no newline at end)" : ""}${f.binary ? "  (binary)" : ""}  [${sides}]`;
+}
+
+/** `diff [DIR] TASK [--json]`: one line per file of the task's patch (or, without one, its developer or tournament diff). */
 export async function cmdDiff(args: ParsedArgs): Promise<number> {
   const { dir, values } = withOptionalDir(args.positionals, ["TASK"]);
   requireDir(dir);
-  const patch = await readPatch(dir, values[0]);
-  if (patch === null) {
-    eprintln(`task ${values[0]} has no patch (.autodev/evidence/${values[0]}.patch)`);
+  const task = values[0];
+  let found = null;
+  for (const source of PATCH_SOURCES) {
+    found = await readPatchSource(dir, task, source);
+    if (found) break;
+  }
+  if (found === null) {
+    eprintln(`task ${task} has no patch (.autodev/evidence/${task}.patch), developer diff or tournament final_diff`);
     return 2;
   }
-  if (!patch.ok) {
-    eprintln(`${patch.file}: ${patch.error}`);
+  if (!found.ok) {
+    eprintln(`${found.file}: ${found.error}`);
     return 1;
   }
-  const files = summarizePatch(patch.text);
-  if (args.switches.has("json")) printJson({ task_id: values[0], files });
-  else for (const f of files) println(`${f.change.padEnd(8)} +${f.added} -${f.removed}  ${f.oldPath === f.newPath || !f.oldPath ? f.newPath ?? f.oldPath : `${f.oldPath} → ${f.newPath}`}${f.noNewlineAtEnd ? "  (no newline at end)" : ""}`);
-  return 0;
+  const parsed = tryParsePatch(found.text);
+  if (!parsed.ok) {
+    eprintln(`${found.file}: ${parsed.error}`);
+    return 1;
+  }
+  const rebuilt = await reconstructPatch(parsed.files, (rel) => readWorkspaceText(dir, rel));
+  const broken = parsed.files.filter((f) => f.error);
+  if (args.switches.has("json")) {
+    printJson({
+      task_id: task,
+      source: found.file,
+      files: rebuilt.map(({ file: f, source, complete, note }) => ({
+        old_path: f.oldPath,
+        new_path: f.newPath,
+        change: f.change,
+        added: f.added,
+        removed: f.removed,
+        no_newline_at_end: f.noNewlineAtEnd,
+        binary: f.binary,
+        sides: source,
+        complete,
+        note,
+        ...(f.error ? { error: f.error } : {}),
+      })),
+    });
+  } else {
+    println(`${found.file}: ${patchStats(parsed.files)}`);
+    for (const r of rebuilt) {
+      const sides = r.source === "workspace" ? "sides from the workspace" : r.source === "hunks" ? `from hunks only: ${r.note}` : r.note;
+      if (r.file.error) eprintln(`INVALID  ${describePaths(r.file)}: ${r.file.error}`);
+      else println(fileLine(r.file, sides));
+    }
+  }
+  return broken.length ? 1 : 0;
 }

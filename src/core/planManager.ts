@@ -150,6 +150,7 @@ export class PlanManager {
       await removeStaleTemps(autodevRoot(this.cwd), [".ledger.", ".plan."]);
       const { plan } = await loadPlan(this.cwd);
       const m = decide(plan);
+      lock.assertHeld();
       const entry = await appendEntry(this.cwd, m.audit.op, m.audit.payload, this.options.sessionId);
       onAudit?.(entry);
       if (m.snapshot) await snapshotPlan(this.cwd, m.snapshot, this.options.sessionId);

@@ -21,85 +21,6 @@ import {
 } from "./pyCoerce";
 import { PyFloat, PyObject, PyValue, isPyObject } from "./pyValue";
 
-// ---------------------------------------------------------------- model_dump(mode="json") helpers
-
-/**
- * The `UnicodeEncodeError` pydantic 2.13 raises from `model_dump(mode="json")` when a
- * dict nested inside an `Any` value has a key with a lone surrogate.
- */
-export class PyDumpError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "PyDumpError";
-  }
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
-
-/** A key of a dict nested in an `Any` value, as pydantic writes it (or raises). */
-function checkNestedKey(k: string): string {
-  const m = LONE_SURROGATE.exec(k);
-  if (m === null) return k;
-  const position = [...k.slice(0, m.index)].length;
-  const hex = m[0].charCodeAt(0).toString(16);
-  const reason = `can't encode character '\\u${hex}' in position ${position}: surrogates not allowed`;
-  throw new PyDumpError(`UnicodeEncodeError: 'utf-8' codec ${reason}`);
-}
-
-/**
- * `model_dump(mode="json")` of an `Any` value: NaN and ±Infinity floats become None,
- * containers are copied; throws {@link PyDumpError} where pydantic raises.
- */
-export function pyDumpAny(v: PyValue): PyValue {
-  if (v instanceof PyFloat) return Number.isFinite(v.value) ? v : null;
-  if (Array.isArray(v)) return v.map(pyDumpAny);
-  if (isPyObject(v)) {
-    const out: PyObject = new Map();
-    for (const [k, x] of v) out.set(checkNestedKey(k), pyDumpAny(x));
-    return out;
-  }
-  return v;
-}
-
-/**
- * `model_dump(mode="json")` of a `dict[str, Any]` field: values as {@link pyDumpAny};
- * each lone surrogate in a key becomes three U+FFFD (pydantic's lossy key encoding),
- * and keys that collide keep the first place and the last value.
- */
-export function pyDumpDict(v: unknown): PyValue {
-  if (!isPyObject(v)) return pyDumpAny(v as PyValue);
-  const out: PyObject = new Map();
-  for (const [k, x] of v) out.set(k.replace(LONE_SURROGATES, "\ufffd\ufffd\ufffd"), pyDumpAny(x));
-  return out;
-}
-
-/** `model_dump(mode="json")` of a `float` field: a float, NaN/±Infinity kept; a wrong-typed value as `Any`. */
-export function pyDumpFloat(v: unknown): PyValue {
-  if (typeof v === "number") return new PyFloat(v);
-  if (typeof v === "bigint") return new PyFloat(Number(v));
-  return pyDumpAny(v as PyValue);
-}
-
-/**
- * `model_dump(mode="json")` of a model object: its fields in declaration order,
- * each through `convert[field]` when given, else as an `Any` value (which is what
- * pydantic falls back to for a field holding a value of the wrong type).
- */
-export function pyDumpModel(
-  obj: object,
-  fields: readonly string[],
-  convert: Readonly<Record<string, (v: unknown) => PyValue>> = {},
-): PyObject {
-  const out: PyObject = new Map();
-  const rec = obj as Record<string, unknown>;
-  for (const f of fields) {
-    const conv = convert[f];
-    out.set(f, conv ? conv(rec[f]) : pyDumpAny(rec[f] as PyValue));
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------- models
 
 /** Every task status, in the order Python declares them. */
@@ -269,4 +190,83 @@ export function ledgerEntryHashInput(entry: LedgerEntry): PyObject {
   const d = ledgerEntryToPy(entry);
   d.delete("self_hash");
   return d;
+}
+
+// ---------------------------------------------------------------- model_dump(mode="json") helpers
+
+/**
+ * The `UnicodeEncodeError` pydantic 2.13 raises from `model_dump(mode="json")` when a
+ * dict nested inside an `Any` value has a key with a lone surrogate.
+ */
+export class PyDumpError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PyDumpError";
+  }
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
+
+/** A key of a dict nested in an `Any` value, as pydantic writes it (or raises). */
+function checkNestedKey(k: string): string {
+  const m = LONE_SURROGATE.exec(k);
+  if (m === null) return k;
+  const position = [...k.slice(0, m.index)].length;
+  const hex = m[0].charCodeAt(0).toString(16);
+  const reason = `can't encode character '\\u${hex}' in position ${position}: surrogates not allowed`;
+  throw new PyDumpError(`UnicodeEncodeError: 'utf-8' codec ${reason}`);
+}
+
+/**
+ * `model_dump(mode="json")` of an `Any` value: NaN and ±Infinity floats become None,
+ * containers are copied; throws {@link PyDumpError} where pydantic raises.
+ */
+export function pyDumpAny(v: PyValue): PyValue {
+  if (v instanceof PyFloat) return Number.isFinite(v.value) ? v : null;
+  if (Array.isArray(v)) return v.map(pyDumpAny);
+  if (isPyObject(v)) {
+    const out: PyObject = new Map();
+    for (const [k, x] of v) out.set(checkNestedKey(k), pyDumpAny(x));
+    return out;
+  }
+  return v;
+}
+
+/**
+ * `model_dump(mode="json")` of a `dict[str, Any]` field: values as {@link pyDumpAny};
+ * each lone surrogate in a key becomes three U+FFFD (pydantic's lossy key encoding),
+ * and keys that collide keep the first place and the last value.
+ */
+export function pyDumpDict(v: unknown): PyValue {
+  if (!isPyObject(v)) return pyDumpAny(v as PyValue);
+  const out: PyObject = new Map();
+  for (const [k, x] of v) out.set(k.replace(LONE_SURROGATES, "\ufffd\ufffd\ufffd"), pyDumpAny(x));
+  return out;
+}
+
+/** `model_dump(mode="json")` of a `float` field: a float, NaN/±Infinity kept; a wrong-typed value as `Any`. */
+export function pyDumpFloat(v: unknown): PyValue {
+  if (typeof v === "number") return new PyFloat(v);
+  if (typeof v === "bigint") return new PyFloat(Number(v));
+  return pyDumpAny(v as PyValue);
+}
+
+/**
+ * `model_dump(mode="json")` of a model object: its fields in declaration order,
+ * each through `convert[field]` when given, else as an `Any` value (which is what
+ * pydantic falls back to for a field holding a value of the wrong type).
+ */
+export function pyDumpModel(
+  obj: object,
+  fields: readonly string[],
+  convert: Readonly<Record<string, (v: unknown) => PyValue>> = {},
+): PyObject {
+  const out: PyObject = new Map();
+  const rec = obj as Record<string, unknown>;
+  for (const f of fields) {
+    const conv = convert[f];
+    out.set(f, conv ? conv(rec[f]) : pyDumpAny(rec[f] as PyValue));
+  }
+  return out;
 }

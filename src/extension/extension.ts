@@ -4,6 +4,7 @@
  * them together. Everything heavy runs in the ledger worker thread.
  */
 import * as vscode from "vscode";
+import { shutdownFileLockHelpers } from "../core/fileLock";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandManager } from "./commandManager";
 import { DiagnosticsSync } from "./diagnosticsSync";
@@ -63,5 +64,7 @@ export function activate(context: vscode.ExtensionContext): AutodevApi {
   return { workspaces, tree, treeView, diagnostics, commands, statusBar, tasks, ledger };
 }
 
-/** Nothing to do: everything is disposed through the context's subscriptions. */
-export function deactivate(): void {}
+/** Ends idle lock helpers; everything else is disposed through the context's subscriptions. */
+export function deactivate(): Promise<void> {
+  return shutdownFileLockHelpers();
+}

@@ -1,0 +1,214 @@
+/**
+ * The host side of one timeline webview (panel or view): validates every
+ * message with the zod schemas of src/protocol.ts, answers page and details
+ * requests through the ledger worker (rows are filtered and paged there),
+ * runs the commands the webview asks for (open line, plan as of, reveal
+ * task, copy a hash — always looking the data up itself), pushes live
+ * changes, and links the timeline with the Plan tree's selection.
+ */
+import * as vscode from "vscode";
+import type { FolderChoice, HostToWebview, IntegritySummary, WebviewMessageOf, WebviewToHost } from "../protocol";
+import { parseWebviewMessage } from "../protocol";
+import { AutodevFolder } from "./autodevFolder";
+import { Disposable } from "./disposable";
+import type { TimelineServices } from "./timelineFeatures";
+
+/** What a command asked the timeline to show first. */
+export interface TimelineIntent {
+  readonly folderUri?: string;
+  readonly seq?: number;
+  readonly taskId?: string;
+}
+
+/** One webview's controller. */
+export class TimelineController extends Disposable {
+  private folderUri: string | null = null;
+  private intent: TimelineIntent;
+  private readonly openedAt = Date.now();
+  private changeTimer: NodeJS.Timeout | undefined;
+  /** Task id this timeline revealed in the tree (its selection echo is ignored once). */
+  private echoTask: string | null = null;
+  private readonly renderedEmitter = this.register(new vscode.EventEmitter<WebviewMessageOf<"rendered">>());
+  /** Fires when the webview reports rows on screen (tests and timing). */
+  readonly onDidRender = this.renderedEmitter.event;
+  /** Milliseconds from creation to the first rows on screen (null until then). */
+  openMs: number | null = null;
+  /** The webview's last report of what it shows. */
+  lastRendered: WebviewMessageOf<"rendered"> | null = null;
+  /** Messages refused by validation. */
+  rejected = 0;
+
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly services: TimelineServices,
+    intent: TimelineIntent,
+  ) {
+    super();
+    this.intent = intent;
+    this.register(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
+    this.register(services.workspaces.onDidChange((f) => this.onFolderChange(f)));
+  }
+
+  /** The folder this timeline shows (its URI string), once known. */
+  get currentFolderUri(): string | null {
+    return this.folderUri;
+  }
+
+  /** Shows a folder, an entry or a task's entries (from a command while already open). */
+  reveal(intent: TimelineIntent): void {
+    const folderUri = intent.folderUri ?? this.folderUri;
+    if (!folderUri) return;
+    this.post({ type: "reveal", folderUri, seq: intent.seq ?? null, taskId: intent.taskId ?? null });
+  }
+
+  /** The Plan tree selected a task: the timeline filters to it (unless this timeline caused it). */
+  treeSelectedTask(folder: AutodevFolder, taskId: string): void {
+    if (this.echoTask === taskId) {
+      this.echoTask = null;
+      return;
+    }
+    this.post({ type: "treeTask", folderUri: folder.folder.uri.toString(), taskId });
+  }
+
+  /** Handles one raw message from the webview; exported behaviour for tests. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.rejected++;
+      this.services.log.warn(`timeline: refused a message from the webview (${parsed.error})`);
+      return;
+    }
+    try {
+      await this.handle(parsed.message);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      const requestId = "requestId" in parsed.message ? parsed.message.requestId : null;
+      this.services.log.error(`timeline: ${parsed.message.type} failed`, e);
+      this.post({ type: "error", requestId, message });
+    }
+  }
+
+  private async handle(m: WebviewToHost): Promise<void> {
+    switch (m.type) {
+      case "ready":
+        return this.init(m.folderUri);
+      case "query": {
+        const f = this.folder(m.folderUri);
+        this.folderUri = m.folderUri;
+        const page = await this.services.worker.request({
+          type: "timelinePage", cwd: f.cwd, query: m.query, offset: m.offset, limit: m.limit, anchorSeq: m.anchorSeq, locateSeq: m.locateSeq, facets: m.facets,
+        });
+        return this.post({ type: "page", requestId: m.requestId, page });
+      }
+      case "details": {
+        const f = this.folder(m.folderUri);
+        const detail = await this.services.worker.request({ type: "timelineDetail", cwd: f.cwd, seq: m.seq });
+        return this.post({ type: "details", requestId: m.requestId, detail });
+      }
+      case "setFolder":
+        this.folder(m.folderUri);
+        this.folderUri = m.folderUri;
+        return;
+      case "copyHash": {
+        const ref = await this.services.worker.request({ type: "timelineEntry", cwd: this.folder(m.folderUri).cwd, seq: m.seq });
+        const hash = m.which === "self" ? ref?.selfHash : ref?.prevHash;
+        if (!hash) return this.post({ type: "notice", message: `No ${m.which === "self" ? "self_hash" : "prev_hash"} for #${m.seq}.` });
+        await vscode.env.clipboard.writeText(hash);
+        return this.post({ type: "notice", message: `Copied the ${m.which === "self" ? "self_hash" : "prev_hash"} of #${m.seq}.` });
+      }
+      case "openLine": {
+        const ref = await this.services.worker.request({ type: "timelineEntry", cwd: this.folder(m.folderUri).cwd, seq: m.seq });
+        if (ref) await vscode.commands.executeCommand("autodev.openLedgerLine", m.folderUri, ref.line);
+        return;
+      }
+      case "showPlanAsOf":
+        this.folder(m.folderUri);
+        await vscode.commands.executeCommand("autodev.showPlanAsOf", m.folderUri, m.seq);
+        return;
+      case "backToLive":
+        this.folder(m.folderUri);
+        await vscode.commands.executeCommand("autodev.backToLive", m.folderUri);
+        return;
+      case "revealTask":
+        return this.revealTask(this.folder(m.folderUri), m.taskId, m.focus);
+      case "rendered":
+        return this.rendered(m);
+    }
+  }
+
+  private init(saved: string | null): void {
+    const folders = this.choices();
+    const known = (uri: string | null | undefined) => (uri && folders.some((c) => c.uri === uri) ? uri : null);
+    this.folderUri = known(this.intent.folderUri) ?? known(saved) ?? folders[0]?.uri ?? null;
+    const f = this.folderUri ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === this.folderUri) : undefined;
+    this.post({
+      type: "init", folders, folderUri: this.folderUri, travelSeq: f?.timeTravel?.seq ?? null, integrity: f ? integrityOf(f) : null,
+      focusTask: this.intent.taskId ?? null, locateSeq: this.intent.seq ?? null,
+    });
+    this.intent = {};
+  }
+
+  private async revealTask(folder: AutodevFolder, taskId: string, focus: boolean): Promise<void> {
+    if (focus) {
+      await vscode.commands.executeCommand("autodev.revealTask", folder.folder.uri.toString(), taskId);
+      return;
+    }
+    const view = this.services.treeView;
+    if (!view.visible) return;
+    const node = await this.services.tree.findTaskNode(folder, taskId);
+    const selected = view.selection[0];
+    if (!node || (selected && selected.id === node.id)) return;
+    this.echoTask = taskId;
+    await view.reveal(node, { select: true, focus: false, expand: false });
+  }
+
+  private rendered(m: WebviewMessageOf<"rendered">): void {
+    this.lastRendered = m;
+    if (m.reason === "open" && this.openMs === null && m.rows > 0) {
+      this.openMs = Date.now() - this.openedAt;
+      this.services.log.info(`timeline: first ${m.rows} rows of ${m.total} on screen ${this.openMs} ms after opening (webview script ${Math.round(m.ms)} ms)`);
+    }
+    this.renderedEmitter.fire(m);
+  }
+
+  private onFolderChange(f: AutodevFolder | undefined): void {
+    if (f === undefined) {
+      this.post({ type: "folders", folders: this.choices() });
+      return;
+    }
+    if (f.folder.uri.toString() !== this.folderUri) return;
+    clearTimeout(this.changeTimer);
+    this.changeTimer = setTimeout(() => {
+      this.post({ type: "ledgerChanged", folderUri: f.folder.uri.toString(), entries: f.entries, travelSeq: f.timeTravel?.seq ?? null, integrity: integrityOf(f) });
+    }, 50);
+  }
+
+  private choices(): FolderChoice[] {
+    return this.services.workspaces.folders.map((f) => ({ uri: f.folder.uri.toString(), name: f.folder.name }));
+  }
+
+  private folder(uri: string): AutodevFolder {
+    const f = this.services.workspaces.folders.find((x) => x.folder.uri.toString() === uri);
+    if (!f) throw new Error("that folder has no .autodev/ state (any more)");
+    return f;
+  }
+
+  /** Posts a typed message to the webview (dropped when it is gone). */
+  post(message: HostToWebview): void {
+    if (this.isDisposed) return;
+    void Promise.resolve(this.webview.postMessage(message)).catch(() => undefined);
+  }
+
+  override dispose(): void {
+    clearTimeout(this.changeTimer);
+    super.dispose();
+  }
+}
+
+/** Integrity at a glance, from a folder's last report. */
+export function integrityOf(f: AutodevFolder): IntegritySummary | null {
+  const r = f.report;
+  if (!r) return null;
+  const first = r.errors[0];
+  return { ok: r.ok, brokenLine: first ? first.atLine : null, message: first ? first.message : null };
+}

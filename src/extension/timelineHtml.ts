@@ -1,0 +1,62 @@
+/**
+ * The timeline webview's HTML shell and options: a strict Content Security
+ * Policy (`default-src 'none'`, the script allowed only by a fresh nonce from
+ * `crypto.randomBytes` per render, styles and fonts only from the extension),
+ * local resources limited to the bundle and media folders, no command URIs,
+ * no forms. The page itself is built by dist/webview/timeline.js with DOM
+ * APIs; nothing from the ledger is ever part of this HTML.
+ */
+import { randomBytes } from "node:crypto";
+import * as vscode from "vscode";
+
+/** The view type of the timeline panel (also its serializer's key). */
+export const TIMELINE_VIEW_TYPE = "autodev.timeline";
+
+/** A fresh script nonce: 128 random bits, base64. */
+export function makeNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/** Folders the webview may load from: the webview bundle, the copied codicons, and media/. */
+export function timelineResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+  return [vscode.Uri.joinPath(extensionUri, "dist", "webview"), vscode.Uri.joinPath(extensionUri, "dist", "media"), vscode.Uri.joinPath(extensionUri, "media")];
+}
+
+/** Webview options for the timeline (panel or view). */
+export function timelineWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: timelineResourceRoots(extensionUri) };
+}
+
+/** The Content-Security-Policy for one render. */
+export function timelineCsp(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+}
+
+/** The HTML document of the timeline webview, with a new nonce each time it is called. */
+export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const nonce = makeNonce();
+  const uri = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
+  const attr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${attr(timelineCsp(webview.cspSource, nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(uri("dist", "media", "codicon.css"))}">
+<link rel="stylesheet" href="${attr(uri("media", "timeline.css"))}">
+<title>AutoDev Ledger Timeline</title>
+</head>
+<body>
+<div id="timeline-root" class="timeline-root"></div>
+<script nonce="${attr(nonce)}" src="${attr(uri("dist", "webview", "timeline.js"))}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,149 @@
+/**
+ * The timeline's toolbar: folder choice (multi-root), free-text find, op,
+ * resulting status, task and session filters, the "changes only", "fold
+ * snapshots", "link with Plan view" and "time-travel on select" toggles,
+ * jump to seq, clear, and the match count. Facet values come from the
+ * ledger and are inserted as option text only.
+ */
+import type { FolderChoice, TimelineFacets, TimelineFilter } from "../src/protocol";
+import { button, clear, h, option, setPressed, setText, toggle } from "./dom";
+import { count, oneLine, statusLabel } from "./format";
+
+/** The options the toolbar edits. */
+export interface ViewOptions {
+  readonly filter: TimelineFilter;
+  readonly foldSnapshots: boolean;
+  readonly linkTree: boolean;
+  readonly travelOnSelect: boolean;
+}
+
+/** What the toolbar reports. */
+export interface FilterBarEvents {
+  changed(options: ViewOptions, filterChanged: boolean): void;
+  jump(seq: number): void;
+  folder(uri: string): void;
+}
+
+/** The toolbar. */
+export class FilterBar {
+  readonly el: HTMLElement;
+  private options: ViewOptions;
+  private readonly folderSelect = h("select", { cls: "tl-select", attrs: { "aria-label": "Workspace folder" } });
+  private readonly text = h("input", { cls: "tl-input grow", attrs: { type: "search", placeholder: "Find: seq, task, title, op, session, hash…", "aria-label": "Find entries", spellcheck: "false" } });
+  private readonly op = h("select", { cls: "tl-select", attrs: { "aria-label": "Filter by op" } });
+  private readonly status = h("select", { cls: "tl-select", attrs: { "aria-label": "Filter by resulting status" } });
+  private readonly task = h("input", { cls: "tl-input narrow", attrs: { type: "text", placeholder: "Task", list: "tl-task-list", "aria-label": "Filter by task id", spellcheck: "false" } });
+  private readonly tasks = h("datalist", { attrs: { id: "tl-task-list" } });
+  private readonly session = h("select", { cls: "tl-select", attrs: { "aria-label": "Filter by session" } });
+  private readonly changesOnly: HTMLButtonElement;
+  private readonly fold: HTMLButtonElement;
+  private readonly link: HTMLButtonElement;
+  private readonly travel: HTMLButtonElement;
+  private readonly jumpInput = h("input", { cls: "tl-input seq", attrs: { type: "text", placeholder: "Go to #", "aria-label": "Jump to seq", inputmode: "numeric" } });
+  private readonly counter = h("span", { cls: "tl-count", attrs: { "aria-live": "polite" } });
+  private textTimer = 0;
+
+  constructor(initial: ViewOptions, private readonly events: FilterBarEvents) {
+    this.options = initial;
+    this.changesOnly = toggle("diff", "Changes only: status and plan changes", initial.filter.changesOnly);
+    this.fold = toggle("device-camera", "Fold snapshots into the entry they follow", initial.foldSnapshots);
+    this.link = toggle("link", "Link with the Plan view (selection filters and reveals)", initial.linkTree);
+    this.travel = toggle("history", "Time-travel the Plan view to the selected entry", initial.travelOnSelect);
+    const clearButton = button("clear-all", "Clear filters", { iconOnly: true });
+    this.el = h("div", { cls: "tl-toolbar", attrs: { role: "toolbar", "aria-label": "Timeline filters" } }, [
+      this.folderSelect, this.text, this.op, this.status, this.task, this.tasks, this.session,
+      h("span", { cls: "tl-sep" }), this.changesOnly, this.fold, this.link, this.travel, clearButton,
+      h("span", { cls: "tl-sep" }), this.jumpInput, this.counter,
+    ]);
+    this.folderSelect.hidden = true;
+    this.text.value = initial.filter.text;
+    this.task.value = initial.filter.taskId;
+    this.setFacets(null);
+    this.text.addEventListener("input", () => {
+      clearTimeout(this.textTimer);
+      this.textTimer = window.setTimeout(() => this.patchFilter({ text: this.text.value }), 150);
+    });
+    this.task.addEventListener("change", () => this.patchFilter({ taskId: this.task.value.trim() }));
+    this.op.addEventListener("change", () => this.patchFilter({ ops: this.op.value ? [this.op.value] : [] }));
+    this.status.addEventListener("change", () => this.patchFilter({ status: this.status.value }));
+    this.session.addEventListener("change", () => this.patchFilter({ sessionId: this.session.value }));
+    this.changesOnly.addEventListener("click", () => this.patchFilter({ changesOnly: !this.options.filter.changesOnly }));
+    this.fold.addEventListener("click", () => this.patch({ foldSnapshots: !this.options.foldSnapshots }, true));
+    this.link.addEventListener("click", () => this.patch({ linkTree: !this.options.linkTree }, false));
+    this.travel.addEventListener("click", () => this.patch({ travelOnSelect: !this.options.travelOnSelect }, false));
+    clearButton.addEventListener("click", () => this.patchFilter({ ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false }));
+    this.folderSelect.addEventListener("change", () => this.events.folder(this.folderSelect.value));
+    this.jumpInput.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter") return;
+      const n = Number(this.jumpInput.value.replace(/^#/, "").trim());
+      if (Number.isSafeInteger(n) && n > 0) this.events.jump(n);
+    });
+  }
+
+  /** The current options. */
+  get value(): ViewOptions {
+    return this.options;
+  }
+
+  /** Replaces the options (e.g. the tree selected a task) and updates the controls. */
+  set(options: ViewOptions): void {
+    this.options = options;
+    this.sync();
+  }
+
+  private patchFilter(p: Partial<TimelineFilter>): void {
+    this.patch({ filter: { ...this.options.filter, ...p } }, true);
+  }
+
+  private patch(p: Partial<ViewOptions>, filterChanged: boolean): void {
+    this.options = { ...this.options, ...p };
+    this.sync();
+    this.events.changed(this.options, filterChanged);
+  }
+
+  private sync(): void {
+    const f = this.options.filter;
+    if (this.text.value !== f.text && document.activeElement !== this.text) this.text.value = f.text;
+    if (this.task.value !== f.taskId) this.task.value = f.taskId;
+    this.op.value = f.ops[0] ?? "";
+    this.status.value = f.status;
+    this.session.value = f.sessionId;
+    setPressed(this.changesOnly, f.changesOnly);
+    setPressed(this.fold, this.options.foldSnapshots);
+    setPressed(this.link, this.options.linkTree);
+    setPressed(this.travel, this.options.travelOnSelect);
+  }
+
+  /** Fills the op, status, task and session choices from the ledger's facets. */
+  setFacets(facets: TimelineFacets | null): void {
+    const f = this.options.filter;
+    const fill = (sel: HTMLSelectElement, any: string, values: readonly { value: string; count: number }[], label: (v: string) => string, current: string) => {
+      clear(sel);
+      sel.appendChild(option("", any, current === ""));
+      for (const v of values) sel.appendChild(option(v.value, `${label(v.value)} (${count(v.count)})`, v.value === current));
+      if (current && !values.some((v) => v.value === current)) sel.appendChild(option(current, label(current), true));
+    };
+    fill(this.op, "All ops", facets?.ops ?? [], oneLine, f.ops[0] ?? "");
+    fill(this.status, "Any resulting status", facets?.statuses ?? [], (s) => statusLabel(s), f.status);
+    fill(this.session, "All sessions", facets?.sessions ?? [], oneLine, f.sessionId);
+    clear(this.tasks);
+    for (const t of facets?.tasks ?? []) this.tasks.appendChild(option(t.value, `${oneLine(t.value)} (${count(t.count)} entries)`));
+  }
+
+  /** Shows the folder choice when there is more than one folder. */
+  setFolders(folders: readonly FolderChoice[], current: string | null): void {
+    clear(this.folderSelect);
+    for (const f of folders) this.folderSelect.appendChild(option(f.uri, oneLine(f.name), f.uri === current));
+    this.folderSelect.hidden = folders.length < 2;
+  }
+
+  /** "N of M entries". */
+  setCount(matched: number, entries: number): void {
+    setText(this.counter, matched === entries ? `${count(entries)} entries` : `${count(matched)} of ${count(entries)} entries`);
+  }
+
+  /** Clears the jump box after a jump. */
+  jumped(): void {
+    this.jumpInput.value = "";
+  }
+}

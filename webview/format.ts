@@ -1,0 +1,132 @@
+/**
+ * How timeline values read: relative and absolute times, day labels, op and
+ * status icons and labels, short hashes — and ledger text made harmless to
+ * look at: bidi overrides and other invisible controls become visible
+ * `[U+202E]` marks, so a title cannot reorder the text around it.
+ */
+
+/** Bidi embeddings/overrides/isolates, marks, and C0/C1 controls (except tab and newline). */
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** Ledger text for display: invisible and direction-changing characters shown as `[U+XXXX]`. */
+export function visible(s: string): string {
+  return s.replace(INVISIBLE, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}]`);
+}
+
+/** One line of ledger text: {@link visible}, with newlines and tabs as spaces. */
+export function oneLine(s: string): string {
+  return visible(s).replace(/[\r\n\t]+/g, " ");
+}
+
+/** "just now", "42 s ago", "5 min ago", "3 h ago", "yesterday", "4 d ago", else the date. */
+export function relativeTime(iso: string, now: number): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return oneLine(iso).slice(0, 24);
+  const s = Math.round((now - t) / 1000);
+  if (s < 0) return "in the future";
+  if (s < 10) return "just now";
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  if (s < 2 * 86_400) return "yesterday";
+  if (s < 30 * 86_400) return `${Math.floor(s / 86_400)} d ago`;
+  return new Date(t).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+}
+
+/** Local date and time with seconds, plus the stored ISO text. */
+export function absoluteTime(iso: string): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return oneLine(iso);
+  const local = new Date(t).toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return `${local} (${oneLine(iso)})`;
+}
+
+/** Local clock time `HH:MM:SS` of a timestamp ("" when it does not parse). */
+export function clockTime(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? "" : new Date(t).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+/** "Today", "Yesterday", or a weekday and date, for a `YYYY-MM-DD` day. */
+export function dayLabel(day: string, now: number): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return "Unknown day";
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  const today = new Date(now);
+  const start = new Date(today.getFullYear(), today.getMonth(), today.getDate()).getTime();
+  const diff = Math.round((start - d.getTime()) / 86_400_000);
+  if (diff === 0) return "Today";
+  if (diff === 1) return "Yesterday";
+  return d.toLocaleDateString(undefined, { weekday: "short", year: "numeric", month: "short", day: "numeric" });
+}
+
+/** The first 10 hex digits of a hash. */
+export function shortHash(hash: string): string {
+  return oneLine(hash.slice(0, 10));
+}
+
+/** Thousands separators. */
+export function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+const OP_ICONS: Readonly<Record<string, string>> = {
+  init_plan: "rocket",
+  update_plan: "edit",
+  update_task_status: "arrow-swap",
+  append_evidence: "file-add",
+  mark_blocked: "error",
+  mark_complete: "pass-filled",
+  snapshot: "device-camera",
+  plan_tournament_complete: "law",
+  impl_tournament_complete: "law",
+};
+
+/** The codicon of an op (a question mark for an unknown op). */
+export function opIcon(op: string): string {
+  return Object.prototype.hasOwnProperty.call(OP_ICONS, op) ? OP_ICONS[op] : "question";
+}
+
+const STATUS: Readonly<Record<string, { icon: string; label: string }>> = {
+  pending: { icon: "circle-large-outline", label: "pending" },
+  in_progress: { icon: "play-circle", label: "in progress" },
+  coded: { icon: "code", label: "coded" },
+  auto_gated: { icon: "shield", label: "auto-gated" },
+  reviewed: { icon: "eye", label: "reviewed" },
+  tested: { icon: "beaker", label: "tested" },
+  tournamented: { icon: "star-full", label: "tournamented" },
+  complete: { icon: "pass-filled", label: "complete" },
+  blocked: { icon: "error", label: "blocked" },
+  skipped: { icon: "debug-step-over", label: "skipped" },
+};
+
+/** Every status the state machine knows, in its order. */
+export const STATUSES: readonly string[] = Object.keys(STATUS);
+
+/** True for one of the ten task statuses. */
+export function isKnownStatus(s: string): boolean {
+  return Object.prototype.hasOwnProperty.call(STATUS, s);
+}
+
+/** Human label of a status ("?" for an unknown one, shown as text). */
+export function statusLabel(s: string | null): string {
+  if (s === null) return "?";
+  return isKnownStatus(s) ? STATUS[s].label : oneLine(s);
+}
+
+/** Codicon of a status. */
+export function statusIcon(s: string | null): string {
+  return s !== null && isKnownStatus(s) ? STATUS[s].icon : "question";
+}
+
+/** CSS class that colours a status (a fixed class for an unknown one). */
+export function statusClass(s: string | null): string {
+  return s !== null && isKnownStatus(s) ? `st-${s}` : "st-unknown";
+}
+
+/** Label of a chain state. */
+export function chainLabel(chain: string, kind: string | null): string {
+  if (chain === "broken") return `broken here${kind ? ` (${oneLine(kind)})` : ""}`;
+  if (chain === "unverified") return "after the break (not verified)";
+  return "chain ok";
+}

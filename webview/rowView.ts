@@ -1,0 +1,167 @@
+/**
+ * One recycled row element of the virtual list: an entry (chain state, seq,
+ * op icon, task, status change, title, session, folded snapshot marker,
+ * short hash, relative time with the absolute time on hover), a group header
+ * (day and session), or a placeholder while its page loads. Every ledger
+ * string is set as text (through {@link oneLine}), never as markup.
+ */
+import type { TimelineEntryRow, TimelineGroupRow, TimelineRow } from "../src/protocol";
+import { clear, h, icon, setAttr, setIcon, setText } from "./dom";
+import { absoluteTime, chainLabel, clockTime, dayLabel, oneLine, opIcon, relativeTime, shortHash, statusClass, statusIcon, statusLabel } from "./format";
+
+/** Height of every row in pixels (the virtual list's arithmetic relies on it). */
+export const ROW_HEIGHT = 22;
+
+/** What the list tells a row besides its data. */
+export interface RowContext {
+  readonly total: number;
+  readonly selectedSeq: number | null;
+  readonly activeIndex: number;
+  readonly travelSeq: number | null;
+  readonly now: number;
+}
+
+interface EntryParts {
+  readonly mark: HTMLElement;
+  readonly chain: HTMLElement;
+  readonly seq: HTMLElement;
+  readonly opIcon: HTMLElement;
+  readonly op: HTMLElement;
+  readonly task: HTMLElement;
+  readonly fromIcon: HTMLElement;
+  readonly from: HTMLElement;
+  readonly arrow: HTMLElement;
+  readonly toIcon: HTMLElement;
+  readonly to: HTMLElement;
+  readonly title: HTMLElement;
+  readonly session: HTMLElement;
+  readonly snap: HTMLElement;
+  readonly hash: HTMLElement;
+  readonly time: HTMLElement;
+}
+
+/** A pooled row element. */
+export class RowView {
+  readonly el: HTMLDivElement;
+  private kind: "entry" | "group" | "placeholder" | null = null;
+  private parts: EntryParts | null = null;
+  private stamp = "";
+
+  constructor() {
+    this.el = h("div", { cls: "tl-row" });
+  }
+
+  /** Binds the row at `index` (or a placeholder when it is not loaded yet). */
+  bind(index: number, row: TimelineRow | undefined, ctx: RowContext, rowId: number): void {
+    this.el.style.transform = `translateY(${index * ROW_HEIGHT}px)`;
+    this.el.dataset.index = String(index);
+    setAttr(this.el, "id", `tl-row-${index}`);
+    const stamp = `${index}|${rowId}|${ctx.selectedSeq}|${ctx.activeIndex === index}|${ctx.travelSeq}|${ctx.total}|${Math.floor(ctx.now / 30_000)}`;
+    if (stamp === this.stamp && row !== undefined) return;
+    this.stamp = row === undefined ? "" : stamp;
+    if (row === undefined) this.bindPlaceholder();
+    else if (row.kind === "group") this.bindGroup(row, ctx);
+    else this.bindEntry(row, index, ctx);
+    this.el.classList.toggle("active", ctx.activeIndex === index);
+  }
+
+  private become(kind: "entry" | "group" | "placeholder"): void {
+    if (this.kind === kind) return;
+    this.kind = kind;
+    this.parts = null;
+    clear(this.el);
+    this.el.className = `tl-row ${kind}`;
+  }
+
+  private bindPlaceholder(): void {
+    this.become("placeholder");
+    if (!this.el.firstChild) this.el.appendChild(h("span", { cls: "tl-loading", text: "Loading…" }));
+    setAttr(this.el, "role", "presentation");
+    this.el.removeAttribute("aria-selected");
+  }
+
+  private bindGroup(row: TimelineGroupRow, ctx: RowContext): void {
+    this.become("group");
+    clear(this.el);
+    setAttr(this.el, "role", "presentation");
+    this.el.removeAttribute("aria-selected");
+    const range = `${clockTime(row.oldest)} – ${clockTime(row.newest)}`;
+    this.el.append(
+      icon("calendar", "g-icon"),
+      h("span", { cls: "g-day", text: dayLabel(row.day, ctx.now) }),
+      icon("account", "g-icon"),
+      h("span", { cls: "g-session", text: oneLine(row.sessionId), title: `session ${oneLine(row.sessionId)}` }),
+      h("span", { cls: "g-count", text: `${row.entries} ${row.entries === 1 ? "entry" : "entries"}` }),
+      h("span", { cls: "g-range", text: range }),
+    );
+  }
+
+  private entryParts(): EntryParts {
+    if (this.parts) return this.parts;
+    const span = (cls: string) => h("span", { cls });
+    const p: EntryParts = {
+      mark: icon("blank", "c-mark"), chain: icon("pass", "c-chain"), seq: span("c-seq"), opIcon: icon("question", "c-opicon"), op: span("c-op"),
+      task: span("c-task"), fromIcon: icon("blank"), from: span("c-from"), arrow: span("c-arrow"), toIcon: icon("blank"), to: span("c-to"),
+      title: span("c-title"), session: span("c-session"), snap: icon("blank", "c-snap"), hash: span("c-hash"), time: span("c-time"),
+    };
+    const change = h("span", { cls: "c-change" }, [p.fromIcon, p.from, p.arrow, p.toIcon, p.to]);
+    const opCell = h("span", { cls: "c-opcell" }, [p.opIcon, p.op]);
+    const hashCell = h("span", { cls: "c-hashcell" }, [p.chain, p.hash]);
+    this.el.append(p.mark, h("span", { cls: "c-seqcell" }, [p.seq]), opCell, p.task, change, p.title, p.session, p.snap, hashCell, p.time);
+    this.parts = p;
+    return p;
+  }
+
+  private bindEntry(row: TimelineEntryRow, index: number, ctx: RowContext): void {
+    this.become("entry");
+    const p = this.entryParts();
+    const selected = row.seq === ctx.selectedSeq;
+    const travel = row.seq === ctx.travelSeq;
+    setAttr(this.el, "role", "option");
+    setAttr(this.el, "aria-selected", String(selected));
+    setAttr(this.el, "aria-posinset", String(index + 1));
+    setAttr(this.el, "aria-setsize", String(ctx.total));
+    this.el.dataset.seq = String(row.seq);
+    this.el.classList.toggle("selected", selected);
+    this.el.classList.toggle("travel", travel);
+    this.el.classList.toggle("quiet", row.op === "snapshot");
+    this.el.classList.toggle("broken", row.chain === "broken");
+    this.el.classList.toggle("unverified", row.chain === "unverified");
+    setIcon(p.mark, travel ? "history" : "blank", "c-mark");
+    p.mark.title = travel ? "The Plan view shows the plan as of this entry" : "";
+    setIcon(p.chain, row.chain === "ok" ? "pass" : row.chain === "broken" ? "error" : "warning", `c-chain chain-${row.chain}`);
+    p.chain.title = chainLabel(row.chain, row.chainKind);
+    setText(p.seq, `#${row.seq}`);
+    setIcon(p.opIcon, opIcon(row.op), "c-opicon");
+    setText(p.op, oneLine(row.op));
+    setText(p.task, row.taskId === null ? "" : oneLine(row.taskId));
+    p.task.title = row.taskId === null ? "" : `task ${oneLine(row.taskId)}`;
+    this.bindChange(row, p);
+    setText(p.title, row.taskTitle === null ? "" : oneLine(row.taskTitle));
+    p.title.title = row.taskTitle === null ? "" : oneLine(row.taskTitle);
+    setText(p.session, oneLine(row.sessionId));
+    p.session.title = `session ${oneLine(row.sessionId)}`;
+    setIcon(p.snap, row.snapshot ? "device-camera" : "blank", "c-snap");
+    p.snap.title = row.snapshot ? `snapshot #${row.snapshot.seq} written right after this entry` : "";
+    setText(p.hash, shortHash(row.selfHash));
+    p.hash.title = `self_hash ${oneLine(row.selfHash)} — ${chainLabel(row.chain, row.chainKind)}`;
+    setText(p.time, relativeTime(row.timestamp, ctx.now));
+    p.time.title = absoluteTime(row.timestamp);
+    const change = row.toStatus !== null ? `, ${statusLabel(row.fromStatus)} to ${statusLabel(row.toStatus)}` : "";
+    const label = `#${row.seq} ${oneLine(row.op)}${row.taskId !== null ? `, task ${oneLine(row.taskId)}` : ""}${change}, session ${oneLine(row.sessionId)}, ${relativeTime(row.timestamp, ctx.now)}, ${chainLabel(row.chain, row.chainKind)}${travel ? ", shown in the Plan view" : ""}`;
+    setAttr(this.el, "aria-label", label);
+  }
+
+  private bindChange(row: TimelineEntryRow, p: EntryParts): void {
+    const hasStatus = row.toStatus !== null;
+    setIcon(p.fromIcon, hasStatus && row.fromStatus !== null ? statusIcon(row.fromStatus) : "blank", `c-sicon ${statusClass(row.fromStatus)}`);
+    setText(p.from, hasStatus ? statusLabel(row.fromStatus) : "");
+    setText(p.arrow, hasStatus ? "→" : "");
+    setIcon(p.toIcon, hasStatus ? statusIcon(row.toStatus) : "blank", `c-sicon ${statusClass(row.toStatus)}`);
+    let to = hasStatus ? statusLabel(row.toStatus) : "";
+    if (!hasStatus) to = row.change === "plan" ? (row.op === "init_plan" ? "plan created" : "plan replaced") : row.change === "snapshot" ? "snapshot" : row.change === "evidence" ? "evidence recorded" : row.change === "audit" ? "tournament result" : "";
+    setText(p.to, to);
+    p.to.className = `c-to ${hasStatus ? statusClass(row.toStatus) : "c-note"}`;
+    p.from.className = `c-from ${statusClass(row.fromStatus)}`;
+  }
+}
