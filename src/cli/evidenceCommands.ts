@@ -13,17 +13,18 @@ import { describePaths, ParsedPatchFile, patchStats, tryParsePatch } from "../co
 import { reconstructPatch } from "../core/patchReconstruct";
 import { passSummary, readTournament, TournamentRecord } from "../core/tournamentStore";
 
-/** Problems and pass lines of a tournament folder, for the text output. */
-function tournamentLines(rec: TournamentRecord): { lines: string[]; problems: string[] } {
+/** Pass lines and problems (where, why) of a tournament folder. */
+function tournamentLines(rec: TournamentRecord): { lines: string[]; problems: Array<[string, string]> } {
   const lines: string[] = [];
-  const problems: string[] = [];
-  if (rec.error) problems.push(`tournaments/${rec.id}/: ${rec.error}`);
+  const problems: Array<[string, string]> = [];
+  const base = `tournaments/${rec.id}/`;
+  if (rec.error) problems.push([base, rec.error]);
   if (!rec.exists) return { lines, problems };
-  if (rec.history?.ok) for (const p of rec.history.value) lines.push(`  history.json ${passSummary(p)}`);
-  else if (rec.history) problems.push(`tournaments/${rec.id}/history.json: ${rec.history.error}`);
+  if (rec.history?.ok) for (const p of rec.history.value) lines.push(`  ${base}history.json ${passSummary(p)}`);
+  else if (rec.history) problems.push([`${base}history.json`, rec.history.error]);
   for (const r of rec.results) {
-    if (r.file.ok) lines.push(`  ${r.dir}/result.json ${passSummary(r.file.value)}`);
-    else problems.push(`tournaments/${rec.id}/${r.dir}/result.json: ${r.file.error}`);
+    if (r.file.ok) lines.push(`  ${base}${r.dir}/result.json ${passSummary(r.file.value)}`);
+    else problems.push([`${base}${r.dir}/result.json`, r.file.error]);
   }
   return { lines, problems };
 }
@@ -39,7 +40,8 @@ export async function cmdEvidence(args: ParsedArgs): Promise<number> {
   const tournaments = new Map<string, TournamentRecord>();
   for (const i of items) if (i.ok && i.evidence.kind === "tournament") tournaments.set(i.file, await readTournament(dir, i.evidence.tournament_id));
   const tProblems = [...tournaments.values()].flatMap((t) => tournamentLines(t).problems);
-  const bad = items.filter((i) => !i.ok).length + (patch && !patch.ok ? 1 : 0) + (parsedPatch && !parsedPatch.ok ? 1 : 0) + tProblems.length;
+  const brokenSections = parsedPatch?.ok ? parsedPatch.files.filter((f) => f.error) : [];
+  const bad = items.filter((i) => !i.ok).length + (patch && !patch.ok ? 1 : 0) + (parsedPatch && !parsedPatch.ok ? 1 : 0) + brokenSections.length + tProblems.length;
   if (args.switches.has("json")) {
     printJson({
       task_id: task,
@@ -57,7 +59,7 @@ export async function cmdEvidence(args: ParsedArgs): Promise<number> {
             ? { file: patch.file, ok: false, error: patch.error }
             : parsedPatch && !parsedPatch.ok
               ? { file: patch.file, ok: false, error: parsedPatch.error }
-              : { file: patch.file, ok: true, files: parsedPatch?.ok ? parsedPatch.files.length : 0 },
+              : { file: patch.file, ok: brokenSections.length === 0, files: parsedPatch?.ok ? parsedPatch.files.length : 0, errors: brokenSections.map((f) => ({ path: describePaths(f), error: f.error })) },
     });
   } else {
     if (items.length === 0 && !patch) println(`no evidence for task ${task}`);
@@ -70,11 +72,14 @@ export async function cmdEvidence(args: ParsedArgs): Promise<number> {
       const t = tournaments.get(i.file);
       if (t) for (const l of tournamentLines(t).lines) println(l);
     }
-    for (const p of tProblems) eprintln(`${p}: INVALID`);
+    for (const [where, why] of tProblems) eprintln(`${where}: INVALID — ${why}`);
     if (patch) {
       if (!patch.ok) eprintln(`${patch.file}: INVALID — ${patch.error}`);
       else if (parsedPatch && !parsedPatch.ok) eprintln(`${patch.file}: INVALID — ${parsedPatch.error}`);
-      else if (parsedPatch?.ok) println(`${patch.file}: patch, ${patchStats(parsedPatch.files)}`);
+      else if (parsedPatch?.ok) {
+        println(`${patch.file}: patch, ${patchStats(parsedPatch.files)}`);
+        for (const f of brokenSections) eprintln(`${patch.file}: INVALID — ${describePaths(f)}: ${f.error}`);
+      }
     }
   }
   return bad === 0 ? 0 : 1;

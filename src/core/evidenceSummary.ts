@@ -195,3 +195,11 @@ export function evidenceMarkdown(e: Evidence, ctx: EvidenceMarkdownContext): str
   }
   return md;
 }
+
+/** A readable Markdown document of a diff: its files, then the diff itself (fenced). */
+export function patchMarkdown(taskId: string, label: string, files: readonly PatchFile[] | null, text: string, error: string | null): string {
+  let md = `# Diff — task ${mdEscape(taskId)}\n\n_${mdEscape(label)}_\n`;
+  if (error) md += `\n⚠️ ${mdText(error)}\n`;
+  md += diffSection(files, "Files");
+  return `${md}\n## Patch\n\n${mdFence(text, "diff")}`;
+}

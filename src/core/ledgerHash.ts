@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { dumpsSorted } from "./pyJsonDump";
 import { PyObject } from "./pyValue";
+import { LedgerEntry, PyDumpError, ledgerEntryHashInput } from "./schemas";
 
 /** Hash of an already-canonical ASCII string (what `json.dumps` with ensure_ascii yields). */
 export function hashCanonical(canonical: string | Buffer): string {
@@ -17,4 +18,19 @@ export function hashCanonical(canonical: string | Buffer): string {
 /** `compute_hash(entry_dict_without_hash)`. */
 export function computeHash(entryWithoutSelfHash: PyObject): string {
   return hashCanonical(dumpsSorted(entryWithoutSelfHash));
+}
+
+/**
+ * The hash Python's `read_entries` recomputes for a validated entry, or a
+ * marker when Python itself could not compute it (its JSON-mode dump raises
+ * UnicodeEncodeError for a lone surrogate in a nested key); such an entry
+ * never verifies, so the marker yields a self_hash mismatch that says why.
+ */
+export function computeEntryHash(entry: LedgerEntry): string {
+  try {
+    return computeHash(ledgerEntryHashInput(entry));
+  } catch (e) {
+    if (e instanceof PyDumpError) return `<not computable: ${e.message}>`;
+    throw e;
+  }
 }

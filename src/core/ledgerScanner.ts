@@ -8,8 +8,7 @@
 import { RawLine, decodeUtf8Strict, pyStrip } from "./ledgerLineReader";
 import { PyJsonError, parsePyJson } from "./pyJsonParse";
 import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "./schemas";
-import { computeHash } from "./ledgerHash";
-import { ledgerEntryHashInput } from "./schemas";
+import { computeEntryHash } from "./ledgerHash";
 import { AUDIT_OPS, PLAN_OPS, ReplayError, applyStrict, TaskChange } from "./replay";
 import { canTransition } from "./taskFsm";
 import { DamageClassifier } from "./damageClassifier";
@@ -146,7 +145,7 @@ export class LedgerScanner {
   }
 
   private acceptFull(raw: RawLine, entry: LedgerEntry): void {
-    const computed = computeHash(ledgerEntryHashInput(entry));
+    const computed = computeEntryHash(entry);
     const problem = this.link(raw, entry.seq, entry.prev_hash, entry.self_hash, computed);
     const change = this.replayOn ? this.replayOne(entry, raw.lineNo) : null;
     const onEntry = this.options.onEntry;

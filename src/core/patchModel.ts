@@ -199,7 +199,8 @@ function parseSection(section: string): ParsedPatchFile {
   try {
     patch = parsePatch(section)[0] ?? EMPTY_PATCH;
   } catch (e) {
-    error = `malformed hunk: ${e instanceof Error ? e.message : String(e)}`;
+    const msg = e instanceof Error ? e.message : String(e);
+    error = `malformed hunk: ${/invalid line $/.test(msg) ? `${msg.replace(/ contained invalid line $/, "")} ends before its @@ line counts are used up` : msg}`;
   }
   const oldLine = fileLineName(section, "--- ");
   const newLine = fileLineName(section, "+++ ");

@@ -38,6 +38,8 @@ export class AutodevFolder extends Disposable {
   private refreshing: Promise<RefreshResult | null> | null = null;
   private again = false;
   private lastError: string | null = null;
+  /** Set when the folder must not be read (a link out of the workspace in an untrusted workspace). */
+  private refusal: string | null = null;
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   /** Fires after any change of plan, report, entries or time travel. */
   readonly onDidChange = this.changed.event;
@@ -81,6 +83,24 @@ export class AutodevFolder extends Disposable {
   get error(): string | null {
     return this.lastError;
   }
+  /** Why this folder's state is not read at all, or null. */
+  get readRefusal(): string | null {
+    return this.refusal;
+  }
+
+  /** Refuses (or allows again) reading this folder's state; clears what was shown. */
+  setReadRefusal(reason: string | null): void {
+    if (reason === this.refusal) return;
+    this.refusal = reason;
+    if (reason) {
+      this.livePlan = null;
+      this.lastReport = null;
+      this.travel = null;
+      this.lastError = reason;
+    } else this.lastError = null;
+    this.changed.fire();
+  }
+
   /** True when `.autodev/` exists in this folder. */
   get exists(): boolean {
     return fs.existsSync(autodevRoot(this.cwd));
@@ -92,6 +112,7 @@ export class AutodevFolder extends Disposable {
 
   /** Fast first paint for big ledgers: the tail snapshot, before the full verification. */
   async loadTail(): Promise<void> {
+    if (this.refusal) return;
     try {
       const t0 = Date.now();
       const { planJson, seq } = await this.worker.request({ type: "tailPlan", cwd: this.cwd });
@@ -107,6 +128,7 @@ export class AutodevFolder extends Disposable {
 
   /** Verifies what changed (only new bytes when the prefix is intact); coalesces concurrent calls. */
   async refresh(): Promise<RefreshResult | null> {
+    if (this.refusal) return null;
     if (this.refreshing) {
       this.again = true;
       return this.refreshing;

@@ -5,8 +5,9 @@
  * create, change and delete events all count. Bursts are debounced.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
-import { AUTODEV_DIR, autodevRoot } from "../core/paths";
+import { AUTODEV_DIR, autodevRoot, ledgerPath } from "../core/paths";
 import { AutodevFolder } from "./autodevFolder";
 import { Disposable } from "./disposable";
 import { LedgerWorkerClient } from "./ledgerWorkerClient";
@@ -29,6 +30,7 @@ export class AutodevWorkspaces extends Disposable {
   ) {
     super();
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.sync()));
+    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.sync()));
     const watcher = this.register(vscode.workspace.createFileSystemWatcher(`**/${AUTODEV_DIR}/**`));
     const onEvent = (uri: vscode.Uri) => this.onFileEvent(uri);
     this.register(watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
@@ -58,13 +60,21 @@ export class AutodevWorkspaces extends Disposable {
       const key = wf.uri.toString();
       if (!fs.existsSync(autodevRoot(wf.uri.fsPath))) continue;
       seen.add(key);
-      if (!this.byUri.has(key)) {
-        const f = new AutodevFolder(wf, this.worker, this.memento, this.log);
+      let f = this.byUri.get(key);
+      const refusal = linkRefusal(wf.uri.fsPath);
+      if (!f) {
+        f = new AutodevFolder(wf, this.worker, this.memento, this.log);
+        const created = f;
         this.byUri.set(key, f);
-        f.onDidChange(() => this.changed.fire(f));
+        f.onDidChange(() => this.changed.fire(created));
         this.log.info(`watching ${wf.uri.fsPath}/${AUTODEV_DIR}`);
-        void f.loadTail().then(() => f.refresh());
+        f.setReadRefusal(refusal);
+        if (!refusal) void f.loadTail().then(() => created.refresh());
+      } else if (f.readRefusal !== refusal) {
+        f.setReadRefusal(refusal);
+        if (!refusal) void f.loadTail().then(() => f!.refresh());
       }
+      if (refusal) this.log.warn(`${wf.name}: ${refusal}`);
     }
     for (const [key, f] of this.byUri) {
       if (!seen.has(key)) {
@@ -78,6 +88,7 @@ export class AutodevWorkspaces extends Disposable {
   }
 
   private onFileEvent(uri: vscode.Uri): void {
+    if (uri.fsPath.includes(`${path.sep}${AUTODEV_DIR}${path.sep}`) && /\.tmp$/.test(uri.fsPath)) return; // writers' temp files
     const wf = vscode.workspace.getWorkspaceFolder(uri);
     if (!wf) return;
     const key = wf.uri.toString();
@@ -107,4 +118,27 @@ export class AutodevWorkspaces extends Disposable {
     this.byUri.clear();
     super.dispose();
   }
+}
+
+/**
+ * In an untrusted workspace, a `.autodev/` (or ledger) that resolves outside
+ * the workspace folder is not read at all: a cloned repository must not make
+ * us read files elsewhere on the machine. Trusted: read (never written; the
+ * core's PlanManager refuses writes through such links).
+ */
+function linkRefusal(folder: string): string | null {
+  if (vscode.workspace.isTrusted) return null;
+  try {
+    const root = fs.realpathSync(folder);
+    for (const p of [autodevRoot(folder), ledgerPath(folder)]) {
+      if (!fs.existsSync(p)) continue;
+      const rel = path.relative(root, fs.realpathSync(p));
+      if (rel.startsWith("..") || path.isAbsolute(rel)) {
+        return `${path.relative(folder, p)} links outside this workspace folder; it is not read in an untrusted workspace. Trust the workspace to read it (it is never written through the link).`;
+      }
+    }
+  } catch (e) {
+    return `cannot resolve .autodev/: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  return null;
 }

@@ -1,8 +1,10 @@
 /**
  * Differential test: our zod schemas against real pydantic v2 (test/python/pydantic_oracle.py).
  *
- * A seeded corpus of valid and mutated Plan / Phase / Task / AcceptanceCriterion /
- * LedgerEntry / Evidence inputs goes through one python3 process and through ours.
+ * A seeded corpus goes through one python3 process and through ours: random valid and
+ * mutated Plan / Phase / Task / AcceptanceCriterion / LedgerEntry / Evidence inputs
+ * (wrong types, extra and missing keys, big ints, NaN, lone surrogates), plus a sweep
+ * putting every value of the coercion pools into every field of every model.
  * Accept/reject must agree; accepted dumps must be identical (compared through a
  * canonical form that keeps int vs float, -0.0, NaN and key order); rejected inputs
  * must give the same error locs and types, in the same order.

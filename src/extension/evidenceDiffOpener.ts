@@ -1,0 +1,112 @@
+/**
+ * Opens a task's diff (its `.patch`, developer `diff` or tournament
+ * `final_diff`) as real side-by-side diffs: left = before, right = after, one
+ * per file. Several files open together in VS Code's multi-file diff editor
+ * (`vscode.changes`) when the workbench has it, else the user picks a file.
+ * Titles say "(from hunks only)" when the sides could not be rebuilt from the
+ * workspace file.
+ */
+import * as vscode from "vscode";
+import { PatchSource } from "../core/evidenceStore";
+import { describePaths, displayPath } from "../core/patchModel";
+import { ReconstructedFile } from "../core/patchReconstruct";
+import { AutodevFolder } from "./autodevFolder";
+import { EvidenceContentProvider } from "./evidenceContentProvider";
+import { DiffSide, evidenceLabelUri, evidenceUri } from "./evidenceUris";
+import { OutputLog } from "./outputLog";
+
+/** What an open call showed: the left/right URIs of each file, and how. */
+export interface OpenedDiff {
+  readonly mode: "diff" | "changes" | "pick" | "none";
+  readonly sides: ReadonlyArray<{ readonly left: vscode.Uri; readonly right: vscode.Uri; readonly title: string }>;
+}
+
+const NONE: OpenedDiff = { mode: "none", sides: [] };
+
+/** Opens evidence diffs. */
+export class EvidenceDiffOpener {
+  private hasChangesEditor: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly content: EvidenceContentProvider,
+    private readonly log: OutputLog,
+  ) {}
+
+  /** Opens the diff of `source` for `taskId`: every file, or only file `index`. */
+  async open(folder: AutodevFolder, taskId: string, source: PatchSource, index?: number): Promise<OpenedDiff> {
+    this.content.invalidate(folder);
+    const diff = await this.content.rebuilt(folder, taskId, source, true);
+    if (!diff) {
+      void vscode.window.showInformationMessage(`AutoDev: task ${taskId} has no ${source} diff.`);
+      return NONE;
+    }
+    if (!diff.ok) {
+      void vscode.window.showErrorMessage(`AutoDev: cannot show ${diff.label}: ${diff.error}`);
+      return NONE;
+    }
+    const all = diff.files.map((file, i) => ({ file, i }));
+    const chosen = index === undefined ? all : all.filter((x) => x.i === index);
+    const showable = chosen.filter((x) => x.file.source !== "none");
+    for (const x of chosen.filter((c) => c.file.source === "none")) this.log.warn(`${diff.label}: ${describePaths(x.file.file)}: ${x.file.note}`);
+    if (showable.length === 0) {
+      const why = chosen[0]?.file.note ?? "no files";
+      void vscode.window.showWarningMessage(`AutoDev: nothing to compare in ${diff.label}${chosen.length === 1 ? `: ${why}` : ""}.`);
+      return NONE;
+    }
+    const sides = showable.map(({ file, i }) => this.sidesOf(folder, taskId, source, i, file, diff.label));
+    if (sides.length === 1) {
+      await this.openOne(sides[0]);
+      return { mode: "diff", sides };
+    }
+    const hunksOnly = showable.filter((x) => x.file.source === "hunks").length;
+    const title = `${diff.label} — ${sides.length} files${hunksOnly ? ` (${hunksOnly} from hunks only)` : ""}`;
+    if (await this.changesEditorAvailable()) {
+      const rows = showable.map(({ file }, n) => [evidenceLabelUri(taskId, rowLabel(file)), sides[n].left, sides[n].right]);
+      await vscode.commands.executeCommand("vscode.changes", title, rows);
+      return { mode: "changes", sides };
+    }
+    const pick = await vscode.window.showQuickPick(
+      showable.map(({ file }, n) => ({ label: describePaths(file.file), description: `${file.file.change} +${file.file.added} −${file.file.removed}`, detail: file.note, n })),
+      { title, placeHolder: "Which file's diff?" },
+    );
+    if (pick) await this.openOne(sides[pick.n]);
+    return { mode: "pick", sides: pick ? [sides[pick.n]] : [] };
+  }
+
+  private sidesOf(folder: AutodevFolder, taskId: string, source: PatchSource, index: number, r: ReconstructedFile, label: string) {
+    const uri = (side: DiffSide) => {
+      const p = side === "before" ? (r.file.oldPath ?? r.file.newPath) : (r.file.newPath ?? r.file.oldPath);
+      return evidenceUri({ view: "side", folder: folder.folder.uri.toString(), task: taskId, source, index, side }, `${side}/${p ?? "file"}`);
+    };
+    return { left: uri("before"), right: uri("after"), title: diffTitle(r, label) };
+  }
+
+  private async openOne(s: { left: vscode.Uri; right: vscode.Uri; title: string }): Promise<void> {
+    await vscode.commands.executeCommand("vscode.diff", s.left, s.right, s.title, { preview: true });
+  }
+
+  /** True when the workbench has the multi-file diff editor command. */
+  changesEditorAvailable(): Promise<boolean> {
+    this.hasChangesEditor ??= Promise.resolve(vscode.commands.getCommands(false)).then(
+      (ids) => ids.includes("vscode.changes"),
+      () => false,
+    );
+    return this.hasChangesEditor;
+  }
+}
+
+/** "(added)", "(deleted)", "(renamed)" … for titles. */
+function changeNote(r: ReconstructedFile): string {
+  const c = r.file.change;
+  return c === "modified" ? "" : c === "mode" ? " (mode change only)" : ` (${c})`;
+}
+
+/** The diff editor title: "src/calc.py ↔ 1.1.patch", with "(from hunks only)" when the sides are not whole files. */
+export function diffTitle(r: ReconstructedFile, label: string): string {
+  return `${describePaths(r.file)}${changeNote(r)} — ${label}${r.source === "hunks" ? " (from hunks only)" : ""}`;
+}
+
+/** A row label of the multi-file diff editor. */
+function rowLabel(r: ReconstructedFile): string {
+  return `${displayPath(r.file)}${r.source === "hunks" ? " (from hunks only)" : ""}`;
+}

@@ -1,0 +1,193 @@
+/**
+ * Contributes evidence nodes under each task of the Plan view: a warning for
+ * evidence the task's status implies but lacks, its bundles of all seven
+ * kinds and its `.patch` (icon + one-line summary, expandable into files,
+ * issues, passes, output), and an error node for every bad file saying why.
+ * Re-renders when anything under `.autodev/evidence/` or `.autodev/tournaments/`
+ * changes. Remembers what each node points at, for context-menu commands.
+ */
+import * as vscode from "vscode";
+import { EvidenceItem, PatchSource } from "../core/evidenceStore";
+import { patchStats } from "../core/patchModel";
+import { Task } from "../core/schemas";
+import { TaskEvidence, loadTaskEvidence } from "../core/taskEvidence";
+import { TournamentPass, describePass } from "../core/tournamentStore";
+import { AutodevFolder } from "./autodevFolder";
+import { Disposable } from "./disposable";
+import { EvidenceContentProvider } from "./evidenceContentProvider";
+import {
+  EvidenceTarget,
+  bundleItem,
+  diffFileItem,
+  errorItem,
+  issueItem,
+  outputItem,
+  passItem,
+  patchItem,
+  referencedFileItem,
+  warningItem,
+} from "./evidenceTreeItems";
+import { OutputLog } from "./outputLog";
+import { PlanNode } from "./planTreeNodes";
+import { PlanTreeProvider } from "./planTreeProvider";
+
+type TaskNode = Extract<PlanNode, { kind: "task" }>;
+
+/** Order of bundles under a task: plan-time evidence, then the developer's work, then its checks. */
+const ORDER = ["explore", "domain_expert", "critic", "developer", "patch", "review", "test", "tournament"];
+
+/** Builds evidence nodes under tasks. */
+export class EvidenceTreeContributor extends Disposable {
+  private readonly targets = new WeakMap<PlanNode, EvidenceTarget>();
+  private readonly cache = new Map<string, { at: number; value: Promise<TaskEvidence> }>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly tree: PlanTreeProvider,
+    private readonly content: EvidenceContentProvider,
+    private readonly log: OutputLog,
+  ) {
+    super();
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher("**/.autodev/{evidence,tournaments}/**"));
+    const onEvent = () => this.scheduleRefresh();
+    this.register(watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
+    this.register({ dispose: () => clearTimeout(this.timer) });
+    tree.setTaskChildContributor((folder, task, parent) => this.contribute(folder, task, parent));
+  }
+
+  /** What a node rendered by this contributor points at. */
+  targetOf(node: unknown): EvidenceTarget | undefined {
+    return node && typeof node === "object" ? this.targets.get(node as PlanNode) : undefined;
+  }
+
+  /** Forgets everything read and re-renders the tree. */
+  refresh(): void {
+    this.cache.clear();
+    this.content.invalidate();
+    this.tree.refresh();
+  }
+
+  private scheduleRefresh(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh(), 200);
+  }
+
+  /** A task's evidence (cached for a short while; file events clear the cache). */
+  taskEvidence(folder: AutodevFolder, task: Task): Promise<TaskEvidence> {
+    const bundle = typeof task.evidence_bundle === "string" ? task.evidence_bundle : null;
+    const key = `${folder.folder.uri.toString()}|${task.id}|${String(task.status)}|${bundle}`;
+    const hit = this.cache.get(key);
+    if (hit && Date.now() - hit.at < 30_000) return hit.value;
+    const value = loadTaskEvidence(folder.cwd, task.id, String(task.status), bundle);
+    this.cache.set(key, { at: Date.now(), value });
+    return value;
+  }
+
+  /** The evidence nodes of one task. */
+  async contribute(folder: AutodevFolder, task: Task, parent: TaskNode): Promise<PlanNode[]> {
+    let te: TaskEvidence;
+    try {
+      te = await this.taskEvidence(folder, task);
+    } catch (e) {
+      this.log.error(`evidence of task ${task.id}`, e);
+      return [this.node(parent, "failed", errorItem("evidence could not be read", e instanceof Error ? e.message : String(e)))];
+    }
+    const nodes: PlanNode[] = [];
+    for (const k of te.missing) {
+      nodes.push(this.node(parent, `missing|${k}`, warningItem(`no valid ${k} evidence`, `status '${String(task.status)}' implies it`, `Task ${task.id} is '${String(task.status)}', which comes after the ${k} gate, but .autodev/evidence/${task.id}-${k}.json is missing or invalid.`)));
+    }
+    const ref = te.bundleRef;
+    if (ref && !ref.ok) nodes.push(this.node(parent, "ref", errorItem("evidence_bundle refused", ref.error)));
+    else if (ref?.ok && !ref.exists) nodes.push(this.node(parent, "ref", warningItem("evidence_bundle missing", `${ref.file} does not exist`)));
+    const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
+    const valid = te.items.filter((i): i is Extract<EvidenceItem, { ok: true }> => i.ok);
+    const rows: Array<{ kind: string; make: () => PlanNode }> = valid.map((i) => ({ kind: i.kind, make: () => this.bundleNode(folder, parent, te, i, ref?.ok ? ref.file : null) }));
+    if (te.patch) rows.push({ kind: "patch", make: () => this.patchNode(folder, parent, te) });
+    rows.sort((a, b) => rank(a.kind) - rank(b.kind));
+    nodes.push(...rows.map((r) => r.make()));
+    for (const bad of te.items.filter((i) => !i.ok)) {
+      nodes.push(this.node(parent, `bad|${bad.file}`, errorItem(bad.file, bad.ok ? "" : bad.error, true), { folder, taskId: task.id, file: bad.file }));
+    }
+    return nodes;
+  }
+
+  private node(parent: PlanNode, suffix: string, item: vscode.TreeItem, target?: EvidenceTarget, children?: () => PlanNode[]): PlanNode {
+    const node: PlanNode = { kind: "extra", id: `${parent.id}|ev|${suffix}`, parent, item, children };
+    if (target) this.targets.set(node, target);
+    return node;
+  }
+
+  private patchNode(folder: AutodevFolder, parent: TaskNode, te: TaskEvidence): PlanNode {
+    const p = te.patch!;
+    if (!p.ok) return this.node(parent, `patch|${p.file}`, errorItem(p.file, p.error));
+    const info = te.diffs.get("patch");
+    if (!info || !info.ok) return this.node(parent, `patch|${p.file}`, errorItem(p.file, info && !info.ok ? info.error : "empty patch", true), { folder, taskId: te.taskId, file: p.file, kind: "patch" });
+    const target = { folder, taskId: te.taskId, kind: "patch", file: p.file, source: "patch" as const };
+    let self: PlanNode;
+    const children = () => this.fileNodes(folder, self, te, "patch");
+    self = this.node(parent, `patch|${p.file}`, patchItem(folder, te.taskId, p.file, patchStats(info.files), info.files.length > 0), target, children);
+    return self;
+  }
+
+  private fileNodes(folder: AutodevFolder, parent: PlanNode, te: TaskEvidence, source: PatchSource): PlanNode[] {
+    const info = te.diffs.get(source);
+    if (!info) return [];
+    if (!info.ok) return [this.node(parent, `diff|${source}`, errorItem("diff", info.error))];
+    return info.files.map((f, i) => this.node(parent, `f|${source}|${i}`, diffFileItem(folder, te.taskId, source, i, f), { folder, taskId: te.taskId, source, index: i }));
+  }
+
+  private bundleNode(folder: AutodevFolder, parent: TaskNode, te: TaskEvidence, i: Extract<EvidenceItem, { ok: true }>, starred: string | null): PlanNode {
+    const e = i.evidence;
+    const source: PatchSource | undefined = e.kind === "developer" && e.diff ? "developer" : e.kind === "tournament" && e.final_diff ? "tournament" : undefined;
+    const target: EvidenceTarget = { folder, taskId: te.taskId, kind: e.kind, file: i.file, source };
+    let self: PlanNode;
+    const kids = (): PlanNode[] => {
+      const out: PlanNode[] = [];
+      if (e.kind === "developer") out.push(...this.fileNodes(folder, self, te, "developer"));
+      if (e.kind === "review" || e.kind === "critic") e.issues.forEach((text, n) => out.push(this.node(self, `issue|${n}`, issueItem(text, n + 1))));
+      if (e.kind === "explore") for (const rel of e.files_referenced) out.push(this.node(self, `ref|${rel}`, referencedFileItem(folder, rel), { folder, taskId: te.taskId, relPath: rel }));
+      if (e.kind === "tournament") out.push(...this.tournamentNodes(folder, self, te, i.file, e.history.map((h, n) => describePass(h, n + 1))));
+      if ("output_text" in e && e.output_text) out.push(this.node(self, "output", outputItem(folder, te.taskId, e.kind, e.output_text), { folder, taskId: te.taskId, kind: e.kind }));
+      return out;
+    };
+    const hasKids =
+      (e.kind === "developer" && !!e.diff) ||
+      ((e.kind === "review" || e.kind === "critic") && e.issues.length > 0) ||
+      (e.kind === "explore" && e.files_referenced.length > 0) ||
+      e.kind === "tournament" ||
+      ("output_text" in e && !!e.output_text);
+    self = this.node(parent, `b|${i.file}`, bundleItem(folder, i.file, e, hasKids, starred === i.file), target, hasKids ? kids : undefined);
+    return self;
+  }
+
+  private tournamentNodes(folder: AutodevFolder, parent: PlanNode, te: TaskEvidence, file: string, fromEvidence: TournamentPass[]): PlanNode[] {
+    const rec = te.tournaments.get(file);
+    const out: PlanNode[] = [];
+    const judges = new Map<number, TournamentPass>();
+    for (const r of rec?.results ?? []) if (r.file.ok) judges.set(r.n, r.file.value);
+    const fromFolder = rec?.history?.ok ? rec.history.value : null;
+    const passes = fromFolder ?? fromEvidence;
+    const where = fromFolder ? `tournaments/${rec!.id}/history.json` : "evidence history";
+    const shown = new Set<number>();
+    passes.forEach((p, n) => {
+      if (p.n !== null) shown.add(p.n);
+      out.push(this.node(parent, `pass|${n}`, passItem(p, where, p.n !== null ? (judges.get(p.n)?.judges ?? p.judges) : p.judges)));
+    });
+    for (const [n, p] of judges) if (!shown.has(n)) out.push(this.node(parent, `result|${n}`, passItem(p, `pass_${String(n).padStart(2, "0")}/result.json`, p.judges)));
+    if (rec?.error) out.push(this.node(parent, "t-error", warningItem("tournament folder", rec.error)));
+    if (rec?.history && !rec.history.ok) out.push(this.node(parent, "t-history", warningItem("history.json", rec.history.error)));
+    for (const r of rec?.results ?? []) if (!r.file.ok) out.push(this.node(parent, `t-result|${r.dir}`, warningItem(`${r.dir}/result.json`, r.file.error)));
+    const info = te.diffs.get("tournament");
+    if (info) {
+      const label = info.ok ? `final diff: ${patchStats(info.files)}` : "final diff";
+      const item = info.ok ? patchItem(folder, te.taskId, file, patchStats(info.files), info.files.length > 0) : errorItem(label, info.error);
+      item.label = label;
+      item.description = undefined;
+      if (info.ok) item.command = { command: "autodev.openEvidenceDiff", title: "Open Diff", arguments: [folder.folder.uri.toString(), te.taskId, "tournament"] };
+      let finalNode: PlanNode;
+      finalNode = this.node(parent, "final", item, { folder, taskId: te.taskId, source: "tournament" }, info.ok ? () => this.fileNodes(folder, finalNode, te, "tournament") : undefined);
+      out.push(finalNode);
+    }
+    return out;
+  }
+}

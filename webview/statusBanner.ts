@@ -1,0 +1,70 @@
+/**
+ * The strip above the list: which plan the Plan view shows (time travel,
+ * with a one-click way back to live), whether the ledger's chain is broken
+ * (with a jump to the break), and short notices (copied, not found…).
+ */
+import type { IntegritySummary } from "../src/protocol";
+import { button, clear, h, icon, setText } from "./dom";
+import { oneLine } from "./format";
+
+/** What the banner's buttons ask for. */
+export interface BannerActions {
+  backToLive(): void;
+  jumpTo(seq: number): void;
+}
+
+/** Time travel, integrity and notices. */
+export class StatusBanner {
+  readonly el: HTMLElement;
+  readonly live: HTMLElement;
+  private readonly travel = h("div", { cls: "tl-banner travel" });
+  private readonly broken = h("div", { cls: "tl-banner broken" });
+  private noticeTimer = 0;
+
+  constructor(private readonly actions: BannerActions) {
+    this.live = h("div", { cls: "tl-notice", attrs: { role: "status", "aria-live": "polite" } });
+    this.el = h("div", { cls: "tl-banners" }, [this.travel, this.broken, this.live]);
+    this.travel.hidden = true;
+    this.broken.hidden = true;
+    this.live.hidden = true;
+  }
+
+  /** Shows or hides the time-travel strip. */
+  setTravel(seq: number | null): void {
+    clear(this.travel);
+    this.travel.hidden = seq === null;
+    if (seq === null) return;
+    const back = button("debug-continue", "Back to live");
+    back.addEventListener("click", () => this.actions.backToLive());
+    const go = button("target", `Go to #${seq}`);
+    go.addEventListener("click", () => this.actions.jumpTo(seq));
+    this.travel.append(icon("history"), h("span", { cls: "grow", text: `The Plan view shows the plan as of entry #${seq}.` }), go, back);
+  }
+
+  /** Shows or hides the broken-chain strip. */
+  setIntegrity(integrity: IntegritySummary | null, brokenSeq: number | null): void {
+    clear(this.broken);
+    const bad = integrity !== null && !integrity.ok;
+    this.broken.hidden = !bad;
+    if (!bad) return;
+    const where = integrity.brokenLine !== null ? ` at line ${integrity.brokenLine}` : "";
+    const text = `The ledger is broken${where}: ${oneLine(integrity.message ?? "integrity check failed")}`;
+    this.broken.append(icon("error"), h("span", { cls: "grow", text: text.length > 400 ? `${text.slice(0, 400)}…` : text }));
+    if (brokenSeq !== null) {
+      const go = button("target", `Go to #${brokenSeq}`);
+      go.addEventListener("click", () => this.actions.jumpTo(brokenSeq));
+      this.broken.appendChild(go);
+    }
+  }
+
+  /** A short message that disappears after a few seconds. */
+  notice(message: string): void {
+    setText(this.live, oneLine(message));
+    this.live.hidden = false;
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = window.setTimeout(() => {
+      this.live.hidden = true;
+      setText(this.live, "");
+    }, 4000);
+  }
+}
