@@ -6,16 +6,25 @@
 //   node scripts/run-integration-tests.mjs        (npm run test:integration; `npm test` builds first)
 //
 // Env: AUTODEV_IT_TIMEOUT_MS (default 600000), AUTODEV_IT_VERBOSE=1 (all workbench log lines),
-//      AUTODEV_IT_FIXTURE (default test/fixtures/python-small), CHROMIUM (default /usr/bin/chromium).
+//      AUTODEV_IT_FIXTURES (comma-separated folders of test/fixtures/, default
+//      "python-small,python-unicode"), CHROMIUM (default /usr/bin/chromium).
+//
+// The tests get fresh temporary copies of the fixtures (so they may write): one folder opens as
+// itself, several as a multi-root workspace in that order (python-small first: the tests'
+// workspaceFolders[0]).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { assertChromium, launchBrowser } from "./browser.mjs";
 import { ROOT, startServer } from "./vscode-server.mjs";
 
 const TIMEOUT_MS = Number(process.env.AUTODEV_IT_TIMEOUT_MS ?? 600_000);
 const VERBOSE = process.env.AUTODEV_IT_VERBOSE === "1";
-const FIXTURE = resolve(ROOT, process.env.AUTODEV_IT_FIXTURE ?? "test/fixtures/python-small");
+const FIXTURES = (process.env.AUTODEV_IT_FIXTURES ?? "python-small,python-unicode")
+  .split(",")
+  .map((name) => name.trim())
+  .filter(Boolean)
+  .map((name) => resolve(ROOT, "test", "fixtures", name));
 const TESTS_INDEX = join(ROOT, "out", "test", "integration", "index.js");
 const ARTIFACTS = join(ROOT, "test-artifacts");
 const say = (msg) => console.log(`[integration] ${msg}`);
@@ -29,20 +38,36 @@ function preflight() {
     throw new Error("dist/extension.js is missing: run `npm run build` (or `npm test`)");
   }
   assertChromium();
-  if (!existsSync(join(FIXTURE, ".autodev", "plan-ledger.jsonl"))) {
-    throw new Error(`fixture ${FIXTURE} has no .autodev/plan-ledger.jsonl`);
+  for (const fixture of FIXTURES) {
+    if (!existsSync(join(fixture, ".autodev", "plan-ledger.jsonl"))) {
+      throw new Error(`fixture ${fixture} has no .autodev/plan-ledger.jsonl`);
+    }
   }
 }
 
 /** The workbench URL whose payload makes VS Code load the extension and run the tests. */
-export function workbenchUrl(port, folder, extensionPath, testsPath) {
+export function workbenchUrl(port, target, extensionPath, testsPath) {
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [
     ["extensionDevelopmentPath", remote(extensionPath)],
     ["extensionTestsPath", remote(testsPath)],
     ["skipWelcome", "true"],
   ];
-  return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const kind = target.endsWith(".code-workspace") ? "workspace" : "folder";
+  return `http://127.0.0.1:${port}/?${kind}=${encodeURIComponent(target)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/** Copies the fixtures into `work`; returns the folder, or a .code-workspace over several. */
+function copyFixtures(work) {
+  const copies = FIXTURES.map((fixture) => {
+    const copy = join(work, "workspace", basename(fixture));
+    cpSync(fixture, copy, { recursive: true });
+    return copy;
+  });
+  if (copies.length === 1) return copies[0];
+  const file = join(work, "workspace", "integration.code-workspace");
+  writeFileSync(file, JSON.stringify({ folders: copies.map((path) => ({ path })) }, null, 2));
+  return file;
 }
 
 /** Formats one codeAutomationLog call: VS Code passes a level and the log line (or its parts). */
@@ -62,8 +87,7 @@ async function main() {
   preflight();
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), "autodev-it-"));
-  const folder = join(work, "workspace");
-  cpSync(FIXTURE, folder, { recursive: true });
+  const folder = copyFixtures(work);
   const transcript = [];
   let server;
   let browser;

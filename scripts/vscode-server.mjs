@@ -103,7 +103,8 @@ async function ensureCodeServer() {
   rmSync(CODE_SERVER_DIR, { recursive: true, force: true });
   mkdirSync(CODE_SERVER_DIR, { recursive: true });
   writeFileSync(join(CODE_SERVER_DIR, "package.json"), '{ "private": true }\n');
-  const env = serverEnv();
+  // Native modules (node-pty, kerberos, spdlog, …) compile with node-gyp: use every core.
+  const env = { ...serverEnv(), JOBS: "max", npm_config_jobs: "max" };
   for (const key of Object.keys(env)) if (/^npm_(lifecycle|package|command)|^npm_config_(prefix|global)$/i.test(key)) delete env[key];
   await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `code-server@${CODE_SERVER_VERSION}`], {
     cwd: CODE_SERVER_DIR,
@@ -119,13 +120,21 @@ export async function ensureServer() {
   }
   mkdirSync(CACHE, { recursive: true });
   const started = Date.now();
-  const release = await lockfile.lock(CACHE, {
+  const lockOptions = {
     lockfilePath: join(CACHE, "install.lock"),
-    stale: 60_000,
+    stale: 60_000, // a crashed installer's lock is taken over after a minute
     update: 10_000,
-    retries: { retries: 120, minTimeout: 5_000, maxTimeout: 5_000, factor: 1 }, // up to 10 min
     onCompromised: (err) => log(`install lock compromised: ${err.message}`),
-  });
+  };
+  let release;
+  try {
+    release = await lockfile.lock(CACHE, { ...lockOptions, retries: 0 });
+  } catch (err) {
+    if (err.code !== "ELOCKED") throw err;
+    log("another process is installing code-server; waiting for it (up to 15 min)");
+    const retries = { retries: 180, minTimeout: 5_000, maxTimeout: 5_000, factor: 1 };
+    release = await lockfile.lock(CACHE, { ...lockOptions, retries });
+  }
   try {
     if (!(existsSync(STAMP) && readFileSync(STAMP, "utf8") === STAMP_TEXT && existsSync(CODE_SERVER_ENTRY))) {
       await ensureNode24();

@@ -67,9 +67,12 @@ export function missingEvidence(status: string, have: ReadonlySet<string>): stri
   return needs.filter((k) => !have.has(k));
 }
 
-/** Escapes text for Markdown: every ASCII punctuation character is backslash-escaped (no HTML, links or emphasis from data). */
+/**
+ * Escapes text for Markdown: every character that can start markup (HTML, links,
+ * emphasis, code, headings, lists, tables, math, entities) is backslash-escaped.
+ */
 export function mdEscape(s: string): string {
-  return s.replace(/[!-/:-@[-`{-~]/g, "\\$&");
+  return s.replace(/[\\`*_{}[\]()<>#+\-!|~&=$]/g, "\\$&").replace(/^(\d+)\./, "$1\\.");
 }
 
 /** Escaped multi-line text: lines kept (hard breaks), leading spaces kept as no-break spaces. */

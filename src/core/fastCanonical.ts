@@ -29,11 +29,25 @@
  * the task ids and statuses — what strict replay needs — instead of the plan.
  */
 import { createHash } from "node:crypto";
-import { LEDGER_OPS, LedgerEntry, LedgerOp, Plan, TASK_STATUSES, validateLedgerEntry } from "./schemas";
+import {
+  AcceptanceCriterion,
+  AcceptanceCriterionSchema,
+  LEDGER_OPS,
+  LedgerEntry,
+  LedgerEntrySchema,
+  LedgerOp,
+  Phase,
+  PhaseSchema,
+  Plan,
+  PlanSchema,
+  TASK_STATUSES,
+  Task,
+  TaskSchema,
+} from "./schemas";
 import { parsePyJson } from "./pyJsonParse";
 import { pyFloatRepr } from "./pyFloatRepr";
 import { comparePyStrings } from "./pyJsonDump";
-import { pyInt } from "./pyValue";
+import { PyObject, PyValue, pyInt } from "./pyValue";
 
 /** What the fast path extracts from a canonical line. */
 export interface FastLine {
@@ -693,7 +707,7 @@ function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
 export function fastCanonicalLine(bytes: Buffer, wantPlan = false): FastLine | null {
   const n = bytes.length;
   // The shortest canonical entry is 112 bytes.
-  if (n < 100 || bytes[0] !== 0x7b || bytes[n - 1] !== 0x7d) return null;
+  if (!FAST_PATHS_MATCH_SCHEMAS || n < 100 || bytes[0] !== 0x7b || bytes[n - 1] !== 0x7d) return null;
   B = bytes;
   N = n;
   payloadTaskId = null;
@@ -720,7 +734,9 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   const isPlanOp = PLAN_OP_SET.has(op);
   i = lit(i + OPS[k].length, L_PAYLOAD);
   if (i < 0) return null;
+  const payloadStart = i;
   i = payload(i, isPlanOp, wantPlan);
+  const payloadEnd = i;
   const prevStart = lit(i, L_PREV);
   i = strValue(prevStart);
   if (i < 0) return null;
@@ -752,9 +768,10 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   let cached: LedgerEntry | null = null;
   const entryLazy = (): LedgerEntry => {
     if (cached) return cached;
-    const res = validateLedgerEntry(parsePyJson(latin1(bytes, 0, bytes.length)));
-    if (!res.ok) throw new Error(`internal error: a canonical ledger line failed validation: ${res.error}`);
-    cached = res.value;
+    // What `validateLedgerEntry(parsePyJson(line))` returns for a line in exact form: its fields in
+    // model order, the payload a fresh dict (`dict[str, Any]` copies), no coercion anywhere.
+    const payload = parsePyJson(latin1(bytes, payloadStart, payloadEnd)) as PyObject;
+    cached = { seq, timestamp, session_id: sessionId, op, payload, prev_hash: prevHash, self_hash: selfHash };
     return cached;
   };
   const lightPlan = lightPhases === null ? null : ({ phases: lightPhases } as unknown as Plan);
@@ -786,4 +803,134 @@ function intOf(s: number, e: number): number | bigint {
     return negative ? 0 - v : v;
   }
   return pyInt(BigInt(latin1(B, s, e)));
+}
+
+// ------------------------------------------------------------ exact plans as values
+
+const PLAN_FIELDS = ["plan_id", "spec_hash", "phases", "metadata", "created_at", "updated_at", "content_hash"];
+const PHASE_FIELDS = ["id", "title", "description", "tasks"];
+const TASK_FIELDS = [
+  "id", "phase_id", "title", "description", "status", "files", "acceptance", "depends_on",
+  "retry_count", "escalated", "assigned_agent", "evidence_bundle", "blocked_reason", "metadata",
+];
+const CRITERION_FIELDS = ["id", "description", "met"];
+const ENTRY_FIELDS = ["seq", "timestamp", "session_id", "op", "payload", "prev_hash", "self_hash"];
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The fast paths hard-code the models' fields (design §3.3). Should the
+ * schemas change, they switch themselves off (everything takes the full path)
+ * rather than disagree with it.
+ */
+export const FAST_PATHS_MATCH_SCHEMAS =
+  sameList(PlanSchema.fieldNames, PLAN_FIELDS) &&
+  sameList(PhaseSchema.fieldNames, PHASE_FIELDS) &&
+  sameList(TaskSchema.fieldNames, TASK_FIELDS) &&
+  sameList(AcceptanceCriterionSchema.fieldNames, CRITERION_FIELDS) &&
+  sameList(LedgerEntrySchema.fieldNames, ENTRY_FIELDS);
+
+const STATUS_SET: ReadonlySet<unknown> = new Set(TASK_STATUSES);
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+let trustedStrings = false;
+const isStr = (v: PyValue | undefined): v is string => typeof v === "string" && (trustedStrings || !LONE_SURROGATE.test(v));
+const isInt = (v: PyValue | undefined): v is number | bigint => typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
+const isStrOrNull = (v: PyValue | undefined): v is string | null => v === null || isStr(v);
+
+function strArray(v: PyValue | undefined): string[] | null {
+  if (!Array.isArray(v)) return null;
+  const out: string[] = [];
+  for (const x of v) {
+    if (!isStr(x)) return null;
+    out.push(x);
+  }
+  return out;
+}
+
+function exactCriterion(v: PyValue): AcceptanceCriterion | null {
+  if (!(v instanceof Map) || v.size !== 3) return null;
+  const id = v.get("id");
+  const description = v.get("description");
+  const met = v.get("met");
+  if (!isStr(id) || !isStr(description) || typeof met !== "boolean") return null;
+  return { id, description, met };
+}
+
+function exactTask(v: PyValue): Task | null {
+  if (!(v instanceof Map) || v.size !== 14) return null;
+  const id = v.get("id");
+  const phase_id = v.get("phase_id");
+  const title = v.get("title");
+  const description = v.get("description");
+  const status = v.get("status");
+  const files = strArray(v.get("files"));
+  const acceptanceIn = v.get("acceptance");
+  const depends_on = strArray(v.get("depends_on"));
+  const retry_count = v.get("retry_count");
+  const escalated = v.get("escalated");
+  const assigned_agent = v.get("assigned_agent");
+  const evidence_bundle = v.get("evidence_bundle");
+  const blocked_reason = v.get("blocked_reason");
+  const metadata = v.get("metadata");
+  if (!isStr(id) || !isStr(phase_id) || !isStr(title) || !isStr(description) || !STATUS_SET.has(status)) return null;
+  if (files === null || depends_on === null || !Array.isArray(acceptanceIn) || !isInt(retry_count) || typeof escalated !== "boolean") return null;
+  if (!isStrOrNull(assigned_agent) || !isStrOrNull(evidence_bundle) || !isStrOrNull(blocked_reason) || !(metadata instanceof Map)) return null;
+  const acceptance: AcceptanceCriterion[] = [];
+  for (const a of acceptanceIn) {
+    const c = exactCriterion(a);
+    if (c === null) return null;
+    acceptance.push(c);
+  }
+  return {
+    id, phase_id, title, description, status: status as Task["status"], files, acceptance, depends_on,
+    retry_count, escalated, assigned_agent, evidence_bundle, blocked_reason, metadata: new Map(metadata),
+  };
+}
+
+function exactPhase(v: PyValue): Phase | null {
+  if (!(v instanceof Map) || v.size !== 4) return null;
+  const id = v.get("id");
+  const title = v.get("title");
+  const description = v.get("description");
+  const tasksIn = v.get("tasks");
+  if (!isStr(id) || !isStr(title) || !isStr(description) || !Array.isArray(tasksIn)) return null;
+  const tasks: Task[] = [];
+  for (const t of tasksIn) {
+    const task = exactTask(t);
+    if (task === null) return null;
+    tasks.push(task);
+  }
+  return { id, title, description, tasks };
+}
+
+/**
+ * `validatePlan(v)`'s model, without the general validator, when `v` is a
+ * Plan in exact form — every field present with its exact type (nothing to
+ * coerce or default), no extra key, no lone surrogate; null otherwise (then
+ * call `validatePlan`). `trusted`: the strings are known to hold no lone
+ * surrogate (they come from bytes the fast path proved).
+ */
+export function exactPlanModel(v: PyValue, trusted = false): Plan | null {
+  if (!FAST_PATHS_MATCH_SCHEMAS || !(v instanceof Map) || v.size !== 7) return null;
+  trustedStrings = trusted;
+  try {
+    const plan_id = v.get("plan_id");
+    const spec_hash = v.get("spec_hash");
+    const phasesIn = v.get("phases");
+    const metadata = v.get("metadata");
+    const created_at = v.get("created_at");
+    const updated_at = v.get("updated_at");
+    const content_hash = v.get("content_hash");
+    if (!isStr(plan_id) || !isStr(spec_hash) || !Array.isArray(phasesIn) || !(metadata instanceof Map)) return null;
+    if (!isStr(created_at) || !isStr(updated_at) || !isStr(content_hash)) return null;
+    const phases: Phase[] = [];
+    for (const p of phasesIn) {
+      const phase = exactPhase(p);
+      if (phase === null) return null;
+      phases.push(phase);
+    }
+    return { plan_id, spec_hash, phases, metadata: new Map(metadata), created_at, updated_at, content_hash };
+  } finally {
+    trustedStrings = false;
+  }
 }

@@ -13,7 +13,7 @@ import { AUDIT_OPS, PLAN_OPS, ReplayError, applyStrict, TaskChange } from "./rep
 import { canTransition } from "./taskFsm";
 import { DamageClassifier } from "./damageClassifier";
 import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "./verifyTypes";
-import { FastLine, fastCanonicalLine } from "./fastCanonical";
+import { FastLine, exactPlanModel, fastCanonicalLine } from "./fastCanonical";
 
 /** Options of a scan. */
 export interface ScanOptions {
@@ -35,10 +35,10 @@ export interface ScanOptions {
   readonly fastPath?: boolean;
 }
 
-/** Entries applied to a plan skeleton before the full plan is built from its bytes eagerly. */
-const MAX_PENDING = 256;
-
 type Latin1 = { latin1Slice(start: number, end: number): string };
+
+/** The task fields replay assigns besides `status`. */
+const REPLAYED_FIELDS = ["blocked_reason", "retry_count", "escalated", "evidence_bundle"] as const;
 
 /** Applies `entry` to a full plan, ignoring the error replay already reported for it. */
 function applyQuietly(plan: Plan, entry: LedgerEntry): void {
@@ -77,8 +77,6 @@ export class LedgerScanner {
   /** Canonical bytes of the payload.plan `replayPlan` is a skeleton of (a view into `planBuf`). */
   private planBytes: Buffer | null = null;
   private planBuf: Buffer = Buffer.alloc(0);
-  /** Entries applied to the skeleton since `planBytes`, to apply when the full plan is built. */
-  private pending: LedgerEntry[] = [];
   private replayBroken = false;
   private readonly damage = new DamageClassifier((f) => this.record(f));
   private bytesSeen = 0;
@@ -208,7 +206,6 @@ export class LedgerScanner {
       this.planBytes = this.planBuf.subarray(0, len);
       this.replayPlan = fast.lightPlan;
       this.fullPlan = null;
-      this.pending = [];
       this.replayBroken = false;
       return null;
     }
@@ -253,30 +250,42 @@ export class LedgerScanner {
     this.replayPlan = plan;
     this.fullPlan = plan;
     this.planBytes = null;
-    this.pending = [];
   }
 
-  /** Applies to the full plan (if separate) an entry just applied to the replay plan. */
+  /** Applies to the full plan (if built and separate) an entry just applied to the skeleton. */
   private mirror(entry: LedgerEntry): void {
-    if (AUDIT_OPS.has(entry.op) || this.replayPlan === null) return;
-    if (this.fullPlan !== null) {
-      if (this.fullPlan !== this.replayPlan) applyQuietly(this.fullPlan, entry);
-    } else if (this.planBytes !== null) {
-      this.pending.push(entry);
-      if (this.pending.length > MAX_PENDING) this.materialize();
-    }
+    if (this.fullPlan !== null && this.fullPlan !== this.replayPlan && !AUDIT_OPS.has(entry.op)) applyQuietly(this.fullPlan, entry);
   }
 
-  /** Builds the full plan from the latest plan payload's bytes and the entries applied since. */
+  /**
+   * Builds the full plan from the latest plan payload's bytes, then carries
+   * over what replay changed since: replay only ever assigns `status`,
+   * `blocked_reason`, `retry_count`, `escalated` and `evidence_bundle` of a
+   * task, and the skeleton's tasks (same ids, same order) hold exactly the
+   * fields assigned so far, with their latest values.
+   */
   private materialize(): void {
     const bytes = this.planBytes!;
-    const res = validatePlan(parsePyJson((bytes as unknown as Latin1).latin1Slice(0, bytes.length)));
-    if (!res.ok) throw new Error(`internal error: a plan the fast path accepted failed validation: ${res.error}`);
-    const plan = res.value;
-    for (const entry of this.pending) applyQuietly(plan, entry);
+    const raw = parsePyJson((bytes as unknown as Latin1).latin1Slice(0, bytes.length));
+    let plan = exactPlanModel(raw, true);
+    if (plan === null) {
+      const res = validatePlan(raw);
+      if (!res.ok) throw new Error(`internal error: a plan the fast path accepted failed validation: ${res.error}`);
+      plan = res.value;
+    }
+    const skeleton = this.replayPlan!;
+    for (let p = 0; p < plan.phases.length; p++) {
+      const tasks = plan.phases[p].tasks;
+      const light = skeleton.phases[p].tasks;
+      for (let t = 0; t < tasks.length; t++) {
+        const from = light[t] as unknown as Record<string, unknown>;
+        const to = tasks[t] as unknown as Record<string, unknown>;
+        to.status = from.status;
+        for (const field of REPLAYED_FIELDS) if (field in from) to[field] = from[field];
+      }
+    }
     this.fullPlan = plan;
     this.planBytes = null;
-    this.pending = [];
   }
 
   private chainFinding(f: VerifyFinding): void {

@@ -327,11 +327,22 @@ class PyJsonWriter {
 function keysIfNotInPythonOrder(dict: PyObject): string[] | null {
   let previous: string | null = null;
   let inOrder = true;
+  let needsCodePointOrder = false;
   for (const key of dict.keys()) {
-    if (MAY_SORT_DIFFERENTLY.test(key)) return Array.from(dict.keys()).sort(comparePyStrings);
+    if (MAY_SORT_DIFFERENTLY.test(key)) needsCodePointOrder = true;
     if (previous !== null && previous >= key) inOrder = false;
     previous = key;
   }
-  if (inOrder) return null;
-  return Array.from(dict.keys()).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (inOrder && !needsCodePointOrder) return null;
+  const keys = Array.from(dict.keys());
+  if (needsCodePointOrder) return keys.sort(comparePyStrings);
+  if (keys.length > 24) return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Insertion sort: for the few keys of a typical object, cheaper than a comparator callback.
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    let j = i - 1;
+    for (; j >= 0 && keys[j] > key; j--) keys[j + 1] = keys[j];
+    keys[j + 1] = key;
+  }
+  return keys;
 }

@@ -244,7 +244,7 @@ class PyJsonScanner {
     return this.escapedString(quote, i);
   }
 
-  /** Continues a string at `i` (a backslash, a control character or the end). */
+  /** Continues a string at `from` (a backslash, a control character or the end). */
   private escapedString(quote: number, from: number): string {
     const s = this.s;
     const n = this.n;

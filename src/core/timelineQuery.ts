@@ -6,6 +6,7 @@
  * so 100,000 entries never cross to the host or the webview at once.
  */
 import type { ChainState, ChangeKind, FacetCount, TimelineEntryRow, TimelineFacets, TimelineFilter, TimelinePage, TimelineQuery, TimelineRow } from "../protocol";
+import { LocalDays } from "./timelineDays";
 import { EntrySummary } from "./verifyTypes";
 
 /** Ops that replace the whole plan (snapshots only restate it). */
@@ -31,17 +32,37 @@ export function isChange(kind: ChangeKind): boolean {
   return kind === "status" || kind === "plan";
 }
 
-/** Does the entry pass the filter? `text` must already be lower-case and trimmed. */
-export function matchesFilter(e: EntrySummary, f: TimelineFilter, text: string, titleOf: (taskId: string) => string | null): boolean {
+/** A compiled free-text search: case-insensitive substring, `#12`/`12` also matches seq 12, a hex prefix the hash. */
+export interface TextMatcher {
+  readonly re: RegExp | null;
+  readonly seq: number | null;
+  readonly lower: string;
+}
+
+/** Compiles the free text of a filter (empty text matches everything). */
+export function textMatcher(text: string): TextMatcher {
+  const lower = text.trim().toLowerCase();
+  if (!lower) return { re: null, seq: null, lower };
+  const seq = /^#?\d+$/.test(lower) ? Number(lower.replace("#", "")) : null;
+  return { re: new RegExp(lower.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), seq, lower };
+}
+
+/** Does the entry pass the filter? */
+export function matchesFilter(e: EntrySummary, f: TimelineFilter, text: TextMatcher, titleOf: (taskId: string) => string | null): boolean {
   if (f.ops.length > 0 && !f.ops.includes(e.op)) return false;
   if (f.taskId && e.taskId !== f.taskId) return false;
   if (f.sessionId && e.sessionId !== f.sessionId) return false;
   if (f.status && e.toStatus !== f.status) return false;
   if (f.changesOnly && !isChange(deriveChange(e))) return false;
-  if (!text) return true;
-  if (/^#?\d+$/.test(text) && e.seq === Number(text.replace("#", ""))) return true;
-  const has = (s: string | null) => s !== null && s.toLowerCase().includes(text);
-  return has(e.op) || has(e.taskId) || has(e.sessionId) || has(e.toStatus) || has(e.fromStatus) || e.selfHash.startsWith(text) || has(e.taskId === null ? null : titleOf(e.taskId));
+  const re = text.re;
+  if (re === null || e.seq === text.seq) return true;
+  if (re.test(e.op) || re.test(e.sessionId) || e.selfHash.startsWith(text.lower)) return true;
+  if (e.toStatus !== null && re.test(e.toStatus)) return true;
+  if (e.fromStatus !== null && re.test(e.fromStatus)) return true;
+  if (e.taskId === null) return false;
+  if (re.test(e.taskId)) return true;
+  const title = titleOf(e.taskId);
+  return title !== null && re.test(title);
 }
 
 /** A snapshot that directly follows a non-snapshot entry of the same session, with an intact chain. */
@@ -53,7 +74,6 @@ function foldable(entries: readonly EntrySummary[], i: number): boolean {
 }
 
 interface GroupData {
-  readonly key: string;
   readonly sessionId: string;
   readonly day: string;
   entries: number;
@@ -88,8 +108,9 @@ export interface ChainBreak {
 export class TimelineIndex {
   private epochs = new Float64Array(0);
   private epochCount = 0;
-  private readonly days = new Map<string, Map<number, string>>();
+  private readonly zones = new Map<string, LocalDays>();
   private view: ViewData | null = null;
+  private readonly tally = { counted: 0, ops: new Map<string, Tally>(), statuses: new Map<string, Tally>(), sessions: new Map<string, Tally>(), tasks: new Map<string, Tally>() };
   private facetCache: { length: number; facets: TimelineFacets } | null = null;
 
   /** `entries` is the session's live array (appends grow it); `generation` names its identity. */
@@ -173,7 +194,7 @@ export class TimelineIndex {
     const entries = this.entries;
     const n = entries.length;
     const f = query.filter;
-    const text = f.text.trim().toLowerCase();
+    const text = textMatcher(f.text);
     const match = new Uint8Array(n);
     for (let i = 0; i < n; i++) match[i] = matchesFilter(entries[i], f, text, titleOf) ? 1 : 0;
     const folded = new Int32Array(n).fill(-1);
@@ -193,9 +214,8 @@ export class TimelineIndex {
       if (match[i] === 0) continue;
       const e = entries[i];
       const day = dayOf(i);
-      const gkey = `${e.sessionId}\u0000${day}`;
-      if (group === null || group.key !== gkey) {
-        group = { key: gkey, sessionId: e.sessionId, day, entries: 0, newest: i, oldest: i };
+      if (group === null || group.sessionId !== e.sessionId || group.day !== day) {
+        group = { sessionId: e.sessionId, day, entries: 0, newest: i, oldest: i };
         groups.push(group);
         rows[total++] = -groups.length;
       }
@@ -209,31 +229,14 @@ export class TimelineIndex {
     return { key, length: n, rows: rows.subarray(0, total), total, matched, groups, folded, rowOf };
   }
 
-  /** Entry index → local day `YYYY-MM-DD` in `timeZone` (cached per quarter hour). */
+  /** Entry index → local day `YYYY-MM-DD` in `timeZone`. */
   private dayFunction(timeZone: string): (i: number) => string {
     this.ensureEpochs();
-    let fmt: Intl.DateTimeFormat;
-    try {
-      fmt = new Intl.DateTimeFormat("en-US", { timeZone: timeZone || "UTC", year: "numeric", month: "2-digit", day: "2-digit" });
-    } catch {
-      fmt = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "2-digit", day: "2-digit" });
-    }
-    const zone = fmt.resolvedOptions().timeZone;
-    let cache = this.days.get(zone);
-    if (!cache) this.days.set(zone, (cache = new Map()));
-    const byQuarter = cache;
-    return (i) => {
-      const ms = this.epochs[i];
-      if (Number.isNaN(ms)) return "";
-      const q = Math.floor(ms / 900_000);
-      let day = byQuarter.get(q);
-      if (day === undefined) {
-        const p = Object.fromEntries(fmt.formatToParts(new Date(q * 900_000)).map((x) => [x.type, x.value]));
-        day = `${p.year}-${p.month}-${p.day}`;
-        byQuarter.set(q, day);
-      }
-      return day;
-    };
+    let days = this.zones.get(timeZone);
+    if (!days) this.zones.set(timeZone, (days = new LocalDays(timeZone)));
+    const zone = days;
+    const epochs = this.epochs;
+    return (i) => zone.dayOf(epochs[i]);
   }
 
   private ensureEpochs(): void {
@@ -248,32 +251,41 @@ export class TimelineIndex {
     this.epochCount = n;
   }
 
-  /** Values the filter controls offer, with counts (sessions newest first, tasks in natural order). */
+  /** Values the filter controls offer, with counts (sessions newest first, tasks in natural order); counted incrementally. */
   facets(): TimelineFacets {
     const n = this.entries.length;
     if (this.facetCache && this.facetCache.length === n) return this.facetCache.facets;
-    const ops = new Map<string, number>();
-    const statuses = new Map<string, number>();
-    const sessions = new Map<string, number>();
-    const tasks = new Map<string, number>();
-    const bump = (m: Map<string, number>, k: string | null) => k !== null && m.set(k, (m.get(k) ?? 0) + 1);
-    for (let i = n - 1; i >= 0; i--) {
-      const e = this.entries[i];
-      bump(ops, e.op);
-      bump(statuses, e.toStatus);
-      bump(sessions, e.sessionId);
-      bump(tasks, e.taskId);
-    }
-    const list = (m: Map<string, number>, sort?: (a: string, b: string) => number): FacetCount[] => {
-      const keys = [...m.keys()];
-      if (sort) keys.sort(sort);
-      return keys.slice(0, MAX_FACET_VALUES).map((value) => ({ value, count: m.get(value)! }));
+    const t = this.tally;
+    const bump = (m: Map<string, Tally>, k: string | null, i: number) => {
+      if (k === null) return;
+      const x = m.get(k);
+      if (x) {
+        x.count++;
+        x.last = i;
+      } else m.set(k, { count: 1, last: i });
     };
-    const natural = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });
-    const facets = { ops: list(ops, natural), statuses: list(statuses, natural), sessions: list(sessions), tasks: list(tasks, natural) };
+    for (let i = t.counted; i < n; i++) {
+      const e = this.entries[i];
+      bump(t.ops, e.op, i);
+      bump(t.statuses, e.toStatus, i);
+      bump(t.sessions, e.sessionId, i);
+      bump(t.tasks, e.taskId, i);
+    }
+    t.counted = n;
+    const natural = (a: [string, Tally], b: [string, Tally]) => a[0].localeCompare(b[0], "en", { numeric: true });
+    const newest = (a: [string, Tally], b: [string, Tally]) => b[1].last - a[1].last;
+    const list = (m: Map<string, Tally>, sort: (a: [string, Tally], b: [string, Tally]) => number): FacetCount[] =>
+      [...m].sort(sort).slice(0, MAX_FACET_VALUES).map(([value, x]) => ({ value, count: x.count }));
+    const facets = { ops: list(t.ops, natural), statuses: list(t.statuses, natural), sessions: list(t.sessions, newest), tasks: list(t.tasks, natural) };
     this.facetCache = { length: n, facets };
     return facets;
   }
+}
+
+/** How often a facet value occurs and the index of its newest entry. */
+interface Tally {
+  count: number;
+  last: number;
 }
 
 /** Chain state of entry `i`: the first break, after it (unverified), or ok. */

@@ -8,11 +8,11 @@
  */
 import * as vscode from "vscode";
 import { PatchSource } from "../core/evidenceStore";
-import { describePaths, displayPath } from "../core/patchModel";
+import { describePaths } from "../core/patchModel";
 import { ReconstructedFile } from "../core/patchReconstruct";
 import { AutodevFolder } from "./autodevFolder";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
-import { DiffSide, evidenceLabelUri, evidenceUri } from "./evidenceUris";
+import { DiffSide, evidenceUri } from "./evidenceUris";
 import { OutputLog } from "./outputLog";
 
 /** What an open call showed: the left/right URIs of each file, and how. */
@@ -22,6 +22,8 @@ export interface OpenedDiff {
 }
 
 const NONE: OpenedDiff = { mode: "none", sides: [] };
+/** Said in titles (and, as a folder name, in multi-file diff rows) when sides come from the hunks alone. */
+const HUNKS_ONLY = "(from hunks only)";
 
 /** Opens evidence diffs. */
 export class EvidenceDiffOpener {
@@ -59,9 +61,10 @@ export class EvidenceDiffOpener {
       return { mode: "diff", sides };
     }
     const hunksOnly = showable.filter((x) => x.file.source === "hunks").length;
-    const title = `${diff.label} — ${sides.length} files${hunksOnly ? ` (${hunksOnly} from hunks only)` : ""}`;
+    // The multi-file diff editor adds " (N files)" to the title itself.
+    const title = `${diff.label}${hunksOnly ? ` — ${hunksOnly} from hunks only` : ""}`;
     if (await this.changesEditorAvailable()) {
-      const rows = showable.map(({ file }, n) => [evidenceLabelUri(taskId, rowLabel(file)), sides[n].left, sides[n].right]);
+      const rows = showable.map((_, n) => [sides[n].right, sides[n].left, sides[n].right]);
       await vscode.commands.executeCommand("vscode.changes", title, rows);
       return { mode: "changes", sides };
     }
@@ -76,7 +79,8 @@ export class EvidenceDiffOpener {
   private sidesOf(folder: AutodevFolder, taskId: string, source: PatchSource, index: number, r: ReconstructedFile, label: string) {
     const uri = (side: DiffSide) => {
       const p = side === "before" ? (r.file.oldPath ?? r.file.newPath) : (r.file.newPath ?? r.file.oldPath);
-      return evidenceUri({ view: "side", folder: folder.folder.uri.toString(), task: taskId, source, index, side }, `${side}/${p ?? "file"}`);
+      const marker = r.source === "hunks" ? `${HUNKS_ONLY}/` : "";
+      return evidenceUri({ view: "side", folder: folder.folder.uri.toString(), task: taskId, source, index, side }, `${marker}${p ?? "file"}`);
     };
     return { left: uri("before"), right: uri("after"), title: diffTitle(r, label) };
   }
@@ -103,10 +107,5 @@ function changeNote(r: ReconstructedFile): string {
 
 /** The diff editor title: "src/calc.py ↔ 1.1.patch", with "(from hunks only)" when the sides are not whole files. */
 export function diffTitle(r: ReconstructedFile, label: string): string {
-  return `${describePaths(r.file)}${changeNote(r)} — ${label}${r.source === "hunks" ? " (from hunks only)" : ""}`;
-}
-
-/** A row label of the multi-file diff editor. */
-function rowLabel(r: ReconstructedFile): string {
-  return `${displayPath(r.file)}${r.source === "hunks" ? " (from hunks only)" : ""}`;
+  return `${describePaths(r.file)}${changeNote(r)} — ${label}${r.source === "hunks" ? ` ${HUNKS_ONLY}` : ""}`;
 }

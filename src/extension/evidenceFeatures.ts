@@ -1,10 +1,15 @@
 /**
- * Registers the evidence features (tree nodes under tasks, diff views,
- * readable bundle views). Filled in by the evidence work; for now nothing.
+ * Registers the evidence features: the `autodev-evidence` document provider,
+ * the evidence nodes under every task of the Plan view, the diff opener and
+ * the evidence commands. Everything is disposed with the extension.
  */
 import * as vscode from "vscode";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandManager } from "./commandManager";
+import { EvidenceCommands } from "./evidenceCommands";
+import { EvidenceContentProvider } from "./evidenceContentProvider";
+import { EvidenceDiffOpener } from "./evidenceDiffOpener";
+import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 import { FolderPicker } from "./folderPicker";
 import { OutputLog } from "./outputLog";
 import { PlanTreeProvider } from "./planTreeProvider";
@@ -20,5 +25,21 @@ export interface EvidenceServices {
   readonly picker: FolderPicker;
 }
 
+/** Handles to the evidence features (for tests and other features). */
+export interface EvidenceFeatures {
+  readonly content: EvidenceContentProvider;
+  readonly contributor: EvidenceTreeContributor;
+  readonly opener: EvidenceDiffOpener;
+  readonly commands: EvidenceCommands;
+}
+
 /** Registers evidence nodes, commands and providers. */
-export function registerEvidenceFeatures(_context: vscode.ExtensionContext, _services: EvidenceServices): void {}
+export function registerEvidenceFeatures(context: vscode.ExtensionContext, services: EvidenceServices): EvidenceFeatures {
+  const content = new EvidenceContentProvider(services.workspaces);
+  const contributor = new EvidenceTreeContributor(services.tree, content, services.log);
+  const opener = new EvidenceDiffOpener(content, services.log);
+  const commands = new EvidenceCommands(content, opener, contributor, services.picker);
+  services.commands.registerAll(commands.handlers());
+  context.subscriptions.push(content, contributor);
+  return { content, contributor, opener, commands };
+}

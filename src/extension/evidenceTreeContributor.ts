@@ -125,7 +125,7 @@ export class EvidenceTreeContributor extends Disposable {
     const target = { folder, taskId: te.taskId, kind: "patch", file: p.file, source: "patch" as const };
     let self: PlanNode;
     const children = () => this.fileNodes(folder, self, te, "patch");
-    self = this.node(parent, `patch|${p.file}`, patchItem(folder, te.taskId, p.file, patchStats(info.files), info.files.length > 0), target, children);
+    self = this.node(parent, `patch|${p.file}`, patchItem(folder, te.taskId, p.file, info.files), target, children);
     return self;
   }
 
@@ -179,10 +179,11 @@ export class EvidenceTreeContributor extends Disposable {
     for (const r of rec?.results ?? []) if (!r.file.ok) out.push(this.node(parent, `t-result|${r.dir}`, warningItem(`${r.dir}/result.json`, r.file.error)));
     const info = te.diffs.get("tournament");
     if (info) {
-      const label = info.ok ? `final diff: ${patchStats(info.files)}` : "final diff";
-      const item = info.ok ? patchItem(folder, te.taskId, file, patchStats(info.files), info.files.length > 0) : errorItem(label, info.error);
+      const item = info.ok ? patchItem(folder, te.taskId, file, info.files) : errorItem("final diff", info.error);
+      const label = String(item.label).replace(/^patch: /, "final diff: ");
       item.label = label;
       item.description = undefined;
+      item.contextValue = info.ok ? "autodevEvidence.finaldiff.diff" : item.contextValue;
       if (info.ok) item.command = { command: "autodev.openEvidenceDiff", title: "Open Diff", arguments: [folder.folder.uri.toString(), te.taskId, "tournament"] };
       let finalNode: PlanNode;
       finalNode = this.node(parent, "final", item, { folder, taskId: te.taskId, source: "tournament" }, info.ok ? () => this.fileNodes(folder, finalNode, te, "tournament") : undefined);

@@ -9,7 +9,7 @@ import * as vscode from "vscode";
 import { Evidence } from "../core/evidenceSchemas";
 import { PatchSource } from "../core/evidenceStore";
 import { evidenceFailed, summarizeEvidence } from "../core/evidenceSummary";
-import { ParsedPatchFile, describePaths } from "../core/patchModel";
+import { ParsedPatchFile, describePaths, patchStats } from "../core/patchModel";
 import { TournamentPass, formatScores, passSummary } from "../core/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
 import { EVIDENCE_SCHEME } from "./evidenceUris";
@@ -36,7 +36,7 @@ const KIND_ICON: Record<string, string> = {
   explore: "search",
   domain_expert: "mortar-board",
   critic: "law",
-  tournament: "trophy",
+  tournament: "git-compare",
   patch: "diff",
 };
 
@@ -57,7 +57,7 @@ function bundleColor(e: Evidence): string | undefined {
   if (evidenceFailed(e)) return "testing.iconFailed";
   if ((e.kind === "review" || e.kind === "critic") && e.verdict !== "APPROVED") return "problemsWarningIcon.foreground";
   if (e.kind === "review" || e.kind === "critic" || e.kind === "test" || e.kind === "developer") return "testing.iconPassed";
-  return e.kind === "tournament" ? "charts.yellow" : undefined;
+  return e.kind === "tournament" && !e.converged ? "charts.orange" : undefined;
 }
 
 /** Context value tokens: `autodevEvidence.<kind>[.diff][.output][.raw]`, for menus. */
@@ -82,10 +82,12 @@ export function bundleItem(folder: AutodevFolder, file: string, e: Evidence, has
   return item;
 }
 
-/** The task's `.patch`: "patch: 4 files, +17 −8". */
-export function patchItem(folder: AutodevFolder, taskId: string, file: string, stats: string, hasChildren: boolean): vscode.TreeItem {
-  const item = new vscode.TreeItem(`patch: ${stats}`, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-  item.iconPath = icon("diff");
+/** The task's `.patch`: "patch: 4 files, +17 −8" (", 1 malformed" and a red icon when sections do not parse). */
+export function patchItem(folder: AutodevFolder, taskId: string, file: string, files: readonly ParsedPatchFile[]): vscode.TreeItem {
+  const broken = files.filter((f) => f.error).length;
+  const stats = `${patchStats(files)}${broken ? `, ${broken} malformed` : ""}`;
+  const item = new vscode.TreeItem(`patch: ${stats}`, files.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.iconPath = broken ? icon("diff", "errorForeground") : icon("diff");
   item.description = file;
   item.tooltip = md(`.autodev/evidence/${file}\n${stats}\nClick to open the diff; expand for its files.`);
   item.contextValue = evidenceContext("patch", { diff: true, raw: true });
@@ -109,13 +111,14 @@ export function diffFileItem(folder: AutodevFolder, taskId: string, source: Patc
   return item;
 }
 
-/** A bad evidence file or folder: the name, and why, in red. */
-export function errorItem(label: string, why: string): vscode.TreeItem {
+/** A bad evidence file or folder: the name, and why, in red (`raw`: its text may be opened as it is). */
+export function errorItem(label: string, why: string, raw = false): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.iconPath = icon("error", "errorForeground");
-  item.description = why.split("\n")[0];
+  const first = why.split("\n")[0];
+  item.description = first.startsWith(`${label} `) ? first.slice(label.length + 1) : first;
   item.tooltip = md(why);
-  item.contextValue = "autodevEvidenceError";
+  item.contextValue = raw ? "autodevEvidenceError.raw" : "autodevEvidenceError";
   return item;
 }
 

@@ -33,7 +33,7 @@ function labelSegments(p: string): string {
     .join("/");
 }
 
-/** The URI of an evidence document; `label` becomes the path (tab title, language by extension). */
+/** The URI of an evidence document; `label` becomes the path (tab title, language by extension), after the task id except for diff sides. */
 export function evidenceUri(req: EvidenceDocRequest, label: string): vscode.Uri {
   const q = new URLSearchParams({ v: req.view, f: req.folder, t: req.task });
   if (req.view === "side") {
@@ -42,12 +42,10 @@ export function evidenceUri(req: EvidenceDocRequest, label: string): vscode.Uri 
     q.set("side", req.side);
   } else if (req.view === "raw") q.set("n", req.file);
   else q.set("k", req.kind);
-  return vscode.Uri.from({ scheme: EVIDENCE_SCHEME, path: `/${labelSegments(req.task)}/${labelSegments(label) || "evidence"}`, query: q.toString() });
-}
-
-/** A label-only URI (for the multi-file diff editor's rows): never opened as a document. */
-export function evidenceLabelUri(task: string, label: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: EVIDENCE_SCHEME, path: `/${labelSegments(task)}/${labelSegments(label)}`, query: "v=label" });
+  // Diff sides carry only the file's path, so the multi-file diff editor shows "calc.py src" and
+  // treats before/after as the same file (it compares paths, not queries) unless it was renamed.
+  const prefix = req.view === "side" ? "" : `/${labelSegments(req.task)}`;
+  return vscode.Uri.from({ scheme: EVIDENCE_SCHEME, path: `${prefix}/${labelSegments(label) || "evidence"}`, query: q.toString() });
 }
 
 /** Parses and validates an evidence URI; a string says what is wrong with it. */
@@ -83,8 +81,6 @@ export function parseEvidenceUri(uri: vscode.Uri): EvidenceDocRequest | string {
       if (!isSafeSegment(file) || !mine) return `${JSON.stringify(file)} is not an evidence file of task ${task}`;
       return { view, folder, task, file };
     }
-    case "label":
-      return "a label, not a document";
     default:
       return `unknown view ${JSON.stringify(view)}`;
   }

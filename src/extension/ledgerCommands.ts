@@ -91,13 +91,17 @@ export class LedgerCommands {
     if (r.ok) void vscode.window.showInformationMessage(`AutoDev: ledger ok — ${r.entries} entries verified in ${(result.ms / 1000).toFixed(1)} s${r.warnings.length ? ` (${r.warnings.length} warnings in Problems)` : ""}.`);
     else {
       const first = r.errors[0];
-      const pick = await vscode.window.showErrorMessage(
-        `AutoDev: ledger broken at line ${first.atLine}: ${humanMessage(first)} (${r.errors.length} finding${r.errors.length === 1 ? "" : "s"}; see Problems)`,
-        "Go to Line",
-        "Show Report",
-      );
-      if (pick === "Go to Line") await this.openLedgerLine(f, first.atLine);
-      if (pick === "Show Report") this.log.show();
+      // Not awaited: the command resolves with the verdict while the message waits for the user.
+      void vscode.window
+        .showErrorMessage(
+          `AutoDev: ledger broken at line ${first.atLine}: ${humanMessage(first)} (${r.errors.length} finding${r.errors.length === 1 ? "" : "s"}; see Problems)`,
+          "Go to Line",
+          "Show Report",
+        )
+        .then((pick) => {
+          if (pick === "Go to Line") void this.openLedgerLine(f, first.atLine);
+          if (pick === "Show Report") this.log.show();
+        });
     }
     return r.ok;
   }

@@ -66,8 +66,15 @@ export class TaskCommands {
       void vscode.window.showWarningMessage("AutoDev: this workspace is not trusted, so AutoDev State is read-only here. Trust the workspace to change task status.");
       return undefined;
     }
-    const t = asTaskNode(arg) ?? (await this.pickTask(arg, from));
-    if (!t) return undefined;
+    const picked = asTaskNode(arg) ?? (await this.pickTask(arg, from));
+    if (!picked) return undefined;
+    // Tree nodes can be older than the live plan: act on the task as it is now.
+    const current = picked.folder.live?.phases.flatMap((p) => p.tasks).find((x) => x.id === picked.task.id);
+    if (!current) {
+      void vscode.window.showWarningMessage(`AutoDev: task ${picked.task.id} is no longer in the plan.`);
+      return undefined;
+    }
+    const t = { folder: picked.folder, task: current };
     if (t.folder.timeTravel) {
       void vscode.window.showWarningMessage("AutoDev: you are viewing an earlier plan; go back to live before changing a task.");
       return undefined;

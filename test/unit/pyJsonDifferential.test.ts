@@ -98,7 +98,7 @@ class HostileJsonGenerator {
 
   document(): string {
     const r = this.rng;
-    this.budget = 10 + r.below(60);
+    this.budget = 8 + r.below(40);
     let doc: string;
     const kind = r.below(100);
     if (kind < 40) doc = this.value(0, 1 + r.below(6));
@@ -213,7 +213,7 @@ class HostileJsonGenerator {
       case 1: return r.pick(FIXED_FLOATS);
       case 2: return String(r.below(2000) - 1000);
       case 3: return sign + r.digits(1 + r.below(40), true);
-      case 4: return sign + r.digits(r.chance(0.2) ? 1000 + r.below(3000) : 50 + r.below(400), true);
+      case 4: return sign + r.digits(r.chance(0.03) ? 1000 + r.below(3300) : 20 + r.below(300), true);
       case 5: case 6: return this.bitPatternFloat();
       case 7: {
         const whole = r.chance(0.3) ? "0" : r.digits(1 + r.below(20), true);

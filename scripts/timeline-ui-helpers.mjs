@@ -1,0 +1,122 @@
+// Helpers of scripts/timeline-ui-test.mjs: the command palette, finding the timeline's webview
+// frame, reading the Plan tree, switching the colour theme through the user settings file,
+// appending a ledger entry with the CLI (it takes the lock as Python does), generating a big
+// ledger with the benchmark's generator, and measuring scrolling inside the webview.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as esbuild from "esbuild";
+import { ROOT } from "./vscode-server.mjs";
+
+/** Polls `check` (async) every 100 ms until true or `timeoutMs`; returns the last answer. */
+export async function waitFor(check, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return true;
+    } catch {
+      // not there yet
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The frame that holds the timeline page (the inner frame of a VS Code webview). */
+export async function timelineFrame(page, timeoutMs = 30_000) {
+  let found = null;
+  const ok = await waitFor(async () => {
+    for (const f of page.frames()) {
+      if (await f.$("#timeline-root .tl-toolbar").catch(() => null)) {
+        found = f;
+        return true;
+      }
+    }
+    return false;
+  }, timeoutMs);
+  if (!ok) throw new Error("the timeline webview did not appear");
+  return found;
+}
+
+/** Runs "AutoDev: Show Ledger Timeline" from the command palette and returns the webview frame. */
+export async function openTimeline(page) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ timeout: 20_000 });
+  await input.fill(">AutoDev: Show Ledger Timeline");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "Show Ledger Timeline" }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press("Enter");
+  return timelineFrame(page);
+}
+
+/** Texts of the rows of the Plan view (the sidebar must show the AutoDev container). */
+export async function treeRows(page) {
+  return (await page.locator(".sidebar .monaco-list-row").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
+}
+
+/** Sets `workbench.colorTheme` in the user settings file (the workbench picks the change up). */
+export function setTheme(settingsFile, theme) {
+  const settings = JSON.parse(readFileSync(settingsFile, "utf8"));
+  writeFileSync(settingsFile, JSON.stringify({ ...settings, "workbench.colorTheme": theme }, null, 2));
+}
+
+/** Appends one entry with the extension's CLI (locked, atomic, as Python AutoDev appends). */
+export function appendLedgerEntry(dir, op, payload, session) {
+  const r = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), "append", dir, op, "--payload", JSON.stringify(payload), "--session", session], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`cli append failed: ${r.stderr || r.stdout}`);
+}
+
+/** Writes a ledger of `count` small entries into `dir/.autodev/` with bench/generate.ts. */
+export async function generateBigLedger(dir, count) {
+  const out = join(tmpdir(), `autodev-bench-generate-${process.pid}.cjs`);
+  await esbuild.build({ entryPoints: [join(ROOT, "bench", "generate.ts")], bundle: true, platform: "node", format: "cjs", outfile: out, logLevel: "warning" });
+  const { generateSmallEntriesLedger } = createRequire(import.meta.url)(out);
+  mkdirSync(join(dir, ".autodev"), { recursive: true });
+  const t0 = Date.now();
+  const res = generateSmallEntriesLedger(join(dir, ".autodev", "plan-ledger.jsonl"), count);
+  return { ...res, ms: Date.now() - t0 };
+}
+
+/** Scrolls the list frame by frame (steady, then far jumps) and reports frame times and blank rows. */
+export async function measureScroll(frame) {
+  return frame.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const list = document.querySelector(".tl-list");
+        const frames = [];
+        let blanks = 0;
+        let shown = 0;
+        let step = 0;
+        let last = performance.now();
+        const max = list.scrollHeight - list.clientHeight;
+        const tick = (now) => {
+          frames.push(now - last);
+          last = now;
+          const rows = [...list.querySelectorAll(".tl-row:not([hidden])")];
+          shown += rows.length;
+          blanks += rows.filter((r) => r.classList.contains("placeholder")).length;
+          step++;
+          if (step < 240) list.scrollTop += 66; // 3 rows per frame: a fast wheel
+          else if (step < 300) list.scrollTop = Math.floor(Math.random() * max); // dragging the thumb
+          else {
+            const sorted = frames.slice(1).sort((a, b) => a - b);
+            const q = (p) => Math.round(sorted[Math.floor(p * (sorted.length - 1))] * 10) / 10;
+            return resolve({ frames: sorted.length, p50: q(0.5), p95: q(0.95), max: q(1), blankRatio: Math.round((blanks / Math.max(1, shown)) * 1000) / 1000 });
+          }
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+}
+
+/** What the webview holds: JS heap, DOM nodes, rows rendered. */
+export async function pageOf(frame) {
+  return frame.evaluate(() => ({
+    heapMB: performance.memory ? Math.round((performance.memory.usedJSHeapSize / 1048576) * 10) / 10 : null,
+    domNodes: document.getElementsByTagName("*").length,
+    rowsInDom: document.querySelectorAll(".tl-row").length,
+  }));
+}

@@ -1,0 +1,198 @@
+// Browser test of the ledger timeline webview inside a real VS Code (code-server + headless
+// Chromium through Playwright), beside the mocha integration harness: mocha runs in the extension
+// host and cannot reach a webview's DOM, so this drives the page itself.
+//
+//   npm run build && node esbuild.mjs --tests && node scripts/timeline-ui-test.mjs
+//
+// A multi-root workspace holds a copy of test/fixtures/python-small and of the hostile fixture
+// (test/fixtures/hostile). Checks: the timeline opens from the command palette and rows appear; a
+// filter works; a click selects (details load) and "Show plan as of" time-travels the Plan tree;
+// keyboard navigation; back to live; live appends arrive; the hostile fixture is inert (no dialog,
+// no window marker, no element it could have injected, CSP intact). Screenshots in light, dark
+// and high-contrast themes go to test-artifacts/timeline-*.png.
+// Env: AUTODEV_TIMELINE_BIG=N also opens a generated N-entry ledger and reports open time and
+// scrolling (frame times, blank rows). CHROMIUM as for the harness. Exit code 0 = all checks pass.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launchBrowser } from "./browser.mjs";
+import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
+import { appendLedgerEntry, generateBigLedger, measureScroll, openTimeline, pageOf, setTheme, timelineFrame, treeRows, waitFor } from "./timeline-ui-helpers.mjs";
+
+const ARTIFACTS = join(ROOT, "test-artifacts");
+const say = (msg) => console.log(`[timeline-ui] ${msg}`);
+const results = [];
+
+/** Records one check; failures are collected and make the exit code non-zero. */
+function check(name, ok, detail = "") {
+  results.push({ name, ok: Boolean(ok), detail });
+  say(`${ok ? "✔" : "✘"} ${name}${detail ? ` — ${detail}` : ""}`);
+}
+
+/** Starts code-server on `workspace` (a folder or a .code-workspace) with the extension linked in, opens it in Chromium. */
+async function withWorkbench(work, workspace, theme, fn) {
+  const extensions = join(work, `extensions-${Date.now()}`);
+  mkdirSync(extensions, { recursive: true });
+  symlinkSync(ROOT, join(extensions, "autodev-state.autodev-state-0.1.0"), "dir");
+  const userData = join(work, `user-data-${Date.now()}`);
+  mkdirSync(join(userData, "User"), { recursive: true });
+  const settingsFile = join(userData, "User", "settings.json");
+  writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": theme, "window.commandCenter": false }, null, 2));
+  const server = await startServer({ folder: workspace, userDataDir: userData, extensionsDir: extensions });
+  const browser = await launchBrowser(join(work, `chromium-${Date.now()}`), { width: 1500, height: 900 });
+  const dialogs = [];
+  try {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const param = workspace.endsWith(".code-workspace") ? "workspace" : "folder";
+    await page.goto(`${server.url}?${param}=${encodeURIComponent(workspace)}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+    await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
+    await page.locator('.activitybar [aria-label^="AutoDev"]').first().waitFor({ timeout: 90_000 });
+    try {
+      return await fn({ page, dialogs, settingsFile });
+    } catch (err) {
+      await page.screenshot({ path: join(ARTIFACTS, "timeline-ui-failure.png") }).catch(() => {});
+      writeFileSync(join(ARTIFACTS, "timeline-ui-server.log"), server.output());
+      throw err;
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    await server.stop().catch(() => {});
+  }
+}
+
+async function fixtureSession(work) {
+  const small = join(work, "small");
+  const hostile = join(work, "hostile");
+  cpSync(join(ROOT, "test", "fixtures", "python-small"), small, { recursive: true });
+  cpSync(join(ROOT, "test", "fixtures", "hostile"), hostile, { recursive: true });
+  const ws = join(work, "timeline.code-workspace");
+  writeFileSync(ws, JSON.stringify({ folders: [{ path: small }, { path: hostile }] }, null, 2));
+  await withWorkbench(work, ws, "Default Light Modern", async ({ page, dialogs, settingsFile }) => {
+    const t0 = Date.now();
+    const frame = await openTimeline(page);
+    const rows = frame.locator(".tl-row.entry");
+    await rows.first().waitFor({ timeout: 30_000 });
+    check("rows appear", (await rows.count()) > 5, `${await rows.count()} entry rows in ${Date.now() - t0} ms from the command`);
+    check("newest first, snapshots folded", (await rows.first().getAttribute("data-seq")) === "20", `first row #${await rows.first().getAttribute("data-seq")}`);
+    check("group header by session and day", (await frame.locator(".tl-row.group").count()) >= 1);
+    check("counter", /21 entries/.test(await frame.locator(".tl-count").innerText()));
+
+    await frame.locator('select[aria-label="Filter by resulting status"]').selectOption("blocked");
+    await waitFor(async () => (await frame.locator(".tl-row.entry").count()) === 1, 10_000);
+    check("a filter works (resulting status = blocked)", (await frame.locator(".tl-row.entry").first().getAttribute("data-seq")) === "13", await frame.locator(".tl-count").innerText());
+    await frame.locator('button[aria-label="Clear filters"]').click();
+    await frame.locator('input[aria-label="Find entries"]').fill("config loader");
+    await waitFor(async () => (await frame.locator(".tl-row.entry").count()) === 2, 10_000);
+    check("free-text find by task title", (await frame.locator(".tl-row.entry").count()) === 2, await frame.locator(".tl-count").innerText());
+    await frame.locator('input[aria-label="Find entries"]').fill("");
+    await waitFor(async () => (await frame.locator(".tl-row.entry").count()) > 5, 10_000);
+
+    await frame.locator('.tl-row.entry[data-seq="13"]').click();
+    await frame.locator(".tl-details-title", { hasText: "#13" }).waitFor({ timeout: 10_000 });
+    check("a click selects and loads the details", (await frame.locator('.tl-row.entry[data-seq="13"]').getAttribute("aria-selected")) === "true");
+    const payload = await frame.locator(".tl-payload").innerText();
+    check("payload pretty-printed from the entry's bytes", /"blocked_reason": "waiting on 1\.1"/.test(payload));
+    check("plan diff in the details", /status: in progress → blocked|status: in_progress → blocked/.test(await frame.locator(".tl-diff").innerText()), (await frame.locator(".tl-diff").innerText()).replace(/\s+/g, " ").slice(0, 160));
+    await page.locator('.activitybar [aria-label^="AutoDev"]').first().click();
+    await frame.locator("button", { hasText: "Show plan as of #13" }).click();
+    await frame.locator(".tl-banner.travel").waitFor({ state: "visible", timeout: 10_000 });
+    const travelled = await waitFor(async () => (await treeRows(page)).some((t) => /as of seq 13/.test(t)), 10_000);
+    check("Show plan as of time-travels the Plan tree", travelled, (await treeRows(page)).slice(0, 3).join(" | "));
+    check("the travelled entry is marked in the timeline", (await frame.locator('.tl-row.entry.travel[data-seq="13"]').count()) === 1);
+    await page.screenshot({ path: join(ARTIFACTS, "timeline-light.png") });
+
+    await frame.locator(".tl-list").focus();
+    await frame.locator(".tl-list").press("Home");
+    await frame.locator(".tl-list").press("ArrowDown");
+    const active = await frame.locator(".tl-list").getAttribute("aria-activedescendant");
+    check("keyboard: Home, ArrowDown move the active option", active === "tl-row-2", `aria-activedescendant=${active}`);
+    await frame.locator(".tl-list").press("End");
+    check("keyboard: End reaches the oldest entry", (await frame.locator(".tl-row.selected").getAttribute("data-seq")) === "1");
+    await frame.locator(".tl-banner.travel button", { hasText: "Back to live" }).click();
+    check("back to live", await waitFor(async () => !(await treeRows(page)).some((t) => /as of seq/.test(t)), 10_000));
+
+    appendLedgerEntry(small, "update_task_status", { task_id: "1.3", status: "in_progress" }, "sess-live");
+    check("live append arrives", await waitFor(async () => /22 entries/.test(await frame.locator(".tl-count").innerText()), 15_000));
+
+    for (const [theme, file] of [["Default Dark Modern", "timeline-dark.png"], ["Default High Contrast", "timeline-hc.png"]]) {
+      setTheme(settingsFile, theme);
+      await waitFor(async () => (await page.locator(".monaco-workbench").getAttribute("class")).includes(theme.includes("High") ? "hc-black" : "vs-dark"), 15_000);
+      await page.waitForTimeout(1500);
+      await page.screenshot({ path: join(ARTIFACTS, file) });
+    }
+    setTheme(settingsFile, "Default Dark Modern");
+
+    await frame.locator('select[aria-label="Workspace folder"]').selectOption({ label: "hostile" });
+    await waitFor(async () => /14 entries/.test(await frame.locator(".tl-count").innerText()), 15_000);
+    await frame.locator(".tl-row.entry").first().click();
+    await frame.locator(".tl-details-title").waitFor({ timeout: 10_000 });
+    await frame.locator('.tl-row.entry[data-seq="9"]').click();
+    await frame.locator(".tl-details-title", { hasText: "#9" }).waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: join(ARTIFACTS, "timeline-hostile.png") });
+    const inert = await frame.evaluate(() => ({
+      scripts: document.scripts.length,
+      injected: document.querySelectorAll("body img, body iframe, body object, body embed, body a, body style, body link, body script, body form").length,
+      inlineHandlers: [...document.querySelectorAll("*")].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name))).length,
+      markers: ["__pwnedTitle", "__pwnedImg", "__pwnedStyle", "__pwnedSession", "__pwnedPayload"].filter((k) => k in window),
+      bodyShown: getComputedStyle(document.body).display !== "none",
+      text: document.body.innerText,
+      csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute("content") ?? "",
+    }));
+    const topMarkers = await page.evaluate(() => ["__pwnedTitle", "__pwnedImg", "__pwnedStyle", "__pwnedSession"].filter((k) => k in window));
+    check("hostile: no dialog opened", dialogs.length === 0, dialogs.join(" | "));
+    check("hostile: no marker set in the webview or the workbench", inert.markers.length === 0 && topMarkers.length === 0, [...inert.markers, ...topMarkers].join(","));
+    check("hostile: no element injected, no inline handler", inert.injected === 0 && inert.inlineHandlers === 0 && inert.scripts === 1, JSON.stringify({ injected: inert.injected, handlers: inert.inlineHandlers, scripts: inert.scripts }));
+    check("hostile: markup shown as text", inert.text.includes("<script>") && inert.text.includes("onerror") && inert.bodyShown);
+    check("hostile: bidi overrides made visible", inert.text.includes("[U+202E]"));
+    check("CSP: default-src 'none', nonce script, no unsafe-inline", /default-src 'none'/.test(inert.csp) && /script-src 'nonce-[A-Za-z0-9+/=]{16,}'/.test(inert.csp) && !/unsafe/.test(inert.csp), inert.csp);
+  });
+}
+
+async function bigSession(work, count) {
+  const big = join(work, "big");
+  const { entries, bytes, ms } = await generateBigLedger(big, count);
+  say(`generated ${entries} entries (${(bytes / 1048576).toFixed(1)} MB) in ${ms} ms`);
+  await withWorkbench(work, big, "Default Dark Modern", async ({ page }) => {
+    await page.locator('.activitybar [aria-label^="AutoDev"]').first().click();
+    await waitFor(async () => (await treeRows(page)).some((t) => /ledger ok/.test(t)), 120_000);
+    const t0 = Date.now();
+    const frame = await openTimeline(page);
+    await frame.locator(".tl-row.entry").first().waitFor({ timeout: 60_000 });
+    const openMs = Date.now() - t0;
+    check(`${count} entries: first rows on screen < 1500 ms after the command`, openMs < 1500, `${openMs} ms`);
+    const scroll = await measureScroll(frame);
+    check(`${count} entries: scrolling`, scroll.p95 < 50 && scroll.blankRatio < 0.2, JSON.stringify(scroll));
+    await page.screenshot({ path: join(ARTIFACTS, "timeline-big.png") });
+    const memory = await pageOf(frame);
+    say(`webview: ${JSON.stringify(memory)}`);
+  });
+}
+
+async function main() {
+  for (const f of ["dist/extension.js", "dist/verifyWorker.js", "dist/webview/timeline.js", "dist/media/codicon.css"]) {
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), "autodev-timeline-ui-"));
+  try {
+    await fixtureSession(work);
+    const big = Number(process.env.AUTODEV_TIMELINE_BIG ?? 0);
+    if (big > 0) await bigSession(work, big);
+  } finally {
+    if (process.env.AUTODEV_TIMELINE_KEEP === "1") say(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+  const failed = results.filter((r) => !r.ok);
+  say(`${results.length - failed.length}/${results.length} checks passed; screenshots in ${ARTIFACTS}`);
+  return failed.length === 0 ? 0 : 1;
+}
+
+process.exitCode = await main().catch((err) => {
+  say(`FAILED: ${err.stack ?? err.message}`);
+  return 1;
+});
