@@ -172,11 +172,11 @@ function runChild(mode: string, arg: string): ChildResult {
   return JSON.parse(res.stdout.trim().split("\n").pop()!) as ChildResult;
 }
 
-function runPython(file: string): { ms: number; ok: boolean; entries: number } {
+function runPython(file: string): { ms: number; cpuMs: number; ok: boolean; entries: number } {
   const res = spawnSync("python3", [path.join(ROOT, "bench", "python_reference.py"), file], { encoding: "utf8" });
   if (res.status !== 0) throw new Error(`python reference failed: ${res.stderr || res.stdout}`);
-  const out = JSON.parse(res.stdout.trim()) as { seconds: number; ok: boolean; entries: number };
-  return { ms: out.seconds * 1000, ok: out.ok, entries: out.entries };
+  const out = JSON.parse(res.stdout.trim()) as { seconds: number; cpu_seconds: number; ok: boolean; entries: number };
+  return { ms: out.seconds * 1000, cpuMs: out.cpu_seconds * 1000, ok: out.ok, entries: out.entries };
 }
 
 function best<T extends { ms: number }>(runs: number, f: () => T): { best: T; all: T[] } {
@@ -246,13 +246,14 @@ async function main(argv: string[]): Promise<void> {
   const timeline = ensureData("timeline-100k", (f) => generateSmallEntriesLedger(f, 100_000));
 
   const rows: string[] = [];
+  const cpuRows: string[] = [];
   for (const d of datasets) {
     const file = ledgerOf(d.dir);
     process.stderr.write(`measuring ${d.mb} MB: `);
     const r = d.mb >= 500 ? Math.max(1, runs - 1) : runs;
     // Interleave ours and Python's runs so both see the same machine conditions.
     const ours: ChildResult[] = [];
-    const py: { ms: number; ok: boolean; entries: number }[] = [];
+    const py: { ms: number; cpuMs: number; ok: boolean; entries: number }[] = [];
     const floor: ChildResult[] = [];
     for (let i = 0; i < r; i++) {
       ours.push(runChild("verify", d.dir));
@@ -274,6 +275,9 @@ async function main(argv: string[]): Promise<void> {
       return { ms: Number(c.smallMs) + Number(c.snapMs), smallMs: Number(c.smallMs), smallBytes: Number(c.smallBytes), snapMs: Number(c.snapMs), snapBytes: Number(c.snapBytes) };
     }).best;
     process.stderr.write(" done\n");
+    const cpu = (xs: { cpuMs: number }[]) => Math.min(...xs.map((x) => x.cpuMs));
+    const [oc, pc, fc] = [cpu(ours), cpu(py), cpu(floor)];
+    cpuRows.push(`| ${(d.bytes / 1e6).toFixed(0)} MB | ${fmtMs(oc)} | ${fmtMs(pc)} | ${fmtMs(fc)} | ${(pc / oc).toFixed(1)}× faster | ${(oc / fc).toFixed(2)}× |`);
     const mbps = d.bytes / 1e6 / (v.ms / 1000);
     rows.push(
       `| ${(d.bytes / 1e6).toFixed(0)} MB | ${d.entries.toLocaleString("en-US")} | ${fmtMs(v.ms)} (${mbps.toFixed(0)} MB/s) | ${fmtMs(p.ms)} | ${fmtMs(fl.ms)} | ` +
@@ -294,6 +298,12 @@ async function main(argv: string[]): Promise<void> {
     "| ledger | entries | our verify | Python reference | floor (read + sha256 per line) | ours vs Python | ours / floor | verify peak RSS | longest event-loop block | first tree data (`loadFromTail`) | append reflected (status / snapshot) |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
+    "",
+    "CPU time of the same runs (less sensitive to other load on a shared machine):",
+    "",
+    "| ledger | our verify | Python reference | floor | ours vs Python | ours / floor |",
+    "|---|---|---|---|---|---|",
+    ...cpuRows,
     "",
     `Timeline summary index (\`LedgerSession.refresh\` from scratch: verify + replay + one summary per entry) of ${timeline.entries.toLocaleString("en-US")} small entries (${(timeline.bytes / 1e6).toFixed(1)} MB): **${fmtMs(idx.ms)}**, peak RSS ${idx.maxRssMB.toFixed(0)} MB, longest event-loop block ${(idx.maxBlockMs ?? 0).toFixed(0)} ms.`,
   ];

@@ -1,6 +1,7 @@
 // Headless Chromium for the integration runner, the demo screenshot and later UI tests:
 // Debian's /usr/bin/chromium driven by playwright-core (no browser download; closed network).
 import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -35,5 +36,7 @@ export async function launchBrowser(profileDir, { width = 1400, height = 900 } =
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width, height },
+    // Debian's wrapper keeps crash reports under $XDG_CONFIG_HOME: keep them out of $HOME.
+    env: { ...process.env, XDG_CONFIG_HOME: join(profileDir, "xdg-config"), XDG_CACHE_HOME: join(profileDir, "xdg-cache") },
   });
 }

@@ -6,6 +6,7 @@
 //   node scripts/run-integration-tests.mjs        (npm run test:integration; `npm test` builds first)
 //
 // Env: AUTODEV_IT_TIMEOUT_MS (default 600000), AUTODEV_IT_VERBOSE=1 (all workbench log lines),
+//      AUTODEV_IT_GREP=<regexp> (only the matching tests; read by test/integration/index.ts),
 //      AUTODEV_IT_FIXTURES (comma-separated folders of test/fixtures/, default
 //      "python-small,python-unicode"), CHROMIUM (default /usr/bin/chromium).
 //

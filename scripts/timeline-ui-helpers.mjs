@@ -3,7 +3,7 @@
 // appending a ledger entry with the CLI (it takes the lock as Python does), generating a big
 // ledger with the benchmark's generator, and measuring scrolling inside the webview.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,15 +40,56 @@ export async function timelineFrame(page, timeoutMs = 30_000) {
   return found;
 }
 
-/** Runs "AutoDev: Show Ledger Timeline" from the command palette and returns the webview frame. */
+/** Clicks the quick-pick row whose label is exactly `label`; false when none shows up in time. */
+async function clickPick(page, label, timeoutMs) {
+  let target = null;
+  await waitFor(async () => {
+    for (const row of await page.locator(".quick-input-list .monaco-list-row").all()) {
+      if ((await row.locator(".label-name").first().innerText()).trim() === label) {
+        target = row;
+        return true;
+      }
+    }
+    return false;
+  }, timeoutMs);
+  if (!target) return false;
+  await target.click();
+  return true;
+}
+
+/** Runs a command from the palette by its title; retries while the extension is still activating. */
+export async function runCommand(page, title, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ timeout: 20_000 });
+    await input.fill(`>${title}`);
+    if (await clickPick(page, title, 5_000)) return Date.now();
+    await page.keyboard.press("Escape");
+    if (Date.now() > deadline) throw new Error(`command "${title}" not found in the palette`);
+    await page.waitForTimeout(1000);
+  }
+}
+
+/** Runs "AutoDev: Show Ledger Timeline" from the command palette; returns the webview frame and when the command ran. */
 export async function openTimeline(page) {
-  await page.keyboard.press("F1");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ timeout: 20_000 });
-  await input.fill(">AutoDev: Show Ledger Timeline");
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: "Show Ledger Timeline" }).first().waitFor({ timeout: 20_000 });
-  await page.keyboard.press("Enter");
-  return timelineFrame(page);
+  const ranAt = await runCommand(page, "AutoDev: Show Ledger Timeline");
+  return { frame: await timelineFrame(page), ranAt };
+}
+
+/** The extension's output channel lines (its log files under the user data folder). */
+export function hostLog(userDataDir) {
+  const out = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, name.name);
+      if (name.isDirectory()) walk(full);
+      else if (name.name === "AutoDev State.log") out.push(...readFileSync(full, "utf8").split("\n"));
+    }
+  };
+  walk(join(userDataDir, "logs"));
+  return out;
 }
 
 /** Texts of the rows of the Plan view (the sidebar must show the AutoDev container). */
@@ -56,10 +97,12 @@ export async function treeRows(page) {
   return (await page.locator(".sidebar .monaco-list-row").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
 }
 
-/** Sets `workbench.colorTheme` in the user settings file (the workbench picks the change up). */
-export function setTheme(settingsFile, theme) {
-  const settings = JSON.parse(readFileSync(settingsFile, "utf8"));
-  writeFileSync(settingsFile, JSON.stringify({ ...settings, "workbench.colorTheme": theme }, null, 2));
+/** Switches the colour theme with "Preferences: Color Theme" and waits for the workbench to repaint. */
+export async function setTheme(page, label, workbenchClass) {
+  await runCommand(page, "Preferences: Color Theme");
+  await page.locator(".quick-input-widget input").fill(label);
+  if (!(await clickPick(page, label, 10_000))) throw new Error(`no theme "${label}" in the picker`);
+  return waitFor(async () => (await page.locator(".monaco-workbench").getAttribute("class")).split(/\s+/).includes(workbenchClass), 15_000);
 }
 
 /** Appends one entry with the extension's CLI (locked, atomic, as Python AutoDev appends). */

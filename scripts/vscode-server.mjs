@@ -178,11 +178,18 @@ export const QUIET_SETTINGS = {
   "security.workspace.trust.enabled": false,
 };
 
-/** Resolves once `url` answers any HTTP status; rejects after `timeoutMs` or when `failed()` says so. */
+/**
+ * Resolves once `url` answers any HTTP status; rejects after `timeoutMs` or when `failed()` gives
+ * a reason ("not yet" means: keep waiting without asking `url`).
+ */
 async function waitForHttp(url, timeoutMs, failed) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const why = failed();
+    if (why === "not yet") {
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
     if (why) throw new Error(why);
     try {
       await fetch(url, { signal: AbortSignal.timeout(2_000) });
@@ -199,9 +206,20 @@ async function waitForHttp(url, timeoutMs, failed) {
  * honours `extensionDevelopmentPath`/`extensionTestsPath` payloads). `env` adds variables that the
  * server and its extension hosts see. Returns {url, port, stop(), output()}.
  */
-export async function startServer({ folder, port, userDataDir, extensionsDir, quiet = true, extraArgs = [], env = {} }) {
+export async function startServer(options) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options, options.port ?? (await freePort()));
+    } catch (err) {
+      // A free port can be taken between freePort() and the bind: try another one.
+      if (options.port !== undefined || attempt >= 3 || !/EADDRINUSE/.test(err.message)) throw err;
+    }
+  }
+}
+
+/** One attempt of startServer on `bindPort`. */
+async function startOnce({ folder, userDataDir, extensionsDir, quiet = true, extraArgs = [], env = {} }, bindPort) {
   const { node, entry } = await ensureServer();
-  const bindPort = port ?? (await freePort());
   mkdirSync(join(userDataDir, "User"), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   const settings = join(userDataDir, "User", "settings.json");
@@ -230,20 +248,26 @@ export async function startServer({ folder, port, userDataDir, extensionsDir, qu
   child.stderr.on("data", keep);
   child.on("exit", (code, signal) => (exited = signal ?? code));
 
-  /** Stops the server and everything it spawned (its own process group). */
+  /** Stops the server and everything it spawned (its own process group, extension hosts too). */
   const stop = async () => {
-    if (exited !== null) return;
-    const gone = new Promise((r) => child.once("exit", r));
-    try { process.kill(-child.pid, "SIGTERM"); } catch { return; }
-    const timer = setTimeout(() => { try { process.kill(-child.pid, "SIGKILL"); } catch { /* gone */ } }, 5_000);
+    const killGroup = (signal) => {
+      try { process.kill(-child.pid, signal); } catch { /* already gone */ }
+    };
+    const gone = exited === null ? new Promise((r) => child.once("exit", r)) : Promise.resolve();
+    killGroup("SIGTERM");
+    const timer = setTimeout(() => killGroup("SIGKILL"), 5_000);
     await gone;
     clearTimeout(timer);
+    killGroup("SIGKILL"); // stragglers of the group once the server itself has gone
   };
 
   const url = `http://127.0.0.1:${bindPort}/`;
+  const listening = `listening on ${url}`; // proves that this process, not another, owns the port
   try {
-    await waitForHttp(`${url}healthz`, 60_000, () =>
-      exited === null ? null : `code-server exited (${exited}) before answering:\n${output}`);
+    await waitForHttp(`${url}healthz`, 60_000, () => {
+      if (exited !== null) return `code-server exited (${exited}) before answering:\n${output}`;
+      return output.includes(listening) ? null : "not yet";
+    });
   } catch (err) {
     await stop();
     throw err;

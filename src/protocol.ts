@@ -236,6 +236,7 @@ export const WebviewMessageSchema = z.discriminatedUnion("type", [
     reason: z.enum(["open", "update", "scroll"]),
     rows: z.number().int().min(0).max(1e6),
     total: z.number().int().min(0).max(1e9),
+    matched: z.number().int().min(0).max(1e9),
     firstSeq: seq.nullable(),
     ms: z.number().min(0).max(1e7),
   }),

@@ -31,7 +31,7 @@ export class FilterBar {
   private readonly folderSelect = h("select", { cls: "tl-select", attrs: { "aria-label": "Workspace folder" } });
   private readonly text = h("input", { cls: "tl-input grow", attrs: { type: "search", placeholder: "Find: seq, task, title, op, session, hash…", "aria-label": "Find entries", spellcheck: "false" } });
   private readonly op = h("select", { cls: "tl-select", attrs: { "aria-label": "Filter by op" } });
-  private readonly status = h("select", { cls: "tl-select", attrs: { "aria-label": "Filter by resulting status" } });
+  private readonly status = h("select", { cls: "tl-select", title: "Resulting status (the status an entry moved its task to)", attrs: { "aria-label": "Filter by resulting status" } });
   private readonly task = h("input", { cls: "tl-input narrow", attrs: { type: "text", placeholder: "Task", list: "tl-task-list", "aria-label": "Filter by task id", spellcheck: "false" } });
   private readonly tasks = h("datalist", { attrs: { id: "tl-task-list" } });
   private readonly session = h("select", { cls: "tl-select", attrs: { "aria-label": "Filter by session" } });
@@ -124,7 +124,7 @@ export class FilterBar {
       if (current && !values.some((v) => v.value === current)) sel.appendChild(option(current, label(current), true));
     };
     fill(this.op, "All ops", facets?.ops ?? [], oneLine, f.ops[0] ?? "");
-    fill(this.status, "Any resulting status", facets?.statuses ?? [], (s) => statusLabel(s), f.status);
+    fill(this.status, "Any status", facets?.statuses ?? [], (s) => statusLabel(s), f.status);
     fill(this.session, "All sessions", facets?.sessions ?? [], oneLine, f.sessionId);
     clear(this.tasks);
     for (const t of facets?.tasks ?? []) this.tasks.appendChild(option(t.value, `${oneLine(t.value)} (${count(t.count)} entries)`));

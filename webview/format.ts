@@ -30,7 +30,8 @@ export function relativeTime(iso: string, now: number): string {
   if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
   if (s < 2 * 86_400) return "yesterday";
   if (s < 30 * 86_400) return `${Math.floor(s / 86_400)} d ago`;
-  return new Date(t).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+  const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear();
+  return new Date(t).toLocaleDateString(undefined, sameYear ? { month: "short", day: "numeric" } : { year: "numeric", month: "short", day: "numeric" });
 }
 
 /** Local date and time with seconds, plus the stored ISO text. */

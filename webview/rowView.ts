@@ -46,6 +46,7 @@ export class RowView {
   private kind: "entry" | "group" | "placeholder" | null = null;
   private parts: EntryParts | null = null;
   private stamp = "";
+  private index = -1;
 
   constructor() {
     this.el = h("div", { cls: "tl-row" });
@@ -53,9 +54,13 @@ export class RowView {
 
   /** Binds the row at `index` (or a placeholder when it is not loaded yet). */
   bind(index: number, row: TimelineRow | undefined, ctx: RowContext, rowId: number): void {
-    this.el.style.transform = `translateY(${index * ROW_HEIGHT}px)`;
-    this.el.dataset.index = String(index);
-    setAttr(this.el, "id", `tl-row-${index}`);
+    this.el.hidden = false;
+    if (index !== this.index) {
+      this.index = index;
+      this.el.style.transform = `translateY(${index * ROW_HEIGHT}px)`;
+      this.el.dataset.index = String(index);
+      setAttr(this.el, "id", `tl-row-${index}`);
+    }
     const stamp = `${index}|${rowId}|${ctx.selectedSeq}|${ctx.activeIndex === index}|${ctx.travelSeq}|${ctx.total}|${Math.floor(ctx.now / 30_000)}`;
     if (stamp === this.stamp && row !== undefined) return;
     this.stamp = row === undefined ? "" : stamp;
@@ -63,6 +68,20 @@ export class RowView {
     else if (row.kind === "group") this.bindGroup(row, ctx);
     else this.bindEntry(row, index, ctx);
     this.el.classList.toggle("active", ctx.activeIndex === index);
+    if (row?.kind !== "entry") delete this.el.dataset.seq;
+  }
+
+  /** Takes the row out of view: hidden, with no id, seq or role left behind. */
+  release(): void {
+    if (this.el.hidden) return;
+    this.el.hidden = true;
+    this.stamp = "";
+    this.index = -1;
+    this.el.removeAttribute("id");
+    this.el.removeAttribute("aria-selected");
+    delete this.el.dataset.seq;
+    delete this.el.dataset.index;
+    setAttr(this.el, "role", "presentation");
   }
 
   private become(kind: "entry" | "group" | "placeholder"): void {

@@ -26,6 +26,7 @@ export interface SavedState {
   readonly anchorOffset: number;
 }
 
+/** Defaults; the host warms the worker with the same query (src/extension/timelineController.ts warmUp). */
 const DEFAULT_OPTIONS: ViewOptions = {
   filter: { ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false },
   foldSnapshots: true,
@@ -321,7 +322,7 @@ export class TimelineApp {
   }
 
   private scrolled(): void {
-    if (this.list.scrollTop < ROW_HEIGHT / 2 && this.newCount > 0) {
+    if (this.list.renderedScrollTop < ROW_HEIGHT / 2 && this.newCount > 0) {
       this.newCount = 0;
       this.showNewPill();
     }
@@ -356,7 +357,7 @@ export class TimelineApp {
       shown.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
       const firstSeq = shown[0]?.dataset.seq ? Number(shown[0].dataset.seq) : null;
       this.opened = true;
-      this.bridge.post({ type: "rendered", reason, rows, total: this.page.total, firstSeq, ms: performance.now() - this.started });
+      this.bridge.post({ type: "rendered", reason, rows, total: this.page.total, matched: this.page.matched, firstSeq, ms: performance.now() - this.started });
     });
   }
 }

@@ -34,6 +34,7 @@ export class VirtualList {
   private count = 0;
   private active = -1;
   private frame = 0;
+  private top = 0;
 
   constructor(private readonly owner: VirtualListOwner, label: string) {
     this.spacer = h("div", { cls: "tl-spacer" });
@@ -79,9 +80,14 @@ export class VirtualList {
     return Math.max(1, Math.floor(this.el.clientHeight / ROW_HEIGHT));
   }
 
-  /** Scroll offset in pixels. */
+  /** Scroll offset in pixels (reading it forces a layout; see {@link renderedScrollTop}). */
   get scrollTop(): number {
     return this.el.scrollTop;
+  }
+
+  /** The scroll offset the last render used. */
+  get renderedScrollTop(): number {
+    return this.top;
   }
 
   set scrollTop(px: number) {
@@ -112,7 +118,8 @@ export class VirtualList {
 
   /** Renders now: binds the rows in view, asks for missing pages. */
   render(): void {
-    const first = Math.floor(this.el.scrollTop / ROW_HEIGHT);
+    this.top = this.el.scrollTop;
+    const first = Math.floor(this.top / ROW_HEIGHT);
     const inView = Math.ceil(this.el.clientHeight / ROW_HEIGHT) + 1;
     const start = Math.max(0, first - OVERSCAN);
     const end = Math.min(this.count, first + inView + OVERSCAN);
@@ -129,15 +136,13 @@ export class VirtualList {
       const view = this.pool[i % this.pool.length];
       const row = this.owner.rowAt(i);
       view.bind(i, row, ctx, this.owner.rowId(row));
-      view.el.hidden = false;
       used.add(view);
     }
-    for (const v of this.pool) if (!used.has(v)) v.el.hidden = true;
+    for (const v of this.pool) if (!used.has(v)) v.release();
     this.owner.need(Math.max(0, first - OVERSCAN * 4), Math.min(this.count - 1, first + inView + OVERSCAN * 4));
-    const activeEl = this.active >= start && this.active < end ? this.pool[this.active % this.pool.length].el : null;
-    if (activeEl) setAttr(this.el, "aria-activedescendant", activeEl.id);
-    else this.el.removeAttribute("aria-activedescendant");
-    if (size === 0) this.el.removeAttribute("aria-activedescendant");
+    const activeId = size > 0 && this.active >= start && this.active < end ? `tl-row-${this.active}` : null;
+    if (activeId === null) this.el.removeAttribute("aria-activedescendant");
+    else if (this.el.getAttribute("aria-activedescendant") !== activeId) setAttr(this.el, "aria-activedescendant", activeId);
   }
 
   /** Moves the active row to `index` (skipping group headers in `dir`) and selects it. */

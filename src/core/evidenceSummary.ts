@@ -68,11 +68,14 @@ export function missingEvidence(status: string, have: ReadonlySet<string>): stri
 }
 
 /**
- * Escapes text for Markdown: every character that can start markup (HTML, links,
- * emphasis, code, headings, lists, tables, math, entities) is backslash-escaped.
+ * Escapes text for Markdown: every character that can start markup anywhere
+ * (HTML, links, emphasis, code, tables, strike-through, math, entities) is
+ * backslash-escaped, and so is a line start that would make a heading, list,
+ * quote or rule (unless `atLineStart` is false: text inside a table cell).
  */
-export function mdEscape(s: string): string {
-  return s.replace(/[\\`*_{}[\]()<>#+\-!|~&=$]/g, "\\$&").replace(/^(\d+)\./, "$1\\.");
+export function mdEscape(s: string, atLineStart = true): string {
+  const inline = s.replace(/[\\`*_[\]<>|~&$]/g, "\\$&");
+  return !atLineStart ? inline : inline.replace(/^(\s*)([-+=#>]|\d+(?=[.)](\s|$)))/, (_m, ws: string, mark: string) => (/\d/.test(mark) ? `${ws}${mark}\\` : `${ws}\\${mark}`));
 }
 
 /** Escaped multi-line text: lines kept (hard breaks), leading spaces kept as no-break spaces. */
@@ -93,7 +96,7 @@ export function mdFence(s: string, lang = ""): string {
 
 /** One table cell: escaped, on one line. */
 function cell(s: string): string {
-  return mdEscape(s.replace(/\s+/g, " ").trim()) || " ";
+  return mdEscape(s.replace(/\s+/g, " ").trim(), false) || " ";
 }
 
 function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
@@ -112,8 +115,13 @@ export interface EvidenceMarkdownContext {
   readonly tournament?: TournamentRecord | null;
 }
 
+/** Longest output shown inside a readable view (the whole text opens as its own document). */
+const MAX_OUTPUT_IN_VIEW = 100_000;
+
 function outputSection(text: string): string {
-  return text ? `\n## Output\n\n${mdFence(text, "text")}` : "";
+  if (!text) return "";
+  const cut = text.length > MAX_OUTPUT_IN_VIEW;
+  return `\n## Output\n\n${mdFence(cut ? text.slice(0, MAX_OUTPUT_IN_VIEW) : text, "text")}${cut ? `\n_…${text.length - MAX_OUTPUT_IN_VIEW} more characters: open the output to see all of it._\n` : ""}`;
 }
 
 function issuesSection(issues: readonly string[]): string {
@@ -139,7 +147,7 @@ function tournamentSections(e: TournamentEvidence, rec: TournamentRecord | null 
   let md = `\n## Passes (from the evidence)\n\n`;
   const fromEvidence = e.history.map((h, i) => describePass(h, i + 1));
   md += fromEvidence.length ? table(["Pass", "Winner", "Scores", "Judges", "Converged"], passRows(fromEvidence)) + rawEntries(fromEvidence, "Evidence history") : "No history recorded in the bundle.\n";
-  md += `\n## Tournament folder \`.autodev/tournaments/${mdEscape(e.tournament_id)}/\`\n\n`;
+  md += `\n## Tournament folder .autodev/tournaments/${mdEscape(e.tournament_id)}/\n\n`;
   if (!rec || !rec.exists) return md + (rec?.error ? `⚠️ ${mdText(rec.error)}\n` : "Not present.\n");
   if (rec.error) md += `⚠️ ${mdText(rec.error)}\n\n`;
   if (rec.history === null) md += "No `history.json`.\n";

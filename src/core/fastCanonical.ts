@@ -68,10 +68,9 @@ export interface FastLine {
   readonly planIsNull: boolean;
   /**
    * When asked for and `payload.plan` is provably a valid Plan in its exact
-   * dumped form: a skeleton of it (phases → tasks with only `id` and
-   * `status`), enough for strict replay. Null otherwise.
+   * dumped form: its task ids and statuses, all strict replay needs. Null otherwise.
    */
-  readonly lightPlan: Plan | null;
+  readonly skeleton: PlanSkeleton | null;
   /**
    * Parses and validates the line into a LedgerEntry (never fails for a line
    * the fast path accepted). Only valid while the line's bytes are unchanged,
@@ -426,8 +425,20 @@ function strList(i: number): number {
 
 // ------------------------------------------------------------ exact Plan form
 
-type LightTask = { id: string; status: string };
-type LightPhase = { tasks: LightTask[] };
+/** What strict replay needs of a plan: its task ids and statuses, in phase-major order. */
+export interface PlanSkeleton {
+  /** Task ids in phase-major order (shared between skeletons of plans with the same tasks). */
+  readonly ids: readonly string[];
+  /** Position of the first task with each id (shared likewise). */
+  readonly positions: ReadonlyMap<string, number>;
+  /** Each task's status, as an index into TASK_STATUSES. */
+  readonly statuses: Uint8Array;
+  /**
+   * Byte ranges of the metadata dicts, relative to the plan's first byte: the
+   * plan's, then each task's (start, end pairs), for {@link exactPlanFromCanonical}.
+   */
+  readonly metadataRanges: Int32Array;
+}
 
 /**
  * The byte layout of a plan proven exact: its bytes, and where each phase and
@@ -446,8 +457,14 @@ class PlanLayout {
   taskEnd: number[] = [];
   taskId: string[] = [];
   taskStatus: number[] = [];
+  metaStart: number[] = [];
+  metaEnd: number[] = [];
+  planMetaStart = 0;
+  planMetaEnd = 0;
 
   clear(): void {
+    this.metaStart.length = 0;
+    this.metaEnd.length = 0;
     this.phaseStart.length = 0;
     this.phaseEnd.length = 0;
     this.phaseFirstTask.length = 0;
@@ -465,6 +482,9 @@ let template = new PlanLayout();
 let layout = new PlanLayout();
 /** Offset of the plan being scanned in the line. */
 let planBase = 0;
+/** The ids (and first positions) of the last skeleton handed out, reused while the tasks stay the same. */
+let sharedIds: readonly string[] = [];
+let sharedPositions: ReadonlyMap<string, number> = new Map();
 
 /** True when B[i, i + (e - s)) equals template bytes [s, e). */
 function sameAsTemplate(i: number, s: number, e: number): boolean {
@@ -479,24 +499,21 @@ function criterion(i: number): number {
   return i >= 0 && B[i] === 0x7d ? i + 1 : -1;
 }
 
-function recordTask(s: number, e: number, id: string, status: number): void {
+function recordTask(s: number, e: number, id: string, status: number, ms: number, me: number): void {
   layout.taskStart.push(s - planBase);
   layout.taskEnd.push(e - planBase);
   layout.taskId.push(id);
   layout.taskStatus.push(status);
+  layout.metaStart.push(ms - planBase);
+  layout.metaEnd.push(me - planBase);
 }
 
-/**
- * A Task in exact form at `i` (depth 7 in the line); pushes its id and status
- * onto `out`. `t`: the template task at the same place, or -1.
- */
-function task(i: number, out: LightTask[], t: number): number {
+/** A Task in exact form at `i` (depth 7 in the line). `t`: the template task at the same place, or -1. */
+function task(i: number, t: number): number {
   if (t >= 0 && sameAsTemplate(i, template.taskStart[t], template.taskEnd[t])) {
     const end = i + (template.taskEnd[t] - template.taskStart[t]);
-    const id = template.taskId[t];
-    const k = template.taskStatus[t];
-    out.push({ id, status: TASK_STATUSES[k] });
-    recordTask(i, end, id, k);
+    const shift = i - planBase - template.taskStart[t];
+    recordTask(i, end, template.taskId[t], template.taskStatus[t], template.metaStart[t] + shift + planBase, template.metaEnd[t] + shift + planBase);
     return end;
   }
   const start = i;
@@ -528,7 +545,9 @@ function task(i: number, out: LightTask[], t: number): number {
   i = strValue(idStart);
   if (i < 0) return -1;
   const id = decode(idStart, i, lastEscaped);
-  i = objValue(lit(i, T_METADATA), 7);
+  const metaStart = lit(i, T_METADATA);
+  i = objValue(metaStart, 7);
+  const metaEnd = i;
   i = strValue(lit(i, T_PHASE_ID));
   i = intValue(lit(i, T_RETRY));
   const statusStart = lit(i, T_STATUS);
@@ -537,34 +556,31 @@ function task(i: number, out: LightTask[], t: number): number {
   if (k < 0) return -1;
   i = strValue(lit(statusStart + STATUSES[k].length, T_TITLE));
   if (i < 0 || B[i] !== 0x7d) return -1;
-  out.push({ id, status: TASK_STATUSES[k] });
-  recordTask(start, i + 1, id, k);
+  recordTask(start, i + 1, id, k, metaStart, metaEnd);
   return i + 1;
 }
 
 /** A Phase in exact form at `i` (the `q`-th of the plan). */
-function phase(i: number, out: LightPhase[], q: number): number {
+function phase(i: number, q: number): number {
   const tplHas = q < template.phaseStart.length;
   const first = layout.taskStart.length;
   if (tplHas && sameAsTemplate(i, template.phaseStart[q], template.phaseEnd[q])) {
     const shift = i - planBase - template.phaseStart[q];
     const from = template.phaseFirstTask[q];
     const to = from + template.phaseTaskCount[q];
-    const tasks: LightTask[] = [];
     for (let t = from; t < to; t++) {
-      const k = template.taskStatus[t];
-      tasks.push({ id: template.taskId[t], status: TASK_STATUSES[k] });
       layout.taskStart.push(template.taskStart[t] + shift);
       layout.taskEnd.push(template.taskEnd[t] + shift);
       layout.taskId.push(template.taskId[t]);
-      layout.taskStatus.push(k);
+      layout.taskStatus.push(template.taskStatus[t]);
+      layout.metaStart.push(template.metaStart[t] + shift);
+      layout.metaEnd.push(template.metaEnd[t] + shift);
     }
     const end = i + (template.phaseEnd[q] - template.phaseStart[q]);
     layout.phaseStart.push(i - planBase);
     layout.phaseEnd.push(end - planBase);
     layout.phaseFirstTask.push(first);
     layout.phaseTaskCount.push(to - from);
-    out.push({ tasks });
     return end;
   }
   const start = i;
@@ -572,14 +588,13 @@ function phase(i: number, out: LightPhase[], q: number): number {
   i = strValue(lit(i, PH_ID));
   i = lit(i, PH_TASKS);
   if (i < 0 || B[i] !== 0x5b) return -1;
-  const tasks: LightTask[] = [];
   const tplFirst = tplHas ? template.phaseFirstTask[q] : 0;
   const tplCount = tplHas ? template.phaseTaskCount[q] : 0;
   i++;
   if (B[i] === 0x5d) i++;
   else {
     for (let k = 0; ; k++) {
-      i = task(i, tasks, k < tplCount ? tplFirst + k : -1);
+      i = task(i, k < tplCount ? tplFirst + k : -1);
       if (i < 0) return -1;
       const c = B[i];
       if (c === 0x5d) {
@@ -595,33 +610,31 @@ function phase(i: number, out: LightPhase[], q: number): number {
   layout.phaseStart.push(start - planBase);
   layout.phaseEnd.push(i + 1 - planBase);
   layout.phaseFirstTask.push(first);
-  layout.phaseTaskCount.push(tasks.length);
-  out.push({ tasks });
+  layout.phaseTaskCount.push(layout.taskStart.length - first);
   return i + 1;
 }
 
-let planOut: LightPhase[] | null = null;
-
 /**
- * A Plan in exact dumped form at `i` (depth 3 in the line); on success sets
- * `planOut` and makes this plan the template for the next one; -1 otherwise.
+ * A Plan in exact dumped form at `i` (depth 3 in the line); on success makes
+ * this plan the template for the next one; -1 otherwise.
  */
 function exactPlan(i: number): number {
-  planOut = null;
   planBase = i;
   layout.clear();
   const start = i;
   i = strValue(lit(i, P_OPEN));
   i = strValue(lit(i, P_CREATED));
-  i = objValue(lit(i, P_METADATA), 3);
+  const metaStart = lit(i, P_METADATA);
+  i = objValue(metaStart, 3);
+  layout.planMetaStart = metaStart - planBase;
+  layout.planMetaEnd = i - planBase;
   i = lit(i, P_PHASES);
   if (i < 0 || B[i] !== 0x5b) return -1;
-  const phases: LightPhase[] = [];
   i++;
   if (B[i] === 0x5d) i++;
   else {
     for (let q = 0; ; q++) {
-      i = phase(i, phases, q);
+      i = phase(i, q);
       if (i < 0) return -1;
       const c = B[i];
       if (c === 0x5d) {
@@ -643,8 +656,29 @@ function exactPlan(i: number): number {
   const proven = layout;
   layout = template;
   template = proven;
-  planOut = phases;
   return i;
+}
+
+/** The skeleton of the plan just proven (the template). */
+function skeletonOfTemplate(): PlanSkeleton {
+  const ids = template.taskId;
+  let same = ids.length === sharedIds.length;
+  for (let k = 0; same && k < ids.length; k++) same = ids[k] === sharedIds[k];
+  if (!same) {
+    sharedIds = ids.slice();
+    const positions = new Map<string, number>();
+    for (let k = 0; k < ids.length; k++) if (!positions.has(ids[k])) positions.set(ids[k], k);
+    sharedPositions = positions;
+  }
+  const n = ids.length;
+  const ranges = new Int32Array(2 + 2 * n);
+  ranges[0] = template.planMetaStart;
+  ranges[1] = template.planMetaEnd;
+  for (let k = 0; k < n; k++) {
+    ranges[2 + 2 * k] = template.metaStart[k];
+    ranges[3 + 2 * k] = template.metaEnd[k];
+  }
+  return { ids: sharedIds, positions: sharedPositions, statuses: Uint8Array.from(template.taskStatus), metadataRanges: ranges };
 }
 
 // ------------------------------------------------------------ the line
@@ -653,7 +687,7 @@ let payloadTaskId: string | null = null;
 let planStart = -1;
 let planEnd = -1;
 let planIsNull = false;
-let lightPhases: LightPhase[] | null = null;
+let skeleton: PlanSkeleton | null = null;
 
 /** The payload object at `i` (depth 2), noting `task_id` and `plan`. */
 function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
@@ -682,7 +716,7 @@ function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
       planIsNull = nullAt(v);
       if (isPlanOp && b[v] === 0x7b) {
         i = exactPlan(v);
-        lightPhases = i >= 0 && wantPlan ? planOut : null;
+        skeleton = i >= 0 && wantPlan ? skeletonOfTemplate() : null;
       }
       if (i < 0) i = value(v, 2);
       planEnd = i;
@@ -714,13 +748,12 @@ export function fastCanonicalLine(bytes: Buffer, wantPlan = false): FastLine | n
   planStart = -1;
   planEnd = -1;
   planIsNull = false;
-  lightPhases = null;
+  skeleton = null;
   try {
     return scanLine(bytes, wantPlan);
   } finally {
     B = EMPTY;
     N = 0;
-    planOut = null;
   }
 }
 
@@ -774,7 +807,7 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
     cached = { seq, timestamp, session_id: sessionId, op, payload, prev_hash: prevHash, self_hash: selfHash };
     return cached;
   };
-  const lightPlan = lightPhases === null ? null : ({ phases: lightPhases } as unknown as Plan);
+  const planSkeleton = skeleton;
   return {
     seq,
     prevHash,
@@ -787,7 +820,7 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
     planStart,
     planEnd,
     planIsNull,
-    lightPlan,
+    skeleton: planSkeleton,
     entryLazy,
   };
 }
@@ -933,4 +966,65 @@ export function exactPlanModel(v: PyValue, trusted = false): Plan | null {
   } finally {
     trustedStrings = false;
   }
+}
+
+// ------------------------------------------------------------ exact plans from canonical bytes
+
+type Json = { [k: string]: never };
+
+/**
+ * The Plan model of a payload.plan the fast path proved exact (`text`: its
+ * canonical bytes as a string, `skeleton`: what the fast path returned for
+ * it), built with the native JSON parser: the structure is known to be
+ * exactly the model's, so only the metadata dicts (whose int/float
+ * distinction, key order and big ints need the Python-exact parser) are
+ * parsed by `parsePyJson`. Null when a retry_count is too big for a double
+ * (then use `parsePyJson` + `exactPlanModel`).
+ */
+export function exactPlanFromCanonical(text: string, skeleton: PlanSkeleton): Plan | null {
+  if (!FAST_PATHS_MATCH_SCHEMAS) return null;
+  const ranges = skeleton.metadataRanges;
+  const dict = (k: number): PyObject => {
+    const s = ranges[k];
+    const e = ranges[k + 1];
+    return e - s === 2 ? new Map() : new Map(parsePyJson(text.slice(s, e)) as PyObject);
+  };
+  const raw = JSON.parse(text) as Json;
+  const phasesIn = raw.phases as unknown as Json[];
+  const phases: Phase[] = [];
+  let position = 0;
+  for (const ph of phasesIn) {
+    const tasksIn = ph.tasks as unknown as Json[];
+    const tasks: Task[] = [];
+    for (const t of tasksIn) {
+      const retry = t.retry_count as unknown as number;
+      if (!Number.isSafeInteger(retry) || retry >= 1e15 || retry <= -1e15) return null;
+      const acceptance = (t.acceptance as unknown as Json[]).map((a): AcceptanceCriterion => ({ id: a.id, description: a.description, met: a.met }));
+      tasks.push({
+        id: t.id, phase_id: t.phase_id, title: t.title, description: t.description, status: t.status, files: t.files, acceptance,
+        depends_on: t.depends_on, retry_count: retry === 0 ? 0 : retry, escalated: t.escalated, assigned_agent: t.assigned_agent,
+        evidence_bundle: t.evidence_bundle, blocked_reason: t.blocked_reason, metadata: dict(2 + 2 * position),
+      });
+      position++;
+    }
+    phases.push({ id: ph.id, title: ph.title, description: ph.description, tasks });
+  }
+  if (position !== skeleton.ids.length) return null;
+  return {
+    plan_id: raw.plan_id, spec_hash: raw.spec_hash, phases, metadata: dict(0),
+    created_at: raw.created_at, updated_at: raw.updated_at, content_hash: raw.content_hash,
+  };
+}
+
+/**
+ * The plan carried by one ledger line, as `validatePlan(payload.plan)` would
+ * return it, when the line is canonical and its plan exact; null otherwise
+ * (then parse and validate as usual). For a first paint from the tail
+ * snapshot without the general parser and validator.
+ */
+export function planOfCanonicalLine(bytes: Buffer): Plan | null {
+  const f = fastCanonicalLine(bytes, true);
+  if (f === null || f.skeleton === null) return null;
+  const text = latin1(bytes, f.planStart, f.planEnd);
+  return exactPlanFromCanonical(text, f.skeleton) ?? exactPlanModel(parsePyJson(text), true);
 }

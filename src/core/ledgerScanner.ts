@@ -9,11 +9,11 @@ import { RawLine, decodeUtf8Strict, pyStrip } from "./ledgerLineReader";
 import { PyJsonError, parsePyJson } from "./pyJsonParse";
 import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "./schemas";
 import { computeEntryHash } from "./ledgerHash";
-import { AUDIT_OPS, PLAN_OPS, ReplayError, applyStrict, TaskChange } from "./replay";
+import { AUDIT_OPS, PLAN_OPS, ReplayError, TaskChange, applyStrict, skeletonPlan, skeletonTouched } from "./replay";
 import { canTransition } from "./taskFsm";
 import { DamageClassifier } from "./damageClassifier";
 import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "./verifyTypes";
-import { FastLine, exactPlanModel, fastCanonicalLine } from "./fastCanonical";
+import { FastLine, PlanSkeleton, exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "./fastCanonical";
 
 /** Options of a scan. */
 export interface ScanOptions {
@@ -54,10 +54,10 @@ function applyQuietly(plan: Plan, entry: LedgerEntry): void {
  *
  * Replay runs on a plan that is either a full Plan or, after a plan-carrying
  * entry the fast path proved valid, a skeleton of it (task ids and statuses,
- * which is all strict replay reads). The full Plan is only built when
- * {@link plan} is read — from the canonical bytes of the latest plan payload,
- * then the entries applied since — and is kept in step from then on, so it is
- * the very object the original full replay would hold.
+ * which is all strict replay reads; see `skeletonPlan`). The full Plan is
+ * only built when {@link plan} is read — from the canonical bytes of the
+ * latest plan payload, plus what replay did to the skeleton's tasks since —
+ * and is kept in step from then on, so it is the object full replay would hold.
  */
 export class LedgerScanner {
   private prevSeq: number | bigint = 0;
@@ -77,6 +77,8 @@ export class LedgerScanner {
   /** Canonical bytes of the payload.plan `replayPlan` is a skeleton of (a view into `planBuf`). */
   private planBytes: Buffer | null = null;
   private planBuf: Buffer = Buffer.alloc(0);
+  /** What the fast path proved about `planBytes`. */
+  private planSkeleton: PlanSkeleton | null = null;
   private replayBroken = false;
   private readonly damage = new DamageClassifier((f) => this.record(f));
   private bytesSeen = 0;
@@ -199,12 +201,14 @@ export class LedgerScanner {
   private replayFast(raw: RawLine, fast: FastLine): TaskChange | null {
     const isPlanOp = PLAN_OPS.has(fast.op);
     if (this.replayBroken && !isPlanOp) return null;
-    if (isPlanOp && fast.lightPlan !== null) {
+    if (isPlanOp && fast.skeleton !== null) {
       const len = fast.planEnd - fast.planStart;
       if (this.planBuf.length < len) this.planBuf = Buffer.allocUnsafe(Math.max(len, 2 * this.planBuf.length));
       raw.bytes.copy(this.planBuf, 0, fast.planStart, fast.planEnd);
       this.planBytes = this.planBuf.subarray(0, len);
-      this.replayPlan = fast.lightPlan;
+      const { ids, positions, statuses } = fast.skeleton;
+      this.planSkeleton = fast.skeleton;
+      this.replayPlan = skeletonPlan(ids, positions, statuses);
       this.fullPlan = null;
       this.replayBroken = false;
       return null;
@@ -266,26 +270,33 @@ export class LedgerScanner {
    */
   private materialize(): void {
     const bytes = this.planBytes!;
-    const raw = parsePyJson((bytes as unknown as Latin1).latin1Slice(0, bytes.length));
-    let plan = exactPlanModel(raw, true);
+    const text = (bytes as unknown as Latin1).latin1Slice(0, bytes.length);
+    let plan = exactPlanFromCanonical(text, this.planSkeleton!);
     if (plan === null) {
-      const res = validatePlan(raw);
-      if (!res.ok) throw new Error(`internal error: a plan the fast path accepted failed validation: ${res.error}`);
-      plan = res.value;
+      const raw = parsePyJson(text);
+      plan = exactPlanModel(raw, true);
+      if (plan === null) {
+        const res = validatePlan(raw);
+        if (!res.ok) throw new Error(`internal error: a plan the fast path accepted failed validation: ${res.error}`);
+        plan = res.value;
+      }
     }
-    const skeleton = this.replayPlan!;
-    for (let p = 0; p < plan.phases.length; p++) {
-      const tasks = plan.phases[p].tasks;
-      const light = skeleton.phases[p].tasks;
-      for (let t = 0; t < tasks.length; t++) {
-        const from = light[t] as unknown as Record<string, unknown>;
-        const to = tasks[t] as unknown as Record<string, unknown>;
-        to.status = from.status;
-        for (const field of REPLAYED_FIELDS) if (field in from) to[field] = from[field];
+    const touched = skeletonTouched(this.replayPlan!)!;
+    if (touched.size > 0) {
+      let position = 0;
+      for (const phase of plan.phases) {
+        for (const task of phase.tasks) {
+          const from = touched.get(position++) as unknown as Record<string, unknown> | undefined;
+          if (from === undefined) continue;
+          const to = task as unknown as Record<string, unknown>;
+          to.status = from.status;
+          for (const field of REPLAYED_FIELDS) if (field in from) to[field] = from[field];
+        }
       }
     }
     this.fullPlan = plan;
     this.planBytes = null;
+    this.planSkeleton = null;
   }
 
   private chainFinding(f: VerifyFinding): void {

@@ -3,7 +3,7 @@
  * the strict rules of `replay_ledger` (every inconsistency is corruption) and
  * the tolerant rules of `PlanManager.load` for entries after the latest snapshot.
  */
-import { LedgerEntry, Plan, Task, validatePlan } from "./schemas";
+import { LedgerEntry, Plan, TASK_STATUSES, Task, validatePlan } from "./schemas";
 import { PyValue } from "./pyValue";
 import { PyIntError, pyIntCall, pyTruthy, pyTypeName } from "./pyBuiltins";
 
@@ -38,18 +38,70 @@ export interface Applied {
 
 type MutableTask = { -readonly [K in keyof Task]: unknown };
 
-const taskIndexCache = new WeakMap<Plan, Map<string, Task>>();
+/** Finds a plan's tasks by id. */
+interface TaskIndex {
+  get(id: string): Task | undefined;
+}
+
+const taskIndexCache = new WeakMap<Plan, TaskIndex>();
 
 /** The first task with `id` in phase-major order, as Python's `_find_task`. */
 export function findTask(plan: Plan, id: PyValue): Task | undefined {
   if (typeof id !== "string") return undefined;
   let index = taskIndexCache.get(plan);
   if (!index) {
-    index = new Map();
-    for (const phase of plan.phases) for (const task of phase.tasks) if (!index.has(task.id)) index.set(task.id, task);
-    taskIndexCache.set(plan, index);
+    const map = new Map<string, Task>();
+    for (const phase of plan.phases) for (const task of phase.tasks) if (!map.has(task.id)) map.set(task.id, task);
+    taskIndexCache.set(plan, map);
+    index = map;
   }
   return index.get(id);
+}
+
+/**
+ * The tasks of a plan skeleton: only ids and statuses until replay touches a
+ * task, which then becomes an object holding its id, its status and whatever
+ * replay assigns to it (status, blocked_reason, retry_count, escalated,
+ * evidence_bundle — the only fields replay ever assigns).
+ */
+class SkeletonIndex implements TaskIndex {
+  /** Touched tasks by position (phase-major). */
+  readonly touched = new Map<number, Task>();
+
+  constructor(
+    private readonly ids: readonly string[],
+    private readonly positions: ReadonlyMap<string, number>,
+    private readonly statuses: Uint8Array,
+  ) {}
+
+  get(id: string): Task | undefined {
+    const p = this.positions.get(id);
+    if (p === undefined) return undefined;
+    let task = this.touched.get(p);
+    if (task === undefined) {
+      task = { id: this.ids[p], status: TASK_STATUSES[this.statuses[p]] } as unknown as Task;
+      this.touched.set(p, task);
+    }
+    return task;
+  }
+}
+
+/**
+ * A stand-in for a valid plan that strict replay can run on, made from its
+ * task ids (`positions`: the first position of each id) and statuses (indexes
+ * into TASK_STATUSES). It has no phases of its own: read what replay did with
+ * {@link skeletonTouched}.
+ */
+export function skeletonPlan(ids: readonly string[], positions: ReadonlyMap<string, number>, statuses: Uint8Array): Plan {
+  const plan = { phases: [] } as unknown as Plan;
+  taskIndexCache.set(plan, new SkeletonIndex(ids, positions, statuses));
+  return plan;
+}
+
+/** The tasks replay touched on a skeleton, by phase-major position (null for a real plan). */
+export function skeletonTouched(plan: Plan): ReadonlyMap<number, Task> | null {
+  const index = taskIndexCache.get(plan);
+  return index instanceof SkeletonIndex ? index.touched : null;
 }
 
 function validated(entry: LedgerEntry, raw: PyValue | undefined): Plan {
@@ -69,7 +121,11 @@ function intOrThrow(entry: LedgerEntry, v: PyValue): number | bigint {
   }
 }
 
-/** Applies the optional fields of an `update_task_status` payload, as Python does. */
+/**
+ * Applies the optional fields of an `update_task_status` payload, as Python does.
+ * (Replay assigns only status, blocked_reason, retry_count, escalated and
+ * evidence_bundle; the scanner's plan skeletons rely on that.)
+ */
 function applyStatusFields(entry: LedgerEntry, task: Task, status: PyValue | undefined): TaskChange {
   const t = task as unknown as MutableTask;
   const p = entry.payload;

@@ -13,6 +13,8 @@ import { EntrySummary } from "./verifyTypes";
 const PLAN_CHANGE_OPS: ReadonlySet<string> = new Set(["init_plan", "update_plan"]);
 const AUDIT_ONLY_OPS: ReadonlySet<string> = new Set(["plan_tournament_complete", "impl_tournament_complete"]);
 const MAX_FACET_VALUES = 500;
+/** "1.10" after "1.9". */
+const NATURAL = new Intl.Collator("en", { numeric: true });
 
 /** A filter that lets everything through. */
 export const EMPTY_FILTER: TimelineFilter = { ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false };
@@ -272,7 +274,7 @@ export class TimelineIndex {
       bump(t.tasks, e.taskId, i);
     }
     t.counted = n;
-    const natural = (a: [string, Tally], b: [string, Tally]) => a[0].localeCompare(b[0], "en", { numeric: true });
+    const natural = (a: [string, Tally], b: [string, Tally]) => NATURAL.compare(a[0], b[0]);
     const newest = (a: [string, Tally], b: [string, Tally]) => b[1].last - a[1].last;
     const list = (m: Map<string, Tally>, sort: (a: [string, Tally], b: [string, Tally]) => number): FacetCount[] =>
       [...m].sort(sort).slice(0, MAX_FACET_VALUES).map(([value, x]) => ({ value, count: x.count }));

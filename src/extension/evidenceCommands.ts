@@ -64,9 +64,12 @@ export class EvidenceCommands {
     if (kind !== "patch" && !(EVIDENCE_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown evidence kind ${JSON.stringify(kind)}`);
     const uri = evidenceUri({ view: "bundle", folder: t.folder.folder.uri.toString(), task: t.taskId, kind: kind as "patch" }, `${t.taskId}-${kind}.md`);
     this.content.invalidate(t.folder);
-    const commands = await vscode.commands.getCommands(false);
-    if (commands.includes("markdown.showPreview")) await vscode.commands.executeCommand("markdown.showPreview", uri);
-    else await vscode.window.showTextDocument(uri, { preview: true });
+    // The built-in Markdown preview renders it (escaped data, no HTML); without it, the Markdown text.
+    const shown = await Promise.resolve(vscode.commands.executeCommand("markdown.showPreview", uri)).then(
+      () => true,
+      () => false,
+    );
+    if (!shown) await vscode.window.showTextDocument(uri, { preview: true });
     return uri;
   }
 

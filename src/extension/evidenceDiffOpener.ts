@@ -22,6 +22,8 @@ export interface OpenedDiff {
 }
 
 const NONE: OpenedDiff = { mode: "none", sides: [] };
+/** Most files opened together in the multi-file diff editor (more: pick one). */
+const MAX_CHANGES_EDITOR_FILES = 200;
 /** Said in titles (and, as a folder name, in multi-file diff rows) when sides come from the hunks alone. */
 const HUNKS_ONLY = "(from hunks only)";
 
@@ -63,7 +65,7 @@ export class EvidenceDiffOpener {
     const hunksOnly = showable.filter((x) => x.file.source === "hunks").length;
     // The multi-file diff editor adds " (N files)" to the title itself.
     const title = `${diff.label}${hunksOnly ? ` — ${hunksOnly} from hunks only` : ""}`;
-    if (await this.changesEditorAvailable()) {
+    if (sides.length <= MAX_CHANGES_EDITOR_FILES && (await this.changesEditorAvailable())) {
       const rows = showable.map((_, n) => [sides[n].right, sides[n].left, sides[n].right]);
       await vscode.commands.executeCommand("vscode.changes", title, rows);
       return { mode: "changes", sides };

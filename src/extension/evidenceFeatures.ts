@@ -1,7 +1,8 @@
 /**
  * Registers the evidence features: the `autodev-evidence` document provider,
- * the evidence nodes under every task of the Plan view, the diff opener and
- * the evidence commands. Everything is disposed with the extension.
+ * the evidence nodes under every task of the Plan view, the missing-evidence
+ * badges, the diff opener and the evidence commands. Everything is disposed
+ * with the extension.
  */
 import * as vscode from "vscode";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
@@ -9,6 +10,7 @@ import { CommandManager } from "./commandManager";
 import { EvidenceCommands } from "./evidenceCommands";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import { EvidenceDiffOpener } from "./evidenceDiffOpener";
+import { EvidenceTaskDecorations } from "./evidenceTaskDecorations";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 import { FolderPicker } from "./folderPicker";
 import { OutputLog } from "./outputLog";
@@ -31,6 +33,7 @@ export interface EvidenceFeatures {
   readonly contributor: EvidenceTreeContributor;
   readonly opener: EvidenceDiffOpener;
   readonly commands: EvidenceCommands;
+  readonly decorations: EvidenceTaskDecorations;
 }
 
 /** Registers evidence nodes, commands and providers. */
@@ -39,7 +42,8 @@ export function registerEvidenceFeatures(context: vscode.ExtensionContext, servi
   const contributor = new EvidenceTreeContributor(services.tree, content, services.log);
   const opener = new EvidenceDiffOpener(content, services.log);
   const commands = new EvidenceCommands(content, opener, contributor, services.picker);
+  const decorations = new EvidenceTaskDecorations(services.workspaces, contributor);
   services.commands.registerAll(commands.handlers());
-  context.subscriptions.push(content, contributor);
-  return { content, contributor, opener, commands };
+  context.subscriptions.push(content, contributor, decorations);
+  return { content, contributor, opener, commands, decorations };
 }

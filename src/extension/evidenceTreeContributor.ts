@@ -8,7 +8,6 @@
  */
 import * as vscode from "vscode";
 import { EvidenceItem, PatchSource } from "../core/evidenceStore";
-import { patchStats } from "../core/patchModel";
 import { Task } from "../core/schemas";
 import { TaskEvidence, loadTaskEvidence } from "../core/taskEvidence";
 import { TournamentPass, describePass } from "../core/tournamentStore";
@@ -36,11 +35,17 @@ type TaskNode = Extract<PlanNode, { kind: "task" }>;
 /** Order of bundles under a task: plan-time evidence, then the developer's work, then its checks. */
 const ORDER = ["explore", "domain_expert", "critic", "developer", "patch", "review", "test", "tournament"];
 
+/** Most file nodes shown under one diff. */
+const MAX_FILE_NODES = 500;
+
 /** Builds evidence nodes under tasks. */
 export class EvidenceTreeContributor extends Disposable {
   private readonly targets = new WeakMap<PlanNode, EvidenceTarget>();
   private readonly cache = new Map<string, { at: number; value: Promise<TaskEvidence> }>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly refreshed = this.register(new vscode.EventEmitter<void>());
+  /** Fires after evidence files changed and the tree was re-rendered. */
+  readonly onDidRefresh = this.refreshed.event;
 
   constructor(
     private readonly tree: PlanTreeProvider,
@@ -65,6 +70,7 @@ export class EvidenceTreeContributor extends Disposable {
     this.cache.clear();
     this.content.invalidate();
     this.tree.refresh();
+    this.refreshed.fire();
   }
 
   private scheduleRefresh(): void {
@@ -133,7 +139,9 @@ export class EvidenceTreeContributor extends Disposable {
     const info = te.diffs.get(source);
     if (!info) return [];
     if (!info.ok) return [this.node(parent, `diff|${source}`, errorItem("diff", info.error))];
-    return info.files.map((f, i) => this.node(parent, `f|${source}|${i}`, diffFileItem(folder, te.taskId, source, i, f), { folder, taskId: te.taskId, source, index: i }));
+    const shown = info.files.slice(0, MAX_FILE_NODES).map((f, i) => this.node(parent, `f|${source}|${i}`, diffFileItem(folder, te.taskId, source, i, f), { folder, taskId: te.taskId, source, index: i }));
+    const more = info.files.length - shown.length;
+    return more > 0 ? [...shown, this.node(parent, `f|${source}|more`, warningItem(`${more} more files`, "open the diff to see them all"))] : shown;
   }
 
   private bundleNode(folder: AutodevFolder, parent: TaskNode, te: TaskEvidence, i: Extract<EvidenceItem, { ok: true }>, starred: string | null): PlanNode {

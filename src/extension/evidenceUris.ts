@@ -3,10 +3,12 @@
  * bundle's readable Markdown view, its output text and its raw file. The
  * query says what to show (folder, task, source or kind, file index, side);
  * the path is only a label (it picks the tab title and the language) and is
- * never used to read anything. Parsing validates every field, so a URI made
- * up elsewhere cannot name a file outside `.autodev/evidence/`.
+ * never used to read anything. Parsing validates the query with a strict zod
+ * schema, so a URI made up elsewhere cannot name a file outside
+ * `.autodev/evidence/`.
  */
 import * as vscode from "vscode";
+import { z } from "zod";
 import { EVIDENCE_KINDS, EvidenceKind } from "../core/evidenceSchemas";
 import { PATCH_SOURCES, PatchSource } from "../core/evidenceStore";
 import { isSafeSegment } from "../core/paths";
@@ -48,40 +50,39 @@ export function evidenceUri(req: EvidenceDocRequest, label: string): vscode.Uri 
   return vscode.Uri.from({ scheme: EVIDENCE_SCHEME, path: `${prefix}/${labelSegments(label) || "evidence"}`, query: q.toString() });
 }
 
+const SafeId = z.string().refine(isSafeSegment, { message: "not a safe file name" });
+const Base = { f: z.string().min(1, "names no workspace folder"), t: SafeId };
+/** The query of an evidence URI, validated strictly (unknown keys are refused). */
+const QuerySchema = z.discriminatedUnion("v", [
+  z.strictObject({ v: z.literal("side"), ...Base, s: z.enum(PATCH_SOURCES as [PatchSource, ...PatchSource[]]), i: z.coerce.number().int().min(0).max(100_000), side: z.enum(["before", "after"]) }),
+  z.strictObject({ v: z.literal("bundle"), ...Base, k: z.enum([...EVIDENCE_KINDS, "patch"]) }),
+  z.strictObject({ v: z.literal("output"), ...Base, k: z.enum(EVIDENCE_KINDS) }),
+  z.strictObject({ v: z.literal("raw"), ...Base, n: SafeId }),
+]);
+
+const FIELD_NAMES: Record<string, string> = { v: "view", f: "folder", t: "task id", s: "diff source", i: "file index", side: "diff side", k: "evidence kind", n: "file name" };
+
 /** Parses and validates an evidence URI; a string says what is wrong with it. */
 export function parseEvidenceUri(uri: vscode.Uri): EvidenceDocRequest | string {
   if (uri.scheme !== EVIDENCE_SCHEME) return `not an ${EVIDENCE_SCHEME} URI`;
-  const q = new URLSearchParams(uri.query);
-  const view = q.get("v");
-  const folder = q.get("f") ?? "";
-  const task = q.get("t") ?? "";
-  if (!folder) return "the URI names no workspace folder";
-  if (!isSafeSegment(task)) return `task id ${JSON.stringify(task)} is not a safe file name`;
-  switch (view) {
-    case "side": {
-      const source = q.get("s") as PatchSource;
-      const index = Number(q.get("i"));
-      const side = q.get("side");
-      if (!PATCH_SOURCES.includes(source)) return `unknown diff source ${JSON.stringify(source)}`;
-      if (!Number.isInteger(index) || index < 0 || index > 100_000) return "bad file index";
-      if (side !== "before" && side !== "after") return "bad diff side";
-      return { view, folder, task, source, index, side };
-    }
+  const parsed = QuerySchema.safeParse(Object.fromEntries(new URLSearchParams(uri.query)));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = String(issue?.path[0] ?? "");
+    return `${FIELD_NAMES[key] ?? "the query"}: ${issue?.message ?? "invalid"}`;
+  }
+  const q = parsed.data;
+  const base = { folder: q.f, task: q.t };
+  switch (q.v) {
+    case "side":
+      return { view: "side", ...base, source: q.s, index: q.i, side: q.side };
     case "bundle":
-    case "output": {
-      const kind = q.get("k") ?? "";
-      const known = (EVIDENCE_KINDS as readonly string[]).includes(kind);
-      if (view === "bundle" && (known || kind === "patch")) return { view, folder, task, kind: kind as EvidenceKind | "patch" };
-      if (view === "output" && known) return { view, folder, task, kind: kind as EvidenceKind };
-      return `unknown evidence kind ${JSON.stringify(kind)}`;
-    }
+      return { view: "bundle", ...base, kind: q.k };
+    case "output":
+      return { view: "output", ...base, kind: q.k };
     case "raw": {
-      const file = q.get("n") ?? "";
-      const mine = file === `${task}.patch` || (file.startsWith(`${task}-`) && file.endsWith(".json"));
-      if (!isSafeSegment(file) || !mine) return `${JSON.stringify(file)} is not an evidence file of task ${task}`;
-      return { view, folder, task, file };
+      const mine = q.n === `${q.t}.patch` || (q.n.startsWith(`${q.t}-`) && q.n.endsWith(".json"));
+      return mine ? { view: "raw", ...base, file: q.n } : `${JSON.stringify(q.n)} is not an evidence file of task ${q.t}`;
     }
-    default:
-      return `unknown view ${JSON.stringify(view)}`;
   }
 }

@@ -143,9 +143,9 @@ describe("evidence", () => {
   it("opens a readable view and the output text as read-only documents, escaping what the files say", async () => {
     const view = (await vscode.commands.executeCommand("autodev.openEvidence", folderUri, "it-7", "developer")) as vscode.Uri;
     const md = await text(view);
-    assert.match(md, /^# Developer — task it\\-7\n/);
-    assert.match(md, /## Diff \(5 files, \\\+6 −4\)/);
-    assert.match(md, /\| it7\/old\.md → it7\/new\.md \| renamed \| \\\+1 −1 \|/);
+    assert.match(md, /^# Developer — task it-7\n/);
+    assert.match(md, /## Diff \(5 files, \+6 −4\)/);
+    assert.match(md, /\| it7\/old\.md → it7\/new\.md \| renamed \| \+1 −1 \|/);
     assert.ok(!md.includes("<b>ok</b>") || md.includes("```text\nran <b>ok</b>"), "output text must be fenced");
     const out = (await vscode.commands.executeCommand("autodev.openEvidenceOutput", folderUri, "it-7", "developer")) as vscode.Uri;
     assert.equal(await text(out), "ran <b>ok</b>\r\nline 2");
@@ -165,6 +165,8 @@ describe("evidence", () => {
     const hostname = fs.readFileSync("/etc/hostname", "utf8").trim();
     if (hostname.length > 3) for (const t of [review, critic, raw]) assert.ok(!t.includes(hostname), "content of /etc/hostname was shown");
     const forged = vscode.Uri.from({ scheme: "autodev-evidence", path: "/x/../../etc/passwd", query: new URLSearchParams({ v: "raw", f: folderUri, t: "..", n: "../../etc/passwd" }).toString() });
-    assert.match(await text(forged), /cannot be shown: task id/);
+    assert.match(await text(forged), /cannot be shown: task id: not a safe file name/);
+    const other = vscode.Uri.from({ scheme: "autodev-evidence", path: "/x", query: new URLSearchParams({ v: "raw", f: folderUri, t: "it-7", n: "1.1-review.json" }).toString() });
+    assert.match(await text(other), /is not an evidence file of task it-7/);
   });
 });

@@ -19,6 +19,8 @@ export function run(): Promise<void> {
     color: false,
     timeout: 60_000,
     forbidOnly: true,
+    // AUTODEV_IT_GREP=<regexp> runs only the matching tests (the launchers pass the variable on).
+    grep: process.env.AUTODEV_IT_GREP || undefined,
     // Mocha's spec reporter writes to process.stdout, which nobody sees inside a remote extension
     // host; this reporter prints through console.log, which VS Code forwards to the launcher.
     reporter: ConsoleSpecReporter,

@@ -27,7 +27,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LineSplitter, RawLine, decodeUtf8Strict, pyStrip } from "../../src/core/ledgerLineReader";
 import { LedgerScanner, ScanOptions } from "../../src/core/ledgerScanner";
-import { exactPlanModel, fastCanonicalLine } from "../../src/core/fastCanonical";
+import { exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/fastCanonical";
 import { LastHead, buildEntry } from "../../src/core/ledgerWriter";
 import { PyJsonError, parsePyJson } from "../../src/core/pyJsonParse";
 import { LedgerEntry, Plan, TASK_STATUSES, ledgerEntryHashInput, ledgerEntryToPy, validateLedgerEntry, validatePlan } from "../../src/core/schemas";
@@ -779,12 +779,17 @@ describe("ledger scanner fast paths (differential)", function () {
         assert.equal(ser(fast.entryLazy()), ser(entry));
         assert.equal(dumpsSorted(ledgerEntryToPy(entry)), line, "an accepted line must be exactly its canonical dump");
         const plan = entry.payload.get("plan");
-        if (fast.lightPlan) {
+        if (fast.skeleton) {
           planSkeletons++;
           const v = validatePlan(plan ?? null);
           assert.ok(v.ok, `fast path proved an invalid plan valid: ${line.slice(0, 300)}`);
-          const skeleton = (p: Plan) => p.phases.map((ph) => ph.tasks.map((t) => `${t.id}=${t.status}`).join(",")).join("|");
-          assert.equal(skeleton(fast.lightPlan), skeleton(v.value));
+          const tasks = v.value.phases.flatMap((p) => p.tasks);
+          const k = fast.skeleton;
+          assert.equal(k.ids.map((id, n) => `${id}=${TASK_STATUSES[k.statuses[n]]}`).join(","), tasks.map((t) => `${t.id}=${t.status}`).join(","));
+          for (const [id, at] of k.positions) assert.equal(at, tasks.findIndex((t) => t.id === id));
+          assert.equal(k.positions.size, new Set(tasks.map((t) => t.id)).size);
+          const built = exactPlanFromCanonical(line.slice(fast.planStart, fast.planEnd), k);
+          if (built) assert.equal(ser(built), ser(v.value), "the plan built from canonical bytes is not the validator's");
           assert.equal(fast.planIsNull, false);
           assert.equal(line.slice(fast.planStart, fast.planEnd), dumpsSorted(plan as PyValue));
         }

@@ -18,7 +18,7 @@ const VALID: unknown[] = [
   { type: "showPlanAsOf", folderUri, seq: 3 },
   { type: "backToLive", folderUri },
   { type: "revealTask", folderUri, taskId: "1.1", focus: false },
-  { type: "rendered", reason: "open", rows: 40, total: 100, firstSeq: 100, ms: 12.5 },
+  { type: "rendered", reason: "open", rows: 40, total: 100, matched: 90, firstSeq: 100, ms: 12.5 },
 ];
 
 describe("timeline protocol validation", () => {

@@ -1,0 +1,53 @@
+/**
+ * A warning badge on a task whose status implies evidence it lacks (reviewed
+ * or later without a valid review bundle, tested or later without a valid test
+ * bundle). Tree items carry no status hook of their own, so the badge is a file
+ * decoration on an `autodev-task:` resource URI: a task item that sets
+ * `resourceUri = taskDecorationUri(folder, taskId)` gets it.
+ */
+import * as vscode from "vscode";
+import { Task } from "../core/schemas";
+import { AutodevFolder } from "./autodevFolder";
+import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { Disposable } from "./disposable";
+import { EvidenceTreeContributor } from "./evidenceTreeContributor";
+
+/** The scheme of task resource URIs (decorations only; never opened). */
+export const TASK_DECORATION_SCHEME = "autodev-task";
+
+/** The resource URI a task's tree item sets to receive its evidence badge. */
+export function taskDecorationUri(folder: AutodevFolder, taskId: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: TASK_DECORATION_SCHEME, path: `/${encodeURIComponent(taskId)}`, query: new URLSearchParams({ f: folder.folder.uri.toString() }).toString() });
+}
+
+/** FileDecorationProvider of missing-evidence badges. */
+export class EvidenceTaskDecorations extends Disposable implements vscode.FileDecorationProvider {
+  private readonly changed = this.register(new vscode.EventEmitter<undefined>());
+  readonly onDidChangeFileDecorations = this.changed.event;
+
+  constructor(
+    private readonly workspaces: AutodevWorkspaces,
+    private readonly contributor: EvidenceTreeContributor,
+  ) {
+    super();
+    this.register(vscode.window.registerFileDecorationProvider(this));
+    this.register(workspaces.onDidChange(() => this.changed.fire(undefined)), contributor.onDidRefresh(() => this.changed.fire(undefined)));
+  }
+
+  async provideFileDecoration(uri: vscode.Uri): Promise<vscode.FileDecoration | undefined> {
+    if (uri.scheme !== TASK_DECORATION_SCHEME) return undefined;
+    const folderUri = new URLSearchParams(uri.query).get("f");
+    const folder = this.workspaces.folders.find((f) => f.folder.uri.toString() === folderUri);
+    const taskId = decodeURIComponent(uri.path.slice(1));
+    const task: Task | undefined = folder?.plan?.phases.flatMap((p) => p.tasks).find((t) => t.id === taskId);
+    if (!folder || !task) return undefined;
+    const te = await this.contributor.taskEvidence(folder, task);
+    if (te.missing.length === 0) return undefined;
+    return {
+      badge: "!",
+      tooltip: `status '${String(task.status)}' implies ${te.missing.join(" and ")} evidence, which is missing or invalid`,
+      color: new vscode.ThemeColor("problemsWarningIcon.foreground"),
+      propagate: false,
+    };
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The ledger timeline inside a real VS Code: `autodev.showTimeline` opens the webview, whose page
+ * reports the rows it painted back to the host (the `rendered` message), so these tests see real
+ * rows without reaching into the webview's DOM (scripts/timeline-ui-test.mjs drives that DOM with
+ * Playwright: clicks, keyboard, screenshots, the hostile fixture). Here: rows appear; selecting a
+ * task in the Plan tree filters the timeline to it; the messages the webview's buttons send
+ * time-travel the tree and come back; live appends arrive; anything malformed is refused.
+ */
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import type { AutodevApi } from "../../src/extension/extension";
+import type { TimelineController } from "../../src/extension/timelineController";
+import { appendEntry } from "../../src/core/ledgerWriter";
+import { LedgerSession } from "../../src/core/ledgerSession";
+import { EMPTY_FILTER, TimelineIndex } from "../../src/core/timelineQuery";
+import type { TimelineFilter } from "../../src/protocol";
+import { eventually, extension } from "./helpers";
+
+async function api(): Promise<AutodevApi> {
+  const ext = extension();
+  return (ext.isActive ? ext.exports : await ext.activate()) as AutodevApi;
+}
+
+describe("ledger timeline", function () {
+  this.timeout(120_000);
+  let a: AutodevApi;
+  let ctrl: TimelineController;
+
+  before(async () => {
+    a = await api();
+    assert.ok(await eventually(() => a.workspaces.folders.length > 0 && a.workspaces.folders.every((f) => f.report !== null), 30_000), "folders never verified");
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  const folder = () => a.workspaces.folders[0];
+  const uri = () => folder().folder.uri.toString();
+  /** How many entries a filter matches, computed here from the ledger with the core (not through the extension). */
+  const expectedMatched = async (filter: Partial<TimelineFilter> = {}) => {
+    const s = new LedgerSession(folder().cwd);
+    await s.refresh();
+    const index = new TimelineIndex(s.entries, 1);
+    const query = { filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots: true, timeZone: "UTC" };
+    return index.page(query, { offset: 0, limit: 0, anchorSeq: null, locateSeq: null, facets: false }, () => null, 0, null).matched;
+  };
+
+  it("opens from the command and the webview paints rows", async () => {
+    ctrl = (await vscode.commands.executeCommand("autodev.showTimeline", uri())) as TimelineController;
+    assert.ok(ctrl && typeof ctrl.receive === "function", "autodev.showTimeline returns the timeline controller");
+    assert.ok(await eventually(() => (ctrl.lastRendered?.rows ?? 0) > 0, 60_000), "the webview never reported rows");
+    const r = ctrl.lastRendered!;
+    assert.equal(r.matched, await expectedMatched(), "the webview shows every entry");
+    assert.ok(r.firstSeq !== null && r.firstSeq >= 1);
+    assert.ok(ctrl.openMs !== null && ctrl.openMs > 0);
+    assert.equal(ctrl.rejected, 0, "the webview sent nothing invalid");
+  });
+
+  it("selecting a task in the Plan tree filters the timeline to that task", async () => {
+    const node = await a.tree.findTaskNode(folder(), "1.1");
+    assert.ok(node, "task 1.1 is in the tree");
+    await vscode.commands.executeCommand("autodev.plan.focus");
+    const before = ctrl.lastRendered;
+    await a.treeView.reveal(node, { select: true, focus: false });
+    const expected = await expectedMatched({ taskId: "1.1" });
+    assert.ok(await eventually(() => ctrl.lastRendered !== before && ctrl.lastRendered?.matched === expected, 20_000), `expected ${expected} entries of task 1.1, saw ${ctrl.lastRendered?.matched}`);
+  });
+
+  it("the webview's 'Show plan as of' time-travels the tree, 'Back to live' returns", async () => {
+    await ctrl.receive({ type: "showPlanAsOf", folderUri: uri(), seq: 13 });
+    assert.ok(await eventually(() => folder().timeTravel?.seq === 13, 10_000), "no time travel");
+    await ctrl.receive({ type: "backToLive", folderUri: uri() });
+    assert.ok(await eventually(() => folder().timeTravel === null, 10_000), "still travelling");
+  });
+
+  it("copies a hash the host looks up itself, and opens the entry's line", async () => {
+    await ctrl.receive({ type: "copyHash", folderUri: uri(), seq: 3, which: "self" });
+    assert.match(await vscode.env.clipboard.readText(), /^[0-9a-f]{16,64}$/);
+    await ctrl.receive({ type: "openLine", folderUri: uri(), seq: 3 });
+    assert.ok(await eventually(() => vscode.window.activeTextEditor?.document.uri.fsPath === folder().ledgerFile, 10_000), "the ledger did not open");
+    assert.equal(vscode.window.activeTextEditor!.selection.active.line, 2);
+  });
+
+  it("state survives hide/show: the page is rebuilt with its filter (task 1.1) and reports it", async () => {
+    const hidden = ctrl.lastRendered;
+    await vscode.commands.executeCommand("autodev.showTimeline", uri());
+    const expected = await expectedMatched({ taskId: "1.1" });
+    assert.ok(await eventually(() => ctrl.lastRendered !== hidden && ctrl.lastRendered?.reason === "open" && ctrl.lastRendered?.matched === expected, 30_000), `after showing again: ${JSON.stringify(ctrl.lastRendered)}, expected ${expected} entries`);
+  });
+
+  it("refuses malformed or unknown messages without acting on them", async () => {
+    const rejected = ctrl.rejected;
+    await ctrl.receive({ type: "openLine", folderUri: uri(), seq: "3" });
+    await ctrl.receive({ type: "executeCommand", command: "workbench.action.terminal.new" });
+    await ctrl.receive({ type: "showPlanAsOf", folderUri: uri(), seq: 5, extra: true });
+    await ctrl.receive("<img src=x onerror=alert(1)>");
+    assert.equal(ctrl.rejected, rejected + 4);
+    assert.equal(folder().timeTravel, null);
+  });
+
+  it("live: an entry appended outside the editor arrives", async () => {
+    const before = folder().entries;
+    await appendEntry(folder().cwd, "update_task_status", new Map([["task_id", "1.1"], ["status", "in_progress"]]), "sess-timeline-it");
+    assert.ok(await eventually(() => folder().entries === before + 1, 20_000), "the folder did not pick the append up");
+    const expected = await expectedMatched({ taskId: "1.1" });
+    assert.ok(await eventually(() => ctrl.lastRendered?.matched === expected, 20_000), `the webview did not show the new entry (${ctrl.lastRendered?.matched} of ${expected})`);
+  });
+
+  it("Show Task in Timeline opens on a task's entries", async () => {
+    const node = await a.tree.findTaskNode(folder(), "1.2");
+    const same = (await vscode.commands.executeCommand("autodev.showTaskInTimeline", node)) as TimelineController;
+    assert.equal(same, ctrl, "the one panel is reused");
+    const expected = await expectedMatched({ taskId: "1.2" });
+    assert.ok(await eventually(() => ctrl.lastRendered?.matched === expected, 20_000), `expected ${expected} entries of task 1.2, saw ${ctrl.lastRendered?.matched}`);
+  });
+});
