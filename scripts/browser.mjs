@@ -36,6 +36,11 @@ export async function launchBrowser(profileDir, { width = 1400, height = 900 } =
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width, height },
+    // Our launchers clean up (server, browser, temp folders) on signals themselves; Playwright's
+    // own handlers would exit the process first and orphan the server.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
     // Debian's wrapper keeps crash reports under $XDG_CONFIG_HOME: keep them out of $HOME.
     env: { ...process.env, XDG_CONFIG_HOME: join(profileDir, "xdg-config"), XDG_CACHE_HOME: join(profileDir, "xdg-cache") },
   });

@@ -1,5 +1,6 @@
-// `npm run demo`: builds the extension and opens VS Code on a writable copy of demo/workspace
-// with the extension loaded. Desktop VS Code (`code` on PATH) when there is one; otherwise
+// `npm run demo`: builds the extension, generates the demo workspace with the project's own core
+// (dist/makeDemo.js: phases, tasks in all ten statuses, evidence of every kind, real diffs) in a
+// temporary folder, and opens VS Code on it with the extension loaded. Desktop VS Code (`code` on PATH) when there is one; otherwise
 // code-server on 127.0.0.1, printing its URL and staying in the foreground until Ctrl-C.
 //
 //   node scripts/demo.mjs [--server] [--port N] [--vsix] [--screenshot FILE]
@@ -8,7 +9,7 @@
 //     --vsix            load the packaged dist/autodev-state.vsix (npm run package) instead of this folder
 //     --screenshot FILE open the URL in headless Chromium, open the AutoDev view, save a PNG and exit
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { launchBrowser } from "./browser.mjs";
@@ -19,7 +20,6 @@ const flag = (name) => argv.includes(name);
 const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const say = (msg) => console.log(`[demo] ${msg}`);
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-const DEMO_WORKSPACE = join(ROOT, "demo", "workspace");
 
 /** Runs an npm script in the repository, or exits with its status. */
 function npmRun(script) {
@@ -88,7 +88,11 @@ async function main() {
 
   const work = mkdtempSync(join(tmpdir(), "autodev-demo-"));
   const folder = join(work, "workspace");
-  cpSync(DEMO_WORKSPACE, folder, { recursive: true });
+  const made = spawnSync(process.execPath, [join(ROOT, "dist", "makeDemo.js"), folder], { stdio: "inherit" });
+  if (made.status !== 0) {
+    say("generating the demo workspace failed");
+    process.exit(made.status ?? 1);
+  }
 
   const code = flag("--server") || shot ? null : desktopCode();
   if (code) return openDesktop(code, folder);
@@ -115,9 +119,9 @@ async function main() {
     return;
   }
 
-  say(`VS Code (code-server) is serving the demo workspace (a copy at ${folder})`);
+  say(`VS Code (code-server) is serving the demo workspace (generated at ${folder})`);
   say(`open  ${server.url}  and click the AutoDev icon in the activity bar`);
-  say("Ctrl-C stops the server and deletes the copy");
+  say("Ctrl-C stops the server and deletes the generated workspace");
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -136,8 +140,4 @@ async function main() {
   });
 }
 
-if (!existsSync(DEMO_WORKSPACE)) {
-  console.error(`[demo] ${DEMO_WORKSPACE} is missing`);
-  process.exit(1);
-}
 await main();

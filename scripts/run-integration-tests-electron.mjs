@@ -4,17 +4,19 @@
 //
 //   npm run pretest && node scripts/run-integration-tests-electron.mjs
 //
+// Same workspace as the code-server launcher (scripts/test-workspace.mjs; AUTODEV_IT_FIXTURES,
+// AUTODEV_IT_GREP work the same).
 // Env: VSCODE_EXECUTABLE=/path/to/code  use that VS Code instead of downloading one into
 //      .vscode-test/; VSCODE_VERSION=1.95.0 pins the downloaded version (default: stable).
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runTests } from "@vscode/test-electron";
+import { fixtureFolders, makeTestWorkspace } from "./test-workspace.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const TESTS_INDEX = join(ROOT, "out", "test", "integration", "index.js");
-const FIXTURE = resolve(ROOT, process.env.AUTODEV_IT_FIXTURE ?? "test/fixtures/python-small");
 
 async function main() {
   if (!existsSync(TESTS_INDEX)) {
@@ -22,8 +24,7 @@ async function main() {
     return 1;
   }
   const work = mkdtempSync(join(tmpdir(), "autodev-it-electron-"));
-  const folder = join(work, "workspace");
-  cpSync(FIXTURE, folder, { recursive: true });
+  const folder = makeTestWorkspace(work, fixtureFolders(ROOT));
   try {
     return await runTests({
       extensionDevelopmentPath: ROOT,

@@ -13,19 +13,16 @@
 // The tests get fresh temporary copies of the fixtures (so they may write): one folder opens as
 // itself, several as a multi-root workspace in that order (python-small first: the tests'
 // workspaceFolders[0]).
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { join } from "node:path";
 import { assertChromium, launchBrowser } from "./browser.mjs";
+import { fixtureFolders, makeTestWorkspace } from "./test-workspace.mjs";
 import { ROOT, startServer } from "./vscode-server.mjs";
 
 const TIMEOUT_MS = Number(process.env.AUTODEV_IT_TIMEOUT_MS ?? 600_000);
 const VERBOSE = process.env.AUTODEV_IT_VERBOSE === "1";
-const FIXTURES = (process.env.AUTODEV_IT_FIXTURES ?? "python-small,python-unicode")
-  .split(",")
-  .map((name) => name.trim())
-  .filter(Boolean)
-  .map((name) => resolve(ROOT, "test", "fixtures", name));
+const FIXTURES = fixtureFolders(ROOT);
 const TESTS_INDEX = join(ROOT, "out", "test", "integration", "index.js");
 const ARTIFACTS = join(ROOT, "test-artifacts");
 const say = (msg) => console.log(`[integration] ${msg}`);
@@ -39,11 +36,6 @@ function preflight() {
     throw new Error("dist/extension.js is missing: run `npm run build` (or `npm test`)");
   }
   assertChromium();
-  for (const fixture of FIXTURES) {
-    if (!existsSync(join(fixture, ".autodev", "plan-ledger.jsonl"))) {
-      throw new Error(`fixture ${fixture} has no .autodev/plan-ledger.jsonl`);
-    }
-  }
 }
 
 /** The workbench URL whose payload makes VS Code load the extension and run the tests. */
@@ -56,19 +48,6 @@ export function workbenchUrl(port, target, extensionPath, testsPath) {
   ];
   const kind = target.endsWith(".code-workspace") ? "workspace" : "folder";
   return `http://127.0.0.1:${port}/?${kind}=${encodeURIComponent(target)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-}
-
-/** Copies the fixtures into `work`; returns the folder, or a .code-workspace over several. */
-function copyFixtures(work) {
-  const copies = FIXTURES.map((fixture) => {
-    const copy = join(work, "workspace", basename(fixture));
-    cpSync(fixture, copy, { recursive: true });
-    return copy;
-  });
-  if (copies.length === 1) return copies[0];
-  const file = join(work, "workspace", "integration.code-workspace");
-  writeFileSync(file, JSON.stringify({ folders: copies.map((path) => ({ path })) }, null, 2));
-  return file;
 }
 
 /** Formats one codeAutomationLog call: VS Code passes a level and the log line (or its parts). */
@@ -88,13 +67,22 @@ async function main() {
   preflight();
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), "autodev-it-"));
-  const folder = copyFixtures(work);
   const transcript = [];
   let server;
   let browser;
   let timer;
   let exitCode = 1;
+  let finish = null;
+  let interrupted = false;
+  // The server runs in its own process group: on Ctrl-C or a CI kill, stop it through `finally`.
+  const onSignal = (signal) => {
+    interrupted = true;
+    finish?.({ code: 130, why: `interrupted (${signal})` });
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   try {
+    const folder = makeTestWorkspace(work, FIXTURES);
     server = await startServer({
       folder,
       userDataDir: join(work, "user-data"),
@@ -102,12 +90,13 @@ async function main() {
       env: { AUTODEV_IT_MARK: MARK },
     });
     say(`code-server ready at ${server.url} (${Math.round((Date.now() - started) / 1000)} s)`);
+    if (interrupted) throw new Error("interrupted");
 
     browser = await launchBrowser(join(work, "chromium-profile"));
     const page = browser.pages()[0] ?? (await browser.newPage());
 
-    let finish;
     const finished = new Promise((r) => (finish = r));
+    if (interrupted) throw new Error("interrupted");
     await page.exposeFunction("codeAutomationExit", (code) => finish({ code: Number(code) }));
     await page.exposeFunction("codeAutomationLog", (type, args) => {
       const { type: level, text } = formatLog(type, args);
@@ -138,6 +127,8 @@ async function main() {
     say(`FAILED: ${err.message}`);
     exitCode = 1;
   } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     clearTimeout(timer);
     await browser?.close().catch(() => {});
     await server?.stop().catch(() => {});

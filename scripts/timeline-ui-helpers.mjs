@@ -122,32 +122,35 @@ export async function generateBigLedger(dir, count) {
   return { ...res, ms: Date.now() - t0 };
 }
 
-/** Scrolls the list frame by frame (steady, then far jumps) and reports frame times and blank rows. */
+/**
+ * Scrolls the list frame by frame — 240 frames of a fast wheel (3 rows a frame), then 60 far jumps
+ * (dragging the thumb) — and reports frame times and the share of rows still blank (page in flight).
+ */
 export async function measureScroll(frame) {
   return frame.evaluate(
     () =>
       new Promise((resolve) => {
         const list = document.querySelector(".tl-list");
-        const frames = [];
-        let blanks = 0;
-        let shown = 0;
+        const phases = { wheel: { frames: [], rows: 0, blank: 0 }, jumps: { frames: [], rows: 0, blank: 0 } };
         let step = 0;
         let last = performance.now();
         const max = list.scrollHeight - list.clientHeight;
+        const stats = (p) => {
+          const sorted = p.frames.slice(1).sort((a, b) => a - b);
+          const q = (x) => Math.round(sorted[Math.floor(x * (sorted.length - 1))] * 10) / 10;
+          return { frames: sorted.length, p50: q(0.5), p95: q(0.95), max: q(1), blankRatio: Math.round((p.blank / Math.max(1, p.rows)) * 1000) / 1000 };
+        };
         const tick = (now) => {
-          frames.push(now - last);
+          const phase = step <= 240 ? phases.wheel : phases.jumps;
+          phase.frames.push(now - last);
           last = now;
           const rows = [...list.querySelectorAll(".tl-row:not([hidden])")];
-          shown += rows.length;
-          blanks += rows.filter((r) => r.classList.contains("placeholder")).length;
+          phase.rows += rows.length;
+          phase.blank += rows.filter((r) => r.classList.contains("placeholder")).length;
           step++;
-          if (step < 240) list.scrollTop += 66; // 3 rows per frame: a fast wheel
-          else if (step < 300) list.scrollTop = Math.floor(Math.random() * max); // dragging the thumb
-          else {
-            const sorted = frames.slice(1).sort((a, b) => a - b);
-            const q = (p) => Math.round(sorted[Math.floor(p * (sorted.length - 1))] * 10) / 10;
-            return resolve({ frames: sorted.length, p50: q(0.5), p95: q(0.95), max: q(1), blankRatio: Math.round((blanks / Math.max(1, shown)) * 1000) / 1000 });
-          }
+          if (step < 240) list.scrollTop += 66;
+          else if (step < 300) list.scrollTop = Math.floor(Math.random() * max);
+          else return resolve({ wheel: stats(phases.wheel), jumps: stats(phases.jumps) });
           requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);

@@ -178,7 +178,17 @@ export interface IntegritySummary {
 
 /** Host → webview. */
 export type HostToWebview =
-  | { readonly type: "init"; readonly folders: readonly FolderChoice[]; readonly folderUri: string | null; readonly travelSeq: number | null; readonly integrity: IntegritySummary | null; readonly focusTask: string | null; readonly locateSeq: number | null }
+  | {
+      readonly type: "init";
+      readonly folders: readonly FolderChoice[];
+      readonly folderUri: string | null;
+      readonly travelSeq: number | null;
+      readonly integrity: IntegritySummary | null;
+      readonly focusTask: string | null;
+      readonly locateSeq: number | null;
+      /** The first page of the default query, computed while the webview loaded (use it when the query matches). */
+      readonly firstPage: { readonly query: TimelineQuery; readonly page: TimelinePage } | null;
+    }
   | { readonly type: "page"; readonly requestId: number; readonly page: TimelinePage }
   | { readonly type: "details"; readonly requestId: number; readonly detail: TimelineEntryDetail | null }
   | { readonly type: "ledgerChanged"; readonly folderUri: string; readonly entries: number; readonly travelSeq: number | null; readonly integrity: IntegritySummary | null }

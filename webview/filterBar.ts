@@ -28,7 +28,7 @@ export interface FilterBarEvents {
 export class FilterBar {
   readonly el: HTMLElement;
   private options: ViewOptions;
-  private readonly folderSelect = h("select", { cls: "tl-select", attrs: { "aria-label": "Workspace folder" } });
+  private readonly folderSelect = h("select", { cls: "tl-select folder", attrs: { "aria-label": "Workspace folder" } });
   private readonly text = h("input", { cls: "tl-input grow", attrs: { type: "search", placeholder: "Find: seq, task, title, op, session, hash…", "aria-label": "Find entries", spellcheck: "false" } });
   private readonly op = h("select", { cls: "tl-select", attrs: { "aria-label": "Filter by op" } });
   private readonly status = h("select", { cls: "tl-select", title: "Resulting status (the status an entry moved its task to)", attrs: { "aria-label": "Filter by resulting status" } });

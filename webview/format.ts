@@ -18,6 +18,13 @@ export function oneLine(s: string): string {
   return visible(s).replace(/[\r\n\t]+/g, " ");
 }
 
+/** Formatters are made once: creating one per row costs more than the rest of a row's binding. */
+const DAY_MONTH = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+const DATE = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const WEEKDAY_DATE = new Intl.DateTimeFormat(undefined, { weekday: "short", year: "numeric", month: "short", day: "numeric" });
+
 /** "just now", "42 s ago", "5 min ago", "3 h ago", "yesterday", "4 d ago", else the date. */
 export function relativeTime(iso: string, now: number): string {
   const t = Date.parse(iso);
@@ -31,21 +38,20 @@ export function relativeTime(iso: string, now: number): string {
   if (s < 2 * 86_400) return "yesterday";
   if (s < 30 * 86_400) return `${Math.floor(s / 86_400)} d ago`;
   const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear();
-  return new Date(t).toLocaleDateString(undefined, sameYear ? { month: "short", day: "numeric" } : { year: "numeric", month: "short", day: "numeric" });
+  return (sameYear ? DAY_MONTH : DATE).format(t);
 }
 
 /** Local date and time with seconds, plus the stored ISO text. */
 export function absoluteTime(iso: string): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return oneLine(iso);
-  const local = new Date(t).toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
-  return `${local} (${oneLine(iso)})`;
+  return `${DATE_TIME.format(t)} (${oneLine(iso)})`;
 }
 
 /** Local clock time `HH:MM:SS` of a timestamp ("" when it does not parse). */
 export function clockTime(iso: string): string {
   const t = Date.parse(iso);
-  return Number.isNaN(t) ? "" : new Date(t).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return Number.isNaN(t) ? "" : CLOCK.format(t);
 }
 
 /** "Today", "Yesterday", or a weekday and date, for a `YYYY-MM-DD` day. */
@@ -58,7 +64,7 @@ export function dayLabel(day: string, now: number): string {
   const diff = Math.round((start - d.getTime()) / 86_400_000);
   if (diff === 0) return "Today";
   if (diff === 1) return "Yesterday";
-  return d.toLocaleDateString(undefined, { weekday: "short", year: "numeric", month: "short", day: "numeric" });
+  return WEEKDAY_DATE.format(d);
 }
 
 /** The first 10 hex digits of a hash. */

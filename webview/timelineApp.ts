@@ -114,6 +114,7 @@ export class TimelineApp {
         if (m.focusTask !== null) this.bar.set({ ...this.bar.value, filter: { ...DEFAULT_OPTIONS.filter, taskId: m.focusTask } });
         if (m.folderUri === null) return this.showOverlay("No workspace folder has .autodev/ state.");
         if (m.locateSeq !== null) return this.reload(m.locateSeq, true);
+        if (m.firstPage && this.pendingAnchor === null && sameQuery(m.firstPage.query, this.query())) return this.firstPaint(m.firstPage.page);
         return this.reload(this.selectedSeq, false, this.pendingAnchor);
       case "page": {
         const control = this.controls.get(m.requestId);
@@ -212,6 +213,17 @@ export class TimelineApp {
     });
   }
 
+  /** Shows the page the host computed while this page loaded (no round trip). */
+  private firstPaint(p: TimelinePage): void {
+    this.cache.reset(false);
+    this.accept(p);
+    this.cache.store(p);
+    this.list.setTotal(p.total);
+    this.list.scrollTop = 0;
+    this.list.render();
+    this.reportRendered("open");
+  }
+
   /** New entries (or a re-read ledger): keep the rows in view where they are, count what is new. */
   private liveUpdate(): void {
     if (this.updating) {
@@ -279,22 +291,23 @@ export class TimelineApp {
     });
   }
 
+  /** Selects the row a jump landed on; a folded snapshot selects its entry's row and shows the snapshot's details. */
   private selectLocated(index: number, seq: number | null): void {
     const row = this.cache.get(index);
-    if (row?.kind === "entry") return this.select(row);
+    if (row?.kind === "entry") return this.select(row, false, seq ?? row.seq);
     if (seq !== null) this.select({ seq } as TimelineEntryRow, true);
   }
 
-  private select(row: TimelineEntryRow, detailsOnly = false): void {
+  private select(row: TimelineEntryRow, detailsOnly = false, detailsSeq = row.seq): void {
     this.selectedSeq = row.seq;
     this.save();
     this.list.render();
-    this.details.loading(row.seq);
+    this.details.loading(detailsSeq);
     clearTimeout(this.detailsTimer);
     this.detailsTimer = window.setTimeout(() => {
       if (this.folderUri === null) return;
       this.detailsRequest = this.bridge.requestId();
-      this.bridge.post({ type: "details", requestId: this.detailsRequest, folderUri: this.folderUri, seq: row.seq });
+      this.bridge.post({ type: "details", requestId: this.detailsRequest, folderUri: this.folderUri, seq: detailsSeq });
     }, 60);
     if (detailsOnly) return;
     if (this.bar.value.linkTree && row.taskId !== null) this.post({ type: "revealTask", taskId: row.taskId, focus: false });
@@ -360,6 +373,12 @@ export class TimelineApp {
       this.bridge.post({ type: "rendered", reason, rows, total: this.page.total, matched: this.page.matched, firstSeq, ms: performance.now() - this.started });
     });
   }
+}
+
+/** The same query, whatever the key order. */
+function sameQuery(a: TimelineQuery, b: TimelineQuery): boolean {
+  const f = (q: TimelineQuery) => [q.timeZone, q.foldSnapshots, q.filter.ops.join("\u0000"), q.filter.taskId, q.filter.sessionId, q.filter.status, q.filter.text, q.filter.changesOnly].join("\u0001");
+  return f(a) === f(b);
 }
 
 function safeTimeZone(): string {

@@ -72,9 +72,10 @@ export interface FastLine {
    */
   readonly skeleton: PlanSkeleton | null;
   /**
-   * Parses and validates the line into a LedgerEntry (never fails for a line
-   * the fast path accepted). Only valid while the line's bytes are unchanged,
-   * i.e. during the `feed` call that received them.
+   * The LedgerEntry `validateLedgerEntry(parsePyJson(line))` would return,
+   * built without the validator (the line is in exact form: nothing to
+   * coerce). Parses only the payload. Only valid while the line's bytes are
+   * unchanged, i.e. during the `feed` call that received them.
    */
   readonly entryLazy: () => LedgerEntry;
 }
@@ -756,7 +757,6 @@ export function fastCanonicalLine(bytes: Buffer, wantPlan = false): FastLine | n
     N = 0;
   }
 }
-
 
 function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   let i = lit(0, L_OP);

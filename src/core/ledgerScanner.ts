@@ -254,6 +254,7 @@ export class LedgerScanner {
     this.replayPlan = plan;
     this.fullPlan = plan;
     this.planBytes = null;
+    this.planSkeleton = null;
   }
 
   /** Applies to the full plan (if built and separate) an entry just applied to the skeleton. */

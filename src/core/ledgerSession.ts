@@ -54,6 +54,7 @@ export class LedgerSession {
   /** Fingerprint of the last complete line before the cursor, to prove the prefix unchanged. */
   private anchor: { start: number; end: number; hash: string } | null = null;
   private fileSize = 0;
+  private fileMtime = 0;
   private tailPlan: Plan | null = null;
   /** True when the last scan fed a final line without newline (it will be re-read, so rescan fully). */
   private unterminatedTail = false;
@@ -79,6 +80,7 @@ export class LedgerSession {
     if (this.cursor.offset > 0) {
       if (st.size < this.cursor.offset) reason = `the ledger shrank from ${this.cursor.offset} to ${st.size} bytes`;
       else if (!(await this.prefixIntact())) reason = "bytes already verified were changed";
+      else if (st.size === this.fileSize && st.mtimeMs !== this.fileMtime) reason = "the ledger was rewritten in place";
       else if (st.size === this.fileSize) return { mode: "none", added: 0, bytesRead: 0 };
       else if (this.unterminatedTail) reason = "the last line had no newline and has grown";
     }
@@ -106,6 +108,7 @@ export class LedgerSession {
       signal,
     );
     this.fileSize = total;
+    this.fileMtime = st.mtimeMs;
     const ll = lastLine as { start: number; end: number } | null;
     if (ll) this.anchor = { ...ll, hash: sha(await readRange(this.file, ll.start, ll.end)) };
     if (!this.scanner.ok) this.tailPlan = (await loadFromTail(this.cwd)).plan;
@@ -123,6 +126,7 @@ export class LedgerSession {
     this.cursor = START_CURSOR;
     this.anchor = null;
     this.fileSize = 0;
+    this.fileMtime = 0;
     this.tailPlan = null;
     this.unterminatedTail = false;
   }

@@ -148,8 +148,21 @@ export class AutodevFolder extends Disposable {
   private async doRefresh(): Promise<RefreshResult | null> {
     try {
       const r = await this.worker.request({ type: "refresh", cwd: this.cwd });
-      this.lastError = null;
       if (r.update.mode === "none" && this.lastReport) return r;
+      await this.apply(r);
+      return r;
+    } catch (e) {
+      this.lastError = e instanceof Error ? e.message : String(e);
+      this.log.error(`${this.folder.name}: refresh failed`, e);
+      this.changed.fire();
+      return null;
+    }
+  }
+
+  /** Takes a refresh or verification result from the worker as the current state. */
+  async apply(r: RefreshResult): Promise<void> {
+    {
+      this.lastError = null;
       this.livePlan = parsePlan(r.planJson);
       this.lastReport = r.report;
       this.entryCount = r.entries;
@@ -160,12 +173,6 @@ export class AutodevFolder extends Disposable {
       );
       await this.checkRewrite(r.head);
       this.changed.fire();
-      return r;
-    } catch (e) {
-      this.lastError = e instanceof Error ? e.message : String(e);
-      this.log.error(`${this.folder.name}: refresh failed`, e);
-      this.changed.fire();
-      return null;
     }
   }
 

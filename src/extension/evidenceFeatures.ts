@@ -10,7 +10,10 @@ import { CommandManager } from "./commandManager";
 import { EvidenceCommands } from "./evidenceCommands";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import { EvidenceDiffOpener } from "./evidenceDiffOpener";
-import { EvidenceTaskDecorations } from "./evidenceTaskDecorations";
+import { EvidenceTaskDecorations, taskDecorationUri } from "./evidenceTaskDecorations";
+import { AutodevFolder } from "./autodevFolder";
+import { PlanNode } from "./planTreeNodes";
+import { Task } from "../core/schemas";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 import { FolderPicker } from "./folderPicker";
 import { OutputLog } from "./outputLog";
@@ -44,6 +47,24 @@ export function registerEvidenceFeatures(context: vscode.ExtensionContext, servi
   const commands = new EvidenceCommands(content, opener, contributor, services.picker);
   const decorations = new EvidenceTaskDecorations(services.workspaces, contributor);
   services.commands.registerAll(commands.handlers());
+  services.tree.setTaskResourceUri((folder, taskId) => taskDecorationUri(folder, taskId));
+  services.tree.setRootChildContributor((folder, root) => planEvidenceGroup(contributor, folder, root));
   context.subscriptions.push(content, contributor, decorations);
   return { content, contributor, opener, commands, decorations };
+}
+
+/** The pseudo task id under which AutoDev files plan-phase evidence (explore, domain expert, critic). */
+const PLAN_TASK_ID = "plan";
+
+/** A "Plan evidence" group at the end of a root, when `.autodev/evidence/plan-*.json` exist. */
+async function planEvidenceGroup(contributor: EvidenceTreeContributor, folder: AutodevFolder, root: Extract<PlanNode, { kind: "root" }>): Promise<PlanNode[]> {
+  const pseudo = {
+    id: PLAN_TASK_ID, phase_id: "", title: "Plan", description: "", status: "pending", files: [], acceptance: [], depends_on: [],
+    retry_count: 0, escalated: false, assigned_agent: null, evidence_bundle: null, blocked_reason: null, metadata: new Map(),
+  } as unknown as Task;
+  const te = await contributor.taskEvidence(folder, pseudo).catch(() => null);
+  if (!te || (te.items.length === 0 && !te.patch)) return [];
+  const id = `${root.id}|plan-evidence`;
+  const holder = { kind: "task", id, folder, parent: root, task: pseudo, plan: folder.plan! } as Extract<PlanNode, { kind: "task" }>;
+  return [{ kind: "group", id, folder, parent: root, label: "Plan evidence", icon: "lightbulb", children: () => contributor.contribute(folder, pseudo, holder) }];
 }

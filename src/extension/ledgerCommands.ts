@@ -84,8 +84,8 @@ export class LedgerCommands {
         return null;
       },
     );
-    await f.refresh();
     if (!result) return undefined;
+    await f.apply(result);
     const r = result.report;
     this.writeReport(f, r.ok, r.entries, r.errors.map((e) => `  line ${e.atLine}${e.seq !== null ? ` (seq ${e.seq})` : ""} — ${e.kind}: ${e.message}`), r.warnings.map((w) => `  line ${w.atLine} — ${w.kind}: ${w.message}`), result.ms);
     if (r.ok) void vscode.window.showInformationMessage(`AutoDev: ledger ok — ${r.entries} entries verified in ${(result.ms / 1000).toFixed(1)} s${r.warnings.length ? ` (${r.warnings.length} warnings in Problems)` : ""}.`);

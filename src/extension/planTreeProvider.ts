@@ -14,6 +14,10 @@ import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
 
 /** Adds children under a task (the evidence nodes). */
 export type TaskChildContributor = (folder: AutodevFolder, task: Task, parent: Extract<PlanNode, { kind: "task" }>) => Promise<PlanNode[]>;
+/** Adds children at the end of a folder's root (plan-level evidence). */
+export type RootChildContributor = (folder: AutodevFolder, parent: Extract<PlanNode, { kind: "root" }>) => Promise<PlanNode[]>;
+/** Gives a task row a resource URI (for file decorations such as a missing-evidence badge). */
+export type TaskResourceUri = (folder: AutodevFolder, taskId: string) => vscode.Uri;
 
 function relTime(iso: string): string {
   const t = Date.parse(iso);
@@ -31,6 +35,8 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes = new Map<string, PlanNode>();
   private contributor: TaskChildContributor | null = null;
+  private rootContributor: RootChildContributor | null = null;
+  private taskUri: TaskResourceUri | null = null;
 
   constructor(private readonly workspaces: AutodevWorkspaces) {
     super();
@@ -40,6 +46,18 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
   /** Installs the contributor of evidence nodes under tasks. */
   setTaskChildContributor(c: TaskChildContributor): void {
     this.contributor = c;
+    this.changed.fire();
+  }
+
+  /** Installs the contributor of nodes at the end of each root (plan-level evidence). */
+  setRootChildContributor(c: RootChildContributor): void {
+    this.rootContributor = c;
+    this.changed.fire();
+  }
+
+  /** Installs the resource URI of task rows (decorations). */
+  setTaskResourceUri(f: TaskResourceUri): void {
+    this.taskUri = f;
     this.changed.fire();
   }
 
@@ -76,8 +94,12 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
   private async childrenOf(node?: PlanNode): Promise<PlanNode[]> {
     if (!node) return this.workspaces.folders.map((folder) => ({ kind: "root", id: `${folder.folder.uri.toString()}|root`, folder }) as PlanNode);
     switch (node.kind) {
-      case "root":
-        return this.rootChildren(node);
+      case "root": {
+        const own = this.rootChildren(node);
+        const f = node.folder;
+        const extra = this.rootContributor && f.plan && !f.timeTravel ? await this.rootContributor(f, node) : [];
+        return [...own, ...extra];
+      }
       case "phase":
         return node.phase.tasks.map((task) => ({ kind: "task", id: taskNodeId(node.folder, task.id), folder: node.folder, parent: node, task, plan: node.folder.plan! }) as PlanNode);
       case "task":
@@ -144,8 +166,11 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
         item.contextValue = "autodevPhase";
         return item;
       }
-      case "task":
-        return taskItem(node);
+      case "task": {
+        const item = taskItem(node);
+        if (this.taskUri) item.resourceUri = this.taskUri(node.folder, node.task.id);
+        return item;
+      }
       case "criterion": {
         const item = new vscode.TreeItem(node.text, C.None);
         item.id = node.id;

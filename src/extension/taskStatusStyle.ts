@@ -11,7 +11,7 @@ const STYLE: Record<string, { icon: string; color: string; label: string }> = {
   auto_gated: { icon: "shield", color: "charts.blue", label: "auto-gated" },
   reviewed: { icon: "eye", color: "charts.purple", label: "reviewed" },
   tested: { icon: "beaker", color: "charts.purple", label: "tested" },
-  tournamented: { icon: "trophy", color: "charts.yellow", label: "tournamented" },
+  tournamented: { icon: "star-full", color: "charts.yellow", label: "tournamented" },
   complete: { icon: "pass-filled", color: "testing.iconPassed", label: "complete" },
   blocked: { icon: "error", color: "testing.iconFailed", label: "blocked" },
   skipped: { icon: "debug-step-over", color: "disabledForeground", label: "skipped" },

@@ -7,12 +7,15 @@
  * changes, and links the timeline with the Plan tree's selection.
  */
 import * as vscode from "vscode";
-import type { FolderChoice, HostToWebview, IntegritySummary, WebviewMessageOf, WebviewToHost } from "../protocol";
+import type { FolderChoice, HostToWebview, IntegritySummary, TimelinePage, TimelineQuery, WebviewMessageOf, WebviewToHost } from "../protocol";
 import { parseWebviewMessage } from "../protocol";
 import { EMPTY_FILTER } from "../core/timelineQuery";
 import { AutodevFolder } from "./autodevFolder";
 import { Disposable } from "./disposable";
 import type { TimelineServices } from "./timelineFeatures";
+
+/** Rows of the warm-up page (the webview's page size). */
+const WARM_ROWS = 200;
 
 /** What a command asked the timeline to show first. */
 export interface TimelineIntent {
@@ -28,6 +31,8 @@ export class TimelineController extends Disposable {
   private readonly openedAt = Date.now();
   /** When the webview said ready, and when the first page went back (ms after opening). */
   private readonly marks: { ready?: number; page?: number; pageWorkerMs?: number } = {};
+  /** The default query's first page, once the warm-up request answered. */
+  private warm: { folderUri: string; query: TimelineQuery; page: TimelinePage } | null = null;
   private changeTimer: NodeJS.Timeout | undefined;
   /** Task id this timeline revealed in the tree (its selection echo is ignored once). */
   private echoTask: string | null = null;
@@ -62,9 +67,10 @@ export class TimelineController extends Disposable {
     const f = folderUri ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === folderUri) : undefined;
     if (!f) return;
     const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
-    const query = { filter: EMPTY_FILTER, foldSnapshots: true, timeZone };
+    const query: TimelineQuery = { filter: EMPTY_FILTER, foldSnapshots: true, timeZone };
     void this.services.worker
-      .request({ type: "timelinePage", cwd: f.cwd, query, offset: 0, limit: 0, anchorSeq: null, locateSeq: null, facets: true })
+      .request({ type: "timelinePage", cwd: f.cwd, query, offset: 0, limit: WARM_ROWS, anchorSeq: null, locateSeq: null, facets: true })
+      .then((page) => (this.warm = { folderUri: folderUri!, query, page }))
       .catch(() => undefined);
   }
 
@@ -166,11 +172,13 @@ export class TimelineController extends Disposable {
     const known = (uri: string | null | undefined) => (uri && folders.some((c) => c.uri === uri) ? uri : null);
     this.folderUri = known(this.intent.folderUri) ?? known(saved) ?? folders[0]?.uri ?? null;
     const f = this.folderUri ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === this.folderUri) : undefined;
+    const warm = this.warm && this.warm.folderUri === this.folderUri && f && this.warm.page.entries === f.entries ? this.warm : null;
     this.post({
       type: "init", folders, folderUri: this.folderUri, travelSeq: f?.timeTravel?.seq ?? null, integrity: f ? integrityOf(f) : null,
-      focusTask: this.intent.taskId ?? null, locateSeq: this.intent.seq ?? null,
+      focusTask: this.intent.taskId ?? null, locateSeq: this.intent.seq ?? null, firstPage: warm ? { query: warm.query, page: warm.page } : null,
     });
     this.intent = {};
+    this.warm = null;
   }
 
   private async revealTask(folder: AutodevFolder, taskId: string, focus: boolean): Promise<void> {
@@ -184,7 +192,12 @@ export class TimelineController extends Disposable {
     const selected = view.selection[0];
     if (!node || (selected && selected.id === node.id)) return;
     this.echoTask = taskId;
-    await view.reveal(node, { select: true, focus: false, expand: false });
+    try {
+      await view.reveal(node, { select: true, focus: false, expand: false });
+    } catch (e) {
+      this.echoTask = null;
+      throw e;
+    }
   }
 
   private rendered(m: WebviewMessageOf<"rendered">): void {

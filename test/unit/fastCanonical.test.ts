@@ -8,7 +8,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PlanSkeleton, exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/fastCanonical";
+import { PlanSkeleton, exactPlanFromCanonical, exactPlanModel, fastCanonicalLine, planOfCanonicalLine } from "../../src/core/fastCanonical";
 import { LastHead, buildEntry } from "../../src/core/ledgerWriter";
 import { computeEntryHash } from "../../src/core/ledgerHash";
 import { parsePyJson } from "../../src/core/pyJsonParse";
@@ -195,6 +195,29 @@ describe("fastCanonicalLine", () => {
     assert.notEqual(broken, b);
     assert.equal(fast(broken), null);
     assert.ok(fast(b)!.skeleton);
+  });
+});
+
+describe("planOfCanonicalLine", () => {
+  it("is validatePlan's model of the payload plan, for every plan-carrying line Python wrote", () => {
+    let plans = 0;
+    for (const name of ["python-small", "python-evidence", "python-unicode"]) {
+      const file = path.join(FIXTURES, name, ".autodev/plan-ledger.jsonl");
+      if (!fs.existsSync(file)) continue;
+      for (const line of fs.readFileSync(file, "utf8").split("\n").filter(Boolean)) {
+        const plan = full(line).payload.get("plan");
+        const got = planOfCanonicalLine(Buffer.from(line, "utf8"));
+        if (plan === undefined) {
+          assert.equal(got, null);
+          continue;
+        }
+        const v = validatePlan(plan);
+        assert.ok(v.ok);
+        assert.deepEqual(got, v.value);
+        plans++;
+      }
+    }
+    assert.ok(plans > 10);
   });
 });
 
