@@ -44,7 +44,11 @@ interface ChildResult {
 }
 
 /** Runs `work` (modules already loaded, so start-up is not counted) and prints its result as JSON. */
-async function measure(work: (loop: ReturnType<typeof monitorEventLoopDelay>) => Promise<Record<string, unknown>>, watchLoop = false): Promise<void> {
+async function measure(
+  work: (loop: ReturnType<typeof monitorEventLoopDelay>) => Promise<Record<string, unknown>>,
+  watchLoop = false,
+  adjust: (out: ChildResult) => ChildResult = (out) => out,
+): Promise<void> {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   const t0 = performance.now();
   const c0 = process.cpuUsage();
@@ -59,17 +63,22 @@ async function measure(work: (loop: ReturnType<typeof monitorEventLoopDelay>) =>
     ...(watchLoop ? { maxBlockMs: loop.max / 1e6 } : {}),
     ...extra,
   };
-  process.stdout.write(JSON.stringify(out) + "\n");
+  process.stdout.write(JSON.stringify(adjust(out)) + "\n");
 }
 
 async function child(mode: string, arg: string): Promise<void> {
   switch (mode) {
     case "verify": {
       const { verifyLedger } = await import("../src/core/ledgerReader");
-      return measure(async () => {
-        const res = await verifyLedger(arg);
-        return { ok: res.report.ok, entries: res.report.entries, errors: res.report.errors.slice(0, 3).map((e) => e.message) };
-      }, true);
+      let res: Awaited<ReturnType<typeof verifyLedger>> | null = null;
+      await measure(async () => {
+        res = await verifyLedger(arg);
+        // A second verify in the same process: what a long-lived worker pays once its code is compiled.
+        const t = performance.now();
+        await verifyLedger(arg);
+        return { ok: res.report.ok, entries: res.report.entries, errors: res.report.errors.slice(0, 3).map((e) => e.message), warmMs: performance.now() - t };
+      }, true, (out) => ({ ...out, ms: out.ms - Number(out.warmMs) }));
+      return;
     }
     case "floor":
       return measure(async () => {
@@ -262,6 +271,7 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(".");
     }
     const v = ours.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const warm = Math.min(...ours.map((o) => Number(o.warmMs)));
     const p = py.reduce((a, b) => (b.ms < a.ms ? b : a));
     const fl = floor.reduce((a, b) => (b.ms < a.ms ? b : a));
     if (!v.ok || v.entries !== d.entries) throw new Error(`verify of ${d.mb} MB did not pass: ${JSON.stringify(v)}`);
@@ -280,7 +290,7 @@ async function main(argv: string[]): Promise<void> {
     cpuRows.push(`| ${(d.bytes / 1e6).toFixed(0)} MB | ${fmtMs(oc)} | ${fmtMs(pc)} | ${fmtMs(fc)} | ${(pc / oc).toFixed(1)}× faster | ${(oc / fc).toFixed(2)}× |`);
     const mbps = d.bytes / 1e6 / (v.ms / 1000);
     rows.push(
-      `| ${(d.bytes / 1e6).toFixed(0)} MB | ${d.entries.toLocaleString("en-US")} | ${fmtMs(v.ms)} (${mbps.toFixed(0)} MB/s) | ${fmtMs(p.ms)} | ${fmtMs(fl.ms)} | ` +
+      `| ${(d.bytes / 1e6).toFixed(0)} MB | ${d.entries.toLocaleString("en-US")} | ${fmtMs(v.ms)} (${mbps.toFixed(0)} MB/s) | ${fmtMs(warm)} | ${fmtMs(p.ms)} | ${fmtMs(fl.ms)} | ` +
         `**${(p.ms / v.ms).toFixed(1)}× faster** | ${(v.ms / fl.ms).toFixed(2)}× | ${peak.toFixed(0)} MB | ${block.toFixed(0)} ms | ${fmtMs(tail.ms)} | ` +
         `${fmtMs(Number(app.smallMs))} (+${app.smallBytes} B) / ${fmtMs(Number(app.snapMs))} (+${(Number(app.snapBytes) / 1024).toFixed(0)} KB) |`,
     );
@@ -295,8 +305,8 @@ async function main(argv: string[]): Promise<void> {
     `Machine: ${machine().join("; ")}; load average ${load0.toFixed(1)} → ${load1.toFixed(1)} during the run.`,
     `Best of ${runs} runs (${Math.max(1, runs - 1)} for 500 MB); verify = chain + strict replay (\`verifyLedger\`), in a child process.`,
     "",
-    "| ledger | entries | our verify | Python reference | floor (read + sha256 per line) | ours vs Python | ours / floor | verify peak RSS | longest event-loop block | first tree data (`loadFromTail`) | append reflected (status / snapshot) |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| ledger | entries | our verify (fresh process) | warm re-verify | Python reference | floor (read + sha256 per line) | ours vs Python | ours / floor | verify peak RSS | longest event-loop block | first tree data (`loadFromTail`) | append reflected (status / snapshot) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     "CPU time of the same runs (less sensitive to other load on a shared machine):",

@@ -1,9 +1,9 @@
 // Helpers of scripts/timeline-ui-test.mjs: the command palette, finding the timeline's webview
-// frame, reading the Plan tree, switching the colour theme through the user settings file,
+// frame, reading the Plan tree, switching the colour theme with "Preferences: Color Theme",
 // appending a ledger entry with the CLI (it takes the lock as Python does), generating a big
 // ledger with the benchmark's generator, and measuring scrolling inside the webview.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -116,6 +116,7 @@ export async function generateBigLedger(dir, count) {
   const out = join(tmpdir(), `autodev-bench-generate-${process.pid}.cjs`);
   await esbuild.build({ entryPoints: [join(ROOT, "bench", "generate.ts")], bundle: true, platform: "node", format: "cjs", outfile: out, logLevel: "warning" });
   const { generateSmallEntriesLedger } = createRequire(import.meta.url)(out);
+  rmSync(out, { force: true });
   mkdirSync(join(dir, ".autodev"), { recursive: true });
   const t0 = Date.now();
   const res = generateSmallEntriesLedger(join(dir, ".autodev", "plan-ledger.jsonl"), count);
@@ -123,34 +124,55 @@ export async function generateBigLedger(dir, count) {
 }
 
 /**
- * Scrolls the list frame by frame — 240 frames of a fast wheel (3 rows a frame), then 60 far jumps
- * (dragging the thumb) — and reports frame times and the share of rows still blank (page in flight).
+ * Scrolls the list frame by frame for 240 frames of a fast wheel (3 rows a frame) and reports frame
+ * times and the share of rows still blank (their page in flight); then makes 10 far jumps (as when
+ * dragging the thumb) and reports how long each took until no row in view was blank.
  */
 export async function measureScroll(frame) {
   return frame.evaluate(
     () =>
       new Promise((resolve) => {
         const list = document.querySelector(".tl-list");
-        const phases = { wheel: { frames: [], rows: 0, blank: 0 }, jumps: { frames: [], rows: 0, blank: 0 } };
+        const frames = [];
+        const fills = [];
+        let rows = 0;
+        let blank = 0;
         let step = 0;
         let last = performance.now();
+        let jumpedAt = 0;
         const max = list.scrollHeight - list.clientHeight;
-        const stats = (p) => {
-          const sorted = p.frames.slice(1).sort((a, b) => a - b);
-          const q = (x) => Math.round(sorted[Math.floor(x * (sorted.length - 1))] * 10) / 10;
-          return { frames: sorted.length, p50: q(0.5), p95: q(0.95), max: q(1), blankRatio: Math.round((p.blank / Math.max(1, p.rows)) * 1000) / 1000 };
+        const q = (arr, x) => {
+          const sorted = arr.slice().sort((a, b) => a - b);
+          return Math.round(sorted[Math.floor(x * (sorted.length - 1))] * 10) / 10;
         };
+        const visible = () => [...list.querySelectorAll(".tl-row:not([hidden])")].filter((r) => {
+          const top = Number(r.dataset.index ?? -1) * 22;
+          return top + 22 > list.scrollTop && top < list.scrollTop + list.clientHeight;
+        });
         const tick = (now) => {
-          const phase = step <= 240 ? phases.wheel : phases.jumps;
-          phase.frames.push(now - last);
+          if (step < 240) {
+            frames.push(now - last);
+            const shown = visible();
+            rows += shown.length;
+            blank += shown.filter((r) => r.classList.contains("placeholder")).length;
+            list.scrollTop += 66;
+          } else if (fills.length < 10) {
+            if (jumpedAt === 0 || !visible().some((r) => r.classList.contains("placeholder"))) {
+              if (jumpedAt !== 0) fills.push(now - jumpedAt);
+              if (fills.length < 10) {
+                list.scrollTop = Math.floor(Math.random() * max);
+                jumpedAt = now;
+              }
+            }
+          } else {
+            const wheel = frames.slice(1);
+            return resolve({
+              wheel: { frames: wheel.length, p50: q(wheel, 0.5), p95: q(wheel, 0.95), max: q(wheel, 1), blankRatio: Math.round((blank / Math.max(1, rows)) * 1000) / 1000 },
+              jumps: { jumps: fills.length, fillP50: q(fills, 0.5), fillMax: q(fills, 1) },
+            });
+          }
           last = now;
-          const rows = [...list.querySelectorAll(".tl-row:not([hidden])")];
-          phase.rows += rows.length;
-          phase.blank += rows.filter((r) => r.classList.contains("placeholder")).length;
           step++;
-          if (step < 240) list.scrollTop += 66;
-          else if (step < 300) list.scrollTop = Math.floor(Math.random() * max);
-          else return resolve({ wheel: stats(phases.wheel), jumps: stats(phases.jumps) });
           requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);

@@ -83,6 +83,7 @@ async function fixtureSession(work) {
     check("newest first, snapshots folded", (await rows.first().getAttribute("data-seq")) === "20", `first row #${await rows.first().getAttribute("data-seq")}`);
     check("group header by session and day", (await frame.locator(".tl-row.group").count()) >= 1);
     check("counter", /21 entries/.test(await frame.locator(".tl-count").innerText()));
+    say(`webview (21 entries): ${JSON.stringify(await pageOf(frame))}`);
 
     await frame.locator('select[aria-label="Filter by resulting status"]').selectOption("blocked");
     await waitFor(async () => (await frame.locator(".tl-row.entry:not([hidden])").count()) === 1, 10_000);
@@ -223,7 +224,7 @@ async function bigSession(work, count) {
     const scroll = await measureScroll(frame);
     // Headless Chromium paints in software here; these bounds catch a regression, not 60 fps.
     check(`${count} entries: wheel scrolling (frame times ms, blank rows)`, scroll.wheel.p95 < 100 && scroll.wheel.blankRatio < 0.05, JSON.stringify(scroll.wheel));
-    check(`${count} entries: far jumps fill in`, scroll.jumps.p95 < 250, JSON.stringify(scroll.jumps));
+    check(`${count} entries: far jumps fill in (ms until no blank row)`, scroll.jumps.fillMax < 1000, JSON.stringify(scroll.jumps));
     await page.screenshot({ path: join(ARTIFACTS, "timeline-big.png") });
     const memory = await pageOf(frame);
     say(`webview: ${JSON.stringify(memory)}`);

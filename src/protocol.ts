@@ -243,7 +243,7 @@ export const WebviewMessageSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("revealTask"), folderUri, taskId: z.string().min(1).max(200), focus: z.boolean() }),
   z.strictObject({
     type: z.literal("rendered"),
-    reason: z.enum(["open", "update", "scroll"]),
+    reason: z.enum(["open", "update"]),
     rows: z.number().int().min(0).max(1e6),
     total: z.number().int().min(0).max(1e9),
     matched: z.number().int().min(0).max(1e9),

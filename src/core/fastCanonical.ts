@@ -47,7 +47,7 @@ import {
 import { parsePyJson } from "./pyJsonParse";
 import { pyFloatRepr } from "./pyFloatRepr";
 import { comparePyStrings } from "./pyJsonDump";
-import { PyObject, PyValue, pyInt } from "./pyValue";
+import { PyFloat, PyObject, PyValue, pyInt } from "./pyValue";
 
 /** What the fast path extracts from a canonical line. */
 export interface FastLine {
@@ -984,10 +984,21 @@ type Json = { [k: string]: never };
 export function exactPlanFromCanonical(text: string, skeleton: PlanSkeleton): Plan | null {
   if (!FAST_PATHS_MATCH_SCHEMAS) return null;
   const ranges = skeleton.metadataRanges;
+  // Tasks often share their metadata text: parse each text once, and copy it
+  // when its values are immutable (a nested dict or list is parsed afresh).
+  const flat = new Map<string, PyObject>();
   const dict = (k: number): PyObject => {
     const s = ranges[k];
     const e = ranges[k + 1];
-    return e - s === 2 ? new Map() : new Map(parsePyJson(text.slice(s, e)) as PyObject);
+    if (e - s === 2) return new Map();
+    const src = text.slice(s, e);
+    const known = flat.get(src);
+    if (known !== undefined) return new Map(known);
+    const parsed = parsePyJson(src) as PyObject;
+    let immutable = true;
+    for (const v of parsed.values()) if (v !== null && typeof v === "object" && !(v instanceof PyFloat)) immutable = false;
+    if (immutable) flat.set(src, parsed);
+    return new Map(parsed);
   };
   const raw = JSON.parse(text) as Json;
   const phasesIn = raw.phases as unknown as Json[];

@@ -12,6 +12,7 @@ import { LedgerCorruptError } from "./errors";
 import { LedgerEntry, Plan, validatePlan } from "./schemas";
 import { ReplayError, applyStrict, applyTolerant, PLAN_OPS } from "./replay";
 import { ledgerPath } from "./paths";
+import { readTailEntries } from "./ledgerTail";
 import { VerifyReport } from "./verifyTypes";
 
 /** Result of a full verification. */
@@ -151,7 +152,6 @@ export async function replayLedger(cwd: string, atSeq?: number, signal?: AbortSi
  * rules. No chain verification (run `verifyLedger` in the background for that).
  */
 export async function loadFromTail(cwd: string): Promise<{ plan: Plan | null; seq: number | null }> {
-  const { readTailEntries } = await import("./ledgerTail");
   const tail = await readTailEntries(ledgerPath(cwd), (e) => PLAN_OPS.has(e.op));
   if (!tail || tail.length === 0) return { plan: null, seq: null };
   let plan: Plan | null = null;

@@ -5,16 +5,14 @@
  * session and local day, newest first, and hands out pages of display rows —
  * so 100,000 entries never cross to the host or the webview at once.
  */
-import type { ChainState, ChangeKind, FacetCount, TimelineEntryRow, TimelineFacets, TimelineFilter, TimelinePage, TimelineQuery, TimelineRow } from "../protocol";
+import type { ChainState, ChangeKind, TimelineEntryRow, TimelineFacets, TimelineFilter, TimelinePage, TimelineQuery, TimelineRow } from "../protocol";
+import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
 import { EntrySummary } from "./verifyTypes";
 
 /** Ops that replace the whole plan (snapshots only restate it). */
 const PLAN_CHANGE_OPS: ReadonlySet<string> = new Set(["init_plan", "update_plan"]);
 const AUDIT_ONLY_OPS: ReadonlySet<string> = new Set(["plan_tournament_complete", "impl_tournament_complete"]);
-const MAX_FACET_VALUES = 500;
-/** "1.10" after "1.9". */
-const NATURAL = new Intl.Collator("en", { numeric: true });
 
 /** A filter that lets everything through. */
 export const EMPTY_FILTER: TimelineFilter = { ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false };
@@ -112,8 +110,7 @@ export class TimelineIndex {
   private epochCount = 0;
   private readonly zones = new Map<string, LocalDays>();
   private view: ViewData | null = null;
-  private readonly tally = { counted: 0, ops: new Map<string, Tally>(), statuses: new Map<string, Tally>(), sessions: new Map<string, Tally>(), tasks: new Map<string, Tally>() };
-  private facetCache: { length: number; facets: TimelineFacets } | null = null;
+  private readonly tally = new FacetTally();
 
   /** `entries` is the session's live array (appends grow it); `generation` names its identity. */
   constructor(
@@ -253,41 +250,10 @@ export class TimelineIndex {
     this.epochCount = n;
   }
 
-  /** Values the filter controls offer, with counts (sessions newest first, tasks in natural order); counted incrementally. */
+  /** Values the filter controls offer, with counts (counted incrementally as the ledger grows). */
   facets(): TimelineFacets {
-    const n = this.entries.length;
-    if (this.facetCache && this.facetCache.length === n) return this.facetCache.facets;
-    const t = this.tally;
-    const bump = (m: Map<string, Tally>, k: string | null, i: number) => {
-      if (k === null) return;
-      const x = m.get(k);
-      if (x) {
-        x.count++;
-        x.last = i;
-      } else m.set(k, { count: 1, last: i });
-    };
-    for (let i = t.counted; i < n; i++) {
-      const e = this.entries[i];
-      bump(t.ops, e.op, i);
-      bump(t.statuses, e.toStatus, i);
-      bump(t.sessions, e.sessionId, i);
-      bump(t.tasks, e.taskId, i);
-    }
-    t.counted = n;
-    const natural = (a: [string, Tally], b: [string, Tally]) => NATURAL.compare(a[0], b[0]);
-    const newest = (a: [string, Tally], b: [string, Tally]) => b[1].last - a[1].last;
-    const list = (m: Map<string, Tally>, sort: (a: [string, Tally], b: [string, Tally]) => number): FacetCount[] =>
-      [...m].sort(sort).slice(0, MAX_FACET_VALUES).map(([value, x]) => ({ value, count: x.count }));
-    const facets = { ops: list(t.ops, natural), statuses: list(t.statuses, natural), sessions: list(t.sessions, newest), tasks: list(t.tasks, natural) };
-    this.facetCache = { length: n, facets };
-    return facets;
+    return this.tally.facets(this.entries);
   }
-}
-
-/** How often a facet value occurs and the index of its newest entry. */
-interface Tally {
-  count: number;
-  last: number;
 }
 
 /** Chain state of entry `i`: the first break, after it (unverified), or ok. */

@@ -145,7 +145,7 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
         item.id = node.id;
         const r = f.report;
         const integrity = r === null ? "verifying…" : r.ok ? "ledger ok" : `ledger broken at line ${r.errors[0]?.atLine}`;
-        item.description = [f.timeTravel ? `⏪ as of seq ${f.timeTravel.seq}` : "", plan ? `spec ${plan.spec_hash}` : "", plan ? `updated ${relTime(plan.updated_at)}` : "", integrity].filter(Boolean).join(" · ");
+        item.description = [f.timeTravel ? `viewing as of seq ${f.timeTravel.seq}` : "", plan ? `spec ${plan.spec_hash}` : "", plan ? `updated ${relTime(plan.updated_at)}` : "", integrity].filter(Boolean).join(" · ");
         item.iconPath = new vscode.ThemeIcon(r && !r.ok ? "warning" : f.timeTravel ? "history" : "checklist", r && !r.ok ? new vscode.ThemeColor("errorForeground") : undefined);
         const md = new vscode.MarkdownString(undefined, false);
         md.appendMarkdown(`**${escapeMd(title)}** — ${escapeMd(f.folder.name)}\n\n`);

@@ -207,7 +207,8 @@ export class TimelineController extends Disposable {
       const k = this.marks;
       this.services.log.info(
         `timeline: first ${m.rows} rows of ${m.total} on screen ${this.openMs} ms after opening ` +
-          `(webview ready at ${k.ready ?? "?"} ms, first page sent at ${k.page ?? "?"} ms of which ${k.pageWorkerMs ?? "?"} ms in the worker; ` +
+          `(webview ready at ${k.ready ?? "?"} ms, ` +
+          (k.page === undefined ? "first page sent with init (computed while the webview loaded); " : `first page sent at ${k.page} ms of which ${k.pageWorkerMs} ms in the worker; `) +
           `webview script ran ${Math.round(m.ms)} ms until the rows were painted)`,
       );
     }

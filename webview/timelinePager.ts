@@ -1,0 +1,212 @@
+/**
+ * The rows of the timeline page: the virtual list, its row cache, and the
+ * page queries behind them (the host filters and pages in the ledger
+ * worker). Rows change in three ways: a reload (new folder or filter:
+ * totals and facets, then the rows around a seq or a saved anchor), the
+ * first paint (a page the host computed while the webview loaded), and a
+ * live update — rows inserted above shift the scroll offset by as much, so
+ * the rows in view stay put, and an "N new" button counts what arrived.
+ */
+import type { TimelineEntryRow, TimelinePage, TimelineQuery, TimelineRow, WebviewMessageOf } from "../src/protocol";
+import { button } from "./dom";
+import { count } from "./format";
+import { PAGE_SIZE, RowCache } from "./rowCache";
+import { ROW_HEIGHT, RowContext } from "./rowView";
+import { VirtualList } from "./virtualList";
+
+/** Totals of the last page. */
+export type PageTotals = Pick<TimelinePage, "generation" | "entries" | "matched" | "total" | "brokenSeq">;
+
+/** A row in view to keep in place: its seq, display row and pixel offset from the viewport's top. */
+export interface Anchor {
+  readonly seq: number;
+  readonly row: number;
+  readonly offset: number;
+}
+
+/** What the pager needs from the page. */
+export interface PagerHost {
+  folderUri(): string | null;
+  query(): TimelineQuery;
+  requestId(): number;
+  post(m: WebviewMessageOf<"query">): void;
+  /** A page with totals (and maybe facets) arrived. */
+  accepted(p: TimelinePage): void;
+  /** Rows were painted after opening or an update. */
+  painted(reason: "open" | "update"): void;
+  /** A jump or a located reload landed on display row `index` (for entry `seq`). */
+  located(index: number, seq: number | null): void;
+  select(row: TimelineEntryRow): void;
+  activate(row: TimelineEntryRow): void;
+  scrolled(): void;
+  context(): Omit<RowContext, "total" | "activeIndex">;
+}
+
+type Control = (page: TimelinePage) => void;
+
+/** The list, its rows and their paging. */
+export class TimelinePager {
+  readonly list: VirtualList;
+  readonly newPill = button("arrow-up", "", { cls: "tl-newpill" });
+  private readonly cache = new RowCache((offset, limit) => this.send(offset, limit, null, null, false));
+  private readonly controls = new Map<number, Control>();
+  private last: PageTotals = { generation: 0, entries: 0, matched: 0, total: 0, brokenSeq: null };
+  private newCount = 0;
+  private updating = false;
+  private updateAgain = false;
+
+  constructor(private readonly host: PagerHost) {
+    this.list = new VirtualList(
+      {
+        rowAt: (i) => this.cache.get(i),
+        rowId: (r) => this.cache.idOf(r),
+        need: (first, last) => this.cache.ensure(first, last, this.last.total),
+        select: (_i, row) => host.select(row),
+        activate: (row) => host.activate(row),
+        scrolled: () => this.scrolled(),
+        context: () => host.context(),
+      },
+      "Ledger entries, newest first",
+    );
+    this.newPill.hidden = true;
+    this.newPill.addEventListener("click", () => this.list.moveTo(0, 1));
+  }
+
+  /** Totals of the last page. */
+  get totals(): PageTotals {
+    return this.last;
+  }
+
+  /** The row at a display index, if loaded. */
+  rowAt(index: number): TimelineRow | undefined {
+    return this.cache.get(index);
+  }
+
+  /** Sends a page query; a `control` callback receives the answer instead of the cache. */
+  send(offset: number, limit: number, anchorSeq: number | null, locateSeq: number | null, facets: boolean, control?: Control): number {
+    const requestId = this.host.requestId();
+    const folderUri = this.host.folderUri();
+    if (folderUri === null) return requestId;
+    if (control) this.controls.set(requestId, control);
+    this.host.post({ type: "query", requestId, folderUri, query: this.host.query(), offset, limit, anchorSeq, locateSeq, facets });
+    return requestId;
+  }
+
+  /** Routes a page from the host; returns false when it answered nothing current. */
+  onPage(requestId: number, page: TimelinePage): boolean {
+    const control = this.controls.get(requestId);
+    if (control) {
+      this.controls.delete(requestId);
+      control(page);
+      return true;
+    }
+    if (!this.cache.accept(requestId, page)) return false;
+    if (page.generation !== this.last.generation || page.total !== this.last.total) this.liveUpdate();
+    else this.list.render();
+    return true;
+  }
+
+  /** Forgets a failed request. */
+  fail(requestId: number): void {
+    this.cache.fail(requestId);
+    this.controls.delete(requestId);
+  }
+
+  /** Starts over (new folder or filter): totals, facets, then the rows around `locateSeq` (selected when `selectIt`) or `anchor`. */
+  reload(locateSeq: number | null, anchor: { seq: number; offset: number } | null = null, selectIt = false): void {
+    this.cache.reset(false);
+    this.controls.clear();
+    this.updating = false;
+    this.updateAgain = false;
+    this.setNew(0);
+    this.send(0, PAGE_SIZE, anchor?.seq ?? null, locateSeq, true, (p) => {
+      this.accept(p);
+      this.list.setTotal(p.total);
+      if (p.located !== null) {
+        this.list.scrollToRow(p.located, "center");
+        this.list.setActive(p.located);
+        if (selectIt) this.host.located(p.located, locateSeq);
+      } else if (anchor && p.anchorRow !== null) this.list.scrollTop = p.anchorRow * ROW_HEIGHT + anchor.offset;
+      else this.list.scrollTop = 0;
+      this.list.render();
+      this.host.painted("update");
+    });
+  }
+
+  /** Shows a page the host computed while the webview loaded (no round trip). */
+  firstPaint(p: TimelinePage): void {
+    this.cache.reset(false);
+    this.accept(p);
+    this.list.setTotal(p.total);
+    this.list.scrollTop = 0;
+    this.list.render();
+    this.host.painted("open");
+  }
+
+  /** New entries (or a re-read ledger): keep the rows in view where they are, count what is new. */
+  liveUpdate(): void {
+    if (this.updating) {
+      this.updateAgain = true;
+      return;
+    }
+    this.updating = true;
+    const atTop = this.list.scrollTop < ROW_HEIGHT / 2;
+    const anchor = this.anchor();
+    const before = this.last;
+    this.send(0, atTop ? PAGE_SIZE : 0, anchor?.seq ?? null, null, true, (p) => {
+      this.updating = false;
+      if (p.generation !== before.generation) return this.reload(null, anchor);
+      const delta = anchor && p.anchorRow !== null ? p.anchorRow - anchor.row : p.total - before.total;
+      this.cache.shift(delta);
+      this.cache.reset(true);
+      this.accept(p);
+      this.list.setTotal(p.total);
+      if (this.list.activeIndex >= 0) this.list.setActive(this.list.activeIndex + delta);
+      if (!atTop && delta !== 0) {
+        this.list.scrollTop = this.list.scrollTop + delta * ROW_HEIGHT;
+        this.setNew(this.newCount + Math.max(0, p.matched - before.matched));
+      }
+      this.list.render();
+      this.host.painted("update");
+      if (this.updateAgain) {
+        this.updateAgain = false;
+        this.liveUpdate();
+      }
+    });
+  }
+
+  /** Finds entry `seq` under the current filter: `found(index)` or `missing()`. */
+  locate(seq: number, found: (index: number) => void, missing: () => void): void {
+    this.send(0, 0, null, seq, false, (p) => (p.located !== null ? found(p.located) : missing()));
+  }
+
+  /** The first entry row in view and its offset from the top of the viewport. */
+  anchor(): Anchor | null {
+    const scrollTop = this.list.scrollTop;
+    const top = Math.floor(scrollTop / ROW_HEIGHT);
+    for (let i = top; i < top + this.list.visibleRows() + 1; i++) {
+      const r = this.cache.get(i);
+      if (r?.kind === "entry") return { seq: r.seq, row: i, offset: scrollTop - i * ROW_HEIGHT };
+    }
+    return null;
+  }
+
+  private accept(p: TimelinePage): void {
+    this.last = { generation: p.generation, entries: p.entries, matched: p.matched, total: p.total, brokenSeq: p.brokenSeq };
+    if (p.rows.length > 0) this.cache.store(p);
+    this.host.accepted(p);
+  }
+
+  private scrolled(): void {
+    if (this.list.renderedScrollTop < ROW_HEIGHT / 2 && this.newCount > 0) this.setNew(0);
+    this.host.scrolled();
+  }
+
+  private setNew(n: number): void {
+    this.newCount = n;
+    this.newPill.hidden = n === 0;
+    const label = `${count(n)} new ${n === 1 ? "entry" : "entries"}`;
+    this.newPill.lastChild!.textContent = label;
+    this.newPill.title = `${label} above — jump to the newest`;
+  }
+}
