@@ -4,7 +4,8 @@
  * each size and in the same run:
  *
  * - our verify (chain + strict replay, `verifyLedger` with its defaults) in a
- *   child process, with its peak RSS and its longest event-loop block;
+ *   fresh child process, with its peak RSS and its longest event-loop block,
+ *   then a second (warm) verify in the same process;
  * - the Python reference (`bench/python_reference.py`: what `read_entries` does);
  * - the floor: Node reading the file and hashing every line with sha256;
  * - first tree data: `loadFromTail` in a fresh process;
@@ -13,7 +14,8 @@
  * - and the timeline summary index of the 100,000-entry ledger.
  *
  * Each timing is the best of N runs (the machines are shared; the best run is
- * the one least disturbed). Prints one Markdown table.
+ * the one least disturbed). Prints one Markdown table (plus the CPU times of
+ * the same runs) and writes it to bench/data/last-results.md.
  *
  * Options: --sizes 10,100,500  --runs N  --keep-going
  */
@@ -47,7 +49,7 @@ interface ChildResult {
 async function measure(
   work: (loop: ReturnType<typeof monitorEventLoopDelay>) => Promise<Record<string, unknown>>,
   watchLoop = false,
-  adjust: (out: ChildResult) => ChildResult = (out) => out,
+  after?: () => Promise<Record<string, unknown>>,
 ): Promise<void> {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   const t0 = performance.now();
@@ -63,22 +65,30 @@ async function measure(
     ...(watchLoop ? { maxBlockMs: loop.max / 1e6 } : {}),
     ...extra,
   };
-  process.stdout.write(JSON.stringify(adjust(out)) + "\n");
+  const more = after ? await after() : {};
+  out.maxRssMB = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify({ ...out, ...more }) + "\n");
 }
 
 async function child(mode: string, arg: string): Promise<void> {
   switch (mode) {
     case "verify": {
       const { verifyLedger } = await import("../src/core/ledgerReader");
-      let res: Awaited<ReturnType<typeof verifyLedger>> | null = null;
-      await measure(async () => {
-        res = await verifyLedger(arg);
-        // A second verify in the same process: what a long-lived worker pays once its code is compiled.
-        const t = performance.now();
-        await verifyLedger(arg);
-        return { ok: res.report.ok, entries: res.report.entries, errors: res.report.errors.slice(0, 3).map((e) => e.message), warmMs: performance.now() - t };
-      }, true, (out) => ({ ...out, ms: out.ms - Number(out.warmMs) }));
-      return;
+      // Then a second verify in the same process: what a long-lived worker pays once its code is compiled.
+      let warmMs = 0;
+      return measure(
+        async () => {
+          const res = await verifyLedger(arg);
+          return { ok: res.report.ok, entries: res.report.entries, errors: res.report.errors.slice(0, 3).map((e) => e.message) };
+        },
+        true,
+        async () => {
+          const t = performance.now();
+          await verifyLedger(arg);
+          warmMs = performance.now() - t;
+          return { warmMs };
+        },
+      );
     }
     case "floor":
       return measure(async () => {

@@ -15,7 +15,8 @@ import { fileURLToPath } from "node:url";
 import lockfile from "proper-lockfile";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const CACHE = join(ROOT, ".cache");
+/** Where Node 24 and code-server are cached: `.cache/` in the checkout, or AUTODEV_CACHE_DIR (CI shares one across clones). */
+export const CACHE = process.env.AUTODEV_CACHE_DIR ? resolve(process.env.AUTODEV_CACHE_DIR) : join(ROOT, ".cache");
 export const NODE_VERSION = "24.22.3";
 export const CODE_SERVER_VERSION = "4.139.1";
 export const NODE_DIR = join(CACHE, "node24");

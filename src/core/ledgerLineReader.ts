@@ -105,13 +105,16 @@ export class LineSplitter {
       }
     }
     let segStart = i;
+    // Next LF / CR positions, searched again only once passed (a file without CR must not be
+    // rescanned to the end of the chunk for every line).
+    let nextLF = -2;
+    let nextCR = -2;
     while (i < n) {
       const c = chunk[i];
       if (c !== 0x0a && c !== 0x0d) {
-        // Fast scan to the next terminator.
-        let j = chunk.indexOf(0x0a, i);
-        const k = chunk.indexOf(0x0d, i);
-        if (j < 0 || (k >= 0 && k < j)) j = k;
+        if (nextLF !== -1 && nextLF < i) nextLF = chunk.indexOf(0x0a, i);
+        if (nextCR !== -1 && nextCR < i) nextCR = chunk.indexOf(0x0d, i);
+        const j = nextLF < 0 ? nextCR : nextCR < 0 ? nextLF : Math.min(nextLF, nextCR);
         if (j < 0) break;
         i = j;
         continue;

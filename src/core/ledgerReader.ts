@@ -6,14 +6,16 @@
  * the latest snapshot.
  */
 import * as fs from "node:fs";
-import { LineCursor, RawLine, START_CURSOR, readLines } from "./ledgerLineReader";
+import { LineCursor, RawLine, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./ledgerLineReader";
+import { parsePyJson } from "./pyJsonParse";
 import { LedgerScanner, ScanOptions } from "./ledgerScanner";
 import { LedgerCorruptError } from "./errors";
-import { LedgerEntry, Plan, validatePlan } from "./schemas";
-import { ReplayError, applyStrict, applyTolerant, PLAN_OPS } from "./replay";
+import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "./schemas";
+import { ReplayError, applyTolerant, PLAN_OPS } from "./replay";
 import { ledgerPath } from "./paths";
-import { readTailEntries } from "./ledgerTail";
-import { VerifyReport } from "./verifyTypes";
+import { parseTailLine, readTailLines } from "./ledgerTail";
+import { fastCanonicalLine, planOfCanonicalLine } from "./fastCanonical";
+import { EntrySummary, VerifyReport } from "./verifyTypes";
 
 /** Result of a full verification. */
 export interface VerifyResult {
@@ -57,57 +59,65 @@ function raiseFirst(scanner: LedgerScanner): void {
 }
 
 /**
- * `read_entries` + collection of what load needs: streams once, throws the
- * first chain error, and returns the latest snapshot with the entries after it
- * (or, without any snapshot, the strict replay of everything).
+ * `PlanManager.load`: `read_entries` (throws the first chain error), then the
+ * latest snapshot with the later entries applied by the tolerant rules — or,
+ * without any snapshot, the strict replay of everything. One streaming pass
+ * that builds no entry objects (summaries only), then a re-read of just the
+ * latest snapshot line and the lines after it.
  */
 export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ plan: Plan | null; entries: number; head: VerifyReport["head"] }> {
   const file = ledgerPath(cwd);
   if (!(await exists(file))) return { plan: null, entries: 0, head: null };
-  let snapshot: LedgerEntry | null = null;
-  let after: LedgerEntry[] = [];
-  let strictPlan: Plan | null = null;
-  let strictError: ReplayError | null = null;
+  let snapshot: EntrySummary | null = null;
+  let last: EntrySummary | null = null;
   const scanner = new LedgerScanner({
-    replay: false,
-    onEntry: (_s, entry) => {
-      if (!entry) return;
-      if (entry.op === "snapshot") {
-        snapshot = entry;
-        after = [];
-        return;
-      }
-      if (snapshot) after.push(entry);
-      else if (!strictError) {
-        try {
-          strictPlan = applyStrict(strictPlan, entry).plan;
-        } catch (e) {
-          if (!(e instanceof ReplayError)) throw e;
-          strictError = e;
-        }
-      }
+    replay: true,
+    entryArgument: false,
+    onEntry: (s) => {
+      last = s;
+      if (s.op === "snapshot") snapshot = s;
     },
   });
   await readLines(file, (l: RawLine) => scanner.feed(l), START_CURSOR, undefined, signal);
-  const chainErrors = scanner.errors().filter((e) => e.line !== null);
-  if (chainErrors.length > 0) throw new LedgerCorruptError(chainErrors[0].message, chainErrors[0]);
+  const first = scanner.errors()[0];
+  if (first && first.line !== null) throw new LedgerCorruptError(first.message, first);
   if (scanner.entries === 0) return { plan: null, entries: 0, head: null };
-  const snap = snapshot as LedgerEntry | null;
-  if (snap) {
-    let plan: Plan = fromSnapshot(snap);
-    for (const later of after) {
-      try {
-        plan = applyTolerant(plan, later).plan!;
-      } catch (e) {
-        if (e instanceof ReplayError) throw new LedgerCorruptError(e.message, { line: null, seq: Number(e.seq), kind: e.kind, message: e.message });
-        throw e;
-      }
-    }
-    return { plan, entries: scanner.entries, head: scanner.head };
+  const snap = snapshot as EntrySummary | null;
+  if (!snap) {
+    if (first) throw new LedgerCorruptError(first.message, first);
+    return { plan: scanner.plan, entries: scanner.entries, head: scanner.head };
   }
-  const err = strictError as ReplayError | null;
-  if (err) throw new LedgerCorruptError(err.message, { line: null, seq: Number(err.seq), kind: err.kind, message: err.message });
-  return { plan: strictPlan, entries: scanner.entries, head: scanner.head };
+  const tail: LedgerEntry[] = [];
+  await readLines(
+    file,
+    (l) => {
+      const e = parseEntryLine(l.bytes);
+      if (e) tail.push(e);
+    },
+    { offset: snap.start, lineNo: snap.line, afterCR: false },
+    (last as EntrySummary | null)?.end ?? snap.end,
+    signal,
+  );
+  let plan: Plan = fromSnapshot(tail[0]);
+  for (const later of tail.slice(1)) {
+    try {
+      plan = applyTolerant(plan, later).plan!;
+    } catch (e) {
+      if (e instanceof ReplayError) throw new LedgerCorruptError(e.message, { line: null, seq: Number(e.seq), kind: e.kind, message: e.message });
+      throw e;
+    }
+  }
+  return { plan, entries: scanner.entries, head: scanner.head };
+}
+
+/** Parses one verified ledger line into an entry (null for a blank line). */
+function parseEntryLine(bytes: Buffer): LedgerEntry | null {
+  const text = decodeUtf8Strict(bytes);
+  const stripped = text === null ? "" : pyStrip(text);
+  if (!stripped) return null;
+  const res = validateLedgerEntry(parsePyJson(stripped));
+  if (!res.ok) throw new LedgerCorruptError(`ledger changed while it was read: ${res.error}`);
+  return res.value;
 }
 
 function fromSnapshot(snap: LedgerEntry): Plan {
@@ -152,15 +162,30 @@ export async function replayLedger(cwd: string, atSeq?: number, signal?: AbortSi
  * rules. No chain verification (run `verifyLedger` in the background for that).
  */
 export async function loadFromTail(cwd: string): Promise<{ plan: Plan | null; seq: number | null }> {
-  const tail = await readTailEntries(ledgerPath(cwd), (e) => PLAN_OPS.has(e.op));
-  if (!tail || tail.length === 0) return { plan: null, seq: null };
-  let plan: Plan | null = null;
-  for (const entry of tail) {
-    if (plan === null) {
-      const res = validatePlan(entry.payload.get("plan") ?? null);
-      if (!res.ok) return { plan: null, seq: null };
-      plan = res.value;
-    } else plan = applyTolerant(plan, entry).plan;
+  const lines = await readTailLines(ledgerPath(cwd), (op) => PLAN_OPS.has(op));
+  if (!lines || lines.length === 0) return { plan: null, seq: null };
+  // The plan-carrying entry: proven canonical without building objects, else parsed and validated.
+  const head = fastCanonicalLine(lines[0]);
+  let plan: Plan | null = head ? planOfCanonicalLine(lines[0]) : null;
+  let seq: number | null = head ? Number(head.seq) : null;
+  if (plan === null) {
+    const parsed = parseTailLine(lines[0]);
+    if (!parsed || !PLAN_OPS.has(parsed.op)) return { plan: null, seq: null };
+    const res = validatePlan(parsed.payload.get("plan") ?? null);
+    if (!res.ok) return { plan: null, seq: null };
+    plan = res.value;
+    seq = Number(parsed.seq);
   }
-  return { plan, seq: Number(tail[tail.length - 1].seq) };
+  try {
+    for (const bytes of lines.slice(1)) {
+      const entry = parseTailLine(bytes);
+      if (!entry) continue;
+      plan = applyTolerant(plan!, entry).plan;
+      seq = Number(entry.seq);
+    }
+  } catch (e) {
+    if (e instanceof ReplayError) return { plan: null, seq: null };
+    throw e;
+  }
+  return { plan, seq };
 }

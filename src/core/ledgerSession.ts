@@ -48,7 +48,7 @@ const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 
 /** One ledger, kept up to date incrementally. */
 export class LedgerSession {
-  private scanner = new LedgerScanner({ onEntry: (s) => this.index.push(s) });
+  private scanner = new LedgerScanner({ entryArgument: false, onEntry: (s) => this.index.push(s) });
   private index: EntrySummary[] = [];
   private cursor: LineCursor = START_CURSOR;
   /** Fingerprint of the last complete line before the cursor, to prove the prefix unchanged. */
@@ -121,7 +121,7 @@ export class LedgerSession {
   }
 
   private reset(): void {
-    this.scanner = new LedgerScanner({ onEntry: (s) => this.index.push(s) });
+    this.scanner = new LedgerScanner({ entryArgument: false, onEntry: (s) => this.index.push(s) });
     this.index = [];
     this.cursor = START_CURSOR;
     this.anchor = null;

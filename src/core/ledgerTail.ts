@@ -1,21 +1,44 @@
 /**
- * Reads ledger entries backwards from the end of the file, so the latest
+ * Reads ledger lines backwards from the end of the file, so the latest
  * snapshot of a ledger of hundreds of MB is found by reading only its tail.
+ * Canonical (Python-written) lines are recognised without building objects.
  */
 import * as fs from "node:fs";
 import { decodeUtf8Strict, pyStrip } from "./ledgerLineReader";
 import { parsePyJson } from "./pyJsonParse";
 import { LedgerEntry, validateLedgerEntry } from "./schemas";
+import { fastCanonicalLine } from "./fastCanonical";
 
 const CHUNK = 1 << 20;
 
+/** The op of a ledger line: from the canonical fast path, else a full parse; null when it is not an entry. */
+export function opOfLine(bytes: Buffer): string | null {
+  const fast = fastCanonicalLine(bytes);
+  if (fast) return fast.op;
+  return parseTailLine(bytes)?.op ?? null;
+}
+
+/** Parses one line into an entry; null for blank or invalid lines (verification reports those). */
+export function parseTailLine(bytes: Buffer): LedgerEntry | null {
+  if (bytes.length === 0) return null;
+  const text = decodeUtf8Strict(bytes);
+  if (text === null) return null;
+  const line = pyStrip(text);
+  if (!line) return null;
+  try {
+    const res = validateLedgerEntry(parsePyJson(line));
+    return res.ok ? res.value : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Returns the entries from the last one matching `isStart` to the end of the
- * file, in file order, or null when the file is missing. Lines that do not
- * parse are skipped (this is a best-effort fast path; verification reports them).
- * When no entry matches, returns all entries.
+ * Returns the raw lines from the last one whose op satisfies `isStart` to the
+ * end of the file, in file order (blank and non-entry lines left out), or null
+ * when the file is missing. When no line matches, returns every line.
  */
-export async function readTailEntries(file: string, isStart: (e: LedgerEntry) => boolean): Promise<LedgerEntry[] | null> {
+export async function readTailLines(file: string, isStart: (op: string) => boolean): Promise<Buffer[] | null> {
   let fh: fs.promises.FileHandle;
   try {
     fh = await fs.promises.open(file, "r");
@@ -23,7 +46,7 @@ export async function readTailEntries(file: string, isStart: (e: LedgerEntry) =>
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw e;
   }
-  const found: LedgerEntry[] = [];
+  const found: Buffer[] = [];
   try {
     let pos = (await fh.stat()).size;
     let carry: Buffer = Buffer.alloc(0); // start of a line whose beginning lies before `pos`
@@ -37,30 +60,17 @@ export async function readTailEntries(file: string, isStart: (e: LedgerEntry) =>
       for (let i = buf.length - 1; i >= -1; i--) {
         if (i >= 0 && buf[i] !== 0x0a && buf[i] !== 0x0d) continue;
         if (i < 0 && pos > 0) break;
-        const entry = parseLine(buf.subarray(i + 1, segEnd));
+        const bytes = Buffer.from(buf.subarray(i + 1, segEnd));
         segEnd = i;
-        if (!entry) continue;
-        found.push(entry);
-        if (isStart(entry)) return found.reverse();
+        const op = opOfLine(bytes);
+        if (op === null) continue;
+        found.push(bytes);
+        if (isStart(op)) return found.reverse();
       }
       carry = Buffer.from(buf.subarray(0, Math.max(segEnd, 0)));
     }
     return found.reverse();
   } finally {
     await fh.close();
-  }
-}
-
-function parseLine(bytes: Buffer): LedgerEntry | null {
-  if (bytes.length === 0) return null;
-  const text = decodeUtf8Strict(bytes);
-  if (text === null) return null;
-  const line = pyStrip(text);
-  if (!line) return null;
-  try {
-    const res = validateLedgerEntry(parsePyJson(line));
-    return res.ok ? res.value : null;
-  } catch {
-    return null;
   }
 }

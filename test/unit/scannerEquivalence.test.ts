@@ -670,6 +670,7 @@ function checkFile(file: Buffer, seed: number, label: string): { lines: number; 
     const want = run(legacy, file, options, chunkSeed, probes, entryArg);
     const full = run(current, file, { ...options, fastPath: false }, chunkSeed, probes, entryArg);
     const fast = run(current, file, options, chunkSeed, probes, entryArg);
+    // EQ_DUMP=path keeps the first differing ledger file, to debug a failure.
     if (process.env.EQ_DUMP && (full.text !== want.text || fast.text !== want.text)) fs.writeFileSync(process.env.EQ_DUMP, file);
     assert.equal(full.text, want.text, `${label} ${JSON.stringify(options)}: full path differs from the legacy scanner`);
     assert.equal(fast.text, want.text, `${label} ${JSON.stringify(options)}: fast path differs from the legacy scanner`);
