@@ -8,12 +8,13 @@
 //     --port N          serve on this port (default: AUTODEV_DEMO_PORT or a free one)
 //     --vsix            load the packaged dist/autodev-state.vsix (npm run package) instead of this folder
 //     --screenshot FILE open the URL in headless Chromium, open the AutoDev view, save a PNG and exit
+//     --theme dark|light|hc  the colour theme of the code-server profile (default: VS Code's)
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { launchBrowser } from "./browser.mjs";
-import { ROOT, installExtension, startServer } from "./vscode-server.mjs";
+import { QUIET_SETTINGS, ROOT, installExtension, startServer } from "./vscode-server.mjs";
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
@@ -98,6 +99,11 @@ async function main() {
   if (code) return openDesktop(code, folder);
 
   await prepareExtensions(join(work, "extensions"), useVsix);
+  const theme = { dark: "Default Dark Modern", light: "Default Light Modern", hc: "Default High Contrast" }[option("--theme") ?? ""];
+  if (theme) {
+    mkdirSync(join(work, "user-data", "User"), { recursive: true });
+    writeFileSync(join(work, "user-data", "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": theme }, null, 2));
+  }
   const portOption = option("--port") ?? process.env.AUTODEV_DEMO_PORT;
   const server = await startServer({
     folder,
