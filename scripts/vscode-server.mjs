@@ -164,7 +164,7 @@ export function freePort() {
 }
 
 /** User settings for a fresh profile: nothing reaches for the (closed) network or pops up. */
-export export const QUIET_SETTINGS = {
+export const QUIET_SETTINGS = {
   "chat.disableAIFeatures": true,
   "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false,
