@@ -17,41 +17,8 @@ import * as path from "node:path";
 import { LastHead, buildEntry, isoNow } from "../src/core/ledgerWriter";
 import { Plan, planToPy, validatePlan } from "../src/core/schemas";
 import { PyObject, PyValue, PyFloat } from "../src/core/pyValue";
+import { SeededRandom } from "../src/sample/seededRandom";
 
-/** sfc32: small seedable PRNG, so every run generates the same ledger. */
-export class SeededRandom {
-  private a = 0x9e3779b9;
-  private b = 0x243f6a88;
-  private c = 0xb7e15162;
-  private d: number;
-
-  constructor(seed: number) {
-    this.d = seed | 0;
-    for (let i = 0; i < 20; i++) this.next();
-  }
-
-  next(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = ((this.c << 21) | (this.c >>> 11)) + t;
-    this.c |= 0;
-    return t >>> 0;
-  }
-
-  below(n: number): number {
-    return Math.floor((this.next() / 4294967296) * n);
-  }
-
-  chance(p: number): boolean {
-    return this.next() / 4294967296 < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[this.below(items.length)];
-  }
-}
 
 const WORDS = [
   "parser", "ledger", "snapshot", "config", "loader", "cache", "index", "timeline", "renderer", "schema",

@@ -261,7 +261,12 @@ function intOf(s: number, e: number): number | bigint {
  */
 export function planOfCanonicalLine(bytes: Buffer): Plan | null {
   const f = fastCanonicalLine(bytes, true);
-  if (f === null || f.skeleton === null) return null;
+  return f === null ? null : planOfFastLine(bytes, f);
+}
+
+/** The plan of a line already scanned with `fastCanonicalLine(bytes, true)`, or null when it carries no proven plan. */
+export function planOfFastLine(bytes: Buffer, f: FastLine): Plan | null {
+  if (f.skeleton === null) return null;
   const text = latin1(bytes, f.planStart, f.planEnd);
   return exactPlanFromCanonical(text, f.skeleton) ?? exactPlanModel(parsePyJson(text), true);
 }

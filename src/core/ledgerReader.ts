@@ -14,7 +14,7 @@ import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "./schemas"
 import { ReplayError, applyTolerant, PLAN_OPS } from "./replay";
 import { ledgerPath } from "./paths";
 import { parseTailLine, readTailLines } from "./ledgerTail";
-import { fastCanonicalLine, planOfCanonicalLine } from "./fastCanonical";
+import { fastCanonicalLine, planOfFastLine } from "./fastCanonical";
 import { EntrySummary, VerifyReport } from "./verifyTypes";
 
 /** Result of a full verification. */
@@ -165,8 +165,8 @@ export async function loadFromTail(cwd: string): Promise<{ plan: Plan | null; se
   const lines = await readTailLines(ledgerPath(cwd), (op) => PLAN_OPS.has(op));
   if (!lines || lines.length === 0) return { plan: null, seq: null };
   // The plan-carrying entry: proven canonical without building objects, else parsed and validated.
-  const head = fastCanonicalLine(lines[0]);
-  let plan: Plan | null = head ? planOfCanonicalLine(lines[0]) : null;
+  const head = fastCanonicalLine(lines[0], true);
+  let plan: Plan | null = head ? planOfFastLine(lines[0], head) : null;
   let seq: number | null = head ? Number(head.seq) : null;
   if (plan === null) {
     const parsed = parseTailLine(lines[0]);

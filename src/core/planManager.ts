@@ -15,7 +15,7 @@ import { LedgerEntry, Plan, Task, planToPy } from "./schemas";
 import { PyObject, PyValue } from "./pyValue";
 import { assertTransition } from "./taskFsm";
 import { findTask } from "./replay";
-import { PlanConcurrentModificationError, WriteRefusedError } from "./errors";
+import { LedgerCorruptError, PlanConcurrentModificationError, WriteRefusedError } from "./errors";
 import { autodevRoot, ledgerPath, lockPath, planPath } from "./paths";
 import { pyIntCall, pyTruthy } from "./pyBuiltins";
 
@@ -55,10 +55,7 @@ export class PlanManager {
     const out: LedgerEntry[] = [];
     const res = await verifyLedger(this.cwd, { replay: false, maxFindings: 1, onEntry: (_s, e) => e && out.push(e) });
     const first = res.report.errors[0];
-    if (first) {
-      const { LedgerCorruptError } = await import("./errors");
-      throw new LedgerCorruptError(first.message, first);
-    }
+    if (first) throw new LedgerCorruptError(first.message, first);
     return out;
   }
 

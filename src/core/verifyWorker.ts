@@ -12,7 +12,7 @@ import { loadFromTail, loadPlan, replayLedger } from "./ledgerReader";
 import { RefreshResult, WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
 import { dumpsIndent2 } from "./pyJsonDump";
 import { Plan, planToPy } from "./schemas";
-import { planJsonText } from "./ledgerWriter";
+import { planJsonText, readLastEntryHead } from "./ledgerWriter";
 import { PlanManager } from "./planManager";
 import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
 import { planPath } from "./paths";
@@ -99,11 +99,9 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
     }
     case "setStatus": {
       const pm = new PlanManager(req.cwd, { sessionId: req.sessionId, lockTimeoutS: req.lockTimeoutS, readOnly: req.readOnly });
-      let seq = 0;
       await pm.updateTaskStatus(req.taskId, req.status);
-      const head = await pm.readLedger().then((es) => es.at(-1));
-      seq = head ? Number(head.seq) : 0;
-      return { seq };
+      // The new head from the file's tail, not a re-read and re-parse of the whole ledger.
+      return { seq: Number((await readLastEntryHead(req.cwd)).seq) };
     }
     case "dispose":
       sessions.delete(req.cwd);

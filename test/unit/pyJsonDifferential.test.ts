@@ -15,46 +15,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { dumpsIndent2, dumpsSorted } from "../../src/core/pyJsonDump";
 import { parsePyJson, PyJsonError } from "../../src/core/pyJsonParse";
+import { SeededRandom as SharedRandom } from "../../src/sample/seededRandom";
 
 const SEED = 0x5eed2024;
 const DOCUMENT_COUNT = 12_000;
 
-/** sfc32: a small, fast, seedable 32-bit PRNG, so every run tests the same documents. */
-class SeededRandom {
-  private a = 0x9e3779b9;
-  private b = 0x243f6a88;
-  private c = 0xb7e15162;
-  private d: number;
-
-  constructor(seed: number) {
-    this.d = seed | 0;
-    for (let i = 0; i < 20; i++) this.next();
-  }
-
-  /** The next uint32. */
-  next(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = ((this.c << 21) | (this.c >>> 11)) + t;
-    this.c |= 0;
-    return t >>> 0;
-  }
-
-  /** An integer in [0, n). */
-  below(n: number): number {
-    return Math.floor((this.next() / 4294967296) * n);
-  }
-
-  chance(p: number): boolean {
-    return this.next() / 4294967296 < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[this.below(items.length)];
-  }
-
+/** The shared PRNG plus digit strings for number literals. */
+class SeededRandom extends SharedRandom {
   digits(count: number, nonZeroFirst: boolean): string {
     let out = nonZeroFirst ? String(1 + this.below(9)) : "";
     while (out.length < count) out += String(this.below(10));

@@ -38,6 +38,7 @@ import { canTransition } from "../../src/core/taskFsm";
 import { DamageClassifier } from "../../src/core/damageClassifier";
 import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "../../src/core/verifyTypes";
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyValue";
+import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 
 // ---------------------------------------------------------------- the scanner before the fast paths (oracle)
 
@@ -218,40 +219,6 @@ class LegacyScanner {
 
 // ---------------------------------------------------------------- helpers
 
-/** sfc32, seeded. */
-class Rng {
-  private a = 0x9e3779b9;
-  private b = 0x243f6a88;
-  private c = 0xb7e15162;
-  private d: number;
-
-  constructor(seed: number) {
-    this.d = seed | 0;
-    for (let i = 0; i < 20; i++) this.next();
-  }
-
-  next(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = ((this.c << 21) | (this.c >>> 11)) + t;
-    this.c |= 0;
-    return t >>> 0;
-  }
-
-  below(n: number): number {
-    return Math.floor((this.next() / 4294967296) * n);
-  }
-
-  chance(p: number): boolean {
-    return this.next() / 4294967296 < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[this.below(items.length)];
-  }
-}
 
 /** A faithful text form of any scanner output (Maps in order, bigint, PyFloat, -0, undefined). */
 function ser(v: unknown): string {
