@@ -37,7 +37,7 @@ const extensionContext = {
   entryPoints: {
     extension: "src/extension/extension.ts",
     cli: "src/cli/main.ts",
-    verifyWorker: "src/core/verifyWorker.ts",
+    verifyWorker: "src/core/worker/verifyWorker.ts",
     makeDemo: "src/sample/demoWorkspace.ts",
   },
   outdir: "dist",

@@ -14,9 +14,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LastHead, buildEntry, isoNow } from "../src/core/ledgerWriter";
-import { Plan, planToPy, validatePlan } from "../src/core/schemas";
-import { PyObject, PyValue, PyFloat } from "../src/core/pyValue";
+import { LastHead, buildEntry, isoNow } from "../src/core/ledger/ledgerWriter";
+import { Plan, planToPy, validatePlan } from "../src/core/plan/schemas";
+import { PyObject, PyValue, PyFloat } from "../src/core/pyjson/pyValue";
 import { SeededRandom } from "../src/sample/seededRandom";
 
 

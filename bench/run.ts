@@ -73,7 +73,7 @@ async function measure(
 async function child(mode: string, arg: string): Promise<void> {
   switch (mode) {
     case "verify": {
-      const { verifyLedger } = await import("../src/core/ledgerReader");
+      const { verifyLedger } = await import("../src/core/ledger/ledgerReader");
       // Then a second verify in the same process: what a long-lived worker pays once its code is compiled.
       let warmMs = 0;
       return measure(
@@ -115,7 +115,7 @@ async function child(mode: string, arg: string): Promise<void> {
         return { lines };
       });
     case "tail": {
-      const { loadFromTail } = await import("../src/core/ledgerReader");
+      const { loadFromTail } = await import("../src/core/ledger/ledgerReader");
       return measure(async () => {
         const res = await loadFromTail(arg);
         return { seq: res.seq, tasks: res.plan ? res.plan.phases.reduce((n, p) => n + p.tasks.length, 0) : 0 };
@@ -124,7 +124,7 @@ async function child(mode: string, arg: string): Promise<void> {
     case "append":
       return appendChild(arg);
     case "index": {
-      const { LedgerSession } = await import("../src/core/ledgerSession");
+      const { LedgerSession } = await import("../src/core/ledger/ledgerSession");
       return measure(async () => {
         const session = new LedgerSession(arg);
         const upd = await session.refresh();
@@ -138,9 +138,9 @@ async function child(mode: string, arg: string): Promise<void> {
 
 /** Copies the ledger to a scratch folder, scans it with a LedgerSession, then times appends. */
 async function appendChild(dir: string): Promise<void> {
-  const { LedgerSession } = await import("../src/core/ledgerSession");
-  const { appendEntry, snapshotPlan } = await import("../src/core/ledgerWriter");
-  const { TASK_TRANSITIONS } = await import("../src/core/taskFsm");
+  const { LedgerSession } = await import("../src/core/ledger/ledgerSession");
+  const { appendEntry, snapshotPlan } = await import("../src/core/ledger/ledgerWriter");
+  const { TASK_TRANSITIONS } = await import("../src/core/plan/taskFsm");
   return measure(async () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "autodev-bench-append-"));
   try {

@@ -3,7 +3,7 @@
  * serializer (so big ints and floats survive exactly); text goes to stdout,
  * problems to stderr.
  */
-import { pyJsonDumps } from "../core/pyJsonDump";
+import { pyJsonDumps } from "../core/pyjson/pyJsonDump";
 import { toPyDeep as toPy } from "../sample/toPyDeep";
 
 /** Writes one JSON document (Python's `json.dumps(obj, indent=2)` layout) and a newline. */

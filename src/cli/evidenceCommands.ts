@@ -7,11 +7,11 @@
 import { ParsedArgs, withOptionalDir } from "./cliArgs";
 import { eprintln, printJson, println } from "./cliOutput";
 import { requireDir } from "./readCommands";
-import { listEvidence, PATCH_SOURCES, readPatch, readPatchSource, readWorkspaceText } from "../core/evidenceStore";
-import { summarizeEvidence } from "../core/evidenceSummary";
-import { describePaths, ParsedPatchFile, patchStats, tryParsePatch } from "../core/patchModel";
-import { reconstructPatch } from "../core/patchReconstruct";
-import { passSummary, readTournament, TournamentRecord } from "../core/tournamentStore";
+import { listEvidence, PATCH_SOURCES, readPatch, readPatchSource, readWorkspaceText } from "../core/evidence/evidenceStore";
+import { summarizeEvidence } from "../core/evidence/evidenceSummary";
+import { describePaths, ParsedPatchFile, patchStats, tryParsePatch } from "../core/evidence/patchModel";
+import { reconstructPatch } from "../core/evidence/patchReconstruct";
+import { passSummary, readTournament, TournamentRecord } from "../core/evidence/tournamentStore";
 
 /** Pass lines and problems (where, why) of a tournament folder. */
 function tournamentLines(rec: TournamentRecord): { lines: string[]; problems: Array<[string, string]> } {

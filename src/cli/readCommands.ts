@@ -5,11 +5,11 @@
 import * as fs from "node:fs";
 import { ParsedArgs, UsageError, withOptionalDir } from "./cliArgs";
 import { col, eprintln, printJson, println } from "./cliOutput";
-import { loadPlan, replayLedger, verifyLedger } from "../core/ledgerReader";
-import { Plan, planToPy } from "../core/schemas";
-import { listEvidence, readPatch } from "../core/evidenceStore";
-import { EntrySummary } from "../core/verifyTypes";
-import { autodevRoot } from "../core/paths";
+import { loadPlan, replayLedger, verifyLedger } from "../core/ledger/ledgerReader";
+import { Plan, planToPy } from "../core/plan/schemas";
+import { listEvidence, readPatch } from "../core/evidence/evidenceStore";
+import { EntrySummary } from "../core/ledger/verifyTypes";
+import { autodevRoot } from "../core/sources/autodev/paths";
 
 /** Checks that DIR exists (a missing `.autodev/` inside it is a clean slate). */
 export function requireDir(dir: string): void {

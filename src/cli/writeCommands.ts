@@ -6,13 +6,13 @@ import * as fs from "node:fs";
 import { ParsedArgs, UsageError, lockTimeout, withOptionalDir } from "./cliArgs";
 import { println } from "./cliOutput";
 import { requireDir } from "./readCommands";
-import { PlanManager } from "../core/planManager";
-import { PyObject, PyValue, isPyObject } from "../core/pyValue";
-import { parsePyJson, PyJsonError } from "../core/pyJsonParse";
-import { TASK_STATUSES, LEDGER_OPS, validatePlan } from "../core/schemas";
+import { PlanManager } from "../core/plan/planManager";
+import { PyObject, PyValue, isPyObject } from "../core/pyjson/pyValue";
+import { parsePyJson, PyJsonError } from "../core/pyjson/pyJsonParse";
+import { TASK_STATUSES, LEDGER_OPS, validatePlan } from "../core/plan/schemas";
 import { InvalidInputError } from "../core/errors";
-import { ReplayError, applyStrict, findTask } from "../core/replay";
-import { assertTransition } from "../core/taskFsm";
+import { ReplayError, applyStrict, findTask } from "../core/ledger/replay";
+import { assertTransition } from "../core/plan/taskFsm";
 
 function manager(dir: string, args: ParsedArgs): PlanManager {
   requireDir(dir);

@@ -7,11 +7,11 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { EVIDENCE_KINDS } from "../core/evidenceSchemas";
-import { PATCH_SOURCES, PatchSource, confinedDir, isContainedRelPath, listEvidenceTasks } from "../core/evidenceStore";
-import { summarizeEvidence } from "../core/evidenceSummary";
-import { isSafeSegment } from "../core/paths";
-import { diffSourceLabel, loadTaskEvidence } from "../core/taskEvidence";
+import { EVIDENCE_KINDS } from "../core/evidence/evidenceSchemas";
+import { PATCH_SOURCES, PatchSource, confinedDir, isContainedRelPath, listEvidenceTasks } from "../core/evidence/evidenceStore";
+import { summarizeEvidence } from "../core/evidence/evidenceSummary";
+import { isSafeSegment } from "../core/sources/autodev/paths";
+import { diffSourceLabel, loadTaskEvidence } from "../core/evidence/taskEvidence";
 import { AutodevFolder } from "./autodevFolder";
 import { CommandHandler } from "./commandManager";
 import { EvidenceContentProvider } from "./evidenceContentProvider";

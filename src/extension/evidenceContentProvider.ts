@@ -8,14 +8,14 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { confinedDir, readEvidence, readInside, readPatchSource, readWorkspaceText, PatchSource } from "../core/evidenceStore";
-import { evidenceMarkdown, mdText, patchMarkdown } from "../core/evidenceSummary";
-import { decodeUtf8Strict } from "../core/ledgerLineReader";
-import { ParsedPatchFile, tryParsePatch } from "../core/patchModel";
-import { ReconstructedFile, reconstructPatch } from "../core/patchReconstruct";
-import { evidenceDir } from "../core/paths";
-import { diffSourceLabel } from "../core/taskEvidence";
-import { readTournament } from "../core/tournamentStore";
+import { confinedDir, readEvidence, readInside, readPatchSource, readWorkspaceText, PatchSource } from "../core/evidence/evidenceStore";
+import { evidenceMarkdown, mdText, patchMarkdown } from "../core/evidence/evidenceSummary";
+import { decodeUtf8Strict } from "../core/ledger/ledgerLineReader";
+import { ParsedPatchFile, tryParsePatch } from "../core/evidence/patchModel";
+import { ReconstructedFile, reconstructPatch } from "../core/evidence/patchReconstruct";
+import { evidenceDir } from "../core/sources/autodev/paths";
+import { diffSourceLabel } from "../core/evidence/taskEvidence";
+import { readTournament } from "../core/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { Disposable } from "./disposable";

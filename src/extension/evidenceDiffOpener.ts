@@ -7,9 +7,9 @@
  * workspace file.
  */
 import * as vscode from "vscode";
-import { PatchSource } from "../core/evidenceStore";
-import { describePaths } from "../core/patchModel";
-import { ReconstructedFile } from "../core/patchReconstruct";
+import { PatchSource } from "../core/evidence/evidenceStore";
+import { describePaths } from "../core/evidence/patchModel";
+import { ReconstructedFile } from "../core/evidence/patchReconstruct";
 import { AutodevFolder } from "./autodevFolder";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import { DiffSide, evidenceUri } from "./evidenceUris";

@@ -7,10 +7,10 @@
  * changes. Remembers what each node points at, for context-menu commands.
  */
 import * as vscode from "vscode";
-import { EvidenceItem, PatchSource } from "../core/evidenceStore";
-import { Task } from "../core/schemas";
-import { TaskEvidence, loadTaskEvidence } from "../core/taskEvidence";
-import { TournamentPass, describePass } from "../core/tournamentStore";
+import { EvidenceItem, PatchSource } from "../core/evidence/evidenceStore";
+import { Task } from "../core/plan/schemas";
+import { TaskEvidence, loadTaskEvidence } from "../core/evidence/taskEvidence";
+import { TournamentPass, describePass } from "../core/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
 import { Disposable } from "./disposable";
 import { EvidenceContentProvider } from "./evidenceContentProvider";

@@ -4,7 +4,7 @@
  * them together. Everything heavy runs in the ledger worker thread.
  */
 import * as vscode from "vscode";
-import { shutdownFileLockHelpers } from "../core/fileLock";
+import { shutdownFileLockHelpers } from "../core/lock/fileLock";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandManager } from "./commandManager";
 import { DiagnosticsSync } from "./diagnosticsSync";

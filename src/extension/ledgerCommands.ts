@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { configPath, planPath, specPath } from "../core/paths";
+import { configPath, planPath, specPath } from "../core/sources/autodev/paths";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandHandler } from "./commandManager";

@@ -5,7 +5,7 @@
  * missing evidence, plan.json drift) at a lower severity.
  */
 import * as vscode from "vscode";
-import { VerifyFinding, VerifyReport, VerifyWarning } from "../core/verifyTypes";
+import { VerifyFinding, VerifyReport, VerifyWarning } from "../core/ledger/verifyTypes";
 import { Disposable } from "./disposable";
 
 const SOURCE = "AutoDev ledger";

@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import * as vscode from "vscode";
-import { DistributiveOmit, WorkerMessage, WorkerRequest, WorkerResults } from "../core/workerProtocol";
+import { DistributiveOmit, WorkerMessage, WorkerRequest, WorkerResults } from "../core/worker/workerProtocol";
 import { Disposable } from "./disposable";
 import { OutputLog } from "./outputLog";
 

@@ -3,7 +3,7 @@
  * expansion and selection survive refreshes and time travel.
  */
 import * as vscode from "vscode";
-import { Phase, Plan, Task } from "../core/schemas";
+import { Phase, Plan, Task } from "../core/plan/schemas";
 import { AutodevFolder } from "./autodevFolder";
 
 /** A node of the Plan tree. */

@@ -7,15 +7,15 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PlanManager } from "../core/planManager";
-import { validatePlan } from "../core/schemas";
-import { writeEvidence, writePatch } from "../core/evidenceStore";
-import { validateEvidence } from "../core/evidenceSchemas";
-import { PyValue } from "../core/pyValue";
+import { PlanManager } from "../core/plan/planManager";
+import { validatePlan } from "../core/plan/schemas";
+import { writeEvidence, writePatch } from "../core/evidence/evidenceStore";
+import { validateEvidence } from "../core/evidence/evidenceSchemas";
+import { PyValue } from "../core/pyjson/pyValue";
 import { toPyDeep } from "./toPyDeep";
 import { DEMO_FILES, DEMO_PLAN, DEMO_STEPS, DemoStep } from "./demoScript";
 import { gitStyleDiff } from "./gitStyleDiff";
-import { autodevRoot, tournamentsDir } from "../core/paths";
+import { autodevRoot, tournamentsDir } from "../core/sources/autodev/paths";
 
 function evidence(raw: Record<string, unknown>) {
   const res = validateEvidence(toPyDeep(raw) as PyValue);

@@ -10,9 +10,9 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { AutodevApi } from "../../src/extension/extension";
 import type { TimelineController } from "../../src/extension/timelineController";
-import { appendEntry } from "../../src/core/ledgerWriter";
-import { LedgerSession } from "../../src/core/ledgerSession";
-import { EMPTY_FILTER, TimelineIndex } from "../../src/core/timelineQuery";
+import { appendEntry } from "../../src/core/ledger/ledgerWriter";
+import { LedgerSession } from "../../src/core/ledger/ledgerSession";
+import { EMPTY_FILTER, TimelineIndex } from "../../src/core/timeline/timelineQuery";
 import type { TimelineFilter } from "../../src/protocol";
 import { eventually, extension } from "./helpers";
 

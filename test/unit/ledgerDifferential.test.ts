@@ -12,12 +12,12 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { verifyLedger, loadPlan } from "../../src/core/ledgerReader";
+import { verifyLedger, loadPlan } from "../../src/core/ledger/ledgerReader";
 import { LedgerCorruptError } from "../../src/core/errors";
-import { parsePyJson } from "../../src/core/pyJsonParse";
-import { dumpsSorted } from "../../src/core/pyJsonDump";
-import { planToPy } from "../../src/core/schemas";
-import { PyValue } from "../../src/core/pyValue";
+import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
+import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
+import { planToPy } from "../../src/core/plan/schemas";
+import { PyValue } from "../../src/core/pyjson/pyValue";
 import { mutateLedger, Rng } from "./ledgerMutations";
 
 const FIXTURES = ["python-small", "python-evidence"].map((n) => path.join(__dirname, "../../../test/fixtures", n, ".autodev/plan-ledger.jsonl"));

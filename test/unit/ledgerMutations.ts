@@ -2,11 +2,11 @@
  * Seeded mutations of ledger files for differential tests: raw damage and
  * semantic edits re-chained with valid hashes.
  */
-import { computeHash } from "../../src/core/ledgerHash";
-import { parsePyJson } from "../../src/core/pyJsonParse";
-import { dumpsSorted } from "../../src/core/pyJsonDump";
-import { ledgerEntryHashInput, validateLedgerEntry } from "../../src/core/schemas";
-import { PyFloat, PyObject, PyValue, isPyObject } from "../../src/core/pyValue";
+import { computeHash } from "../../src/core/ledger/ledgerHash";
+import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
+import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
+import { ledgerEntryHashInput, validateLedgerEntry } from "../../src/core/plan/schemas";
+import { PyFloat, PyObject, PyValue, isPyObject } from "../../src/core/pyjson/pyValue";
 
 /** A small deterministic PRNG (mulberry32). */
 export class Rng {

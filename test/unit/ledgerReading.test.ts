@@ -5,11 +5,11 @@
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import { LineSplitter, RawLine, pyStrip } from "../../src/core/ledgerLineReader";
-import { verifyLedger } from "../../src/core/ledgerReader";
-import { LedgerSession } from "../../src/core/ledgerSession";
-import { PlanManager } from "../../src/core/planManager";
-import { ledgerPath } from "../../src/core/paths";
+import { LineSplitter, RawLine, pyStrip } from "../../src/core/ledger/ledgerLineReader";
+import { verifyLedger } from "../../src/core/ledger/ledgerReader";
+import { LedgerSession } from "../../src/core/ledger/ledgerSession";
+import { PlanManager } from "../../src/core/plan/planManager";
+import { ledgerPath } from "../../src/core/sources/autodev/paths";
 import { copyFixture } from "./fixtures";
 
 function split(chunks: string[]): string[] {

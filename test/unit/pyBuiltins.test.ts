@@ -4,10 +4,10 @@
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { PyIntError, pyIntCall, pyTruthy } from "../../src/core/pyBuiltins";
-import { parsePyJson } from "../../src/core/pyJsonParse";
-import { PyValue } from "../../src/core/pyValue";
-import { TASK_TRANSITIONS, assertTransition, canTransition } from "../../src/core/taskFsm";
+import { PyIntError, pyIntCall, pyTruthy } from "../../src/core/pyjson/pyBuiltins";
+import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
+import { PyValue } from "../../src/core/pyjson/pyValue";
+import { TASK_TRANSITIONS, assertTransition, canTransition } from "../../src/core/plan/taskFsm";
 import { InvalidTransitionError } from "../../src/core/errors";
 
 const INPUTS = [

@@ -3,7 +3,7 @@
  * produced by CPython 3.11's `json` module / `repr(float)`, not written by hand.
  */
 import * as assert from "node:assert/strict";
-import { pyFloatRepr, pyJsonFloat } from "../../src/core/pyFloatRepr";
+import { pyFloatRepr, pyJsonFloat } from "../../src/core/pyjson/pyFloatRepr";
 import {
   comparePyStrings,
   dumpsIndent2,
@@ -11,9 +11,9 @@ import {
   pyJsonDumps,
   pyJsonDumpsBytes,
   pyJsonQuote,
-} from "../../src/core/pyJsonDump";
-import { parsePyJson, PY_JSON_MAX_DEPTH, PyJsonError } from "../../src/core/pyJsonParse";
-import { PyFloat, pyObject, type PyValue } from "../../src/core/pyValue";
+} from "../../src/core/pyjson/pyJsonDump";
+import { parsePyJson, PY_JSON_MAX_DEPTH, PyJsonError } from "../../src/core/pyjson/pyJsonParse";
+import { PyFloat, pyObject, type PyValue } from "../../src/core/pyjson/pyValue";
 
 /**
  * `[document, json.dumps(sort_keys=True), json.dumps(indent=2)]` for documents Python

@@ -13,8 +13,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { dumpsIndent2, dumpsSorted } from "../../src/core/pyJsonDump";
-import { parsePyJson, PyJsonError } from "../../src/core/pyJsonParse";
+import { dumpsIndent2, dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
+import { parsePyJson, PyJsonError } from "../../src/core/pyjson/pyJsonParse";
 import { SeededRandom as SharedRandom } from "../../src/sample/seededRandom";
 
 const SEED = 0x5eed2024;

@@ -25,19 +25,19 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LineSplitter, RawLine, decodeUtf8Strict, pyStrip } from "../../src/core/ledgerLineReader";
-import { LedgerScanner, ScanOptions } from "../../src/core/ledgerScanner";
-import { exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/fastCanonical";
-import { LastHead, buildEntry } from "../../src/core/ledgerWriter";
-import { PyJsonError, parsePyJson } from "../../src/core/pyJsonParse";
-import { LedgerEntry, Plan, TASK_STATUSES, ledgerEntryHashInput, ledgerEntryToPy, validateLedgerEntry, validatePlan } from "../../src/core/schemas";
-import { dumpsSorted } from "../../src/core/pyJsonDump";
-import { computeEntryHash, computeHash } from "../../src/core/ledgerHash";
-import { ReplayError, applyStrict, TaskChange } from "../../src/core/replay";
-import { canTransition } from "../../src/core/taskFsm";
-import { DamageClassifier } from "../../src/core/damageClassifier";
-import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "../../src/core/verifyTypes";
-import { PyFloat, PyObject, PyValue } from "../../src/core/pyValue";
+import { LineSplitter, RawLine, decodeUtf8Strict, pyStrip } from "../../src/core/ledger/ledgerLineReader";
+import { LedgerScanner, ScanOptions } from "../../src/core/ledger/ledgerScanner";
+import { exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/ledger/fastCanonical";
+import { LastHead, buildEntry } from "../../src/core/ledger/ledgerWriter";
+import { PyJsonError, parsePyJson } from "../../src/core/pyjson/pyJsonParse";
+import { LedgerEntry, Plan, TASK_STATUSES, ledgerEntryHashInput, ledgerEntryToPy, validateLedgerEntry, validatePlan } from "../../src/core/plan/schemas";
+import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
+import { computeEntryHash, computeHash } from "../../src/core/ledger/ledgerHash";
+import { ReplayError, applyStrict, TaskChange } from "../../src/core/ledger/replay";
+import { canTransition } from "../../src/core/plan/taskFsm";
+import { DamageClassifier } from "../../src/core/ledger/damageClassifier";
+import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "../../src/core/ledger/verifyTypes";
+import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 
 // ---------------------------------------------------------------- the scanner before the fast paths (oracle)

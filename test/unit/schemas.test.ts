@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { evidenceToPy, validateEvidence } from "../../src/core/evidenceSchemas";
+import { evidenceToPy, validateEvidence } from "../../src/core/evidence/evidenceSchemas";
 import {
   PyInput,
   PySchema,
@@ -21,12 +21,12 @@ import {
   pyNullable,
   pyStr,
   pyValidate,
-} from "../../src/core/pyCoerce";
-import { dumpsIndent2, dumpsSorted } from "../../src/core/pyJsonDump";
-import { parsePyJson } from "../../src/core/pyJsonParse";
-import { PyFloat, PyObject, PyValue } from "../../src/core/pyValue";
-import * as S from "../../src/core/schemas";
-import { PyDumpError } from "../../src/core/schemas";
+} from "../../src/core/pyjson/pyCoerce";
+import { dumpsIndent2, dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
+import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
+import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
+import * as S from "../../src/core/plan/schemas";
+import { PyDumpError } from "../../src/core/plan/schemas";
 
 const SAMPLES = "/work/shared/samples";
 const f = (x: number) => new PyFloat(x);

@@ -1,11 +1,11 @@
-// The timeline view model (src/core/timelineQuery.ts): status-change derivation, filters,
+// The timeline view model (src/core/timeline/timelineQuery.ts): status-change derivation, filters,
 // snapshot folding, grouping by session and day, paging, jump/anchor rows, facets, chain states,
 // and its speed and memory on 100,000 entries.
 import * as assert from "node:assert/strict";
 import type { TimelineEntryRow, TimelineFilter, TimelineQuery } from "../../src/protocol";
-import { EMPTY_FILTER, TimelineIndex, chainStateAt, deriveChange, matchesFilter, textMatcher } from "../../src/core/timelineQuery";
-import { LocalDays } from "../../src/core/timelineDays";
-import { EntrySummary } from "../../src/core/verifyTypes";
+import { EMPTY_FILTER, TimelineIndex, chainStateAt, deriveChange, matchesFilter, textMatcher } from "../../src/core/timeline/timelineQuery";
+import { LocalDays } from "../../src/core/timeline/timelineDays";
+import { EntrySummary } from "../../src/core/ledger/verifyTypes";
 
 type Partial2 = Partial<EntrySummary> & Pick<EntrySummary, "op">;
 

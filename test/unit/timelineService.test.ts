@@ -1,4 +1,4 @@
-// The timeline's worker side (src/core/timelineService.ts, reached through the worker's
+// The timeline's worker side (src/core/timeline/timelineService.ts, reached through the worker's
 // handleRequest): pages over real fixtures, details read from the entry's byte range with the plan
 // diff, live appends, a tampered ledger's chain states, and the hostile fixture (written by the
 // core's writer; the committed copy must be exactly what the generator writes).
@@ -8,10 +8,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { TimelineEntryRow, TimelinePage, TimelineQuery } from "../../src/protocol";
-import { appendEntry } from "../../src/core/ledgerWriter";
-import { handleRequest } from "../../src/core/verifyWorker";
-import { WorkerMessage, WorkerRequest, WorkerResults } from "../../src/core/workerProtocol";
-import { EMPTY_FILTER } from "../../src/core/timelineQuery";
+import { appendEntry } from "../../src/core/ledger/ledgerWriter";
+import { handleRequest } from "../../src/core/worker/verifyWorker";
+import { WorkerMessage, WorkerRequest, WorkerResults } from "../../src/core/worker/workerProtocol";
+import { EMPTY_FILTER } from "../../src/core/timeline/timelineQuery";
 import { HOSTILE_SESSIONS, HOSTILE_TASK_ID, writeHostileFixture } from "./timelineHostileFixture";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");

@@ -7,8 +7,8 @@
  *   MODE "concurrent": COUNT audit entries with payload {writer: TAG, n}
  * Prints "WROTE <n>" after each commit.
  */
-import { PlanManager } from "../../../src/core/planManager";
-import { PyObject, PyValue } from "../../../src/core/pyValue";
+import { PlanManager } from "../../../src/core/plan/planManager";
+import { PyObject, PyValue } from "../../../src/core/pyjson/pyValue";
 
 async function main(): Promise<void> {
   const [dir, mode, countText, tag] = process.argv.slice(2);

@@ -1,0 +1,357 @@
+/**
+ * One pass over ledger lines that does what Python's `read_entries` and
+ * `replay_ledger` do — JSON, schema, seq, prev_hash, self_hash, then replay —
+ * but keeps going after the first error to map all of the damage. It is
+ * incremental: feed it the lines appended since the last pass and it continues
+ * from its state, so a live view reads only the new bytes.
+ */
+import { RawLine, decodeUtf8Strict, pyStrip } from "./ledgerLineReader";
+import { PyJsonError, parsePyJson } from "../pyjson/pyJsonParse";
+import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "../plan/schemas";
+import { computeEntryHash } from "./ledgerHash";
+import { AUDIT_OPS, PLAN_OPS, ReplayError, TaskChange, applyStrict, skeletonPlan, skeletonTouched } from "./replay";
+import { canTransition } from "../plan/taskFsm";
+import { DamageClassifier } from "./damageClassifier";
+import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "./verifyTypes";
+import { FastLine, PlanSkeleton, exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "./fastCanonical";
+
+/** Options of a scan. */
+export interface ScanOptions {
+  /** Replay the plan while scanning (as `replay_ledger`); default true. */
+  readonly replay?: boolean;
+  /**
+   * Called for each entry that parsed, with its summary (timeline index). The
+   * second argument is the entry itself when {@link entryArgument} is true; by
+   * default that is the case when the callback declares two parameters, so a
+   * callback that only takes the summary never pays for building entries
+   * (it receives null instead).
+   */
+  readonly onEntry?: (summary: EntrySummary, entry: LedgerEntry | null) => void;
+  /** Pass the LedgerEntry to `onEntry` (default: `onEntry.length >= 2`). */
+  readonly entryArgument?: boolean;
+  /** Stop recording findings after this many (a final `more_errors` finding counts the rest). */
+  readonly maxFindings?: number;
+  /** Use the canonical-bytes fast path (default true); false forces the full parse for every line. */
+  readonly fastPath?: boolean;
+}
+
+type Latin1 = { latin1Slice(start: number, end: number): string };
+
+/** The task fields replay assigns besides `status`. */
+const REPLAYED_FIELDS = ["blocked_reason", "retry_count", "escalated", "evidence_bundle"] as const;
+
+/** Applies `entry` to a full plan, ignoring the error replay already reported for it. */
+function applyQuietly(plan: Plan, entry: LedgerEntry): void {
+  try {
+    applyStrict(plan, entry);
+  } catch (e) {
+    if (!(e instanceof ReplayError)) throw e;
+  }
+}
+
+/**
+ * The scanner's state between feeds.
+ *
+ * Replay runs on a plan that is either a full Plan or, after a plan-carrying
+ * entry the fast path proved valid, a skeleton of it (task ids and statuses,
+ * which is all strict replay reads; see `skeletonPlan`). The full Plan is
+ * only built when {@link plan} is read — from the canonical bytes of the
+ * latest plan payload, plus what replay did to the skeleton's tasks since —
+ * and is kept in step from then on, so it is the object full replay would hold.
+ */
+export class LedgerScanner {
+  private prevSeq: number | bigint = 0;
+  private prevHash = "";
+  private linkKnown = true;
+  private chainError: VerifyFinding | null = null;
+  private replayError: VerifyFinding | null = null;
+  private readonly findings: VerifyFinding[] = [];
+  private readonly warningList: VerifyWarning[] = [];
+  private suppressed = 0;
+  private count = 0;
+  private headInfo: LedgerHead | null = null;
+  /** What strict replay applies entries to: a full Plan or a skeleton (null before any plan). */
+  private replayPlan: Plan | null = null;
+  /** The full plan, in step with `replayPlan` (the same object when that is full); null until built. */
+  private fullPlan: Plan | null = null;
+  /** Canonical bytes of the payload.plan `replayPlan` is a skeleton of (a view into `planBuf`). */
+  private planBytes: Buffer | null = null;
+  private planBuf: Buffer = Buffer.alloc(0);
+  /** What the fast path proved about `planBytes`. */
+  private planSkeleton: PlanSkeleton | null = null;
+  private replayBroken = false;
+  private readonly damage = new DamageClassifier((f) => this.record(f));
+  private bytesSeen = 0;
+  private readonly replayOn: boolean;
+  private readonly entryArg: boolean;
+
+  constructor(private readonly options: ScanOptions = {}) {
+    this.replayOn = options.replay !== false;
+    this.entryArg = options.onEntry !== undefined && (options.entryArgument ?? options.onEntry.length >= 2);
+  }
+
+  /** Feeds one physical line. */
+  feed(raw: RawLine): void {
+    this.bytesSeen = Math.max(this.bytesSeen, raw.end);
+    const fast = this.options.fastPath === false ? null : fastCanonicalLine(raw.bytes, this.replayOn);
+    if (fast) return this.acceptFast(raw, fast);
+    const text = decodeUtf8Strict(raw.bytes);
+    if (text === null) {
+      return this.unparsed(raw, "invalid_json", `ledger line ${raw.lineNo} is not valid UTF-8 text. Inspect and repair (or restore from snapshot).`);
+    }
+    const line = pyStrip(text);
+    if (line.length === 0) return;
+    let obj;
+    try {
+      obj = parsePyJson(line);
+    } catch (e) {
+      const why = line.charCodeAt(0) === 0xfeff ? "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)" : e instanceof PyJsonError ? e.message : String(e);
+      return this.unparsed(raw, "invalid_json", `ledger line ${raw.lineNo} is not valid JSON: ${why}. Inspect and repair (or restore from snapshot).`);
+    }
+    const res = validateLedgerEntry(obj);
+    if (!res.ok) {
+      return this.unparsed(raw, "schema", `ledger line ${raw.lineNo} failed schema validation: ${res.error}`);
+    }
+    this.acceptFull(raw, res.value);
+  }
+
+  private unparsed(raw: RawLine, kind: VerifyErrorKind, message: string): void {
+    const finding: VerifyFinding = { line: raw.lineNo, seq: null, kind, message, atLine: raw.lineNo };
+    this.chainFinding(finding);
+    this.damage.unparsed(raw.lineNo, !raw.terminated);
+    this.linkKnown = false;
+  }
+
+  /** The chain checks of one parsed entry (seq, prev_hash, self_hash), the damage map and the head. */
+  private link(raw: RawLine, seq: number | bigint, prevHash: string, selfHash: string, computed: string): VerifyFinding | null {
+    const L = raw.lineNo;
+    let problem: VerifyFinding | null = null;
+    const expected = typeof this.prevSeq === "bigint" || typeof seq === "bigint" ? BigInt(this.prevSeq) + 1n : this.prevSeq + 1;
+    if (this.linkKnown && seq != expected) {
+      problem = { line: L, seq, kind: "seq_jump", message: `ledger line ${L}: seq jumped from ${this.prevSeq} to ${seq}`, atLine: L };
+    } else if (this.linkKnown && prevHash !== this.prevHash) {
+      problem = { line: L, seq, kind: "prev_hash_mismatch", message: `ledger line ${L}: prev_hash mismatch (expected '${this.prevHash}', saw '${prevHash}')`, atLine: L };
+    } else if (computed !== selfHash) {
+      problem = { line: L, seq, kind: "self_hash_mismatch", message: `ledger line ${L}: self_hash mismatch (computed ${computed}, stored ${selfHash})`, atLine: L };
+    }
+    if (problem) this.chainFinding(problem);
+    this.damage.entry({ line: L, seq, prevHash, selfHash, hashOk: computed === selfHash, expectedPrev: this.prevHash, expectedSeq: expected, linkKnown: this.linkKnown });
+    this.prevSeq = seq;
+    this.prevHash = selfHash;
+    this.linkKnown = true;
+    this.count++;
+    if (!problem && this.chainError === null) this.headInfo = { seq, selfHash, line: L, endOffset: raw.end };
+    return problem;
+  }
+
+  private acceptFull(raw: RawLine, entry: LedgerEntry): void {
+    const computed = computeEntryHash(entry);
+    const problem = this.link(raw, entry.seq, entry.prev_hash, entry.self_hash, computed);
+    const change = this.replayOn ? this.replayOne(entry, raw.lineNo) : null;
+    const onEntry = this.options.onEntry;
+    if (onEntry) {
+      const taskId = entry.payload.get("task_id");
+      onEntry(
+        this.summary(raw, entry.seq, entry.op, entry.timestamp, entry.session_id, entry.self_hash, change, typeof taskId === "string" ? taskId : null, problem),
+        this.entryArg ? entry : null,
+      );
+    }
+  }
+
+  private acceptFast(raw: RawLine, fast: FastLine): void {
+    const problem = this.link(raw, fast.seq, fast.prevHash, fast.selfHash, fast.computedHash);
+    const change = this.replayOn ? this.replayFast(raw, fast) : null;
+    const onEntry = this.options.onEntry;
+    if (onEntry) {
+      onEntry(
+        this.summary(raw, fast.seq, fast.op, fast.timestamp, fast.sessionId, fast.selfHash, change, fast.payloadTaskId, problem),
+        this.entryArg ? fast.entryLazy() : null,
+      );
+    }
+  }
+
+  private summary(
+    raw: RawLine,
+    seq: number | bigint,
+    op: string,
+    timestamp: string,
+    sessionId: string,
+    selfHash: string,
+    change: TaskChange | null,
+    payloadTaskId: string | null,
+    problem: VerifyFinding | null,
+  ): EntrySummary {
+    return {
+      seq: Number(seq),
+      line: raw.lineNo,
+      start: raw.start,
+      end: raw.end,
+      op,
+      timestamp,
+      sessionId,
+      selfHash,
+      taskId: change?.taskId ?? payloadTaskId,
+      fromStatus: change?.from ?? null,
+      toStatus: change?.to ?? null,
+      chain: problem ? problem.kind : "ok",
+    };
+  }
+
+  /** Strict replay of a fast-path line: a plan payload proved valid needs no parse at all. */
+  private replayFast(raw: RawLine, fast: FastLine): TaskChange | null {
+    const isPlanOp = PLAN_OPS.has(fast.op);
+    if (this.replayBroken && !isPlanOp) return null;
+    if (isPlanOp && fast.skeleton !== null) {
+      const len = fast.planEnd - fast.planStart;
+      if (this.planBuf.length < len) this.planBuf = Buffer.allocUnsafe(Math.max(len, 2 * this.planBuf.length));
+      raw.bytes.copy(this.planBuf, 0, fast.planStart, fast.planEnd);
+      this.planBytes = this.planBuf.subarray(0, len);
+      const { ids, positions, statuses } = fast.skeleton;
+      this.planSkeleton = fast.skeleton;
+      this.replayPlan = skeletonPlan(ids, positions, statuses);
+      this.fullPlan = null;
+      this.replayBroken = false;
+      return null;
+    }
+    if (AUDIT_OPS.has(fast.op)) {
+      this.replayBroken = false;
+      return null;
+    }
+    return this.replayOne(fast.entryLazy(), raw.lineNo);
+  }
+
+  private replayOne(entry: LedgerEntry, line: number): TaskChange | null {
+    const isPlanOp = PLAN_OPS.has(entry.op);
+    if (this.replayBroken && !isPlanOp) return null;
+    try {
+      const applied = applyStrict(this.replayPlan, entry);
+      if (isPlanOp) this.setFullPlan(applied.plan);
+      else this.mirror(entry);
+      this.replayBroken = false;
+      const c = applied.change;
+      if (c && c.from !== null && c.from !== c.to && !canTransition(c.from, c.to)) {
+        this.warningList.push({
+          atLine: line,
+          seq: entry.seq,
+          kind: "fsm_violation",
+          message: `entry seq=${entry.seq} moved task ${c.taskId} from '${c.from}' to '${c.to}', which the task state machine does not allow`,
+        });
+      }
+      return c;
+    } catch (e) {
+      if (!(e instanceof ReplayError)) throw e;
+      // A failed status update may have changed the task before it threw (as in Python): keep the full plan in step.
+      if (!isPlanOp) this.mirror(entry);
+      const finding: VerifyFinding = { line: null, seq: e.seq, kind: e.kind, message: e.message, atLine: line };
+      if (this.replayError === null) this.replayError = finding;
+      else this.record(finding);
+      this.replayBroken = true;
+      return null;
+    }
+  }
+
+  private setFullPlan(plan: Plan | null): void {
+    this.replayPlan = plan;
+    this.fullPlan = plan;
+    this.planBytes = null;
+    this.planSkeleton = null;
+  }
+
+  /** Applies to the full plan (if built and separate) an entry just applied to the skeleton. */
+  private mirror(entry: LedgerEntry): void {
+    if (this.fullPlan !== null && this.fullPlan !== this.replayPlan && !AUDIT_OPS.has(entry.op)) applyQuietly(this.fullPlan, entry);
+  }
+
+  /**
+   * Builds the full plan from the latest plan payload's bytes, then carries
+   * over what replay changed since: replay only ever assigns `status`,
+   * `blocked_reason`, `retry_count`, `escalated` and `evidence_bundle` of a
+   * task, and the skeleton's tasks (same ids, same order) hold exactly the
+   * fields assigned so far, with their latest values.
+   */
+  private materialize(): void {
+    const bytes = this.planBytes!;
+    const text = (bytes as unknown as Latin1).latin1Slice(0, bytes.length);
+    let plan = exactPlanFromCanonical(text, this.planSkeleton!);
+    if (plan === null) {
+      const raw = parsePyJson(text);
+      plan = exactPlanModel(raw, true);
+      if (plan === null) {
+        const res = validatePlan(raw);
+        if (!res.ok) throw new Error(`internal error: a plan the fast path accepted failed validation: ${res.error}`);
+        plan = res.value;
+      }
+    }
+    const touched = skeletonTouched(this.replayPlan!)!;
+    if (touched.size > 0) {
+      let position = 0;
+      for (const phase of plan.phases) {
+        for (const task of phase.tasks) {
+          const from = touched.get(position++) as unknown as Record<string, unknown> | undefined;
+          if (from === undefined) continue;
+          const to = task as unknown as Record<string, unknown>;
+          to.status = from.status;
+          for (const field of REPLAYED_FIELDS) if (field in from) to[field] = from[field];
+        }
+      }
+    }
+    this.fullPlan = plan;
+    this.planBytes = null;
+    this.planSkeleton = null;
+  }
+
+  private chainFinding(f: VerifyFinding): void {
+    if (this.chainError === null) this.chainError = f;
+    else this.record(f);
+  }
+
+  private record(f: VerifyFinding): void {
+    const max = this.options.maxFindings ?? 1000;
+    if (this.findings.length < max) this.findings.push(f);
+    else this.suppressed++;
+  }
+
+  /** The plan as replayed so far (null before any plan op, or when replay is off). */
+  get plan(): Plan | null {
+    if (this.fullPlan === null && this.planBytes !== null) this.materialize();
+    return this.fullPlan;
+  }
+
+  /** Number of entries that parsed. */
+  get entries(): number {
+    return this.count;
+  }
+
+  /** The last entry of the verified prefix (null when none or the first entry is bad). */
+  get head(): LedgerHead | null {
+    return this.headInfo;
+  }
+
+  /** True when no chain or replay error was found so far. */
+  get ok(): boolean {
+    return this.chainError === null && this.replayError === null;
+  }
+
+  /** Bytes covered so far. */
+  get bytes(): number {
+    return this.bytesSeen;
+  }
+
+  /** Findings, `errors[0]` first as Python would report it (chain errors win over replay errors). */
+  errors(): VerifyFinding[] {
+    this.damage.flush();
+    const first = this.chainError ?? this.replayError;
+    const out: VerifyFinding[] = first ? [first] : [];
+    if (this.chainError && this.replayError) out.push(this.replayError);
+    out.push(...this.findings);
+    if (this.suppressed > 0) {
+      out.push({ line: null, seq: null, kind: "more_errors", message: `${this.suppressed} more findings not listed`, atLine: 0 });
+    }
+    return out;
+  }
+
+  /** Warnings (not corruption): FSM violations in history. */
+  warnings(): VerifyWarning[] {
+    return [...this.warningList];
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * What the timeline's filter controls offer: every op, resulting status,
+ * session and task in the ledger, with how many entries have it. Counted
+ * incrementally — an append only counts the new entries.
+ */
+import type { FacetCount, TimelineFacets } from "../../protocol";
+import { EntrySummary } from "../ledger/verifyTypes";
+
+/** At most this many values per facet. */
+export const MAX_FACET_VALUES = 500;
+
+/** "1.10" after "1.9". */
+const NATURAL = new Intl.Collator("en", { numeric: true });
+
+/** How often a value occurs and the index of its newest entry. */
+interface Tally {
+  count: number;
+  last: number;
+}
+
+type Ranked = [string, Tally];
+
+/** Running counts over one growing entry array. */
+export class FacetTally {
+  private counted = 0;
+  private readonly ops = new Map<string, Tally>();
+  private readonly statuses = new Map<string, Tally>();
+  private readonly sessions = new Map<string, Tally>();
+  private readonly tasks = new Map<string, Tally>();
+  private cache: { length: number; facets: TimelineFacets } | null = null;
+
+  /** The facets of `entries` (the same array every call; it may have grown): sessions newest first, the rest in natural order. */
+  facets(entries: readonly EntrySummary[]): TimelineFacets {
+    const n = entries.length;
+    if (this.cache && this.cache.length === n) return this.cache.facets;
+    for (let i = this.counted; i < n; i++) {
+      const e = entries[i];
+      bump(this.ops, e.op, i);
+      bump(this.statuses, e.toStatus, i);
+      bump(this.sessions, e.sessionId, i);
+      bump(this.tasks, e.taskId, i);
+    }
+    this.counted = n;
+    const natural = (a: Ranked, b: Ranked) => NATURAL.compare(a[0], b[0]);
+    const newest = (a: Ranked, b: Ranked) => b[1].last - a[1].last;
+    const facets = { ops: list(this.ops, natural), statuses: list(this.statuses, natural), sessions: list(this.sessions, newest), tasks: list(this.tasks, natural) };
+    this.cache = { length: n, facets };
+    return facets;
+  }
+}
+
+function bump(m: Map<string, Tally>, k: string | null, i: number): void {
+  if (k === null) return;
+  const x = m.get(k);
+  if (x) {
+    x.count++;
+    x.last = i;
+  } else m.set(k, { count: 1, last: i });
+}
+
+function list(m: Map<string, Tally>, sort: (a: Ranked, b: Ranked) => number): FacetCount[] {
+  return [...m].sort(sort).slice(0, MAX_FACET_VALUES).map(([value, x]) => ({ value, count: x.count }));
+}

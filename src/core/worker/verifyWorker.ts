@@ -1,0 +1,137 @@
+/**
+ * The ledger worker thread (bundled as dist/verifyWorker.js). Owns one
+ * {@link LedgerSession} per workspace folder and answers the host's requests
+ * (see workerProtocol.ts): reads, verification (cancellable, with progress),
+ * replay comparison, and writes through PlanManager's locked commit path — so
+ * no ledger work ever runs on the extension host's thread.
+ */
+import * as fs from "node:fs";
+import { parentPort } from "node:worker_threads";
+import { LedgerSession } from "../ledger/ledgerSession";
+import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
+import { RefreshResult, WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
+import { dumpsIndent2 } from "../pyjson/pyJsonDump";
+import { Plan, planToPy } from "../plan/schemas";
+import { planJsonText, readLastEntryHead } from "../ledger/ledgerWriter";
+import { PlanManager } from "../plan/planManager";
+import { missingEvidenceWarnings, planJsonWarning } from "../ledger/historyChecks";
+import { planPath } from "../sources/autodev/paths";
+import { TimelineService } from "../timeline/timelineService";
+
+const sessions = new Map<string, LedgerSession>();
+const running = new Map<number, AbortController>();
+const timeline = new TimelineService();
+
+function session(cwd: string): LedgerSession {
+  let s = sessions.get(cwd);
+  if (!s) sessions.set(cwd, (s = new LedgerSession(cwd)));
+  return s;
+}
+
+function planJson(plan: Plan | null): string | null {
+  return plan ? dumpsIndent2(planToPy(plan)) : null;
+}
+
+async function refreshResult(s: LedgerSession, full: boolean, id: number, post: (m: WorkerMessage) => void): Promise<RefreshResult> {
+  const t0 = performance.now();
+  const ctl = new AbortController();
+  running.set(id, ctl);
+  try {
+    if (full) s.invalidate();
+    const update = await s.refresh(ctl.signal, (bytes, total) => post({ kind: "progress", cwd: s.cwd, bytes, total }));
+    return { update, report: s.report, planJson: planJson(s.plan), entries: s.entries.length, head: s.rememberable(), ms: performance.now() - t0 };
+  } finally {
+    running.delete(id);
+  }
+}
+
+async function errorText(p: Promise<unknown>): Promise<string | null> {
+  try {
+    await p;
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** Handles one request; exported for tests that run it without a thread. */
+export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage) => void): Promise<WorkerResults[keyof WorkerResults]> {
+  switch (req.type) {
+    case "refresh":
+      return refreshResult(session(req.cwd), false, req.id, post);
+    case "verify":
+      return refreshResult(session(req.cwd), true, req.id, post);
+    case "cancel": {
+      const ctl = running.get(req.target);
+      ctl?.abort();
+      return ctl !== undefined;
+    }
+    case "tailPlan": {
+      const { plan, seq } = await loadFromTail(req.cwd);
+      return { planJson: planJson(plan), seq };
+    }
+    case "entries": {
+      const all = session(req.cwd).entries;
+      return { total: all.length, items: all.slice(req.offset, req.offset + req.limit) };
+    }
+    case "entryText":
+      return session(req.cwd).entryText(req.seq);
+    case "planAt": {
+      const plan = await session(req.cwd).planAt(req.seq);
+      return { planJson: planJson(plan), seq: req.seq };
+    }
+    case "replayCompare": {
+      let replayed: Plan | null = null;
+      let fast: Plan | null = null;
+      let entries = 0;
+      const err1 = await errorText(replayLedger(req.cwd).then((r) => ((replayed = r.plan), (entries = r.entries))));
+      const err2 = await errorText(loadPlan(req.cwd).then((r) => (fast = r.plan)));
+      const onDisk = await fs.promises.readFile(planPath(req.cwd), "utf8").catch(() => null);
+      const text = (p: Plan | null) => (p ? planJsonText(p) : null);
+      return { replayed: text(replayed), fastPath: text(fast), planJson: onDisk, error: err1 ?? err2, entries };
+    }
+    case "historyWarnings": {
+      const s = session(req.cwd);
+      const plan = s.plan;
+      const out = plan ? await missingEvidenceWarnings(req.cwd, plan, s.entries) : [];
+      const pj = await planJsonWarning(req.cwd, plan);
+      return pj ? [...out, pj] : out;
+    }
+    case "setStatus": {
+      const pm = new PlanManager(req.cwd, { sessionId: req.sessionId, lockTimeoutS: req.lockTimeoutS, readOnly: req.readOnly });
+      await pm.updateTaskStatus(req.taskId, req.status);
+      // The new head from the file's tail, not a re-read and re-parse of the whole ledger.
+      return { seq: Number((await readLastEntryHead(req.cwd)).seq) };
+    }
+    case "dispose":
+      sessions.delete(req.cwd);
+      return null;
+    case "timelinePage":
+      return timeline.page(session(req.cwd), req);
+    case "timelineDetail":
+      return timeline.detail(session(req.cwd), req.seq);
+    case "timelineEntry":
+      return timeline.entryRef(session(req.cwd), req.seq);
+  }
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const post = (m: WorkerMessage) => port.postMessage(m);
+  // Requests for one folder run in order (cancel jumps the queue); folders interleave.
+  const queues = new Map<string, Promise<unknown>>();
+  const run = async (req: WorkerRequest) => {
+    try {
+      post({ kind: "result", id: req.id, ok: true, result: await handleRequest(req, post) });
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      const kind = (err as { problem?: { kind?: string } }).problem?.kind;
+      post({ kind: "result", id: req.id, ok: false, error: err.message, errorName: err.name, errorKind: kind });
+    }
+  };
+  port.on("message", (req: WorkerRequest) => {
+    if (req.type === "cancel") return void run(req);
+    const next = (queues.get(req.cwd) ?? Promise.resolve()).then(() => run(req));
+    queues.set(req.cwd, next);
+  });
+}
