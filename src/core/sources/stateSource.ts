@@ -1,0 +1,140 @@
+/**
+ * The contract every state source implements: how a state folder is found in a workspace folder,
+ * read, checked, watched, summarised for the CLI and shown as a tree. Plain Node, no `vscode`: the
+ * CLI, the worker thread and the tests drive it; the extension renders what it returns.
+ *
+ * Adding a source = a folder under `src/core/sources/<kind>/` that exports one `StateSource`, plus
+ * one line in `sourceRegistry.ts`. Nothing in `src/extension/` names a source kind, except an
+ * optional adapter under `src/extension/sources/<kind>/` where VS Code needs something special.
+ */
+
+/** The kinds of state folder the product knows. */
+export type SourceKind = "autodev" | "agloop" | "engine_state";
+
+/** How bad a problem is; "error" fails `check` (exit 1), the others do not. */
+export type ProblemSeverity = "error" | "warning" | "info";
+
+/** One finding of a check, placed at a file and (where known) a line. Serialisable. */
+export interface SourceProblem {
+  /** Path relative to the workspace folder, with forward slashes (".agloop/state.json"). */
+  readonly file: string;
+  /** 1-based line of the offending value, or null when the problem is about the whole file. */
+  readonly line: number | null;
+  /** 1-based column where known. */
+  readonly column?: number;
+  readonly severity: ProblemSeverity;
+  /** A stable snake_case code ("invalid_json", "dependency_cycle"): tests and filters key on it. */
+  readonly code: string;
+  /** What was expected, what was found and what to do; quoted values truncated (see `quoteForMessage`). */
+  readonly message: string;
+}
+
+/** A state folder found in a workspace folder. */
+export interface SourceLocation {
+  readonly kind: SourceKind;
+  /** Absolute path of the workspace folder (the repository root). */
+  readonly workspace: string;
+  /** Absolute path of the state folder (`<workspace>/.agloop`, or where a setting points). */
+  readonly dir: string;
+  /** `dir` relative to `workspace`, forward slashes (".agloop", "engine_state"). */
+  readonly relDir: string;
+}
+
+/** Options a host passes through to detection (settings, environment). */
+export interface DetectOptions {
+  /** `autodev.engineStateDir` or `CORE_ENGINE_STATE_DIR`, relative to the workspace folder. */
+  readonly engineStateDir?: string;
+  /** The environment to read variables from (defaults to `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Where a click on a tree node goes. All paths are relative to the workspace folder. */
+export type NodeTarget =
+  | { readonly kind: "file"; readonly file: string; readonly line?: number }
+  | { readonly kind: "reveal"; readonly nodeId: string }
+  | {
+      readonly kind: "diff";
+      readonly title: string;
+      readonly left: DiffSide;
+      readonly right: DiffSide;
+    }
+  | { readonly kind: "text"; readonly title: string; readonly language: string; readonly text: string }
+  | { readonly kind: "action"; readonly action: string; readonly args: readonly string[] };
+
+/** One side of a diff: a file of the workspace, or text the source produced (read-only). */
+export type DiffSide =
+  | { readonly kind: "file"; readonly file: string }
+  | { readonly kind: "text"; readonly name: string; readonly text: string };
+
+/** A codicon and an optional theme colour id ("charts.green", "problemsWarningIcon.foreground"). */
+export interface NodeIcon {
+  readonly id: string;
+  readonly color?: string;
+}
+
+/** A serialisable tree node; the extension renders these without knowing the source. */
+export interface SourceTreeNode {
+  /** Stable within its source across refreshes (expansion state and `reveal` key on it). */
+  readonly id: string;
+  readonly label: string;
+  readonly description?: string;
+  /** Markdown (escaped by the source: it comes from untrusted files). */
+  readonly tooltip?: string;
+  readonly icon?: NodeIcon;
+  /** Children; undefined = a leaf. */
+  readonly children?: readonly SourceTreeNode[];
+  /** Expanded on first show. */
+  readonly expanded?: boolean;
+  readonly target?: NodeTarget;
+  /** `viewItem` for menus ("agloop.checkpoint"). */
+  readonly contextValue?: string;
+}
+
+/** A row of the timeline, source-neutral. */
+export interface SourceTimelineRow {
+  /** 1-based position in the source's log (line number for JSONL logs). */
+  readonly index: number;
+  readonly time: string | null;
+  /** Who acted (agent, session). */
+  readonly actor: string | null;
+  /** What was done (op, action). */
+  readonly action: string;
+  readonly taskId: string | null;
+  readonly status: string | null;
+  readonly summary: string;
+  /** The file and line the row came from. */
+  readonly file: string;
+  readonly line: number;
+}
+
+/** What a source action would write, shown to the user before it runs. */
+export interface ActionPreview {
+  readonly title: string;
+  /** One paragraph: what will be written where, and why. */
+  readonly detail: string;
+  /** Files that will be created or replaced, relative to the workspace folder. */
+  readonly writes: readonly string[];
+}
+
+/** A state source. Every method is safe on hostile input: it returns problems, it never throws for bad data. */
+export interface StateSource {
+  readonly kind: SourceKind;
+  /** "AutoDev", "agloop", "engine_state". */
+  readonly displayName: string;
+  /** The state folder in `workspace`, or null when there is none (a missing folder is not an error). */
+  detect(workspace: string, options?: DetectOptions): Promise<SourceLocation | null>;
+  /** Globs relative to the workspace folder whose changes mean "read again". */
+  watchGlobs(location: SourceLocation): readonly string[];
+  /** Every problem, errors and warnings, in file then line order. */
+  check(location: SourceLocation): Promise<readonly SourceProblem[]>;
+  /** The CLI `sources` summary (plain JSON; its first two keys are `kind` and `path`). */
+  summarize(location: SourceLocation): Promise<Record<string, unknown>>;
+  /** The tree under this source's root node. */
+  tree(location: SourceLocation): Promise<readonly SourceTreeNode[]>;
+  /** The source's log as timeline rows, oldest first; omitted when the source has no history. */
+  timeline?(location: SourceLocation): Promise<readonly SourceTimelineRow[]>;
+  /** What `runAction` would write (for a confirmation), or a reason it cannot run. */
+  previewAction?(location: SourceLocation, action: string, args: readonly string[]): Promise<ActionPreview>;
+  /** Runs a write action (never called in an untrusted workspace); returns a one-line report. */
+  runAction?(location: SourceLocation, action: string, args: readonly string[]): Promise<string>;
+}
