@@ -93,6 +93,7 @@ export class LedgerScanner {
   /** Feeds one physical line. */
   feed(raw: RawLine): void {
     this.bytesSeen = Math.max(this.bytesSeen, raw.end);
+    if (raw.overLimit !== undefined) return this.unparsed(raw, "line_too_long", lineTooLongMessage(raw.lineNo, raw.end - raw.start, raw.overLimit));
     const fast = this.options.fastPath === false ? null : fastCanonicalLine(raw.bytes, this.replayOn);
     if (fast) return this.acceptFast(raw, fast);
     const text = decodeUtf8Strict(raw.bytes);
@@ -354,4 +355,14 @@ export class LedgerScanner {
   warnings(): VerifyWarning[] {
     return [...this.warningList];
   }
+}
+
+/** The message of a line over the line-length limit: where, how big, the limit, what to do. */
+export function lineTooLongMessage(lineNo: number, bytes: number, limit: number): string {
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  return (
+    `ledger line ${lineNo} is ${bytes} bytes (${mb(bytes)}), over the line-length limit of ${mb(limit)}; it was skipped, not read ` +
+    "(reading went on after it). A real entry is far smaller: inspect and repair the line, or raise the limit " +
+    "(setting autodev.maxLineMB, CLI --max-line-mb)."
+  );
 }

@@ -7,6 +7,7 @@
  * rewrites (a shorter ledger, a different hash at a remembered seq).
  */
 import * as fs from "node:fs";
+import { checkRegularFile } from "../fs/safeRead";
 import { createHash } from "node:crypto";
 import { LineCursor, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./ledgerLineReader";
 import { parsePyJson } from "../pyjson/pyJsonParse";
@@ -69,8 +70,11 @@ export class LedgerSession {
   /** Brings the session up to date with the file. */
   async refresh(signal?: AbortSignal, onProgress?: (bytes: number, total: number) => void): Promise<SessionUpdate> {
     let st: fs.Stats;
+    // ENOENT is "missing"; a FIFO, device, link out or loop, or EACCES throws (never read as empty).
+    const real = await checkRegularFile(this.file, { root: this.cwd, what: "the ledger" });
     try {
-      st = await fs.promises.stat(this.file);
+      if (real === null) throw new Error("missing");
+      st = await fs.promises.stat(real);
     } catch {
       const had = this.index.length > 0;
       this.reset();

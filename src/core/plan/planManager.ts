@@ -168,8 +168,12 @@ export class PlanManager {
       let real: string;
       try {
         real = await fs.promises.realpath(p);
-      } catch {
-        continue; // does not exist yet; its folder was checked
+      } catch (e) {
+        const exists = await fs.promises.lstat(p).then(() => true, () => false);
+        if (!exists) continue; // does not exist yet; its folder was checked
+        throw new WriteRefusedError(
+          `${path.relative(this.cwd, p)} cannot be resolved (${(e as NodeJS.ErrnoException).code ?? String(e)}: a dangling or looping link?). Nothing was written; replace it with a real file or remove it.`,
+        );
       }
       const rel = path.relative(root, real);
       if (rel.startsWith("..") || path.isAbsolute(rel)) {
