@@ -65,7 +65,7 @@ function raiseFirst(scanner: LedgerScanner): void {
  * that builds no entry objects (summaries only), then a re-read of just the
  * latest snapshot line and the lines after it.
  */
-export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ plan: Plan | null; entries: number; head: VerifyReport["head"] }> {
+export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ plan: Plan | null; entries: number; head: VerifyReport["head"]; lastOp?: string }> {
   const file = ledgerPath(cwd);
   if (!(await exists(file, cwd))) return { plan: null, entries: 0, head: null };
   let snapshot: EntrySummary | null = null;
@@ -85,7 +85,7 @@ export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ pla
   const snap = snapshot as EntrySummary | null;
   if (!snap) {
     if (first) throw new LedgerCorruptError(first.message, first);
-    return { plan: scanner.plan, entries: scanner.entries, head: scanner.head };
+    return { plan: scanner.plan, entries: scanner.entries, head: scanner.head, lastOp: (last as EntrySummary | null)?.op };
   }
   const tail: LedgerEntry[] = [];
   await readLines(
@@ -107,7 +107,7 @@ export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ pla
       throw e;
     }
   }
-  return { plan, entries: scanner.entries, head: scanner.head };
+  return { plan, entries: scanner.entries, head: scanner.head, lastOp: (last as EntrySummary | null)?.op };
 }
 
 /** Parses one verified ledger line into an entry (null for a blank line). */

@@ -14,7 +14,7 @@ import { linesBackward, openLedgerForTail } from "./ledgerTail";
 import { parsePyJson } from "../pyjson/pyJsonParse";
 import { dumpsIndent2, dumpsSorted } from "../pyjson/pyJsonDump";
 import { PyObject, PyValue, isPyObject } from "../pyjson/pyValue";
-import { LedgerEntry, Plan, ledgerEntryHashInput, ledgerEntryToPy, planToPy, validateLedgerEntry } from "../plan/schemas";
+import { LedgerEntry, Plan, PyDumpError, ledgerEntryHashInput, ledgerEntryToPy, planToPy, validateLedgerEntry } from "../plan/schemas";
 import { autodevRoot, ledgerPath, planPath } from "../sources/autodev/paths";
 
 /** Python's `datetime.now(timezone.utc).isoformat()`: microseconds, `+00:00`, no fraction when it is zero. */
@@ -105,8 +105,17 @@ export function buildEntry(head: LastHead, op: string, payload: PyObject, sessio
   ]);
   const res = validateLedgerEntry(body);
   if (!res.ok) throw new InvalidInputError(`refusing to append an invalid ledger entry: ${res.error}`);
-  const entry = { ...res.value, self_hash: computeHash(ledgerEntryHashInput(res.value)) } as LedgerEntry;
-  return { entry, line: dumpsSorted(ledgerEntryToPy(entry)) + "\n" };
+  try {
+    const entry = { ...res.value, self_hash: computeHash(ledgerEntryHashInput(res.value)) } as LedgerEntry;
+    return { entry, line: dumpsSorted(ledgerEntryToPy(entry)) + "\n" };
+  } catch (e) {
+    if (!(e instanceof PyDumpError)) throw e;
+    // A lone surrogate in a key of a nested dict: pydantic's JSON dump raises, so Python AutoDev's
+    // writer fails on the same payload and its reader could never verify such a line. Refuse it.
+    throw new InvalidInputError(
+      `refusing to append: ${e.message} (a key of a nested payload object holds a lone surrogate; Python AutoDev's writer fails on it too, and its reader could not verify the entry). Nothing was written; fix the payload's keys.`,
+    );
+  }
 }
 
 /** `append_entry`: appends one entry (caller holds the lock). */
@@ -124,9 +133,10 @@ export function planJsonText(plan: Plan): string {
 }
 
 /** `snapshot_plan`: writes plan.json atomically, then appends a `snapshot` entry (caller holds the lock). */
-export async function snapshotPlan(cwd: string, plan: Plan, sessionId: string): Promise<LedgerEntry> {
+export async function snapshotPlan(cwd: string, plan: Plan, sessionId: string, onPlanJson?: () => void): Promise<LedgerEntry> {
   await fs.promises.mkdir(autodevRoot(cwd), { recursive: true });
   const dumped = planToPy(plan);
   await atomicWriteFile(planPath(cwd), dumpsIndent2(dumped) + "\n", ".plan.");
+  onPlanJson?.();
   return appendEntry(cwd, "snapshot", new Map([["plan", dumped]]), sessionId);
 }
