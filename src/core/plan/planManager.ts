@@ -201,7 +201,7 @@ export class PlanManager {
       const rel = path.relative(root, real);
       if (rel.startsWith("..") || path.isAbsolute(rel)) {
         throw new WriteRefusedError(
-          `${path.relative(this.cwd, p)} resolves to ${real}, outside the workspace. AutoDev State reads it but never writes through a link that leaves the workspace; replace the link with a real folder to allow writes.`,
+          `${path.relative(this.cwd, p)} resolves to ${real}, outside the workspace. AutoDev State neither reads nor writes through a link that leaves the workspace; replace the link with the real file or folder.`,
         );
       }
     }
