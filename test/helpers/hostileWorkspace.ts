@@ -10,8 +10,8 @@ import { spawnSync } from "node:child_process";
 
 /** The repository root (tests run from out/test/...). */
 export const REPO = path.join(__dirname, "../../..");
-/** The built CLI. */
-export const CLI_JS = path.join(REPO, "dist/cli.js");
+/** The built CLI (AUTODEV_CLI_JS runs the same tests against another build, e.g. the one before a fix). */
+export const CLI_JS = process.env.AUTODEV_CLI_JS ?? path.join(REPO, "dist/cli.js");
 
 /** A temp root with `ws/` (a copy of test/fixtures/NAME) and `outside/` holding a secret. */
 export interface HostileRoot {
