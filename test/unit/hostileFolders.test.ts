@@ -5,7 +5,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFileSync, spawn } from "node:child_process";
-import { HostileRoot, hostileRoot, listTree, runCliWithin10s } from "../helpers/hostileWorkspace";
+import { CLI_JS, HostileRoot, hostileRoot, listTree, runCliWithin10s } from "../helpers/hostileWorkspace";
 import { PERL_LOCK_HELPER, PYTHON_LOCK_HELPER } from "../../src/core/lock/fileLockHelpers";
 import { UnsafeLockFileError, acquireFileLock } from "../../src/core/lock/fileLock";
 import { listEvidence } from "../../src/core/evidence/evidenceStore";
@@ -129,7 +129,7 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
     fs.chmodSync(path.join(h.ws, ".autodev"), 0o000);
     const r = runCliWithin10s(["verify", h.ws], process.env, []);
     assert.equal(r.code, 0, "root reads it (sanity)");
-    const setpriv = ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, path.join(__dirname, "../../../dist/cli.js"), "verify", h.ws];
+    const setpriv = ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI_JS, "verify", h.ws];
     let out = "";
     let code = 0;
     try {

@@ -5,7 +5,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { CLI_JS, HostileRoot, REPO, hostileRoot, listTree, runCliWithin10s } from "../helpers/hostileWorkspace";
 import { planJsonWarning } from "../../src/core/ledger/historyChecks";
 import { loadPlan, verifyLedger } from "../../src/core/ledger/ledgerReader";
@@ -20,20 +20,16 @@ function planFile(h: HostileRoot, edit: (plan: { phases: { title: string; tasks:
   return file;
 }
 
-/** Runs the CLI with a reader that waits `sleepMs` before reading anything; returns all it got. */
-function readSlowly(args: string[], sleepMs: number): Promise<{ code: number; out: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_JS, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-    child.stdout.pause();
-    const parts: Buffer[] = [];
-    child.stdout.on("data", (d: Buffer) => parts.push(d));
-    setTimeout(() => child.stdout.resume(), sleepMs);
-    const timer = setTimeout(() => (child.kill(), reject(new Error("hung"))), 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, out: Buffer.concat(parts) });
-    });
-  });
+/**
+ * Runs the CLI into a real pipe (a shell pipeline) whose reader sleeps `sleepMs` before reading
+ * anything, as `autodev-state … | jq` with a slow jq; returns all the reader got.
+ */
+function readSlowly(args: string[], sleepMs: number): Buffer {
+  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  const cmd = `${q(process.execPath)} ${q(CLI_JS)} ${args.map(q).join(" ")} | (sleep ${sleepMs / 1000}; cat)`;
+  const r = spawnSync("sh", ["-c", cmd], { maxBuffer: 512 << 20, timeout: 120_000 });
+  if (r.error) throw r.error;
+  return r.stdout;
 }
 
 describe("hostile folders: output through a slow pipe (item 5)", function () {
@@ -48,11 +44,10 @@ describe("hostile folders: output through a slow pipe (item 5)", function () {
       fs.mkdirSync(ws);
       const file = planFile(h, (p) => (p.phases[0].tasks[0].description = "d".repeat(size)));
       assert.equal(runCliWithin10s(["init", ws, "--plan", file], process.env, [], 120).code, 0); // setup, not the case under test
-      const slow = await readSlowly(["load", ws, "--json"], 1500);
-      assert.equal(slow.code, 0);
-      assert.ok(slow.out.length > size, `got ${slow.out.length} bytes`);
-      assert.equal(slow.out[slow.out.length - 1], 0x0a, "the document ends with its newline");
-      assert.equal(JSON.parse(slow.out.toString()).plan.phases[0].tasks[0].description.length, size);
+      const out = readSlowly(["load", ws, "--json"], 1500);
+      assert.ok(out.length > size, `got ${out.length} bytes`);
+      assert.equal(out[out.length - 1], 0x0a, "the document ends with its newline");
+      assert.equal(JSON.parse(out.toString()).plan.phases[0].tasks[0].description.length, size);
     });
   }
 });

@@ -105,7 +105,7 @@ export async function checkRegularFile(file: string, opts: SafeReadOptions): Pro
     st = await fs.promises.lstat(file);
   } catch (e) {
     if (errCode(e) === "ENOENT") return null;
-    throw fail(opts, file, errCode(e) ?? "error", `expected a regular file, found ${errnoText(errCode(e))}`);
+    throw fail(opts, file, errCode(e) ?? "error", `cannot be checked: ${errnoText(errCode(e))}`);
   }
   let real: string;
   try {
