@@ -222,7 +222,7 @@ export class LedgerSession {
 
 /** Reads bytes [start, end) of a file. */
 export async function readRange(file: string, start: number, end: number): Promise<Buffer> {
-  const fh = await fs.promises.open(file, "r");
+  const fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)); // never blocks on a FIFO swapped in
   try {
     const buf = Buffer.alloc(end - start);
     await fh.read(buf, 0, buf.length, start);

@@ -6,7 +6,6 @@
 import { LedgerEntry, Plan, TASK_STATUSES, Task, validatePlan } from "../plan/schemas";
 import { PyValue } from "../pyjson/pyValue";
 import { PyIntError, pyIntCall, pyTruthy, pyTypeName } from "../pyjson/pyBuiltins";
-import { displayMessage } from "../text/displayText";
 
 /** Ops that carry a whole plan in `payload.plan`. */
 export const PLAN_OPS: ReadonlySet<string> = new Set(["init_plan", "update_plan", "snapshot"]);
@@ -20,7 +19,7 @@ export class ReplayError extends Error {
     readonly seq: number | bigint,
     message: string,
   ) {
-    super(displayMessage(message, 2000)); // quotes ids and ops from the file: controls escaped, length capped
+    super(message);
   }
 }
 
