@@ -10,7 +10,7 @@ import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandHandler } from "./commandManager";
 import { FolderPicker } from "./folderPicker";
-import { humanMessage } from "./ledgerDiagnostics";
+import { humanMessage } from "../core/ledger/verifyMessages";
 import { LedgerWorkerClient } from "./ledgerWorkerClient";
 import { OutputLog } from "./outputLog";
 import { ReadOnlyDocuments } from "./readOnlyDocuments";

@@ -8,8 +8,11 @@
  * optional adapter under `src/extension/sources/<kind>/` where VS Code needs something special.
  */
 
-/** The kinds of state folder the product knows. */
-export type SourceKind = "autodev" | "agloop" | "engine_state";
+/**
+ * The kinds of state folder the product knows. Open-ended (`string & {}`) so a
+ * test can register a fake source; the named kinds keep editor completion.
+ */
+export type SourceKind = "autodev" | "agloop" | "engine_state" | (string & {});
 
 /** How bad a problem is; "error" fails `check` (exit 1), the others do not. */
 export type ProblemSeverity = "error" | "warning" | "info";
