@@ -4,9 +4,9 @@
  */
 import { ProblemSeverity, SourceProblem } from "./stateSource";
 
-/** Problems in file, then line (whole-file problems first), then code order. */
+/** Problems in file, then line order (whole-file problems first); stable, so a source's own order decides ties. */
 export function sortProblems(problems: readonly SourceProblem[]): SourceProblem[] {
-  return [...problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)));
+  return [...problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
 }
 
 /** How many problems of each severity. */
