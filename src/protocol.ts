@@ -40,6 +40,8 @@ export interface TimelineEntryRow {
   /** The kind of the chain problem found at this entry, when `chain` is "broken". */
   readonly chainKind: string | null;
   readonly snapshot: TimelineSnapshotMark | null;
+  /** What happened, in a source's words (timelines of sources other than the AutoDev ledger). */
+  readonly summary?: string;
 }
 
 /** A group header: consecutive rows of one session on one (local) day. */

@@ -17,6 +17,7 @@ import { PlanManager } from "../plan/planManager";
 import { missingEvidenceWarnings, planJsonWarning } from "../ledger/historyChecks";
 import { planPath } from "../sources/autodev/paths";
 import { TimelineService } from "../timeline/timelineService";
+import { disposeSources, handleSourceRequest } from "./sourceRequests";
 
 const sessions = new Map<string, LedgerSession>();
 const running = new Map<number, AbortController>();
@@ -105,6 +106,7 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
     }
     case "dispose":
       sessions.delete(req.cwd);
+      disposeSources(req.cwd);
       return null;
     case "timelinePage":
       return timeline.page(session(req.cwd), req);
@@ -112,6 +114,17 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
       return timeline.detail(session(req.cwd), req.seq);
     case "timelineEntry":
       return timeline.entryRef(session(req.cwd), req.seq);
+    case "sourceDetect":
+    case "sourceRefresh":
+    case "sourceCheck":
+    case "sourceTree":
+    case "sourceSummarize":
+    case "sourceTimelinePage":
+    case "sourceTimelineDetail":
+    case "sourceTimelineWhere":
+    case "sourcePreviewAction":
+    case "sourceRunAction":
+      return handleSourceRequest(req);
   }
 }
 

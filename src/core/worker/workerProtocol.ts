@@ -9,6 +9,7 @@ import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../../pro
 import { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
 import type { TimelineEntryRef } from "../timeline/timelineService";
 import { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes";
+import type { SourceRequest, SourceResults } from "./sourceRequests";
 
 /** Requests, discriminated by `type`; `cwd` is the folder that contains `.autodev/`. */
 export type WorkerRequest =
@@ -44,10 +45,11 @@ export type WorkerRequest =
       readonly facets: boolean;
     }
   | { readonly id: number; readonly type: "timelineDetail"; readonly cwd: string; readonly seq: number }
-  | { readonly id: number; readonly type: "timelineEntry"; readonly cwd: string; readonly seq: number };
+  | { readonly id: number; readonly type: "timelineEntry"; readonly cwd: string; readonly seq: number }
+  | SourceRequest;
 
 /** The result type of each request type. */
-export interface WorkerResults {
+export interface WorkerResults extends SourceResults {
   refresh: RefreshResult;
   tailPlan: { readonly planJson: string | null; readonly seq: number | null };
   entries: { readonly total: number; readonly items: EntrySummary[] };
