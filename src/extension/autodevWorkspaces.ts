@@ -84,7 +84,6 @@ export class AutodevWorkspaces extends Disposable {
       }
     }
     this.changed.fire(undefined);
-    void vscode.commands.executeCommand("setContext", "autodev.hasState", this.byUri.size > 0);
   }
 
   private onFileEvent(uri: vscode.Uri): void {

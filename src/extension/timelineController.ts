@@ -13,6 +13,8 @@ import { EMPTY_FILTER } from "../core/timeline/timelineQuery";
 import { AutodevFolder } from "./autodevFolder";
 import { Disposable } from "./disposable";
 import type { TimelineServices } from "./timelineFeatures";
+import { SourceTimelineBridge, timelineKeyOf } from "./sources/sourceTimelineBridge";
+import type { SourceFolderState } from "./sources/sourceFolderState";
 
 /** Rows of the warm-up page (the webview's page size). */
 const WARM_ROWS = 200;
@@ -45,6 +47,8 @@ export class TimelineController extends Disposable {
   lastRendered: WebviewMessageOf<"rendered"> | null = null;
   /** Messages refused by validation. */
   rejected = 0;
+  /** Timelines of sources other than AutoDev (keys `<folder uri>#source=<kind>`). */
+  private readonly bridge: SourceTimelineBridge;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -54,7 +58,9 @@ export class TimelineController extends Disposable {
     super();
     this.intent = intent;
     this.register(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
+    this.bridge = new SourceTimelineBridge(services.sources, services.worker);
     this.register(services.workspaces.onDidChange((f) => this.onFolderChange(f)));
+    if (services.sources) this.register(services.sources.onDidChange((s) => this.onSourceChange(s)));
     this.warmUp(intent.folderUri ?? services.workspaces.folders[0]?.folder.uri.toString());
   }
 
@@ -114,6 +120,7 @@ export class TimelineController extends Disposable {
   }
 
   private async handle(m: WebviewToHost): Promise<void> {
+    if ("folderUri" in m && m.folderUri && this.bridge.isSourceKey(m.folderUri) && m.type !== "ready") return this.handleSource(m, m.folderUri);
     switch (m.type) {
       case "ready":
         this.marks.ready ??= Date.now() - this.openedAt;
@@ -167,14 +174,53 @@ export class TimelineController extends Disposable {
     }
   }
 
+  /** A message about a source timeline (not an AutoDev ledger). */
+  private async handleSource(m: WebviewToHost, key: string): Promise<void> {
+    switch (m.type) {
+      case "query":
+        this.folderUri = key;
+        return this.post({ type: "page", requestId: m.requestId, page: await this.bridge.page(m) });
+      case "details":
+        return this.post({ type: "details", requestId: m.requestId, detail: await this.bridge.detail(key, m.seq) });
+      case "setFolder":
+        this.bridge.state(key);
+        this.folderUri = key;
+        return;
+      case "openLine":
+        return this.bridge.openLine(key, m.seq);
+      case "copyHash":
+        return this.post({ type: "notice", message: `${this.bridge.state(key).displayName} rows have no hashes.` });
+      case "showPlanAsOf":
+      case "backToLive":
+        return this.post({ type: "notice", message: "Time travel is for the AutoDev ledger." });
+      case "revealTask":
+      case "rendered":
+      case "ready":
+        return m.type === "rendered" ? this.rendered(m) : undefined;
+    }
+  }
+
+  private sourceIntegrity(s: SourceFolderState): IntegritySummary {
+    const first = s.problems?.find((p) => p.severity === "error");
+    return { ok: !first && !s.error, brokenLine: null, message: s.error ?? (first ? `${first.file}${first.line !== null ? `:${first.line}` : ""}: ${first.message}` : null) };
+  }
+
+  private onSourceChange(s: SourceFolderState | undefined): void {
+    if (s === undefined) return this.post({ type: "folders", folders: this.choices() });
+    const key = timelineKeyOf(s);
+    if (key !== this.folderUri || !s.source.hasTimeline) return;
+    this.post({ type: "ledgerChanged", folderUri: key, entries: s.timelineRows ?? 0, travelSeq: null, integrity: this.sourceIntegrity(s) });
+  }
+
   private init(saved: string | null): void {
     const folders = this.choices();
     const known = (uri: string | null | undefined) => (uri && folders.some((c) => c.uri === uri) ? uri : null);
     this.folderUri = known(this.intent.folderUri) ?? known(saved) ?? folders[0]?.uri ?? null;
     const f = this.folderUri ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === this.folderUri) : undefined;
+    const src = this.folderUri && this.bridge.isSourceKey(this.folderUri) ? this.bridge.state(this.folderUri) : undefined;
     const warm = this.warm && this.warm.folderUri === this.folderUri && f && this.warm.page.entries === f.entries ? this.warm : null;
     this.post({
-      type: "init", folders, folderUri: this.folderUri, travelSeq: f?.timeTravel?.seq ?? null, integrity: f ? integrityOf(f) : null,
+      type: "init", folders, folderUri: this.folderUri, travelSeq: f?.timeTravel?.seq ?? null, integrity: f ? integrityOf(f) : src ? this.sourceIntegrity(src) : null,
       focusTask: this.intent.taskId ?? null, locateSeq: this.intent.seq ?? null, firstPage: warm ? { query: warm.query, page: warm.page } : null,
     });
     this.intent = {};
@@ -228,7 +274,8 @@ export class TimelineController extends Disposable {
   }
 
   private choices(): FolderChoice[] {
-    return this.services.workspaces.folders.map((f) => ({ uri: f.folder.uri.toString(), name: f.folder.name }));
+    const ledgers = this.services.workspaces.folders.map((f) => ({ uri: f.folder.uri.toString(), name: f.folder.name }));
+    return [...ledgers, ...this.bridge.choices((vscode.workspace.workspaceFolders?.length ?? 0) > 1 || ledgers.length > 0)];
   }
 
   private folder(uri: string): AutodevFolder {

@@ -5,6 +5,8 @@
  */
 import * as vscode from "vscode";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
+import type { SourceWorkspaces } from "./sources/sourceWorkspaces";
+import { timelineKeyOf } from "./sources/sourceTimelineBridge";
 import { CommandManager } from "./commandManager";
 import { FolderPicker } from "./folderPicker";
 import { LedgerWorkerClient } from "./ledgerWorkerClient";
@@ -19,6 +21,8 @@ import { TIMELINE_VIEW_ID, TimelineViewProvider } from "./timelineViewProvider";
 /** Services the timeline uses. */
 export interface TimelineServices {
   readonly workspaces: AutodevWorkspaces;
+  /** The other state sources (their timelines are offered next to the AutoDev folders). */
+  readonly sources?: SourceWorkspaces;
   readonly worker: LedgerWorkerClient;
   readonly tree: PlanTreeProvider;
   readonly treeView: vscode.TreeView<PlanNode>;
@@ -41,6 +45,7 @@ export function folderUriOf(arg: unknown): string | undefined {
 function intentOf(arg: unknown, extra: unknown): TimelineIntent {
   const node = arg as PlanNode | undefined;
   if (node && typeof node === "object" && node.kind === "task") return { folderUri: folderUriOf(node), taskId: node.task.id };
+  if (node && typeof node === "object" && (node.kind === "sourceRoot" || node.kind === "sourceNode")) return { folderUri: timelineKeyOf(node.state) };
   const folderUri = folderUriOf(arg);
   if (typeof extra === "number" && Number.isSafeInteger(extra) && extra > 0) return { folderUri, seq: extra };
   if (typeof extra === "string" && extra.length > 0) return { folderUri, taskId: extra };

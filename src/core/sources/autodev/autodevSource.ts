@@ -82,6 +82,7 @@ function rowOf(e: EntrySummary): SourceTimelineRow {
 export const AUTODEV_SOURCE: StateSource = {
   kind: "autodev",
   displayName: "AutoDev",
+  detectGlobs: [`${AUTODEV_DIR}/${LEDGER_FILE}`],
 
   async detect(workspace) {
     if (!(await isKind(autodevRoot(workspace), "dir")) || !(await isKind(ledgerPath(workspace), "file"))) return null;
