@@ -5,12 +5,12 @@
  */
 import * as vscode from "vscode";
 import { shutdownFileLockHelpers } from "../core/lock/fileLock";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import { CommandManager } from "./commandManager";
-import { DiagnosticsSync } from "./diagnosticsSync";
+import { DiagnosticsSync } from "./sources/autodev/diagnosticsSync";
 import { FolderPicker } from "./folderPicker";
-import { LedgerCommands } from "./ledgerCommands";
-import { LedgerDiagnostics } from "./ledgerDiagnostics";
+import { LedgerCommands } from "./sources/autodev/ledgerCommands";
+import { LedgerDiagnostics } from "./sources/autodev/ledgerDiagnostics";
 import { LedgerWorkerClient } from "./ledgerWorkerClient";
 import { OutputLog } from "./outputLog";
 import { PlanNode } from "./planTreeNodes";
@@ -18,8 +18,8 @@ import { PlanTreeProvider } from "./planTreeProvider";
 import { ReadOnlyDocuments } from "./readOnlyDocuments";
 import { Settings } from "./settings";
 import { StatusBarController } from "./statusBarController";
-import { TaskCommands } from "./taskCommands";
-import { registerEvidenceFeatures } from "./evidenceFeatures";
+import { TaskCommands } from "./sources/autodev/taskCommands";
+import { registerEvidenceFeatures } from "./sources/autodev/evidenceFeatures";
 import { registerTimelineFeatures } from "./timelineFeatures";
 import { SourceWorkspaces } from "./sources/sourceWorkspaces";
 import { SourceDiagnostics } from "./sources/sourceDiagnostics";

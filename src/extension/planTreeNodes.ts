@@ -4,7 +4,7 @@
  */
 import * as vscode from "vscode";
 import { Phase, Plan, Task } from "../core/plan/schemas";
-import { AutodevFolder } from "./autodevFolder";
+import { AutodevFolder } from "./sources/autodev/autodevFolder";
 import type { SourceTreeNode } from "../core/sources/stateSource";
 import type { SourceFolderState } from "./sources/sourceFolderState";
 

@@ -6,8 +6,8 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { Task } from "../core/plan/schemas";
-import { AutodevFolder } from "./autodevFolder";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { AutodevFolder } from "./sources/autodev/autodevFolder";
+import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import { Disposable } from "./disposable";
 import { PlanNode, phaseNodeId, taskChildren, taskNodeId, asText } from "./planTreeNodes";
 import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";

@@ -5,7 +5,7 @@
  * the Problems panel when there is no AutoDev state.
  */
 import * as vscode from "vscode";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import { Disposable } from "./disposable";
 import { isDone } from "./taskStatusStyle";
 import { SourceWorkspaces } from "./sources/sourceWorkspaces";

@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import type { FolderChoice, HostToWebview, IntegritySummary, TimelinePage, TimelineQuery, WebviewMessageOf, WebviewToHost } from "../protocol";
 import { parseWebviewMessage } from "../protocol";
 import { EMPTY_FILTER } from "../core/timeline/timelineQuery";
-import { AutodevFolder } from "./autodevFolder";
+import { AutodevFolder } from "./sources/autodev/autodevFolder";
 import { Disposable } from "./disposable";
 import type { TimelineServices } from "./timelineFeatures";
 import { SourceTimelineBridge, timelineKeyOf } from "./sources/sourceTimelineBridge";

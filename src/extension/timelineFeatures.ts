@@ -4,7 +4,7 @@
  * the link from the Plan tree's selection to every open timeline.
  */
 import * as vscode from "vscode";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import type { SourceWorkspaces } from "./sources/sourceWorkspaces";
 import { timelineKeyOf } from "./sources/sourceTimelineBridge";
 import { CommandManager } from "./commandManager";

@@ -5,7 +5,7 @@
  * shown by these classes without any code of its own in src/extension/.
  */
 import * as vscode from "vscode";
-import { AutodevWorkspaces } from "../autodevWorkspaces";
+import { AutodevWorkspaces } from "./autodev/autodevWorkspaces";
 import { CommandManager } from "../commandManager";
 import { LedgerWorkerClient } from "../ledgerWorkerClient";
 import { OutputLog } from "../outputLog";

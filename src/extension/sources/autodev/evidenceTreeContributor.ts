@@ -7,12 +7,12 @@
  * changes. Remembers what each node points at, for context-menu commands.
  */
 import * as vscode from "vscode";
-import { EvidenceItem, PatchSource } from "../core/evidence/evidenceStore";
-import { Task } from "../core/plan/schemas";
-import { TaskEvidence, loadTaskEvidence } from "../core/evidence/taskEvidence";
-import { TournamentPass, describePass } from "../core/evidence/tournamentStore";
+import { EvidenceItem, PatchSource } from "../../../core/evidence/evidenceStore";
+import { Task } from "../../../core/plan/schemas";
+import { TaskEvidence, loadTaskEvidence } from "../../../core/evidence/taskEvidence";
+import { TournamentPass, describePass } from "../../../core/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
-import { Disposable } from "./disposable";
+import { Disposable } from "../../disposable";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import {
   EvidenceTarget,
@@ -26,9 +26,9 @@ import {
   referencedFileItem,
   warningItem,
 } from "./evidenceTreeItems";
-import { OutputLog } from "./outputLog";
-import { PlanNode } from "./planTreeNodes";
-import { PlanTreeProvider } from "./planTreeProvider";
+import { OutputLog } from "../../outputLog";
+import { PlanNode } from "../../planTreeNodes";
+import { PlanTreeProvider } from "../../planTreeProvider";
 
 type TaskNode = Extract<PlanNode, { kind: "task" }>;
 

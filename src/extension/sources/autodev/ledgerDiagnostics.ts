@@ -5,9 +5,9 @@
  * missing evidence, plan.json drift) at a lower severity.
  */
 import * as vscode from "vscode";
-import { VerifyFinding, VerifyReport, VerifyWarning } from "../core/ledger/verifyTypes";
-import { humanMessage } from "../core/ledger/verifyMessages";
-import { Disposable } from "./disposable";
+import { VerifyFinding, VerifyReport, VerifyWarning } from "../../../core/ledger/verifyTypes";
+import { humanMessage } from "../../../core/ledger/verifyMessages";
+import { Disposable } from "../../disposable";
 
 const SOURCE = "AutoDev ledger";
 

@@ -6,15 +6,15 @@
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { Plan, validatePlan } from "../core/plan/schemas";
-import { parsePyJson } from "../core/pyjson/pyJsonParse";
-import { RewriteFinding, RememberedHead } from "../core/ledger/ledgerSession";
-import { VerifyReport } from "../core/ledger/verifyTypes";
-import { RefreshResult } from "../core/worker/workerProtocol";
-import { autodevRoot, ledgerPath } from "../core/sources/autodev/paths";
-import { Disposable } from "./disposable";
-import { LedgerWorkerClient } from "./ledgerWorkerClient";
-import { OutputLog } from "./outputLog";
+import { Plan, validatePlan } from "../../../core/plan/schemas";
+import { parsePyJson } from "../../../core/pyjson/pyJsonParse";
+import { RewriteFinding, RememberedHead } from "../../../core/ledger/ledgerSession";
+import { VerifyReport } from "../../../core/ledger/verifyTypes";
+import { RefreshResult } from "../../../core/worker/workerProtocol";
+import { autodevRoot, ledgerPath } from "../../../core/sources/autodev/paths";
+import { Disposable } from "../../disposable";
+import { LedgerWorkerClient } from "../../ledgerWorkerClient";
+import { OutputLog } from "../../outputLog";
 
 /** A plan shown as of an earlier entry. */
 export interface TimeTravel {
