@@ -5,7 +5,7 @@
  * One cached index per (workspace folder, source kind), replaced when the
  * source's rows change.
  */
-import type { TimelineEntryDetail, TimelinePage } from "../../protocol";
+import type { TimelineEntryDetail, TimelinePage } from "./timelineTypes";
 import { EntrySummary } from "../ledger/verifyTypes";
 import { SourceTimelineRow } from "../sources/stateSource";
 import { TimelineIndex } from "./timelineQuery";

@@ -4,7 +4,7 @@
  * check, tree, summarize, timeline pages and details, and actions. Every
  * source of STATE_SOURCES is served the same way; nothing here names a kind.
  */
-import type { TimelineEntryDetail, TimelinePage } from "../../protocol";
+import type { TimelineEntryDetail, TimelinePage } from "../timeline/timelineTypes";
 import { STATE_SOURCES } from "../sources/sourceRegistry";
 import { ActionPreview, DetectOptions, SourceLocation, SourceProblem, SourceTreeNode, StateSource } from "../sources/stateSource";
 import { SourceTimelineService } from "../timeline/sourceTimeline";

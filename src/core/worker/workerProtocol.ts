@@ -5,7 +5,7 @@
  * reports progress on long scans). Values cross by structured clone (bigint
  * and Map survive; plans travel as Python-exact JSON text).
  */
-import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../../protocol";
+import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../timeline/timelineTypes";
 import { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
 import type { TimelineEntryRef } from "../timeline/timelineService";
 import { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes";
