@@ -73,7 +73,13 @@ export function activate(context: vscode.ExtensionContext): AutodevApi {
   void vscode.commands.executeCommand("setContext", "autodev.trusted", vscode.workspace.isTrusted);
   registerEvidenceFeatures(context, { workspaces, tree, commands, docs, log, picker });
   const { diagnostics: sourceDiagnostics } = registerSourceFeatures(context, { sources, worker, docs, tree, treeView: () => treeView, commands });
-  registerTimelineFeatures(context, { workspaces, sources, worker, tree, treeView, commands, log, picker });
+  const actions = {
+    openLedgerLine: (folderUri: string, line: number) => ledger.openLedgerLine(folderUri, line),
+    showPlanAsOf: (folderUri: string, seq: number) => ledger.showPlanAsOf(folderUri, seq),
+    backToLive: async (folderUri: string) => void (await (await picker.pick(folderUri))?.travelTo(null)),
+    revealTask: (folderUri: string, taskId: string) => tasks.reveal(folderUri, taskId),
+  };
+  registerTimelineFeatures(context, { workspaces, sources, worker, tree, treeView, commands, log, picker, actions });
   workspaces.sync();
   void sources.sync();
   log.info(`AutoDev State activated (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`);

@@ -12,7 +12,7 @@ import { parseWebviewMessage } from "../protocol";
 import { EMPTY_FILTER } from "../core/timeline/timelineQuery";
 import { AutodevFolder } from "./sources/autodev/autodevFolder";
 import { Disposable } from "./disposable";
-import type { TimelineServices } from "./timelineFeatures";
+import type { TimelineServices } from "./timelineServices";
 import { SourceTimelineBridge, timelineKeyOf } from "./sources/sourceTimelineBridge";
 import type { SourceFolderState } from "./sources/sourceFolderState";
 
@@ -156,16 +156,16 @@ export class TimelineController extends Disposable {
       }
       case "openLine": {
         const ref = await this.services.worker.request({ type: "timelineEntry", cwd: this.folder(m.folderUri).cwd, seq: m.seq });
-        if (ref) await vscode.commands.executeCommand("autodev.openLedgerLine", m.folderUri, ref.line);
+        if (ref) await this.services.actions.openLedgerLine(m.folderUri, ref.line);
         return;
       }
       case "showPlanAsOf":
         this.folder(m.folderUri);
-        await vscode.commands.executeCommand("autodev.showPlanAsOf", m.folderUri, m.seq);
+        await this.services.actions.showPlanAsOf(m.folderUri, m.seq);
         return;
       case "backToLive":
         this.folder(m.folderUri);
-        await vscode.commands.executeCommand("autodev.backToLive", m.folderUri);
+        await this.services.actions.backToLive(m.folderUri);
         return;
       case "revealTask":
         return this.revealTask(this.folder(m.folderUri), m.taskId, m.focus);
@@ -229,7 +229,7 @@ export class TimelineController extends Disposable {
 
   private async revealTask(folder: AutodevFolder, taskId: string, focus: boolean): Promise<void> {
     if (focus) {
-      await vscode.commands.executeCommand("autodev.revealTask", folder.folder.uri.toString(), taskId);
+      await this.services.actions.revealTask(folder.folder.uri.toString(), taskId);
       return;
     }
     const view = this.services.treeView;

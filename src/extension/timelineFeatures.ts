@@ -4,32 +4,13 @@
  * the link from the Plan tree's selection to every open timeline.
  */
 import * as vscode from "vscode";
-import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
-import type { SourceWorkspaces } from "./sources/sourceWorkspaces";
 import { timelineKeyOf } from "./sources/sourceTimelineBridge";
-import { CommandManager } from "./commandManager";
-import { FolderPicker } from "./folderPicker";
-import { LedgerWorkerClient } from "./ledgerWorkerClient";
-import { OutputLog } from "./outputLog";
 import { PlanNode } from "./planTreeNodes";
-import { PlanTreeProvider } from "./planTreeProvider";
 import { TimelineController, TimelineIntent } from "./timelineController";
 import { TIMELINE_VIEW_TYPE } from "./timelineHtml";
+import type { TimelineServices } from "./timelineServices";
 import { TimelinePanel } from "./timelinePanel";
 import { TIMELINE_VIEW_ID, TimelineViewProvider } from "./timelineViewProvider";
-
-/** Services the timeline uses. */
-export interface TimelineServices {
-  readonly workspaces: AutodevWorkspaces;
-  /** The other state sources (their timelines are offered next to the AutoDev folders). */
-  readonly sources?: SourceWorkspaces;
-  readonly worker: LedgerWorkerClient;
-  readonly tree: PlanTreeProvider;
-  readonly treeView: vscode.TreeView<PlanNode>;
-  readonly commands: CommandManager;
-  readonly log: OutputLog;
-  readonly picker: FolderPicker;
-}
 
 /** The folder URI string a command argument names: a Plan node's folder, or the string itself. */
 export function folderUriOf(arg: unknown): string | undefined {

@@ -213,9 +213,9 @@ export class AutodevFolder extends Disposable {
   async acceptHistory(): Promise<void> {
     this.rewrite = null;
     await this.memento.update(this.key(), undefined);
-    await this.refresh();
-    const r = await this.worker.request({ type: "refresh", cwd: this.cwd });
-    if (r.head) await this.memento.update(this.key(), r.head);
+    // One refresh: its result carries the head to remember (apply() may skip an unchanged ledger).
+    const r = await this.refresh();
+    if (r?.head) await this.memento.update(this.key(), r.head);
     this.changed.fire();
   }
 
