@@ -48,7 +48,7 @@ export class StatusBarController extends Disposable {
     let verifying = false;
     let travel = false;
     for (const f of folders) {
-      for (const p of f.live?.phases ?? []) for (const t of p.tasks) {
+      for (const t of (f.live?.phases ?? []).flatMap((p) => p.tasks)) {
         total++;
         if (isDone(String(t.status))) done++;
       }
