@@ -4,7 +4,7 @@
  * (a refresh asked during one runs once more after it).
  */
 import * as vscode from "vscode";
-import type { SourceProblem, SourceTreeNode } from "../../core/sources/stateSource";
+import type { DetectOptions, SourceProblem, SourceTreeNode } from "../../core/sources/stateSource";
 import type { DetectedSource } from "../../core/worker/sourceRequests";
 import { countProblems } from "../../core/sources/sourceProblems";
 import { Disposable } from "../disposable";
@@ -29,6 +29,7 @@ export class SourceFolderState extends Disposable {
     private detected: DetectedSource,
     private readonly worker: LedgerWorkerClient,
     private readonly log: OutputLog,
+    private detectOptions: DetectOptions = {},
   ) {
     super();
   }
@@ -78,9 +79,15 @@ export class SourceFolderState extends Disposable {
     return countProblems(this.lastProblems ?? []);
   }
 
+  /** The detection options every request about this source carries (settings). */
+  get options(): DetectOptions {
+    return this.detectOptions;
+  }
+
   /** Takes a new detection result (the state folder may have moved, e.g. a setting changed). */
-  redetected(d: DetectedSource): void {
+  redetected(d: DetectedSource, options: DetectOptions): void {
     this.detected = d;
+    this.detectOptions = options;
   }
 
   /** Reads problems, tree and timeline again in the worker. */
@@ -103,7 +110,7 @@ export class SourceFolderState extends Disposable {
 
   private async read(): Promise<void> {
     try {
-      const r = await this.worker.request({ type: "sourceRefresh", cwd: this.cwd, kind: this.kind });
+      const r = await this.worker.request({ type: "sourceRefresh", cwd: this.cwd, kind: this.kind, options: this.detectOptions });
       this.lastProblems = r.problems;
       this.lastTree = r.tree;
       this.rows = r.timelineRows;

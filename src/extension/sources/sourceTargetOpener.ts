@@ -98,11 +98,11 @@ export class SourceTargetOpener {
       void vscode.window.showWarningMessage(`AutoDev: ${state.displayName} actions write to the workspace; trust the workspace first.`);
       return undefined;
     }
-    const preview = await this.worker.request({ type: "sourcePreviewAction", cwd: state.cwd, kind: state.kind, action, args });
+    const preview = await this.worker.request({ type: "sourcePreviewAction", cwd: state.cwd, kind: state.kind, options: state.options, action, args });
     const detail = `${preview.detail}\n\nWill write:\n${preview.writes.map((w) => `  ${w}`).join("\n") || "  (nothing)"}`;
     const pick = await vscode.window.showWarningMessage(preview.title, { modal: true, detail }, "Run");
     if (pick !== "Run") return undefined;
-    const report = await this.worker.request({ type: "sourceRunAction", cwd: state.cwd, kind: state.kind, action, args });
+    const report = await this.worker.request({ type: "sourceRunAction", cwd: state.cwd, kind: state.kind, options: state.options, action, args });
     void vscode.window.showInformationMessage(`AutoDev: ${report}`);
     await state.refresh();
     return report;

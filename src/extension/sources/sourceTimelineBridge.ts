@@ -47,20 +47,20 @@ export class SourceTimelineBridge {
   page(m: WebviewMessageOf<"query">): Promise<TimelinePage> {
     const s = this.state(m.folderUri);
     return this.worker.request({
-      type: "sourceTimelinePage", cwd: s.cwd, kind: s.kind, query: m.query, offset: m.offset, limit: m.limit, anchorSeq: m.anchorSeq, locateSeq: m.locateSeq, facets: m.facets,
+      type: "sourceTimelinePage", cwd: s.cwd, kind: s.kind, options: s.options, query: m.query, offset: m.offset, limit: m.limit, anchorSeq: m.anchorSeq, locateSeq: m.locateSeq, facets: m.facets,
     });
   }
 
   /** The details of one row. */
   detail(key: string, seq: number): Promise<TimelineEntryDetail | null> {
     const s = this.state(key);
-    return this.worker.request({ type: "sourceTimelineDetail", cwd: s.cwd, kind: s.kind, seq });
+    return this.worker.request({ type: "sourceTimelineDetail", cwd: s.cwd, kind: s.kind, options: s.options, seq });
   }
 
   /** Opens the file and line a row came from. */
   async openLine(key: string, seq: number): Promise<void> {
     const s = this.state(key);
-    const where = await this.worker.request({ type: "sourceTimelineWhere", cwd: s.cwd, kind: s.kind, seq });
+    const where = await this.worker.request({ type: "sourceTimelineWhere", cwd: s.cwd, kind: s.kind, options: s.options, seq });
     if (!where) return;
     const abs = path.resolve(s.cwd, where.file);
     const rel = path.relative(s.cwd, abs);

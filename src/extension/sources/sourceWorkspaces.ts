@@ -42,6 +42,7 @@ export class SourceWorkspaces extends Disposable {
     super();
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()));
     this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()));
+    this.register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("autodev.engineStateDir") && void this.sync()));
     for (const a of adapters) this.register(a.onDidChange(() => this.updateContextKeys()));
   }
 
@@ -75,12 +76,13 @@ export class SourceWorkspaces extends Disposable {
   private async syncNow(): Promise<void> {
     if (this.isDisposed) return;
     this.watchDetection();
+    const options = this.settings.detectOptions;
     const seen = new Set<string>();
     for (const wf of vscode.workspace.workspaceFolders ?? []) {
       if (wf.uri.scheme !== "file") continue;
       let found;
       try {
-        found = await this.worker.request({ type: "sourceDetect", cwd: wf.uri.fsPath });
+        found = await this.worker.request({ type: "sourceDetect", cwd: wf.uri.fsPath, options });
       } catch (e) {
         this.log.error(`${wf.name}: detecting state sources failed`, e);
         continue;
@@ -91,10 +93,16 @@ export class SourceWorkspaces extends Disposable {
         seen.add(key);
         const known = this.states.get(key);
         if (known) {
-          known.redetected(d);
+          const moved = known.source.relDir !== d.relDir || known.source.watchGlobs.join("\n") !== d.watchGlobs.join("\n");
+          known.redetected(d, options);
+          if (moved) {
+            this.unwatch(key);
+            this.watch(known);
+            void known.refresh();
+          }
           continue;
         }
-        const state = new SourceFolderState(wf, d, this.worker, this.log);
+        const state = new SourceFolderState(wf, d, this.worker, this.log, options);
         this.states.set(key, state);
         state.onDidChange(() => this.changed.fire(state));
         this.watch(state);
