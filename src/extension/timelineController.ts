@@ -13,7 +13,7 @@ import { EMPTY_FILTER } from "../core/timeline/timelineQuery";
 import { AutodevFolder } from "./sources/autodev/autodevFolder";
 import { Disposable } from "./disposable";
 import type { TimelineServices } from "./timelineServices";
-import { SourceTimelineBridge, timelineKeyOf } from "./sources/sourceTimelineBridge";
+import { SourceTimelineBridge, sourceIntegrityOf, timelineKeyOf } from "./sources/sourceTimelineBridge";
 import type { SourceFolderState } from "./sources/sourceFolderState";
 
 /** Rows of the warm-up page (the webview's page size). */
@@ -200,16 +200,11 @@ export class TimelineController extends Disposable {
     }
   }
 
-  private sourceIntegrity(s: SourceFolderState): IntegritySummary {
-    const first = s.problems?.find((p) => p.severity === "error");
-    return { ok: !first && !s.error, brokenLine: null, message: s.error ?? (first ? `${first.file}${first.line !== null ? `:${first.line}` : ""}: ${first.message}` : null) };
-  }
-
   private onSourceChange(s: SourceFolderState | undefined): void {
     if (s === undefined) return this.post({ type: "folders", folders: this.choices() });
     const key = timelineKeyOf(s);
     if (key !== this.folderUri || !s.source.hasTimeline) return;
-    this.post({ type: "ledgerChanged", folderUri: key, entries: s.timelineRows ?? 0, travelSeq: null, integrity: this.sourceIntegrity(s) });
+    this.post({ type: "ledgerChanged", folderUri: key, entries: s.timelineRows ?? 0, travelSeq: null, integrity: sourceIntegrityOf(s) });
   }
 
   private init(saved: string | null): void {
@@ -220,7 +215,7 @@ export class TimelineController extends Disposable {
     const src = this.folderUri && this.bridge.isSourceKey(this.folderUri) ? this.bridge.state(this.folderUri) : undefined;
     const warm = this.warm && this.warm.folderUri === this.folderUri && f && this.warm.page.entries === f.entries ? this.warm : null;
     this.post({
-      type: "init", folders, folderUri: this.folderUri, travelSeq: f?.timeTravel?.seq ?? null, integrity: f ? integrityOf(f) : src ? this.sourceIntegrity(src) : null,
+      type: "init", folders, folderUri: this.folderUri, travelSeq: f?.timeTravel?.seq ?? null, integrity: f ? integrityOf(f) : src ? sourceIntegrityOf(src) : null,
       focusTask: this.intent.taskId ?? null, locateSeq: this.intent.seq ?? null, firstPage: warm ? { query: warm.query, page: warm.page } : null,
     });
     this.intent = {};

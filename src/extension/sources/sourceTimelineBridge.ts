@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { FolderChoice, TimelineEntryDetail, TimelinePage, WebviewMessageOf } from "../../protocol";
+import type { FolderChoice, IntegritySummary, TimelineEntryDetail, TimelinePage, WebviewMessageOf } from "../../protocol";
 import { LedgerWorkerClient } from "../ledgerWorkerClient";
 import type { SourceFolderState } from "./sourceFolderState";
 import type { SourceWorkspaces } from "./sourceWorkspaces";
@@ -16,6 +16,12 @@ const MARK = "#source=";
 /** The timeline "folder" key of a source. */
 export function timelineKeyOf(state: SourceFolderState): string {
   return `${state.folder.uri.toString()}${MARK}${state.kind}`;
+}
+
+/** Integrity at a glance for a source: its first error (or read failure). */
+export function sourceIntegrityOf(s: SourceFolderState): IntegritySummary {
+  const first = s.problems?.find((p) => p.severity === "error");
+  return { ok: !first && !s.error, brokenLine: null, message: s.error ?? (first ? `${first.file}${first.line !== null ? `:${first.line}` : ""}: ${first.message}` : null) };
 }
 
 /** Routes timeline requests for source keys. */
