@@ -3,6 +3,7 @@
 // found, nothing is read or written outside the temp root, and memory stays bounded.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { execFileSync, spawn } from "node:child_process";
 import { CLI_JS, HostileRoot, hostileRoot, listTree, runCliWithin10s } from "../helpers/hostileWorkspace";
@@ -130,7 +131,7 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
     const r = runCliWithin10s(["verify", h.ws], process.env, []);
     assert.equal(r.code, 0, "root reads it (sanity)");
     const setpriv = ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI_JS, "verify", h.ws];
-    let out = "";
+    let out: string;
     let code = 0;
     try {
       out = execFileSync("setpriv", setpriv, { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "pipe"] });
@@ -187,7 +188,7 @@ describe("hostile folders: giant lines, bounded memory (item 3)", function () {
     fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(2, '\\nMAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'));\n");
     const t0 = Date.now();
     const r = runCliWithin10s(["verify", h.ws, "--json"], process.env, ["--require", preload], 90);
-    console.log(`      2 GB sparse no-newline ledger: verify took ${((Date.now() - t0) / 1000).toFixed(1)} s (load average ${require("node:os").loadavg()[0].toFixed(1)})`);
+    console.log(`      2 GB sparse no-newline ledger: verify took ${((Date.now() - t0) / 1000).toFixed(1)} s (load average ${os.loadavg()[0].toFixed(1)})`);
     assert.equal(r.code, 1, r.err);
     const j = JSON.parse(r.out);
     assert.equal(j.errors[0].kind, "line_too_long");

@@ -59,6 +59,7 @@ describe("hostile folders: terminal escapes and attacker-sized values (items 6, 
   afterEach(() => h.cleanup());
 
   const EVIL = "\u001b[1A\u001b[2K\rledger ok\u001b]52;c;U0VDUkVU\u0007\u202egnp.exe\u009b31m\u007f";
+  // eslint-disable-next-line no-control-regex -- the test looks for raw control characters on purpose
   const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
   it("titles with C0, C1, DEL, OSC 52 and bidi overrides print as visible escapes; --json keeps them exact", () => {
