@@ -190,7 +190,7 @@ function planYaml(planId, created, updated, tasks, edges, extraTaskYaml = "") {
     lines.push(`  - id: ${q(t.id)}`, `    title: ${q(t.title)}`, `    description: ${q(t.description)}`);
     lines.push(`    depends_on: [${t.depends_on.map(q).join(", ")}]`, "    acceptance_criteria:");
     for (const c of t.acceptance_criteria) lines.push(`      - ${q(c)}`);
-    lines.push(`    estimated_effort: ${q(t.estimated_effort)}`, "    files_to_modify:");
+    lines.push(`    estimated_effort: ${q(t.estimated_effort)}`, `    files_to_modify:${t.files_to_modify.length ? "" : " []"}`);
     for (const f of t.files_to_modify) lines.push(`      - ${q(f)}`);
   }
   if (extraTaskYaml) lines.push(extraTaskYaml);
