@@ -338,9 +338,9 @@ function buildTorn() {
   const ws = workspace();
   hook(ws, "session-start.mjs", { hookEventName: "SessionStart" }); // no state yet: logs phase "unknown"
   runToExecute(ws, "Add a search API with pagination and a search box", CLEAN_TASKS);
+  legacyCheckpoint(ws, "reset", "user /reset rehearsal");
   sleep(1100);
   hook(ws, "pre-compact.mjs", { trigger: "auto" });
-  legacyCheckpoint(ws, "reset", "user /reset rehearsal");
   // The newest checkpoint was cut short by a crash; so was state.json (written in place, no rename).
   sleep(1100);
   const full = JSON.stringify(readState(ws), null, 2);

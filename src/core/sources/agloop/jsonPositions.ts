@@ -1,15 +1,21 @@
 /**
  * JSON with positions: strict parsing (JSON.parse decides what is valid, as the hook scripts do)
- * plus `jsonc-parser`'s syntax tree, so a problem can point at the line of the offending value.
+ * plus a light offset index built by a single iterative scan, so a problem can point at the line
+ * of the offending value. Only values up to `INDEX_DEPTH` deep are indexed (deeper ones resolve to
+ * their nearest indexed ancestor); scanning a 9 MB state takes a fraction of a second.
  */
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { printParseErrorCode, visit } from "jsonc-parser";
 
-/** Maps byte offsets of a text (UTF-16 offsets, as JavaScript strings count) to 1-based lines. */
+/** Maps offsets of a text (UTF-16 units, as JavaScript strings count) to 1-based lines and columns. */
 export class LineIndex {
-  private readonly starts: number[] = [0];
+  private readonly starts: Int32Array;
 
   constructor(text: string) {
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1);
+    let count = 1;
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++;
+    this.starts = new Int32Array(count);
+    let k = 1;
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts[k++] = i + 1;
   }
 
   /** The 1-based line of `offset`. */
@@ -30,11 +36,35 @@ export class LineIndex {
   }
 }
 
-/** A JSON document that parsed, with its tree for positions. */
-export interface PositionedJson {
-  readonly value: unknown;
-  readonly root: Node | undefined;
-  readonly lines: LineIndex;
+/** Offsets of a value, of its key (for object members) and of its indexed children. */
+interface OffsetNode {
+  readonly offset: number;
+  keyOffset?: number;
+  children?: Map<string | number, OffsetNode>;
+}
+
+/** How deep values are indexed (tasks[i].depends_on[j] is depth 4). */
+const INDEX_DEPTH = 5;
+
+/** A JSON document that parsed; its offset and line indexes are built on first use (a clean file needs none). */
+export class PositionedJson {
+  private rootNode: OffsetNode | undefined;
+  private lineIndex: LineIndex | undefined;
+
+  constructor(
+    readonly value: unknown,
+    private readonly text: string,
+  ) {}
+
+  /** The offset index. */
+  get root(): OffsetNode {
+    return (this.rootNode ??= indexOffsets(this.text));
+  }
+
+  /** The line index. */
+  get lines(): LineIndex {
+    return (this.lineIndex ??= new LineIndex(this.text));
+  }
 }
 
 /** A JSON document that did not parse, with where and why. */
@@ -44,56 +74,165 @@ export interface JsonSyntaxError {
   readonly message: string;
 }
 
-/** The first syntax error jsonc-parser sees in strict mode (no comments, no trailing commas). */
-function firstStrictError(text: string): ParseError | undefined {
-  const errors: ParseError[] = [];
-  parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  return errors[0];
+/** Whether a char code is JSON whitespace. */
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/** Builds the offset index of valid JSON `text` (iterative: no recursion on hostile nesting). */
+function indexOffsets(text: string): OffsetNode {
+  const n = text.length;
+  let i = 0;
+  const skipWs = (): void => {
+    while (i < n && isWs(text.charCodeAt(i))) i++;
+  };
+  /** Moves past the string starting at i; returns whether it holds escapes. */
+  const skipString = (): boolean => {
+    let escaped = false;
+    for (i++; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) {
+        i++;
+        escaped = true;
+      } else if (c === 0x22) break;
+    }
+    i++;
+    return escaped;
+  };
+  const readString = (): string => {
+    const start = i;
+    const escaped = skipString();
+    return escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
+  };
+  /** Skips a scalar, or a whole container without indexing it. */
+  const skipValue = (): void => {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return void skipString();
+    if (c !== 0x7b && c !== 0x5b) {
+      for (; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (isWs(d) || d === 0x2c || d === 0x5d || d === 0x7d) break;
+      }
+      return;
+    }
+    let depth = 0;
+    while (i < n) {
+      const d = text.charCodeAt(i);
+      if (d === 0x22) skipString();
+      else {
+        i++;
+        if (d === 0x7b || d === 0x5b) depth++;
+        else if ((d === 0x7d || d === 0x5d) && --depth === 0) return;
+      }
+    }
+  };
+  skipWs();
+  const root: OffsetNode = { offset: i };
+  type Frame = { node: OffsetNode; array: boolean; count: number; depth: number };
+  const stack: Frame[] = [];
+  const open = (node: OffsetNode, depth: number): void => {
+    const c = text.charCodeAt(i);
+    if ((c === 0x7b || c === 0x5b) && depth < INDEX_DEPTH) {
+      node.children = new Map();
+      stack.push({ node, array: c === 0x5b, count: 0, depth });
+      i++;
+    } else skipValue();
+  };
+  open(root, 0);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    skipWs();
+    const c = text.charCodeAt(i);
+    if (c === 0x2c) {
+      i++;
+      continue;
+    }
+    if (c === 0x7d || c === 0x5d || i >= text.length) {
+      i++;
+      stack.pop();
+      continue;
+    }
+    let key: string | number;
+    let keyOffset: number | undefined;
+    if (frame.array) key = frame.count++;
+    else {
+      keyOffset = i;
+      key = readString();
+      skipWs();
+      i++; // the colon
+      skipWs();
+    }
+    const child: OffsetNode = { offset: i, keyOffset };
+    if (!frame.node.children?.has(key)) frame.node.children?.set(key, child);
+    open(child, frame.depth + 1);
+  }
+  return root;
+}
+
+/** The first syntax error in strict mode (no comments, no trailing commas), by jsonc-parser's scanner. */
+function firstStrictError(text: string): { offset: number; message: string } | undefined {
+  let first: { offset: number; message: string } | undefined;
+  try {
+    visit(
+      text,
+      {
+        onError: (error, offset) => {
+          first = { offset, message: printParseErrorCode(error) };
+          throw new Error("stop");
+        },
+      },
+      { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+    );
+  } catch {
+    // stopped at the first error
+  }
+  return first;
 }
 
 /** Parses `text` as strict JSON; on failure says at which line and column, and what was found. */
 export function parsePositionedJson(text: string): { ok: true; json: PositionedJson } | { ok: false; error: JsonSyntaxError } {
-  const lines = new LineIndex(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    const strict = firstStrictError(text);
+    const lines = new LineIndex(text);
     if (text.trim().length === 0) return { ok: false, error: { line: 1, column: 1, message: "the file is empty" } };
-    if (strict) {
-      const found = text.slice(strict.offset, strict.offset + 20);
-      const what = printParseErrorCode(strict.error);
-      const at = strict.offset >= text.length ? "the file ends early (a write cut short?)" : `found ${JSON.stringify(found)}`;
-      return { ok: false, error: { line: lines.lineOf(strict.offset), column: lines.columnOf(strict.offset), message: `${what}: ${at}` } };
-    }
+    const strict = firstStrictError(text);
     const m = /position (\d+)/.exec(String((e as Error).message));
-    const offset = m ? Number(m[1]) : 0;
-    return { ok: false, error: { line: lines.lineOf(offset), column: lines.columnOf(offset), message: String((e as Error).message) } };
+    const offset = strict?.offset ?? (m ? Number(m[1]) : text.length);
+    const at = offset >= text.length ? "the file ends early (a write cut short?)" : `found ${JSON.stringify(text.slice(offset, offset + 20))}`;
+    return { ok: false, error: { line: lines.lineOf(offset), column: lines.columnOf(offset), message: `${strict?.message ?? "SyntaxError"}: ${at}` } };
   }
-  const root = parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
-  return { ok: true, json: { value, root, lines } };
+  return { ok: true, json: new PositionedJson(value, text) };
 }
 
 /** A path into a JSON value: object keys and array indexes. */
 export type JsonPath = readonly (string | number)[];
+
+/** The deepest indexed node along `path` and how many steps it covers. */
+function deepest(json: PositionedJson, path: JsonPath): { node: OffsetNode; depth: number } {
+  let node = json.root;
+  let depth = 0;
+  for (const key of path) {
+    const next = node.children?.get(key);
+    if (!next) break;
+    node = next;
+    depth++;
+  }
+  return { node, depth };
+}
 
 /**
  * The 1-based line of the value at `path`; when it does not exist, the line of the deepest
  * ancestor that does (a missing field points at its object).
  */
 export function lineAtPath(json: PositionedJson, path: JsonPath): number | null {
-  if (!json.root) return null;
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node = findNodeAtLocation(json.root, [...path.slice(0, depth)]);
-    if (node) return json.lines.lineOf(node.offset);
-  }
-  return json.lines.lineOf(json.root.offset);
+  return json.lines.lineOf(deepest(json, path).node.offset);
 }
 
 /** The 1-based line of the key `key` of the object at `path` (for unknown fields), or of the object. */
 export function lineOfKey(json: PositionedJson, path: JsonPath, key: string): number | null {
-  const node = json.root ? findNodeAtLocation(json.root, [...path, key]) : undefined;
-  const property = node?.parent;
-  if (property && property.type === "property") return json.lines.lineOf(property.offset);
-  return lineAtPath(json, path);
+  const { node, depth } = deepest(json, [...path, key]);
+  if (depth === path.length + 1 && node.keyOffset !== undefined) return json.lines.lineOf(node.keyOffset);
+  return json.lines.lineOf(node.offset);
 }
