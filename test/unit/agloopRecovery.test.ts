@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { planRecovery, RECOVER_ACTION } from "../../src/core/sources/agloop/agloopRecovery";
 import { agloopSource } from "../../src/core/sources/agloop/agloopSource";
+import { loadAgloopSnapshot } from "../../src/core/sources/agloop/agloopSnapshot";
 import { copiedLocation } from "./helpers/agloopFixtures";
 
 const NO_WAIT = { delayMs: 1, retries: 1 };
@@ -89,5 +90,38 @@ describe("agloop recovery from checkpoint", function () {
     fs.unlinkSync(path.join(loc.dir, "state.json"));
     const preview = await agloopSource.previewAction?.(loc, RECOVER_ACTION, []);
     assert.match(preview?.title ?? "", /^Recover \.agloop\/state\.json from reset-/);
+  });
+});
+
+describe("agloop live state.json rewrites", () => {
+  it("a state.json caught half-written is re-read before it is reported", async () => {
+    const loc = copiedLocation("agloop-clean");
+    const p = path.join(loc.dir, "state.json");
+    const full = fs.readFileSync(p, "utf8");
+    fs.writeFileSync(p, full.slice(0, full.length >> 1)); // a hook's writeFile in progress
+    let retries = 0;
+    const snapshot = await loadAgloopSnapshot(loc, {
+      retry: {
+        delayMs: 1,
+        retries: 2,
+        onRetry: () => {
+          retries++;
+          fs.writeFileSync(p, full); // the hook finishes its write
+        },
+      },
+    });
+    assert.equal(retries, 1);
+    assert.deepEqual(snapshot.problems, []);
+    assert.equal(snapshot.state.kind, "ok");
+  });
+
+  it("a state.json that stays cut is invalid_json after every retry", async () => {
+    const loc = copiedLocation("agloop-clean");
+    const p = path.join(loc.dir, "state.json");
+    fs.writeFileSync(p, fs.readFileSync(p, "utf8").slice(0, 100));
+    let retries = 0;
+    const snapshot = await loadAgloopSnapshot(loc, { retry: { delayMs: 1, retries: 2, onRetry: () => void retries++ } });
+    assert.equal(retries, 2);
+    assert.deepEqual(snapshot.problems.map((x) => x.code), ["invalid_json"]);
   });
 });

@@ -12,7 +12,7 @@ import { CHECKPOINTS_DIR, LOG_FILE, STATE_FILE, guardPath } from "./agloopFiles"
 import { asString, oneLine } from "./agloopText";
 import { listCheckpoints, readCheckpoint } from "./checkpoints";
 import { readLogFile } from "./logFile";
-import { readStateFile, STATE_RETRY } from "./stateFile";
+import { readStateFile, STATE_RETRY } from "./stateChecks";
 
 /** The action id. */
 export const RECOVER_ACTION = "recoverFromCheckpoint";

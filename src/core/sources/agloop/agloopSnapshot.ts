@@ -8,10 +8,8 @@ import { AGLOOP_DIR, guardPath } from "./agloopFiles";
 import { asArray, asRecord, asString } from "./agloopText";
 import { listCheckpoints, type CheckpointList } from "./checkpoints";
 import { readLogFile, type LogRead } from "./logFile";
-import { checkPlan, type StateTaskView } from "./planChecks";
-import { readPlanFile, type PlanRead } from "./planFile";
-import { checkState } from "./stateChecks";
-import { jsonLocator, readStateFile, STATE_RETRY, type StateRead } from "./stateFile";
+import { checkPlan, readPlanFile, type PlanRead, type StateTaskView } from "./planChecks";
+import { checkState, jsonLocator, readStateFile, STATE_RETRY, type RetryPolicy, type StateRead } from "./stateChecks";
 
 /** Everything read from one `.agloop/` folder. */
 export interface AgloopSnapshot {
@@ -26,7 +24,7 @@ export interface AgloopSnapshot {
 
 /** Options for tests: the half-written-file retry. */
 export interface SnapshotOptions {
-  readonly retry?: { readonly delayMs: number; readonly retries: number };
+  readonly retry?: RetryPolicy;
 }
 
 /** The tasks and dependencies of a state, for comparing with plan.yaml. */

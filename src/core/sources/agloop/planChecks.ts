@@ -1,13 +1,65 @@
 /**
- * The checks of `.agloop/plan.yaml`: the planner's schema (plan_id format, enums, required
- * fields), timestamps in order, DAG edges between known tasks, no dependency cycle, and whether
- * the plan's tasks and dependencies agree with state.json.
+ * `.agloop/plan.yaml`: read with the `yaml` package (node ranges + a LineCounter, so problems point
+ * at lines; YAML errors are `invalid_yaml` and a document that does not parse is not checked
+ * further) and checked: the planner's schema (plan_id format, enums, required fields), timestamps
+ * in order, DAG edges between known tasks, no dependency cycle, and agreement with state.json.
  */
+import { LineCounter, parseDocument, type Document } from "yaml";
 import type { SourceProblem } from "../stateSource";
+import { AGLOOP_LIMITS, PLAN_FILE, readGuarded } from "./agloopFiles";
 import { planSchema } from "./agloopSchemas";
-import { asArray, asRecord, asString, quoteForMessage } from "./agloopText";
+import { asArray, asRecord, asString, oneLine, quoteForMessage } from "./agloopText";
 import { findCycles, type DependencyEdge } from "./dependencyGraph";
+import type { JsonPath } from "./jsonPositions";
 import { problemsFromIssues, type FieldCode, type ValueLocator } from "./schemaProblems";
+
+/** The plan file as read. */
+export type PlanRead =
+  | { readonly kind: "missing" }
+  | { readonly kind: "refused"; readonly problem: SourceProblem }
+  | { readonly kind: "invalid"; readonly problems: readonly SourceProblem[] }
+  | { readonly kind: "ok"; readonly value: unknown; readonly where: ValueLocator };
+
+/** A locator over a parsed YAML document. */
+function yamlLocator(doc: Document, lines: LineCounter): ValueLocator {
+  const lineAt = (path: JsonPath): number | null => {
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = depth === 0 ? doc.contents : doc.getIn([...path.slice(0, depth)], true);
+      const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+      if (range) return lines.linePos(range[0]).line;
+    }
+    return null;
+  };
+  return { file: PLAN_FILE, lineAt, lineOfKey: (path, key) => lineAt([...path, key]) };
+}
+
+/** Reads and parses plan.yaml (YAML 1.2 core schema: timestamps stay strings; alias expansion capped). */
+export async function readPlanFile(workspace: string): Promise<PlanRead> {
+  const read = await readGuarded(workspace, PLAN_FILE, AGLOOP_LIMITS.planBytes);
+  if (read.kind !== "ok") return read;
+  const lines = new LineCounter();
+  const doc = parseDocument(read.text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      kind: "invalid",
+      problems: doc.errors.slice(0, 20).map((e) => ({
+        file: PLAN_FILE,
+        line: e.linePos?.[0]?.line ?? null,
+        column: e.linePos?.[0]?.col,
+        severity: "error" as const,
+        code: "invalid_yaml",
+        message: `plan.yaml is not valid YAML: ${oneLine(e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, ""), 160)}. The planner must rewrite the file; nothing else in it was checked.`,
+      })),
+    };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    return { kind: "invalid", problems: [{ file: PLAN_FILE, line: null, severity: "error", code: "invalid_yaml", message: `plan.yaml cannot be read: ${oneLine(String((e as Error).message), 160)}.` }] };
+  }
+  return { kind: "ok", value, where: yamlLocator(doc, lines) };
+}
 
 const planFieldCode: FieldCode = (path, issue, missing) => {
   const [top, index, field] = path;

@@ -1,13 +1,71 @@
 /**
- * The checks of `.agloop/state.json`: the schema (strict, with the protocol's codes) and the
- * rules across fields (unique task ids, known dependencies and current task, no cycles, one
- * task in progress, phase history in order, stop_hook_active not left on).
+ * `.agloop/state.json`: the read (hooks rewrite it in place with writeFile, no rename, so a read
+ * can catch it half-written: a parse failure is retried after a short delay before it is reported
+ * as `invalid_json`) and its checks: the schema (strict, with the protocol's codes) and the rules
+ * across fields (unique task ids, known dependencies and current task, no cycles, one task in
+ * progress, phase history in order, stop_hook_active not left on).
  */
 import type { SourceProblem } from "../stateSource";
+import { AGLOOP_LIMITS, STATE_FILE, delay, readGuarded } from "./agloopFiles";
 import { stateSchema } from "./agloopSchemas";
 import { asArray, asRecord, asString, quoteForMessage } from "./agloopText";
 import { findCycles } from "./dependencyGraph";
+import { lineAtPath, lineOfKey, parsePositionedJson, type PositionedJson } from "./jsonPositions";
 import { problemsFromIssues, type FieldCode, type ValueLocator } from "./schemaProblems";
+
+/** How long to wait before re-reading a state.json that did not parse, and how many re-reads. */
+export const STATE_RETRY: RetryPolicy = { delayMs: 150, retries: 2 };
+
+/** A re-read policy for files caught mid-write. */
+export interface RetryPolicy {
+  readonly delayMs: number;
+  readonly retries: number;
+  /** Called before each wait (tests use it to finish the "write in progress"). */
+  readonly onRetry?: (attempt: number) => void | Promise<void>;
+}
+
+/** The state file as read. */
+export type StateRead =
+  | { readonly kind: "missing" }
+  | { readonly kind: "refused"; readonly problem: SourceProblem }
+  | { readonly kind: "invalid"; readonly problem: SourceProblem; readonly text: string }
+  | { readonly kind: "ok"; readonly json: PositionedJson; readonly text: string };
+
+/** Reads and parses state.json, retrying a parse failure (a write in progress) before reporting it. */
+export async function readStateFile(workspace: string, retry = STATE_RETRY): Promise<StateRead> {
+  for (let attempt = 0; ; attempt++) {
+    const read = await readGuarded(workspace, STATE_FILE, AGLOOP_LIMITS.stateBytes);
+    if (read.kind !== "ok") return read;
+    const parsed = parsePositionedJson(read.text);
+    if (parsed.ok) return { kind: "ok", json: parsed.json, text: read.text };
+    if (attempt >= retry.retries) {
+      const { line, column, message } = parsed.error;
+      return {
+        kind: "invalid",
+        text: read.text,
+        problem: {
+          file: STATE_FILE,
+          line,
+          column,
+          severity: "error",
+          code: "invalid_json",
+          message: `state.json is not valid JSON at line ${line}, column ${column} (${message}); still so after ${retry.retries} re-reads ${retry.delayMs} ms apart. Recover it from a checkpoint (agloop: Recover from checkpoint) or fix the file.`,
+        },
+      };
+    }
+    await retry.onRetry?.(attempt + 1);
+    await delay(retry.delayMs);
+  }
+}
+
+/** A locator over a parsed JSON file. */
+export function jsonLocator(file: string, json: PositionedJson): ValueLocator {
+  return {
+    file,
+    lineAt: (path) => lineAtPath(json, path),
+    lineOfKey: (path, key) => lineOfKey(json, path, key),
+  };
+}
 
 /** The protocol's code for a schema issue on a state.json field. */
 const stateFieldCode: FieldCode = (path, issue, missing) => {
