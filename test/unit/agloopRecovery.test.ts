@@ -61,7 +61,8 @@ describe("agloop recovery from checkpoint", function () {
   it("the tree offers recovery only while state.json does not parse", async () => {
     const loc = copiedLocation("agloop-torn");
     const node = (await agloopSource.tree(loc)).find((n) => n.id === "agloop/state-unusable");
-    assert.deepEqual(node?.target, { kind: "action", action: RECOVER_ACTION, args: [] });
+    const plan = await planRecovery(loc, undefined, NO_WAIT);
+    assert.deepEqual(node?.target, { kind: "action", action: RECOVER_ACTION, args: [plan.checkpoint] }, "the click previews and runs the checkpoint it names");
     const clean = await agloopSource.tree(copiedLocation("agloop-clean"));
     assert.equal(clean.some((n) => n.id === "agloop/state-unusable"), false);
   });

@@ -42,16 +42,17 @@ function planEffort(snapshot: AgloopSnapshot): PlanEffort {
 function unusableStateNodes(snapshot: AgloopSnapshot): SourceTreeNode[] {
   const s = snapshot.state;
   if (s.kind === "ok") return [];
-  const usable = snapshot.checkpoints.checkpoints.some((c) => c.format !== "invalid");
+  const newest = snapshot.checkpoints.checkpoints.find((c) => c.format !== "invalid");
+  const usable = newest !== undefined;
   const what = s.kind === "missing" ? "state.json is missing" : s.kind === "invalid" ? "state.json does not parse" : "state.json was not read";
   const node: SourceTreeNode = {
     id: "agloop/state-unusable",
     label: what,
-    description: s.kind === "missing" || !usable ? undefined : "click to recover from a checkpoint",
+    description: usable && s.kind !== "refused" ? `click to recover from ${newest.name}` : undefined,
     tooltip: escapeMarkdown(s.kind === "missing" ? "No .agloop/state.json." : s.problem.message),
     icon: { id: "error", color: "errorForeground" },
     contextValue: usable && s.kind !== "refused" ? "agloop.recoverable" : undefined,
-    target: usable && s.kind !== "refused" ? { kind: "action", action: RECOVER_ACTION, args: [] } : undefined,
+    target: usable && s.kind !== "refused" ? { kind: "action", action: RECOVER_ACTION, args: [newest.name] } : undefined,
   };
   return [node];
 }
