@@ -42,13 +42,22 @@ describe("agloop checks", function () {
       assert.deepEqual(at(problems, "iteration_range"), [line(STATE, '"iteration": 5')]);
       assert.deepEqual(at(problems, "task_id_format"), [line(STATE, '"id": "task-1"')]);
       assert.deepEqual(at(problems, "missing_acceptance_criteria"), [line(STATE, '"acceptance_criteria": []')]);
-      assert.deepEqual(at(problems, "invalid_enum").sort(), [line(STATE, '"complexity_level": "huge"'), line(STATE, '"status": "blocked"')].sort());
-      assert.deepEqual(at(problems, "retry_count_invalid"), [line(STATE, '"task-002": -1'), line(STATE, '"task-003": 1.5')]);
+      assert.deepEqual(
+        at(problems, "invalid_enum").sort(),
+        [line(STATE, '"complexity_level": "huge"'), line(STATE, '"status": "blocked"')].sort(),
+      );
+      assert.deepEqual(at(problems, "retry_count_invalid"), [
+        line(STATE, '"task-002": -1'),
+        line(STATE, '"task-003": 1.5'),
+      ]);
     });
 
     it("state.json: a missing field points at its object (the root for last_action)", () => {
       const missing = problems.filter((p) => p.code === "missing_field");
-      assert.deepEqual(missing.map((p) => `${p.file}:${p.line}`), [`${STATE}:1`]);
+      assert.deepEqual(
+        missing.map((p) => `${p.file}:${p.line}`),
+        [`${STATE}:1`],
+      );
       assert.match(missing[0].message, /last_action is missing/);
     });
 
@@ -65,9 +74,17 @@ describe("agloop checks", function () {
 
     it("state.json: warnings (stray in_progress, phase order, stop_hook_active left true)", () => {
       const stray = problems.filter((p) => p.code === "stray_in_progress");
-      assert.deepEqual(stray.map((p) => p.severity), ["warning", "warning"]);
-      assert.deepEqual(stray.map((p) => `${p.file}:${p.line}`), [line(STATE, '"status": "in_progress"', 1), line(STATE, '"status": "in_progress"', 2)]);
-      assert.deepEqual(at(problems, "phase_history_order"), [line(STATE, '"phase": "plan"', 1).replace(/:(\d+)$/, (_, n) => `:${Number(n) + 1}`)]);
+      assert.deepEqual(
+        stray.map((p) => p.severity),
+        ["warning", "warning"],
+      );
+      assert.deepEqual(
+        stray.map((p) => `${p.file}:${p.line}`),
+        [line(STATE, '"status": "in_progress"', 1), line(STATE, '"status": "in_progress"', 2)],
+      );
+      assert.deepEqual(at(problems, "phase_history_order"), [
+        line(STATE, '"phase": "plan"', 1).replace(/:(\d+)$/, (_, n) => `:${Number(n) + 1}`),
+      ]);
       assert.deepEqual(at(problems, "stop_hook_active"), [line(STATE, '"stop_hook_active": true')]);
       assert.equal(problems.find((p) => p.code === "stop_hook_active")?.severity, "warning");
     });
@@ -80,7 +97,10 @@ describe("agloop checks", function () {
       const mismatch = problems.filter((p) => p.code === "plan_state_mismatch");
       assert.ok(mismatch.every((p) => p.severity === "warning"));
       assert.ok(at(problems, "plan_state_mismatch").includes(line(PLAN, 'id: "task-006"')), "task only in the plan");
-      assert.ok(mismatch.some((p) => /"task-1"/.test(p.message)), "task only in state.json");
+      assert.ok(
+        mismatch.some((p) => /"task-1"/.test(p.message)),
+        "task only in state.json",
+      );
     });
 
     it("log.json: a torn line, a missing field and a long summary at the entry's line", () => {
@@ -113,7 +133,10 @@ describe("agloop checks", function () {
     assert.equal(state?.line, lines, "the error is at the cut (the last line)");
     const yaml = problems.filter((p) => p.code === "invalid_yaml");
     assert.equal(yaml.length, 1);
-    assert.ok((yaml[0].line ?? 0) >= lineContaining(loc.workspace, PLAN, 'title: "unterminated'), "at or after the unterminated string");
+    assert.ok(
+      (yaml[0].line ?? 0) >= lineContaining(loc.workspace, PLAN, 'title: "unterminated'),
+      "at or after the unterminated string",
+    );
     assert.equal(problems.filter((p) => p.code === "invalid_checkpoint").length, 1);
   });
 });

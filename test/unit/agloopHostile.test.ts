@@ -44,26 +44,53 @@ describe("agloop on hostile input", function () {
     const found = await agloopSource.detect(ws);
     assert.ok(found, "a linked .agloop is detected so that it can be reported");
     const linked = await agloopSource.check(found);
-    assert.deepEqual(linked.map((p) => p.code), ["unsafe_file"]);
+    assert.deepEqual(
+      linked.map((p) => p.code),
+      ["unsafe_file"],
+    );
     assert.match(linked[0].message, /symbolic link/);
     await assert.rejects(agloopSource.runAction?.(found, "recoverFromCheckpoint", []) ?? Promise.resolve());
 
     const cpLoc = copiedLocation("agloop-clean");
-    fs.symlinkSync(path.join(outside, "secret.json"), path.join(cpLoc.dir, "checkpoints", "pre-compact-20990101-000000.json"));
+    fs.symlinkSync(
+      path.join(outside, "secret.json"),
+      path.join(cpLoc.dir, "checkpoints", "pre-compact-20990101-000000.json"),
+    );
     const cpProblems = await agloopSource.check(cpLoc);
-    assert.deepEqual(cpProblems.map((p) => p.code), ["invalid_checkpoint"]);
+    assert.deepEqual(
+      cpProblems.map((p) => p.code),
+      ["invalid_checkpoint"],
+    );
     assert.ok(!(await agloopSource.summarize(cpLoc)).checkpoints?.toString().includes("20990101"));
   });
 
   it("a giant log line is skipped (bounded memory) and the lines after it are still read", async () => {
     const loc = copiedLocation("agloop-clean");
     const logPath = path.join(loc.dir, "log.json");
-    const before = fs.readFileSync(logPath, "utf8").split("\n").filter((l) => l).length;
+    const before = fs
+      .readFileSync(logPath, "utf8")
+      .split("\n")
+      .filter((l) => l).length;
     const giant = `{"timestamp":"x","summary":"${"A".repeat(AGLOOP_LIMITS.logLineBytes + 10)}"}\n`;
     fs.appendFileSync(logPath, giant);
-    fs.appendFileSync(logPath, JSON.stringify({ timestamp: "2026-11-30T10:00:00.000Z", agent: "a", action: "after", task_id: null, phase: "execute", input_summary: "", output_summary: "", status: "success" }) + "\n");
+    fs.appendFileSync(
+      logPath,
+      JSON.stringify({
+        timestamp: "2026-11-30T10:00:00.000Z",
+        agent: "a",
+        action: "after",
+        task_id: null,
+        phase: "execute",
+        input_summary: "",
+        output_summary: "",
+        status: "success",
+      }) + "\n",
+    );
     const problems = await agloopSource.check(loc);
-    assert.deepEqual(problems.map((p) => [p.code, p.line]), [["invalid_json", before + 1]]);
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.line]),
+      [["invalid_json", before + 1]],
+    );
     assert.match(problems[0].message, /longer than/);
     const rows = (await agloopSource.timeline?.(loc)) ?? [];
     assert.equal(rows.at(-1)?.action, "after");
@@ -86,21 +113,41 @@ describe("agloop on hostile input", function () {
     const s = JSON.parse(fs.readFileSync(p, "utf8"));
     const n = 30_000;
     const id = (i: number): string => `task-${String(i + 1).padStart(5, "0")}`;
-    const task = (i: number) => ({ id: id(i), title: "t", description: "d", status: "pending", depends_on: [id((i + 1) % n)], acceptance_criteria: ["c"], failure_modes: [], result: null, verification: null });
+    const task = (i: number) => ({
+      id: id(i),
+      title: "t",
+      description: "d",
+      status: "pending",
+      depends_on: [id((i + 1) % n)],
+      acceptance_criteria: ["c"],
+      failure_modes: [],
+      result: null,
+      verification: null,
+    });
     s.tasks = Array.from({ length: n }, (_, i) => task(i));
     s.current_task_id = null;
     fs.writeFileSync(p, JSON.stringify(s, null, 2));
     fs.unlinkSync(path.join(loc.dir, "plan.yaml"));
     const problems = await agloopSource.check(loc);
-    assert.deepEqual(problems.filter((x) => x.file === ".agloop/state.json").map((x) => x.code), ["dependency_cycle"]);
+    assert.deepEqual(
+      problems.filter((x) => x.file === ".agloop/state.json").map((x) => x.code),
+      ["dependency_cycle"],
+    );
   });
 
   it("YAML alias bombs are refused, not expanded", async () => {
     const loc = copiedLocation("agloop-clean");
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 0; i < 12; i++) lines.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`);
+    for (let i = 0; i < 12; i++) {
+      lines.push(
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+      );
+    }
     fs.writeFileSync(path.join(loc.dir, "plan.yaml"), lines.join("\n") + "\n");
     const problems = await agloopSource.check(loc);
-    assert.deepEqual(problems.map((p) => p.code), ["invalid_yaml"]);
+    assert.deepEqual(
+      problems.map((p) => p.code),
+      ["invalid_yaml"],
+    );
   });
 });

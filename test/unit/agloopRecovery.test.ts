@@ -21,9 +21,20 @@ describe("agloop recovery from checkpoint", function () {
     const loc = copiedLocation("agloop-torn");
     const cpDir = path.join(loc.dir, "checkpoints");
     const names = fs.readdirSync(cpDir);
-    const torn = names.filter((n) => n.startsWith("pre-compact-")).sort().at(-1) ?? "";
-    const good = names.filter((n) => n.startsWith("pre-compact-")).sort().at(-2) ?? "";
-    assert.throws(() => JSON.parse(fs.readFileSync(path.join(cpDir, torn), "utf8")), "the newest pre-compact checkpoint is torn");
+    const torn =
+      names
+        .filter((n) => n.startsWith("pre-compact-"))
+        .sort()
+        .at(-1) ?? "";
+    const good =
+      names
+        .filter((n) => n.startsWith("pre-compact-"))
+        .sort()
+        .at(-2) ?? "";
+    assert.throws(
+      () => JSON.parse(fs.readFileSync(path.join(cpDir, torn), "utf8")),
+      "the newest pre-compact checkpoint is torn",
+    );
 
     const preview = await agloopSource.previewAction?.(loc, RECOVER_ACTION, []);
     assert.ok(preview);
@@ -44,10 +55,23 @@ describe("agloop recovery from checkpoint", function () {
 
     const logAfter = fs.readFileSync(path.join(loc.dir, "log.json"), "utf8");
     assert.ok(logAfter.startsWith(logBefore), "the log is only appended to");
-    const added = logAfter.slice(logBefore.length).split("\n").filter((l) => l);
+    const added = logAfter
+      .slice(logBefore.length)
+      .split("\n")
+      .filter((l) => l);
     assert.equal(added.length, 1);
     const entry = JSON.parse(added[0]);
-    assert.deepEqual(Object.keys(entry), ["timestamp", "agent", "action", "task_id", "phase", "input_summary", "output_summary", "status", "metadata"]);
+    assert.deepEqual(Object.keys(entry), [
+      "timestamp",
+      "agent",
+      "action",
+      "task_id",
+      "phase",
+      "input_summary",
+      "output_summary",
+      "status",
+      "metadata",
+    ]);
     assert.equal(entry.action, "state_recovered");
     assert.equal(entry.phase, expected.current_phase);
     assert.equal(entry.task_id, expected.current_task_id);
@@ -55,16 +79,26 @@ describe("agloop recovery from checkpoint", function () {
 
     const after = await agloopSource.check(loc);
     assert.equal(after.filter((p) => p.file === ".agloop/state.json").length, 0, "the recovered state checks clean");
-    await assert.rejects(agloopSource.previewAction?.(loc, RECOVER_ACTION, []) ?? Promise.resolve(), /exists and parses/);
+    await assert.rejects(
+      agloopSource.previewAction?.(loc, RECOVER_ACTION, []) ?? Promise.resolve(),
+      /exists and parses/,
+    );
   });
 
   it("the tree offers recovery only while state.json does not parse", async () => {
     const loc = copiedLocation("agloop-torn");
     const node = (await agloopSource.tree(loc)).find((n) => n.id === "agloop/state-unusable");
     const plan = await planRecovery(loc, undefined, NO_WAIT);
-    assert.deepEqual(node?.target, { kind: "action", action: RECOVER_ACTION, args: [plan.checkpoint] }, "the click previews and runs the checkpoint it names");
+    assert.deepEqual(
+      node?.target,
+      { kind: "action", action: RECOVER_ACTION, args: [plan.checkpoint] },
+      "the click previews and runs the checkpoint it names",
+    );
     const clean = await agloopSource.tree(copiedLocation("agloop-clean"));
-    assert.equal(clean.some((n) => n.id === "agloop/state-unusable"), false);
+    assert.equal(
+      clean.some((n) => n.id === "agloop/state-unusable"),
+      false,
+    );
   });
 
   it("a legacy checkpoint is unwrapped from `state`", async () => {
@@ -82,7 +116,10 @@ describe("agloop recovery from checkpoint", function () {
     await assert.rejects(agloopSource.runAction?.(loc, RECOVER_ACTION, []) ?? Promise.resolve(), /partial line/);
     assert.deepEqual(fs.readFileSync(path.join(loc.dir, "state.json")), before);
     const ok = copiedLocation("agloop-torn");
-    await assert.rejects(agloopSource.runAction?.(ok, RECOVER_ACTION, ["../state.json"]) ?? Promise.resolve(), /not a checkpoint name/);
+    await assert.rejects(
+      agloopSource.runAction?.(ok, RECOVER_ACTION, ["../state.json"]) ?? Promise.resolve(),
+      /not a checkpoint name/,
+    );
     await assert.rejects(agloopSource.runAction?.(ok, "rm -rf", []) ?? Promise.resolve(), /no action/);
   });
 
@@ -121,8 +158,13 @@ describe("agloop live state.json rewrites", () => {
     const p = path.join(loc.dir, "state.json");
     fs.writeFileSync(p, fs.readFileSync(p, "utf8").slice(0, 100));
     let retries = 0;
-    const snapshot = await loadAgloopSnapshot(loc, { retry: { delayMs: 1, retries: 2, onRetry: () => void retries++ } });
+    const snapshot = await loadAgloopSnapshot(loc, {
+      retry: { delayMs: 1, retries: 2, onRetry: () => void retries++ },
+    });
     assert.equal(retries, 2);
-    assert.deepEqual(snapshot.problems.map((x) => x.code), ["invalid_json"]);
+    assert.deepEqual(
+      snapshot.problems.map((x) => x.code),
+      ["invalid_json"],
+    );
   });
 });

@@ -21,7 +21,10 @@ describe("agloop source", function () {
   this.timeout(30_000);
   const clean = fixtureLocation("agloop-clean");
   const state = JSON.parse(fs.readFileSync(path.join(clean.dir, "state.json"), "utf8"));
-  const logLines = fs.readFileSync(path.join(clean.dir, "log.json"), "utf8").split("\n").filter((l) => l.trim());
+  const logLines = fs
+    .readFileSync(path.join(clean.dir, "log.json"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
 
   it("is registered and detects .agloop/ by state.json, plan.yaml or log.json", async () => {
     assert.equal(sourceOfKind("agloop"), agloopSource);
@@ -37,7 +40,17 @@ describe("agloop source", function () {
 
   it("summarize gives exactly the CLI's keys, checkpoints newest first", async () => {
     const s = await agloopSource.summarize(clean);
-    assert.deepEqual(Object.keys(s), ["kind", "path", "feature", "phase", "iteration", "current_task_id", "tasks", "checkpoints", "log_entries"]);
+    assert.deepEqual(Object.keys(s), [
+      "kind",
+      "path",
+      "feature",
+      "phase",
+      "iteration",
+      "current_task_id",
+      "tasks",
+      "checkpoints",
+      "log_entries",
+    ]);
     assert.equal(s.kind, "agloop");
     assert.equal(s.path, ".agloop");
     assert.equal(s.feature, state.feature_name);
@@ -46,7 +59,12 @@ describe("agloop source", function () {
     assert.equal(s.current_task_id, "task-002");
     assert.deepEqual(
       s.tasks,
-      state.tasks.map((t: Record<string, unknown>) => ({ id: t.id, title: t.title, status: t.status, depends_on: t.depends_on })),
+      state.tasks.map((t: Record<string, unknown>) => ({
+        id: t.id,
+        title: t.title,
+        status: t.status,
+        depends_on: t.depends_on,
+      })),
     );
     assert.equal(s.log_entries, logLines.length);
     const names = fs.readdirSync(path.join(clean.dir, "checkpoints"));
@@ -65,17 +83,25 @@ describe("agloop source", function () {
     const current = nodes.find((n) => n.id === "agloop/current-task");
     assert.deepEqual(current?.target, { kind: "reveal", nodeId: "agloop/task/task-002" });
     const tasks = tree.find((n) => n.id === "agloop/tasks");
-    assert.deepEqual(tasks?.children?.map((t) => [t.id, t.icon?.id]), [
-      ["agloop/task/task-001", "pass-filled"],
-      ["agloop/task/task-002", "play-circle"],
-      ["agloop/task/task-003", "circle-large-outline"],
-    ]);
-    for (const n of nodes) if (n.target?.kind === "reveal") assert.ok(ids.has(n.target.nodeId), `reveal target ${n.target.nodeId} exists`);
+    assert.deepEqual(
+      tasks?.children?.map((t) => [t.id, t.icon?.id]),
+      [
+        ["agloop/task/task-001", "pass-filled"],
+        ["agloop/task/task-002", "play-circle"],
+        ["agloop/task/task-003", "circle-large-outline"],
+      ],
+    );
+    for (const n of nodes) {
+      if (n.target?.kind === "reveal") assert.ok(ids.has(n.target.nodeId), `reveal target ${n.target.nodeId} exists`);
+    }
     const t3deps = nodes.find((n) => n.id === "agloop/task/task-003/deps");
-    assert.deepEqual(t3deps?.children?.map((c) => c.target), [
-      { kind: "reveal", nodeId: "agloop/task/task-001" },
-      { kind: "reveal", nodeId: "agloop/task/task-002" },
-    ]);
+    assert.deepEqual(
+      t3deps?.children?.map((c) => c.target),
+      [
+        { kind: "reveal", nodeId: "agloop/task/task-001" },
+        { kind: "reveal", nodeId: "agloop/task/task-002" },
+      ],
+    );
     assert.equal(nodes.find((n) => n.id === "agloop/task/task-001/verification")?.label, "Verification: PASS");
     assert.equal(nodes.find((n) => n.id === "agloop/task/task-001/result/confirmation")?.description, "2/2 met");
     assert.equal(nodes.find((n) => n.id === "agloop/task/task-003/effort")?.label, "Effort: large");
@@ -89,7 +115,10 @@ describe("agloop source", function () {
     const tree = await agloopSource.tree(clean);
     const cps = tree.find((n) => n.id === "agloop/checkpoints")?.children ?? [];
     const summary = await agloopSource.summarize(clean);
-    assert.deepEqual(cps.map((c) => c.label), summary.checkpoints);
+    assert.deepEqual(
+      cps.map((c) => c.label),
+      summary.checkpoints,
+    );
     const pre = cps.find((c) => c.label.startsWith("pre-compact-"));
     assert.equal(pre?.description, "pre-compact · pre-compact event");
     assert.ok(pre?.target?.kind === "diff");

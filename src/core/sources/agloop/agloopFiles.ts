@@ -60,10 +60,15 @@ export async function guardPath(
   workspace: string,
   rel: string,
   want: "file" | "dir",
-): Promise<{ kind: "ok"; abs: string; stat: fs.Stats } | { kind: "missing" } | { kind: "refused"; problem: SourceProblem }> {
+): Promise<
+  { kind: "ok"; abs: string; stat: fs.Stats } | { kind: "missing" } | { kind: "refused"; problem: SourceProblem }
+> {
   const parts = rel.split("/").filter((p) => p.length > 0);
   if (parts.some((p) => p === ".." || p === ".")) {
-    return { kind: "refused", problem: refusal(rel, "unsafe_file", `${rel} leaves the workspace; agloop state is read only inside it.`) };
+    return {
+      kind: "refused",
+      problem: refusal(rel, "unsafe_file", `${rel} leaves the workspace; agloop state is read only inside it.`),
+    };
   }
   let abs = workspace;
   for (let i = 0; i < parts.length; i++) {
@@ -74,7 +79,14 @@ export async function guardPath(
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-      return { kind: "refused", problem: refusal(rel, "unsafe_file", `Cannot inspect ${parts.slice(0, i + 1).join("/")}: ${code ?? String(e)}.`) };
+      return {
+        kind: "refused",
+        problem: refusal(
+          rel,
+          "unsafe_file",
+          `Cannot inspect ${parts.slice(0, i + 1).join("/")}: ${code ?? String(e)}.`,
+        ),
+      };
     }
     const last = i === parts.length - 1;
     const ok = last && want === "file" ? st.isFile() : st.isDirectory();
@@ -83,7 +95,11 @@ export async function guardPath(
       const expected = last && want === "file" ? "a regular file" : "a folder";
       return {
         kind: "refused",
-        problem: refusal(rel, "unsafe_file", `${shown} is ${kindOf(st)}; expected ${expected} inside the workspace. It was not read: replace it with ${expected}.`),
+        problem: refusal(
+          rel,
+          "unsafe_file",
+          `${shown} is ${kindOf(st)}; expected ${expected} inside the workspace. It was not read: replace it with ${expected}.`,
+        ),
       };
     }
     if (last) return { kind: "ok", abs, stat: st };
@@ -97,7 +113,10 @@ export async function openGuarded(workspace: string, rel: string, maxBytes: numb
   if (guarded.kind !== "ok") return guarded;
   let handle: fs.promises.FileHandle;
   try {
-    handle = await fs.promises.open(guarded.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    handle = await fs.promises.open(
+      guarded.abs,
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { kind: "missing" };
@@ -106,12 +125,26 @@ export async function openGuarded(workspace: string, rel: string, maxBytes: numb
   const st = await handle.stat();
   if (!st.isFile() || st.ino !== guarded.stat.ino) {
     await handle.close();
-    return { kind: "refused", problem: refusal(rel, "unsafe_file", `${rel} changed into something other than a regular file while it was opened; it was not read.`) };
+    return {
+      kind: "refused",
+      problem: refusal(
+        rel,
+        "unsafe_file",
+        `${rel} changed into something other than a regular file while it was opened; it was not read.`,
+      ),
+    };
   }
   if (st.size > maxBytes) {
     await handle.close();
     const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-    return { kind: "refused", problem: refusal(rel, "file_too_large", `${rel} is ${mib(st.size)}; the limit is ${mib(maxBytes)}. It was not read.`) };
+    return {
+      kind: "refused",
+      problem: refusal(
+        rel,
+        "file_too_large",
+        `${rel} is ${mib(st.size)}; the limit is ${mib(maxBytes)}. It was not read.`,
+      ),
+    };
   }
   return { kind: "ok", handle, size: st.size };
 }
@@ -128,7 +161,12 @@ export async function readGuarded(workspace: string, rel: string, maxBytes: numb
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    if (filled > maxBytes) return { kind: "refused", problem: refusal(rel, "file_too_large", `${rel} grew past the ${maxBytes}-byte limit while it was read.`) };
+    if (filled > maxBytes) {
+      return {
+        kind: "refused",
+        problem: refusal(rel, "file_too_large", `${rel} grew past the ${maxBytes}-byte limit while it was read.`),
+      };
+    }
     return { kind: "ok", text: buf.subarray(0, filled).toString("utf8") };
   } finally {
     await opened.handle.close();

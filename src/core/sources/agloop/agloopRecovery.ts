@@ -37,14 +37,28 @@ export async function stateNeedsRecovery(workspace: string, retry = STATE_RETRY)
 }
 
 /** Plans a recovery from `name`, or from the newest checkpoint that parses when `name` is undefined. */
-export async function planRecovery(location: SourceLocation, name?: string, retry = STATE_RETRY): Promise<RecoveryPlan> {
+export async function planRecovery(
+  location: SourceLocation,
+  name?: string,
+  retry = STATE_RETRY,
+): Promise<RecoveryPlan> {
   const ws = location.workspace;
-  if (!(await stateNeedsRecovery(ws, retry))) throw new RecoveryRefusedError("state.json exists and parses; recovery from a checkpoint is only offered when it is missing or corrupt.");
+  if (!(await stateNeedsRecovery(ws, retry))) {
+    throw new RecoveryRefusedError(
+      "state.json exists and parses; recovery from a checkpoint is only offered when it is missing or corrupt.",
+    );
+  }
   const log = await readLogFile(ws);
-  if (!log.endsWithNewline) throw new RecoveryRefusedError("log.json ends in a partial line (an append in progress or a torn write); nothing is appended after a corrupt tail. Fix or wait for log.json, then try again.");
+  if (!log.endsWithNewline) {
+    throw new RecoveryRefusedError(
+      "log.json ends in a partial line (an append in progress or a torn write); nothing is appended after a corrupt tail. Fix or wait for log.json, then try again.",
+    );
+  }
   const listed = await listCheckpoints(ws);
   const candidates = name === undefined ? listed.checkpoints.map((c) => c.name) : [name];
-  if (name !== undefined && (name.includes("/") || name.includes("\\") || path.basename(name) !== name)) throw new RecoveryRefusedError(`${oneLine(name, 80)} is not a checkpoint name.`);
+  if (name !== undefined && (name.includes("/") || name.includes("\\") || path.basename(name) !== name)) {
+    throw new RecoveryRefusedError(`${oneLine(name, 80)} is not a checkpoint name.`);
+  }
   for (const candidate of candidates) {
     const read = await readCheckpoint(ws, candidate);
     if (!read.ok) continue;
@@ -87,7 +101,10 @@ export function recoveryLogLine(plan: RecoveryPlan, now: Date): string {
       task_id: plan.taskId,
       phase: plan.phase,
       input_summary: "state.json was missing or did not parse",
-      output_summary: oneLine(`Restored state.json from checkpoints/${plan.checkpoint}${plan.createdAt ? ` (${plan.createdAt})` : ""}`, 500),
+      output_summary: oneLine(
+        `Restored state.json from checkpoints/${plan.checkpoint}${plan.createdAt ? ` (${plan.createdAt})` : ""}`,
+        500,
+      ),
       status: "success",
       metadata: { checkpoint: plan.checkpoint },
     }) + "\n"
@@ -95,7 +112,12 @@ export function recoveryLogLine(plan: RecoveryPlan, now: Date): string {
 }
 
 /** Runs a recovery planned by `planRecovery` (re-planned here so the checks hold at write time). */
-export async function runRecovery(location: SourceLocation, name: string | undefined, now = new Date(), retry = STATE_RETRY): Promise<string> {
+export async function runRecovery(
+  location: SourceLocation,
+  name: string | undefined,
+  now = new Date(),
+  retry = STATE_RETRY,
+): Promise<string> {
   const plan = await planRecovery(location, name, retry);
   const ws = location.workspace;
   const stateAbs = path.join(ws, ...STATE_FILE.split("/"));
@@ -107,7 +129,11 @@ export async function runRecovery(location: SourceLocation, name: string | undef
   await atomicWriteFile(stateAbs, plan.stateText, ".state.json.");
   const line = recoveryLogLine(plan, now);
   // One O_APPEND write, as the hooks append: a hook appending at the same time loses nothing.
-  const fh = await fs.promises.open(logAbs, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o644);
+  const fh = await fs.promises.open(
+    logAbs,
+    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW,
+    0o644,
+  );
   try {
     await fh.write(line);
   } finally {

@@ -11,7 +11,16 @@ export const TASK_ID = /^task-\d{3,}$/;
 /** `plan-YYYYMMDD-HHmmss`. */
 export const PLAN_ID = /^plan-\d{8}-\d{6}$/;
 
-export const PHASES = ["init", "research", "plan", "critique", "execute", "verify", "complete", "ctf_delegate"] as const;
+export const PHASES = [
+  "init",
+  "research",
+  "plan",
+  "critique",
+  "execute",
+  "verify",
+  "complete",
+  "ctf_delegate",
+] as const;
 export const TASK_STATUSES = ["pending", "in_progress", "done", "failed"] as const;
 export const COMPLEXITY = ["simple", "medium", "complex"] as const;
 export const MODES = ["standard", "ctf"] as const;
@@ -20,7 +29,12 @@ export const LOG_STATUSES = ["success", "failure", "skipped"] as const;
 export const PLAN_STATUSES = ["draft", "under_review", "approved", "in_progress", "completed"] as const;
 export const RISK_LEVELS = ["low", "medium", "high", "critical"] as const;
 
-const failureMode = z.strictObject({ mode: z.string(), likelihood: z.string(), impact: z.string(), mitigation: z.string() });
+const failureMode = z.strictObject({
+  mode: z.string(),
+  likelihood: z.string(),
+  impact: z.string(),
+  mitigation: z.string(),
+});
 const specAdherence = z.strictObject({
   required_patterns: z.array(z.string()),
   forbidden_patterns: z.array(z.string()),
@@ -77,8 +91,15 @@ export const stateSchema = z.strictObject({
   current_task_id: z.string().nullable(),
   tasks: z.array(stateTaskSchema),
   stop_hook_active: z.boolean(),
-  last_action: z.strictObject({ agent: z.string(), action: z.string(), timestamp: z.string(), task_id: z.string().nullable() }),
-  phase_history: z.array(z.strictObject({ phase: z.string(), entered_at: z.string(), exited_at: z.string().nullable() })),
+  last_action: z.strictObject({
+    agent: z.string(),
+    action: z.string(),
+    timestamp: z.string(),
+    task_id: z.string().nullable(),
+  }),
+  phase_history: z.array(
+    z.strictObject({ phase: z.string(), entered_at: z.string(), exited_at: z.string().nullable() }),
+  ),
   retry_count: z.record(z.string().regex(TASK_ID), z.number().int().min(0)),
   previous_objections: z.array(
     z.strictObject({
@@ -92,7 +113,12 @@ export const stateSchema = z.strictObject({
   ),
   compaction_context: z.strictObject({
     last_delegation: z
-      .strictObject({ agent: nullableText, task_id: nullableText, delegation_summary: nullableText, expected_output: nullableText })
+      .strictObject({
+        agent: nullableText,
+        task_id: nullableText,
+        delegation_summary: nullableText,
+        expected_output: nullableText,
+      })
       .nullable()
       .optional(),
     last_result_summary: nullableText,

@@ -37,26 +37,46 @@ function taskView(state: Record<string, unknown> | undefined): StateTaskView | n
     const id = asString(t?.id);
     if (id === undefined || ids.has(id)) continue;
     ids.add(id);
-    dependsOn.set(id, asArray(t?.depends_on).filter((d): d is string => typeof d === "string"));
+    dependsOn.set(
+      id,
+      asArray(t?.depends_on).filter((d): d is string => typeof d === "string"),
+    );
   }
   return { ids, dependsOn };
 }
 
 /** Sorts problems by file, then line (null first), then code. */
 export function sortProblems(problems: readonly SourceProblem[]): SourceProblem[] {
-  return [...problems].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.code.localeCompare(b.code));
+  return [...problems].sort(
+    (a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.code.localeCompare(b.code),
+  );
 }
 
 /** Reads and checks the `.agloop/` folder of `location`. */
-export async function loadAgloopSnapshot(location: SourceLocation, options: SnapshotOptions = {}): Promise<AgloopSnapshot> {
+export async function loadAgloopSnapshot(
+  location: SourceLocation,
+  options: SnapshotOptions = {},
+): Promise<AgloopSnapshot> {
   const ws = location.workspace;
   const folder = await guardPath(ws, AGLOOP_DIR, "dir");
   if (folder.kind !== "ok") {
     const problems = folder.kind === "refused" ? [folder.problem] : [];
     const none = { kind: "missing" } as const;
-    return { state: none, stateValue: undefined, plan: none, log: { present: false, entries: 0, rows: [], problems: [], endsWithNewline: true }, checkpoints: { checkpoints: [], problems: [] }, problems };
+    return {
+      state: none,
+      stateValue: undefined,
+      plan: none,
+      log: { present: false, entries: 0, rows: [], problems: [], endsWithNewline: true },
+      checkpoints: { checkpoints: [], problems: [] },
+      problems,
+    };
   }
-  const [state, plan, log, checkpoints] = await Promise.all([readStateFile(ws, options.retry ?? STATE_RETRY), readPlanFile(ws), readLogFile(ws), listCheckpoints(ws)]);
+  const [state, plan, log, checkpoints] = await Promise.all([
+    readStateFile(ws, options.retry ?? STATE_RETRY),
+    readPlanFile(ws),
+    readLogFile(ws),
+    listCheckpoints(ws),
+  ]);
   const problems: SourceProblem[] = [];
   let stateValue: Record<string, unknown> | undefined;
   if (state.kind === "ok") {

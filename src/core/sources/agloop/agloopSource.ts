@@ -28,7 +28,9 @@ async function present(p: string): Promise<boolean> {
 
 /** The action an agloop source offers, or a refusal. */
 function requireRecoverAction(action: string): void {
-  if (action !== RECOVER_ACTION) throw new RecoveryRefusedError(`agloop has no action ${JSON.stringify(action).slice(0, 60)}.`);
+  if (action !== RECOVER_ACTION) {
+    throw new RecoveryRefusedError(`agloop has no action ${JSON.stringify(action).slice(0, 60)}.`);
+  }
 }
 
 /** The agloop state source. */

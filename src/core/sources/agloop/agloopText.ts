@@ -4,6 +4,7 @@
  */
 
 /** C0/C1 control characters (ESC sequences, BEL, …) except tab and newline. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** The text with control characters replaced by U+FFFD, so nothing reaches a terminal or a label raw. */
@@ -50,7 +51,9 @@ export function describeType(value: unknown): string {
 
 /** The value when it is a plain object, else undefined. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** The value when it is a string, else undefined. */

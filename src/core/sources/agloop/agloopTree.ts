@@ -44,7 +44,12 @@ function unusableStateNodes(snapshot: AgloopSnapshot): SourceTreeNode[] {
   if (s.kind === "ok") return [];
   const newest = snapshot.checkpoints.checkpoints.find((c) => c.format !== "invalid");
   const usable = newest !== undefined;
-  const what = s.kind === "missing" ? "state.json is missing" : s.kind === "invalid" ? "state.json does not parse" : "state.json was not read";
+  const what =
+    s.kind === "missing"
+      ? "state.json is missing"
+      : s.kind === "invalid"
+        ? "state.json does not parse"
+        : "state.json was not read";
   const node: SourceTreeNode = {
     id: "agloop/state-unusable",
     label: what,
@@ -52,7 +57,8 @@ function unusableStateNodes(snapshot: AgloopSnapshot): SourceTreeNode[] {
     tooltip: escapeMarkdown(s.kind === "missing" ? "No .agloop/state.json." : s.problem.message),
     icon: { id: "error", color: "errorForeground" },
     contextValue: usable && s.kind !== "refused" ? "agloop.recoverable" : undefined,
-    target: usable && s.kind !== "refused" ? { kind: "action", action: RECOVER_ACTION, args: [newest.name] } : undefined,
+    target:
+      usable && s.kind !== "refused" ? { kind: "action", action: RECOVER_ACTION, args: [newest.name] } : undefined,
   };
   return [node];
 }
@@ -71,16 +77,26 @@ function phaseHistoryNode(state: Record<string, unknown>): SourceTreeNode | unde
       id: `agloop/phases/${i}`,
       label: oneLine(phase, 40),
       description,
-      tooltip: escapeMarkdown(`${phase}\n\nentered ${asString(h?.entered_at) ?? "?"}\n\nexited ${exitedText ?? "not yet"}`),
+      tooltip: escapeMarkdown(
+        `${phase}\n\nentered ${asString(h?.entered_at) ?? "?"}\n\nexited ${exitedText ?? "not yet"}`,
+      ),
       icon: exitedText ? { id: "history" } : { id: "debug-start", color: "charts.blue" },
     };
   });
-  return { id: "agloop/phases", label: "Phase history", description: String(history.length), icon: { id: "timeline-view-icon" }, children };
+  return {
+    id: "agloop/phases",
+    label: "Phase history",
+    description: String(history.length),
+    icon: { id: "timeline-view-icon" },
+    children,
+  };
 }
 
 /** The critic's objections, open ones marked. */
 function objectionsNode(state: Record<string, unknown>): SourceTreeNode | undefined {
-  const list = asArray(state.previous_objections).map(asRecord).filter((o): o is Record<string, unknown> => o !== undefined);
+  const list = asArray(state.previous_objections)
+    .map(asRecord)
+    .filter((o): o is Record<string, unknown> => o !== undefined);
   if (list.length === 0) return undefined;
   const open = list.filter((o) => o.resolved !== true).length;
   return {
@@ -92,8 +108,13 @@ function objectionsNode(state: Record<string, unknown>): SourceTreeNode | undefi
       id: `agloop/objections/${i}`,
       label: oneLine(asString(o.objection) ?? "?"),
       description: `iteration ${typeof o.iteration === "number" ? o.iteration : "?"} · ${oneLine(asString(o.severity) ?? "?", 20)} · ${o.resolved === true ? "resolved" : "open"}`,
-      tooltip: escapeMarkdown(`${asString(o.objection) ?? ""}\n\nCategory: ${asString(o.objection_category) ?? "?"}\n\nResponse: ${asString(o.response) ?? "none"}`),
-      icon: o.resolved === true ? { id: "pass", color: "testing.iconPassed" } : { id: "warning", color: "problemsWarningIcon.foreground" },
+      tooltip: escapeMarkdown(
+        `${asString(o.objection) ?? ""}\n\nCategory: ${asString(o.objection_category) ?? "?"}\n\nResponse: ${asString(o.response) ?? "none"}`,
+      ),
+      icon:
+        o.resolved === true
+          ? { id: "pass", color: "testing.iconPassed" }
+          : { id: "warning", color: "problemsWarningIcon.foreground" },
     })),
   };
 }
@@ -102,30 +123,53 @@ function objectionsNode(state: Record<string, unknown>): SourceTreeNode | undefi
 function compactionNode(state: Record<string, unknown>): SourceTreeNode | undefined {
   const cc = asRecord(state.compaction_context);
   if (!cc) return undefined;
-  const text = (v: unknown): string | undefined => (typeof v === "string" ? v : v === null || v === undefined ? undefined : JSON.stringify(v));
+  const text = (v: unknown): string | undefined =>
+    typeof v === "string" ? v : v === null || v === undefined ? undefined : JSON.stringify(v);
   const children: SourceTreeNode[] = [];
   const add = (key: string, label: string, value: unknown): void => {
     const t = text(value);
     if (t) children.push(textLeaf(`agloop/compaction/${key}`, `${label}: ${t}`));
   };
   const d = asRecord(cc.last_delegation);
-  if (d && (d.agent || d.task_id)) add("delegation", "Last delegation", `${text(d.agent) ?? "?"} for ${text(d.task_id) ?? "no task"} — ${text(d.delegation_summary) ?? ""}`);
+  if (d && (d.agent || d.task_id)) {
+    add(
+      "delegation",
+      "Last delegation",
+      `${text(d.agent) ?? "?"} for ${text(d.task_id) ?? "no task"} — ${text(d.delegation_summary) ?? ""}`,
+    );
+  }
   add("pending", "Pending decision", cc.pending_decision);
   add("result", "Last result", cc.last_result_summary);
   add("research", "Research digest", cc.research_digest);
   add("plan", "Plan digest", cc.plan_digest);
   add("critique", "Critique digest", cc.critique_digest);
   const count = typeof cc.compaction_count === "number" ? cc.compaction_count : 0;
-  return { id: "agloop/compaction", label: "Compaction context", description: `compacted ${count}×`, icon: { id: "archive" }, children };
+  return {
+    id: "agloop/compaction",
+    label: "Compaction context",
+    description: `compacted ${count}×`,
+    icon: { id: "archive" },
+    children,
+  };
 }
 
 /** One checkpoint node with its diff against state.json. */
 async function checkpointNode(workspace: string, c: CheckpointInfo, index: number): Promise<SourceTreeNode> {
   const id = `agloop/checkpoints/${c.name}`;
   if (c.format === "invalid") {
-    return { id, label: oneLine(c.name, 80), description: "does not parse", icon: { id: "warning", color: "problemsWarningIcon.foreground" }, target: { kind: "file", file: c.file }, contextValue: "agloop.checkpoint.invalid" };
+    return {
+      id,
+      label: oneLine(c.name, 80),
+      description: "does not parse",
+      icon: { id: "warning", color: "problemsWarningIcon.foreground" },
+      target: { kind: "file", file: c.file },
+      contextValue: "agloop.checkpoint.invalid",
+    };
   }
-  let left: { kind: "text"; name: string; text: string } | { kind: "file"; file: string } = { kind: "file", file: c.file };
+  let left: { kind: "text"; name: string; text: string } | { kind: "file"; file: string } = {
+    kind: "file",
+    file: c.file,
+  };
   if (index < DIFF_TEXT_CHECKPOINTS) {
     const read = await readCheckpoint(workspace, c.name);
     if (read.ok) {
@@ -137,7 +181,9 @@ async function checkpointNode(workspace: string, c: CheckpointInfo, index: numbe
     id,
     label: oneLine(c.name, 80),
     description: `${oneLine(c.type, 30)}${c.trigger ? ` · ${oneLine(c.trigger, 40)}` : ""}${c.format === "legacy" ? " · older format" : ""}`,
-    tooltip: escapeMarkdown(`${c.type} checkpoint${c.createdAt ? `, ${c.createdAt}` : ""}\n\nTrigger: ${c.trigger ?? "?"}\n\n${c.summary ?? ""}`),
+    tooltip: escapeMarkdown(
+      `${c.type} checkpoint${c.createdAt ? `, ${c.createdAt}` : ""}\n\nTrigger: ${c.trigger ?? "?"}\n\n${c.summary ?? ""}`,
+    ),
     icon: { id: "save" },
     contextValue: "agloop.checkpoint",
     target: { kind: "diff", title: `${c.name} ↔ state.json`, left, right: { kind: "file", file: STATE_FILE } },
@@ -155,7 +201,9 @@ export async function buildAgloopTree(workspace: string, snapshot: AgloopSnapsho
         id: "agloop/stop-hook-active",
         label: "stop_hook_active is left on",
         description: "the stop hook blocked a stop",
-        tooltip: escapeMarkdown("The stop hook set stop_hook_active and the session did not clear it. The next stop will be allowed (escape hatch); a new session resets it."),
+        tooltip: escapeMarkdown(
+          "The stop hook set stop_hook_active and the session did not clear it. The next stop will be allowed (escape hatch); a new session resets it.",
+        ),
         icon: { id: "warning", color: "problemsWarningIcon.foreground" },
         target: { kind: "file", file: STATE_FILE, line: line ?? undefined },
       });
@@ -169,13 +217,19 @@ export async function buildAgloopTree(workspace: string, snapshot: AgloopSnapsho
       icon: { id: "rocket" },
     });
     const iteration = typeof state.iteration === "number" ? state.iteration : "?";
-    nodes.push({ id: "agloop/phase", label: `${oneLine(asString(state.current_phase) ?? "?", 30)} · iteration ${iteration}/3`, icon: { id: "debug-start" } });
+    nodes.push({
+      id: "agloop/phase",
+      label: `${oneLine(asString(state.current_phase) ?? "?", 30)} · iteration ${iteration}/3`,
+      icon: { id: "debug-start" },
+    });
     const current = asString(state.current_task_id) ?? null;
     const tasks = asArray(state.tasks);
     const currentTask = tasks.map(asRecord).find((t) => t?.id === current);
     nodes.push({
       id: "agloop/current-task",
-      label: current ? oneLine(`Current task: ${current} ${asString(currentTask?.title) ?? ""}`, 100) : "No current task",
+      label: current
+        ? oneLine(`Current task: ${current} ${asString(currentTask?.title) ?? ""}`, 100)
+        : "No current task",
       description: current && !currentTask ? "not in tasks" : undefined,
       icon: current && !currentTask ? { id: "warning", color: "problemsWarningIcon.foreground" } : { id: "target" },
       target: current && currentTask ? { kind: "reveal", nodeId: `agloop/task/${current}` } : undefined,
@@ -194,13 +248,25 @@ export async function buildAgloopTree(workspace: string, snapshot: AgloopSnapsho
   }
   if (snapshot.plan.kind === "ok") {
     const planId = asString(asRecord(snapshot.plan.value)?.plan_id);
-    nodes.push({ id: "agloop/plan", label: "plan.yaml", description: planId ? oneLine(planId, 40) : undefined, icon: { id: "file-code" }, target: { kind: "file", file: PLAN_FILE } });
+    nodes.push({
+      id: "agloop/plan",
+      label: "plan.yaml",
+      description: planId ? oneLine(planId, 40) : undefined,
+      icon: { id: "file-code" },
+      target: { kind: "file", file: PLAN_FILE },
+    });
   }
   const cps = snapshot.checkpoints.checkpoints;
   if (cps.length > 0) {
     const children: SourceTreeNode[] = [];
     for (let i = 0; i < cps.length; i++) children.push(await checkpointNode(workspace, cps[i], i));
-    nodes.push({ id: "agloop/checkpoints", label: "Checkpoints", description: String(cps.length), icon: { id: "history" }, children });
+    nodes.push({
+      id: "agloop/checkpoints",
+      label: "Checkpoints",
+      description: String(cps.length),
+      icon: { id: "history" },
+      children,
+    });
   }
   return nodes;
 }

@@ -55,16 +55,32 @@ export function stateOfCheckpoint(value: unknown): Record<string, unknown> | nul
 }
 
 /** Reads one checkpoint: its state, or why it cannot be used. */
-export async function readCheckpoint(workspace: string, name: string): Promise<{ ok: true; value: unknown; state: Record<string, unknown> } | { ok: false; problem: SourceProblem }> {
+export async function readCheckpoint(
+  workspace: string,
+  name: string,
+): Promise<{ ok: true; value: unknown; state: Record<string, unknown> } | { ok: false; problem: SourceProblem }> {
   const file = `${CHECKPOINTS_DIR}/${name}`;
   const read = await readGuarded(workspace, file, AGLOOP_LIMITS.checkpointBytes);
-  const bad = (line: number | null, message: string): { ok: false; problem: SourceProblem } => ({ ok: false, problem: { file, line, severity: "warning", code: "invalid_checkpoint", message } });
+  const bad = (line: number | null, message: string): { ok: false; problem: SourceProblem } => ({
+    ok: false,
+    problem: { file, line, severity: "warning", code: "invalid_checkpoint", message },
+  });
   if (read.kind === "missing") return bad(null, `${name} disappeared while it was read.`);
   if (read.kind === "refused") return bad(null, `${name} cannot be used: ${read.problem.message}`);
   const parsed = parsePositionedJson(read.text);
-  if (!parsed.ok) return bad(parsed.error.line, `${name} is not valid JSON at line ${parsed.error.line} (${parsed.error.message}); it cannot be used for recovery.`);
+  if (!parsed.ok) {
+    return bad(
+      parsed.error.line,
+      `${name} is not valid JSON at line ${parsed.error.line} (${parsed.error.message}); it cannot be used for recovery.`,
+    );
+  }
   const state = stateOfCheckpoint(parsed.json.value);
-  if (!state) return bad(1, `${name} holds neither a state with "_checkpoint" metadata nor a legacy {"checkpoint_type", "state"} object; it cannot be used for recovery.`);
+  if (!state) {
+    return bad(
+      1,
+      `${name} holds neither a state with "_checkpoint" metadata nor a legacy {"checkpoint_type", "state"} object; it cannot be used for recovery.`,
+    );
+  }
   return { ok: true, value: parsed.json.value, state };
 }
 
@@ -72,22 +88,39 @@ export async function readCheckpoint(workspace: string, name: string): Promise<{
 export async function listCheckpoints(workspace: string): Promise<CheckpointList> {
   const dir = await guardPath(workspace, CHECKPOINTS_DIR, "dir");
   if (dir.kind === "missing") return { checkpoints: [], problems: [] };
-  if (dir.kind === "refused") return { checkpoints: [], problems: [{ ...dir.problem, severity: "warning", code: "invalid_checkpoint" }] };
+  if (dir.kind === "refused") {
+    return { checkpoints: [], problems: [{ ...dir.problem, severity: "warning", code: "invalid_checkpoint" }] };
+  }
   const problems: SourceProblem[] = [];
   const names: string[] = [];
   const handle = await fs.promises.opendir(dir.abs);
   for await (const entry of handle) {
     if (!entry.name.endsWith(".json")) continue;
     if (!entry.isFile()) {
-      problems.push({ file: `${CHECKPOINTS_DIR}/${entry.name}`, line: null, severity: "warning", code: "invalid_checkpoint", message: `${entry.name} is not a regular file (a link, FIFO or folder); it was not read.` });
+      problems.push({
+        file: `${CHECKPOINTS_DIR}/${entry.name}`,
+        line: null,
+        severity: "warning",
+        code: "invalid_checkpoint",
+        message: `${entry.name} is not a regular file (a link, FIFO or folder); it was not read.`,
+      });
       continue;
     }
     names.push(entry.name);
   }
   const fromName = names.map((name) => ({ name, parsedName: parseCheckpointName(name) }));
-  fromName.sort((a, b) => (b.parsedName?.createdAt ?? "").localeCompare(a.parsedName?.createdAt ?? "") || b.name.localeCompare(a.name));
+  fromName.sort(
+    (a, b) =>
+      (b.parsedName?.createdAt ?? "").localeCompare(a.parsedName?.createdAt ?? "") || b.name.localeCompare(a.name),
+  );
   if (fromName.length > AGLOOP_LIMITS.checkpointFiles) {
-    problems.push({ file: CHECKPOINTS_DIR, line: null, severity: "warning", code: "invalid_checkpoint", message: `${fromName.length} checkpoints; only the newest ${AGLOOP_LIMITS.checkpointFiles} were read (the hooks keep about 10).` });
+    problems.push({
+      file: CHECKPOINTS_DIR,
+      line: null,
+      severity: "warning",
+      code: "invalid_checkpoint",
+      message: `${fromName.length} checkpoints; only the newest ${AGLOOP_LIMITS.checkpointFiles} were read (the hooks keep about 10).`,
+    });
     fromName.length = AGLOOP_LIMITS.checkpointFiles;
   }
   const checkpoints: CheckpointInfo[] = [];
@@ -96,7 +129,15 @@ export async function listCheckpoints(workspace: string): Promise<CheckpointList
     const read = await readCheckpoint(workspace, name);
     if (!read.ok) {
       problems.push(read.problem);
-      checkpoints.push({ name, file, format: "invalid", type: parsedName?.type ?? "unknown", trigger: null, summary: null, createdAt: parsedName?.createdAt ?? null });
+      checkpoints.push({
+        name,
+        file,
+        format: "invalid",
+        type: parsedName?.type ?? "unknown",
+        trigger: null,
+        summary: null,
+        createdAt: parsedName?.createdAt ?? null,
+      });
       continue;
     }
     const root = asRecord(read.value) ?? {};

@@ -190,7 +190,9 @@ function firstStrictError(text: string): { offset: number; message: string } | u
 }
 
 /** Parses `text` as strict JSON; on failure says at which line and column, and what was found. */
-export function parsePositionedJson(text: string): { ok: true; json: PositionedJson } | { ok: false; error: JsonSyntaxError } {
+export function parsePositionedJson(
+  text: string,
+): { ok: true; json: PositionedJson } | { ok: false; error: JsonSyntaxError } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -200,8 +202,18 @@ export function parsePositionedJson(text: string): { ok: true; json: PositionedJ
     const strict = firstStrictError(text);
     const m = /position (\d+)/.exec(String((e as Error).message));
     const offset = strict?.offset ?? (m ? Number(m[1]) : text.length);
-    const at = offset >= text.length ? "the file ends early (a write cut short?)" : `found ${JSON.stringify(text.slice(offset, offset + 20))}`;
-    return { ok: false, error: { line: lines.lineOf(offset), column: lines.columnOf(offset), message: `${strict?.message ?? "SyntaxError"}: ${at}` } };
+    const at =
+      offset >= text.length
+        ? "the file ends early (a write cut short?)"
+        : `found ${JSON.stringify(text.slice(offset, offset + 20))}`;
+    return {
+      ok: false,
+      error: {
+        line: lines.lineOf(offset),
+        column: lines.columnOf(offset),
+        message: `${strict?.message ?? "SyntaxError"}: ${at}`,
+      },
+    };
   }
   return { ok: true, json: new PositionedJson(value, text) };
 }

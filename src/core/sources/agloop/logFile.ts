@@ -37,7 +37,7 @@ async function forEachLine(
   let tooLong = false;
   let lineNo = 1;
   let lastByte = -1;
-  for (let position = 0; ; ) {
+  for (let position = 0; ;) {
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
     if (bytesRead === 0) break;
     position += bytesRead;
@@ -68,7 +68,9 @@ async function forEachLine(
 export async function readLogFile(workspace: string): Promise<LogRead> {
   const opened = await openGuarded(workspace, LOG_FILE, Number.MAX_SAFE_INTEGER);
   if (opened.kind === "missing") return { present: false, entries: 0, rows: [], problems: [], endsWithNewline: true };
-  if (opened.kind === "refused") return { present: true, entries: 0, rows: [], problems: [opened.problem], endsWithNewline: true };
+  if (opened.kind === "refused") {
+    return { present: true, entries: 0, rows: [], problems: [opened.problem], endsWithNewline: true };
+  }
   const problems: SourceProblem[] = [];
   const rows: SourceTimelineRow[] = [];
   let entries = 0;
@@ -81,7 +83,13 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
   try {
     endsWithNewline = await forEachLine(opened.handle, AGLOOP_LIMITS.logLineBytes, (text, line) => {
       if (text === null) {
-        add({ file: LOG_FILE, line, severity: "error", code: "invalid_json", message: `Line ${line} is longer than ${AGLOOP_LIMITS.logLineBytes} bytes; it was skipped unread. A log entry is one short JSON object per line.` });
+        add({
+          file: LOG_FILE,
+          line,
+          severity: "error",
+          code: "invalid_json",
+          message: `Line ${line} is longer than ${AGLOOP_LIMITS.logLineBytes} bytes; it was skipped unread. A log entry is one short JSON object per line.`,
+        });
         return;
       }
       if (text.trim().length === 0) return;
@@ -89,12 +97,24 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
       try {
         value = JSON.parse(text);
       } catch (e) {
-        add({ file: LOG_FILE, line, severity: "error", code: "invalid_json", message: `Line ${line} is not valid JSON (${oneLine(String((e as Error).message), 100)}); each line of log.json must be one JSON object.` });
+        add({
+          file: LOG_FILE,
+          line,
+          severity: "error",
+          code: "invalid_json",
+          message: `Line ${line} is not valid JSON (${oneLine(String((e as Error).message), 100)}); each line of log.json must be one JSON object.`,
+        });
         return;
       }
       const entry = asRecord(value);
       if (!entry) {
-        add({ file: LOG_FILE, line, severity: "error", code: "invalid_json", message: `Line ${line} is JSON but not an object; each line of log.json must be one JSON object.` });
+        add({
+          file: LOG_FILE,
+          line,
+          severity: "error",
+          code: "invalid_json",
+          message: `Line ${line} is JSON but not an object; each line of log.json must be one JSON object.`,
+        });
         return;
       }
       entries++;
@@ -106,7 +126,15 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
     await opened.handle.close();
   }
   if (rows.length > AGLOOP_LIMITS.timelineRows) rows.splice(0, rows.length - AGLOOP_LIMITS.timelineRows);
-  if (dropped > 0) problems.push({ file: LOG_FILE, line: null, severity: "warning", code: "invalid_json", message: `${dropped} more problem(s) in log.json were not listed.` });
+  if (dropped > 0) {
+    problems.push({
+      file: LOG_FILE,
+      line: null,
+      severity: "warning",
+      code: "invalid_json",
+      message: `${dropped} more problem(s) in log.json were not listed.`,
+    });
+  }
   return { present: true, entries, rows, problems, endsWithNewline };
 }
 
@@ -118,7 +146,13 @@ function checkEntry(entry: Record<string, unknown>, line: number, add: (p: Sourc
   for (const key of ["input_summary", "output_summary"] as const) {
     const text = asString(entry[key]);
     if (text !== undefined && text.length > 500) {
-      add({ file: LOG_FILE, line, severity: "warning", code: "summary_too_long", message: `${key} on line ${line} has ${text.length} characters; the protocol's limit is 500 (truncate before appending).` });
+      add({
+        file: LOG_FILE,
+        line,
+        severity: "warning",
+        code: "summary_too_long",
+        message: `${key} on line ${line} has ${text.length} characters; the protocol's limit is 500 (truncate before appending).`,
+      });
     }
   }
 }

@@ -56,7 +56,18 @@ export async function readPlanFile(workspace: string): Promise<PlanRead> {
   try {
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    return { kind: "invalid", problems: [{ file: PLAN_FILE, line: null, severity: "error", code: "invalid_yaml", message: `plan.yaml cannot be read: ${oneLine(String((e as Error).message), 160)}.` }] };
+    return {
+      kind: "invalid",
+      problems: [
+        {
+          file: PLAN_FILE,
+          line: null,
+          severity: "error",
+          code: "invalid_yaml",
+          message: `plan.yaml cannot be read: ${oneLine(String((e as Error).message), 160)}.`,
+        },
+      ],
+    };
   }
   return { kind: "ok", value, where: yamlLocator(doc, lines) };
 }
@@ -87,9 +98,18 @@ export function checkPlan(plan: unknown, where: ValueLocator, state: StateTaskVi
   if (!root) return problems;
   const created = asString(root.created_at);
   const updated = asString(root.updated_at);
-  for (const [key, text] of [["created_at", created], ["updated_at", updated]] as const) {
+  for (const [key, text] of [
+    ["created_at", created],
+    ["updated_at", updated],
+  ] as const) {
     if (text !== undefined && Number.isNaN(Date.parse(text))) {
-      problems.push({ file: where.file, line: where.lineAt([key]), severity: "error", code: "timestamp_order", message: `${key} ${quoteForMessage(text)} is not an ISO 8601 timestamp.` });
+      problems.push({
+        file: where.file,
+        line: where.lineAt([key]),
+        severity: "error",
+        code: "timestamp_order",
+        message: `${key} ${quoteForMessage(text)} is not an ISO 8601 timestamp.`,
+      });
     }
   }
   if (created !== undefined && updated !== undefined && Date.parse(updated) < Date.parse(created)) {
@@ -108,7 +128,13 @@ export function checkPlan(plan: unknown, where: ValueLocator, state: StateTaskVi
     const id = asString(task?.id);
     if (id === undefined) return;
     if (ids.has(id)) {
-      problems.push({ file: where.file, line: where.lineAt(["tasks", i, "id"]), severity: "error", code: "duplicate_task_id", message: `tasks[${i}].id ${quoteForMessage(id)} is used twice in plan.yaml; ids must be unique.` });
+      problems.push({
+        file: where.file,
+        line: where.lineAt(["tasks", i, "id"]),
+        severity: "error",
+        code: "duplicate_task_id",
+        message: `tasks[${i}].id ${quoteForMessage(id)} is used twice in plan.yaml; ids must be unique.`,
+      });
     } else ids.set(id, i);
   });
   tasks.forEach((task, i) => {
@@ -116,7 +142,13 @@ export function checkPlan(plan: unknown, where: ValueLocator, state: StateTaskVi
     asArray(task?.depends_on).forEach((dep, j) => {
       if (typeof dep !== "string" || id === undefined) return;
       if (!ids.has(dep)) {
-        problems.push({ file: where.file, line: where.lineAt(["tasks", i, "depends_on", j]), severity: "error", code: "unknown_dependency", message: `${quoteForMessage(id)} depends on ${quoteForMessage(dep)}, which is not a task of plan.yaml.` });
+        problems.push({
+          file: where.file,
+          line: where.lineAt(["tasks", i, "depends_on", j]),
+          severity: "error",
+          code: "unknown_dependency",
+          message: `${quoteForMessage(id)} depends on ${quoteForMessage(dep)}, which is not a task of plan.yaml.`,
+        });
       } else edges.push({ from: id, to: dep, path: ["tasks", i, "depends_on", j] });
     });
   });
@@ -127,21 +159,37 @@ export function checkPlan(plan: unknown, where: ValueLocator, state: StateTaskVi
     [from, to].forEach((end, k) => {
       if (end !== undefined && !ids.has(end)) {
         known = false;
-        problems.push({ file: where.file, line: where.lineAt(["dag_edges", i, k]), severity: "error", code: "dag_edge_unknown_task", message: `dag_edges[${i}] ${quoteForMessage(pair)} names ${quoteForMessage(end)}, which is not a task of plan.yaml; both ends of an edge must exist.` });
+        problems.push({
+          file: where.file,
+          line: where.lineAt(["dag_edges", i, k]),
+          severity: "error",
+          code: "dag_edge_unknown_task",
+          message: `dag_edges[${i}] ${quoteForMessage(pair)} names ${quoteForMessage(end)}, which is not a task of plan.yaml; both ends of an edge must exist.`,
+        });
       }
     });
     // [from, to]: `to` depends on `from`.
     if (known && from !== undefined && to !== undefined) edges.push({ from: to, to: from, path: ["dag_edges", i] });
   });
   for (const cycle of findCycles(edges)) {
-    problems.push({ file: where.file, line: where.lineAt(cycle.closing.path), severity: "error", code: "dependency_cycle", message: `plan.yaml's dependencies form a cycle: ${cycle.ids.join(" → ")}; no task of it can start. Remove one dependency or edge.` });
+    problems.push({
+      file: where.file,
+      line: where.lineAt(cycle.closing.path),
+      severity: "error",
+      code: "dependency_cycle",
+      message: `plan.yaml's dependencies form a cycle: ${cycle.ids.join(" → ")}; no task of it can start. Remove one dependency or edge.`,
+    });
   }
   if (state) problems.push(...comparePlanToState(tasks, where, state));
   return problems;
 }
 
 /** plan_state_mismatch: tasks or dependencies that differ between plan.yaml and state.json. */
-function comparePlanToState(tasks: readonly (Record<string, unknown> | undefined)[], where: ValueLocator, state: StateTaskView): SourceProblem[] {
+function comparePlanToState(
+  tasks: readonly (Record<string, unknown> | undefined)[],
+  where: ValueLocator,
+  state: StateTaskView,
+): SourceProblem[] {
   const out: SourceProblem[] = [];
   const warn = (line: number | null, message: string): void => {
     out.push({ file: where.file, line, severity: "warning", code: "plan_state_mismatch", message });
@@ -152,15 +200,25 @@ function comparePlanToState(tasks: readonly (Record<string, unknown> | undefined
     if (id === undefined) return;
     planIds.add(id);
     if (!state.ids.has(id)) {
-      warn(where.lineAt(["tasks", i, "id"]), `${quoteForMessage(id)} is in plan.yaml but not in state.json's tasks; the coordinator has not taken it over (or it was dropped).`);
+      warn(
+        where.lineAt(["tasks", i, "id"]),
+        `${quoteForMessage(id)} is in plan.yaml but not in state.json's tasks; the coordinator has not taken it over (or it was dropped).`,
+      );
       return;
     }
     const planDeps = asArray(task?.depends_on).filter((d): d is string => typeof d === "string");
     const stateDeps = state.dependsOn.get(id) ?? [];
     const same = planDeps.length === stateDeps.length && planDeps.every((d) => stateDeps.includes(d));
-    if (!same) warn(where.lineAt(["tasks", i, "depends_on"]), `${quoteForMessage(id)} depends on ${quoteForMessage(planDeps)} in plan.yaml but on ${quoteForMessage(stateDeps)} in state.json.`);
+    if (!same) {
+      warn(
+        where.lineAt(["tasks", i, "depends_on"]),
+        `${quoteForMessage(id)} depends on ${quoteForMessage(planDeps)} in plan.yaml but on ${quoteForMessage(stateDeps)} in state.json.`,
+      );
+    }
   });
   const missing = [...state.ids].filter((id) => !planIds.has(id));
-  if (missing.length > 0) warn(where.lineAt(["tasks"]), `state.json has task(s) ${quoteForMessage(missing)} that plan.yaml does not list.`);
+  if (missing.length > 0) {
+    warn(where.lineAt(["tasks"]), `state.json has task(s) ${quoteForMessage(missing)} that plan.yaml does not list.`);
+  }
   return out;
 }

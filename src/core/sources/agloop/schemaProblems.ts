@@ -46,11 +46,17 @@ function expectation(issue: z.core.$ZodIssue): string {
     case "invalid_format":
       return `a value matching ${"pattern" in issue ? String(issue.pattern) : issue.format}`;
     case "too_big":
-      return issue.origin === "string" ? `at most ${String(issue.maximum)} characters` : `at most ${String(issue.maximum)}${issue.origin === "array" ? " items" : ""}`;
+      return issue.origin === "string"
+        ? `at most ${String(issue.maximum)} characters`
+        : `at most ${String(issue.maximum)}${issue.origin === "array" ? " items" : ""}`;
     case "too_small":
-      return issue.origin === "array" ? `at least ${String(issue.minimum)} item(s)` : `at least ${String(issue.minimum)}`;
+      return issue.origin === "array"
+        ? `at least ${String(issue.minimum)} item(s)`
+        : `at least ${String(issue.minimum)}`;
     case "invalid_type":
-      return issue.expected === "int" ? "an integer" : `${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
+      return issue.expected === "int"
+        ? "an integer"
+        : `${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
     default:
       return issue.message;
   }
@@ -80,16 +86,30 @@ export function problemsFromIssues(
       continue;
     }
     if (issue.code === "invalid_union") {
-      out.push({ file: where.file, line: where.lineAt(path), severity, code: "invalid_type", message: `${showPath(path)} has an unexpected shape: ${issue.message}.` });
+      out.push({
+        file: where.file,
+        line: where.lineAt(path),
+        severity,
+        code: "invalid_type",
+        message: `${showPath(path)} has an unexpected shape: ${issue.message}.`,
+      });
       continue;
     }
     const found = valueAt(root, path);
     const missing = issue.code === "invalid_type" && found === undefined;
-    const code = fieldCode(path, issue, missing) ?? (missing ? "missing_field" : issue.code === "invalid_value" ? "invalid_enum" : "invalid_type");
+    const code =
+      fieldCode(path, issue, missing) ??
+      (missing ? "missing_field" : issue.code === "invalid_value" ? "invalid_enum" : "invalid_type");
     const message = missing
       ? `${showPath(path)} is missing; expected ${expectation(issue)}. Add the field (the protocol requires it).`
       : `${showPath(path)} is ${quoteForMessage(found)}${found === undefined ? "" : ` (${describeType(found)})`}; expected ${expectation(issue)}.`;
-    out.push({ file: where.file, line: missing ? where.lineAt(path.slice(0, -1)) : where.lineAt(path), severity, code, message });
+    out.push({
+      file: where.file,
+      line: missing ? where.lineAt(path.slice(0, -1)) : where.lineAt(path),
+      severity,
+      code,
+      message,
+    });
   }
   return out;
 }

@@ -98,7 +98,8 @@ export function checkState(state: unknown, where: ValueLocator): SourceProblem[]
       line: where.lineAt(["stop_hook_active"]),
       severity: "warning",
       code: "stop_hook_active",
-      message: "stop_hook_active is true: the stop hook blocked a stop and the flag was left on. The next stop will be let through (escape hatch); a new session resets it.",
+      message:
+        "stop_hook_active is true: the stop hook blocked a stop and the flag was left on. The next stop will be let through (escape hatch); a new session resets it.",
     });
   }
   return problems;
@@ -113,15 +114,17 @@ function checkTaskGraph(root: Record<string, unknown>, where: ValueLocator): Sou
     const id = asString(asRecord(t)?.id);
     if (id === undefined) return;
     const first = firstIndex.get(id);
-    if (first === undefined) firstIndex.set(id, i);
-    else
-      out.push({
-        file: where.file,
-        line: where.lineAt(["tasks", i, "id"]),
-        severity: "error",
-        code: "duplicate_task_id",
-        message: `tasks[${i}].id ${quoteForMessage(id)} is also the id of tasks[${first}]; task ids must be unique. Renumber one of them.`,
-      });
+    if (first === undefined) {
+      firstIndex.set(id, i);
+      return;
+    }
+    out.push({
+      file: where.file,
+      line: where.lineAt(["tasks", i, "id"]),
+      severity: "error",
+      code: "duplicate_task_id",
+      message: `tasks[${i}].id ${quoteForMessage(id)} is also the id of tasks[${first}]; task ids must be unique. Renumber one of them.`,
+    });
   });
   const edges: { from: string; to: string; path: (string | number)[] }[] = [];
   tasks.forEach((t, i) => {
