@@ -4,7 +4,6 @@
  * of the offending value. Only values up to `INDEX_DEPTH` deep are indexed (deeper ones resolve to
  * their nearest indexed ancestor); scanning a 9 MB state takes a fraction of a second.
  */
-import { printParseErrorCode, visit } from "jsonc-parser";
 
 /** Maps offsets of a text (UTF-16 units, as JavaScript strings count) to 1-based lines and columns. */
 export class LineIndex {
@@ -169,24 +168,95 @@ function indexOffsets(text: string): OffsetNode {
   return root;
 }
 
-/** The first syntax error in strict mode (no comments, no trailing commas), by jsonc-parser's scanner. */
-function firstStrictError(text: string): { offset: number; message: string } | undefined {
-  let first: { offset: number; message: string } | undefined;
-  try {
-    visit(
-      text,
-      {
-        onError: (error, offset) => {
-          first = { offset, message: printParseErrorCode(error) };
-          throw new Error("stop");
-        },
-      },
-      { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
-    );
-  } catch {
-    // stopped at the first error
+/**
+ * The offset of the first syntax error of `text` and what was expected there (a strict JSON
+ * validator, iterative, used only after JSON.parse has failed: V8's messages do not always say where).
+ */
+export function firstSyntaxError(text: string): { offset: number; expected: string } {
+  const n = text.length;
+  let i = 0;
+  const ws = (): void => {
+    while (i < n && isWs(text.charCodeAt(i))) i++;
+  };
+  const fail = (expected: string): { offset: number; expected: string } => ({ offset: Math.min(i, n), expected });
+  /** Reads one scalar at i; returns an error or undefined. Containers are handled by the loop. */
+  const scalar = (): { offset: number; expected: string } | undefined => {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x22) return void i++;
+        if (d < 0x20) return fail("a closing quote (control characters must be escaped)");
+        if (d === 0x5c) {
+          const e = text[i + 1];
+          if (e === "u") {
+            if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return (i++, fail("four hex digits after \\u"));
+            i += 5;
+          } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
+          else return (i++, fail("a valid escape"));
+        }
+      }
+      return fail("a closing quote");
+    }
+    for (const word of ["true", "false", "null"]) {
+      if (text.startsWith(word, i)) return void (i += word.length);
+    }
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (m && m[0].length > 0 && m[0] !== "-") return void (i += m[0].length);
+    return fail("a value");
+  };
+  const stack: ("{" | "[")[] = [];
+  ws();
+  if (i >= n) return fail("a value");
+  for (;;) {
+    // at the start of a value
+    ws();
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      stack.push(c);
+      i++;
+      ws();
+      if (text[i] === (c === "{" ? "}" : "]")) {
+        i++;
+        stack.pop();
+      } else if (c === "{") {
+        if (text[i] !== '"') return fail("a property name in double quotes");
+        const err = scalar();
+        if (err) return err;
+        ws();
+        if (text[i] !== ":") return fail("':' after a property name");
+        i++;
+        continue;
+      } else continue;
+    } else {
+      const err = scalar();
+      if (err) return err;
+    }
+    // after a value: close containers or expect a separator
+    for (;;) {
+      ws();
+      const top = stack[stack.length - 1];
+      if (top === undefined) return i < n ? fail("the end of the file") : fail("nothing (the file parsed)");
+      const close = top === "{" ? "}" : "]";
+      if (text[i] === close) {
+        i++;
+        stack.pop();
+        continue;
+      }
+      if (text[i] !== ",") return fail(i >= n ? `more (the file ends early: a write cut short?)` : `',' or '${close}'`);
+      i++;
+      ws();
+      if (top === "{") {
+        if (text[i] !== '"') return fail("a property name in double quotes");
+        const err = scalar();
+        if (err) return err;
+        ws();
+        if (text[i] !== ":") return fail("':' after a property name");
+        i++;
+      }
+      break;
+    }
   }
-  return first;
 }
 
 /** Parses `text` as strict JSON; on failure says at which line and column, and what was found. */
@@ -199,21 +269,10 @@ export function parsePositionedJson(
   } catch (e) {
     const lines = new LineIndex(text);
     if (text.trim().length === 0) return { ok: false, error: { line: 1, column: 1, message: "the file is empty" } };
-    const strict = firstStrictError(text);
-    const m = /position (\d+)/.exec(String((e as Error).message));
-    const offset = strict?.offset ?? (m ? Number(m[1]) : text.length);
-    const at =
-      offset >= text.length
-        ? "the file ends early (a write cut short?)"
-        : `found ${JSON.stringify(text.slice(offset, offset + 20))}`;
-    return {
-      ok: false,
-      error: {
-        line: lines.lineOf(offset),
-        column: lines.columnOf(offset),
-        message: `${strict?.message ?? "SyntaxError"}: ${at}`,
-      },
-    };
+    const { offset, expected } = firstSyntaxError(text);
+    const found = offset >= text.length ? "the end of the file" : JSON.stringify(text.slice(offset, offset + 20));
+    const message = `expected ${expected}, found ${found} (${String((e as Error).message).slice(0, 80)})`;
+    return { ok: false, error: { line: lines.lineOf(offset), column: lines.columnOf(offset), message } };
   }
   return { ok: true, json: new PositionedJson(value, text) };
 }
