@@ -37,6 +37,7 @@ function requireRecoverAction(action: string): void {
 export const agloopSource: StateSource = {
   kind: "agloop",
   displayName: "agloop",
+  detectGlobs: [".agloop/state.json", ".agloop/plan.yaml", ".agloop/log.json"],
 
   async detect(workspace: string): Promise<SourceLocation | null> {
     const dir = path.join(workspace, AGLOOP_DIR);
