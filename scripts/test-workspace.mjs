@@ -16,8 +16,9 @@ export function fixtureFolders(root, env = process.env) {
 /** Copies `fixtures` under `work`; returns the folder, or a .code-workspace over several. */
 export function makeTestWorkspace(work, fixtures) {
   for (const fixture of fixtures) {
-    if (!existsSync(join(fixture, ".autodev", "plan-ledger.jsonl"))) {
-      throw new Error(`fixture ${fixture} has no .autodev/plan-ledger.jsonl`);
+    const markers = [join(".autodev", "plan-ledger.jsonl"), ".agloop"];
+    if (!markers.some((m) => existsSync(join(fixture, m)))) {
+      throw new Error(`fixture ${fixture} has no state folder (${markers.join(", ")})`);
     }
   }
   const dir = join(work, "workspace");

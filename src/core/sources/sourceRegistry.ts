@@ -2,12 +2,14 @@
  * The registration of every state source, in the order the tree and the CLI list them.
  * A new source is one import and one entry here.
  */
+import { agloopSource } from "./agloop/agloopSource";
 import type { SourceKind, StateSource } from "./stateSource";
 import { AUTODEV_SOURCE } from "./autodev/autodevSource";
 
 /** Every known state source. Sources add themselves here (one line each). */
 export const STATE_SOURCES: readonly StateSource[] = [
   AUTODEV_SOURCE,
+  agloopSource,
 ];
 
 /** The source of a kind, or undefined when no such source is registered. */

@@ -1,0 +1,107 @@
+/**
+ * agloop as a state source: `.agloop/` (state.json, plan.yaml, log.json, checkpoints/) written
+ * by agloop's coordinator agent and its VS Code hook scripts. Detection, checks, the CLI
+ * summary, the tree, the timeline (log.json) and the "recover from checkpoint" action.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { ActionPreview, SourceLocation, StateSource } from "../stateSource";
+import { AGLOOP_DIR } from "./agloopFiles";
+import { planRecovery, previewRecovery, RECOVER_ACTION, RecoveryRefusedError, runRecovery } from "./agloopRecovery";
+import { loadAgloopSnapshot } from "./agloopSnapshot";
+import { asArray, asRecord, asString } from "./agloopText";
+import { buildAgloopTree } from "./agloopTree";
+import { readLogFile } from "./logFile";
+
+/** Files whose presence in `.agloop/` means agloop state lives here. */
+const MARKERS = ["state.json", "plan.yaml", "log.json"] as const;
+
+/** Whether `p` exists (lstat: a link or FIFO counts as present, so the check can report it). */
+async function present(p: string): Promise<boolean> {
+  try {
+    await fs.promises.lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The action an agloop source offers, or a refusal. */
+function requireRecoverAction(action: string): void {
+  if (action !== RECOVER_ACTION) {
+    throw new RecoveryRefusedError(`agloop has no action ${JSON.stringify(action).slice(0, 60)}.`);
+  }
+}
+
+/** The agloop state source. */
+export const agloopSource: StateSource = {
+  kind: "agloop",
+  displayName: "agloop",
+  detectGlobs: [".agloop/state.json", ".agloop/plan.yaml", ".agloop/log.json"],
+
+  async detect(workspace: string): Promise<SourceLocation | null> {
+    const dir = path.join(workspace, AGLOOP_DIR);
+    let st: fs.Stats;
+    try {
+      st = await fs.promises.lstat(dir);
+    } catch {
+      return null;
+    }
+    const location: SourceLocation = { kind: "agloop", workspace, dir, relDir: AGLOOP_DIR };
+    if (st.isSymbolicLink()) return location; // reported by check(), never followed
+    if (!st.isDirectory()) return null;
+    for (const name of MARKERS) if (await present(path.join(dir, name))) return location;
+    return null;
+  },
+
+  watchGlobs(): readonly string[] {
+    return [".agloop/state.json", ".agloop/plan.yaml", ".agloop/log.json", ".agloop/checkpoints/*.json"];
+  },
+
+  async check(location) {
+    return (await loadAgloopSnapshot(location)).problems;
+  },
+
+  async summarize(location) {
+    const snapshot = await loadAgloopSnapshot(location);
+    const state = snapshot.stateValue;
+    const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+    return {
+      kind: "agloop",
+      path: location.relDir,
+      feature: text(state?.feature_name),
+      phase: text(state?.current_phase),
+      iteration: typeof state?.iteration === "number" ? state.iteration : null,
+      current_task_id: text(state?.current_task_id),
+      tasks: asArray(state?.tasks).map((t) => {
+        const task = asRecord(t);
+        return {
+          id: text(task?.id),
+          title: text(task?.title),
+          status: text(task?.status),
+          depends_on: asArray(task?.depends_on).filter((d): d is string => typeof d === "string"),
+        };
+      }),
+      checkpoints: snapshot.checkpoints.checkpoints.map((c) => c.name),
+      log_entries: snapshot.log.entries,
+    };
+  },
+
+  async tree(location) {
+    return buildAgloopTree(location.workspace, await loadAgloopSnapshot(location));
+  },
+
+  async timeline(location) {
+    return (await readLogFile(location.workspace)).rows;
+  },
+
+  async previewAction(location, action, args): Promise<ActionPreview> {
+    requireRecoverAction(action);
+    return previewRecovery(await planRecovery(location, asString(args[0])));
+  },
+
+  async runAction(location, action, args): Promise<string> {
+    requireRecoverAction(action);
+    return runRecovery(location, asString(args[0]));
+  },
+};

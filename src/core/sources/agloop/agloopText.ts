@@ -1,0 +1,72 @@
+/**
+ * Text helpers for values that come from untrusted agloop files: strip control characters
+ * (terminal escapes), cut long values for labels and messages, escape Markdown for tooltips.
+ */
+
+/** C0/C1 control characters (ESC sequences, BEL, …) except tab and newline. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** The text with control characters replaced by U+FFFD, so nothing reaches a terminal or a label raw. */
+export function stripControl(text: string): string {
+  return text.replace(CONTROL, "\ufffd");
+}
+
+/** One line of at most `max` characters (newlines folded, an ellipsis when cut). */
+export function oneLine(text: string, max = 120): string {
+  const flat = stripControl(text).replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A value quoted for a problem message: JSON-quoted and cut to 60 characters. */
+export function quoteForMessage(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  text = stripControl(text);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** Escapes Markdown so untrusted text renders as text (no links, images, HTML or emphasis). */
+export function escapeMarkdown(text: string, max = 2000): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return stripControl(cut)
+    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, (c) => `\\${c}`)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/\n/g, "  \n");
+}
+
+/** A JSON type name for messages ("a string", "null", "an array"). */
+export function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "an array";
+  const t = typeof value;
+  return t === "object" ? "an object" : t === "number" || t === "boolean" || t === "string" ? `a ${t}` : t;
+}
+
+/** The value when it is a plain object, else undefined. */
+export function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** The value when it is a string, else undefined. */
+export function asString(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The value when it is an array, else an empty array. */
+export function asArray(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** Own-property lookup that ignores the prototype ("__proto__", "constructor" keys). */
+export function hasOwn(record: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(record, key);
+}

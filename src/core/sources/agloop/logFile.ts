@@ -1,0 +1,179 @@
+/**
+ * Reads `.agloop/log.json` (JSON Lines, appended by hooks and agents) as a stream: lines are cut
+ * at a length cap, each is parsed and checked on its own, and the entries become timeline rows.
+ * Memory stays bounded: rows and problems are capped, a giant line is skipped, not buffered.
+ */
+import type { SourceProblem, SourceTimelineRow } from "../stateSource";
+import { AGLOOP_LIMITS, LOG_FILE, openGuarded } from "./agloopFiles";
+import { logEntrySchema } from "./agloopSchemas";
+import { asRecord, asString, oneLine, stripControl } from "./agloopText";
+import { problemsFromIssues, type FieldCode } from "./schemaProblems";
+
+/** The log as read. */
+export interface LogRead {
+  readonly present: boolean;
+  /** Lines that held a JSON object. */
+  readonly entries: number;
+  readonly rows: readonly SourceTimelineRow[];
+  readonly problems: readonly SourceProblem[];
+  /** False when the file does not end with a newline (an append in progress or a torn tail). */
+  readonly endsWithNewline: boolean;
+}
+
+const logFieldCode: FieldCode = (_path, issue, missing) => {
+  if (missing || issue.code === "invalid_type") return "log_field_missing";
+  return undefined;
+};
+
+/** Calls `onLine(text | null, lineNo)` for each line; null = the line was longer than `maxLine` bytes. */
+async function forEachLine(
+  handle: import("node:fs").promises.FileHandle,
+  maxLine: number,
+  onLine: (text: string | null, lineNo: number) => void,
+): Promise<boolean> {
+  const chunk = Buffer.alloc(64 * 1024);
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let tooLong = false;
+  let lineNo = 1;
+  let lastByte = -1;
+  for (let position = 0; ;) {
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    lastByte = chunk[bytesRead - 1];
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl !== -1 && nl < bytesRead; nl = chunk.indexOf(10, start)) {
+      if (!tooLong && partBytes + nl - start <= maxLine) parts.push(Buffer.from(chunk.subarray(start, nl)));
+      const over = tooLong || partBytes + nl - start > maxLine;
+      onLine(over ? null : Buffer.concat(parts).toString("utf8"), lineNo++);
+      parts = [];
+      partBytes = 0;
+      tooLong = false;
+      start = nl + 1;
+    }
+    if (start < bytesRead && !tooLong) {
+      partBytes += bytesRead - start;
+      if (partBytes > maxLine) {
+        tooLong = true;
+        parts = [];
+      } else parts.push(Buffer.from(chunk.subarray(start, bytesRead)));
+    }
+  }
+  if (partBytes > 0 || tooLong) onLine(tooLong ? null : Buffer.concat(parts).toString("utf8"), lineNo);
+  return lastByte === -1 || lastByte === 10;
+}
+
+/** Reads, checks and lists log.json. */
+export async function readLogFile(workspace: string): Promise<LogRead> {
+  const opened = await openGuarded(workspace, LOG_FILE, Number.MAX_SAFE_INTEGER);
+  if (opened.kind === "missing") return { present: false, entries: 0, rows: [], problems: [], endsWithNewline: true };
+  if (opened.kind === "refused") {
+    return { present: true, entries: 0, rows: [], problems: [opened.problem], endsWithNewline: true };
+  }
+  const problems: SourceProblem[] = [];
+  const rows: SourceTimelineRow[] = [];
+  let entries = 0;
+  let dropped = 0;
+  const add = (p: SourceProblem): void => {
+    if (problems.length < AGLOOP_LIMITS.problemsPerFile) problems.push(p);
+    else dropped++;
+  };
+  let endsWithNewline: boolean;
+  try {
+    endsWithNewline = await forEachLine(opened.handle, AGLOOP_LIMITS.logLineBytes, (text, line) => {
+      if (text === null) {
+        add({
+          file: LOG_FILE,
+          line,
+          severity: "error",
+          code: "invalid_json",
+          message: `Line ${line} is longer than ${AGLOOP_LIMITS.logLineBytes} bytes; it was skipped unread. A log entry is one short JSON object per line.`,
+        });
+        return;
+      }
+      if (text.trim().length === 0) return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        add({
+          file: LOG_FILE,
+          line,
+          severity: "error",
+          code: "invalid_json",
+          message: `Line ${line} is not valid JSON (${oneLine(String((e as Error).message), 100)}); each line of log.json must be one JSON object.`,
+        });
+        return;
+      }
+      const entry = asRecord(value);
+      if (!entry) {
+        add({
+          file: LOG_FILE,
+          line,
+          severity: "error",
+          code: "invalid_json",
+          message: `Line ${line} is JSON but not an object; each line of log.json must be one JSON object.`,
+        });
+        return;
+      }
+      entries++;
+      checkEntry(entry, line, add);
+      rows.push(rowOf(entry, line));
+      if (rows.length >= 2 * AGLOOP_LIMITS.timelineRows) rows.splice(0, rows.length - AGLOOP_LIMITS.timelineRows);
+    });
+  } finally {
+    await opened.handle.close();
+  }
+  if (rows.length > AGLOOP_LIMITS.timelineRows) rows.splice(0, rows.length - AGLOOP_LIMITS.timelineRows);
+  if (dropped > 0) {
+    problems.push({
+      file: LOG_FILE,
+      line: null,
+      severity: "warning",
+      code: "invalid_json",
+      message: `${dropped} more problem(s) in log.json were not listed.`,
+    });
+  }
+  return { present: true, entries, rows, problems, endsWithNewline };
+}
+
+/** Schema and length checks of one entry. */
+function checkEntry(entry: Record<string, unknown>, line: number, add: (p: SourceProblem) => void): void {
+  const parsed = logEntrySchema.safeParse(entry);
+  const where = { file: LOG_FILE, lineAt: () => line, lineOfKey: () => line };
+  if (!parsed.success) for (const p of problemsFromIssues(parsed.error.issues, entry, where, logFieldCode)) add(p);
+  for (const key of ["input_summary", "output_summary"] as const) {
+    const text = asString(entry[key]);
+    if (text !== undefined && text.length > 500) {
+      add({
+        file: LOG_FILE,
+        line,
+        severity: "warning",
+        code: "summary_too_long",
+        message: `${key} on line ${line} has ${text.length} characters; the protocol's limit is 500 (truncate before appending).`,
+      });
+    }
+  }
+}
+
+/** The timeline row of one entry: agent, action, task, status, and "phase · summary". */
+function rowOf(entry: Record<string, unknown>, line: number): SourceTimelineRow {
+  const text = (key: string): string | null => {
+    const v = asString(entry[key]);
+    return v === undefined ? null : stripControl(v);
+  };
+  const summary = text("output_summary") || text("input_summary") || "";
+  const phase = text("phase");
+  return {
+    index: line,
+    time: text("timestamp"),
+    actor: text("agent"),
+    action: text("action") ?? "(no action)",
+    taskId: text("task_id"),
+    status: text("status"),
+    summary: oneLine(phase ? `${phase} · ${summary}` : summary, 500),
+    file: LOG_FILE,
+    line,
+  };
+}
