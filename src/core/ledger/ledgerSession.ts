@@ -13,6 +13,7 @@ import { parsePyJson } from "../pyjson/pyJsonParse";
 import { validateLedgerEntry } from "../plan/schemas";
 import { PLAN_OPS, applyStrict } from "./replay";
 import { LedgerScanner } from "./ledgerScanner";
+import { ScannedLineInfo, scanLedgerFile } from "./parallelScan";
 import { reportOf, loadFromTail } from "./ledgerReader";
 import { EntrySummary, VerifyReport } from "./verifyTypes";
 import { Plan } from "../plan/schemas";
@@ -91,22 +92,28 @@ export class LedgerSession {
     let lastLine: { start: number; end: number } | null = null;
     const total = st.size;
     let sinceProgress = 0;
-    this.cursor = await readLines(
-      this.file,
-      (line) => {
-        this.scanner.feed(line);
-        if (line.terminated) lastLine = { start: line.start, end: line.end };
-        else this.unterminatedTail = true;
-        sinceProgress += line.end - line.start;
-        if (onProgress && sinceProgress > 8 << 20) {
-          sinceProgress = 0;
-          onProgress(line.end, total);
-        }
-      },
-      from,
-      total,
-      signal,
-    );
+    const onLine = (line: ScannedLineInfo): void => {
+      if (line.terminated) lastLine = { start: line.start, end: line.end };
+      else this.unterminatedTail = true;
+      sinceProgress += line.end - line.start;
+      if (onProgress && sinceProgress > 8 << 20) {
+        sinceProgress = 0;
+        onProgress(line.end, total);
+      }
+    };
+    this.cursor =
+      from.offset === 0
+        ? await scanLedgerFile(this.file, this.scanner, { until: total, signal, onLine })
+        : await readLines(
+            this.file,
+            (line) => {
+              this.scanner.feed(line);
+              onLine(line);
+            },
+            from,
+            total,
+            signal,
+          );
     this.fileSize = total;
     this.fileMtime = st.mtimeMs;
     const ll = lastLine as { start: number; end: number } | null;
