@@ -26,7 +26,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LineSplitter, RawLine, decodeUtf8Strict, pyStrip } from "../../src/core/ledger/ledgerLineReader";
+import { LineSplitter, RawLine, decodeUtf8Strict, pyStrip, readLines } from "../../src/core/ledger/ledgerLineReader";
 import { LedgerScanner, ScanOptions } from "../../src/core/ledger/ledgerScanner";
 import { exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/ledger/fastCanonical";
 import { LastHead, buildEntry } from "../../src/core/ledger/ledgerWriter";
@@ -775,15 +775,21 @@ describe("ledger scanner fast paths (differential)", function () {
 
 let parallelScans = 0;
 
-/** What a scan split across worker threads at `splitAt` (moved to line starts) records, as {@link run} does without probes. */
-async function runParallel(file: Buffer, options: ScanOptions, splitAt: number[]): Promise<string> {
+/**
+ * What a scan records, as {@link run} does without probes: through
+ * `scanLedgerFile` split at `splitAt` (moved to line starts; [] = one thread),
+ * or with `reference` through the original reader (`readLines` + `feed`).
+ */
+async function runParallel(file: Buffer, options: ScanOptions, splitAt: number[], reference = false): Promise<string> {
   const tmp = path.join(os.tmpdir(), `autodev-eq-parallel-${process.pid}.jsonl`);
   fs.writeFileSync(tmp, file);
   const log: string[] = [];
   const scanner = new LedgerScanner({ ...options, onEntry: (s: EntrySummary) => log.push(`E ${ser(s)}`) });
   let cursor = "";
   try {
-    const c = await scanLedgerFile(tmp, scanner, { threads: splitAt.length + 1, minBytes: 0, splitAt, onSegments: () => parallelScans++ });
+    const c = reference
+      ? await readLines(tmp, (l) => scanner.feed(l))
+      : await scanLedgerFile(tmp, scanner, { threads: splitAt.length + 1, minBytes: 0, splitAt, onSegments: () => parallelScans++ });
     cursor = ser(c);
   } catch (e) {
     log.push(`THREW ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
@@ -795,11 +801,6 @@ async function runParallel(file: Buffer, options: ScanOptions, splitAt: number[]
   log.push(`entries ${scanner.entries} head ${ser(scanner.head)} ok ${scanner.ok} bytes ${scanner.bytes}`);
   log.push(`plan ${ser(scanner.plan)}`);
   return `${log.join("\n")}\ncursor ${cursor}`;
-}
-
-/** The sequential scan of the same file (one thread, `readLines`), recorded the same way. */
-async function runSequential(file: Buffer, options: ScanOptions): Promise<string> {
-  return runParallel(file, options, []);
 }
 
 /** Split targets: random offsets, and offsets right at, before and after line terminators near `near`. */
@@ -816,10 +817,12 @@ function splitTargets(r: Rng, file: Buffer, count: number): number[] {
 
 async function checkParallel(file: Buffer, r: Rng, label: string): Promise<void> {
   const options: ScanOptions = r.pick<ScanOptions>([{}, {}, { maxFindings: 2 }, { replay: false }]);
-  const want = await runSequential(file, options);
+  const want = await runParallel(file, options, [], true);
+  const single = await runParallel(file, options, []);
   const splitAt = splitTargets(r, file, 1 + r.below(3));
   const got = await runParallel(file, options, splitAt);
-  if (process.env.EQ_DUMP && got !== want) fs.writeFileSync(process.env.EQ_DUMP, file);
+  if (process.env.EQ_DUMP && (got !== want || single !== want)) fs.writeFileSync(process.env.EQ_DUMP, file);
+  assert.equal(single, want, `${label} ${JSON.stringify(options)}: the one-thread scan differs from readLines + feed`);
   assert.equal(got, want, `${label} ${JSON.stringify(options)} split near ${splitAt.join(",")}: parallel scan differs from the sequential one`);
 }
 

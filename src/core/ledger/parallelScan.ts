@@ -10,7 +10,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
-import { LineCursor, RawLine, START_CURSOR, readLines } from "./ledgerLineReader";
+import { LineCursor, RawLine, START_CURSOR } from "./ledgerLineReader";
+import { readWholeLines } from "./wholeLineReader";
 import { LedgerScanner } from "./ledgerScanner";
 import { fastLineOf } from "./fastCanonical";
 import { PlanSkeleton } from "../plan/canonicalPlanLayout";
@@ -64,26 +65,20 @@ function workerScript(): string | null {
  */
 export async function scanLedgerFile(file: string, scanner: LedgerScanner, options: ParallelScanOptions = {}): Promise<LineCursor> {
   const threads = options.threads ?? verifyThreads();
-  const sequential = (): Promise<LineCursor> =>
-    readLines(
-      file,
-      (l) => {
-        scanner.feed(l);
-        options.onLine?.(l);
-      },
-      START_CURSOR,
-      options.until,
-      options.signal,
-    );
-  const worker = threads > 1 && scanner.acceptsScannedLines ? workerScript() : null;
-  if (worker === null) return sequential();
+  const onLine = (l: RawLine): void => {
+    scanner.feed(l);
+    options.onLine?.(l);
+  };
+  const sequential = async (fh: fs.promises.FileHandle, size: number): Promise<LineCursor> =>
+    readWholeLines(async (b, off, len, position) => (await fh.read(b, off, len, position)).bytesRead, START_CURSOR, size, true, onLine, { signal: options.signal });
   const fh = await fs.promises.open(file, "r");
   try {
     const size = options.until ?? (await fh.stat()).size;
-    if (size < (options.minBytes ?? DEFAULT_MIN_BYTES)) return await sequential();
+    const worker = threads > 1 && scanner.acceptsScannedLines && size >= (options.minBytes ?? DEFAULT_MIN_BYTES) ? workerScript() : null;
+    if (worker === null) return await sequential(fh, size);
     const targets = options.splitAt ?? Array.from({ length: threads - 1 }, (_, k) => Math.floor((size * (k + 1)) / threads));
     const bounds = await lineStarts(fh, size, targets);
-    if (bounds.length === 0) return await sequential();
+    if (bounds.length === 0) return await sequential(fh, size);
     return await scanSegments(worker, fh.fd, size, bounds, scanner, options);
   } finally {
     await fh.close();

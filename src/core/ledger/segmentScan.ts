@@ -7,7 +7,8 @@
  * map) stays with the scanner in the calling thread.
  */
 import * as fs from "node:fs";
-import { LineSplitter, RawLine, START_CURSOR } from "./ledgerLineReader";
+import { RawLine, START_CURSOR } from "./ledgerLineReader";
+import { readWholeLines } from "./wholeLineReader";
 import { FastLine, provenCanonicalLine } from "./canonicalLine";
 import { AUDIT_OPS, PLAN_OPS } from "../plan/planConstants";
 
@@ -82,7 +83,6 @@ export interface SegmentTask {
   readonly last: boolean;
 }
 
-const CHUNK = 1 << 20;
 const BATCH_LINES = 256;
 const BATCH_BYTES = 1 << 20;
 
@@ -91,8 +91,6 @@ const BATCH_BYTES = 1 << 20;
  * message; `send` may return a promise (flow control) that is awaited.
  */
 export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) => void | Promise<void>): Promise<void> {
-  const splitter = new LineSplitter({ ...START_CURSOR, offset: task.start });
-  const buf = Buffer.allocUnsafe(CHUNK);
   let lines: SegmentLine[] = [];
   let parts: Buffer[] = [];
   let partsLength = 0;
@@ -173,18 +171,19 @@ export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) =
     await send(batch);
   };
 
-  let pos = task.start;
-  while (pos < task.end) {
-    const want = Math.min(CHUNK, task.end - pos);
-    const bytesRead = fs.readSync(task.fd, buf, 0, want, pos);
-    if (bytesRead === 0) break;
-    splitter.push(buf.subarray(0, bytesRead), onLine);
-    pos += bytesRead;
-    if (lines.length >= BATCH_LINES || partsLength >= BATCH_BYTES || weight >= BATCH_BYTES) await flush();
-  }
-  if (task.last) splitter.finish(onLine);
+  const cursor = await readWholeLines(
+    (b, off, len, position) => fs.readSync(task.fd, b, off, len, position),
+    { ...START_CURSOR, offset: task.start },
+    task.end,
+    task.last,
+    onLine,
+    {
+      afterChunk: async () => {
+        if (lines.length >= BATCH_LINES || partsLength >= BATCH_BYTES || weight >= BATCH_BYTES) await flush();
+      },
+    },
+  );
   await flush();
-  const cursor = splitter.cursor();
   const lp = lastPlan as { lineNo: number; length: number } | null;
   await send({
     kind: "done",
