@@ -1,8 +1,8 @@
 /**
  * Parallel verification: splits the ledger at line boundaries into one
- * segment per core, proves and hashes each segment's lines in a worker thread
- * (segmentScan.ts), and feeds the results to one {@link LedgerScanner} in file
- * order, so chain links, replay and the damage map run exactly as in a
+ * segment per core; this thread scans the first one while a worker thread per
+ * other segment proves and hashes its lines (segmentScan.ts); the workers'
+ * results are then fed to the same {@link LedgerScanner} in file order, so chain links, replay and the damage map run exactly as in a
  * sequential scan and give the same verdict, findings and plan. Small files,
  * one core, or scans that need entry objects take the sequential path.
  */
@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import { LineCursor, RawLine, START_CURSOR } from "./ledgerLineReader";
-import { readWholeLines } from "./wholeLineReader";
+import { ReadAt, readWholeLines } from "./wholeLineReader";
 import { LedgerScanner } from "./ledgerScanner";
 import { fastLineOf } from "./fastCanonical";
 import { PlanSkeleton } from "../plan/canonicalPlanLayout";
@@ -29,7 +29,7 @@ export interface ParallelScanOptions {
   readonly onLine?: (line: ScannedLineInfo) => void;
   /** Segments (worker threads); default {@link verifyThreads}. 1 scans in this thread only. */
   readonly threads?: number;
-  /** Files smaller than this are scanned in this thread (default 24 MiB: below it, starting threads costs more than it saves). */
+  /** Files smaller than this are scanned in this thread (default 64 MiB: below it, starting a thread and warming its JIT costs about what it saves). */
   readonly minBytes?: number;
   /** Split near these offsets instead of into equal parts (tests); each moves forward to the next line start. */
   readonly splitAt?: readonly number[];
@@ -37,8 +37,10 @@ export interface ParallelScanOptions {
   readonly onSegments?: (starts: readonly number[]) => void;
 }
 
-const DEFAULT_MIN_BYTES = 24 << 20;
+const DEFAULT_MIN_BYTES = 64 << 20;
 const WINDOW = 64 << 10;
+/** Reads of the in-thread scan: small enough that the lines of one read take well under 50 ms, so the event loop keeps turning. */
+const IN_THREAD_READ = 512 << 10;
 const EMPTY = Buffer.alloc(0);
 
 /** Threads for verification: `AUTODEV_VERIFY_THREADS` when set, else the cores available. */
@@ -70,7 +72,7 @@ export async function scanLedgerFile(file: string, scanner: LedgerScanner, optio
     options.onLine?.(l);
   };
   const sequential = async (fh: fs.promises.FileHandle, size: number): Promise<LineCursor> =>
-    readWholeLines(async (b, off, len, position) => (await fh.read(b, off, len, position)).bytesRead, START_CURSOR, size, true, onLine, { signal: options.signal });
+    readWholeLines(async (b, off, len, position) => (await fh.read(b, off, len, position)).bytesRead, START_CURSOR, size, true, onLine, { signal: options.signal, bufferBytes: IN_THREAD_READ });
   const fh = await fs.promises.open(file, "r");
   try {
     const size = options.until ?? (await fh.stat()).size;
@@ -79,7 +81,7 @@ export async function scanLedgerFile(file: string, scanner: LedgerScanner, optio
     const targets = options.splitAt ?? Array.from({ length: threads - 1 }, (_, k) => Math.floor((size * (k + 1)) / threads));
     const bounds = await lineStarts(fh, size, targets);
     if (bounds.length === 0) return await sequential(fh, size);
-    return await scanSegments(worker, fh.fd, size, bounds, scanner, options);
+    return await scanSegments(worker, fh, size, bounds, scanner, options, onLine);
   } finally {
     await fh.close();
   }
@@ -178,15 +180,27 @@ class SegmentRun {
   }
 }
 
-async function scanSegments(script: string, fd: number, size: number, bounds: number[], scanner: LedgerScanner, options: ParallelScanOptions): Promise<LineCursor> {
-  const starts = [0, ...bounds];
-  options.onSegments?.(starts);
-  const runs = starts.map(
-    (start, k) => new SegmentRun(script, { fd, start, end: k + 1 < starts.length ? starts[k + 1] : size, wantPlans: scanner.wantsPlans, last: k + 1 === starts.length }),
+/**
+ * Scans the first segment in this thread while one worker thread per other
+ * segment proves and hashes its lines, then feeds the workers' results in order.
+ */
+async function scanSegments(
+  script: string,
+  fh: fs.promises.FileHandle,
+  size: number,
+  bounds: number[],
+  scanner: LedgerScanner,
+  options: ParallelScanOptions,
+  onLine: (l: RawLine) => void,
+): Promise<LineCursor> {
+  options.onSegments?.([0, ...bounds]);
+  const runs = bounds.map(
+    (start, k) => new SegmentRun(script, { fd: fh.fd, start, end: k + 1 < bounds.length ? bounds[k + 1] : size, wantPlans: scanner.wantsPlans, last: k + 1 === bounds.length }),
   );
   try {
-    let base = 1;
-    let cursor: LineCursor = START_CURSOR;
+    const read: ReadAt = async (b, off, len, position) => (await fh.read(b, off, len, position)).bytesRead;
+    let cursor = await readWholeLines(read, START_CURSOR, bounds[0], false, onLine, { signal: options.signal });
+    let base = cursor.lineNo;
     for (const run of runs) {
       for (;;) {
         if (options.signal?.aborted) throw new Error("cancelled");
