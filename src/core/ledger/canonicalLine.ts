@@ -4,6 +4,7 @@
  * load only this: one pass over a line's bytes that proves it is exactly what
  * Python's `json.dumps(entry, sort_keys=True)` writes, and its hash.
  */
+import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 import { LEDGER_OPS } from "../plan/planConstants";
 import type { LedgerEntry, LedgerOp } from "../plan/schemas";
@@ -186,10 +187,7 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   if (i < 0 || i !== lineLength - 1) return null;
   const timestamp = decode(tsStart, i, lastEscaped);
 
-  const h = createHash("sha256");
-  h.update(bytes.subarray(0, cut1));
-  h.update(bytes.subarray(cut2));
-  const computedHash = h.digest("hex").slice(0, 16);
+  const computedHash = hashWithoutSelf(bytes, cut1, cut2);
 
   return fastLineOf(bytes, {
     seq,
@@ -217,16 +215,75 @@ export type FastFacts = Omit<FastLine, "entryLazy">;
  * `entryLazy`, which parses only the payload range of `bytes`.
  */
 export function fastLineOf(bytes: Buffer, facts: FastFacts): FastLine {
-  let cached: LedgerEntry | null = null;
-  const entryLazy = (): LedgerEntry => {
-    if (cached) return cached;
+  return new ProvenLine(bytes, facts);
+}
+
+/** A FastLine as one object per line (no closure, no copy of the facts object). */
+class ProvenLine implements FastLine {
+  readonly seq: number | bigint;
+  readonly prevHash: string;
+  readonly selfHash: string;
+  readonly computedHash: string;
+  readonly op: LedgerOp;
+  readonly timestamp: string;
+  readonly sessionId: string;
+  readonly payloadTaskId: string | null;
+  readonly planStart: number;
+  readonly planEnd: number;
+  readonly planIsNull: boolean;
+  readonly skeleton: PlanSkeleton | null;
+  readonly payloadStart: number;
+  readonly payloadEnd: number;
+  private cached: LedgerEntry | null = null;
+
+  constructor(
+    private readonly bytes: Buffer,
+    f: FastFacts,
+  ) {
+    this.seq = f.seq;
+    this.prevHash = f.prevHash;
+    this.selfHash = f.selfHash;
+    this.computedHash = f.computedHash;
+    this.op = f.op;
+    this.timestamp = f.timestamp;
+    this.sessionId = f.sessionId;
+    this.payloadTaskId = f.payloadTaskId;
+    this.planStart = f.planStart;
+    this.planEnd = f.planEnd;
+    this.planIsNull = f.planIsNull;
+    this.skeleton = f.skeleton;
+    this.payloadStart = f.payloadStart;
+    this.payloadEnd = f.payloadEnd;
+  }
+
+  entryLazy(): LedgerEntry {
+    if (this.cached) return this.cached;
     // What `validateLedgerEntry(parsePyJson(line))` returns for a line in exact form: its fields in
     // model order, the payload a fresh dict (`dict[str, Any]` copies), no coercion anywhere.
-    const payload = parsePyJson(latin1(bytes, facts.payloadStart, facts.payloadEnd)) as PyObject;
-    cached = { seq: facts.seq, timestamp: facts.timestamp, session_id: facts.sessionId, op: facts.op, payload, prev_hash: facts.prevHash, self_hash: facts.selfHash };
-    return cached;
-  };
-  return { ...facts, entryLazy };
+    const payload = parsePyJson(latin1(this.bytes, this.payloadStart, this.payloadEnd)) as PyObject;
+    this.cached = { seq: this.seq, timestamp: this.timestamp, session_id: this.sessionId, op: this.op, payload, prev_hash: this.prevHash, self_hash: this.selfHash };
+    return this.cached;
+  }
+}
+
+type OneShotHash = (algorithm: string, data: Uint8Array, encoding: "hex") => string;
+/** `crypto.hash` (Node >= 20.12): one call, no Hash object, for short inputs. */
+const oneShot: OneShotHash | undefined = (crypto as unknown as { hash?: OneShotHash }).hash;
+const SHORT = 16 << 10;
+const scratch = Buffer.allocUnsafeSlow(SHORT);
+
+/** The first 16 hex digits of sha256 of the line without bytes [cut1, cut2) (its `"self_hash": "…", ` member). */
+function hashWithoutSelf(bytes: Buffer, cut1: number, cut2: number): string {
+  const n = bytes.length - (cut2 - cut1);
+  if (oneShot !== undefined && n <= SHORT) {
+    bytes.copy(scratch, 0, 0, cut1);
+    bytes.copy(scratch, cut1, cut2);
+    return oneShot("sha256", scratch.subarray(0, n), "hex").slice(0, 16);
+  }
+  const h = createHash("sha256");
+  h.update(bytes.subarray(0, cut1));
+  h.update(bytes.subarray(cut2));
+  return h.digest("hex").slice(0, 16);
 }
 
 /** The value of the canonical int [s, e), as `parsePyJson` gives it. */

@@ -92,6 +92,18 @@ export class LedgerScanner {
     this.entryArg = options.onEntry !== undefined && (options.entryArgument ?? options.onEntry.length >= 2);
   }
 
+  /**
+   * Continues a chain verified earlier (see verificationRecord.ts): the next
+   * line fed must be the entry after `prevSeq`/`prevHash`, and should be a
+   * plan-carrying one, so replay restarts from its plan. Only on a fresh scanner.
+   */
+  resumeChain(prevSeq: number, prevHash: string, entriesBefore: number): void {
+    if (this.count > 0 || this.bytesSeen > 0) throw new Error("internal error: resumeChain on a scanner that was fed");
+    this.prevSeq = prevSeq;
+    this.prevHash = prevHash;
+    this.count = entriesBefore;
+  }
+
   /** Feeds one physical line. */
   feed(raw: RawLine): void {
     const fast = this.options.fastPath === false ? null : fastCanonicalLine(raw.bytes, this.replayOn);
