@@ -9,10 +9,17 @@ import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../../pro
 import { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
 import type { TimelineEntryRef } from "../timeline/timelineService";
 import { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes";
+import type { VerificationRecord } from "../ledger/verificationRecord";
 
 /** Requests, discriminated by `type`; `cwd` is the folder that contains `.autodev/`. */
 export type WorkerRequest =
-  | { readonly id: number; readonly type: "refresh"; readonly cwd: string }
+  | {
+      readonly id: number;
+      readonly type: "refresh";
+      readonly cwd: string;
+      /** A verification record stored by an earlier session (untrusted: validated), used by a fresh session to resume. */
+      readonly record?: unknown;
+    }
   | { readonly id: number; readonly type: "tailPlan"; readonly cwd: string }
   | { readonly id: number; readonly type: "entries"; readonly cwd: string; readonly offset: number; readonly limit: number }
   | { readonly id: number; readonly type: "entryText"; readonly cwd: string; readonly seq: number }
@@ -91,6 +98,10 @@ export interface RefreshResult {
   readonly head: RememberedHead | null;
   /** Milliseconds the worker spent. */
   readonly ms: number;
+  /** What to store to resume next time (clean ledger after a scan; absent when nothing was read). */
+  readonly record?: VerificationRecord | null;
+  /** True when a stored record did not hold because verified bytes changed (history rewritten). */
+  readonly rewritten?: boolean;
 }
 
 /** Messages from the worker. */
