@@ -40,7 +40,7 @@ export interface ParallelScanOptions {
 const DEFAULT_MIN_BYTES = 64 << 20;
 const WINDOW = 64 << 10;
 /** Reads of the in-thread scan: small enough that the lines of one read take well under 50 ms, so the event loop keeps turning. */
-const IN_THREAD_READ = 512 << 10;
+const IN_THREAD_READ = 128 << 10;
 const EMPTY = Buffer.alloc(0);
 
 /** Threads for verification: `AUTODEV_VERIFY_THREADS` when set, else the cores available. */
