@@ -175,8 +175,9 @@ class SegmentRun {
     return Buffer.from(lp.bytes.buffer, lp.bytes.byteOffset, lp.bytes.length);
   }
 
-  stop(): void {
-    void this.worker.terminate();
+  /** Ends the thread (it may still be reading after an error or a cancel: wait before closing the file). */
+  async stop(): Promise<void> {
+    await this.worker.terminate();
   }
 }
 
@@ -217,7 +218,7 @@ async function scanSegments(
     }
     return cursor;
   } finally {
-    for (const run of runs) run.stop();
+    await Promise.all(runs.map((run) => run.stop()));
   }
 }
 
