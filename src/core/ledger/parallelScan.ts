@@ -29,7 +29,7 @@ export interface ParallelScanOptions {
   readonly onLine?: (line: ScannedLineInfo) => void;
   /** Segments (worker threads); default {@link verifyThreads}. 1 scans in this thread only. */
   readonly threads?: number;
-  /** Files smaller than this are scanned in this thread (default 64 MiB: below it, starting a thread and warming its JIT costs about what it saves). */
+  /** Files smaller than this are scanned in this thread (default 256 MiB: below it, starting a thread and warming its JIT costs more CPU than it saves time, see the README benchmark notes). */
   readonly minBytes?: number;
   /** Split near these offsets instead of into equal parts (tests); each moves forward to the next line start. */
   readonly splitAt?: readonly number[];
@@ -37,7 +37,7 @@ export interface ParallelScanOptions {
   readonly onSegments?: (starts: readonly number[]) => void;
 }
 
-const DEFAULT_MIN_BYTES = 64 << 20;
+const DEFAULT_MIN_BYTES = 256 << 20;
 const WINDOW = 64 << 10;
 /** Reads of the in-thread scan: small enough that the lines of one read take well under 50 ms, so the event loop keeps turning. */
 const IN_THREAD_READ = 128 << 10;
