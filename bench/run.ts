@@ -344,7 +344,7 @@ async function main(argv: string[]): Promise<void> {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const sizes = (opt("sizes") ?? "10,100,500").split(",").map(Number);
-  const runs = Number(opt("runs") ?? 3);
+  const runs = Number(opt("runs") ?? 2);
   const pySrc = autodevSrc(argv);
   fs.mkdirSync(DATA, { recursive: true });
   const load0 = os.loadavg()[0];
