@@ -24,8 +24,9 @@
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { LineSplitter, RawLine, decodeUtf8Strict, pyStrip } from "../../src/core/ledger/ledgerLineReader";
+import { LineSplitter, RawLine, decodeUtf8Strict, pyStrip, readLines } from "../../src/core/ledger/ledgerLineReader";
 import { LedgerScanner, ScanOptions } from "../../src/core/ledger/ledgerScanner";
 import { exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/ledger/fastCanonical";
 import { LastHead, buildEntry } from "../../src/core/ledger/ledgerWriter";
@@ -40,6 +41,7 @@ import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 import { displayMessage } from "../../src/core/text/displayText";
+import { scanLedgerFile } from "../../src/core/ledger/parallelScan";
 
 // ---------------------------------------------------------------- the scanner before the fast paths (oracle)
 
@@ -771,5 +773,98 @@ describe("ledger scanner fast paths (differential)", function () {
     assert.ok(accepted > 1000, `only ${accepted} of ${total} mutants took the fast path`);
     assert.ok(exactModels > 1000, `only ${exactModels} plans were built without the validator`);
     assert.ok(planSkeletons > 100, `only ${planSkeletons} mutated plans were proven`);
+  });
+});
+
+// ---------------------------------------------------------------- the parallel path
+
+let parallelScans = 0;
+
+/**
+ * What a scan records, as {@link run} does without probes: through
+ * `scanLedgerFile` split at `splitAt` (moved to line starts; [] = one thread),
+ * or with `reference` through the original reader (`readLines` + `feed`).
+ */
+async function runParallel(file: Buffer, options: ScanOptions, splitAt: number[], reference = false): Promise<string> {
+  const tmp = path.join(os.tmpdir(), `autodev-eq-parallel-${process.pid}.jsonl`);
+  fs.writeFileSync(tmp, file);
+  const log: string[] = [];
+  const scanner = new LedgerScanner({ ...options, onEntry: (s: EntrySummary) => log.push(`E ${ser(s)}`) });
+  let cursor = "";
+  try {
+    const c = reference
+      ? await readLines(tmp, (l) => scanner.feed(l))
+      : await scanLedgerFile(tmp, scanner, { threads: splitAt.length + 1, minBytes: 0, splitAt, onSegments: () => parallelScans++ });
+    cursor = ser(c);
+  } catch (e) {
+    log.push(`THREW ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+  log.push(`errors ${ser(scanner.errors())}`);
+  log.push(`warnings ${ser(scanner.warnings())}`);
+  log.push(`entries ${scanner.entries} head ${ser(scanner.head)} ok ${scanner.ok} bytes ${scanner.bytes}`);
+  log.push(`plan ${ser(scanner.plan)}`);
+  return `${log.join("\n")}\ncursor ${cursor}`;
+}
+
+/** Split targets: random offsets, and offsets right at, before and after line terminators near `near`. */
+function splitTargets(r: Rng, file: Buffer, count: number): number[] {
+  const out: number[] = [];
+  const terminators: number[] = [];
+  for (let i = 0; i < file.length; i++) if (file[i] === 0x0a || file[i] === 0x0d) terminators.push(i);
+  for (let k = 0; k < count; k++) {
+    if (terminators.length > 0 && r.chance(0.6)) out.push(Math.max(0, Math.min(file.length, r.pick(terminators) + r.below(3) - 1)));
+    else out.push(r.below(file.length + 1));
+  }
+  return out;
+}
+
+async function checkParallel(file: Buffer, r: Rng, label: string): Promise<void> {
+  const options: ScanOptions = r.pick<ScanOptions>([{}, {}, { maxFindings: 2 }, { replay: false }]);
+  const want = await runParallel(file, options, [], true);
+  const single = await runParallel(file, options, []);
+  const splitAt = splitTargets(r, file, 1 + r.below(3));
+  const got = await runParallel(file, options, splitAt);
+  if (process.env.EQ_DUMP && (got !== want || single !== want)) fs.writeFileSync(process.env.EQ_DUMP, file);
+  assert.equal(single, want, `${label} ${JSON.stringify(options)}: the one-thread scan differs from readLines + feed`);
+  assert.equal(got, want, `${label} ${JSON.stringify(options)} split near ${splitAt.join(",")}: parallel scan differs from the sequential one`);
+}
+
+describe("ledger scanner, parallel path (differential)", function () {
+  this.timeout(300_000);
+
+  it("gives the sequential verdicts on the Python-written fixtures, split anywhere", async () => {
+    const r = new Rng(0x9a7a);
+    for (const name of ["python-small", "python-evidence"]) {
+      const file = fs.readFileSync(path.join(__dirname, "../../../test/fixtures", name, ".autodev/plan-ledger.jsonl"));
+      for (let k = 0; k < 3; k++) await checkParallel(file, r, name);
+    }
+    assert.ok(parallelScans >= 5, `only ${parallelScans} of 6 scans ran in parallel`);
+  });
+
+  it("gives the sequential verdicts on clean and mutated ledgers, CRLF/CR newlines and torn tails, split at and near line ends", async () => {
+    const r = new Rng(0x5911);
+    const before = parallelScans;
+    for (let files = 0; files < 30; files++) {
+      const lines = baseLedger(r);
+      if (files % 4 !== 0) {
+        for (let m = 1 + r.below(5); m > 0; m--) {
+          const i = r.below(lines.length);
+          lines[i] = mutateLine(r, lines[i]);
+        }
+        if (r.chance(0.6)) rechainAll(lines);
+      }
+      const file = files % 5 === 1 ? Buffer.from(lines.join("\r\n")) : files % 5 === 2 ? Buffer.from(lines.join("\r") + "\r") : assemble(r, lines);
+      await checkParallel(file, r, `file #${files}`);
+    }
+    assert.ok(parallelScans - before >= 25, `only ${parallelScans - before} of 30 scans ran in parallel`);
+  });
+
+  it("gives the sequential verdicts on tiny and degenerate files", async () => {
+    const r = new Rng(0x717e);
+    const line = baseLedger(new Rng(3))[0];
+    const files = ["", "\n", "\r", "\r\n", "\n\n\n", line, `${line}\n`, `${line}\r`, `${line}\r\n${line.slice(0, 40)}`, `\ufeff${line}\n`, `${line}\n\r\n\r${line}`];
+    for (const text of files) for (let k = 0; k < 2; k++) await checkParallel(Buffer.from(text), r, JSON.stringify(text.slice(0, 20)));
   });
 });

@@ -28,229 +28,23 @@
  * with its exact type, as pydantic's `model_dump` writes it), and return just
  * the task ids and statuses — what strict replay needs — instead of the plan.
  */
-import { createHash } from "node:crypto";
-import { LEDGER_OPS, LedgerEntry, LedgerOp, Plan } from "../plan/schemas";
+import { Plan } from "../plan/schemas";
 import { parsePyJson } from "../pyjson/pyJsonParse";
-import { PyObject, pyInt } from "../pyjson/pyValue";
-import {
-  bytesOf,
-  decode,
-  endScan,
-  intValue,
-  keyBefore,
-  lastEscaped,
-  latin1,
-  lineBytes,
-  lineLength,
-  lit,
-  nullAt,
-  oneOf,
-  startScan,
-  str,
-  strValue,
-  value,
-} from "./canonicalScanner";
-import { PlanSkeleton } from "../plan/canonicalPlanLayout";
-import { exactPlan, skeletonOfTemplate } from "../plan/canonicalPlanProof";
+import { latin1 } from "./canonicalScanner";
 import { FAST_PATHS_MATCH_SCHEMAS, exactPlanFromCanonical, exactPlanModel } from "../plan/canonicalPlanModel";
+import { FastLine, provenCanonicalLine } from "./canonicalLine";
 
 export type { PlanSkeleton } from "../plan/canonicalPlanLayout";
+export type { FastFacts, FastLine } from "./canonicalLine";
+export { fastLineOf } from "./canonicalLine";
 export { FAST_PATHS_MATCH_SCHEMAS, exactPlanFromCanonical, exactPlanModel } from "../plan/canonicalPlanModel";
-
-/** What the fast path extracts from a canonical line. */
-export interface FastLine {
-  readonly seq: number | bigint;
-  readonly prevHash: string;
-  readonly selfHash: string;
-  /** The hash Python would compute for this line. */
-  readonly computedHash: string;
-  readonly op: LedgerOp;
-  readonly timestamp: string;
-  readonly sessionId: string;
-  /** `payload["task_id"]` when it is a string, else null. */
-  readonly payloadTaskId: string | null;
-  /** Byte range of `payload["plan"]` in the line; -1 when the payload has no `plan` key. */
-  readonly planStart: number;
-  readonly planEnd: number;
-  /** True when `payload["plan"]` is `null`. */
-  readonly planIsNull: boolean;
-  /**
-   * When asked for and `payload.plan` is provably a valid Plan in its exact
-   * dumped form: its task ids and statuses, all strict replay needs. Null otherwise.
-   */
-  readonly skeleton: PlanSkeleton | null;
-  /**
-   * The LedgerEntry `validateLedgerEntry(parsePyJson(line))` would return,
-   * built without the validator (the line is in exact form: nothing to
-   * coerce). Parses only the payload. Only valid while the line's bytes are
-   * unchanged, i.e. during the `feed` call that received them.
-   */
-  readonly entryLazy: () => LedgerEntry;
-}
-
-const L_OP = bytesOf('{"op": ');
-const L_PAYLOAD = bytesOf(', "payload": ');
-const L_PREV = bytesOf(', "prev_hash": ');
-const L_SELF = bytesOf(', "self_hash": ');
-const L_SEQ = bytesOf(', "seq": ');
-const L_SESSION = bytesOf(', "session_id": ');
-const L_TIMESTAMP = bytesOf(', "timestamp": ');
-const K_TASK_ID = bytesOf('"task_id"');
-const K_PLAN = bytesOf('"plan"');
-
-const OPS: readonly Uint8Array[] = LEDGER_OPS.map((s) => bytesOf(`"${s}"`));
-const PLAN_OP_SET: ReadonlySet<string> = new Set(["init_plan", "update_plan", "snapshot"]);
-
-let payloadTaskId: string | null = null;
-let planStart = -1;
-let planEnd = -1;
-let planIsNull = false;
-let skeleton: PlanSkeleton | null = null;
-
-/** The payload object at `i` (depth 2), noting `task_id` and `plan`. */
-function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
-  const b = lineBytes;
-  if (b[i] !== 0x7b) return -1;
-  i++;
-  if (b[i] === 0x7d) return i + 1;
-  let pk = -1;
-  let pkEnd = -1;
-  let pkEsc = false;
-  for (;;) {
-    if (b[i] !== 0x22) return -1;
-    const ks = i;
-    const ke = str(i);
-    if (ke < 0) return -1;
-    const kEsc = lastEscaped;
-    if (pk >= 0 && !keyBefore(pk, pkEnd, pkEsc, ks, ke, kEsc)) return -1;
-    pk = ks;
-    pkEnd = ke;
-    pkEsc = kEsc;
-    if (b[ke] !== 0x3a || b[ke + 1] !== 0x20) return -1;
-    const v = ke + 2;
-    i = -1;
-    if (ke - ks === K_PLAN.length && lit(ks, K_PLAN) === ke) {
-      planStart = v;
-      planIsNull = nullAt(v);
-      if (isPlanOp && b[v] === 0x7b) {
-        i = exactPlan(v);
-        skeleton = i >= 0 && wantPlan ? skeletonOfTemplate() : null;
-      }
-      if (i < 0) i = value(v, 2);
-      planEnd = i;
-    } else {
-      i = value(v, 2);
-      if (i >= 0 && b[v] === 0x22 && ke - ks === K_TASK_ID.length && lit(ks, K_TASK_ID) === ke) {
-        payloadTaskId = decode(v, i, lastEscaped);
-      }
-    }
-    if (i < 0) return -1;
-    const c = b[i];
-    if (c === 0x7d) return i + 1;
-    if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
-    i += 2;
-  }
-}
 
 /**
  * Returns the line's facts when it is provably canonical, else null.
  * `wantPlan`: also prove `payload.plan` of plan ops a valid Plan and return its skeleton.
  */
 export function fastCanonicalLine(bytes: Buffer, wantPlan = false): FastLine | null {
-  const n = bytes.length;
-  // The shortest canonical entry is 112 bytes.
-  if (!FAST_PATHS_MATCH_SCHEMAS || n < 100 || bytes[0] !== 0x7b || bytes[n - 1] !== 0x7d) return null;
-  startScan(bytes);
-  payloadTaskId = null;
-  planStart = -1;
-  planEnd = -1;
-  planIsNull = false;
-  skeleton = null;
-  try {
-    return scanLine(bytes, wantPlan);
-  } finally {
-    endScan();
-  }
-}
-
-function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
-  let i = lit(0, L_OP);
-  if (i < 0) return null;
-  const k = oneOf(i, OPS);
-  if (k < 0) return null;
-  const op = LEDGER_OPS[k];
-  const isPlanOp = PLAN_OP_SET.has(op);
-  i = lit(i + OPS[k].length, L_PAYLOAD);
-  if (i < 0) return null;
-  const payloadStart = i;
-  i = payload(i, isPlanOp, wantPlan);
-  const payloadEnd = i;
-  const prevStart = lit(i, L_PREV);
-  i = strValue(prevStart);
-  if (i < 0) return null;
-  const prevHash = decode(prevStart, i, lastEscaped);
-  const cut1 = i + 2; // start of `"self_hash"`
-  const selfStart = lit(i, L_SELF);
-  i = strValue(selfStart);
-  if (i < 0) return null;
-  const selfHash = decode(selfStart, i, lastEscaped);
-  const cut2 = i + 2; // start of `"seq"`
-  const seqStart = lit(i, L_SEQ);
-  i = intValue(seqStart);
-  if (i < 0) return null;
-  const seq = intOf(seqStart, i);
-  const sessionStart = lit(i, L_SESSION);
-  i = strValue(sessionStart);
-  if (i < 0) return null;
-  const sessionId = decode(sessionStart, i, lastEscaped);
-  const tsStart = lit(i, L_TIMESTAMP);
-  i = strValue(tsStart);
-  if (i < 0 || i !== lineLength - 1) return null;
-  const timestamp = decode(tsStart, i, lastEscaped);
-
-  const h = createHash("sha256");
-  h.update(bytes.subarray(0, cut1));
-  h.update(bytes.subarray(cut2));
-  const computedHash = h.digest("hex").slice(0, 16);
-
-  let cached: LedgerEntry | null = null;
-  const entryLazy = (): LedgerEntry => {
-    if (cached) return cached;
-    // What `validateLedgerEntry(parsePyJson(line))` returns for a line in exact form: its fields in
-    // model order, the payload a fresh dict (`dict[str, Any]` copies), no coercion anywhere.
-    const payload = parsePyJson(latin1(bytes, payloadStart, payloadEnd)) as PyObject;
-    cached = { seq, timestamp, session_id: sessionId, op, payload, prev_hash: prevHash, self_hash: selfHash };
-    return cached;
-  };
-  const planSkeleton = skeleton;
-  return {
-    seq,
-    prevHash,
-    selfHash,
-    computedHash,
-    op,
-    timestamp,
-    sessionId,
-    payloadTaskId,
-    planStart,
-    planEnd,
-    planIsNull,
-    skeleton: planSkeleton,
-    entryLazy,
-  };
-}
-
-/** The value of the canonical int [s, e), as `parsePyJson` gives it. */
-function intOf(s: number, e: number): number | bigint {
-  const b = lineBytes;
-  const negative = b[s] === 0x2d;
-  const digits = e - s - (negative ? 1 : 0);
-  if (digits <= 15) {
-    let v = 0;
-    for (let i = negative ? s + 1 : s; i < e; i++) v = v * 10 + (b[i] - 0x30);
-    return negative ? 0 - v : v;
-  }
-  return pyInt(BigInt(latin1(lineBytes, s, e)));
+  return FAST_PATHS_MATCH_SCHEMAS ? provenCanonicalLine(bytes, wantPlan) : null;
 }
 
 /**

@@ -9,6 +9,7 @@ import { checkRegularFile } from "../fs/safeRead";
 import { LineCursor, RawLine, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./ledgerLineReader";
 import { parsePyJson } from "../pyjson/pyJsonParse";
 import { LedgerScanner, ScanOptions } from "./ledgerScanner";
+import { scanLedgerFile } from "./parallelScan";
 import { LedgerCorruptError } from "../errors";
 import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "../plan/schemas";
 import { ReplayError, applyTolerant, PLAN_OPS } from "./replay";
@@ -38,11 +39,11 @@ async function exists(file: string, cwd: string): Promise<boolean> {
 }
 
 /** Verifies `<cwd>/.autodev/plan-ledger.jsonl`: chain checks then replay, reporting all damage. */
-export async function verifyLedger(cwd: string, options: ScanOptions & { signal?: AbortSignal; file?: string } = {}): Promise<VerifyResult> {
+export async function verifyLedger(cwd: string, options: ScanOptions & { signal?: AbortSignal; file?: string; threads?: number } = {}): Promise<VerifyResult> {
   const file = options.file ?? ledgerPath(cwd);
   const scanner = new LedgerScanner(options);
   let cursor: LineCursor = START_CURSOR;
-  if (await exists(file, cwd)) cursor = await readLines(file, (l) => scanner.feed(l), START_CURSOR, undefined, options.signal);
+  if (await exists(file, cwd)) cursor = await scanLedgerFile(file, scanner, { signal: options.signal, threads: options.threads });
   return { report: reportOf(scanner), plan: scanner.ok ? scanner.plan : null, cursor, scanner };
 }
 

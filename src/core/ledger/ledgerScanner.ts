@@ -14,7 +14,7 @@ import { AUDIT_OPS, PLAN_OPS, ReplayError, TaskChange, applyStrict, skeletonPlan
 import { canTransition } from "../plan/taskFsm";
 import { DamageClassifier } from "./damageClassifier";
 import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "./verifyTypes";
-import { FastLine, PlanSkeleton, exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "./fastCanonical";
+import { FAST_PATHS_MATCH_SCHEMAS, FastLine, PlanSkeleton, exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "./fastCanonical";
 
 /** Options of a scan. */
 export interface ScanOptions {
@@ -78,6 +78,8 @@ export class LedgerScanner {
   /** Canonical bytes of the payload.plan `replayPlan` is a skeleton of (a view into `planBuf`). */
   private planBytes: Buffer | null = null;
   private planBuf: Buffer = Buffer.alloc(0);
+  /** Supplies `planBytes` on demand when the plan was proven in another thread (null otherwise). */
+  private planSource: (() => Buffer) | null = null;
   /** What the fast path proved about `planBytes`. */
   private planSkeleton: PlanSkeleton | null = null;
   private replayBroken = false;
@@ -91,12 +93,48 @@ export class LedgerScanner {
     this.entryArg = options.onEntry !== undefined && (options.entryArgument ?? options.onEntry.length >= 2);
   }
 
+  /**
+   * Continues a chain verified earlier (see verificationRecord.ts): the next
+   * line fed must be the entry after `prevSeq`/`prevHash`, and should be a
+   * plan-carrying one, so replay restarts from its plan. Only on a fresh scanner.
+   */
+  resumeChain(prevSeq: number, prevHash: string, entriesBefore: number): void {
+    if (this.count > 0 || this.bytesSeen > 0) throw new Error("internal error: resumeChain on a scanner that was fed");
+    this.prevSeq = prevSeq;
+    this.prevHash = prevHash;
+    this.count = entriesBefore;
+  }
+
   /** Feeds one physical line. */
   feed(raw: RawLine): void {
+    const fast = raw.overLimit !== undefined || this.options.fastPath === false ? null : fastCanonicalLine(raw.bytes, this.replayOn);
+    this.feedScanned(raw, fast, null);
+  }
+
+  /**
+   * True when lines may be proven elsewhere (a worker thread) and fed with
+   * {@link feedScanned}: the fast path is on and no callback wants entry objects.
+   */
+  get acceptsScannedLines(): boolean {
+    return FAST_PATHS_MATCH_SCHEMAS && this.options.fastPath !== false && !this.entryArg;
+  }
+
+  /** Whether plan payloads should be proven (and their skeletons handed over) for this scan. */
+  get wantsPlans(): boolean {
+    return this.replayOn;
+  }
+
+  /**
+   * Feeds one physical line whose fast-path facts were already found
+   * (`fastCanonicalLine(raw.bytes, this.wantsPlans)`, maybe in another
+   * thread; null when the line is not canonical: then `raw.bytes` must hold the
+   * line). For a line with a plan skeleton `raw.bytes` may be empty and
+   * `planBytes` supplies the plan's canonical bytes when the full plan is built.
+   */
+  feedScanned(raw: RawLine, fast: FastLine | null, planBytes: (() => Buffer) | null): void {
     this.bytesSeen = Math.max(this.bytesSeen, raw.end);
     if (raw.overLimit !== undefined) return this.unparsed(raw, "line_too_long", lineTooLongMessage(raw.lineNo, raw.end - raw.start, raw.overLimit));
-    const fast = this.options.fastPath === false ? null : fastCanonicalLine(raw.bytes, this.replayOn);
-    if (fast) return this.acceptFast(raw, fast);
+    if (fast) return this.acceptFast(raw, fast, planBytes);
     const text = decodeUtf8Strict(raw.bytes);
     if (text === null) {
       return this.unparsed(raw, "invalid_json", `ledger line ${raw.lineNo} is not valid UTF-8 text. Inspect and repair (or restore from snapshot).`);
@@ -161,9 +199,9 @@ export class LedgerScanner {
     }
   }
 
-  private acceptFast(raw: RawLine, fast: FastLine): void {
+  private acceptFast(raw: RawLine, fast: FastLine, planBytes: (() => Buffer) | null): void {
     const problem = this.link(raw, fast.seq, fast.prevHash, fast.selfHash, fast.computedHash);
-    const change = this.replayOn ? this.replayFast(raw, fast) : null;
+    const change = this.replayOn ? this.replayFast(raw, fast, planBytes) : null;
     const onEntry = this.options.onEntry;
     if (onEntry) {
       onEntry(
@@ -201,14 +239,20 @@ export class LedgerScanner {
   }
 
   /** Strict replay of a fast-path line: a plan payload proved valid needs no parse at all. */
-  private replayFast(raw: RawLine, fast: FastLine): TaskChange | null {
+  private replayFast(raw: RawLine, fast: FastLine, planBytes: (() => Buffer) | null): TaskChange | null {
     const isPlanOp = PLAN_OPS.has(fast.op);
     if (this.replayBroken && !isPlanOp) return null;
     if (isPlanOp && fast.skeleton !== null) {
-      const len = fast.planEnd - fast.planStart;
-      if (this.planBuf.length < len) this.planBuf = Buffer.allocUnsafe(Math.max(len, 2 * this.planBuf.length));
-      raw.bytes.copy(this.planBuf, 0, fast.planStart, fast.planEnd);
-      this.planBytes = this.planBuf.subarray(0, len);
+      if (planBytes !== null) {
+        this.planBytes = null;
+        this.planSource = planBytes;
+      } else {
+        const len = fast.planEnd - fast.planStart;
+        if (this.planBuf.length < len) this.planBuf = Buffer.allocUnsafe(Math.max(len, 2 * this.planBuf.length));
+        raw.bytes.copy(this.planBuf, 0, fast.planStart, fast.planEnd);
+        this.planBytes = this.planBuf.subarray(0, len);
+        this.planSource = null;
+      }
       const { ids, positions, statuses } = fast.skeleton;
       this.planSkeleton = fast.skeleton;
       this.replayPlan = skeletonPlan(ids, positions, statuses);
@@ -257,6 +301,7 @@ export class LedgerScanner {
     this.replayPlan = plan;
     this.fullPlan = plan;
     this.planBytes = null;
+    this.planSource = null;
     this.planSkeleton = null;
   }
 
@@ -273,7 +318,7 @@ export class LedgerScanner {
    * fields assigned so far, with their latest values.
    */
   private materialize(): void {
-    const bytes = this.planBytes!;
+    const bytes = this.planBytes ?? this.planSource!();
     const text = (bytes as unknown as Latin1).latin1Slice(0, bytes.length);
     let plan = exactPlanFromCanonical(text, this.planSkeleton!);
     if (plan === null) {
@@ -300,6 +345,7 @@ export class LedgerScanner {
     }
     this.fullPlan = plan;
     this.planBytes = null;
+    this.planSource = null;
     this.planSkeleton = null;
   }
 
@@ -316,7 +362,7 @@ export class LedgerScanner {
 
   /** The plan as replayed so far (null before any plan op, or when replay is off). */
   get plan(): Plan | null {
-    if (this.fullPlan === null && this.planBytes !== null) this.materialize();
+    if (this.fullPlan === null && (this.planBytes !== null || this.planSource !== null)) this.materialize();
     return this.fullPlan;
   }
 

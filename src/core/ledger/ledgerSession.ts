@@ -14,6 +14,8 @@ import { parsePyJson } from "../pyjson/pyJsonParse";
 import { validateLedgerEntry } from "../plan/schemas";
 import { PLAN_OPS, applyStrict } from "./replay";
 import { LedgerScanner } from "./ledgerScanner";
+import { ScannedLineInfo, scanLedgerFile } from "./parallelScan";
+import { VerificationRecord, checkVerificationRecord, makeVerificationRecord } from "./verificationRecord";
 import { reportOf, loadFromTail } from "./ledgerReader";
 import { EntrySummary, VerifyReport } from "./verifyTypes";
 import { Plan } from "../plan/schemas";
@@ -21,8 +23,8 @@ import { ledgerPath } from "../sources/autodev/paths";
 
 /** What a refresh did. */
 export interface SessionUpdate {
-  /** "full" rescan, "append" (only new bytes), "none" (unchanged), "missing" (no ledger). */
-  readonly mode: "full" | "append" | "none" | "missing";
+  /** "full" rescan, "append" (only new bytes), "none" (unchanged), "missing" (no ledger), "resumed" (from a stored record, see `resume`). */
+  readonly mode: "full" | "append" | "none" | "missing" | "resumed";
   /** Why a full rescan happened, when it was not the first one. */
   readonly reason?: string;
   /** Number of entries added by this refresh. */
@@ -59,6 +61,8 @@ export class LedgerSession {
   private tailPlan: Plan | null = null;
   /** True when the last scan fed a final line without newline (it will be re-read, so rescan fully). */
   private unterminatedTail = false;
+  /** Set while the index starts at a resume point (see {@link resume}), not at the ledger's first entry. */
+  private resumedAt: VerificationRecord["resume"] | null = null;
 
   constructor(readonly cwd: string) {}
 
@@ -95,22 +99,28 @@ export class LedgerSession {
     let lastLine: { start: number; end: number } | null = null;
     const total = st.size;
     let sinceProgress = 0;
-    this.cursor = await readLines(
-      this.file,
-      (line) => {
-        this.scanner.feed(line);
-        if (line.terminated) lastLine = { start: line.start, end: line.end };
-        else this.unterminatedTail = true;
-        sinceProgress += line.end - line.start;
-        if (onProgress && sinceProgress > 8 << 20) {
-          sinceProgress = 0;
-          onProgress(line.end, total);
-        }
-      },
-      from,
-      total,
-      signal,
-    );
+    const onLine = (line: ScannedLineInfo): void => {
+      if (line.terminated) lastLine = { start: line.start, end: line.end };
+      else this.unterminatedTail = true;
+      sinceProgress += line.end - line.start;
+      if (onProgress && sinceProgress > 8 << 20) {
+        sinceProgress = 0;
+        onProgress(line.end, total);
+      }
+    };
+    this.cursor =
+      from.offset === 0
+        ? await scanLedgerFile(this.file, this.scanner, { until: total, signal, onLine })
+        : await readLines(
+            this.file,
+            (line) => {
+              this.scanner.feed(line);
+              onLine(line);
+            },
+            from,
+            total,
+            signal,
+          );
     this.fileSize = total;
     this.fileMtime = st.mtimeMs;
     const ll = lastLine as { start: number; end: number } | null;
@@ -133,6 +143,68 @@ export class LedgerSession {
     this.fileMtime = 0;
     this.tailPlan = null;
     this.unterminatedTail = false;
+    this.resumedAt = null;
+  }
+
+  /**
+   * Continues from a verification `record` stored by an earlier session: when
+   * its fingerprints hold, re-verifies only the latest plan-carrying line and
+   * what follows it (the appended bytes included) — mode "resumed"; otherwise
+   * verifies everything — mode "full", with the reason and whether the
+   * verified prefix was rewritten. The index then starts at the resume
+   * point ({@link partial}) until a full refresh.
+   */
+  async resume(record: VerificationRecord, signal?: AbortSignal, onProgress?: (bytes: number, total: number) => void): Promise<SessionUpdate & { rewritten: boolean }> {
+    const check = await checkVerificationRecord(this.file, record);
+    if (!check.holds) {
+      this.reset();
+      const u = await this.refresh(signal, onProgress);
+      return { ...u, mode: u.mode === "missing" ? "missing" : "full", reason: check.reason, rewritten: check.rewritten };
+    }
+    this.reset();
+    const at = record.resume;
+    this.scanner.resumeChain(at.prevSeq, at.prevHash, at.entriesBefore);
+    this.cursor = { offset: at.offset, lineNo: at.lineNo, afterCR: false };
+    this.resumedAt = at;
+    const u = await this.refresh(signal, onProgress);
+    const head = this.findBySeq(record.head.seq);
+    if (!this.scanner.ok || this.scanner.entries < record.entries || head?.selfHash !== record.head.selfHash) {
+      // The bytes re-read do not continue the chain as recorded: trust nothing, verify it all.
+      this.reset();
+      const full = await this.refresh(signal, onProgress);
+      return { ...full, mode: "full", reason: "the ledger does not continue the chain verified earlier", rewritten: true };
+    }
+    return { ...u, mode: "resumed", rewritten: false };
+  }
+
+  /** True when the index starts at a resume point instead of the first entry (a full refresh fills it in). */
+  get partial(): boolean {
+    return this.resumedAt !== null;
+  }
+
+  /** The record of what is verified now, to store for the next session; null unless clean. */
+  async verificationRecord(): Promise<VerificationRecord | null> {
+    const head = this.scanner.head;
+    if (!this.scanner.ok || head === null || this.anchor === null || this.unterminatedTail) return null;
+    let k = this.index.length - 1;
+    while (k >= 0 && !PLAN_OPS.has(this.index[k].op)) k--;
+    let resume: VerificationRecord["resume"];
+    if (k >= 0) {
+      const plan = this.index[k];
+      const before = k > 0 ? this.index[k - 1] : null;
+      const base = this.resumedAt?.entriesBefore ?? 0;
+      const prev = before ? { prevSeq: before.seq, prevHash: before.selfHash } : this.resumedAt ? { prevSeq: this.resumedAt.prevSeq, prevHash: this.resumedAt.prevHash } : { prevSeq: 0, prevHash: "" };
+      resume = { offset: plan.start, lineNo: plan.line, ...prev, entriesBefore: base + k };
+    } else if (this.resumedAt) resume = this.resumedAt;
+    else resume = { offset: 0, lineNo: 1, prevSeq: 0, prevHash: "", entriesBefore: 0 };
+    return makeVerificationRecord(this.file, {
+      length: this.cursor.offset,
+      nextLine: this.cursor.lineNo,
+      entries: this.scanner.entries,
+      head: { seq: Number(head.seq), selfHash: head.selfHash },
+      lastLine: { start: this.anchor.start, end: this.anchor.end },
+      resume,
+    });
   }
 
   private async prefixIntact(): Promise<boolean> {

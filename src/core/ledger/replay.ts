@@ -7,10 +7,8 @@ import { LedgerEntry, Plan, TASK_STATUSES, Task, validatePlan } from "../plan/sc
 import { PyValue } from "../pyjson/pyValue";
 import { PyIntError, pyIntCall, pyTruthy, pyTypeName } from "../pyjson/pyBuiltins";
 
-/** Ops that carry a whole plan in `payload.plan`. */
-export const PLAN_OPS: ReadonlySet<string> = new Set(["init_plan", "update_plan", "snapshot"]);
-/** Audit-only ops that never touch the plan. */
-export const AUDIT_OPS: ReadonlySet<string> = new Set(["plan_tournament_complete", "impl_tournament_complete"]);
+export { AUDIT_OPS, PLAN_OPS } from "../plan/planConstants";
+import { AUDIT_OPS, PLAN_OPS } from "../plan/planConstants";
 
 /** Why an entry could not be applied; `kind` matches the verify error kinds. */
 export class ReplayError extends Error {

@@ -5,7 +5,7 @@
  * template: a phase or task whose bytes equal the template's is proven by a
  * memcmp instead of a scan.
  */
-import { TASK_STATUSES } from "./schemas";
+import { TASK_STATUSES } from "./planConstants";
 import { PlanLayout, PlanSkeleton, skeletonOfLayout } from "./canonicalPlanLayout";
 import {
   boolValue,

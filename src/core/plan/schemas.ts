@@ -23,36 +23,9 @@ import { PyFloat, PyObject, PyValue, isPyObject } from "../pyjson/pyValue";
 
 // ---------------------------------------------------------------- models
 
-/** Every task status, in the order Python declares them. */
-export const TASK_STATUSES = [
-  "pending",
-  "in_progress",
-  "coded",
-  "auto_gated",
-  "reviewed",
-  "tested",
-  "tournamented",
-  "complete",
-  "blocked",
-  "skipped",
-] as const;
-/** A task status (`TaskStatus` literal in Python). */
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-
-/** Every ledger op, in the order Python declares them. */
-export const LEDGER_OPS = [
-  "init_plan",
-  "update_plan",
-  "update_task_status",
-  "append_evidence",
-  "mark_blocked",
-  "mark_complete",
-  "snapshot",
-  "plan_tournament_complete",
-  "impl_tournament_complete",
-] as const;
-/** A ledger op (`LedgerOp` literal in Python). */
-export type LedgerOp = (typeof LEDGER_OPS)[number];
+export { LEDGER_OPS, TASK_STATUSES } from "./planConstants";
+export type { LedgerOp, TaskStatus } from "./planConstants";
+import { LEDGER_OPS, TASK_STATUSES } from "./planConstants";
 
 /** Schema of `AcceptanceCriterion`: id, description, met=False. */
 export const AcceptanceCriterionSchema = pyModel("AcceptanceCriterion", {

@@ -6,7 +6,8 @@
  * no ledger work ever runs on the extension host's thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { LedgerSession } from "../ledger/ledgerSession";
+import { LedgerSession, SessionUpdate } from "../ledger/ledgerSession";
+import { parseVerificationRecord } from "../ledger/verificationRecord";
 import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
 import { RefreshResult, WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
 import { Plan } from "../plan/schemas";
@@ -30,14 +31,24 @@ function session(cwd: string): LedgerSession {
   return s;
 }
 
-async function refreshResult(s: LedgerSession, full: boolean, id: number, post: (m: WorkerMessage) => void): Promise<RefreshResult> {
+async function refreshResult(s: LedgerSession, full: boolean, id: number, post: (m: WorkerMessage) => void, stored?: unknown): Promise<RefreshResult> {
   const t0 = performance.now();
   const ctl = new AbortController();
   running.set(id, ctl);
   try {
     if (full) s.invalidate();
-    const update = await s.refresh(ctl.signal, (bytes, total) => post({ kind: "progress", cwd: s.cwd, bytes, total }));
-    return { update, report: s.report, plan: s.plan, entries: s.entries.length, head: s.rememberable(), ms: performance.now() - t0 };
+    const progress = (bytes: number, total: number) => post({ kind: "progress", cwd: s.cwd, bytes, total });
+    // A fresh session may resume from the record an earlier one left (only the appended bytes are verified).
+    const record = !full && stored !== undefined && s.entries.length === 0 ? parseVerificationRecord(stored) : null;
+    let rewritten = false;
+    let update: SessionUpdate;
+    if (record) {
+      const u = await s.resume(record, ctl.signal, progress);
+      rewritten = u.rewritten;
+      update = u;
+    } else update = await s.refresh(ctl.signal, progress);
+    const next = update.mode === "none" ? undefined : await s.verificationRecord();
+    return { update, report: s.report, plan: s.plan, entries: s.partial ? s.report.entries : s.entries.length, head: s.rememberable(), ms: performance.now() - t0, record: next, rewritten };
   } finally {
     running.delete(id);
   }
@@ -56,7 +67,7 @@ async function errorText(p: Promise<unknown>): Promise<string | null> {
 export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage) => void): Promise<WorkerResults[keyof WorkerResults]> {
   switch (req.type) {
     case "refresh":
-      return refreshResult(session(req.cwd), false, req.id, post);
+      return refreshResult(session(req.cwd), false, req.id, post, req.record);
     case "verify":
       return refreshResult(session(req.cwd), true, req.id, post);
     case "cancel": {

@@ -9,12 +9,19 @@ import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../timeli
 import { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
 import type { TimelineEntryRef } from "../timeline/timelineService";
 import { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes";
+import type { VerificationRecord } from "../ledger/verificationRecord";
 import type { Plan } from "../plan/schemas";
 import type { SourceRequest, SourceResults } from "./sourceRequests";
 
 /** Requests, discriminated by `type`; `cwd` is the folder that contains `.autodev/`. */
 export type WorkerRequest =
-  | { readonly id: number; readonly type: "refresh"; readonly cwd: string }
+  | {
+      readonly id: number;
+      readonly type: "refresh";
+      readonly cwd: string;
+      /** A verification record stored by an earlier session (untrusted: validated), used by a fresh session to resume. */
+      readonly record?: unknown;
+    }
   | { readonly id: number; readonly type: "tailPlan"; readonly cwd: string }
   | { readonly id: number; readonly type: "entries"; readonly cwd: string; readonly offset: number; readonly limit: number }
   | { readonly id: number; readonly type: "entryText"; readonly cwd: string; readonly seq: number }
@@ -94,6 +101,10 @@ export interface RefreshResult {
   readonly head: RememberedHead | null;
   /** Milliseconds the worker spent. */
   readonly ms: number;
+  /** What to store to resume next time (clean ledger after a scan; absent when nothing was read). */
+  readonly record?: VerificationRecord | null;
+  /** True when a stored record did not hold because verified bytes changed (history rewritten). */
+  readonly rewritten?: boolean;
 }
 
 /** Messages from the worker. */

@@ -23,6 +23,9 @@ export interface TimeTravel {
 }
 
 
+/** How long after a resumed start the whole ledger is re-verified in the background. */
+const BACKGROUND_VERIFY_DELAY_MS = 20_000;
+
 /** One folder's AutoDev state. */
 export class AutodevFolder extends Disposable {
   private livePlan: Plan | null = null;
@@ -32,6 +35,8 @@ export class AutodevFolder extends Disposable {
   private rewrite: RewriteFinding | null = null;
   private refreshing: Promise<RefreshResult | null> | null = null;
   private again = false;
+  private resumeTried = false;
+  private backgroundVerify: ReturnType<typeof setTimeout> | undefined;
   private lastError: string | null = null;
   /** Set when the folder must not be read (a link out of the workspace in an untrusted workspace). */
   private refusal: string | null = null;
@@ -142,9 +147,13 @@ export class AutodevFolder extends Disposable {
 
   private async doRefresh(): Promise<RefreshResult | null> {
     try {
-      const r = await this.worker.request({ type: "refresh", cwd: this.cwd });
+      // The first refresh of a window may resume from what the last one verified (only new bytes are read).
+      const record = this.resumeTried ? undefined : this.memento.get<unknown>(this.recordKey());
+      this.resumeTried = true;
+      const r = await this.worker.request({ type: "refresh", cwd: this.cwd, record });
       if (r.update.mode === "none" && this.lastReport) return r;
       await this.apply(r);
+      if (r.update.mode === "resumed") this.scheduleBackgroundVerify();
       return r;
     } catch (e) {
       this.lastError = e instanceof Error ? e.message : String(e);
@@ -154,9 +163,35 @@ export class AutodevFolder extends Disposable {
     }
   }
 
+  /** After a resumed start, re-verifies the whole ledger once the window has been idle a while. */
+  private scheduleBackgroundVerify(): void {
+    if (this.backgroundVerify) return;
+    this.backgroundVerify = setTimeout(() => {
+      void (async () => {
+        try {
+          const r = await this.worker.request({ type: "verify", cwd: this.cwd });
+          await this.apply(r);
+          this.log.info(`${this.folder.name}: background re-verification of the whole ledger done`);
+        } catch (e) {
+          this.log.error(`${this.folder.name}: background re-verification failed`, e);
+        }
+      })();
+    }, BACKGROUND_VERIFY_DELAY_MS);
+    this.register({ dispose: () => clearTimeout(this.backgroundVerify) });
+  }
+
+  private recordKey(): string {
+    return `autodev.verified:${this.cwd}`;
+  }
+
   /** Takes a refresh or verification result from the worker as the current state. */
   async apply(r: RefreshResult): Promise<void> {
     {
+      if (r.record !== undefined) await this.memento.update(this.recordKey(), r.record ?? undefined);
+      if (r.rewritten) {
+        this.log.warn(`${this.folder.name}: ${r.update.reason}`);
+        void vscode.window.showWarningMessage(`AutoDev: ${r.update.reason ?? "the ledger's verified history changed"}. It was verified again in full.`);
+      }
       this.lastError = null;
       this.livePlan = revivePlanClone(r.plan);
       this.lastReport = r.report;
