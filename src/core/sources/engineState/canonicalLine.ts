@@ -8,7 +8,7 @@
  * (`pyJsonFloat`); keys sort by code point (`comparePyStrings`).
  */
 import { pyJsonFloat } from "../../pyjson/pyFloatRepr";
-import { comparePyStrings, pyJsonQuote } from "../../pyjson/pyJsonDump";
+import { comparePyStrings } from "../../pyjson/pyJsonDump";
 import { parsePyJson, PyJsonError } from "../../pyjson/pyJsonParse";
 import { PyFloat, type PyValue } from "../../pyjson/pyValue";
 
@@ -51,37 +51,43 @@ export function judgeLine(line: string): LineVerdict {
 
 /** `json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=…)`. */
 export function canonicalDump(value: PyValue, ensureAscii: boolean): string {
-  const parts: string[] = [];
-  writeValue(value, ensureAscii, parts);
-  return parts.join("");
+  const quote = ensureAscii ? quoteAscii : quoteUnicode;
+  const write = (v: PyValue): string => {
+    if (v === null) return "null";
+    switch (typeof v) {
+      case "boolean":
+        return v ? "true" : "false";
+      case "string":
+        return quote(v);
+      case "number":
+      case "bigint":
+        return String(v);
+    }
+    if (v instanceof PyFloat) return pyJsonFloat(v.value);
+    if (Array.isArray(v)) {
+      let out = "[";
+      for (let i = 0; i < v.length; i++) out += (i > 0 ? "," : "") + write(v[i]);
+      return out + "]";
+    }
+    const keys = Array.from(v.keys());
+    if (needsSort(keys)) keys.sort(comparePyStrings);
+    let out = "{";
+    for (let i = 0; i < keys.length; i++) out += (i > 0 ? "," : "") + quote(keys[i]) + ":" + write(v.get(keys[i]) as PyValue);
+    return out + "}";
+  };
+  return write(value);
 }
 
-function writeValue(v: PyValue, ensureAscii: boolean, out: string[]): void {
-  if (v === null) out.push("null");
-  else if (typeof v === "boolean") out.push(v ? "true" : "false");
-  else if (typeof v === "string") out.push(ensureAscii ? pyJsonQuote(v) : quoteUnicode(v));
-  else if (typeof v === "number" || typeof v === "bigint") out.push(BigInt(v).toString());
-  else if (v instanceof PyFloat) out.push(pyJsonFloat(v.value));
-  else if (Array.isArray(v)) {
-    out.push("[");
-    v.forEach((item, i) => {
-      if (i > 0) out.push(",");
-      writeValue(item, ensureAscii, out);
-    });
-    out.push("]");
-  } else {
-    out.push("{");
-    const keys = Array.from(v.keys()).sort(comparePyStrings);
-    keys.forEach((key, i) => {
-      if (i > 0) out.push(",");
-      out.push(ensureAscii ? pyJsonQuote(key) : quoteUnicode(key), ":");
-      writeValue(v.get(key) as PyValue, ensureAscii, out);
-    });
-    out.push("}");
-  }
+/** False when `keys` already are in code point order (the common case: the writer sorted them). */
+function needsSort(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (comparePyStrings(keys[i - 1], keys[i]) >= 0) return true;
+  return false;
 }
 
-/** Short escapes `json` uses with `ensure_ascii=False` (everything else below 0x20 is `\u00XX`). */
+/** Strings that need no escaping in either mode. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** Short escapes `json` uses in both modes. */
 const SHORT_ESCAPES: Record<string, string> = {
   '"': '\\"',
   "\\": "\\\\",
@@ -92,10 +98,20 @@ const SHORT_ESCAPES: Record<string, string> = {
   "\f": "\\f",
 };
 
-/** Python's `encode_basestring` (the `ensure_ascii=False` quoting): only `"`, `\` and C0 controls escaped. */
+function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/** Python's `encode_basestring_ascii` (`ensure_ascii=True`): everything outside printable ASCII as `\uXXXX`, per UTF-16 unit. */
+export function quoteAscii(s: string): string {
+  if (PLAIN.test(s)) return `"${s}"`;
+  return `"${s.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, (c) => SHORT_ESCAPES[c] ?? unicodeEscape(c))}"`;
+}
+
+/** Python's `encode_basestring` (`ensure_ascii=False`): only `"`, `\` and C0 controls escaped. */
 export function quoteUnicode(s: string): string {
   // eslint-disable-next-line no-control-regex
-  return `"${s.replace(/["\\\u0000-\u001f]/g, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+  return `"${s.replace(/["\\\u0000-\u001f]/g, (c) => SHORT_ESCAPES[c] ?? unicodeEscape(c))}"`;
 }
 
 /** Index of the first UTF-16 unit where `a` and `b` differ (the shorter length when one is a prefix). */

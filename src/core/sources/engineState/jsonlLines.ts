@@ -41,13 +41,22 @@ export async function readJsonlLines(
   let afterCR = false;
   let position = 0;
 
-  const emit = (terminator: JsonlLine["terminator"]): void => {
+  /** Ends the current line; `tail` is its last bytes, still in the read buffer (not copied). */
+  const emit = (terminator: JsonlLine["terminator"], tail?: Buffer): void => {
+    if (tail !== undefined) {
+      length += tail.length;
+      if (length <= maxLineBytes && parts.length > 0) {
+        parts.push(tail);
+        kept += tail.length;
+      }
+    }
     const tooLong = length > maxLineBytes;
     let text: string | null = null;
     let notUtf8 = false;
     if (!tooLong) {
       try {
-        text = utf8.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts, kept));
+        const bytes = parts.length === 0 ? (tail ?? Buffer.alloc(0)) : parts.length === 1 ? parts[0] : Buffer.concat(parts, kept);
+        text = utf8.decode(bytes);
       } catch {
         notUtf8 = true;
       }
@@ -82,18 +91,30 @@ export async function readJsonlLines(
         start = i = 1;
       } else emit("\r");
     }
-    for (; i < bytesRead; i++) {
-      const c = buf[i];
-      if (c !== 0x0a && c !== 0x0d) continue;
-      take(buf.subarray(start, i));
-      if (c === 0x0a) emit("\n");
-      else if (i + 1 < bytesRead) {
-        if (buf[i + 1] === 0x0a) {
-          emit("\r\n");
-          i++;
-        } else emit("\r");
-      } else afterCR = true;
-      start = i + 1;
+    const view = buf.subarray(0, bytesRead);
+    // Next LF and CR at or after `i` (CRs are rare: found once, looked for again only when passed).
+    let cr = view.indexOf(0x0d, i);
+    while (i < bytesRead) {
+      if (cr >= 0 && cr < i) cr = view.indexOf(0x0d, i);
+      const lf = view.indexOf(0x0a, i);
+      const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+      if (end < 0) break;
+      const tail = view.subarray(start, end);
+      if (view[end] === 0x0a) emit("\n", tail);
+      else if (end + 1 < bytesRead) {
+        if (view[end + 1] === 0x0a) {
+          emit("\r\n", tail);
+          i = end + 2;
+          start = i;
+          continue;
+        }
+        emit("\r", tail);
+      } else {
+        take(tail);
+        afterCR = true;
+      }
+      i = end + 1;
+      start = i;
     }
     if (start < bytesRead) take(buf.subarray(start, bytesRead));
   }
