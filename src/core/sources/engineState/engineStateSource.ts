@@ -11,7 +11,7 @@ import { readEngineState } from "./engineStateModel";
 import { engineStateTree } from "./engineStateTree";
 import { headRefSync, locateGitFiles, refFile } from "./gitHead";
 
-/** Workspace-relative paths to watch: the three files, HEAD, the ref HEAD points to, packed-refs. */
+/** Workspace-relative paths to watch: the three files, HEAD, the ref HEAD points to, packed-refs, local branches. */
 export function engineStateWatchGlobs(location: SourceLocation): string[] {
   const rel = (file: string): string => relativeTo(location.workspace, file);
   const globs = [MANIFEST_FILE, RECOGNIZERS_FILE, CANDIDATES_FILE].map((name) => rel(path.join(location.dir, name)));
@@ -21,6 +21,9 @@ export function engineStateWatchGlobs(location: SourceLocation): string[] {
     const ref = headRefSync(git);
     if (ref !== null) globs.push(rel(refFile(git, ref)));
     globs.push(rel(path.join(git.commonDir, "packed-refs")));
+    // Hosts may keep the watch list of the first detection: after a checkout HEAD names another
+    // branch, whose commits must still refresh the stale-revision check.
+    globs.push(`${rel(path.join(git.commonDir, "refs", "heads"))}/**`);
   }
   return globs;
 }
