@@ -172,6 +172,18 @@ describe("engine_state source", () => {
   });
 
   describe("tree", () => {
+    it("shows untrusted text with control and bidi characters visible, cut, and Markdown escaped", async () => {
+      const subject = "\u001b[2J\u202eevil [click](command:workbench.action.terminal.new) " + "x".repeat(400);
+      const line = JSON.stringify({ candidate_id: "c1", proposed_chain: { intent: "cause", subject }, trigger: "t" });
+      const ws = makeWorkspace({ "engine_state/discovery_candidates.jsonl": `${line}\n` });
+      const [node] = find(await engineStateSource.tree(await located(ws)), "Discovery candidates").children ?? [];
+      assert.ok(node.label.startsWith("\\u001b[2J\\u202eevil [click]"), node.label);
+      assert.ok(node.label.length < 120, String(node.label.length));
+      assert.doesNotMatch(node.label, /[\u0000-\u001f\u202e]/);
+      assert.doesNotMatch(node.tooltip ?? "", /[\u0000-\u0009\u000b-\u001f\u202e]/); // paragraphs are separated by blank lines
+      assert.match(node.tooltip ?? "", /\\\[click\\\]\\\(command\\:workbench/);
+    });
+
     it("shows the manifest, counts, one node per line opening the file at it, and problems on their lines", async () => {
       const ws = copyFixture("engine-state-broken");
       const tree = await engineStateSource.tree(await located(ws));
