@@ -179,7 +179,9 @@ describe("engine_state source", () => {
       const [node] = find(await engineStateSource.tree(await located(ws)), "Discovery candidates").children ?? [];
       assert.ok(node.label.startsWith("\\u001b[2J\\u202eevil [click]"), node.label);
       assert.ok(node.label.length < 120, String(node.label.length));
+      // eslint-disable-next-line no-control-regex
       assert.doesNotMatch(node.label, /[\u0000-\u001f\u202e]/);
+      // eslint-disable-next-line no-control-regex
       assert.doesNotMatch(node.tooltip ?? "", /[\u0000-\u0009\u000b-\u001f\u202e]/); // paragraphs are separated by blank lines
       assert.match(node.tooltip ?? "", /\\\[click\\\]\\\(command\\:workbench/);
     });

@@ -23,6 +23,7 @@ export type LineVerdict =
  * loader reads `read_text().splitlines()`, so one of these raw in a line splits it.
  * `ensure_ascii=False` writes U+0085, U+2028 and U+2029 raw inside strings.
  */
+// eslint-disable-next-line no-control-regex
 const SPLITLINES_BREAKS = /[\u000b\u000c\u001c\u001d\u001e\u0085\u2028\u2029]/;
 
 /** The 1-based column of the first raw character at which the loader's `splitlines()` splits `line`, or 0. */
