@@ -156,7 +156,7 @@ describe("engine_state source", () => {
       assert.match(head.description ?? "", /unknown \(refs\/heads\/main has no commit yet\)/);
     });
 
-    it("watches the three files, HEAD, the ref HEAD points to, packed-refs and the local branches", async () => {
+    it("watches the three files, HEAD, the ref HEAD points to, packed-refs and HEAD's reflog", async () => {
       const ws = makeWorkspace({ [MANIFEST]: "" });
       gitInitAndCommit(ws);
       assert.deepEqual(engineStateSource.watchGlobs(await located(ws)), [
@@ -166,7 +166,7 @@ describe("engine_state source", () => {
         ".git/HEAD",
         ".git/refs/heads/main",
         ".git/packed-refs",
-        ".git/refs/heads/**",
+        ".git/logs/HEAD",
       ]);
     });
   });

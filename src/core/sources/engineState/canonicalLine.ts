@@ -46,7 +46,7 @@ export function judgeLine(line: string): LineVerdict {
   const unicode = canonicalDump(value, false);
   if (unicode === line) return { kind: "canonical", value };
   // Report against the form the line is closer to: raw non-ASCII means ensure_ascii=False.
-  const expected = /[^\x00-\x7f]/.test(line) ? unicode : ascii;
+  const expected = /[\u0080-\uffff]/.test(line) ? unicode : ascii;
   return { kind: "non_canonical", value, expected, column: firstDifference(line, expected) + 1 };
 }
 

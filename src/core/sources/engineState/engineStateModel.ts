@@ -3,6 +3,7 @@
  * problem in file then line order. `check`, `summarize` and `tree` all derive from it.
  */
 import * as path from "node:path";
+import { sortProblems } from "../sourceProblems";
 import type { SourceLocation, SourceProblem } from "../stateSource";
 import {
   CANDIDATES_FILE,
@@ -33,19 +34,6 @@ export interface EngineStateModel {
 }
 
 const NOT_READ: JsonlFileModel = { state: "missing", records: 0, entries: [], omitted: 0 };
-
-/** Orders problems by file, then line (whole-file problems first), keeping the found order otherwise. */
-export function sortProblems(problems: SourceProblem[]): SourceProblem[] {
-  return problems
-    .map((problem, index) => ({ problem, index }))
-    .sort(
-      (a, b) =>
-        (a.problem.file < b.problem.file ? -1 : a.problem.file > b.problem.file ? 1 : 0) ||
-        (a.problem.line ?? 0) - (b.problem.line ?? 0) ||
-        a.index - b.index,
-    )
-    .map(({ problem }) => problem);
-}
 
 /** Reads the checkpoint at `location` (never throws for bad data; links out and FIFOs are refused). */
 export async function readEngineState(location: SourceLocation): Promise<EngineStateModel> {

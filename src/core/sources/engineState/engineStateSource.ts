@@ -6,12 +6,19 @@
  */
 import * as path from "node:path";
 import type { SourceLocation, StateSource } from "../stateSource";
-import { CANDIDATES_FILE, detectEngineState, MANIFEST_FILE, RECOGNIZERS_FILE, relativeTo } from "./engineStateLocation";
+import {
+  CANDIDATES_FILE,
+  detectEngineState,
+  ENGINE_STATE_DIR,
+  MANIFEST_FILE,
+  RECOGNIZERS_FILE,
+  relativeTo,
+} from "./engineStateLocation";
 import { readEngineState } from "./engineStateModel";
 import { engineStateTree } from "./engineStateTree";
 import { headRefSync, locateGitFiles, refFile } from "./gitHead";
 
-/** Workspace-relative paths to watch: the three files, HEAD, the ref HEAD points to, packed-refs, local branches. */
+/** Workspace-relative paths to watch: the three files, HEAD, the ref HEAD points to, packed-refs, HEAD's reflog. */
 export function engineStateWatchGlobs(location: SourceLocation): string[] {
   const rel = (file: string): string => relativeTo(location.workspace, file);
   const globs = [MANIFEST_FILE, RECOGNIZERS_FILE, CANDIDATES_FILE].map((name) => rel(path.join(location.dir, name)));
@@ -21,9 +28,9 @@ export function engineStateWatchGlobs(location: SourceLocation): string[] {
     const ref = headRefSync(git);
     if (ref !== null) globs.push(rel(refFile(git, ref)));
     globs.push(rel(path.join(git.commonDir, "packed-refs")));
-    // Hosts may keep the watch list of the first detection: after a checkout HEAD names another
-    // branch, whose commits must still refresh the stale-revision check.
-    globs.push(`${rel(path.join(git.commonDir, "refs", "heads"))}/**`);
+    // The reflog of HEAD grows on every move (commit, checkout, reset), whichever branch HEAD is on:
+    // hosts may keep the first watch list across a checkout, when HEAD names another branch.
+    globs.push(rel(path.join(git.gitDir, "logs", "HEAD")));
   }
   return globs;
 }
@@ -47,6 +54,8 @@ export async function summarizeEngineState(location: SourceLocation): Promise<Re
 export const engineStateSource: StateSource = {
   kind: "engine_state",
   displayName: "engine_state",
+  // The default folder's files appearing or going (a configured folder is re-detected when the setting changes).
+  detectGlobs: [MANIFEST_FILE, RECOGNIZERS_FILE, CANDIDATES_FILE].map((name) => `${ENGINE_STATE_DIR}/${name}`),
   detect: detectEngineState,
   watchGlobs: engineStateWatchGlobs,
   check: async (location) => (await readEngineState(location)).problems,
