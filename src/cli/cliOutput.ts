@@ -5,23 +5,43 @@
  */
 import { pyJsonDumps } from "../core/pyjson/pyJsonDump";
 import { toPyDeep as toPy } from "../sample/toPyDeep";
+import { displayMessage, escapeControls } from "../core/text/displayText";
 
 /** Writes one JSON document (Python's `json.dumps(obj, indent=2)` layout) and a newline. */
 export function printJson(v: unknown): void {
   process.stdout.write(pyJsonDumps(toPy(v), { indent: 2 }) + "\n");
 }
 
-/** Writes a line of text to stdout. */
+/** Writes a line of human-readable text to stdout (control characters from state files shown as escapes). */
 export function println(s = ""): void {
-  process.stdout.write(s + "\n");
+  process.stdout.write(escapeControls(s, true) + "\n");
 }
 
-/** Writes a line to stderr. */
+/** Writes a line to stderr (control characters escaped, a runaway message cut). */
 export function eprintln(s: string): void {
-  process.stderr.write(s + "\n");
+  process.stderr.write(displayMessage(s, 20_000) + "\n");
+}
+
+/**
+ * Exits with `code` once everything written to stdout and stderr has been
+ * handed to the OS: through a pipe Node writes asynchronously, and
+ * `process.exit` right after a write would cut the output of a slow reader.
+ * A reader that went away (EPIPE) ends the wait.
+ */
+export function exitAfterOutput(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const done = (): void => {
+    if (--pending === 0) process.exit(code);
+  };
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.once("error", () => process.exit(code));
+    stream.write("", done);
+  }
 }
 
 /** Pads/truncates for a text table column. */
-export function col(s: string, width: number): string {
+export function col(raw: string, width: number): string {
+  const s = escapeControls(raw);
   return s.length > width ? s.slice(0, width - 1) + "…" : s.padEnd(width);
 }

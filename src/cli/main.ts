@@ -4,7 +4,8 @@
  * 2 usage or bad input, 3 lock timeout, 4 transition not allowed.
  */
 import { ParsedArgs, USAGE, UsageError, parseArgs } from "./cliArgs";
-import { eprintln, println } from "./cliOutput";
+import { eprintln, exitAfterOutput, println } from "./cliOutput";
+import { takeLimitOptions } from "./limitOptions";
 import { cmdLoad, cmdLog, cmdReplay, cmdStatus, cmdVerify } from "./readCommands";
 import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./writeCommands";
 import { cmdDiff, cmdEvidence } from "./evidenceCommands";
@@ -13,6 +14,7 @@ import {
   InvalidInputError,
   InvalidTransitionError,
   LedgerCorruptError,
+  PartialCommitError,
   PlanConcurrentModificationError,
   PlanLockTimeoutError,
   WriteRefusedError,
@@ -39,7 +41,13 @@ const COMMANDS: Record<string, Command> = {
 };
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
-export async function runCli(argv: readonly string[]): Promise<number> {
+export async function runCli(argvIn: readonly string[]): Promise<number> {
+  let argv: readonly string[];
+  try {
+    argv = takeLimitOptions(argvIn);
+  } catch (e) {
+    return reportError(e);
+  }
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     println(USAGE);
@@ -71,7 +79,7 @@ function reportError(e: unknown): number {
     eprintln(`autodev-state: ${e.message}. The ledger was not changed.`);
     return 4;
   }
-  if (e instanceof InvalidInputError || e instanceof PlanConcurrentModificationError || e instanceof WriteRefusedError) {
+  if (e instanceof InvalidInputError || e instanceof PlanConcurrentModificationError || e instanceof WriteRefusedError || e instanceof PartialCommitError) {
     eprintln(`autodev-state: ${e.message}`);
     return 2;
   }
@@ -86,10 +94,10 @@ function reportError(e: unknown): number {
 
 if (require.main === module) {
   runCli(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => exitAfterOutput(code),
     (e) => {
       eprintln(String(e));
-      process.exit(70);
+      exitAfterOutput(70);
     },
   );
 }

@@ -10,6 +10,7 @@ import { Plan, planToPy } from "../core/plan/schemas";
 import { listEvidence, readPatch } from "../core/evidence/evidenceStore";
 import { EntrySummary } from "../core/ledger/verifyTypes";
 import { autodevRoot } from "../core/sources/autodev/paths";
+import { displayValue } from "../core/text/displayText";
 
 /** Checks that DIR exists (a missing `.autodev/` inside it is a clean slate). */
 export function requireDir(dir: string): void {
@@ -30,7 +31,7 @@ export async function cmdVerify(args: ParsedArgs): Promise<number> {
       warnings: report.warnings.map((w) => ({ line: w.atLine, seq: w.seq, kind: w.kind, message: w.message })),
     });
   } else if (report.ok) {
-    println(`ledger ok: ${report.entries} entries${report.head ? `, head seq ${report.head.seq} (${report.head.selfHash})` : ""}`);
+    println(`ledger ok: ${report.entries} entries${report.head ? `, head seq ${report.head.seq} (${displayValue(report.head.selfHash)})` : ""}`);
     for (const w of report.warnings) println(`warning: line ${w.atLine}: ${w.message}`);
   } else {
     eprintln(`ledger BROKEN: ${report.errors.length} finding${report.errors.length === 1 ? "" : "s"} in ${report.entries} entries`);
@@ -66,10 +67,10 @@ function printPlan(args: ParsedArgs, plan: Plan | null, entries: number): number
   if (args.switches.has("json")) printJson({ plan: plan ? planToPy(plan) : null, entries });
   else if (!plan) println(`no plan (${entries} entries)`);
   else {
-    println(`${planTitle(plan)}  (${entries} entries)`);
+    println(`${displayValue(planTitle(plan))}  (${entries} entries)`);
     for (const phase of plan.phases) {
-      println(`Phase ${phase.id}: ${phase.title}`);
-      for (const t of phase.tasks) println(`  ${col(t.id, 8)} ${col(String(t.status), 13)} ${t.title}`);
+      println(`Phase ${displayValue(phase.id)}: ${displayValue(phase.title)}`);
+      for (const t of phase.tasks) println(`  ${col(t.id, 8)} ${col(String(t.status), 13)} ${displayValue(t.title)}`);
     }
   }
   return 0;
@@ -118,14 +119,14 @@ export async function cmdStatus(args: ParsedArgs): Promise<number> {
     println(summary.autodev_dir ? "no plan yet (the ledger is empty)" : `no .autodev/ in ${dir}: nothing to show`);
     return 0;
   }
-  println(`Plan ${planTitle(plan)}  spec ${plan.spec_hash}  updated ${plan.updated_at}`);
+  println(`Plan ${displayValue(planTitle(plan))}  spec ${displayValue(plan.spec_hash)}  updated ${displayValue(plan.updated_at)}`);
   println(`${col("PHASE", 6)} ${col("TASK", 8)} ${col("STATUS", 13)} ${col("RETRY", 5)} ${col("ESC", 3)} ${col("EVID", 4)} TITLE`);
   for (const r of rows) {
-    println(`${col(r.phase_id, 6)} ${col(r.id, 8)} ${col(r.status, 13)} ${col(String(r.retry_count), 5)} ${col(r.escalated ? "!" : "", 3)} ${col(String(r.evidence), 4)} ${r.title}`);
+    println(`${col(r.phase_id, 6)} ${col(r.id, 8)} ${col(r.status, 13)} ${col(String(r.retry_count), 5)} ${col(r.escalated ? "!" : "", 3)} ${col(String(r.evidence), 4)} ${displayValue(r.title)}`);
   }
-  const parts = Object.entries(byStatus).map(([k, v]) => `${v} ${k}`);
+  const parts = Object.entries(byStatus).map(([k, v]) => `${v} ${displayValue(k)}`);
   println(`${done}/${rows.length} done · ${parts.join(", ")}`);
-  println(`ledger: ${entries} entries, last ${lastEntry ? `${lastEntry.op} at ${lastEntry.timestamp}` : "—"}`);
+  println(`ledger: ${entries} entries, last ${lastEntry ? `${displayValue(lastEntry.op)} at ${displayValue(lastEntry.timestamp)}` : "—"}`);
   return 0;
 }
 
@@ -145,9 +146,9 @@ export async function cmdLog(args: ParsedArgs): Promise<number> {
     printJson(rows.map((r) => ({ seq: r.seq, line: r.line, timestamp: r.timestamp, session_id: r.sessionId, op: r.op, task_id: r.taskId, from: r.fromStatus, to: r.toStatus, self_hash: r.selfHash, chain: r.chain })));
   } else {
     for (const r of rows) {
-      const change = r.toStatus ? ` ${r.fromStatus ?? "?"} → ${r.toStatus}` : "";
+      const change = r.toStatus ? ` ${displayValue(r.fromStatus ?? "?")} → ${displayValue(r.toStatus)}` : "";
       const mark = r.chain === "ok" ? "" : `  [${r.chain}]`;
-      println(`${col(`#${r.seq}`, 6)} ${r.timestamp.slice(0, 19)}  ${col(r.op, 24)} ${col(r.taskId ?? "", 6)}${change}  (${r.sessionId})${mark}`);
+      println(`${col(`#${r.seq}`, 6)} ${displayValue(r.timestamp.slice(0, 19))}  ${col(r.op, 24)} ${col(r.taskId ?? "", 6)}${change}  (${displayValue(r.sessionId)})${mark}`);
     }
   }
   return report.ok ? 0 : 1;

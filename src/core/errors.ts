@@ -67,3 +67,20 @@ export class WriteRefusedError extends AutodevError {}
 
 /** Bad input from a user or file (not ledger corruption): bad arguments, invalid plan file, bad evidence. */
 export class InvalidInputError extends AutodevError {}
+
+/**
+ * A write that stopped half-way: the audit entry is in the ledger (which stays
+ * valid and holds the change) but plan.json and/or the snapshot entry are not.
+ * The message says exactly which; the next write completes the snapshot first.
+ */
+export class PartialCommitError extends AutodevError {
+  constructor(
+    message: string,
+    /** seq of the audit entry that was appended. */
+    readonly auditSeq: number | bigint,
+    /** True when plan.json was rewritten before the failure. */
+    readonly planJsonWritten: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -38,7 +38,9 @@ export class LedgerWorkerClient extends Disposable {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(path.join(__dirname, "verifyWorker.js"));
+    // The line-length limit (autodev.maxLineMB) is read when the worker starts.
+    const maxLineMB = vscode.workspace.getConfiguration("autodev").get<number>("maxLineMB", 256);
+    const w = new Worker(path.join(__dirname, "verifyWorker.js"), { workerData: { maxLineBytes: maxLineMB * 1024 * 1024 } });
     w.on("message", (m: WorkerMessage) => this.onMessage(m));
     w.on("error", (e) => this.log.error("ledger worker failed", e));
     w.on("exit", (code) => {

@@ -3,6 +3,7 @@
  * No telemetry: nothing leaves the machine.
  */
 import * as vscode from "vscode";
+import { displayMessage } from "../core/text/displayText";
 
 /** A thin logger over a LogOutputChannel. */
 export class OutputLog implements vscode.Disposable {
@@ -13,15 +14,15 @@ export class OutputLog implements vscode.Disposable {
   }
 
   info(message: string): void {
-    this.channel.info(message);
+    this.channel.info(displayMessage(message));
   }
 
   warn(message: string): void {
-    this.channel.warn(message);
+    this.channel.warn(displayMessage(message));
   }
 
   error(message: string, e?: unknown): void {
-    this.channel.error(e === undefined ? message : `${message}: ${e instanceof Error ? e.message : String(e)}`);
+    this.channel.error(displayMessage(e === undefined ? message : `${message}: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /** Reveals the channel. */

@@ -139,6 +139,7 @@ describe("ledger writer", function () {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), "ws-"));
     fs.symlinkSync(path.join(outside, ".autodev"), path.join(ws, ".autodev"));
     await assert.rejects(new PlanManager(ws, { sessionId: "s" }).updateTaskStatus("1.3", "in_progress"), (e: Error) => e instanceof WriteRefusedError && /outside the workspace/.test(e.message));
-    assert.equal((await verifyLedger(ws)).report.ok, true, "reading through the link still works");
+    // Nor read (issue 11, item 8): a .autodev/ that resolves outside the workspace is an error, trusted or not.
+    await assert.rejects(verifyLedger(ws), /the ledger .*resolves to .*outside the workspace/);
   });
 });

@@ -39,6 +39,7 @@ import { DamageClassifier } from "../../src/core/ledger/damageClassifier";
 import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "../../src/core/ledger/verifyTypes";
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
+import { displayMessage } from "../../src/core/text/displayText";
 
 // ---------------------------------------------------------------- the scanner before the fast paths (oracle)
 
@@ -610,8 +611,11 @@ function run(make: (opts: ScanOptions) => AnyScanner, file: Buffer, options: Sca
   } catch (e) {
     log.push(`THREW ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
   }
-  log.push(`errors ${ser(scanner.errors())}`);
-  log.push(`warnings ${ser(scanner.warnings())}`);
+  // Since issue 11 the scanner shows messages with controls escaped and capped (displayMessage, 2,000
+  // characters); the verbatim legacy copy predates that, so its messages get the same treatment here.
+  const shown = <T extends { message: string }>(f: T): T => (make === legacy ? { ...f, message: displayMessage(f.message, 2000) } : f);
+  log.push(`errors ${ser(scanner.errors().map(shown))}`);
+  log.push(`warnings ${ser(scanner.warnings().map(shown))}`);
   log.push(`entries ${scanner.entries} head ${ser(scanner.head)} ok ${scanner.ok} bytes ${scanner.bytes}`);
   log.push(`plan ${ser(scanner.plan)}`);
   return { text: log.join("\n"), fastLines };

@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { atomicWriteFile } from "../fs/atomicFile";
+import { describeKind } from "../fs/safeRead";
 import { Evidence, evidenceToPy, validateEvidence } from "./evidenceSchemas";
 import { PyJsonError, parsePyJson } from "../pyjson/pyJsonParse";
 import { dumpsIndent2 } from "../pyjson/pyJsonDump";
@@ -45,11 +46,16 @@ export async function readInside(dir: string, file: string, max = MAX_EVIDENCE_B
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
     return { ok: false, error: `${path.basename(file)} resolves to ${real}, outside ${dir}; not read` };
   }
-  const fh = await fs.promises.open(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0)).catch((e: NodeJS.ErrnoException) => e);
+  // Never open a FIFO or device: the open (or a read) would block a thread of Node's shared pool forever.
+  const lst = await fs.promises.lstat(real).catch((e: NodeJS.ErrnoException) => e);
+  if (lst instanceof Error) return { ok: false, error: `cannot open ${path.basename(file)}: ${lst.code ?? lst.message}` };
+  if (!lst.isFile()) return { ok: false, error: `${path.basename(file)} is not a regular file (found a ${describeKind(lst)}); not read` };
+  const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+  const fh = await fs.promises.open(real, flags).catch((e: NodeJS.ErrnoException) => e);
   if (fh instanceof Error) return { ok: false, error: `cannot open ${path.basename(file)}: ${fh.code ?? fh.message}` };
   try {
     const st = await fh.stat();
-    if (!st.isFile()) return { ok: false, error: `${path.basename(file)} is not a regular file` };
+    if (!st.isFile()) return { ok: false, error: `${path.basename(file)} is not a regular file (found a ${describeKind(st)}); not read` };
     if (st.size > max) return { ok: false, error: `${path.basename(file)} is ${st.size} bytes, over the ${max}-byte limit; not read` };
     return { ok: true, data: await fh.readFile() };
   } finally {

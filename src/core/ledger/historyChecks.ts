@@ -3,7 +3,9 @@
  * that status implies, and a `plan.json` that does not match the ledger
  * (design §13 "staleness detection"). Not corruption; shown at lower severity.
  */
-import * as fs from "node:fs";
+import { readRegularText } from "../fs/safeRead";
+import { getMaxLineBytes } from "./ledgerLineReader";
+import { truncateText } from "../text/displayText";
 import { Plan } from "../plan/schemas";
 import { planJsonText } from "./ledgerWriter";
 import { listEvidence } from "../evidence/evidenceStore";
@@ -40,10 +42,14 @@ export async function missingEvidenceWarnings(cwd: string, plan: Plan, entries: 
 
 /** Compares plan.json with the bytes the ledger's plan would produce; a warning with the first differing line, or null. */
 export async function planJsonWarning(cwd: string, plan: Plan | null): Promise<VerifyWarning | null> {
-  let onDisk: string;
+  let onDisk: string | null;
   try {
-    onDisk = await fs.promises.readFile(planPath(cwd), "utf8");
-  } catch {
+    onDisk = await readRegularText(planPath(cwd), { root: cwd, what: "plan.json", maxBytes: getMaxLineBytes() });
+  } catch (e) {
+    // A FIFO, device, link out of the workspace, unreadable or oversized plan.json: say so, never read it.
+    return { atLine: 1, seq: null, kind: "plan_json_mismatch", message: e instanceof Error ? e.message : String(e) };
+  }
+  if (onDisk === null) {
     return plan ? { atLine: 1, seq: null, kind: "plan_json_missing", message: "plan.json is missing; the ledger has a plan (run any write, or AutoDev, to recreate it)" } : null;
   }
   if (!plan) return null;
@@ -57,6 +63,6 @@ export async function planJsonWarning(cwd: string, plan: Plan | null): Promise<V
     atLine: i + 1,
     seq: null,
     kind: "plan_json_mismatch",
-    message: `plan.json does not match the plan in the ledger (first difference at line ${i + 1}: expected ${JSON.stringify((b[i] ?? "<end of file>").trim())}, found ${JSON.stringify((a[i] ?? "<end of file>").trim())}). The ledger is the source of truth; run "Replay Ledger" to compare.`,
+    message: `plan.json does not match the plan in the ledger (first difference at line ${i + 1}: expected ${JSON.stringify(truncateText((b[i] ?? "<end of file>").trim()))}, found ${JSON.stringify(truncateText((a[i] ?? "<end of file>").trim()))}). The ledger is the source of truth; run "Replay Ledger" to compare.`,
   };
 }

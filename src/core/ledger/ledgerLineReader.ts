@@ -8,6 +8,7 @@
  * its byte range (the timeline loads payloads on demand this way).
  */
 import * as fs from "node:fs";
+import { UnsafeFileError, describeKind } from "../fs/safeRead";
 
 /** One physical line of the ledger file. */
 export interface RawLine {
@@ -21,6 +22,26 @@ export interface RawLine {
   readonly bytes: Buffer;
   /** True when a newline terminator followed the content (false only for a final unterminated line). */
   readonly terminated: boolean;
+  /**
+   * Set (to the limit in bytes) when the line is longer than the line-length
+   * limit: `bytes` is then empty (the content was skipped, not kept in memory)
+   * and `end - start` is its length. Reading goes on after it.
+   */
+  readonly overLimit?: number;
+}
+
+/** Default longest ledger line kept in memory: 256 MB (setting `autodev.maxLineMB`, CLI `--max-line-mb`). */
+export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
+let maxLineBytes = DEFAULT_MAX_LINE_BYTES;
+
+/** Sets the line-length limit of every reader in this process/thread (bytes; a non-positive or NaN value restores the default). */
+export function setMaxLineBytes(bytes: number): void {
+  maxLineBytes = Number.isFinite(bytes) && bytes > 0 ? Math.floor(bytes) : DEFAULT_MAX_LINE_BYTES;
+}
+
+/** The line-length limit in force, in bytes. */
+export function getMaxLineBytes(): number {
+  return maxLineBytes;
 }
 
 /** Where to start reading, so an incremental reader can resume at a known line boundary. */
@@ -52,9 +73,12 @@ export async function readLines(
   until?: number,
   signal?: AbortSignal,
 ): Promise<LineCursor> {
-  const fh = await fs.promises.open(file, "r");
+  // O_NONBLOCK: a FIFO put in the ledger's place cannot block the open; then only a regular file is read.
+  const fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
-    const size = until ?? (await fh.stat()).size;
+    const st = await fh.stat();
+    if (!st.isFile()) throw new UnsafeFileError(`${file}: expected a regular file, found a ${describeKind(st)}; not read`, file, describeKind(st));
+    const size = until ?? st.size;
     const splitter = new LineSplitter(from);
     let pos = from.offset;
     const buf = Buffer.allocUnsafe(CHUNK);
@@ -82,9 +106,14 @@ export class LineSplitter {
   private afterCR: boolean;
   private pending: Buffer[] = [];
   private pendingLen = 0;
+  /** True while the current line is over the limit: its bytes are skipped, not kept. */
+  private oversize = false;
   private committed: LineCursor;
 
-  constructor(from: LineCursor = START_CURSOR) {
+  constructor(
+    from: LineCursor = START_CURSOR,
+    private readonly limit: number = maxLineBytes,
+  ) {
     this.lineNo = from.lineNo;
     this.lineStart = from.offset;
     this.offset = from.offset;
@@ -119,9 +148,11 @@ export class LineSplitter {
         i = j;
         continue;
       }
-      const content = this.take(chunk.subarray(segStart, i));
       const start = this.lineStart;
-      const end = start + content.length;
+      const length = this.offset + i - start;
+      const over = this.oversize || length > this.limit;
+      const content = over ? this.drop() : this.take(chunk.subarray(segStart, i));
+      const end = start + length;
       let termLen = 1;
       if (c === 0x0d) {
         if (i + 1 < n) {
@@ -130,7 +161,9 @@ export class LineSplitter {
           this.afterCR = true;
         }
       }
-      const line: RawLine = { lineNo: this.lineNo, start, end, bytes: content, terminated: true };
+      const line: RawLine = over
+        ? { lineNo: this.lineNo, start, end, bytes: content, terminated: true, overLimit: this.limit }
+        : { lineNo: this.lineNo, start, end, bytes: content, terminated: true };
       this.lineNo += 1;
       this.lineStart = end + termLen;
       this.committed = { offset: this.lineStart, lineNo: this.lineNo, afterCR: this.afterCR };
@@ -141,10 +174,15 @@ export class LineSplitter {
         return false;
       }
     }
-    if (segStart < n) {
-      const rest = Buffer.from(chunk.subarray(segStart, n));
-      this.pending.push(rest);
-      this.pendingLen += rest.length;
+    if (segStart < n && !this.oversize) {
+      if (this.pendingLen + (n - segStart) > this.limit) {
+        this.drop();
+        this.oversize = true;
+      } else {
+        const rest = Buffer.from(chunk.subarray(segStart, n));
+        this.pending.push(rest);
+        this.pendingLen += rest.length;
+      }
     }
     this.offset += n;
     return true;
@@ -152,14 +190,28 @@ export class LineSplitter {
 
   /** Reports a final unterminated line, if any. */
   finish(onLine: (line: RawLine) => void | false): void {
+    const length = this.offset - this.lineStart;
+    if (this.oversize) {
+      this.oversize = false;
+      onLine({ lineNo: this.lineNo, start: this.lineStart, end: this.offset, bytes: Buffer.alloc(0), terminated: false, overLimit: this.limit });
+      return;
+    }
     if (this.pendingLen === 0) return;
     const content = this.take(Buffer.alloc(0));
-    onLine({ lineNo: this.lineNo, start: this.lineStart, end: this.lineStart + content.length, bytes: content, terminated: false });
+    onLine({ lineNo: this.lineNo, start: this.lineStart, end: this.lineStart + length, bytes: content, terminated: false });
   }
 
   /** The position after the last terminated line. */
   cursor(): LineCursor {
     return this.committed;
+  }
+
+  /** Forgets the kept part of an over-limit line; returns the empty content it is reported with. */
+  private drop(): Buffer {
+    this.pending = [];
+    this.pendingLen = 0;
+    this.oversize = false;
+    return Buffer.alloc(0);
   }
 
   private take(tail: Buffer): Buffer {

@@ -5,7 +5,7 @@
  * Everything streams; memory stays bounded by one plan plus the entries after
  * the latest snapshot.
  */
-import * as fs from "node:fs";
+import { checkRegularFile } from "../fs/safeRead";
 import { LineCursor, RawLine, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./ledgerLineReader";
 import { parsePyJson } from "../pyjson/pyJsonParse";
 import { LedgerScanner, ScanOptions } from "./ledgerScanner";
@@ -28,13 +28,13 @@ export interface VerifyResult {
   readonly scanner: LedgerScanner;
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.promises.access(file);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * True when the ledger exists; false only for ENOENT. Anything else (a FIFO, a
+ * device, a link out of the workspace or in a loop, EACCES) throws
+ * `UnsafeFileError`: a ledger that cannot be read is never "ok, 0 entries".
+ */
+async function exists(file: string, cwd: string): Promise<boolean> {
+  return (await checkRegularFile(file, { root: cwd, what: "the ledger" })) !== null;
 }
 
 /** Verifies `<cwd>/.autodev/plan-ledger.jsonl`: chain checks then replay, reporting all damage. */
@@ -42,7 +42,7 @@ export async function verifyLedger(cwd: string, options: ScanOptions & { signal?
   const file = options.file ?? ledgerPath(cwd);
   const scanner = new LedgerScanner(options);
   let cursor: LineCursor = START_CURSOR;
-  if (await exists(file)) cursor = await readLines(file, (l) => scanner.feed(l), START_CURSOR, undefined, options.signal);
+  if (await exists(file, cwd)) cursor = await readLines(file, (l) => scanner.feed(l), START_CURSOR, undefined, options.signal);
   return { report: reportOf(scanner), plan: scanner.ok ? scanner.plan : null, cursor, scanner };
 }
 
@@ -65,9 +65,9 @@ function raiseFirst(scanner: LedgerScanner): void {
  * that builds no entry objects (summaries only), then a re-read of just the
  * latest snapshot line and the lines after it.
  */
-export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ plan: Plan | null; entries: number; head: VerifyReport["head"] }> {
+export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ plan: Plan | null; entries: number; head: VerifyReport["head"]; lastOp?: string }> {
   const file = ledgerPath(cwd);
-  if (!(await exists(file))) return { plan: null, entries: 0, head: null };
+  if (!(await exists(file, cwd))) return { plan: null, entries: 0, head: null };
   let snapshot: EntrySummary | null = null;
   let last: EntrySummary | null = null;
   const scanner = new LedgerScanner({
@@ -85,7 +85,7 @@ export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ pla
   const snap = snapshot as EntrySummary | null;
   if (!snap) {
     if (first) throw new LedgerCorruptError(first.message, first);
-    return { plan: scanner.plan, entries: scanner.entries, head: scanner.head };
+    return { plan: scanner.plan, entries: scanner.entries, head: scanner.head, lastOp: (last as EntrySummary | null)?.op };
   }
   const tail: LedgerEntry[] = [];
   await readLines(
@@ -107,7 +107,7 @@ export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ pla
       throw e;
     }
   }
-  return { plan, entries: scanner.entries, head: scanner.head };
+  return { plan, entries: scanner.entries, head: scanner.head, lastOp: (last as EntrySummary | null)?.op };
 }
 
 /** Parses one verified ledger line into an entry (null for a blank line). */
@@ -139,7 +139,7 @@ function fromSnapshot(snap: LedgerEntry): Plan {
  */
 export async function replayLedger(cwd: string, atSeq?: number, signal?: AbortSignal): Promise<{ plan: Plan | null; entries: number }> {
   const file = ledgerPath(cwd);
-  if (!(await exists(file))) return { plan: null, entries: 0 };
+  if (!(await exists(file, cwd))) return { plan: null, entries: 0 };
   const scanner = new LedgerScanner({ replay: true, maxFindings: 1 });
   await readLines(
     file,
@@ -162,7 +162,7 @@ export async function replayLedger(cwd: string, atSeq?: number, signal?: AbortSi
  * rules. No chain verification (run `verifyLedger` in the background for that).
  */
 export async function loadFromTail(cwd: string): Promise<{ plan: Plan | null; seq: number | null }> {
-  const lines = await readTailLines(ledgerPath(cwd), (op) => PLAN_OPS.has(op));
+  const lines = await readTailLines(ledgerPath(cwd), (op) => PLAN_OPS.has(op), cwd);
   if (!lines || lines.length === 0) return { plan: null, seq: null };
   // The plan-carrying entry: proven canonical without building objects, else parsed and validated.
   const head = fastCanonicalLine(lines[0], true);

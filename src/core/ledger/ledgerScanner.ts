@@ -6,6 +6,7 @@
  * from its state, so a live view reads only the new bytes.
  */
 import { RawLine, decodeUtf8Strict, pyStrip } from "./ledgerLineReader";
+import { displayMessage, displayValue } from "../text/displayText";
 import { PyJsonError, parsePyJson } from "../pyjson/pyJsonParse";
 import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "../plan/schemas";
 import { computeEntryHash } from "./ledgerHash";
@@ -93,6 +94,7 @@ export class LedgerScanner {
   /** Feeds one physical line. */
   feed(raw: RawLine): void {
     this.bytesSeen = Math.max(this.bytesSeen, raw.end);
+    if (raw.overLimit !== undefined) return this.unparsed(raw, "line_too_long", lineTooLongMessage(raw.lineNo, raw.end - raw.start, raw.overLimit));
     const fast = this.options.fastPath === false ? null : fastCanonicalLine(raw.bytes, this.replayOn);
     if (fast) return this.acceptFast(raw, fast);
     const text = decodeUtf8Strict(raw.bytes);
@@ -131,9 +133,9 @@ export class LedgerScanner {
     if (this.linkKnown && seq != expected) {
       problem = { line: L, seq, kind: "seq_jump", message: `ledger line ${L}: seq jumped from ${this.prevSeq} to ${seq}`, atLine: L };
     } else if (this.linkKnown && prevHash !== this.prevHash) {
-      problem = { line: L, seq, kind: "prev_hash_mismatch", message: `ledger line ${L}: prev_hash mismatch (expected '${this.prevHash}', saw '${prevHash}')`, atLine: L };
+      problem = { line: L, seq, kind: "prev_hash_mismatch", message: `ledger line ${L}: prev_hash mismatch (expected '${displayValue(this.prevHash)}', saw '${displayValue(prevHash)}')`, atLine: L };
     } else if (computed !== selfHash) {
-      problem = { line: L, seq, kind: "self_hash_mismatch", message: `ledger line ${L}: self_hash mismatch (computed ${computed}, stored ${selfHash})`, atLine: L };
+      problem = { line: L, seq, kind: "self_hash_mismatch", message: `ledger line ${L}: self_hash mismatch (computed ${computed}, stored ${displayValue(selfHash)})`, atLine: L };
     }
     if (problem) this.chainFinding(problem);
     this.damage.entry({ line: L, seq, prevHash, selfHash, hashOk: computed === selfHash, expectedPrev: this.prevHash, expectedSeq: expected, linkKnown: this.linkKnown });
@@ -348,11 +350,30 @@ export class LedgerScanner {
     if (this.suppressed > 0) {
       out.push({ line: null, seq: null, kind: "more_errors", message: `${this.suppressed} more findings not listed`, atLine: 0 });
     }
-    return out;
+    return out.map(boundedMessage);
   }
 
   /** Warnings (not corruption): FSM violations in history. */
   warnings(): VerifyWarning[] {
-    return [...this.warningList];
+    return this.warningList.map(boundedMessage);
   }
 }
+
+/** The message of a line over the line-length limit: where, how big, the limit, what to do. */
+export function lineTooLongMessage(lineNo: number, bytes: number, limit: number): string {
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  return (
+    `ledger line ${lineNo} is ${bytes} bytes (${mb(bytes)}), over the line-length limit of ${mb(limit)}; it was skipped, not read ` +
+    "(reading went on after it). A real entry is far smaller: inspect and repair the line, or raise the limit " +
+    "(setting autodev.maxLineMB, CLI --max-line-mb)."
+  );
+}
+
+/** Messages quote values from the file (ids, statuses, hashes): controls escaped, length capped. */
+function boundedMessage<T extends { readonly message: string }>(f: T): T {
+  const message = displayMessage(f.message, MAX_FINDING_CHARS);
+  return message === f.message ? f : { ...f, message };
+}
+
+/** Longest finding message (values inside are already cut to 200 characters where they are quoted). */
+const MAX_FINDING_CHARS = 2000;

@@ -7,6 +7,7 @@
  * rewrites (a shorter ledger, a different hash at a remembered seq).
  */
 import * as fs from "node:fs";
+import { checkRegularFile } from "../fs/safeRead";
 import { createHash } from "node:crypto";
 import { LineCursor, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./ledgerLineReader";
 import { parsePyJson } from "../pyjson/pyJsonParse";
@@ -69,8 +70,11 @@ export class LedgerSession {
   /** Brings the session up to date with the file. */
   async refresh(signal?: AbortSignal, onProgress?: (bytes: number, total: number) => void): Promise<SessionUpdate> {
     let st: fs.Stats;
+    // ENOENT is "missing"; a FIFO, device, link out or loop, or EACCES throws (never read as empty).
+    const real = await checkRegularFile(this.file, { root: this.cwd, what: "the ledger" });
     try {
-      st = await fs.promises.stat(this.file);
+      if (real === null) throw new Error("missing");
+      st = await fs.promises.stat(real);
     } catch {
       const had = this.index.length > 0;
       this.reset();
@@ -218,7 +222,7 @@ export class LedgerSession {
 
 /** Reads bytes [start, end) of a file. */
 export async function readRange(file: string, start: number, end: number): Promise<Buffer> {
-  const fh = await fs.promises.open(file, "r");
+  const fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)); // never blocks on a FIFO swapped in
   try {
     const buf = Buffer.alloc(end - start);
     await fh.read(buf, 0, buf.length, start);

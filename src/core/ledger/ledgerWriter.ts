@@ -9,11 +9,12 @@ import * as fs from "node:fs";
 import { atomicAppendCopy, atomicWriteFile } from "../fs/atomicFile";
 import { LedgerCorruptError, InvalidInputError } from "../errors";
 import { computeHash } from "./ledgerHash";
-import { decodeUtf8Strict, pyStrip } from "./ledgerLineReader";
+import { decodeUtf8Strict, getMaxLineBytes, pyStrip } from "./ledgerLineReader";
+import { linesBackward, openLedgerForTail } from "./ledgerTail";
 import { parsePyJson } from "../pyjson/pyJsonParse";
 import { dumpsIndent2, dumpsSorted } from "../pyjson/pyJsonDump";
 import { PyObject, PyValue, isPyObject } from "../pyjson/pyValue";
-import { LedgerEntry, Plan, ledgerEntryHashInput, ledgerEntryToPy, planToPy, validateLedgerEntry } from "../plan/schemas";
+import { LedgerEntry, Plan, PyDumpError, ledgerEntryHashInput, ledgerEntryToPy, planToPy, validateLedgerEntry } from "../plan/schemas";
 import { autodevRoot, ledgerPath, planPath } from "../sources/autodev/paths";
 
 /** Python's `datetime.now(timezone.utc).isoformat()`: microseconds, `+00:00`, no fraction when it is zero. */
@@ -32,42 +33,31 @@ export interface LastHead {
   readonly missingFinalNewline: boolean;
 }
 
-const TAIL_CHUNK = 1 << 16;
-
-/** Finds the last non-blank line by reading backwards from the end. Returns null for a missing or blank ledger. */
-export async function readLastLine(file: string): Promise<{ text: Buffer; missingFinalNewline: boolean } | null> {
-  let fh: fs.promises.FileHandle;
-  try {
-    fh = await fs.promises.open(file, "r");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
-  }
+/**
+ * Finds the last non-blank line by reading backwards from the end (linear in
+ * the bytes after it). Returns null for a missing or blank ledger; throws
+ * `LedgerCorruptError` when that line is over the line-length limit, and
+ * `UnsafeFileError` for a ledger that is not a regular file inside `root`.
+ */
+export async function readLastLine(file: string, root?: string): Promise<{ text: Buffer; missingFinalNewline: boolean } | null> {
+  const fh = await openLedgerForTail(file, root);
+  if (fh === null) return null;
   try {
     const size = (await fh.stat()).size;
     if (size === 0) return null;
     const lastByte = Buffer.alloc(1);
     await fh.read(lastByte, 0, 1, size - 1);
     const missingFinalNewline = lastByte[0] !== 0x0a && lastByte[0] !== 0x0d;
-    let pos = size;
-    let acc: Buffer = Buffer.alloc(0); // bytes [pos, pos + acc.length) not yet known to be blank lines
-    while (pos > 0) {
-      const len = Math.min(TAIL_CHUNK, pos);
-      pos -= len;
-      const chunk = Buffer.alloc(len);
-      await fh.read(chunk, 0, len, pos);
-      acc = Buffer.concat([chunk, acc]);
-      // Walk complete lines from the end; the first segment is complete only at byte 0.
-      let segEnd = acc.length;
-      for (let i = acc.length - 1; i >= -1; i--) {
-        if (i >= 0 && acc[i] !== 0x0a && acc[i] !== 0x0d) continue;
-        if (i < 0 && pos > 0) break;
-        const line = acc.subarray(i + 1, segEnd);
-        const text = decodeUtf8Strict(line);
-        if (text === null || pyStrip(text).length > 0) return { text: Buffer.from(line), missingFinalNewline };
-        segEnd = i;
+    for await (const line of linesBackward(fh, size, getMaxLineBytes(), true)) {
+      if (line.bytes === null) {
+        const length = line.partial ? `at least ${line.end - line.start}` : String(line.end - line.start);
+        throw new LedgerCorruptError(
+          `the last ledger line (ending at byte ${line.end}) is ${length} bytes, over the line-length limit of ${getMaxLineBytes()} bytes; ` +
+            `nothing is appended after it. Inspect the end of ${file} and repair it, or raise the limit (setting autodev.maxLineMB, CLI --max-line-mb).`,
+        );
       }
-      acc = acc.subarray(0, Math.max(segEnd, 0));
+      const text = decodeUtf8Strict(line.bytes);
+      if (text === null || pyStrip(text).length > 0) return { text: line.bytes, missingFinalNewline };
     }
     return null;
   } finally {
@@ -78,7 +68,7 @@ export async function readLastLine(file: string): Promise<{ text: Buffer; missin
 /** `_read_last_entry_head`: (0, "") for an empty ledger; refuses a malformed last line. */
 export async function readLastEntryHead(cwd: string): Promise<LastHead> {
   const file = ledgerPath(cwd);
-  const last = await readLastLine(file);
+  const last = await readLastLine(file, cwd);
   if (last === null) return { seq: 0, selfHash: "", missingFinalNewline: false };
   const text = decodeUtf8Strict(last.text);
   let obj: PyValue;
@@ -115,8 +105,17 @@ export function buildEntry(head: LastHead, op: string, payload: PyObject, sessio
   ]);
   const res = validateLedgerEntry(body);
   if (!res.ok) throw new InvalidInputError(`refusing to append an invalid ledger entry: ${res.error}`);
-  const entry = { ...res.value, self_hash: computeHash(ledgerEntryHashInput(res.value)) } as LedgerEntry;
-  return { entry, line: dumpsSorted(ledgerEntryToPy(entry)) + "\n" };
+  try {
+    const entry = { ...res.value, self_hash: computeHash(ledgerEntryHashInput(res.value)) } as LedgerEntry;
+    return { entry, line: dumpsSorted(ledgerEntryToPy(entry)) + "\n" };
+  } catch (e) {
+    if (!(e instanceof PyDumpError)) throw e;
+    // A lone surrogate in a key of a nested dict: pydantic's JSON dump raises, so Python AutoDev's
+    // writer fails on the same payload and its reader could never verify such a line. Refuse it.
+    throw new InvalidInputError(
+      `refusing to append: ${e.message} (a key of a nested payload object holds a lone surrogate; Python AutoDev's writer fails on it too, and its reader could not verify the entry). Nothing was written; fix the payload's keys.`,
+    );
+  }
 }
 
 /** `append_entry`: appends one entry (caller holds the lock). */
@@ -134,9 +133,10 @@ export function planJsonText(plan: Plan): string {
 }
 
 /** `snapshot_plan`: writes plan.json atomically, then appends a `snapshot` entry (caller holds the lock). */
-export async function snapshotPlan(cwd: string, plan: Plan, sessionId: string): Promise<LedgerEntry> {
+export async function snapshotPlan(cwd: string, plan: Plan, sessionId: string, onPlanJson?: () => void): Promise<LedgerEntry> {
   await fs.promises.mkdir(autodevRoot(cwd), { recursive: true });
   const dumped = planToPy(plan);
   await atomicWriteFile(planPath(cwd), dumpsIndent2(dumped) + "\n", ".plan.");
+  onPlanJson?.();
   return appendEntry(cwd, "snapshot", new Map([["plan", dumped]]), sessionId);
 }

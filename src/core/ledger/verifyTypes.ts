@@ -27,6 +27,7 @@ export type DamageKind =
   | "duplicate_entry"
   | "truncated_tail"
   | "corrupt_line"
+  | "line_too_long"
   | "more_errors";
 
 /** Every kind a finding can have. */

@@ -39,7 +39,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { PlanLockTimeoutError } from "../errors";
-import { FileLockError, FileLockLostError } from "./fileLockErrors";
+import { FileLockError, FileLockLostError, UnsafeLockFileError } from "./fileLockErrors";
 import {
   DEFAULT_HELPER_IDLE_MS,
   DEFAULT_LOCK_TIMEOUT_MS,
@@ -50,7 +50,7 @@ import {
 import { forgetFailedLockHelpers, type LockHelperDriver } from "./lockHelperDriver";
 import { lockSlotFor, shutdownIdleLockSlots, type LockSlot } from "./lockSlot";
 
-export { FileLockError, FileLockLostError, LockHelperUnavailableError } from "./fileLockErrors";
+export { FileLockError, FileLockLostError, LockHelperUnavailableError, UnsafeLockFileError } from "./fileLockErrors";
 export {
   DEFAULT_HELPER_IDLE_MS,
   DEFAULT_HELPER_START_TIMEOUT_MS,
@@ -114,6 +114,7 @@ export async function acquireFileLock(lockFile: string, options: FileLockOptions
   // between the call and `enter` would shuffle (two tiny syscalls; callers run off the UI thread).
   fs.mkdirSync(dir, { recursive: true });
   const canonical = path.join(fs.realpathSync(dir), path.basename(absolute));
+  prepareLockFile(canonical);
   const helpers = options.helpers ?? defaultLockHelpers();
   const key = `${canonical}\0${JSON.stringify(helpers)}`;
   const slot = lockSlotFor(key, canonical, helpers);
@@ -214,5 +215,38 @@ class HeldLock implements FileLock {
       }
     })();
     return this.releasing;
+  }
+}
+
+/**
+ * Creates the lock file if missing, without following links, and refuses one
+ * that is not a regular file: the helpers open it again (perl and python with
+ * O_NOFOLLOW themselves; util-linux flock(1) cannot, so this check is what
+ * keeps it from creating a file through a link). Synchronous like the mkdir above.
+ */
+function prepareLockFile(lockFile: string): void {
+  const flags = fs.constants.O_RDWR | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+  let fd: number;
+  try {
+    fd = fs.openSync(lockFile, flags, 0o666);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    let found = `an error (${code})`;
+    try {
+      const st = fs.lstatSync(lockFile);
+      found = st.isSymbolicLink() ? `a symbolic link to ${fs.readlinkSync(lockFile)}` : st.isDirectory() ? "a directory" : found;
+    } catch {
+      // keep the errno text
+    }
+    throw new UnsafeLockFileError(`refusing to lock ${lockFile}: expected a regular file, found ${found}. Nothing was written; remove it (AutoDev recreates it) and try again.`);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) {
+      const kind = st.isFIFO() ? "a FIFO (named pipe)" : st.isCharacterDevice() ? "a character device" : st.isSocket() ? "a socket" : "a special file";
+      throw new UnsafeLockFileError(`refusing to lock ${lockFile}: expected a regular file, found ${kind}. Nothing was written; remove it (AutoDev recreates it) and try again.`);
+    }
+  } finally {
+    fs.closeSync(fd);
   }
 }

@@ -1,10 +1,10 @@
 /**
  * The errors of the cross-process `.autodev/.lock` lock. Re-exported by `fileLock.ts`.
  */
-import { AutodevError } from "../errors";
+import { WriteRefusedError } from "../errors";
 
-/** No helper could take the OS lock on this machine: writes cannot be made safe. */
-export class LockHelperUnavailableError extends AutodevError {
+/** No helper could take the OS lock on this machine: writes cannot be made safe (a refusal: CLI exit 2). */
+export class LockHelperUnavailableError extends WriteRefusedError {
   constructor(
     readonly lockFile: string,
     readonly attempts: readonly { readonly helper: string; readonly reason: string }[],
@@ -21,7 +21,10 @@ export class LockHelperUnavailableError extends AutodevError {
 }
 
 /** The helper reported an error taking the lock (permissions, filesystem without flock, …). */
-export class FileLockError extends AutodevError {}
+export class FileLockError extends WriteRefusedError {}
 
 /** The helper holding our lock died; another process may now hold it. */
-export class FileLockLostError extends AutodevError {}
+export class FileLockLostError extends WriteRefusedError {}
+
+/** `.autodev/.lock` is a link, a folder, a FIFO or another non-regular file: refused, never followed. */
+export class UnsafeLockFileError extends FileLockError {}

@@ -18,7 +18,9 @@
  *   stdin EOF                → unlock if held, exit 0  (also when the parent dies)
  *
  * Every acquisition opens the file afresh (O_RDWR|O_CREAT, no O_TRUNC, like
- * filelock 4: a loser must not truncate the winner's file) and, after the
+ * filelock 4: a loser must not truncate the winner's file; plus O_NOFOLLOW and
+ * O_NONBLOCK, and an fstat that it is a regular file: a `.lock` that is a link,
+ * a directory or a FIFO is refused, never followed or created through) and, after the
  * flock succeeds, checks that the locked inode is still the one at the path
  * (a lock on an unlinked inode excludes nobody); release unlocks and closes,
  * leaving the file in place. While waiting, the POSIX helpers sleep in
@@ -85,15 +87,27 @@ else:
             buf += d
         return False
     OPEN_RETRY = (FileNotFoundError,)
+NOFOLLOW = getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_NONBLOCK', 0)
 def try_acquire():
     try:
-        fd = os.open(P, os.O_RDWR | os.O_CREAT, 0o666)
+        fd = os.open(P, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o666)
     except OPEN_RETRY:
         try:
             os.makedirs(os.path.dirname(P), exist_ok=True)
         except OSError:
             pass
         return None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise OSError(e.errno, 'refusing %s: it is a symbolic link, not a regular file' % P)
+        if e.errno == errno.EISDIR:
+            raise OSError(e.errno, 'refusing %s: it is a directory, not a regular file' % P)
+        raise
+    if not NT:
+        import stat
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OSError(errno.EINVAL, 'refusing %s: it is not a regular file' % P)
     try:
         if trylock(fd):
             if same(fd):
@@ -168,7 +182,7 @@ finally:
  * those do not conflict with Python's flock(2).
  */
 export const PERL_LOCK_HELPER = String.raw`use strict;
-use Fcntl qw(O_RDWR O_CREAT LOCK_EX LOCK_NB LOCK_UN);
+use Fcntl qw(O_RDWR O_CREAT O_NOFOLLOW O_NONBLOCK LOCK_EX LOCK_NB LOCK_UN);
 use Errno;
 use Time::HiRes ();
 use Config;
@@ -207,10 +221,13 @@ sub wait_eof {
 }
 sub try_acquire {
   my $h;
-  if (!sysopen($h, $P, O_RDWR | O_CREAT, 0666)) {
+  if (!sysopen($h, $P, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0666)) {
     if ($!{ENOENT}) { (my $d = $P) =~ s{[/\\][^/\\]*$}{}; mkdir($d); return undef; }
+    die "refusing $P: it is a symbolic link, not a regular file\n" if $!{ELOOP};
+    die "refusing $P: it is a directory, not a regular file\n" if $!{EISDIR};
     die "cannot open $P: $!\n";
   }
+  if (!-f $h) { close($h); die "refusing $P: it is not a regular file\n"; }
   if (flock($h, LOCK_EX | LOCK_NB)) {
     my @a = stat($h); my @b = stat($P);
     return $h if @b && $a[3] > 0 && $a[0] == $b[0] && $a[1] == $b[1];

@@ -14,8 +14,8 @@ import { loadPlan, verifyLedger } from "../ledger/ledgerReader";
 import { LedgerEntry, Plan, Task, planToPy } from "./schemas";
 import { PyObject, PyValue } from "../pyjson/pyValue";
 import { assertTransition } from "./taskFsm";
-import { findTask } from "../ledger/replay";
-import { LedgerCorruptError, PlanConcurrentModificationError, WriteRefusedError } from "../errors";
+import { AUDIT_OPS, PLAN_OPS, findTask } from "../ledger/replay";
+import { LedgerCorruptError, PartialCommitError, PlanConcurrentModificationError, WriteRefusedError } from "../errors";
 import { autodevRoot, ledgerPath, lockPath, planPath } from "../sources/autodev/paths";
 import { pyIntCall, pyTruthy } from "../pyjson/pyBuiltins";
 
@@ -145,15 +145,38 @@ export class PlanManager {
     const lock = await acquireFileLock(lockPath(this.cwd), { timeoutMs: (this.options.lockTimeoutS ?? 30) * 1000 });
     try {
       await removeStaleTemps(autodevRoot(this.cwd), [".ledger.", ".plan."]);
-      const { plan } = await loadPlan(this.cwd);
+      const { plan, lastOp } = await loadPlan(this.cwd);
       const m = decide(plan);
       lock.assertHeld();
+      if (plan && lastOp !== undefined && !PLAN_OPS.has(lastOp) && !AUDIT_OPS.has(lastOp)) {
+        // The last write changed the plan but stopped before its snapshot (disk full, killed): complete it first.
+        await snapshotPlan(this.cwd, plan, this.options.sessionId);
+      }
       const entry = await appendEntry(this.cwd, m.audit.op, m.audit.payload, this.options.sessionId);
       onAudit?.(entry);
-      if (m.snapshot) await snapshotPlan(this.cwd, m.snapshot, this.options.sessionId);
+      if (m.snapshot) await this.snapshotAfter(entry, m.snapshot);
       return m.result;
     } finally {
       await lock.release();
+    }
+  }
+
+  /** Writes plan.json and the snapshot entry after `audit`; a failure says exactly what was written. */
+  private async snapshotAfter(audit: LedgerEntry, plan: Plan): Promise<void> {
+    let planJson = false;
+    try {
+      await snapshotPlan(this.cwd, plan, this.options.sessionId, () => (planJson = true));
+    } catch (e) {
+      const cause = e instanceof Error ? e.message : String(e);
+      throw new PartialCommitError(
+        `partial write: the ${audit.op} entry (seq ${audit.seq}) was appended to the ledger` +
+          (planJson ? " and plan.json was rewritten, but the snapshot entry was not written" : ", but plan.json was not rewritten and the snapshot entry was not written") +
+          ` (${cause}). The ledger is valid and holds the change` +
+          (planJson ? "." : "; plan.json is one change behind it.") +
+          " Free the cause (e.g. disk space) and make any write: AutoDev State's next write completes the missing snapshot first.",
+        audit.seq,
+        planJson,
+      );
     }
   }
 
@@ -168,13 +191,17 @@ export class PlanManager {
       let real: string;
       try {
         real = await fs.promises.realpath(p);
-      } catch {
-        continue; // does not exist yet; its folder was checked
+      } catch (e) {
+        const exists = await fs.promises.lstat(p).then(() => true, () => false);
+        if (!exists) continue; // does not exist yet; its folder was checked
+        throw new WriteRefusedError(
+          `${path.relative(this.cwd, p)} cannot be resolved (${(e as NodeJS.ErrnoException).code ?? String(e)}: a dangling or looping link?). Nothing was written; replace it with a real file or remove it.`,
+        );
       }
       const rel = path.relative(root, real);
       if (rel.startsWith("..") || path.isAbsolute(rel)) {
         throw new WriteRefusedError(
-          `${path.relative(this.cwd, p)} resolves to ${real}, outside the workspace. AutoDev State reads it but never writes through a link that leaves the workspace; replace the link with a real folder to allow writes.`,
+          `${path.relative(this.cwd, p)} resolves to ${real}, outside the workspace. AutoDev State neither reads nor writes through a link that leaves the workspace; replace the link with the real file or folder.`,
         );
       }
     }

@@ -5,8 +5,7 @@
  * replay comparison, and writes through PlanManager's locked commit path — so
  * no ledger work ever runs on the extension host's thread.
  */
-import * as fs from "node:fs";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { LedgerSession } from "../ledger/ledgerSession";
 import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
 import { RefreshResult, WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
@@ -16,8 +15,11 @@ import { PlanManager } from "../plan/planManager";
 import { missingEvidenceWarnings, planJsonWarning } from "../ledger/historyChecks";
 import { planPath } from "../sources/autodev/paths";
 import { TimelineService } from "../timeline/timelineService";
+import { readRegularText } from "../fs/safeRead";
+import { getMaxLineBytes, setMaxLineBytes } from "../ledger/ledgerLineReader";
 import { disposeSources, handleSourceRequest } from "./sourceRequests";
 
+setMaxLineBytes(Number((workerData as { maxLineBytes?: number } | null)?.maxLineBytes));
 const sessions = new Map<string, LedgerSession>();
 const running = new Map<number, AbortController>();
 const timeline = new TimelineService();
@@ -82,7 +84,7 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
       let entries = 0;
       const err1 = await errorText(replayLedger(req.cwd).then((r) => ((replayed = r.plan), (entries = r.entries))));
       const err2 = await errorText(loadPlan(req.cwd).then((r) => (fast = r.plan)));
-      const onDisk = await fs.promises.readFile(planPath(req.cwd), "utf8").catch(() => null);
+      const onDisk = await readRegularText(planPath(req.cwd), { root: req.cwd, what: "plan.json", maxBytes: getMaxLineBytes() }).catch(() => null);
       const text = (p: Plan | null) => (p ? planJsonText(p) : null);
       return { replayed: text(replayed), fastPath: text(fast), planJson: onDisk, error: err1 ?? err2, entries };
     }

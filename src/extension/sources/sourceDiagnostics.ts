@@ -9,6 +9,7 @@ import type { ProblemSeverity, SourceProblem } from "../../core/sources/stateSou
 import { Disposable } from "../disposable";
 import type { SourceFolderState } from "./sourceFolderState";
 import type { SourceWorkspaces } from "./sourceWorkspaces";
+import { displayMessage } from "../../core/text/displayText";
 
 const SEVERITY: Record<ProblemSeverity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -20,7 +21,7 @@ const SEVERITY: Record<ProblemSeverity, vscode.DiagnosticSeverity> = {
 export function problemDiagnostic(p: SourceProblem, sourceName: string): vscode.Diagnostic {
   const line = Math.max(0, (p.line ?? 1) - 1);
   const col = Math.max(0, (p.column ?? 1) - 1);
-  const d = new vscode.Diagnostic(new vscode.Range(line, p.column ? col : 0, line, Number.MAX_SAFE_INTEGER), p.message, SEVERITY[p.severity]);
+  const d = new vscode.Diagnostic(new vscode.Range(line, p.column ? col : 0, line, Number.MAX_SAFE_INTEGER), displayMessage(p.message), SEVERITY[p.severity]);
   d.source = sourceName;
   d.code = p.code;
   return d;

@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import { VerifyFinding, VerifyReport, VerifyWarning } from "../../../core/ledger/verifyTypes";
 import { humanMessage } from "../../../core/ledger/verifyMessages";
 import { Disposable } from "../../disposable";
+import { displayMessage } from "../../../core/text/displayText";
 
 const SOURCE = "AutoDev ledger";
 
@@ -44,7 +45,7 @@ export class LedgerDiagnostics extends Disposable {
     const line = Math.max(0, e.atLine - 1);
     const range = new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER);
     const primary = e.kind === "more_errors" ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Error;
-    const d = new vscode.Diagnostic(range, humanMessage(e), primary);
+    const d = new vscode.Diagnostic(range, displayMessage(humanMessage(e)), primary);
     d.source = SOURCE;
     d.code = e.kind;
     if (line > 0 && (e.kind === "prev_hash_mismatch" || e.kind === "seq_jump" || e.kind === "inserted_entry" || e.kind === "dropped_entries")) {
@@ -55,7 +56,7 @@ export class LedgerDiagnostics extends Disposable {
 
   private warningDiagnostic(w: VerifyWarning): vscode.Diagnostic {
     const line = Math.max(0, w.atLine - 1);
-    const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), w.message, vscode.DiagnosticSeverity.Warning);
+    const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), displayMessage(w.message), vscode.DiagnosticSeverity.Warning);
     d.source = SOURCE;
     d.code = w.kind;
     return d;
