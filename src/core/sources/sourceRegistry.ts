@@ -3,6 +3,7 @@
  * A new source is one import and one entry here.
  */
 import { agloopSource } from "./agloop/agloopSource";
+import { engineStateSource } from "./engineState/engineStateSource";
 import type { SourceKind, StateSource } from "./stateSource";
 import { AUTODEV_SOURCE } from "./autodev/autodevSource";
 
@@ -10,6 +11,7 @@ import { AUTODEV_SOURCE } from "./autodev/autodevSource";
 export const STATE_SOURCES: readonly StateSource[] = [
   AUTODEV_SOURCE,
   agloopSource,
+  engineStateSource,
 ];
 
 /** The source of a kind, or undefined when no such source is registered. */

@@ -13,6 +13,7 @@ import { LedgerWorkerClient } from "../ledgerWorkerClient";
 import { OutputLog } from "../outputLog";
 import { Settings } from "../settings";
 import { SourceFolderState } from "./sourceFolderState";
+import { watchPattern } from "./watchPattern";
 
 /** A kind shown by its own adapter: its presence still counts for the context keys. */
 export interface AdapterPresence {
@@ -135,7 +136,7 @@ export class SourceWorkspaces extends Disposable {
   private watch(state: SourceFolderState): void {
     const subs: vscode.Disposable[] = [];
     for (const glob of state.source.watchGlobs) {
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(state.folder, glob));
+      const w = vscode.workspace.createFileSystemWatcher(watchPattern(state.folder, glob));
       const onEvent = () => this.debounce(state.key, () => void state.refresh());
       subs.push(w, w.onDidCreate(onEvent), w.onDidChange(onEvent), w.onDidDelete(onEvent));
     }

@@ -1,0 +1,123 @@
+/**
+ * Streams a JSONL file as numbered lines with bounded memory. Lines end at `\n`, `\r\n` or
+ * a lone `\r` (how an editor numbers them); the terminator is kept so a reader can tell a
+ * writer's `\n` from anything else. A line longer than the limit is reported by its size
+ * and skipped, and reading goes on after it.
+ */
+import type { FileHandle } from "node:fs/promises";
+
+/** Longest line kept by default (64 MiB): far above any checkpoint record. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** One physical line. */
+export interface JsonlLine {
+  /** 1-based. */
+  readonly lineNo: number;
+  /** The line decoded as strict UTF-8, or null when it is too long or not UTF-8. */
+  readonly text: string | null;
+  /** Bytes of the line without its terminator. */
+  readonly byteLength: number;
+  /** What ended the line; "" for a last line without one. */
+  readonly terminator: "\n" | "\r\n" | "\r" | "";
+  readonly tooLong: boolean;
+  /** True when the bytes are not valid UTF-8 (the writer's loader raises UnicodeDecodeError). */
+  readonly notUtf8: boolean;
+}
+
+const CHUNK = 1 << 20;
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Reads `fh` from its start to its end, calling `onLine` for every line (none for an empty file). */
+export async function readJsonlLines(
+  fh: FileHandle,
+  onLine: (line: JsonlLine) => void,
+  maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
+): Promise<void> {
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let parts: Buffer[] = [];
+  let kept = 0;
+  let length = 0;
+  let lineNo = 1;
+  let afterCR = false;
+  let position = 0;
+
+  /** Ends the current line; `tail` is its last bytes, still in the read buffer (not copied). */
+  const emit = (terminator: JsonlLine["terminator"], tail?: Buffer): void => {
+    if (tail !== undefined) {
+      length += tail.length;
+      if (length <= maxLineBytes && parts.length > 0) {
+        parts.push(tail);
+        kept += tail.length;
+      }
+    }
+    const tooLong = length > maxLineBytes;
+    let text: string | null = null;
+    let notUtf8 = false;
+    if (!tooLong) {
+      try {
+        const bytes = parts.length === 0 ? (tail ?? Buffer.alloc(0)) : parts.length === 1 ? parts[0] : Buffer.concat(parts, kept);
+        text = utf8.decode(bytes);
+      } catch {
+        notUtf8 = true;
+      }
+    }
+    onLine({ lineNo, text, byteLength: length, terminator, tooLong, notUtf8 });
+    lineNo++;
+    parts = [];
+    kept = 0;
+    length = 0;
+  };
+  const take = (bytes: Buffer): void => {
+    length += bytes.length;
+    if (length > maxLineBytes) {
+      parts = [];
+      kept = 0;
+    } else if (bytes.length > 0) {
+      parts.push(Buffer.from(bytes));
+      kept += bytes.length;
+    }
+  };
+
+  for (;;) {
+    const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    let start = 0;
+    let i = 0;
+    if (afterCR) {
+      afterCR = false;
+      if (buf[0] === 0x0a) {
+        emit("\r\n");
+        start = i = 1;
+      } else emit("\r");
+    }
+    const view = buf.subarray(0, bytesRead);
+    // Next LF and CR at or after `i` (CRs are rare: found once, looked for again only when passed).
+    let cr = view.indexOf(0x0d, i);
+    while (i < bytesRead) {
+      if (cr >= 0 && cr < i) cr = view.indexOf(0x0d, i);
+      const lf = view.indexOf(0x0a, i);
+      const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+      if (end < 0) break;
+      const tail = view.subarray(start, end);
+      if (view[end] === 0x0a) emit("\n", tail);
+      else if (end + 1 < bytesRead) {
+        if (view[end + 1] === 0x0a) {
+          emit("\r\n", tail);
+          i = end + 2;
+          start = i;
+          continue;
+        }
+        emit("\r", tail);
+      } else {
+        take(tail);
+        afterCR = true;
+      }
+      i = end + 1;
+      start = i;
+    }
+    if (start < bytesRead) take(buf.subarray(start, bytesRead));
+  }
+  if (afterCR) emit("\r");
+  else if (length > 0) emit("");
+}
