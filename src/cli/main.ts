@@ -8,6 +8,7 @@ import { eprintln, println } from "./cliOutput";
 import { cmdLoad, cmdLog, cmdReplay, cmdStatus, cmdVerify } from "./readCommands";
 import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./writeCommands";
 import { cmdDiff, cmdEvidence } from "./evidenceCommands";
+import { cmdKnowledge, cmdTournaments } from "./autodevStateCommands";
 import {
   InvalidInputError,
   InvalidTransitionError,
@@ -28,6 +29,8 @@ const COMMANDS: Record<string, Command> = {
   log: { run: cmdLog, valued: ["task", "op"], switches: ["json"] },
   evidence: { run: cmdEvidence, valued: [], switches: ["json"] },
   diff: { run: cmdDiff, valued: [], switches: ["json"] },
+  tournaments: { run: cmdTournaments, valued: [], switches: ["json"] },
+  knowledge: { run: cmdKnowledge, valued: [], switches: ["json"] },
   "set-status": { run: cmdSetStatus, valued: ["reason", ...WRITE_OPTS], switches: [] },
   retry: { run: cmdRetry, valued: WRITE_OPTS, switches: [] },
   escalate: { run: cmdEscalate, valued: WRITE_OPTS, switches: [] },

@@ -63,7 +63,7 @@ from orchestrator.plan_phase import run_plan_phase  # noqa: E402
 from state.knowledge import KnowledgeStore  # noqa: E402
 from state.paths import config_path, response_path  # noqa: E402
 
-INTENT = "  Add a tiny greeting module: greet(name) returns 'Hello, <name>!' with tests.  \n"
+INTENT = "Add a tiny greeting module: greet(name) returns 'Hello, <name>!' with tests."
 
 PLAN_MD = """# Plan: Greeting module
 
