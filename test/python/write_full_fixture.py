@@ -220,8 +220,8 @@ async def main() -> None:
     except DelegationPendingSignal:
         pass
 
-    if OUT.exists():
-        shutil.rmtree(OUT)
+    for sub in ("workspace", "home"):  # README.md and anything else in OUT stay
+        shutil.rmtree(OUT / sub, ignore_errors=True)
     (OUT / "workspace").mkdir(parents=True)
     shutil.copytree(ws / ".autodev", OUT / "workspace" / ".autodev")
     shutil.copytree(HOME, OUT / "home")
