@@ -92,6 +92,9 @@ describe("autodev run-state tree and problems", function () {
     assert.match(String(find(bottom, "autodev|config|retries").description), /^3 · 1\.2 at retry 0\/3$/);
     assert.match(String(find(bottom, "autodev|config|tournaments|impl").description), /on · 1 judges · k=1 · ≤3 rounds/);
     assert.equal(find(bottom, "autodev|spec").label, "Spec matches the plan");
+    const pe = find(bottom, "autodev|planEvidence").children!;
+    assert.deepEqual(pe.map((n) => n.label), ["Domain expert", "Explorer findings"]);
+    assert.deepEqual(pe[1].target, { kind: "file", file: ".autodev/evidence/plan-explore-explore.json" });
   });
 
   it("flags a damaged config at the key's line, an edited spec and leftover worktrees as problems", async () => {

@@ -4,6 +4,7 @@
  * the inline suspension, config.json, spec drift, tournaments, knowledge and
  * what `autodev resume` / `execute` would do next. Never throws.
  */
+import { EvidenceItem, listEvidence } from "../../evidence/evidenceStore";
 import { ConfigReport, readConfig } from "./config/configReader";
 import { InlineReport, readInlineState } from "./inline/inlineState";
 import { KnowledgeReport, readKnowledge } from "./knowledge/knowledgeReader";
@@ -25,6 +26,8 @@ export interface RunState {
   readonly tournamentErrors: readonly string[];
   readonly knowledge: KnowledgeReport;
   readonly next: NextSteps;
+  /** The plan phase's bundles (`plan-explore-explore.json`, `plan-domain_expert-domain_expert.json`). */
+  readonly planEvidence: readonly EvidenceItem[];
 }
 
 /** Options: skip the lock probe (it starts a short process), the home folder and the ranking time (tests). */
@@ -41,7 +44,12 @@ export async function readRunState(cwd: string, plan: RunPlan, options: RunState
     readInlineState(cwd),
     readConfig(cwd),
   ]);
-  const [spec, tours, knowledge] = await Promise.all([checkSpecDrift(cwd, plan?.spec_hash ?? null), readTournaments(cwd, config.config), readKnowledge(cwd, config, { home: options.home, nowS: options.nowS })]);
+  const [spec, tours, knowledge, planEvidence] = await Promise.all([
+    checkSpecDrift(cwd, plan?.spec_hash ?? null),
+    readTournaments(cwd, config.config),
+    readKnowledge(cwd, config, { home: options.home, nowS: options.nowS }),
+    listEvidence(cwd, "plan"),
+  ]);
   return {
     running,
     inline,
@@ -51,6 +59,7 @@ export async function readRunState(cwd: string, plan: RunPlan, options: RunState
     tournamentErrors: tours.errors,
     knowledge,
     next: decideNextSteps(plan, inline.waiting),
+    planEvidence,
   };
 }
 

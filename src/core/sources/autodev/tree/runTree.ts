@@ -11,6 +11,8 @@ import { retryLabel } from "../config/configReader";
 import { waitingLabel } from "../inline/inlineState";
 import type { RunState } from "../runState";
 import { SPEC_REL } from "../specDrift";
+import { AUTODEV_DIR, EVIDENCE_DIR } from "../paths";
+import { summarizeEvidence } from "../../../evidence/evidenceSummary";
 import { configSection } from "./configTree";
 import { knowledgeSection } from "./knowledgeTree";
 import { tournamentsSection } from "./tournamentsTree";
@@ -89,9 +91,29 @@ export function runTopNodes(rs: RunState): SourceTreeNode[] {
   return out;
 }
 
-/** Nodes shown below the plan: answered delegations, tournaments, knowledge, config, spec. */
+function planEvidenceNode(rs: RunState): SourceTreeNode | null {
+  if (rs.planEvidence.length === 0) return null;
+  return {
+    id: "autodev|planEvidence",
+    label: "Plan-phase evidence",
+    description: `${rs.planEvidence.length}`,
+    icon: { id: "search" },
+    children: rs.planEvidence.map((i) => ({
+      id: `autodev|planEvidence|${i.file}`,
+      label: i.ok ? (i.kind === "explore" ? "Explorer findings" : i.kind === "domain_expert" ? "Domain expert" : plainLabel(i.kind, 40)) : plainLabel(i.file, 80),
+      description: i.ok ? plainLabel(summarizeEvidence(i.evidence), 100) : `invalid: ${plainLabel(i.error, 80)}`,
+      icon: i.ok ? { id: "file-text" } : ERR,
+      tooltip: i.ok && "findings" in i.evidence && typeof i.evidence.findings === "string" ? mdTooltip(i.evidence.findings) : undefined,
+      target: { kind: "file", file: `${AUTODEV_DIR}/${EVIDENCE_DIR}/${i.file}` },
+    })),
+  };
+}
+
+/** Nodes shown below the plan: plan-phase evidence, answered delegations, tournaments, knowledge, config, spec. */
 export function runBottomNodes(rs: RunState, nowS = Date.now() / 1000): SourceTreeNode[] {
   const out: SourceTreeNode[] = [];
+  const pe = planEvidenceNode(rs);
+  if (pe) out.push(pe);
   const answered = answeredNode(rs);
   if (answered) out.push(answered);
   const t = tournamentsSection(rs.tournaments, rs.tournamentErrors);
