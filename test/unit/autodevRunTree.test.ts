@@ -44,8 +44,11 @@ describe("autodev run-state tree and problems", function () {
     assert.equal(top[0].label, "Waiting on reviewer for 1.2");
     assert.deepEqual(find(top, "autodev|waiting|delegation").target, { kind: "file", file: ".autodev/delegations/1.2-reviewer.md" });
     assert.equal(find(top, "autodev|waiting|response").label, "Response: not written yet");
-    assert.match(String(find(top, "autodev|next|resume").description), /must answer/);
-    assert.deepEqual(find(top, "autodev|next|execute").target, { kind: "reveal", nodeId: "autodev|task|2.1" });
+    assert.equal(top.length, 1, "nothing else on top while AutoDev is not running");
+    const bottom = runBottomNodes(await runState(ws, home));
+    assert.equal(bottom[0].id, "autodev|next");
+    assert.match(String(find(bottom, "autodev|next|resume").description), /must answer/);
+    assert.deepEqual(find(bottom, "autodev|next|execute").target, { kind: "reveal", nodeId: "autodev|task|2.1" });
   });
 
   it("shows retries against qa_retry_limit and an invalid response at its line", async () => {

@@ -74,6 +74,7 @@ export function rankLesson(e: { confidence: number; timestamp: string; applied_c
 }
 
 /** Python's `str.splitlines()` line breaks. */
+// eslint-disable-next-line no-control-regex -- these are exactly the breaks Python splits on
 const PY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 /** `_read_jsonl` + model validation: the valid rows (with their 1-based line), skipped lines reported. */

@@ -2,9 +2,9 @@
  * The run-state parts of the AutoDev tree as {@link SourceTreeNode}s: at the
  * top "AutoDev is running" (while another process holds the lock) and the
  * inline suspension ("Waiting on reviewer for 2.3 (retry 2/3)", the
- * delegation, the response and its state, the last issues, answered
- * responses) and what comes next; below the plan, Tournaments, Knowledge,
- * Config and the spec.
+ * delegation, the response and its state, the last issues); below the plan,
+ * what comes next, answered responses, Tournaments, Knowledge, Config and
+ * the spec.
  */
 import type { SourceTreeNode } from "../../stateSource";
 import { retryLabel } from "../config/configReader";
@@ -71,14 +71,18 @@ function answeredNode(rs: RunState): SourceTreeNode | null {
   };
 }
 
-/** Nodes shown above the plan: running, waiting, what comes next. */
+/** Nodes shown above the plan: running (while the lock is held) and the inline suspension. */
 export function runTopNodes(rs: RunState): SourceTreeNode[] {
   const out: SourceTreeNode[] = [];
   if (rs.running.running) out.push({ id: "autodev|running", label: "AutoDev is running", description: "holds .autodev/.lock", icon: { id: "sync~spin", color: "charts.blue" }, tooltip: mdTooltip(rs.running.detail) });
   const waiting = waitingNode(rs);
   if (waiting) out.push(waiting);
+  return out;
+}
+
+function nextNode(rs: RunState): SourceTreeNode {
   const n = rs.next;
-  out.push({
+  return {
     id: "autodev|next",
     label: "What comes next",
     description: plainLabel(`resume: ${n.resume.text}`, 80),
@@ -87,8 +91,7 @@ export function runTopNodes(rs: RunState): SourceTreeNode[] {
       { id: "autodev|next|resume", label: "autodev resume", description: plainLabel(n.resume.text), tooltip: mdTooltip(n.resume.text), target: n.resume.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.resume.taskId}` } : undefined },
       { id: "autodev|next|execute", label: "autodev execute", description: plainLabel(n.execute.text), tooltip: mdTooltip(n.execute.text), target: n.execute.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.execute.taskId}` } : undefined },
     ],
-  });
-  return out;
+  };
 }
 
 function planEvidenceNode(rs: RunState): SourceTreeNode | null {
@@ -109,9 +112,9 @@ function planEvidenceNode(rs: RunState): SourceTreeNode | null {
   };
 }
 
-/** Nodes shown below the plan: plan-phase evidence, answered delegations, tournaments, knowledge, config, spec. */
+/** Nodes shown below the plan: what comes next, plan-phase evidence, answered delegations, tournaments, knowledge, config, spec. */
 export function runBottomNodes(rs: RunState, nowS = Date.now() / 1000): SourceTreeNode[] {
-  const out: SourceTreeNode[] = [];
+  const out: SourceTreeNode[] = [nextNode(rs)];
   const pe = planEvidenceNode(rs);
   if (pe) out.push(pe);
   const answered = answeredNode(rs);
