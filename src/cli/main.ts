@@ -9,6 +9,7 @@ import { cmdLoad, cmdLog, cmdReplay, cmdStatus, cmdVerify } from "./readCommands
 import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./writeCommands";
 import { cmdDiff, cmdEvidence } from "./evidenceCommands";
 import { cmdKnowledge, cmdTournaments } from "./autodevStateCommands";
+import { cmdCheck, cmdSources } from "./sourceCommands";
 import {
   InvalidInputError,
   InvalidTransitionError,
@@ -31,6 +32,8 @@ const COMMANDS: Record<string, Command> = {
   diff: { run: cmdDiff, valued: [], switches: ["json"] },
   tournaments: { run: cmdTournaments, valued: [], switches: ["json"] },
   knowledge: { run: cmdKnowledge, valued: [], switches: ["json"] },
+  check: { run: (a) => cmdCheck(a), valued: [], switches: ["json"] },
+  sources: { run: (a) => cmdSources(a), valued: [], switches: ["json"] },
   "set-status": { run: cmdSetStatus, valued: ["reason", ...WRITE_OPTS], switches: [] },
   retry: { run: cmdRetry, valued: WRITE_OPTS, switches: [] },
   escalate: { run: cmdEscalate, valued: WRITE_OPTS, switches: [] },
