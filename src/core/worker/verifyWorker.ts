@@ -16,6 +16,7 @@ import { PlanManager } from "../plan/planManager";
 import { missingEvidenceWarnings, planJsonWarning } from "../ledger/historyChecks";
 import { planPath } from "../sources/autodev/paths";
 import { TimelineService } from "../timeline/timelineService";
+import { autodevRunView } from "../sources/autodev/runView";
 import { disposeSources, handleSourceRequest } from "./sourceRequests";
 
 const sessions = new Map<string, LedgerSession>();
@@ -109,6 +110,8 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
       return timeline.detail(session(req.cwd), req.seq);
     case "timelineEntry":
       return timeline.entryRef(session(req.cwd), req.seq);
+    case "autodevRunView":
+      return autodevRunView(req.cwd, req.plan, req.probeOnly);
     case "sourceDetect":
     case "sourceRefresh":
     case "sourceCheck":
