@@ -77,10 +77,12 @@ Read:
   verify   [DIR] [--json]                      check the hash chain, then replay
   replay   [DIR] [--at SEQ] [--json]           rebuild the plan from genesis (up to SEQ)
   load     [DIR] [--json]                      the plan as AutoDev loads it (latest snapshot + later entries)
-  status   [DIR] [--json]                      plan, tasks, retries, escalations, evidence counts
+  status   [DIR] [--json]                      plan, tasks, retries, escalations, evidence counts; running, waiting, config, spec, next
   log      [DIR] [--json] [--task ID] [--op OP] one line per ledger entry
   evidence [DIR] TASK [--json]                 list and validate a task's evidence bundles
   diff     [DIR] TASK [--json]                 summarise a task's patch per file
+  tournaments [DIR] [--json]                   plan and impl tournaments: passes, winners, scores, judges
+  knowledge   [DIR] [--json]                   lessons (swarm, hive) ranked as AutoDev ranks them, rejected lessons
 
 Write (each holds .autodev/.lock, the lock Python AutoDev takes):
   set-status [DIR] TASK STATUS [--reason TEXT]

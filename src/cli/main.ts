@@ -9,6 +9,7 @@ import { takeLimitOptions } from "./limitOptions";
 import { cmdLoad, cmdLog, cmdReplay, cmdStatus, cmdVerify } from "./readCommands";
 import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./writeCommands";
 import { cmdDiff, cmdEvidence } from "./evidenceCommands";
+import { cmdKnowledge, cmdTournaments } from "./autodevStateCommands";
 import { cmdCheck, cmdSources } from "./sourceCommands";
 import {
   InvalidInputError,
@@ -31,6 +32,8 @@ const COMMANDS: Record<string, Command> = {
   log: { run: cmdLog, valued: ["task", "op"], switches: ["json"] },
   evidence: { run: cmdEvidence, valued: [], switches: ["json"] },
   diff: { run: cmdDiff, valued: [], switches: ["json"] },
+  tournaments: { run: cmdTournaments, valued: [], switches: ["json"] },
+  knowledge: { run: cmdKnowledge, valued: [], switches: ["json"] },
   check: { run: (a) => cmdCheck(a), valued: [], switches: ["json"] },
   sources: { run: (a) => cmdSources(a), valued: [], switches: ["json"] },
   "set-status": { run: cmdSetStatus, valued: ["reason", ...WRITE_OPTS], switches: [] },

@@ -10,7 +10,8 @@ import { Plan, planToPy } from "../core/plan/schemas";
 import { listEvidence, readPatch } from "../core/evidence/evidenceStore";
 import { EntrySummary } from "../core/ledger/verifyTypes";
 import { autodevRoot } from "../core/sources/autodev/paths";
-import { displayValue } from "../core/text/displayText";
+import { displayMessage, displayValue } from "../core/text/displayText";
+import { runStateJson, runStateLines } from "./autodevStateCommands";
 
 /** Checks that DIR exists (a missing `.autodev/` inside it is a clean slate). */
 export function requireDir(dir: string): void {
@@ -111,12 +112,14 @@ export async function cmdStatus(args: ParsedArgs): Promise<number> {
     totals: { tasks: rows.length, done, by_status: byStatus },
     ledger: { entries, last_op: lastEntry?.op ?? null, last_timestamp: lastEntry?.timestamp ?? null },
   };
+  const run = summary.autodev_dir ? await runStateJson(dir, plan ? { phases: plan.phases.map((p) => ({ tasks: p.tasks.map((t) => ({ id: t.id, status: String(t.status), title: t.title })) })), spec_hash: plan.spec_hash } : null) : { running: false, waiting: null, config: null, spec: null };
   if (args.switches.has("json")) {
-    printJson(summary);
+    printJson({ ...summary, ...run });
     return 0;
   }
   if (!plan) {
     println(summary.autodev_dir ? "no plan yet (the ledger is empty)" : `no .autodev/ in ${dir}: nothing to show`);
+    if (summary.autodev_dir) for (const l of runStateLines(run)) println(displayMessage(l));
     return 0;
   }
   println(`Plan ${displayValue(planTitle(plan))}  spec ${displayValue(plan.spec_hash)}  updated ${displayValue(plan.updated_at)}`);
@@ -127,6 +130,7 @@ export async function cmdStatus(args: ParsedArgs): Promise<number> {
   const parts = Object.entries(byStatus).map(([k, v]) => `${v} ${displayValue(k)}`);
   println(`${done}/${rows.length} done · ${parts.join(", ")}`);
   println(`ledger: ${entries} entries, last ${lastEntry ? `${displayValue(lastEntry.op)} at ${displayValue(lastEntry.timestamp)}` : "—"}`);
+  for (const l of runStateLines(run)) println(displayMessage(l));
   return 0;
 }
 

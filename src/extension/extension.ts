@@ -23,6 +23,7 @@ import { registerEvidenceFeatures } from "./sources/autodev/evidenceFeatures";
 import { registerTimelineFeatures } from "./timelineFeatures";
 import { SourceWorkspaces } from "./sources/sourceWorkspaces";
 import { SourceDiagnostics } from "./sources/sourceDiagnostics";
+import { RunStateFeatures, registerRunStateFeatures } from "./sources/autodev/runStateFeatures";
 import { createSourceWorkspaces, registerSourceFeatures } from "./sources/sourceFeatures";
 
 /** What `activate` returns: handles for integration tests and other extensions. */
@@ -38,6 +39,8 @@ export interface AutodevApi {
   /** Every state source other than AutoDev, per workspace folder. */
   readonly sources: SourceWorkspaces;
   readonly sourceDiagnostics: SourceDiagnostics;
+  /** AutoDev's run state: running, inline suspension, tournaments, knowledge, config, spec. */
+  readonly run: RunStateFeatures;
 }
 
 /** Activates the extension. */
@@ -72,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): AutodevApi {
   );
   void vscode.commands.executeCommand("setContext", "autodev.trusted", vscode.workspace.isTrusted);
   registerEvidenceFeatures(context, { workspaces, tree, commands, docs, log, picker });
+  const run = registerRunStateFeatures(context, { workspaces, worker, log, tree, commands, docs });
   const { diagnostics: sourceDiagnostics } = registerSourceFeatures(context, { sources, worker, docs, tree, treeView: () => treeView, commands });
   const actions = {
     openLedgerLine: (folderUri: string, line: number) => ledger.openLedgerLine(folderUri, line),
@@ -83,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): AutodevApi {
   workspaces.sync();
   void sources.sync();
   log.info(`AutoDev State activated (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`);
-  return { workspaces, tree, treeView, diagnostics, commands, statusBar, tasks, ledger, sources, sourceDiagnostics };
+  return { workspaces, tree, treeView, diagnostics, commands, statusBar, tasks, ledger, sources, sourceDiagnostics, run };
 }
 
 /** Ends idle lock helpers; everything else is disposed through the context's subscriptions. */

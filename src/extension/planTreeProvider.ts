@@ -19,6 +19,8 @@ import { SourceWorkspaces } from "./sources/sourceWorkspaces";
 export type TaskChildContributor = (folder: AutodevFolder, task: Task, parent: Extract<PlanNode, { kind: "task" }>) => Promise<PlanNode[]>;
 /** Adds children at the end of a folder's root (plan-level evidence). */
 export type RootChildContributor = (folder: AutodevFolder, parent: Extract<PlanNode, { kind: "root" }>) => Promise<PlanNode[]>;
+/** Adds nodes above (`top`) and below (`bottom`) a root's plan (the run state). */
+export type RunNodesContributor = (folder: AutodevFolder, parent: Extract<PlanNode, { kind: "root" }>) => { top: PlanNode[]; bottom: PlanNode[] };
 /** Gives a task row a resource URI (for file decorations such as a missing-evidence badge). */
 export type TaskResourceUri = (folder: AutodevFolder, taskId: string) => vscode.Uri;
 
@@ -39,6 +41,7 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
   private readonly nodes = new Map<string, PlanNode>();
   private contributor: TaskChildContributor | null = null;
   private rootContributor: RootChildContributor | null = null;
+  private runContributor: RunNodesContributor | null = null;
   private taskUri: TaskResourceUri | null = null;
 
   private readonly sourceModel = new SourceTreeModel();
@@ -64,6 +67,13 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   /** Installs the contributor of nodes at the end of each root (plan-level evidence). */
+  /** Installs the contributor of the run-state nodes above and below each plan; `onChange` refreshes them. */
+  setRunContributor(c: RunNodesContributor, onChange: vscode.Event<unknown>): void {
+    this.runContributor = c;
+    this.register(onChange(() => this.changed.fire()));
+    this.changed.fire();
+  }
+
   setRootChildContributor(c: RootChildContributor): void {
     this.rootContributor = c;
     this.changed.fire();
@@ -115,7 +125,8 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
         const own = this.rootChildren(node);
         const f = node.folder;
         const extra = this.rootContributor && f.plan && !f.timeTravel ? await this.rootContributor(f, node) : [];
-        return [...own, ...extra];
+        const run = this.runContributor && !f.timeTravel ? this.runContributor(f, node) : { top: [], bottom: [] };
+        return [...run.top, ...own, ...extra, ...run.bottom];
       }
       case "phase":
         return node.phase.tasks.map((task) => ({ kind: "task", id: taskNodeId(node.folder, task.id), folder: node.folder, parent: node, task, plan: node.folder.plan! }) as PlanNode);

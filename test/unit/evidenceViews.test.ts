@@ -35,17 +35,19 @@ describe("evidence summaries", () => {
     assert.equal(summarizeEvidence(evidence('{"task_id": "1", "kind": "domain_expert", "topic": "units", "findings": "f"}')), "domain expert on units (MEDIUM confidence)");
   });
 
-  it("lists the evidence a status implies but lacks (reviewed+ needs review, tested+ needs test)", () => {
-    assert.deepEqual(missingEvidence("coded", new Set()), []);
-    assert.deepEqual(missingEvidence("reviewed", new Set()), ["review"]);
-    assert.deepEqual(missingEvidence("tested", new Set(["review"])), ["test"]);
-    assert.deepEqual(missingEvidence("complete", new Set(["developer"])), ["review", "test"]);
-    assert.deepEqual(missingEvidence("complete", new Set(["review", "test"])), []);
+  it("lists the evidence a status implies but lacks (coded+ developer, reviewed+ review, tested+ test, tournamented+ tournament)", () => {
+    assert.deepEqual(missingEvidence("in_progress", new Set()), []);
+    assert.deepEqual(missingEvidence("coded", new Set()), ["developer"]);
+    assert.deepEqual(missingEvidence("reviewed", new Set(["developer"])), ["review"]);
+    assert.deepEqual(missingEvidence("tested", new Set(["developer", "review"])), ["test"]);
+    assert.deepEqual(missingEvidence("complete", new Set(["developer"])), ["review", "test", "tournament"]);
+    assert.deepEqual(missingEvidence("complete", new Set(["developer", "review", "test"]), { implTournament: false }), []);
+    assert.deepEqual(missingEvidence("complete", new Set(["developer", "review", "test", "tournament"])), []);
   });
 
   it("gathers a task's evidence: missing kinds, a refused evidence_bundle, every diff source", async () => {
     const bad = await loadTaskEvidence(join(FIXTURES, "evidence-bad"), "1.1", "complete", "../../../etc/passwd");
-    assert.deepEqual(bad.missing, ["review", "test"]);
+    assert.deepEqual(bad.missing, ["developer", "review", "test", "tournament"]);
     assert.equal(bad.bundleRef?.ok, false);
     assert.equal(bad.diffs.get("patch")?.ok, false);
     const good = await loadTaskEvidence(join(FIXTURES, "python-evidence"), "1.1", "complete", ".autodev/evidence/1.1-tournament.json");

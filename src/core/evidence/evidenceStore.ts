@@ -12,7 +12,7 @@ import { Evidence, evidenceToPy, validateEvidence } from "./evidenceSchemas";
 import { PyJsonError, parsePyJson } from "../pyjson/pyJsonParse";
 import { dumpsIndent2 } from "../pyjson/pyJsonDump";
 import { decodeUtf8Strict } from "../ledger/ledgerLineReader";
-import { EVIDENCE_KINDS } from "./evidenceSchemas";
+import { bundleFit, groupTaskId, kindFromName } from "./evidenceNames";
 import { WorkspaceText } from "./patchReconstruct";
 import { AUTODEV_DIR, EVIDENCE_DIR, evidenceDir, evidencePath, isSafeSegment, patchPath } from "../sources/autodev/paths";
 
@@ -120,17 +120,22 @@ export async function listEvidence(cwd: string, taskId: string): Promise<Evidenc
   const out: EvidenceItem[] = [];
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith(".json")) continue;
-    const kind = name.slice(prefix.length, -".json".length);
+    const guessed = kindFromName(name, taskId);
     const read = await readInside(dir, path.join(dir, name));
     if (!read.ok) {
-      out.push({ file: name, kind, ok: false, error: read.error });
+      out.push({ file: name, kind: guessed, ok: false, error: read.error });
       continue;
     }
     const parsed = parseEvidence(read.data);
-    if (!parsed.ok) out.push({ file: name, kind, ok: false, error: parsed.error });
-    else if (parsed.evidence.kind !== kind || parsed.evidence.task_id !== taskId) {
-      out.push({ file: name, kind, ok: false, error: `file name says task ${taskId} kind ${kind}, content says task ${parsed.evidence.task_id} kind ${parsed.evidence.kind}` });
-    } else out.push({ file: name, kind, ok: true, evidence: parsed.evidence, bytes: read.data.length });
+    if (!parsed.ok) {
+      out.push({ file: name, kind: guessed, ok: false, error: parsed.error });
+      continue;
+    }
+    const kind = parsed.evidence.kind;
+    const fit = bundleFit(name, taskId, parsed.evidence.task_id, kind);
+    if (fit.fit === "other_task") continue;
+    if (fit.fit === "mismatch") out.push({ file: name, kind, ok: false, error: fit.error });
+    else out.push({ file: name, kind, ok: true, evidence: parsed.evidence, bytes: read.data.length });
   }
   return out;
 }
@@ -226,11 +231,7 @@ export async function listEvidenceTasks(cwd: string): Promise<{ ok: true; tasks:
   for (const name of names) {
     let id: string | null = null;
     if (name.endsWith(".patch")) id = name.slice(0, -".patch".length);
-    else if (name.endsWith(".json")) {
-      const kind = EVIDENCE_KINDS.find((k) => name.endsWith(`-${k}.json`));
-      const cut = kind ? name.length - kind.length - ".json".length - 1 : name.lastIndexOf("-");
-      id = cut > 0 ? name.slice(0, cut) : null;
-    }
+    else if (name.endsWith(".json")) id = groupTaskId(name);
     if (id) tasks.set(id, [...(tasks.get(id) ?? []), name]);
   }
   return { ok: true, tasks };

@@ -7,7 +7,7 @@
  */
 import { Evidence, TournamentEvidence } from "./evidenceSchemas";
 import { describePaths, PatchFile, patchStats } from "./patchModel";
-import { NEEDS_REVIEW_EVIDENCE, NEEDS_TEST_EVIDENCE } from "../plan/taskFsm";
+import { DEFAULT_EXPECTATIONS, EvidenceExpectations, requiredEvidenceKinds } from "./requiredEvidence";
 import { TournamentPass, TournamentRecord, describePass, formatScores } from "./tournamentStore";
 
 function plural(n: number, word: string): string {
@@ -60,11 +60,8 @@ export function evidenceFailed(e: Evidence): boolean {
 }
 
 /** The evidence kinds a task in `status` should have but lacks (`have` = kinds with a valid bundle). */
-export function missingEvidence(status: string, have: ReadonlySet<string>): string[] {
-  const needs: string[] = [];
-  if (NEEDS_REVIEW_EVIDENCE.includes(status)) needs.push("review");
-  if (NEEDS_TEST_EVIDENCE.includes(status)) needs.push("test");
-  return needs.filter((k) => !have.has(k));
+export function missingEvidence(status: string, have: ReadonlySet<string>, expect: EvidenceExpectations = DEFAULT_EXPECTATIONS): string[] {
+  return requiredEvidenceKinds(status, expect).filter((k) => !have.has(k));
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { EvidenceItem, PatchItem, PATCH_SOURCES, PatchSource, checkBundleRef, listEvidence, readPatch } from "./evidenceStore";
 import { missingEvidence } from "./evidenceSummary";
+import { DEFAULT_EXPECTATIONS, EvidenceExpectations } from "./requiredEvidence";
 import { ParsedPatchFile, tryParsePatch } from "./patchModel";
 import { isSafeSegment } from "../sources/autodev/paths";
 import { TournamentRecord, readTournament } from "./tournamentStore";
@@ -52,7 +53,7 @@ function diffTexts(items: readonly EvidenceItem[], patch: PatchItem | null): Arr
 }
 
 /** Loads a task's evidence (`status` and `evidenceBundle` come from the plan's task). */
-export async function loadTaskEvidence(cwd: string, taskId: string, status: string, evidenceBundle: string | null): Promise<TaskEvidence> {
+export async function loadTaskEvidence(cwd: string, taskId: string, status: string, evidenceBundle: string | null, expect: EvidenceExpectations = DEFAULT_EXPECTATIONS): Promise<TaskEvidence> {
   const items = await listEvidence(cwd, taskId);
   const patch = isSafeSegment(taskId) ? await readPatch(cwd, taskId) : null;
   const diffs = new Map<PatchSource, DiffInfo>();
@@ -68,7 +69,7 @@ export async function loadTaskEvidence(cwd: string, taskId: string, status: stri
     const ref = checkBundleRef(cwd, evidenceBundle);
     bundleRef = ref.ok ? { ok: true, file: ref.file, exists: items.some((i) => i.file === ref.file) || patch?.file === ref.file } : ref;
   }
-  return { taskId, items, patch, diffs, tournaments, missing: missingEvidence(status, have), bundleRef };
+  return { taskId, items, patch, diffs, tournaments, missing: missingEvidence(status, have, expect), bundleRef };
 }
 
 /** Label of a diff source: "1.1.patch", "developer diff (1.1-developer.json)", "tournament final diff (…)". */

@@ -73,6 +73,7 @@ const numericEntries = (o: unknown): Array<[string, number]> =>
 const ScoresSchema = z.record(z.string(), z.unknown()).transform(numericEntries);
 const JudgeSchema = z.looseObject({ judge: z.string().optional().catch(undefined), name: z.string().optional().catch(undefined), id: z.string().optional().catch(undefined), scores: ScoresSchema.optional().catch(undefined) });
 const PassSchema = z.looseObject({
+  pass_num: z.number().int().optional().catch(undefined),
   pass: z.number().int().optional().catch(undefined),
   round: z.number().int().optional().catch(undefined),
   pass_number: z.number().int().optional().catch(undefined),
@@ -108,7 +109,7 @@ export function describePass(raw: PyValue, fallbackN: number | null): Tournament
   const notes = d.notes === undefined ? [] : (Array.isArray(d.notes) ? d.notes : [d.notes]).map((x) => (typeof x === "string" ? x : JSON.stringify(x)));
   const scores = d.scores ?? [];
   return {
-    n: d.pass ?? d.round ?? d.pass_number ?? fallbackN,
+    n: d.pass_num ?? d.pass ?? d.round ?? d.pass_number ?? fallbackN,
     winner: d.winner ?? null,
     converged: d.converged ?? null,
     scores,

@@ -1,5 +1,5 @@
 /**
- * Warnings beyond hashes: tasks past `reviewed`/`tested` without the evidence
+ * Warnings beyond hashes: tasks past `coded`/`reviewed`/`tested`/`tournamented` without the evidence
  * that status implies, and a `plan.json` that does not match the ledger
  * (design §13 "staleness detection"). Not corruption; shown at lower severity.
  */
@@ -8,8 +8,9 @@ import { getMaxLineBytes } from "./ledgerLineReader";
 import { truncateText } from "../text/displayText";
 import { Plan } from "../plan/schemas";
 import { planJsonText } from "./ledgerWriter";
-import { listEvidence } from "../evidence/evidenceStore";
-import { NEEDS_REVIEW_EVIDENCE, NEEDS_TEST_EVIDENCE } from "../plan/taskFsm";
+import { listEvidence, readPatch } from "../evidence/evidenceStore";
+import { expectationsFrom, requiredEvidenceKinds } from "../evidence/requiredEvidence";
+import { readConfig } from "../sources/autodev/config/configReader";
 import { EntrySummary, VerifyWarning } from "./verifyTypes";
 import { planPath } from "../sources/autodev/paths";
 
@@ -18,23 +19,30 @@ export async function missingEvidenceWarnings(cwd: string, plan: Plan, entries: 
   const lastChange = new Map<string, EntrySummary>();
   for (const e of entries) if (e.taskId && e.toStatus) lastChange.set(e.taskId, e);
   const out: VerifyWarning[] = [];
+  const config = await readConfig(cwd);
+  const expect = expectationsFrom(config.config);
   for (const phase of plan.phases) {
     for (const task of phase.tasks) {
       const status = String(task.status);
-      const needs: string[] = [];
-      if (NEEDS_REVIEW_EVIDENCE.includes(status)) needs.push("review");
-      if (NEEDS_TEST_EVIDENCE.includes(status)) needs.push("test");
+      const needs = requiredEvidenceKinds(status, expect);
       if (needs.length === 0) continue;
-      const have = new Set((await listEvidence(cwd, task.id)).filter((i) => i.ok).map((i) => i.kind));
+      const items = (await listEvidence(cwd, task.id)).filter((i) => i.ok);
+      const have = new Set(items.map((i) => i.kind));
       const missing = needs.filter((k) => !have.has(k));
-      if (missing.length === 0) continue;
       const at = lastChange.get(task.id);
-      out.push({
-        atLine: at?.line ?? 1,
-        seq: at?.seq ?? null,
-        kind: "missing_evidence",
-        message: `task ${task.id} is '${status}' but has no valid ${missing.join(" or ")} evidence (.autodev/evidence/${task.id}-${missing[0]}.json)`,
-      });
+      if (missing.length > 0) {
+        const why = missing.includes("tournament") && missing.length === 1 ? " (the impl tournament is enabled in config.json; it was skipped or failed)" : "";
+        out.push({
+          atLine: at?.line ?? 1,
+          seq: at?.seq ?? null,
+          kind: "missing_evidence",
+          message: `task ${task.id} is '${status}' but has no valid ${missing.join(" or ")} evidence (.autodev/evidence/${task.id}-${missing[0]}.json)${why}`,
+        });
+      }
+      const dev = items.find((i) => i.ok && i.evidence.kind === "developer");
+      if (dev?.ok && dev.evidence.kind === "developer" && dev.evidence.diff && (await readPatch(cwd, task.id)) === null) {
+        out.push({ atLine: at?.line ?? 1, seq: at?.seq ?? null, kind: "missing_evidence", message: `task ${task.id} is '${status}' and its developer evidence has a diff, but .autodev/evidence/${task.id}.patch (written with it) is missing` });
+      }
     }
   }
   return out;

@@ -18,6 +18,7 @@ import { planPath } from "../sources/autodev/paths";
 import { TimelineService } from "../timeline/timelineService";
 import { readRegularText } from "../fs/safeRead";
 import { getMaxLineBytes, setMaxLineBytes } from "../ledger/ledgerLineReader";
+import { autodevRunView } from "../sources/autodev/runView";
 import { disposeSources, handleSourceRequest } from "./sourceRequests";
 
 setMaxLineBytes(Number((workerData as { maxLineBytes?: number } | null)?.maxLineBytes));
@@ -122,6 +123,8 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
       return timeline.detail(session(req.cwd), req.seq);
     case "timelineEntry":
       return timeline.entryRef(session(req.cwd), req.seq);
+    case "autodevRunView":
+      return autodevRunView(req.cwd, req.plan, req.probeOnly);
     case "sourceDetect":
     case "sourceRefresh":
     case "sourceCheck":

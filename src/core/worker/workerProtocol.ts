@@ -12,6 +12,8 @@ import { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes
 import type { VerificationRecord } from "../ledger/verificationRecord";
 import type { Plan } from "../plan/schemas";
 import type { SourceRequest, SourceResults } from "./sourceRequests";
+import type { AutodevRunView } from "../sources/autodev/runView";
+import type { RunPlan } from "../sources/autodev/runState";
 
 /** Requests, discriminated by `type`; `cwd` is the folder that contains `.autodev/`. */
 export type WorkerRequest =
@@ -54,10 +56,12 @@ export type WorkerRequest =
     }
   | { readonly id: number; readonly type: "timelineDetail"; readonly cwd: string; readonly seq: number }
   | { readonly id: number; readonly type: "timelineEntry"; readonly cwd: string; readonly seq: number }
+  | { readonly id: number; readonly type: "autodevRunView"; readonly cwd: string; readonly plan: RunPlan; readonly probeOnly: boolean }
   | SourceRequest;
 
 /** The result type of each request type. */
 export interface WorkerResults extends SourceResults {
+  autodevRunView: AutodevRunView;
   refresh: RefreshResult;
   tailPlan: { readonly plan: Plan | null; readonly seq: number | null };
   entries: { readonly total: number; readonly items: EntrySummary[] };

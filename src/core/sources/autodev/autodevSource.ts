@@ -16,6 +16,9 @@ import { sortProblems } from "../sourceProblems";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
 import { AUTODEV_DIR, LEDGER_FILE, PLAN_FILE, autodevRoot, ledgerPath } from "./paths";
 import { autodevTree } from "./autodevTree";
+import { readRunState, runPlanOf } from "./runState";
+import { runStateProblems } from "./runProblems";
+import { runBottomNodes, runTopNodes } from "./tree/runTree";
 
 const LEDGER_REL = `${AUTODEV_DIR}/${LEDGER_FILE}`;
 const PLAN_REL = `${AUTODEV_DIR}/${PLAN_FILE}`;
@@ -60,6 +63,7 @@ export async function autodevProblems(location: SourceLocation): Promise<SourceP
     const drift = await planJsonWarning(location.workspace, plan);
     if (drift) out.push(warningProblem(drift));
   }
+  out.push(...runStateProblems(await readRunState(location.workspace, runPlanOf(plan), { probe: false })));
   return sortProblems(out);
 }
 
@@ -112,7 +116,8 @@ export const AUTODEV_SOURCE: StateSource = {
 
   async tree(location): Promise<readonly SourceTreeNode[]> {
     const { plan } = await readAll(location);
-    return autodevTree(plan, path.posix.join(location.relDir, PLAN_FILE));
+    const run = await readRunState(location.workspace, runPlanOf(plan));
+    return [...runTopNodes(run), ...autodevTree(plan, path.posix.join(location.relDir, PLAN_FILE)), ...runBottomNodes(run)];
   },
 
   async timeline(location) {

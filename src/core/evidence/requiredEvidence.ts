@@ -1,0 +1,49 @@
+/**
+ * The evidence a task's status implies, as Python's execute loop writes it
+ * (`orchestrator/execute_phase.py`): developer evidence before `coded` (and
+ * `{task}.patch` when its diff is not empty), review evidence before
+ * `reviewed`, test evidence before `tested`, tournament evidence before
+ * `tournamented` — unless the impl tournament is off in config.json, or its
+ * judge model is auto-disabled (`auto_disable_for_models`), when Python moves
+ * on without one.
+ */
+import { NEEDS_REVIEW_EVIDENCE, NEEDS_TEST_EVIDENCE } from "../plan/taskFsm";
+
+/** Statuses at or past which a task should have developer evidence. */
+export const NEEDS_DEVELOPER_EVIDENCE: readonly string[] = ["coded", "auto_gated", "reviewed", "tested", "tournamented", "complete"];
+/** Statuses at or past which a task should have tournament evidence (when the impl tournament runs). */
+export const NEEDS_TOURNAMENT_EVIDENCE: readonly string[] = ["tournamented", "complete"];
+
+/** What the workspace's config says about optional evidence. */
+export interface EvidenceExpectations {
+  /** True when the impl tournament runs (config enables it and does not auto-disable its model). */
+  readonly implTournament: boolean;
+}
+
+/** Defaults of the shipped config: the impl tournament runs. */
+export const DEFAULT_EXPECTATIONS: EvidenceExpectations = { implTournament: true };
+
+/** Minimal view of config.json's tournament and judge settings (null = no valid config: defaults). */
+export interface TournamentSettings {
+  readonly tournaments: { readonly impl: { readonly enabled: boolean }; readonly auto_disable_for_models: readonly string[] };
+  readonly agents: Readonly<Record<string, { readonly model: string | null }>>;
+}
+
+/** `_is_auto_disabled` applied to the judge model, as both tournament runners do. */
+export function expectationsFrom(cfg: TournamentSettings | null): EvidenceExpectations {
+  if (cfg === null) return DEFAULT_EXPECTATIONS;
+  const model = Object.prototype.hasOwnProperty.call(cfg.agents, "judge") ? cfg.agents.judge.model : null;
+  const low = model?.toLowerCase() ?? "";
+  const autoDisabled = low !== "" && cfg.tournaments.auto_disable_for_models.some((m) => low.includes(m.toLowerCase()));
+  return { implTournament: cfg.tournaments.impl.enabled && !autoDisabled };
+}
+
+/** The bundle kinds `status` implies, in gate order. */
+export function requiredEvidenceKinds(status: string, expect: EvidenceExpectations = DEFAULT_EXPECTATIONS): string[] {
+  const needs: string[] = [];
+  if (NEEDS_DEVELOPER_EVIDENCE.includes(status)) needs.push("developer");
+  if (NEEDS_REVIEW_EVIDENCE.includes(status)) needs.push("review");
+  if (NEEDS_TEST_EVIDENCE.includes(status)) needs.push("test");
+  if (expect.implTournament && NEEDS_TOURNAMENT_EVIDENCE.includes(status)) needs.push("tournament");
+  return needs;
+}

@@ -1,0 +1,60 @@
+/**
+ * The inline (file-based) adapter's files, as Python's `adapters/inline_types.py`
+ * defines them (`extra="forbid"`): `inline-state.json` (`InlineSuspendState`)
+ * and `responses/{task}-{role}.json` (`InlineResponseFile`); and their paths
+ * (`state/paths.py`).
+ */
+import { z } from "zod";
+import { AUTODEV_DIR } from "../paths";
+import { pyLaxBool, pyLaxFloat, pyLaxInt, pyOptional, pyStr } from "../pydanticLax";
+
+/** `.autodev/inline-state.json` */
+export const INLINE_STATE_REL = `${AUTODEV_DIR}/inline-state.json`;
+/** `.autodev/delegations` */
+export const DELEGATIONS_REL = `${AUTODEV_DIR}/delegations`;
+/** `.autodev/responses` */
+export const RESPONSES_REL = `${AUTODEV_DIR}/responses`;
+
+/** The orchestrator steps a run can be suspended at. */
+export const ORCHESTRATOR_STEPS = ["developer", "reviewer", "test_engineer", "critic_sounding_board", "plan_explorer", "plan_domain_expert", "plan_architect"] as const;
+
+/** `InlineSuspendState`. */
+export const InlineSuspendStateSchema = z.strictObject({
+  schema_version: z.literal("1.0", { error: "Input should be '1.0'" }).default("1.0"),
+  session_id: pyStr,
+  suspended_at: pyStr,
+  pending_task_id: pyStr,
+  pending_role: pyStr,
+  delegation_path: pyStr,
+  response_path: pyStr,
+  orchestrator_step: z.enum(ORCHESTRATOR_STEPS, { error: `Input should be ${ORCHESTRATOR_STEPS.map((s) => `'${s}'`).join(", ")}` }),
+  retry_count: pyLaxInt.default(0),
+  last_issues: z.array(pyStr).default(() => []),
+});
+/** A validated suspend state. */
+export type InlineSuspendState = z.output<typeof InlineSuspendStateSchema>;
+
+/** `InlineResponseFile`. */
+export const InlineResponseFileSchema = z.strictObject({
+  schema_version: z.literal("1.0", { error: "Input should be '1.0'" }).default("1.0"),
+  task_id: pyStr,
+  role: pyStr,
+  success: pyLaxBool,
+  text: pyStr,
+  error: pyOptional(pyStr).default(null),
+  duration_s: pyLaxFloat.default(0),
+  files_changed: z.array(pyStr).default(() => []),
+  diff: pyOptional(pyStr).default(null),
+});
+/** A validated response file. */
+export type InlineResponseFile = z.output<typeof InlineResponseFileSchema>;
+
+/** `.autodev/delegations/{task}-{role}.md` */
+export function delegationRel(taskId: string, role: string): string {
+  return `${DELEGATIONS_REL}/${taskId}-${role}.md`;
+}
+
+/** `.autodev/responses/{task}-{role}.json` */
+export function responseRel(taskId: string, role: string): string {
+  return `${RESPONSES_REL}/${taskId}-${role}.json`;
+}

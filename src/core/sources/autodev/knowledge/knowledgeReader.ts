@@ -1,0 +1,140 @@
+/**
+ * The two-tier knowledge store of Python's `state/knowledge.py`, read-only:
+ * swarm lessons (`.autodev/knowledge.jsonl`), the hive (config `hive.path`,
+ * default `~/.local/share/autodev/shared-learnings.jsonl`) and rejected
+ * lessons (`.autodev/rejected_lessons.jsonl`). Lines are read as `_read_jsonl`
+ * does (blank and corrupt lines skipped, only objects kept; skipped lines are
+ * reported by number, never echoed) and entries validated like pydantic's
+ * `KnowledgeEntry` (extra keys ignored). Each tier is ranked as
+ * `inject_block` ranks it: `confidence * recency * (1 + ln(applied + 1))`,
+ * recency falling linearly from 1 to 0.5 over 30 days, highest first.
+ */
+import { z } from "zod";
+import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
+import { pyToPlain } from "../../../evidence/tournamentStore";
+import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../paths";
+import { pyLaxFloat, pyLaxInt, pyStr, zodToPathErrors, formatPathError } from "../pydanticLax";
+import { StateFileRead, readRegularFile, readWorkspaceStateFile } from "../stateFile";
+import { ConfigReport, resolveHivePath } from "../config/configReader";
+import { pyIsoTimestamp } from "./pyIsoTime";
+
+/** Largest knowledge file read (Python caps each at a few hundred 64 KB lines). */
+export const MAX_KNOWLEDGE_BYTES = 16 * 1024 * 1024;
+const RECENCY_WINDOW_S = 30 * 86400;
+
+const KnowledgeEntrySchema = z.object({
+  id: pyStr,
+  timestamp: pyStr,
+  role_source: pyStr,
+  tier: z.enum(["swarm", "hive"], { error: "Input should be 'swarm' or 'hive'" }),
+  text: pyStr,
+  confidence: pyLaxFloat.default(0.5),
+  applied_count: pyLaxInt.default(0),
+  succeeded_after_count: pyLaxInt.default(0),
+  confirmations: pyLaxInt.default(0),
+  metadata: z.record(z.string(), z.unknown()).default(() => ({})),
+});
+const RejectedLessonSchema = z.object({ id: pyStr, text: pyStr, reason: pyStr, rejected_at: pyStr });
+
+/** A lesson, with its rank at the time it was read. */
+export type KnowledgeEntry = z.output<typeof KnowledgeEntrySchema> & { readonly rank: number; readonly line: number };
+/** A rejected lesson. */
+export type RejectedLesson = z.output<typeof RejectedLessonSchema> & { readonly line: number };
+
+/** One file's lines that were skipped, and why. */
+export interface SkippedLine {
+  readonly file: string;
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** Everything the knowledge store holds. */
+export interface KnowledgeReport {
+  readonly swarm: readonly KnowledgeEntry[];
+  readonly hive: readonly KnowledgeEntry[];
+  readonly hivePath: string;
+  readonly hiveEnabled: boolean;
+  readonly rejected: readonly RejectedLesson[];
+  readonly skipped: readonly SkippedLine[];
+  /** Files that could not be read at all. */
+  readonly errors: readonly string[];
+}
+
+/** `_recency_factor`. */
+export function recencyFactor(timestamp: string, nowS: number): number {
+  const ts = pyIsoTimestamp(timestamp) ?? 0;
+  if (ts <= 0) return 0.5;
+  const age = Math.max(0, nowS - ts);
+  return age >= RECENCY_WINDOW_S ? 0.5 : 1 - 0.5 * (age / RECENCY_WINDOW_S);
+}
+
+/** `_rank_with_ts`. */
+export function rankLesson(e: { confidence: number; timestamp: string; applied_count: number }, nowS: number): number {
+  return e.confidence * recencyFactor(e.timestamp, nowS) * (1 + Math.log(Math.max(0, e.applied_count) + 1));
+}
+
+/** Python's `str.splitlines()` line breaks. */
+// eslint-disable-next-line no-control-regex -- these are exactly the breaks Python splits on
+const PY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+
+/** `_read_jsonl` + model validation: the valid rows (with their 1-based line), skipped lines reported. */
+export function parseJsonl<T>(text: string, file: string, schema: z.ZodType<T>, skipped: SkippedLine[]): Array<T & { line: number }> {
+  const out: Array<T & { line: number }> = [];
+  text.split(PY_LINE_BREAK).forEach((raw, i) => {
+    const s = raw.trim();
+    if (!s) return;
+    let v: unknown;
+    try {
+      v = pyToPlain(parsePyJson(s));
+    } catch (e) {
+      skipped.push({ file, line: i + 1, reason: e instanceof PyJsonError ? `corrupt JSON (${e.msg})` : "corrupt JSON" });
+      return;
+    }
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      skipped.push({ file, line: i + 1, reason: "not a JSON object" });
+      return;
+    }
+    const r = schema.safeParse(v);
+    if (r.success) out.push({ ...r.data, line: i + 1 });
+    else skipped.push({ file, line: i + 1, reason: zodToPathErrors(r.error).map(formatPathError).join("; ") });
+  });
+  return out;
+}
+
+/** Sorted by rank, highest first; equal ranks keep file order (Python's sort is stable). */
+export function rankEntries(entries: ReadonlyArray<z.output<typeof KnowledgeEntrySchema> & { line: number }>, nowS: number): KnowledgeEntry[] {
+  return entries
+    .map((e, i) => ({ e: { ...e, rank: rankLesson(e, nowS) }, i }))
+    .sort((a, b) => b.e.rank - a.e.rank || a.i - b.i)
+    .map((x) => x.e);
+}
+
+function textOf(read: StateFileRead, errors: string[]): string {
+  if (read.kind === "ok") return read.text;
+  if (read.kind === "error") errors.push(read.error);
+  return "";
+}
+
+/** Options of {@link readKnowledge}: the time ranks are computed at, and the home folder (tests). */
+export interface KnowledgeOptions {
+  readonly nowS?: number;
+  readonly home?: string;
+}
+
+/** Reads the swarm, the hive and the rejected lessons; never throws. */
+export async function readKnowledge(cwd: string, config: ConfigReport, options: KnowledgeOptions = {}): Promise<KnowledgeReport> {
+  const nowS = options.nowS ?? Date.now() / 1000;
+  const skipped: SkippedLine[] = [];
+  const errors: string[] = [];
+  const swarmRel = `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`;
+  const rejectedRel = `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`;
+  const swarmRaw = parseJsonl(textOf(await readWorkspaceStateFile(cwd, swarmRel, MAX_KNOWLEDGE_BYTES), errors), swarmRel, KnowledgeEntrySchema, skipped);
+  const rejected = parseJsonl(textOf(await readWorkspaceStateFile(cwd, rejectedRel, MAX_KNOWLEDGE_BYTES), errors), rejectedRel, RejectedLessonSchema, skipped);
+  const hivePath = resolveHivePath(cwd, config.hivePath, options.home);
+  let hiveRaw: Array<z.output<typeof KnowledgeEntrySchema> & { line: number }> = [];
+  if (config.hiveEnabled) {
+    if (!hivePath.endsWith(".jsonl")) errors.push(`hive.path ${JSON.stringify(hivePath)} is not a .jsonl file; not read`);
+    else hiveRaw = parseJsonl(textOf(await readRegularFile(hivePath, MAX_KNOWLEDGE_BYTES, null, hivePath), errors), hivePath, KnowledgeEntrySchema, skipped);
+  }
+  return { swarm: rankEntries(swarmRaw, nowS), hive: rankEntries(hiveRaw, nowS), hivePath, hiveEnabled: config.hiveEnabled, rejected, skipped, errors };
+}

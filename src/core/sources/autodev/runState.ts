@@ -1,0 +1,70 @@
+/**
+ * Everything about an AutoDev run beyond the plan, read in one call for the
+ * tree, the problems and the CLI: whether it is running (the lock probe),
+ * the inline suspension, config.json, spec drift, tournaments, knowledge and
+ * what `autodev resume` / `execute` would do next. Never throws.
+ */
+import { EvidenceItem, listEvidence } from "../../evidence/evidenceStore";
+import { ConfigReport, readConfig } from "./config/configReader";
+import { InlineReport, readInlineState } from "./inline/inlineState";
+import { KnowledgeReport, readKnowledge } from "./knowledge/knowledgeReader";
+import { NextSteps, PlanTasks, decideNextSteps } from "./nextStep";
+import { RunningProbe, probeAutodevRunning } from "./runningProbe";
+import { SpecDrift, checkSpecDrift } from "./specDrift";
+import { TournamentSummary, readTournaments } from "./tournaments/tournamentIndex";
+
+/** The plan as far as the run state needs it (null when there is no plan). */
+export type RunPlan = (PlanTasks & { readonly spec_hash: string }) | null;
+
+/** The run state of one workspace. */
+export interface RunState {
+  readonly running: RunningProbe;
+  readonly inline: InlineReport;
+  readonly config: ConfigReport;
+  readonly spec: SpecDrift | null;
+  readonly tournaments: readonly TournamentSummary[];
+  readonly tournamentErrors: readonly string[];
+  readonly knowledge: KnowledgeReport;
+  readonly next: NextSteps;
+  /** The plan phase's bundles (`plan-explore-explore.json`, `plan-domain_expert-domain_expert.json`). */
+  readonly planEvidence: readonly EvidenceItem[];
+}
+
+/** Options: skip the lock probe (it starts a short process), the home folder and the ranking time (tests). */
+export interface RunStateOptions {
+  readonly probe?: boolean;
+  readonly home?: string;
+  readonly nowS?: number;
+}
+
+/** Reads the run state of `cwd` given its plan. */
+export async function readRunState(cwd: string, plan: RunPlan, options: RunStateOptions = {}): Promise<RunState> {
+  const [running, inline, config] = await Promise.all([
+    options.probe === false ? Promise.resolve<RunningProbe>({ running: null, detail: "not probed" }) : probeAutodevRunning(cwd),
+    readInlineState(cwd),
+    readConfig(cwd),
+  ]);
+  const [spec, tours, knowledge, planEvidence] = await Promise.all([
+    checkSpecDrift(cwd, plan?.spec_hash ?? null),
+    readTournaments(cwd, config.config),
+    readKnowledge(cwd, config, { home: options.home, nowS: options.nowS }),
+    listEvidence(cwd, "plan"),
+  ]);
+  return {
+    running,
+    inline,
+    config,
+    spec,
+    tournaments: tours.tournaments,
+    tournamentErrors: tours.errors,
+    knowledge,
+    next: decideNextSteps(plan, inline.waiting),
+    planEvidence,
+  };
+}
+
+/** A plan (the schema's) reduced to what the run state needs. */
+export function runPlanOf(plan: { spec_hash: string; phases: ReadonlyArray<{ tasks: ReadonlyArray<{ id: string; status: unknown; title: string }> }> } | null): RunPlan {
+  if (plan === null) return null;
+  return { spec_hash: plan.spec_hash, phases: plan.phases.map((p) => ({ tasks: p.tasks.map((t) => ({ id: t.id, status: String(t.status), title: t.title })) })) };
+}

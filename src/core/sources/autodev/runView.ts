@@ -1,0 +1,46 @@
+/**
+ * What the extension's AutoDev tree and Problems need from the run state, computed in the
+ * worker thread (the host passes the plan it already has, so the ledger is not read again):
+ * the nodes above and below the plan, the problems, and whether AutoDev is running. A
+ * `probeOnly` request only probes the lock (polled while AutoDev runs: releasing the lock
+ * changes no file).
+ */
+import type { SourceProblem, SourceTreeNode } from "../stateSource";
+import { readRunState, RunPlan } from "./runState";
+import { probeAutodevRunning } from "./runningProbe";
+import { runStateProblems } from "./runProblems";
+import { runBottomNodes, runTopNodes } from "./tree/runTree";
+import { waitingLabel } from "./inline/inlineState";
+
+/** The run state as the host shows it. */
+export interface AutodevRunView {
+  readonly running: boolean | null;
+  readonly runningDetail: string;
+  /** "Waiting on reviewer for 1.2 (retry 2/3)", or null when not suspended. */
+  readonly waiting: string | null;
+  /** Nodes above the plan (running, waiting) and below it (next, tournaments, knowledge, config, spec). */
+  readonly top: readonly SourceTreeNode[];
+  readonly bottom: readonly SourceTreeNode[];
+  readonly problems: readonly SourceProblem[];
+}
+
+/** Ids of bottom nodes the extension already shows its own way (plan evidence has its own group). */
+const SHOWN_ELSEWHERE = new Set(["autodev|planEvidence"]);
+
+/** Computes the view (or, with `probeOnly`, just `running`). */
+export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = false): Promise<AutodevRunView> {
+  if (probeOnly) {
+    const p = await probeAutodevRunning(cwd);
+    return { running: p.running, runningDetail: p.detail, waiting: null, top: [], bottom: [], problems: [] };
+  }
+  const rs = await readRunState(cwd, plan);
+  const w = rs.inline.waiting;
+  return {
+    running: rs.running.running,
+    runningDetail: rs.running.detail,
+    waiting: w ? waitingLabel(w, w.retryCount > 0 ? rs.config.qaRetryLimit : null) : null,
+    top: runTopNodes(rs),
+    bottom: runBottomNodes(rs).filter((n) => !SHOWN_ELSEWHERE.has(n.id)),
+    problems: runStateProblems(rs),
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * Every tournament under `.autodev/tournaments/`: `plan-<id>` and
+ * `impl-<id>` folders as Python's `TournamentArtifactStore` lays them out
+ * (initial_a.md, pass_NN/{version_a,critic,version_b,version_ab}.md and
+ * result.json, incumbent_after_NN.md, final_output.md, history.json). Passes
+ * come from history.json (a finished run) or the pass folders (a run that
+ * stopped), numbered by `pass_num`. An impl tournament's task and
+ * convergence come from the task's tournament evidence; otherwise
+ * convergence is Python's rule over the passes. A `worktrees/` folder left
+ * in an impl tournament means a crashed run (Python removes it when done).
+ * Reads are confined to the workspace; never throws.
+ */
+import { AUTODEV_DIR, TOURNAMENTS_DIR } from "../paths";
+import { listWorkspaceDir, readWorkspaceStateFile } from "../stateFile";
+import { validateJsonText } from "../validateJson";
+import { z } from "zod";
+import { PassRecord, WinnerLabel, convergedAfter, toPassRecord } from "./passResult";
+import { tournamentEvidenceIndex } from "./tournamentEvidence";
+import { AutodevConfig } from "../config/configSchema";
+import { convergenceK } from "../config/configReader";
+
+/** `.autodev/tournaments` */
+export const TOURNAMENTS_REL = `${AUTODEV_DIR}/${TOURNAMENTS_DIR}`;
+/** Most tournament folders and pass folders read. */
+export const MAX_TOURNAMENTS = 500;
+export const MAX_PASSES = 200;
+const MAX_TOURNAMENT_JSON = 16 * 1024 * 1024;
+
+/** The markdown files of one pass (workspace-relative; null when absent). */
+export interface PassArtifacts {
+  readonly pass: number;
+  readonly dir: string;
+  readonly versionA: string | null;
+  readonly critic: string | null;
+  readonly versionB: string | null;
+  readonly versionAB: string | null;
+}
+
+/** One tournament. */
+export interface TournamentSummary {
+  readonly id: string;
+  /** Workspace-relative folder. */
+  readonly dir: string;
+  readonly phase: "plan" | "impl";
+  readonly taskId: string | null;
+  readonly passes: readonly PassRecord[];
+  /** The last pass's winner (Python's `winner_last`), null without passes. */
+  readonly winner: WinnerLabel | null;
+  readonly converged: boolean | null;
+  /** True when history.json is there (the run finished). */
+  readonly finished: boolean;
+  readonly initial: string | null;
+  readonly final: string | null;
+  readonly incumbents: ReadonlyArray<{ readonly afterPass: number; readonly file: string }>;
+  readonly passArtifacts: readonly PassArtifacts[];
+  /** Every file, relative to the tournament folder. */
+  readonly files: readonly string[];
+  /** Entries of a leftover `worktrees/` folder (crash), relative to the tournament folder. */
+  readonly leftoverWorktrees: readonly string[] | null;
+  readonly errors: readonly string[];
+}
+
+const PASS_DIR = /^pass_(\d{2,6})$/;
+const INCUMBENT = /^incumbent_after_(\d{2,6})\.md$/;
+
+async function passesFromHistory(cwd: string, rel: string, errors: string[]): Promise<PassRecord[] | null> {
+  const read = await readWorkspaceStateFile(cwd, `${rel}/history.json`, MAX_TOURNAMENT_JSON);
+  if (read.kind === "missing") return null;
+  if (read.kind === "error") {
+    errors.push(read.error);
+    return null;
+  }
+  const v = validateJsonText(read.text, z.array(z.unknown()));
+  if (!v.ok) {
+    errors.push(`history.json line ${v.errors[0].line}: ${v.errors[0].message}`);
+    return null;
+  }
+  const out: PassRecord[] = [];
+  v.value.forEach((entry, i) => {
+    const p = toPassRecord(entry);
+    if (p.ok) out.push(p.pass);
+    else errors.push(`history.json entry ${i + 1}: ${p.error}`);
+  });
+  return out;
+}
+
+/** Reads one tournament folder (`id` must be a `plan-`/`impl-` name listed in the tournaments folder). */
+async function readOne(cwd: string, id: string, phase: "plan" | "impl", ev: Map<string, { taskId: string; converged: boolean }>, cfg: AutodevConfig | null): Promise<TournamentSummary> {
+  const dir = `${TOURNAMENTS_REL}/${id}`;
+  const errors: string[] = [];
+  const listing = await listWorkspaceDir(cwd, dir);
+  const names = listing.ok ? listing.names : [];
+  if (!listing.ok) errors.push(listing.error);
+  const files: string[] = [];
+  const passArtifacts: PassArtifacts[] = [];
+  const fromResults: PassRecord[] = [];
+  const passDirs = names.filter((n) => PASS_DIR.test(n)).sort((a, b) => Number(PASS_DIR.exec(a)![1]) - Number(PASS_DIR.exec(b)![1]));
+  if (passDirs.length > MAX_PASSES) errors.push(`only the first ${MAX_PASSES} of ${passDirs.length} pass folders were read`);
+  for (const pd of passDirs.slice(0, MAX_PASSES)) {
+    const n = Number(PASS_DIR.exec(pd)![1]);
+    const inner = await listWorkspaceDir(cwd, `${dir}/${pd}`);
+    const have = new Set(inner.ok ? inner.names : []);
+    if (!inner.ok) errors.push(inner.error);
+    for (const f of inner.ok ? inner.names : []) files.push(`${pd}/${f}`);
+    const at = (f: string) => (have.has(f) ? `${dir}/${pd}/${f}` : null);
+    passArtifacts.push({ pass: n, dir: `${dir}/${pd}`, versionA: at("version_a.md"), critic: at("critic.md"), versionB: at("version_b.md"), versionAB: at("version_ab.md") });
+    if (have.has("result.json")) {
+      const read = await readWorkspaceStateFile(cwd, `${dir}/${pd}/result.json`, MAX_TOURNAMENT_JSON);
+      if (read.kind === "error") errors.push(read.error);
+      else if (read.kind === "ok") {
+        const v = validateJsonText(read.text, z.unknown());
+        const p = v.ok ? toPassRecord(v.value) : { ok: false as const, error: v.errors[0].message };
+        if (p.ok) fromResults.push(p.pass);
+        else errors.push(`${pd}/result.json: ${p.error}`);
+      }
+    }
+  }
+  for (const n of names) if (!PASS_DIR.test(n) && n !== "worktrees") files.unshift(n);
+  const history = await passesFromHistory(cwd, dir, errors);
+  const passes = history ?? fromResults;
+  const winner = passes.length ? passes[passes.length - 1].winner : null;
+  const evidence = ev.get(id);
+  let converged: boolean | null = null;
+  if (evidence) converged = evidence.converged;
+  else if (history !== null) converged = convergedAfter(history, convergenceK(cfg, phase));
+  let leftoverWorktrees: string[] | null = null;
+  if (names.includes("worktrees")) {
+    const wt = await listWorkspaceDir(cwd, `${dir}/worktrees`);
+    leftoverWorktrees = wt.ok ? wt.names.map((n) => `worktrees/${n}`) : ["worktrees"];
+  }
+  const incumbents = names
+    .filter((n) => INCUMBENT.test(n))
+    .map((n) => ({ afterPass: Number(INCUMBENT.exec(n)![1]), file: `${dir}/${n}` }))
+    .sort((a, b) => a.afterPass - b.afterPass);
+  return {
+    id,
+    dir,
+    phase,
+    taskId: evidence?.taskId ?? null,
+    passes,
+    winner,
+    converged,
+    finished: history !== null,
+    initial: names.includes("initial_a.md") ? `${dir}/initial_a.md` : null,
+    final: names.includes("final_output.md") ? `${dir}/final_output.md` : null,
+    incumbents,
+    passArtifacts,
+    files: files.sort(),
+    leftoverWorktrees,
+    errors,
+  };
+}
+
+/** Every `plan-*` / `impl-*` tournament of the workspace, in name order, and listing problems. */
+export async function readTournaments(cwd: string, cfg: AutodevConfig | null): Promise<{ tournaments: TournamentSummary[]; errors: string[] }> {
+  const listing = await listWorkspaceDir(cwd, TOURNAMENTS_REL);
+  if (!listing.ok) return { tournaments: [], errors: [listing.error] };
+  const ids = listing.names.filter((n) => /^(plan|impl)-[^/\\]{1,200}$/.test(n));
+  const errors = ids.length > MAX_TOURNAMENTS ? [`only the first ${MAX_TOURNAMENTS} of ${ids.length} tournaments were read`] : [];
+  const ev = await tournamentEvidenceIndex(cwd);
+  const tournaments: TournamentSummary[] = [];
+  for (const id of ids.slice(0, MAX_TOURNAMENTS)) tournaments.push(await readOne(cwd, id, id.startsWith("plan-") ? "plan" : "impl", ev, cfg));
+  return { tournaments, errors };
+}

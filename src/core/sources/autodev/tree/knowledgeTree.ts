@@ -1,0 +1,56 @@
+/**
+ * The Knowledge section, read-only: swarm lessons and the hive ranked as
+ * AutoDev ranks them (role, confidence, confirmations, applied count, age),
+ * and rejected lessons with their reasons.
+ */
+import type { SourceTreeNode } from "../../stateSource";
+import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../paths";
+import { KnowledgeEntry, KnowledgeReport } from "../knowledge/knowledgeReader";
+import { pyIsoTimestamp } from "../knowledge/pyIsoTime";
+import { ageLabel, mdTooltip, plainLabel } from "./treeText";
+
+function lessonNode(base: string, e: KnowledgeEntry, file: string | null, nowS: number): SourceTreeNode {
+  const age = ageLabel(pyIsoTimestamp(e.timestamp), nowS);
+  return {
+    id: `${base}|${e.id}|${e.line}`,
+    label: plainLabel(e.text, 100),
+    description: [plainLabel(e.role_source, 30), `conf ${e.confidence.toFixed(2)}`, `×${e.confirmations}`, `applied ${e.applied_count}`, age].filter(Boolean).join(" · "),
+    icon: { id: "lightbulb" },
+    tooltip: mdTooltip(`${e.text}\n\nrank ${e.rank.toFixed(3)} (confidence × recency × (1 + ln(applied + 1)))\nid ${e.id}`),
+    target: file ? { kind: "file", file, line: e.line } : undefined,
+  };
+}
+
+/** The "Knowledge" section (null when there is nothing at all). */
+export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNode | null {
+  if (k.swarm.length + k.hive.length + k.rejected.length + k.errors.length + k.skipped.length === 0) return null;
+  const swarmFile = `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`;
+  const children: SourceTreeNode[] = [
+    { id: "autodev|knowledge|swarm", label: "Project lessons", description: `${k.swarm.length} · knowledge.jsonl`, icon: { id: "book" }, children: k.swarm.map((e) => lessonNode("autodev|knowledge|swarm", e, swarmFile, nowS)) },
+    {
+      id: "autodev|knowledge|hive",
+      label: "Hive lessons",
+      description: k.hiveEnabled ? `${k.hive.length} · ${plainLabel(k.hivePath, 60)}` : "disabled in config.json",
+      icon: { id: "globe" },
+      children: k.hive.map((e) => lessonNode("autodev|knowledge|hive", e, null, nowS)),
+    },
+  ];
+  if (k.rejected.length) {
+    children.push({
+      id: "autodev|knowledge|rejected",
+      label: "Rejected lessons",
+      description: `${k.rejected.length}`,
+      icon: { id: "circle-slash" },
+      children: k.rejected.map((r) => ({
+        id: `autodev|knowledge|rejected|${r.id}|${r.line}`,
+        label: plainLabel(r.text, 100),
+        description: plainLabel(r.reason, 80),
+        tooltip: mdTooltip(`${r.text}\n\nRejected ${r.rejected_at}: ${r.reason}`),
+        target: { kind: "file", file: `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`, line: r.line },
+      })),
+    });
+  }
+  for (const e of k.errors) children.push({ id: `autodev|knowledge|error|${children.length}`, label: plainLabel(e), icon: { id: "warning", color: "problemsWarningIcon.foreground" } });
+  if (k.skipped.length) children.push({ id: "autodev|knowledge|skipped", label: `${k.skipped.length} line${k.skipped.length === 1 ? "" : "s"} skipped`, icon: { id: "warning", color: "problemsWarningIcon.foreground" }, tooltip: mdTooltip(k.skipped.slice(0, 50).map((s) => `${s.file}:${s.line}: ${s.reason}`).join("\n")) });
+  return { id: "autodev|knowledge", label: "Knowledge", description: `${k.swarm.length} project · ${k.hive.length} hive · ${k.rejected.length} rejected`, icon: { id: "lightbulb" }, children };
+}

@@ -1,0 +1,32 @@
+/**
+ * Text from untrusted state files made safe for tree labels (no control
+ * characters or terminal escapes, one line, bounded) and for Markdown
+ * tooltips (escaped).
+ */
+import { mdEscape } from "../../../evidence/evidenceSummary";
+
+/** One plain line: control characters (escapes included) become spaces, runs of blanks collapse, long text is cut with an ellipsis. */
+export function plainLabel(s: string, max = 120): string {
+  // eslint-disable-next-line no-control-regex
+  const one = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, " ").replace(/\s+/g, " ").trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** Escaped Markdown for a tooltip, bounded. */
+export function mdTooltip(s: string, max = 4000): string {
+  const cut = s.length > max ? `${s.slice(0, max)}…` : s;
+  return cut
+    .split(/\r?\n/)
+    .map((l) => mdEscape(plainLabel(l, 400)))
+    .join("  \n");
+}
+
+/** "2d ago", "5h ago", "3m ago", "just now" (null when unknown). */
+export function ageLabel(epochS: number | null, nowS: number): string | null {
+  if (epochS === null || epochS <= 0) return null;
+  const s = Math.max(0, nowS - epochS);
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86400)}d ago`;
+}

@@ -1,0 +1,38 @@
+/**
+ * The run-state nodes of an AutoDev root in the Plan view: the worker's {@link SourceTreeNode}s
+ * (waiting on top, tournaments, knowledge, config and spec below the plan) wrapped as Plan
+ * nodes, each click running `autodev.openRunTarget` with the folder and the node's target.
+ */
+import * as vscode from "vscode";
+import type { SourceTreeNode } from "../../../core/sources/stateSource";
+import type { PlanNode } from "../../planTreeNodes";
+import { themeIcon } from "../sourceTreeItems";
+import type { AutodevFolder } from "./autodevFolder";
+import type { AutodevRunStateView } from "./runStateView";
+
+type RootNode = Extract<PlanNode, { kind: "root" }>;
+
+function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: PlanNode): PlanNode {
+  const C = vscode.TreeItemCollapsibleState;
+  const item = new vscode.TreeItem(node.label, node.children === undefined ? C.None : node.expanded ? C.Expanded : C.Collapsed);
+  item.description = node.description;
+  if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip, false);
+  item.iconPath = themeIcon(node.icon);
+  item.contextValue = node.contextValue ?? "autodevRun";
+  if (node.target) item.command = { command: "autodev.openRunTarget", title: "Open", arguments: [folder.folder.uri.toString(), node.target] };
+  const self: PlanNode = {
+    kind: "extra",
+    id: `${folder.folder.uri.toString()}|${node.id}`,
+    parent,
+    item,
+    children: node.children ? () => node.children!.map((c) => wrap(folder, c, self)) : undefined,
+  };
+  return self;
+}
+
+/** The nodes above (`top`) and below (`bottom`) the plan of `root`, empty until the first read. */
+export function runStateNodes(view: AutodevRunStateView, folder: AutodevFolder, root: RootNode): { top: PlanNode[]; bottom: PlanNode[] } {
+  const v = view.of(folder);
+  if (!v) return { top: [], bottom: [] };
+  return { top: v.top.map((n) => wrap(folder, n, root)), bottom: v.bottom.map((n) => wrap(folder, n, root)) };
+}

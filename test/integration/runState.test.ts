@@ -1,0 +1,146 @@
+// The AutoDev run state inside the real VS Code, on test/fixtures/python-full/workspace (written by the
+// real Python AutoDev: plan phase, plan + impl tournaments, lessons, a run suspended in inline mode):
+// "Waiting on reviewer for 1.2" on top with its delegation and response; tournaments with passes, judges,
+// read-only artifacts and diffs; knowledge; config errors in Problems at the key's line; spec drift;
+// "AutoDev running" in the status bar and the tree while a python3 process holds .autodev/.lock.
+import * as assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { AutodevApi } from "../../src/extension/extension";
+import type { AutodevFolder } from "../../src/extension/sources/autodev/autodevFolder";
+import type { PlanNode } from "../../src/extension/planTreeNodes";
+import { eventually, extension } from "./helpers";
+
+const REPO = path.resolve(__dirname, "../../..");
+
+describe("AutoDev run state (python-full)", function () {
+  this.timeout(120_000);
+  let a: AutodevApi;
+  let f: AutodevFolder;
+
+  const rootOf = async () => (await a.tree.getChildren()).find((n) => n.kind === "root" && n.folder === f)!;
+  const item = (n: PlanNode) => a.tree.getTreeItem(n);
+  const label = (n: PlanNode) => String(item(n).label);
+  async function child(parent: PlanNode | undefined, match: RegExp): Promise<PlanNode | undefined> {
+    return (await a.tree.getChildren(parent ?? (await rootOf()))).find((n) => match.test(label(n)));
+  }
+  async function eventuallyChild(parent: () => Promise<PlanNode | undefined>, match: RegExp, what: string): Promise<PlanNode> {
+    let found: PlanNode | undefined;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      found = await child(await parent(), match);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`${what}: no node matching ${match}`);
+  }
+  async function click(n: PlanNode): Promise<void> {
+    const cmd = item(n).command!;
+    await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
+  }
+
+  before(async () => {
+    const ext = extension();
+    await ext.activate();
+    a = ext.exports as AutodevApi;
+    const find = () => a.workspaces.folders.find((x) => fs.existsSync(path.join(x.cwd, ".autodev/inline-state.json")) && !!x.live);
+    assert.ok(await eventually(() => !!find(), 30_000), "the python-full workspace is not open (scripts/test-workspace.mjs lists it by default)");
+    f = find()!;
+    assert.ok(await eventually(() => a.run.view.of(f) !== null, 30_000), "run state never read");
+  });
+
+  it("leads the tree with the suspension: waiting on the reviewer for 1.2, delegation opens, response missing", async () => {
+    const first = (await a.tree.getChildren(await rootOf()))[0];
+    assert.equal(label(first), "Waiting on reviewer for 1.2");
+    const delegation = (await child(first, /^Delegation$/))!;
+    await click(delegation);
+    assert.ok(vscode.window.activeTextEditor?.document.uri.fsPath.endsWith(path.join(".autodev", "delegations", "1.2-reviewer.md")));
+    assert.ok(await child(first, /^Response: not written yet$/));
+    assert.match(a.run.status.text ?? "", /Waiting on reviewer for 1\.2/);
+  });
+
+  it("follows the response file: present, then invalid with a problem at its line", async () => {
+    const file = path.join(f.cwd, ".autodev/responses/1.2-reviewer.json");
+    const waiting = async () => (await a.tree.getChildren(await rootOf()))[0];
+    fs.writeFileSync(file, JSON.stringify({ schema_version: "1.0", task_id: "1.2", role: "reviewer", success: true, text: "APPROVED" }, null, 2));
+    await eventuallyChild(waiting, /^Response: present$/, "valid response");
+    fs.writeFileSync(file, '{\n  "task_id": "1.2",\n  "role": "reviewer",\n  "success": "perhaps",\n  "text": "x"\n}\n');
+    await eventuallyChild(waiting, /^Response: invalid \(line 4\)$/, "invalid response");
+    const diags = a.run.diagnostics.get(vscode.Uri.file(file));
+    assert.equal(diags[0]?.range.start.line, 3);
+    fs.rmSync(file);
+    await eventuallyChild(waiting, /^Response: not written yet$/, "response removed");
+  });
+
+  it("browses tournaments: passes, winners, judges, read-only artifacts and the A ↔ AB diff", async () => {
+    const tours = (await child(undefined, /^Tournaments$/))!;
+    assert.equal(item(tours).description, "2");
+    const plan = (await child(tours, /^plan-/))!;
+    assert.match(String(item(plan).description), /plan · 3 passes · last A · converged/);
+    const pass1 = (await child(plan, /^Pass 1: AB won$/))!;
+    assert.match(String(item(pass1).description), /A 4 · B 2 · AB 6 · 2\/3 judges/);
+    assert.ok(await child(pass1, /^Judge 3: no usable ranking$/));
+    await click((await child(pass1, /^Critic$/))!);
+    const doc = vscode.window.activeTextEditor!.document;
+    assert.equal(doc.uri.scheme, "autodev-view", "artifacts open read-only");
+    assert.match(doc.getText(), /Pass 1 critique/);
+    await click((await child(pass1, /^Compare A ↔ AB$/))!);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab!;
+    assert.ok(tab.input instanceof vscode.TabInputTextDiff, "a diff editor opened");
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.equal(input.original.scheme, "autodev-view");
+    const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
+    assert.ok(!left.getText().includes("variant:AB pass:1") && right.getText().includes("variant:AB pass:1"));
+    const impl = (await child(tours, /^impl-/))!;
+    assert.match(String(item(impl).description), /^task 1\.1 · 2 passes/);
+  });
+
+  it("shows knowledge, config settings with the retry limit, and what comes next", async () => {
+    const k = (await child(undefined, /^Knowledge$/))!;
+    assert.match(String(item(k).description), /^3 project · \d+ hive · 1 rejected$/);
+    const cfg = (await child(undefined, /^Config$/))!;
+    assert.equal(item(cfg).description, "inline · valid");
+    assert.match(String(item((await child(cfg, /^QA retry limit$/))!).description), /^3 · 1\.2 at retry 0\/3$/);
+    const next = (await child(undefined, /^What comes next$/))!;
+    assert.match(String(item((await child(next, /^autodev execute$/))!).description), /start task 2\.1/);
+  });
+
+  it("puts a damaged config.json in Problems at the key's line and flags an edited spec", async () => {
+    const cfgFile = path.join(f.cwd, ".autodev/config.json");
+    const specFile = path.join(f.cwd, ".autodev/spec.md");
+    const [cfgText, specText] = [fs.readFileSync(cfgFile, "utf8"), fs.readFileSync(specFile, "utf8")];
+    try {
+      const broken = cfgText.replace('"qa_retry_limit": 3', '"qa_retry_limit": "three"');
+      fs.writeFileSync(cfgFile, broken);
+      fs.writeFileSync(specFile, `${specText}Also say goodbye.\n`);
+      const line = broken.split("\n").findIndex((l) => l.includes('"qa_retry_limit"'));
+      assert.ok(await eventually(() => a.run.diagnostics.get(vscode.Uri.file(cfgFile)).some((d) => d.range.start.line === line && /qa_retry_limit/.test(d.message)), 30_000), "no config diagnostic at the key's line");
+      assert.ok(await eventually(() => a.run.diagnostics.get(vscode.Uri.file(specFile)).some((d) => d.code === "spec_drift"), 30_000), "no spec drift diagnostic");
+      await eventuallyChild(async () => undefined, /^Spec drift$/, "spec drift node");
+    } finally {
+      fs.writeFileSync(cfgFile, cfgText);
+      fs.writeFileSync(specFile, specText);
+    }
+    assert.ok(await eventually(() => a.run.diagnostics.get(vscode.Uri.file(cfgFile)).length === 0, 30_000), "config diagnostics did not clear");
+  });
+
+  it("says AutoDev is running while a python3 process holds .autodev/.lock, and clears on release", async () => {
+    const holder = spawn("python3", [path.join(REPO, "test/python/hold_lock.py"), "hold", path.join(f.cwd, ".autodev/.lock"), "--seconds", "60"], { stdio: ["pipe", "pipe", "inherit"] });
+    const exited = new Promise((r) => holder.on("exit", r));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.on("data", (d: Buffer) => String(d).startsWith("ACQUIRED") && resolve());
+        holder.on("exit", (c) => reject(new Error(`hold_lock.py exited ${c}`)));
+      });
+      assert.ok(await eventually(() => /AutoDev running/.test(a.run.status.text ?? ""), 40_000), "status bar never said running");
+      assert.equal(label((await a.tree.getChildren(await rootOf()))[0]), "AutoDev is running");
+    } finally {
+      holder.stdin!.end();
+      await exited;
+    }
+    assert.ok(await eventually(() => !/AutoDev running/.test(a.run.status.text ?? ""), 20_000), "running did not clear after release");
+    assert.equal(label((await a.tree.getChildren(await rootOf()))[0]), "Waiting on reviewer for 1.2");
+  });
+});
