@@ -8,6 +8,7 @@ import { shutdownFileLockHelpers } from "../core/lock/fileLock";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandManager } from "./commandManager";
 import { DiagnosticsSync } from "./diagnosticsSync";
+import { demoWorkspaceHandlers } from "./demoWorkspaceCommand";
 import { FolderPicker } from "./folderPicker";
 import { LedgerCommands } from "./ledgerCommands";
 import { LedgerDiagnostics } from "./ledgerDiagnostics";
@@ -49,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): AutodevApi {
   const commands = new CommandManager(log);
   const ledger = new LedgerCommands(workspaces, worker, picker, docs, log, settings, statusBar);
   const tasks = new TaskCommands(workspaces, worker, picker, tree, () => treeView, settings, log);
-  commands.registerAll({ ...ledger.handlers(), ...tasks.handlers() });
+  commands.registerAll({ ...ledger.handlers(), ...tasks.handlers(), ...demoWorkspaceHandlers(context.globalStorageUri) });
   const sync = new DiagnosticsSync(workspaces, worker, diagnostics, settings);
   context.subscriptions.push(log, worker, workspaces, tree, treeView, diagnostics, statusBar, docs, commands, sync);
   context.subscriptions.push(
