@@ -3,9 +3,11 @@
  * user-facing string of package.json is a `%key%` that package.nls.json
  * defines (and every key there is used), the icon is a 128×128 PNG, the
  * repository/bugs/homepage/keywords/banner are set, and the walkthrough's
- * steps point at media that exists and complete on real events.
+ * steps point at media that exists and complete on real events; runtime
+ * strings are in l10n/bundle.l10n.json.
  */
 import { strict as assert } from "node:assert";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "./fixtures";
@@ -81,5 +83,13 @@ describe("manifest: marketplace and localization", () => {
       const links = [...nls[s.description.slice(1, -1)].matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
       for (const id of links.filter((id) => id.startsWith("autodev.") && !id.endsWith(".focus"))) assert.ok(commands.has(id), `${s.id} links to ${id}, which is not contributed`);
     }
+  });
+
+  it("runtime strings go through vscode.l10n.t and l10n/bundle.l10n.json holds every one of them", () => {
+    assert.equal(manifest.l10n, "./l10n");
+    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts/l10n-bundle.mjs"), "--check"], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    const bundle = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "l10n/bundle.l10n.json"), "utf8")) as Record<string, string>;
+    assert.ok(Object.keys(bundle).length > 0);
   });
 });
