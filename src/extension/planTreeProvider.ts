@@ -119,14 +119,14 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (f.timeTravel) {
       out.push({
         kind: "info", id: `${node.id}|travel`, parent: node, icon: "history", color: "charts.orange",
-        label: `Viewing the plan as of seq ${f.timeTravel.seq}`, detail: "click to return to live",
+        label: vscode.l10n.t("Viewing the plan as of seq {0}", f.timeTravel.seq), detail: vscode.l10n.t("click to return to live"),
         command: { command: "autodev.backToLive", title: "Back to Live", arguments: [f.folder.uri.toString()] },
       });
     }
-    if (f.rewriteFinding) out.push({ kind: "info", id: `${node.id}|rewrite`, parent: node, icon: "warning", color: "errorForeground", label: "History was rewritten", tooltip: f.rewriteFinding.message });
+    if (f.rewriteFinding) out.push({ kind: "info", id: `${node.id}|rewrite`, parent: node, icon: "warning", color: "errorForeground", label: vscode.l10n.t("History was rewritten"), tooltip: f.rewriteFinding.message });
     const plan = f.plan;
     if (!plan) {
-      const label = f.error ? `Cannot read the ledger: ${f.error}` : f.report === null ? "Loading…" : f.timeTravel ? "No plan at this entry" : "No plan yet: the ledger is empty";
+      const label = f.error ? vscode.l10n.t("Cannot read the ledger: {0}", f.error) : f.report === null ? vscode.l10n.t("Loading…") : f.timeTravel ? vscode.l10n.t("No plan at this entry") : vscode.l10n.t("No plan yet: the ledger is empty");
       out.push({ kind: "info", id: `${node.id}|empty`, parent: node, icon: f.error ? "error" : "info", label });
       return out;
     }
@@ -207,7 +207,7 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
         const item = new vscode.TreeItem(node.reason, C.None);
         item.id = node.id;
         item.iconPath = new vscode.ThemeIcon("circle-slash", new vscode.ThemeColor("testing.iconFailed"));
-        item.tooltip = `Blocked: ${node.reason}`;
+        item.tooltip = vscode.l10n.t("Blocked: {0}", node.reason);
         return item;
       }
       case "group": {
