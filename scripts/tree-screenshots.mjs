@@ -119,16 +119,19 @@ async function main() {
       const file = join(ARTIFACTS, `tree-${name}-${SIDEBAR_PX}px.png`);
       await page.screenshot({ path: file, clip: await clip() });
       say(`saved ${file}`);
-      if (readme && name === "dark") {
-        mkdirSync(SCREENSHOTS, { recursive: true });
-        await page.screenshot({ path: join(SCREENSHOTS, "plan-view.png"), clip: await clip() });
-        await openTimeline(page);
-        await page.waitForTimeout(2500);
-        await page.mouse.move(1270, 790);
-        await page.screenshot({ path: join(SCREENSHOTS, "timeline.png") });
-        say(`saved ${SCREENSHOTS}/plan-view.png and timeline.png`);
-        await page.keyboard.press("Control+w").catch(() => {});
-      }
+    }
+    if (readme) {
+      // The README's pictures: the Plan view, then the timeline beside it, in the dark theme.
+      await setTheme(page, "Dark Modern", "vs-dark");
+      await page.mouse.move(900, 700);
+      await page.waitForTimeout(1200);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, "plan-view.png"), clip: await clip() });
+      await openTimeline(page);
+      await page.waitForTimeout(2500);
+      await page.mouse.move(1270, 790);
+      await page.screenshot({ path: join(SCREENSHOTS, "timeline.png") });
+      say(`saved ${SCREENSHOTS}/plan-view.png and timeline.png`);
     }
   } finally {
     await browser?.close().catch(() => {});
