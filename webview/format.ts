@@ -6,6 +6,7 @@
  */
 
 /** Bidi embeddings/overrides/isolates, marks, and C0/C1 controls (except tab and newline). */
+// eslint-disable-next-line no-control-regex -- finding invisible and control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /** Ledger text for display: invisible and direction-changing characters shown as `[U+XXXX]`. */

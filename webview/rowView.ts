@@ -156,8 +156,9 @@ export class RowView {
     setText(p.task, row.taskId === null ? "" : oneLine(row.taskId));
     p.task.title = row.taskId === null ? "" : `task ${oneLine(row.taskId)}`;
     this.bindChange(row, p);
-    setText(p.title, row.taskTitle === null ? "" : oneLine(row.taskTitle));
-    p.title.title = row.taskTitle === null ? "" : oneLine(row.taskTitle);
+    const title = row.summary || row.taskTitle;
+    setText(p.title, title ? oneLine(title) : "");
+    p.title.title = title ? oneLine(title) : "";
     setText(p.session, oneLine(row.sessionId));
     p.session.title = `session ${oneLine(row.sessionId)}`;
     setIcon(p.snap, row.snapshot ? "device-camera" : "blank", "c-snap");

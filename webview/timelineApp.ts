@@ -113,7 +113,10 @@ export class TimelineApp {
         if (this.pager.onPage(m.requestId, m.page) && !this.opened) this.reportRendered("open");
         return;
       case "details":
-        if (m.requestId === this.detailsRequest) m.detail ? this.details.show(m.detail, Date.now()) : this.details.empty("That entry is no longer in the ledger.");
+        if (m.requestId === this.detailsRequest) {
+          if (m.detail) this.details.show(m.detail, Date.now());
+          else this.details.empty("That entry is no longer in the ledger.");
+        }
         return;
       case "ledgerChanged":
         if (m.folderUri !== this.folderUri) return;

@@ -86,6 +86,10 @@ export const USAGE = `usage: autodev-state <command> [DIR] [options]
 
 DIR is the folder that contains .autodev/ (default: the current folder).
 
+Every state folder (.autodev/, .agloop/, engine_state/, …):
+  check    [DIR] [--json]                      every problem of every state folder in DIR (exit 1 on an error, 2 when none)
+  sources  [DIR] [--json]                      each state folder in DIR with a summary
+
 Read:
   verify   [DIR] [--json]                      check the hash chain, then replay
   replay   [DIR] [--at SEQ] [--json]           rebuild the plan from genesis (up to SEQ)

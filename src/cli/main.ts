@@ -9,6 +9,7 @@ import { cliVersion, commandHelp, helpHint } from "./cliHelp";
 import { cmdLoad, cmdLog, cmdReplay, cmdStatus, cmdVerify } from "./readCommands";
 import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./writeCommands";
 import { cmdDiff, cmdEvidence } from "./evidenceCommands";
+import { cmdCheck, cmdSources } from "./sourceCommands";
 import {
   InvalidInputError,
   InvalidTransitionError,
@@ -29,6 +30,8 @@ const COMMANDS: Record<string, Command> = {
   log: { run: cmdLog, valued: ["task", "op"], switches: ["json"] },
   evidence: { run: cmdEvidence, valued: [], switches: ["json"] },
   diff: { run: cmdDiff, valued: [], switches: ["json"] },
+  check: { run: (a) => cmdCheck(a), valued: [], switches: ["json"] },
+  sources: { run: (a) => cmdSources(a), valued: [], switches: ["json"] },
   "set-status": { run: cmdSetStatus, valued: ["reason", ...WRITE_OPTS], switches: [] },
   retry: { run: cmdRetry, valued: WRITE_OPTS, switches: [] },
   escalate: { run: cmdEscalate, valued: WRITE_OPTS, switches: [] },

@@ -3,8 +3,8 @@
  * URI string, the only folder, or a quick pick.
  */
 import * as vscode from "vscode";
-import { AutodevFolder } from "./autodevFolder";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { AutodevFolder } from "./sources/autodev/autodevFolder";
+import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 
 /** Picks the folder a command applies to; undefined when the user cancels or there is none. */
 export class FolderPicker {

@@ -4,7 +4,9 @@
  */
 import * as vscode from "vscode";
 import { Phase, Plan, Task } from "../core/plan/schemas";
-import { AutodevFolder } from "./autodevFolder";
+import { AutodevFolder } from "./sources/autodev/autodevFolder";
+import type { SourceTreeNode } from "../core/sources/stateSource";
+import type { SourceFolderState } from "./sources/sourceFolderState";
 
 /** A node of the Plan tree. */
 export type PlanNode =
@@ -17,7 +19,9 @@ export type PlanNode =
   | { readonly kind: "blocked"; readonly id: string; readonly parent: PlanNode; readonly reason: string }
   | { readonly kind: "group"; readonly id: string; readonly folder: AutodevFolder; readonly parent: PlanNode; readonly label: string; readonly icon: string; readonly children: () => Promise<PlanNode[]> | PlanNode[] }
   | { readonly kind: "info"; readonly id: string; readonly parent: PlanNode | null; readonly label: string; readonly detail?: string; readonly icon: string; readonly color?: string; readonly command?: vscode.Command; readonly tooltip?: string }
-  | { readonly kind: "extra"; readonly id: string; readonly parent: PlanNode; readonly item: vscode.TreeItem; readonly children?: () => Promise<PlanNode[]> | PlanNode[] };
+  | { readonly kind: "extra"; readonly id: string; readonly parent: PlanNode; readonly item: vscode.TreeItem; readonly children?: () => Promise<PlanNode[]> | PlanNode[] }
+  | { readonly kind: "sourceRoot"; readonly id: string; readonly state: SourceFolderState }
+  | { readonly kind: "sourceNode"; readonly id: string; readonly state: SourceFolderState; readonly parent: PlanNode; readonly node: SourceTreeNode };
 
 /** Stable id of a task node (used to reveal tasks from elsewhere). */
 export function taskNodeId(folder: AutodevFolder, taskId: string): string {

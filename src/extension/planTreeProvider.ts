@@ -6,11 +6,14 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { Task } from "../core/plan/schemas";
-import { AutodevFolder } from "./autodevFolder";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import { AutodevFolder } from "./sources/autodev/autodevFolder";
+import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import { Disposable } from "./disposable";
 import { PlanNode, phaseNodeId, taskChildren, taskNodeId, asText } from "./planTreeNodes";
 import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
+import { SourceFolderState } from "./sources/sourceFolderState";
+import { SourceTreeModel } from "./sources/sourceTreeModel";
+import { SourceWorkspaces } from "./sources/sourceWorkspaces";
 
 /** Adds children under a task (the evidence nodes). */
 export type TaskChildContributor = (folder: AutodevFolder, task: Task, parent: Extract<PlanNode, { kind: "task" }>) => Promise<PlanNode[]>;
@@ -38,9 +41,20 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
   private rootContributor: RootChildContributor | null = null;
   private taskUri: TaskResourceUri | null = null;
 
-  constructor(private readonly workspaces: AutodevWorkspaces) {
+  private readonly sourceModel = new SourceTreeModel();
+
+  constructor(
+    private readonly workspaces: AutodevWorkspaces,
+    private readonly sources?: SourceWorkspaces,
+  ) {
     super();
     this.register(workspaces.onDidChange(() => this.changed.fire()));
+    if (sources) this.register(sources.onDidChange(() => this.changed.fire()));
+  }
+
+  /** The Plan node of a source's node by its source-local id (builds the wrappers if needed). */
+  findSourceNode(state: SourceFolderState, localId: string): PlanNode | undefined {
+    return this.sourceModel.find(state, localId);
   }
 
   /** Installs the contributor of evidence nodes under tasks. */
@@ -92,8 +106,11 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   private async childrenOf(node?: PlanNode): Promise<PlanNode[]> {
-    if (!node) return this.workspaces.folders.map((folder) => ({ kind: "root", id: `${folder.folder.uri.toString()}|root`, folder }) as PlanNode);
+    if (!node) return this.roots();
     switch (node.kind) {
+      case "sourceRoot":
+      case "sourceNode":
+        return this.sourceModel.children(node);
       case "root": {
         const own = this.rootChildren(node);
         const f = node.folder;
@@ -111,6 +128,19 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
       default:
         return [];
     }
+  }
+
+  /** Per workspace folder, in order: the AutoDev root, then one root per other detected source. */
+  private roots(): PlanNode[] {
+    const out: PlanNode[] = [];
+    const live = this.sources?.all ?? [];
+    this.sourceModel.retain(live);
+    for (const wf of vscode.workspace.workspaceFolders ?? []) {
+      const folder = this.workspaces.get(wf);
+      if (folder) out.push({ kind: "root", id: `${folder.folder.uri.toString()}|root`, folder });
+      for (const state of this.sources?.of(wf) ?? []) out.push(this.sourceModel.root(state));
+    }
+    return out;
   }
 
   private rootChildren(node: Extract<PlanNode, { kind: "root" }>): PlanNode[] {
@@ -137,6 +167,9 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
   getTreeItem(node: PlanNode): vscode.TreeItem {
     const C = vscode.TreeItemCollapsibleState;
     switch (node.kind) {
+      case "sourceRoot":
+      case "sourceNode":
+        return this.sourceModel.item(node, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
       case "root": {
         const f = node.folder;
         const plan = f.plan;

@@ -29,6 +29,15 @@ export class Settings {
     return Math.min(2000, Math.max(0, this.config.get<number>("debounceMs", 150)));
   }
 
+  /**
+   * What source detection needs from the settings: `autodev.engineStateDir` (where engine_state
+   * lives, relative to the folder; the engine_state source documents and contributes it).
+   */
+  get detectOptions(): { readonly engineStateDir?: string } {
+    const dir = this.config.get<string>("engineStateDir");
+    return typeof dir === "string" && dir.trim() ? { engineStateDir: dir.trim() } : {};
+  }
+
   /** Show lower-severity history warnings (FSM violations, missing evidence) in Problems. */
   get historyWarnings(): boolean {
     return this.config.get<boolean>("historyWarnings", true);

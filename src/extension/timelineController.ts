@@ -10,9 +10,11 @@ import * as vscode from "vscode";
 import type { FolderChoice, HostToWebview, IntegritySummary, TimelinePage, TimelineQuery, WebviewMessageOf, WebviewToHost } from "../protocol";
 import { parseWebviewMessage } from "../protocol";
 import { EMPTY_FILTER } from "../core/timeline/timelineQuery";
-import { AutodevFolder } from "./autodevFolder";
+import { AutodevFolder } from "./sources/autodev/autodevFolder";
 import { Disposable } from "./disposable";
-import type { TimelineServices } from "./timelineFeatures";
+import type { TimelineServices } from "./timelineServices";
+import { SourceTimelineBridge, sourceIntegrityOf, timelineKeyOf } from "./sources/sourceTimelineBridge";
+import type { SourceFolderState } from "./sources/sourceFolderState";
 
 /** Rows of the warm-up page (the webview's page size). */
 const WARM_ROWS = 200;
@@ -45,6 +47,8 @@ export class TimelineController extends Disposable {
   lastRendered: WebviewMessageOf<"rendered"> | null = null;
   /** Messages refused by validation. */
   rejected = 0;
+  /** Timelines of sources other than AutoDev (keys `<folder uri>#source=<kind>`). */
+  private readonly bridge: SourceTimelineBridge;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -54,7 +58,9 @@ export class TimelineController extends Disposable {
     super();
     this.intent = intent;
     this.register(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
+    this.bridge = new SourceTimelineBridge(services.sources, services.worker);
     this.register(services.workspaces.onDidChange((f) => this.onFolderChange(f)));
+    if (services.sources) this.register(services.sources.onDidChange((s) => this.onSourceChange(s)));
     this.warmUp(intent.folderUri ?? services.workspaces.folders[0]?.folder.uri.toString());
   }
 
@@ -114,6 +120,7 @@ export class TimelineController extends Disposable {
   }
 
   private async handle(m: WebviewToHost): Promise<void> {
+    if ("folderUri" in m && m.folderUri && this.bridge.isSourceKey(m.folderUri) && m.type !== "ready") return this.handleSource(m, m.folderUri);
     switch (m.type) {
       case "ready":
         this.marks.ready ??= Date.now() - this.openedAt;
@@ -149,16 +156,16 @@ export class TimelineController extends Disposable {
       }
       case "openLine": {
         const ref = await this.services.worker.request({ type: "timelineEntry", cwd: this.folder(m.folderUri).cwd, seq: m.seq });
-        if (ref) await vscode.commands.executeCommand("autodev.openLedgerLine", m.folderUri, ref.line);
+        if (ref) await this.services.actions.openLedgerLine(m.folderUri, ref.line);
         return;
       }
       case "showPlanAsOf":
         this.folder(m.folderUri);
-        await vscode.commands.executeCommand("autodev.showPlanAsOf", m.folderUri, m.seq);
+        await this.services.actions.showPlanAsOf(m.folderUri, m.seq);
         return;
       case "backToLive":
         this.folder(m.folderUri);
-        await vscode.commands.executeCommand("autodev.backToLive", m.folderUri);
+        await this.services.actions.backToLive(m.folderUri);
         return;
       case "revealTask":
         return this.revealTask(this.folder(m.folderUri), m.taskId, m.focus);
@@ -167,14 +174,48 @@ export class TimelineController extends Disposable {
     }
   }
 
+  /** A message about a source timeline (not an AutoDev ledger). */
+  private async handleSource(m: WebviewToHost, key: string): Promise<void> {
+    switch (m.type) {
+      case "query":
+        this.folderUri = key;
+        return this.post({ type: "page", requestId: m.requestId, page: await this.bridge.page(m) });
+      case "details":
+        return this.post({ type: "details", requestId: m.requestId, detail: await this.bridge.detail(key, m.seq) });
+      case "setFolder":
+        this.bridge.state(key);
+        this.folderUri = key;
+        return;
+      case "openLine":
+        return this.bridge.openLine(key, m.seq);
+      case "copyHash":
+        return this.post({ type: "notice", message: `${this.bridge.state(key).displayName} rows have no hashes.` });
+      case "showPlanAsOf":
+      case "backToLive":
+        return this.post({ type: "notice", message: "Time travel is for the AutoDev ledger." });
+      case "revealTask":
+      case "rendered":
+      case "ready":
+        return m.type === "rendered" ? this.rendered(m) : undefined;
+    }
+  }
+
+  private onSourceChange(s: SourceFolderState | undefined): void {
+    if (s === undefined) return this.post({ type: "folders", folders: this.choices() });
+    const key = timelineKeyOf(s);
+    if (key !== this.folderUri || !s.source.hasTimeline) return;
+    this.post({ type: "ledgerChanged", folderUri: key, entries: s.timelineRows ?? 0, travelSeq: null, integrity: sourceIntegrityOf(s) });
+  }
+
   private init(saved: string | null): void {
     const folders = this.choices();
     const known = (uri: string | null | undefined) => (uri && folders.some((c) => c.uri === uri) ? uri : null);
     this.folderUri = known(this.intent.folderUri) ?? known(saved) ?? folders[0]?.uri ?? null;
     const f = this.folderUri ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === this.folderUri) : undefined;
+    const src = this.folderUri && this.bridge.isSourceKey(this.folderUri) ? this.bridge.state(this.folderUri) : undefined;
     const warm = this.warm && this.warm.folderUri === this.folderUri && f && this.warm.page.entries === f.entries ? this.warm : null;
     this.post({
-      type: "init", folders, folderUri: this.folderUri, travelSeq: f?.timeTravel?.seq ?? null, integrity: f ? integrityOf(f) : null,
+      type: "init", folders, folderUri: this.folderUri, travelSeq: f?.timeTravel?.seq ?? null, integrity: f ? integrityOf(f) : src ? sourceIntegrityOf(src) : null,
       focusTask: this.intent.taskId ?? null, locateSeq: this.intent.seq ?? null, firstPage: warm ? { query: warm.query, page: warm.page } : null,
     });
     this.intent = {};
@@ -183,7 +224,7 @@ export class TimelineController extends Disposable {
 
   private async revealTask(folder: AutodevFolder, taskId: string, focus: boolean): Promise<void> {
     if (focus) {
-      await vscode.commands.executeCommand("autodev.revealTask", folder.folder.uri.toString(), taskId);
+      await this.services.actions.revealTask(folder.folder.uri.toString(), taskId);
       return;
     }
     const view = this.services.treeView;
@@ -228,7 +269,8 @@ export class TimelineController extends Disposable {
   }
 
   private choices(): FolderChoice[] {
-    return this.services.workspaces.folders.map((f) => ({ uri: f.folder.uri.toString(), name: f.folder.name }));
+    const ledgers = this.services.workspaces.folders.map((f) => ({ uri: f.folder.uri.toString(), name: f.folder.name }));
+    return [...ledgers, ...this.bridge.choices((vscode.workspace.workspaceFolders?.length ?? 0) > 1 || ledgers.length > 0)];
   }
 
   private folder(uri: string): AutodevFolder {

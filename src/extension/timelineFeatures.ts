@@ -4,28 +4,13 @@
  * the link from the Plan tree's selection to every open timeline.
  */
 import * as vscode from "vscode";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
-import { CommandManager } from "./commandManager";
-import { FolderPicker } from "./folderPicker";
-import { LedgerWorkerClient } from "./ledgerWorkerClient";
-import { OutputLog } from "./outputLog";
+import { timelineKeyOf } from "./sources/sourceTimelineBridge";
 import { PlanNode } from "./planTreeNodes";
-import { PlanTreeProvider } from "./planTreeProvider";
 import { TimelineController, TimelineIntent } from "./timelineController";
 import { TIMELINE_VIEW_TYPE } from "./timelineHtml";
+import type { TimelineServices } from "./timelineServices";
 import { TimelinePanel } from "./timelinePanel";
 import { TIMELINE_VIEW_ID, TimelineViewProvider } from "./timelineViewProvider";
-
-/** Services the timeline uses. */
-export interface TimelineServices {
-  readonly workspaces: AutodevWorkspaces;
-  readonly worker: LedgerWorkerClient;
-  readonly tree: PlanTreeProvider;
-  readonly treeView: vscode.TreeView<PlanNode>;
-  readonly commands: CommandManager;
-  readonly log: OutputLog;
-  readonly picker: FolderPicker;
-}
 
 /** The folder URI string a command argument names: a Plan node's folder, or the string itself. */
 export function folderUriOf(arg: unknown): string | undefined {
@@ -41,6 +26,7 @@ export function folderUriOf(arg: unknown): string | undefined {
 function intentOf(arg: unknown, extra: unknown): TimelineIntent {
   const node = arg as PlanNode | undefined;
   if (node && typeof node === "object" && node.kind === "task") return { folderUri: folderUriOf(node), taskId: node.task.id };
+  if (node && typeof node === "object" && (node.kind === "sourceRoot" || node.kind === "sourceNode")) return { folderUri: timelineKeyOf(node.state) };
   const folderUri = folderUriOf(arg);
   if (typeof extra === "number" && Number.isSafeInteger(extra) && extra > 0) return { folderUri, seq: extra };
   if (typeof extra === "string" && extra.length > 0) return { folderUri, taskId: extra };

@@ -7,7 +7,7 @@
 import * as vscode from "vscode";
 import { Disposable } from "./disposable";
 import { TimelineController, TimelineIntent } from "./timelineController";
-import type { TimelineServices } from "./timelineFeatures";
+import type { TimelineServices } from "./timelineServices";
 import { TIMELINE_VIEW_TYPE, timelineHtml, timelineWebviewOptions } from "./timelineHtml";
 
 /** Owns the timeline panel and its controller. */

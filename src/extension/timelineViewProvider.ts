@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import { Disposable } from "./disposable";
 import { TimelineController } from "./timelineController";
-import type { TimelineServices } from "./timelineFeatures";
+import type { TimelineServices } from "./timelineServices";
 import { timelineHtml, timelineWebviewOptions } from "./timelineHtml";
 
 /** The contributed id of the timeline view. */

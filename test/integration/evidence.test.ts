@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AutodevApi } from "../../src/extension/extension";
-import type { OpenedDiff } from "../../src/extension/evidenceDiffOpener";
+import type { OpenedDiff } from "../../src/extension/sources/autodev/evidenceDiffOpener";
 import { eventually, extension } from "./helpers";
 
 /** `git diff --cached -M` of the change below, captured once from real git. */

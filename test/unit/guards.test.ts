@@ -15,7 +15,7 @@
 // tests/integration/commands.test.ts checks the same thing at runtime with getCommands(true).
 import * as assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 
 /** The repository root: the nearest folder above this file with the extension's package.json. */
 function repoRoot(): string {
@@ -95,6 +95,14 @@ export function commandIdsIn(src: string, fileName: string): Set<string> {
   return ids;
 }
 
+/** The relative module specifiers a source text imports, exports from or requires. */
+export function relativeImportsIn(src: string): string[] {
+  const code = stripComments(src);
+  const out: string[] = [];
+  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["'`](\.{1,2}\/[^"'`]*)["'`]/g)) out.push(m[1]);
+  return out;
+}
+
 /** Ids that look like commands but are not: views, view-derived commands, settings. */
 function nonCommandIds(): Set<string> {
   const ids = new Set<string>();
@@ -139,6 +147,23 @@ describe("guards", () => {
       assert.ok(files.length > 0, "src/core has no source files");
       const offenders = files.filter((f) => importsVscode(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f));
       assert.deepEqual(offenders, [], `these src/core files import vscode: ${offenders.join(", ")}`);
+    });
+
+    it("no file under src/core imports src/protocol.ts, src/sample/ or src/extension/", () => {
+      const forbidden = [join(ROOT, "src", "protocol"), join(ROOT, "src", "sample"), join(ROOT, "src", "extension")];
+      const offenders: string[] = [];
+      for (const f of sourceFiles(join(ROOT, "src", "core"))) {
+        for (const spec of relativeImportsIn(readFileSync(f, "utf8"))) {
+          const target = resolve(dirname(f), spec);
+          if (forbidden.some((x) => target === x || target === `${x}.ts` || target.startsWith(x + sep))) offenders.push(`${relative(ROOT, f)} → ${spec}`);
+        }
+      }
+      assert.deepEqual(offenders, [], `src/core must not depend on the protocol, the sample or the extension: ${offenders.join(", ")}`);
+    });
+
+    it("the relative-import finder sees every form", () => {
+      const src = `import type { A } from "../../protocol";\nexport { B } from '../x';\nconst c = require("./y");\nawait import("../z");\n// import "../commented";`;
+      assert.deepEqual(relativeImportsIn(src), ["../../protocol", "../x", "./y", "../z"]);
     });
 
     it("the CLI and worker bundles do not require vscode", () => {

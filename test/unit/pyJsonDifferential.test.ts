@@ -275,7 +275,7 @@ function ourAnswer(doc: string): string | [string, string, string] {
 }
 
 describe("Python JSON layer vs python3 (differential)", function () {
-  this.timeout(30_000);
+  this.timeout(180_000); // python3 oracle start-up and a corpus of 12,000 documents; slow on a loaded machine
   let documents: string[] = [];
   let oracle: (string | [string, string, string])[] = [];
   let ours: (string | [string, string, string])[] = [];

@@ -103,6 +103,7 @@ class LegacyScanner {
     const L = raw.lineNo;
     let problem: VerifyFinding | null = null;
     const expected = typeof this.prevSeq === "bigint" || typeof seq === "bigint" ? BigInt(this.prevSeq) + 1n : this.prevSeq + 1;
+    // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
     if (this.linkKnown && seq != expected) {
       problem = { line: L, seq, kind: "seq_jump", message: `ledger line ${L}: seq jumped from ${this.prevSeq} to ${seq}`, atLine: L };
     } else if (this.linkKnown && prevHash !== this.prevHash) {
@@ -458,7 +459,7 @@ function mutateLine(r: Rng, line: string): string {
         }[s] ?? [s]),
       );
     case 7: { // number forms
-      const nums = [...line.matchAll(/(?<=[:\[,] )-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?=[,}\]])/g)];
+      const nums = [...line.matchAll(/(?<=[:[,] )-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?=[,}\]])/g)];
       if (!nums.length) return line;
       const h = r.pick(nums);
       const t = h[0];

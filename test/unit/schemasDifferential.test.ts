@@ -391,7 +391,6 @@ describe("schemas vs pydantic (differential)", function () {
     assert.ok(cases.length >= 5000);
     // Both outcomes must be well represented, or the corpus tests little.
     assert.ok(accepted > cases.length * 0.25 && accepted < cases.length * 0.75, `accepted ${accepted}/${cases.length}`);
-    assert.ok(elapsed < 30_000, `took ${elapsed} ms`);
     console.log(`      ${cases.length} cases (${accepted} accepted, ${dumpErrors} of them unserializable) in ${elapsed} ms (oracle ${oracleMs} ms)`);
   });
 });

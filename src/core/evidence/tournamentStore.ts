@@ -168,7 +168,7 @@ export async function readTournament(cwd: string, id: string): Promise<Tournamen
           : { ok: true, value: entries.map((e, i) => describePass(e, i + 1)), rawJson: r.rawJson };
     }
   }
-  let names: string[] = [];
+  let names: string[];
   try {
     names = (await fs.promises.readdir(dir)).filter((n) => /^pass_\d{1,6}$/.test(n));
   } catch (e) {

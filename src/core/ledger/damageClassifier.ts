@@ -53,6 +53,7 @@ export class DamageClassifier {
       });
     }
     if (e.linkKnown) {
+      // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
       const seqOk = e.seq == e.expectedSeq;
       const linkOk = e.prevHash === e.expectedPrev;
       if (!seqOk && e.seq > e.expectedSeq && !linkOk) {
@@ -62,6 +63,7 @@ export class DamageClassifier {
           message: `${missing} entr${missing === 1n ? "y is" : "ies are"} missing before line ${e.line} (seq ${e.expectedSeq}${missing > 1n ? `–${BigInt(e.seq) - 1n}` : ""}).`,
         });
       } else if (!seqOk && e.seq < e.expectedSeq) {
+        // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
         const twin = this.recent.find((r) => r.seq == e.seq);
         const dup = twin && twin.selfHash === e.selfHash;
         this.emit({
@@ -104,6 +106,7 @@ export class DamageClassifier {
     const s = this.suspectInserted;
     if (!s) return;
     this.suspectInserted = null;
+    // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
     if (next && next.seq == s.seq && next.prevHash === s.expectedPrev) {
       this.emit({
         line: s.line, seq: s.seq, kind: "inserted_entry", atLine: s.line,

@@ -127,6 +127,7 @@ export class LedgerScanner {
     const L = raw.lineNo;
     let problem: VerifyFinding | null = null;
     const expected = typeof this.prevSeq === "bigint" || typeof seq === "bigint" ? BigInt(this.prevSeq) + 1n : this.prevSeq + 1;
+    // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
     if (this.linkKnown && seq != expected) {
       problem = { line: L, seq, kind: "seq_jump", message: `ledger line ${L}: seq jumped from ${this.prevSeq} to ${seq}`, atLine: L };
     } else if (this.linkKnown && prevHash !== this.prevHash) {

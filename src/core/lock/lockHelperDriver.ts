@@ -100,7 +100,7 @@ class ScriptDriver implements LockHelperDriver {
     try {
       line = await proc.nextLineWithin(DEFAULT_HELPER_START_TIMEOUT_MS, undefined);
     } catch (error) {
-      throw new Error(proc.describeFailure((error as Error).message));
+      throw new Error(proc.describeFailure((error as Error).message), { cause: error });
     }
     const ready = line?.match(/^READY (\S+) (\d+) (\S+)/);
     if (!ready) {
@@ -189,7 +189,7 @@ class FlockBinaryDriver implements LockHelperDriver {
     try {
       line = await probe.nextLineWithin(DEFAULT_HELPER_START_TIMEOUT_MS, undefined);
     } catch (error) {
-      throw new Error(probe.describeFailure((error as Error).message));
+      throw new Error(probe.describeFailure((error as Error).message), { cause: error });
     }
     await probe.whenClosed();
     const version = line?.match(/util-linux\S*\s+(\S+)/);

@@ -86,6 +86,7 @@ export const pyDict: PySchema<PyObject> = scalar((v) =>
 function strRepr(s: string): string {
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
   const named: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+  // eslint-disable-next-line no-control-regex -- escaping control characters is the point
   const body = s.replace(/[\\\x00-\x1f\x7f]/g, (c) => named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
   return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;
 }

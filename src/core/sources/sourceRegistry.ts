@@ -3,11 +3,27 @@
  * A new source is one import and one entry here.
  */
 import type { SourceKind, StateSource } from "./stateSource";
+import { AUTODEV_SOURCE } from "./autodev/autodevSource";
 
 /** Every known state source. Sources add themselves here (one line each). */
-export const STATE_SOURCES: readonly StateSource[] = [];
+export const STATE_SOURCES: readonly StateSource[] = [
+  AUTODEV_SOURCE,
+];
 
 /** The source of a kind, or undefined when no such source is registered. */
 export function sourceOfKind(kind: SourceKind): StateSource | undefined {
   return STATE_SOURCES.find((source) => source.kind === kind);
+}
+
+/**
+ * Adds a source at run time (tests register fakes this way) and returns the
+ * function that removes it again. Products register in the list above.
+ */
+export function registerSourceForTest(source: StateSource): () => void {
+  const list = STATE_SOURCES as StateSource[];
+  list.push(source);
+  return () => {
+    const i = list.indexOf(source);
+    if (i >= 0) list.splice(i, 1);
+  };
 }

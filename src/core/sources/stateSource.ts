@@ -8,8 +8,11 @@
  * optional adapter under `src/extension/sources/<kind>/` where VS Code needs something special.
  */
 
-/** The kinds of state folder the product knows. */
-export type SourceKind = "autodev" | "agloop" | "engine_state";
+/**
+ * The kinds of state folder the product knows. Open-ended (`string & {}`) so a
+ * test can register a fake source; the named kinds keep editor completion.
+ */
+export type SourceKind = "autodev" | "agloop" | "engine_state" | (string & {});
 
 /** How bad a problem is; "error" fails `check` (exit 1), the others do not. */
 export type ProblemSeverity = "error" | "warning" | "info";
@@ -121,6 +124,12 @@ export interface StateSource {
   readonly kind: SourceKind;
   /** "AutoDev", "agloop", "engine_state". */
   readonly displayName: string;
+  /**
+   * Globs relative to a workspace folder whose creation or deletion can change what `detect` finds
+   * (".agloop/state.json"). The extension watches them in every folder to notice a source appear or go.
+   * Optional: without it a source is (re)detected only when folders change or on Refresh.
+   */
+  readonly detectGlobs?: readonly string[];
   /** The state folder in `workspace`, or null when there is none (a missing folder is not an error). */
   detect(workspace: string, options?: DetectOptions): Promise<SourceLocation | null>;
   /** Globs relative to the workspace folder whose changes mean "read again". */

@@ -3,7 +3,7 @@
  * session and task in the ledger, with how many entries have it. Counted
  * incrementally — an append only counts the new entries.
  */
-import type { FacetCount, TimelineFacets } from "../../protocol";
+import type { FacetCount, TimelineFacets } from "./timelineTypes";
 import { EntrySummary } from "../ledger/verifyTypes";
 
 /** At most this many values per facet. */

@@ -4,7 +4,7 @@
  * tracked fields differ; phases added and removed. Values are shown as short
  * strings; the lists are capped so one message stays small.
  */
-import type { PlanDiff, PlanDiffChange, PlanDiffField, PlanDiffTask } from "../../protocol";
+import type { PlanDiff, PlanDiffChange, PlanDiffField, PlanDiffTask } from "./timelineTypes";
 import { Plan, Task } from "../plan/schemas";
 
 /** Task fields the diff compares, in the order it reports them. */

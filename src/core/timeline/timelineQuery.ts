@@ -5,7 +5,7 @@
  * session and local day, newest first, and hands out pages of display rows —
  * so 100,000 entries never cross to the host or the webview at once.
  */
-import type { ChainState, ChangeKind, TimelineEntryRow, TimelineFacets, TimelineFilter, TimelinePage, TimelineQuery, TimelineRow } from "../../protocol";
+import type { ChainState, ChangeKind, TimelineEntryRow, TimelineFacets, TimelineFilter, TimelinePage, TimelineQuery, TimelineRow } from "./timelineTypes";
 import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
 import { EntrySummary } from "../ledger/verifyTypes";

@@ -4,7 +4,7 @@
  * start), pages of rows, and the details of one entry — its payload read on
  * demand from the entry's byte range, and what it changed in the plan.
  */
-import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../../protocol";
+import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "./timelineTypes";
 import { LedgerSession } from "../ledger/ledgerSession";
 import { pyStrip } from "../ledger/ledgerLineReader";
 import { parsePyJson } from "../pyjson/pyJsonParse";

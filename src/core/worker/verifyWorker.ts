@@ -10,13 +10,13 @@ import { parentPort } from "node:worker_threads";
 import { LedgerSession } from "../ledger/ledgerSession";
 import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
 import { RefreshResult, WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
-import { dumpsIndent2 } from "../pyjson/pyJsonDump";
-import { Plan, planToPy } from "../plan/schemas";
+import { Plan } from "../plan/schemas";
 import { planJsonText, readLastEntryHead } from "../ledger/ledgerWriter";
 import { PlanManager } from "../plan/planManager";
 import { missingEvidenceWarnings, planJsonWarning } from "../ledger/historyChecks";
 import { planPath } from "../sources/autodev/paths";
 import { TimelineService } from "../timeline/timelineService";
+import { disposeSources, handleSourceRequest } from "./sourceRequests";
 
 const sessions = new Map<string, LedgerSession>();
 const running = new Map<number, AbortController>();
@@ -28,10 +28,6 @@ function session(cwd: string): LedgerSession {
   return s;
 }
 
-function planJson(plan: Plan | null): string | null {
-  return plan ? dumpsIndent2(planToPy(plan)) : null;
-}
-
 async function refreshResult(s: LedgerSession, full: boolean, id: number, post: (m: WorkerMessage) => void): Promise<RefreshResult> {
   const t0 = performance.now();
   const ctl = new AbortController();
@@ -39,7 +35,7 @@ async function refreshResult(s: LedgerSession, full: boolean, id: number, post: 
   try {
     if (full) s.invalidate();
     const update = await s.refresh(ctl.signal, (bytes, total) => post({ kind: "progress", cwd: s.cwd, bytes, total }));
-    return { update, report: s.report, planJson: planJson(s.plan), entries: s.entries.length, head: s.rememberable(), ms: performance.now() - t0 };
+    return { update, report: s.report, plan: s.plan, entries: s.entries.length, head: s.rememberable(), ms: performance.now() - t0 };
   } finally {
     running.delete(id);
   }
@@ -68,7 +64,7 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
     }
     case "tailPlan": {
       const { plan, seq } = await loadFromTail(req.cwd);
-      return { planJson: planJson(plan), seq };
+      return { plan, seq };
     }
     case "entries": {
       const all = session(req.cwd).entries;
@@ -78,7 +74,7 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
       return session(req.cwd).entryText(req.seq);
     case "planAt": {
       const plan = await session(req.cwd).planAt(req.seq);
-      return { planJson: planJson(plan), seq: req.seq };
+      return { plan, seq: req.seq };
     }
     case "replayCompare": {
       let replayed: Plan | null = null;
@@ -105,6 +101,7 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
     }
     case "dispose":
       sessions.delete(req.cwd);
+      disposeSources(req.cwd);
       return null;
     case "timelinePage":
       return timeline.page(session(req.cwd), req);
@@ -112,6 +109,17 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
       return timeline.detail(session(req.cwd), req.seq);
     case "timelineEntry":
       return timeline.entryRef(session(req.cwd), req.seq);
+    case "sourceDetect":
+    case "sourceRefresh":
+    case "sourceCheck":
+    case "sourceTree":
+    case "sourceSummarize":
+    case "sourceTimelinePage":
+    case "sourceTimelineDetail":
+    case "sourceTimelineWhere":
+    case "sourcePreviewAction":
+    case "sourceRunAction":
+      return handleSourceRequest(req);
   }
 }
 

@@ -3,12 +3,14 @@
  * ledger reading, verification and replay happens in the worker so the
  * extension host is never blocked; the host asks, the worker answers (and
  * reports progress on long scans). Values cross by structured clone (bigint
- * and Map survive; plans travel as Python-exact JSON text).
+ * and Map survive; plans travel as objects, see src/core/plan/planTransfer.ts).
  */
-import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../../protocol";
+import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../timeline/timelineTypes";
 import { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
 import type { TimelineEntryRef } from "../timeline/timelineService";
 import { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes";
+import type { Plan } from "../plan/schemas";
+import type { SourceRequest, SourceResults } from "./sourceRequests";
 
 /** Requests, discriminated by `type`; `cwd` is the folder that contains `.autodev/`. */
 export type WorkerRequest =
@@ -44,15 +46,16 @@ export type WorkerRequest =
       readonly facets: boolean;
     }
   | { readonly id: number; readonly type: "timelineDetail"; readonly cwd: string; readonly seq: number }
-  | { readonly id: number; readonly type: "timelineEntry"; readonly cwd: string; readonly seq: number };
+  | { readonly id: number; readonly type: "timelineEntry"; readonly cwd: string; readonly seq: number }
+  | SourceRequest;
 
 /** The result type of each request type. */
-export interface WorkerResults {
+export interface WorkerResults extends SourceResults {
   refresh: RefreshResult;
-  tailPlan: { readonly planJson: string | null; readonly seq: number | null };
+  tailPlan: { readonly plan: Plan | null; readonly seq: number | null };
   entries: { readonly total: number; readonly items: EntrySummary[] };
   entryText: string | null;
-  planAt: { readonly planJson: string | null; readonly seq: number };
+  planAt: { readonly plan: Plan | null; readonly seq: number };
   verify: RefreshResult;
   cancel: boolean;
   replayCompare: ReplayComparison;
@@ -84,8 +87,8 @@ export interface ReplayComparison {
 export interface RefreshResult {
   readonly update: SessionUpdate;
   readonly report: VerifyReport;
-  /** The plan to show, as `json.dumps(plan, indent=2)`; null for none. */
-  readonly planJson: string | null;
+  /** The plan to show, ready to use once revived with `revivePlanClone` (structured clone); null for none. */
+  readonly plan: Plan | null;
   readonly entries: number;
   /** The head worth remembering (clean ledger only). */
   readonly head: RememberedHead | null;

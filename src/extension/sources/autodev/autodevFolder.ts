@@ -6,15 +6,15 @@
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { Plan, validatePlan } from "../core/plan/schemas";
-import { parsePyJson } from "../core/pyjson/pyJsonParse";
-import { RewriteFinding, RememberedHead } from "../core/ledger/ledgerSession";
-import { VerifyReport } from "../core/ledger/verifyTypes";
-import { RefreshResult } from "../core/worker/workerProtocol";
-import { autodevRoot, ledgerPath } from "../core/sources/autodev/paths";
-import { Disposable } from "./disposable";
-import { LedgerWorkerClient } from "./ledgerWorkerClient";
-import { OutputLog } from "./outputLog";
+import { Plan } from "../../../core/plan/schemas";
+import { revivePlanClone } from "../../../core/plan/planTransfer";
+import { RewriteFinding, RememberedHead } from "../../../core/ledger/ledgerSession";
+import { VerifyReport } from "../../../core/ledger/verifyTypes";
+import { RefreshResult } from "../../../core/worker/workerProtocol";
+import { autodevRoot, ledgerPath } from "../../../core/sources/autodev/paths";
+import { Disposable } from "../../disposable";
+import { LedgerWorkerClient } from "../../ledgerWorkerClient";
+import { OutputLog } from "../../outputLog";
 
 /** A plan shown as of an earlier entry. */
 export interface TimeTravel {
@@ -22,11 +22,6 @@ export interface TimeTravel {
   readonly plan: Plan | null;
 }
 
-function parsePlan(json: string | null): Plan | null {
-  if (json === null) return null;
-  const res = validatePlan(parsePyJson(json));
-  return res.ok ? res.value : null;
-}
 
 /** One folder's AutoDev state. */
 export class AutodevFolder extends Disposable {
@@ -115,9 +110,9 @@ export class AutodevFolder extends Disposable {
     if (this.refusal) return;
     try {
       const t0 = Date.now();
-      const { planJson, seq } = await this.worker.request({ type: "tailPlan", cwd: this.cwd });
+      const { plan, seq } = await this.worker.request({ type: "tailPlan", cwd: this.cwd });
       if (this.lastReport === null) {
-        this.livePlan = parsePlan(planJson);
+        this.livePlan = revivePlanClone(plan);
         this.log.info(`${this.folder.name}: plan from the tail snapshot (seq ${seq ?? "—"}) in ${Date.now() - t0} ms`);
         this.changed.fire();
       }
@@ -163,7 +158,7 @@ export class AutodevFolder extends Disposable {
   async apply(r: RefreshResult): Promise<void> {
     {
       this.lastError = null;
-      this.livePlan = parsePlan(r.planJson);
+      this.livePlan = revivePlanClone(r.plan);
       this.lastReport = r.report;
       this.entryCount = r.entries;
       this.log.info(
@@ -213,9 +208,9 @@ export class AutodevFolder extends Disposable {
   async acceptHistory(): Promise<void> {
     this.rewrite = null;
     await this.memento.update(this.key(), undefined);
-    await this.refresh();
-    const r = await this.worker.request({ type: "refresh", cwd: this.cwd });
-    if (r.head) await this.memento.update(this.key(), r.head);
+    // One refresh: its result carries the head to remember (apply() may skip an unchanged ledger).
+    const r = await this.refresh();
+    if (r?.head) await this.memento.update(this.key(), r.head);
     this.changed.fire();
   }
 
@@ -223,8 +218,8 @@ export class AutodevFolder extends Disposable {
   async travelTo(seq: number | null): Promise<void> {
     if (seq === null) this.travel = null;
     else {
-      const { planJson } = await this.worker.request({ type: "planAt", cwd: this.cwd, seq });
-      this.travel = { seq, plan: parsePlan(planJson) };
+      const { plan } = await this.worker.request({ type: "planAt", cwd: this.cwd, seq });
+      this.travel = { seq, plan: revivePlanClone(plan) };
     }
     this.changed.fire();
   }

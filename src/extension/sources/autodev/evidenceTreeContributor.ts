@@ -7,12 +7,12 @@
  * changes. Remembers what each node points at, for context-menu commands.
  */
 import * as vscode from "vscode";
-import { EvidenceItem, PatchSource } from "../core/evidence/evidenceStore";
-import { Task } from "../core/plan/schemas";
-import { TaskEvidence, loadTaskEvidence } from "../core/evidence/taskEvidence";
-import { TournamentPass, describePass } from "../core/evidence/tournamentStore";
+import { EvidenceItem, PatchSource } from "../../../core/evidence/evidenceStore";
+import { Task } from "../../../core/plan/schemas";
+import { TaskEvidence, loadTaskEvidence } from "../../../core/evidence/taskEvidence";
+import { TournamentPass, describePass } from "../../../core/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
-import { Disposable } from "./disposable";
+import { Disposable } from "../../disposable";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import {
   EvidenceTarget,
@@ -26,9 +26,9 @@ import {
   referencedFileItem,
   warningItem,
 } from "./evidenceTreeItems";
-import { OutputLog } from "./outputLog";
-import { PlanNode } from "./planTreeNodes";
-import { PlanTreeProvider } from "./planTreeProvider";
+import { OutputLog } from "../../outputLog";
+import { PlanNode } from "../../planTreeNodes";
+import { PlanTreeProvider } from "../../planTreeProvider";
 
 type TaskNode = Extract<PlanNode, { kind: "task" }>;
 
@@ -129,9 +129,7 @@ export class EvidenceTreeContributor extends Disposable {
     const info = te.diffs.get("patch");
     if (!info || !info.ok) return this.node(parent, `patch|${p.file}`, errorItem(p.file, info && !info.ok ? info.error : "empty patch", true), { folder, taskId: te.taskId, file: p.file, kind: "patch" });
     const target = { folder, taskId: te.taskId, kind: "patch", file: p.file, source: "patch" as const };
-    let self: PlanNode;
-    const children = () => this.fileNodes(folder, self, te, "patch");
-    self = this.node(parent, `patch|${p.file}`, patchItem(folder, te.taskId, p.file, info.files), target, children);
+    const self: PlanNode = this.node(parent, `patch|${p.file}`, patchItem(folder, te.taskId, p.file, info.files), target, () => this.fileNodes(folder, self, te, "patch"));
     return self;
   }
 
@@ -148,7 +146,6 @@ export class EvidenceTreeContributor extends Disposable {
     const e = i.evidence;
     const source: PatchSource | undefined = e.kind === "developer" && e.diff ? "developer" : e.kind === "tournament" && e.final_diff ? "tournament" : undefined;
     const target: EvidenceTarget = { folder, taskId: te.taskId, kind: e.kind, file: i.file, source };
-    let self: PlanNode;
     const kids = (): PlanNode[] => {
       const out: PlanNode[] = [];
       if (e.kind === "developer") out.push(...this.fileNodes(folder, self, te, "developer"));
@@ -164,7 +161,7 @@ export class EvidenceTreeContributor extends Disposable {
       (e.kind === "explore" && e.files_referenced.length > 0) ||
       e.kind === "tournament" ||
       ("output_text" in e && !!e.output_text);
-    self = this.node(parent, `b|${i.file}`, bundleItem(folder, i.file, e, hasKids, starred === i.file), target, hasKids ? kids : undefined);
+    const self: PlanNode = this.node(parent, `b|${i.file}`, bundleItem(folder, i.file, e, hasKids, starred === i.file), target, hasKids ? kids : undefined);
     return self;
   }
 
@@ -193,8 +190,7 @@ export class EvidenceTreeContributor extends Disposable {
       item.description = undefined;
       item.contextValue = info.ok ? "autodevEvidence.finaldiff.diff" : item.contextValue;
       if (info.ok) item.command = { command: "autodev.openEvidenceDiff", title: "Open Diff", arguments: [folder.folder.uri.toString(), te.taskId, "tournament"] };
-      let finalNode: PlanNode;
-      finalNode = this.node(parent, "final", item, { folder, taskId: te.taskId, source: "tournament" }, info.ok ? () => this.fileNodes(folder, finalNode, te, "tournament") : undefined);
+      const finalNode: PlanNode = this.node(parent, "final", item, { folder, taskId: te.taskId, source: "tournament" }, info.ok ? () => this.fileNodes(folder, finalNode, te, "tournament") : undefined);
       out.push(finalNode);
     }
     return out;

@@ -7,12 +7,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { AUTODEV_DIR, autodevRoot, ledgerPath } from "../core/sources/autodev/paths";
+import { AUTODEV_DIR, autodevRoot, ledgerPath } from "../../../core/sources/autodev/paths";
 import { AutodevFolder } from "./autodevFolder";
-import { Disposable } from "./disposable";
-import { LedgerWorkerClient } from "./ledgerWorkerClient";
-import { OutputLog } from "./outputLog";
-import { Settings } from "./settings";
+import { Disposable } from "../../disposable";
+import { LedgerWorkerClient } from "../../ledgerWorkerClient";
+import { OutputLog } from "../../outputLog";
+import { Settings } from "../../settings";
 
 /** All AutoDev folders of the window. */
 export class AutodevWorkspaces extends Disposable {
@@ -84,7 +84,6 @@ export class AutodevWorkspaces extends Disposable {
       }
     }
     this.changed.fire(undefined);
-    void vscode.commands.executeCommand("setContext", "autodev.hasState", this.byUri.size > 0);
   }
 
   private onFileEvent(uri: vscode.Uri): void {

@@ -5,18 +5,18 @@
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { configPath, planPath, specPath } from "../core/sources/autodev/paths";
-import { entryChangeLabel } from "../core/timeline/entryChangeLabel";
+import { configPath, planPath, specPath } from "../../../core/sources/autodev/paths";
+import { entryChangeLabel } from "../../../core/timeline/entryChangeLabel";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
-import { CommandHandler } from "./commandManager";
-import { FolderPicker } from "./folderPicker";
-import { humanMessage } from "./ledgerDiagnostics";
-import { LedgerWorkerClient } from "./ledgerWorkerClient";
-import { OutputLog } from "./outputLog";
-import { ReadOnlyDocuments } from "./readOnlyDocuments";
-import { Settings } from "./settings";
-import { StatusBarController } from "./statusBarController";
+import { CommandHandler } from "../../commandManager";
+import { FolderPicker } from "../../folderPicker";
+import { humanMessage } from "../../../core/ledger/verifyMessages";
+import { LedgerWorkerClient } from "../../ledgerWorkerClient";
+import { OutputLog } from "../../outputLog";
+import { ReadOnlyDocuments } from "../../readOnlyDocuments";
+import { Settings } from "../../settings";
+import { StatusBarController } from "../../statusBarController";
 
 /** Implements the ledger commands. */
 export class LedgerCommands {

@@ -7,13 +7,13 @@
  * workspace file.
  */
 import * as vscode from "vscode";
-import { PatchSource } from "../core/evidence/evidenceStore";
-import { describePaths } from "../core/evidence/patchModel";
-import { ReconstructedFile } from "../core/evidence/patchReconstruct";
+import { PatchSource } from "../../../core/evidence/evidenceStore";
+import { describePaths } from "../../../core/evidence/patchModel";
+import { ReconstructedFile } from "../../../core/evidence/patchReconstruct";
 import { AutodevFolder } from "./autodevFolder";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import { DiffSide, evidenceUri } from "./evidenceUris";
-import { OutputLog } from "./outputLog";
+import { OutputLog } from "../../outputLog";
 
 /** What an open call showed: the left/right URIs of each file, and how. */
 export interface OpenedDiff {

@@ -6,10 +6,10 @@
  * `resourceUri = taskDecorationUri(folder, taskId)` gets it.
  */
 import * as vscode from "vscode";
-import { Task } from "../core/plan/schemas";
+import { Task } from "../../../core/plan/schemas";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
-import { Disposable } from "./disposable";
+import { Disposable } from "../../disposable";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 
 /** The scheme of task resource URIs (decorations only; never opened). */

@@ -5,16 +5,16 @@
  */
 import * as os from "node:os";
 import * as vscode from "vscode";
-import { Task } from "../core/plan/schemas";
+import { Task } from "../../../core/plan/schemas";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
-import { CommandHandler } from "./commandManager";
-import { FolderPicker } from "./folderPicker";
-import { LedgerWorkerClient, WorkerRequestError } from "./ledgerWorkerClient";
-import { OutputLog } from "./outputLog";
-import { PlanNode } from "./planTreeNodes";
-import { PlanTreeProvider } from "./planTreeProvider";
-import { Settings } from "./settings";
+import { CommandHandler } from "../../commandManager";
+import { FolderPicker } from "../../folderPicker";
+import { LedgerWorkerClient, WorkerRequestError } from "../../ledgerWorkerClient";
+import { OutputLog } from "../../outputLog";
+import { PlanNode } from "../../planTreeNodes";
+import { PlanTreeProvider } from "../../planTreeProvider";
+import { Settings } from "../../settings";
 
 type TaskArg = { folder: AutodevFolder; task: Task };
 

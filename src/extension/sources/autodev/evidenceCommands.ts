@@ -7,19 +7,19 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { EVIDENCE_KINDS } from "../core/evidence/evidenceSchemas";
-import { PATCH_SOURCES, PatchSource, confinedDir, isContainedRelPath, listEvidenceTasks } from "../core/evidence/evidenceStore";
-import { summarizeEvidence } from "../core/evidence/evidenceSummary";
-import { isSafeSegment } from "../core/sources/autodev/paths";
-import { diffSourceLabel, loadTaskEvidence } from "../core/evidence/taskEvidence";
+import { EVIDENCE_KINDS } from "../../../core/evidence/evidenceSchemas";
+import { PATCH_SOURCES, PatchSource, confinedDir, isContainedRelPath, listEvidenceTasks } from "../../../core/evidence/evidenceStore";
+import { summarizeEvidence } from "../../../core/evidence/evidenceSummary";
+import { isSafeSegment } from "../../../core/sources/autodev/paths";
+import { diffSourceLabel, loadTaskEvidence } from "../../../core/evidence/taskEvidence";
 import { AutodevFolder } from "./autodevFolder";
-import { CommandHandler } from "./commandManager";
+import { CommandHandler } from "../../commandManager";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import { EvidenceDiffOpener, OpenedDiff } from "./evidenceDiffOpener";
 import { EvidenceTarget } from "./evidenceTreeItems";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 import { evidenceUri } from "./evidenceUris";
-import { FolderPicker } from "./folderPicker";
+import { FolderPicker } from "../../folderPicker";
 
 type Pick = vscode.QuickPickItem & { run?: () => Promise<unknown> };
 

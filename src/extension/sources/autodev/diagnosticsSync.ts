@@ -3,13 +3,13 @@
  * warnings (missing evidence, plan.json drift), recomputed after changes.
  */
 import * as vscode from "vscode";
-import { planPath } from "../core/sources/autodev/paths";
+import { planPath } from "../../../core/sources/autodev/paths";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
-import { Disposable } from "./disposable";
+import { Disposable } from "../../disposable";
 import { LedgerDiagnostics } from "./ledgerDiagnostics";
-import { LedgerWorkerClient } from "./ledgerWorkerClient";
-import { Settings } from "./settings";
+import { LedgerWorkerClient } from "../../ledgerWorkerClient";
+import { Settings } from "../../settings";
 
 /** Pushes findings of every folder into the diagnostics collection. */
 export class DiagnosticsSync extends Disposable {

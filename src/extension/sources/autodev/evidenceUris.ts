@@ -9,9 +9,9 @@
  */
 import * as vscode from "vscode";
 import { z } from "zod";
-import { EVIDENCE_KINDS, EvidenceKind } from "../core/evidence/evidenceSchemas";
-import { PATCH_SOURCES, PatchSource } from "../core/evidence/evidenceStore";
-import { isSafeSegment } from "../core/sources/autodev/paths";
+import { EVIDENCE_KINDS, EvidenceKind } from "../../../core/evidence/evidenceSchemas";
+import { PATCH_SOURCES, PatchSource } from "../../../core/evidence/evidenceStore";
+import { isSafeSegment } from "../../../core/sources/autodev/paths";
 
 /** The URI scheme of evidence documents. */
 export const EVIDENCE_SCHEME = "autodev-evidence";

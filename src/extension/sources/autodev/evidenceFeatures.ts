@@ -6,19 +6,19 @@
  */
 import * as vscode from "vscode";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
-import { CommandManager } from "./commandManager";
+import { CommandManager } from "../../commandManager";
 import { EvidenceCommands } from "./evidenceCommands";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import { EvidenceDiffOpener } from "./evidenceDiffOpener";
 import { EvidenceTaskDecorations, taskDecorationUri } from "./evidenceTaskDecorations";
 import { AutodevFolder } from "./autodevFolder";
-import { PlanNode } from "./planTreeNodes";
-import { Task } from "../core/plan/schemas";
+import { PlanNode } from "../../planTreeNodes";
+import { Task } from "../../../core/plan/schemas";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
-import { FolderPicker } from "./folderPicker";
-import { OutputLog } from "./outputLog";
-import { PlanTreeProvider } from "./planTreeProvider";
-import { ReadOnlyDocuments } from "./readOnlyDocuments";
+import { FolderPicker } from "../../folderPicker";
+import { OutputLog } from "../../outputLog";
+import { PlanTreeProvider } from "../../planTreeProvider";
+import { ReadOnlyDocuments } from "../../readOnlyDocuments";
 
 /** Services the evidence features use. */
 export interface EvidenceServices {

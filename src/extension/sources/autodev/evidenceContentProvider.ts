@@ -8,17 +8,17 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { confinedDir, readEvidence, readInside, readPatchSource, readWorkspaceText, PatchSource } from "../core/evidence/evidenceStore";
-import { evidenceMarkdown, mdText, patchMarkdown } from "../core/evidence/evidenceSummary";
-import { decodeUtf8Strict } from "../core/ledger/ledgerLineReader";
-import { ParsedPatchFile, tryParsePatch } from "../core/evidence/patchModel";
-import { ReconstructedFile, reconstructPatch } from "../core/evidence/patchReconstruct";
-import { evidenceDir } from "../core/sources/autodev/paths";
-import { diffSourceLabel } from "../core/evidence/taskEvidence";
-import { readTournament } from "../core/evidence/tournamentStore";
+import { confinedDir, readEvidence, readInside, readPatchSource, readWorkspaceText, PatchSource } from "../../../core/evidence/evidenceStore";
+import { evidenceMarkdown, mdText, patchMarkdown } from "../../../core/evidence/evidenceSummary";
+import { decodeUtf8Strict } from "../../../core/ledger/ledgerLineReader";
+import { ParsedPatchFile, tryParsePatch } from "../../../core/evidence/patchModel";
+import { ReconstructedFile, reconstructPatch } from "../../../core/evidence/patchReconstruct";
+import { evidenceDir } from "../../../core/sources/autodev/paths";
+import { diffSourceLabel } from "../../../core/evidence/taskEvidence";
+import { readTournament } from "../../../core/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
-import { Disposable } from "./disposable";
+import { Disposable } from "../../disposable";
 import { EVIDENCE_SCHEME, EvidenceDocRequest, parseEvidenceUri } from "./evidenceUris";
 
 /** A diff of one source rebuilt for display, or why it could not be. */

@@ -1,0 +1,45 @@
+/**
+ * The icon language of task statuses, shared by every source so a task looks
+ * the same whoever wrote it: a codicon, a theme colour and a label. Sources
+ * map their own status names onto these (agloop's "failed" → "blocked", …).
+ */
+import type { NodeIcon } from "./stateSource";
+
+interface StatusStyle {
+  readonly icon: string;
+  readonly color: string;
+  readonly label: string;
+}
+
+// One outline family of the same weight (a circle with a mark: ▷ in progress, ● coded, ✓ reviewed,
+// ■ blocked, ⊘ skipped), filled only when complete; blocked has the warning colour, never the red
+// of an integrity error; skipped uses the description colour, readable in light themes. The
+// timeline webview (webview/format.ts, media/timeline.css) uses the same icons.
+const STYLE: Record<string, StatusStyle> = {
+  pending: { icon: "circle-large-outline", color: "descriptionForeground", label: "pending" },
+  in_progress: { icon: "play-circle", color: "charts.blue", label: "in progress" },
+  coded: { icon: "record", color: "charts.blue", label: "coded" },
+  auto_gated: { icon: "workspace-trusted", color: "charts.blue", label: "auto-gated" },
+  reviewed: { icon: "pass", color: "charts.purple", label: "reviewed" },
+  tested: { icon: "beaker", color: "charts.purple", label: "tested" },
+  tournamented: { icon: "star-empty", color: "charts.yellow", label: "tournamented" },
+  complete: { icon: "pass-filled", color: "testing.iconPassed", label: "complete" },
+  blocked: { icon: "stop-circle", color: "problemsWarningIcon.foreground", label: "blocked" },
+  skipped: { icon: "circle-slash", color: "descriptionForeground", label: "skipped" },
+};
+
+/** The icon of a status in the shared language (an unknown status gets a warning-coloured question mark). */
+export function taskStatusIcon(status: string): NodeIcon {
+  const s = Object.prototype.hasOwnProperty.call(STYLE, status) ? STYLE[status] : undefined;
+  return s ? { id: s.icon, color: s.color } : { id: "question", color: "problemsWarningIcon.foreground" };
+}
+
+/** Human label of a status. */
+export function taskStatusLabel(status: string): string {
+  return Object.prototype.hasOwnProperty.call(STYLE, status) ? STYLE[status].label : `unknown status "${status}"`;
+}
+
+/** Statuses that count as done for progress. */
+export function isDoneStatus(status: string): boolean {
+  return status === "complete" || status === "skipped";
+}

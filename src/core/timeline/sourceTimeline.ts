@@ -1,0 +1,111 @@
+/**
+ * The timeline of any state source: its {@link SourceTimelineRow}s mapped onto
+ * the ledger timeline's index (action → op, actor → session, status → the
+ * status a row set), so the same webview pages, filters and groups them.
+ * One cached index per (workspace folder, source kind), replaced when the
+ * source's rows change.
+ */
+import type { TimelineEntryDetail, TimelinePage } from "./timelineTypes";
+import { EntrySummary } from "../ledger/verifyTypes";
+import { SourceTimelineRow } from "../sources/stateSource";
+import { TimelineIndex } from "./timelineQuery";
+import type { TimelinePageRequest } from "./timelineService";
+
+/** Longest summary shown in a row (the details pane shows the row's whole text). */
+const MAX_ROW_SUMMARY = 500;
+
+interface Cached {
+  readonly rows: readonly SourceTimelineRow[];
+  readonly index: TimelineIndex;
+  readonly bySeq: Map<number, SourceTimelineRow>;
+}
+
+/** The timeline index entry of a source row (`seq` = the row's 1-based index). */
+export function entryOfRow(row: SourceTimelineRow): EntrySummary {
+  return {
+    seq: row.index,
+    line: row.line,
+    start: 0,
+    end: 0,
+    op: row.action,
+    timestamp: row.time ?? "",
+    sessionId: row.actor ?? "",
+    selfHash: "",
+    taskId: row.taskId,
+    fromStatus: null,
+    toStatus: row.status,
+    retryCount: null,
+    escalated: false,
+    chain: "ok",
+  };
+}
+
+/** Pages and details of source timelines. */
+export class SourceTimelineService {
+  private readonly cache = new Map<string, Cached>();
+  private generation = 1_000_000;
+
+  /** Takes a source's current rows (call after every read; unchanged rows keep the index). */
+  update(key: string, rows: readonly SourceTimelineRow[]): void {
+    const old = this.cache.get(key);
+    if (old && sameRows(old.rows, rows)) return;
+    const bySeq = new Map<number, SourceTimelineRow>();
+    for (const r of rows) bySeq.set(r.index, r);
+    this.cache.set(key, { rows, index: new TimelineIndex(rows.map(entryOfRow), this.generation++), bySeq });
+  }
+
+  /** True when a source's rows are loaded. */
+  has(key: string): boolean {
+    return this.cache.has(key);
+  }
+
+  /** Forgets a source. */
+  drop(key: string): void {
+    this.cache.delete(key);
+  }
+
+  /** One page of rows, each carrying its source summary. */
+  page(key: string, req: TimelinePageRequest): TimelinePage {
+    const c = this.get(key);
+    const page = c.index.page(req.query, req, () => null, 0, null);
+    const rows = page.rows.map((r) => (r.kind === "entry" ? { ...r, summary: clip(c.bySeq.get(r.seq)?.summary ?? "") } : r));
+    return { ...page, rows };
+  }
+
+  /** The details pane of row `seq`: its fields and whole summary, no payload or plan diff. */
+  detail(key: string, seq: number): TimelineEntryDetail | null {
+    const c = this.get(key);
+    const i = c.index.indexOfSeq(seq);
+    const src = c.bySeq.get(seq);
+    if (i < 0 || !src) return null;
+    const row = { ...c.index.entryRow(i, () => null, null), summary: clip(src.summary) };
+    const text = [`${src.file}:${src.line}`, src.summary].filter(Boolean).join("\n\n");
+    return { row, prevHash: "", problems: [], payload: text, payloadChars: text.length, truncated: false, diff: null, diffError: null };
+  }
+
+  /** File and line of row `seq`, or null. */
+  where(key: string, seq: number): { file: string; line: number } | null {
+    const r = this.cache.get(key)?.bySeq.get(seq);
+    return r ? { file: r.file, line: r.line } : null;
+  }
+
+  private get(key: string): Cached {
+    const c = this.cache.get(key);
+    if (!c) throw new Error("this source has no timeline");
+    return c;
+  }
+}
+
+function clip(s: string): string {
+  return s.length > MAX_ROW_SUMMARY ? `${s.slice(0, MAX_ROW_SUMMARY - 1)}…` : s;
+}
+
+function sameRows(a: readonly SourceTimelineRow[], b: readonly SourceTimelineRow[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.index !== y.index || x.time !== y.time || x.action !== y.action || x.summary !== y.summary || x.status !== y.status || x.taskId !== y.taskId || x.actor !== y.actor) return false;
+  }
+  return true;
+}

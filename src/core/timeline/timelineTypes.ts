@@ -1,0 +1,166 @@
+/**
+ * The timeline's data types (rows, filters, pages, facets, plan diffs,
+ * details): built in the worker by src/core/timeline/, carried to the
+ * webview by src/protocol.ts, which imports them from here.
+ */
+
+/** Chain state at an entry: verified, the first break is here, or after a break (unverified). */
+export type ChainState = "ok" | "broken" | "unverified";
+
+/** What an entry did, derived from its op and its status change (known by replay). */
+export type ChangeKind = "status" | "retry" | "escalated" | "same-status" | "plan" | "snapshot" | "evidence" | "audit" | "other";
+
+/** A snapshot folded into the entry it follows (the commit path writes entry + snapshot). */
+export interface TimelineSnapshotMark {
+  readonly seq: number;
+  readonly line: number;
+  readonly selfHash: string;
+}
+
+/** One ledger entry as a timeline row. */
+export interface TimelineEntryRow {
+  readonly kind: "entry";
+  readonly seq: number;
+  readonly line: number;
+  readonly op: string;
+  readonly timestamp: string;
+  readonly sessionId: string;
+  readonly selfHash: string;
+  readonly taskId: string | null;
+  /** The task's title in the live plan (null when unknown). */
+  readonly taskTitle: string | null;
+  readonly fromStatus: string | null;
+  readonly toStatus: string | null;
+  /** The new retry count when the entry recorded a retry, else null. */
+  readonly retryCount: number | null;
+  /** True when the entry escalated the task. */
+  readonly escalated: boolean;
+  readonly change: ChangeKind;
+  readonly chain: ChainState;
+  /** The kind of the chain problem found at this entry, when `chain` is "broken". */
+  readonly chainKind: string | null;
+  readonly snapshot: TimelineSnapshotMark | null;
+  /** What happened, in a source's words (timelines of sources other than the AutoDev ledger). */
+  readonly summary?: string;
+}
+
+/** A group header: consecutive rows of one session on one (local) day. */
+export interface TimelineGroupRow {
+  readonly kind: "group";
+  readonly sessionId: string;
+  /** Local day `YYYY-MM-DD` in the webview's time zone ("" when the timestamp does not parse). */
+  readonly day: string;
+  /** Entry rows under this header. */
+  readonly entries: number;
+  readonly newest: string;
+  readonly oldest: string;
+}
+
+/** A display row: an entry or a group header. */
+export type TimelineRow = TimelineEntryRow | TimelineGroupRow;
+
+/** Filters; empty strings and an empty op list mean "any". */
+export interface TimelineFilter {
+  readonly ops: readonly string[];
+  readonly taskId: string;
+  readonly sessionId: string;
+  /** Resulting status (the entry's `to` status). */
+  readonly status: string;
+  /** Case-insensitive text over seq, op, task id and title, session, statuses and hash. */
+  readonly text: string;
+  /** Only entries that changed a status or the plan. */
+  readonly changesOnly: boolean;
+}
+
+/** A filter plus display options. */
+export interface TimelineQuery {
+  readonly filter: TimelineFilter;
+  /** Fold a snapshot into the entry it directly follows (quiet marker instead of a row). */
+  readonly foldSnapshots: boolean;
+  /** IANA time zone used to group by day. */
+  readonly timeZone: string;
+}
+
+/** A value and how many entries have it. */
+export interface FacetCount {
+  readonly value: string;
+  readonly count: number;
+}
+
+/** What the filter controls offer. */
+export interface TimelineFacets {
+  readonly ops: readonly FacetCount[];
+  readonly statuses: readonly FacetCount[];
+  readonly sessions: readonly FacetCount[];
+  readonly tasks: readonly FacetCount[];
+}
+
+/** One page of display rows (newest first) and the totals to size the virtual list. */
+export interface TimelinePage {
+  /** Changes when the ledger was re-read from the start (rows cannot be shifted then). */
+  readonly generation: number;
+  /** All entries in the ledger index. */
+  readonly entries: number;
+  /** Entries that match the filter. */
+  readonly matched: number;
+  /** Display rows (entries shown plus group headers). */
+  readonly total: number;
+  readonly offset: number;
+  readonly rows: readonly TimelineRow[];
+  /** Row of the requested anchor seq (to keep the scroll position), else null. */
+  readonly anchorRow: number | null;
+  /** Row of the requested seq to jump to, or null when the filter hides it. */
+  readonly located: number | null;
+  readonly facets: TimelineFacets | null;
+  /** Seq of the first entry where the chain breaks, null when intact. */
+  readonly brokenSeq: number | null;
+}
+
+/** One field of a task that differs between two plans. */
+export interface PlanDiffField {
+  readonly field: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/** A task added or removed. */
+export interface PlanDiffTask {
+  readonly taskId: string;
+  readonly title: string;
+  readonly status: string;
+}
+
+/** A task whose fields changed. */
+export interface PlanDiffChange {
+  readonly taskId: string;
+  readonly title: string;
+  readonly fields: readonly PlanDiffField[];
+}
+
+/** What changed between the plan before an entry and the plan after it. */
+export interface PlanDiff {
+  /** The entry whose resulting plan is the base (null: there was no plan before). */
+  readonly baseSeq: number | null;
+  readonly planReplaced: boolean;
+  readonly added: readonly PlanDiffTask[];
+  readonly removed: readonly PlanDiffTask[];
+  readonly changed: readonly PlanDiffChange[];
+  readonly phasesAdded: readonly string[];
+  readonly phasesRemoved: readonly string[];
+  /** Items left out to keep the message small. */
+  readonly omitted: number;
+}
+
+/** The details pane of one entry (loaded on demand). */
+export interface TimelineEntryDetail {
+  readonly row: TimelineEntryRow;
+  readonly prevHash: string;
+  /** Integrity findings at this entry's line. */
+  readonly problems: readonly string[];
+  /** The payload, pretty-printed as Python's `json.dumps(payload, indent=2)`. */
+  readonly payload: string;
+  readonly payloadChars: number;
+  readonly truncated: boolean;
+  readonly diff: PlanDiff | null;
+  readonly diffError: string | null;
+}

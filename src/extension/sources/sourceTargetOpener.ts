@@ -1,0 +1,114 @@
+/**
+ * What a click on a source's tree node does, by its {@link NodeTarget}: open
+ * a file of the workspace folder at a line, reveal another node, open a diff
+ * of two sides (text sides through the read-only `autodev-view` documents),
+ * show a text, or run a source action after a modal confirmation that shows
+ * what it will write — never in an untrusted workspace.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { z } from "zod";
+import type { DiffSide, NodeTarget } from "../../core/sources/stateSource";
+import { LedgerWorkerClient } from "../ledgerWorkerClient";
+import { ReadOnlyDocuments } from "../readOnlyDocuments";
+import type { SourceFolderState } from "./sourceFolderState";
+import type { SourceWorkspaces } from "./sourceWorkspaces";
+
+const text = z.string().max(10_000_000);
+const relFile = z.string().min(1).max(4096);
+const DiffSideSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("file"), file: relFile }),
+  z.strictObject({ kind: z.literal("text"), name: z.string().min(1).max(200), text }),
+]);
+/** Schema of {@link NodeTarget} (command arguments can come from anywhere). */
+export const NodeTargetSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("file"), file: relFile, line: z.number().int().min(1).optional() }),
+  z.strictObject({ kind: z.literal("reveal"), nodeId: z.string().min(1).max(4096) }),
+  z.strictObject({ kind: z.literal("diff"), title: z.string().max(500), left: DiffSideSchema, right: DiffSideSchema }),
+  z.strictObject({ kind: z.literal("text"), title: z.string().max(500), language: z.string().max(64), text }),
+  z.strictObject({ kind: z.literal("action"), action: z.string().min(1).max(200), args: z.array(z.string().max(4096)).max(32) }),
+]);
+
+/** Reveals a node of a source in the Plan view by its source-local id. */
+export type RevealSourceNode = (state: SourceFolderState, nodeId: string) => Promise<boolean>;
+
+/** Opens node targets. */
+export class SourceTargetOpener {
+  constructor(
+    private readonly sources: SourceWorkspaces,
+    private readonly worker: LedgerWorkerClient,
+    private readonly docs: ReadOnlyDocuments,
+    private readonly reveal: RevealSourceNode,
+  ) {}
+
+  /** The command handler: `(sourceKey, target)`. */
+  async open(key: unknown, rawTarget: unknown): Promise<void> {
+    const state = typeof key === "string" ? this.sources.byKey(key) : undefined;
+    if (!state) throw new Error("that state source is no longer in this workspace");
+    const parsed = NodeTargetSchema.safeParse(rawTarget);
+    if (!parsed.success) throw new Error(`not a node target: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    const target = parsed.data as NodeTarget;
+    switch (target.kind) {
+      case "file":
+        return this.openFile(state, target.file, target.line);
+      case "reveal":
+        if (!(await this.reveal(state, target.nodeId))) void vscode.window.showInformationMessage(`AutoDev: ${target.nodeId.replace(/^.*\|/, "")} is not in the ${state.displayName} tree.`);
+        return;
+      case "diff":
+        await vscode.commands.executeCommand("vscode.diff", this.sideUri(state, target.left), this.sideUri(state, target.right), target.title, { preview: true });
+        return;
+      case "text": {
+        const doc = await vscode.workspace.openTextDocument(this.docs.put(`${safeName(target.title)}`, target.text));
+        const typed = target.language ? await vscode.languages.setTextDocumentLanguage(doc, target.language).then((d) => d, () => doc) : doc;
+        await vscode.window.showTextDocument(typed, { preview: true });
+        return;
+      }
+      case "action":
+        await this.runAction(state, target.action, target.args);
+        return;
+    }
+  }
+
+  /** Opens `file` (relative to the folder) at `line`; refuses paths out of the folder. */
+  async openFile(state: SourceFolderState, file: string, line?: number): Promise<void> {
+    const uri = this.inside(state, file);
+    const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: true });
+  }
+
+  private inside(state: SourceFolderState, file: string): vscode.Uri {
+    const abs = path.resolve(state.cwd, file);
+    const rel = path.relative(state.cwd, abs);
+    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(`${file} is outside the workspace folder; it is not opened`);
+    if (!vscode.workspace.isTrusted && fs.existsSync(abs)) {
+      const real = path.relative(fs.realpathSync(state.cwd), fs.realpathSync(abs));
+      if (real.startsWith("..") || path.isAbsolute(real)) throw new Error(`${file} links outside the workspace folder; it is not opened in an untrusted workspace`);
+    }
+    return vscode.Uri.file(abs);
+  }
+
+  private sideUri(state: SourceFolderState, side: DiffSide): vscode.Uri {
+    return side.kind === "file" ? this.inside(state, side.file) : this.docs.put(safeName(side.name), side.text);
+  }
+
+  /** Previews, confirms (modal) and runs a source action; refused in an untrusted workspace. */
+  async runAction(state: SourceFolderState, action: string, args: readonly string[]): Promise<string | undefined> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage(`AutoDev: ${state.displayName} actions write to the workspace; trust the workspace first.`);
+      return undefined;
+    }
+    const preview = await this.worker.request({ type: "sourcePreviewAction", cwd: state.cwd, kind: state.kind, options: state.options, action, args });
+    const detail = `${preview.detail}\n\nWill write:\n${preview.writes.map((w) => `  ${w}`).join("\n") || "  (nothing)"}`;
+    const pick = await vscode.window.showWarningMessage(preview.title, { modal: true, detail }, "Run");
+    if (pick !== "Run") return undefined;
+    const report = await this.worker.request({ type: "sourceRunAction", cwd: state.cwd, kind: state.kind, options: state.options, action, args });
+    void vscode.window.showInformationMessage(`AutoDev: ${report}`);
+    await state.refresh();
+    return report;
+  }
+}
+
+function safeName(name: string): string {
+  return name.replace(/[\\/\0]/g, "_").slice(0, 120) || "untitled";
+}

@@ -1,0 +1,42 @@
+/**
+ * Renders source-neutral {@link SourceTreeNode}s as VS Code tree items:
+ * codicons with theme colours, Markdown tooltips (untrusted: no command
+ * links), and a click that opens the node's {@link NodeTarget}.
+ */
+import * as vscode from "vscode";
+import type { NodeIcon, SourceTreeNode } from "../../core/sources/stateSource";
+import type { SourceFolderState } from "./sourceFolderState";
+
+/** A codicon (+ colour) as a ThemeIcon. */
+export function themeIcon(icon: NodeIcon | undefined): vscode.ThemeIcon | undefined {
+  if (!icon) return undefined;
+  return new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
+}
+
+/** The item of one source node; `id` is the window-unique id the Plan tree uses. */
+export function sourceNodeItem(state: SourceFolderState, node: SourceTreeNode, id: string): vscode.TreeItem {
+  const C = vscode.TreeItemCollapsibleState;
+  const state_ = node.children === undefined ? C.None : node.expanded ? C.Expanded : C.Collapsed;
+  const item = new vscode.TreeItem(node.label, state_);
+  item.id = id;
+  item.description = node.description;
+  if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip, false);
+  item.iconPath = themeIcon(node.icon);
+  if (node.contextValue) item.contextValue = node.contextValue;
+  // A click runs autodev.openSourceTarget with (source key, target); see sourceTargetOpener.ts.
+  if (node.target) item.command = { command: "autodev.openSourceTarget", title: "Open", arguments: [state.key, node.target] };
+  return item;
+}
+
+/** The item of a source's root: name, folder, problem counts. */
+export function sourceRootItem(state: SourceFolderState, id: string, multiFolder: boolean): vscode.TreeItem {
+  const item = new vscode.TreeItem(state.displayName, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = id;
+  const c = state.counts;
+  const health = state.error ? "cannot read" : state.problems === null ? "checking…" : c.error + c.warning === 0 ? "ok" : [c.error ? `${c.error} error${c.error === 1 ? "" : "s"}` : "", c.warning ? `${c.warning} warning${c.warning === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ");
+  item.description = [multiFolder ? state.folder.name : "", state.source.relDir, health].filter(Boolean).join(" · ");
+  item.iconPath = new vscode.ThemeIcon(state.error || c.error ? "warning" : "checklist", state.error || c.error ? new vscode.ThemeColor("errorForeground") : undefined);
+  item.tooltip = `${state.displayName} state in ${state.folder.name}/${state.source.relDir}: ${health}`;
+  item.contextValue = `sourceRoot.${state.kind}`;
+  return item;
+}

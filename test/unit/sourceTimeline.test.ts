@@ -1,0 +1,102 @@
+/**
+ * Source timelines through the worker's source requests: a fake source's rows
+ * become timeline pages with the ledger timeline's filters (action → op,
+ * actor → session), carry their summary, give details and their file:line;
+ * and AutoDev's own source lists its ledger entries.
+ */
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { handleSourceRequest } from "../../src/core/worker/sourceRequests";
+import { registerSourceForTest } from "../../src/core/sources/sourceRegistry";
+import { SourceTimelineRow, StateSource } from "../../src/core/sources/stateSource";
+import { AUTODEV_SOURCE } from "../../src/core/sources/autodev/autodevSource";
+import { EMPTY_FILTER } from "../../src/core/timeline/timelineQuery";
+import type { TimelineEntryRow, TimelinePage } from "../../src/protocol";
+import { REPO_ROOT } from "./fixtures";
+
+const ROWS: SourceTimelineRow[] = [
+  { index: 1, time: "2026-01-01T10:00:00Z", actor: "coordinator", action: "phase_change", taskId: null, status: null, summary: "plan → execute", file: ".fake/log.json", line: 2 },
+  { index: 2, time: "2026-01-01T10:05:00Z", actor: "executor", action: "task_done", taskId: "T-1", status: "complete", summary: "wrote a.ts", file: ".fake/log.json", line: 3 },
+  { index: 3, time: "2026-01-01T10:09:00Z", actor: "verifier", action: "verify", taskId: "T-1", status: "passed", summary: "all criteria met", file: ".fake/log.json", line: 4 },
+];
+
+const fake: StateSource = {
+  kind: "fake-timeline",
+  displayName: "Fake",
+  async detect(workspace) {
+    return fs.existsSync(path.join(workspace, ".fake")) ? { kind: "fake-timeline", workspace, dir: path.join(workspace, ".fake"), relDir: ".fake" } : null;
+  },
+  watchGlobs: () => [".fake/**"],
+  check: async () => [],
+  summarize: async () => ({}),
+  tree: async () => [],
+  timeline: async () => ROWS,
+};
+
+function query(filter: Partial<typeof EMPTY_FILTER> = {}) {
+  return { query: { filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots: true, timeZone: "UTC" }, offset: 0, limit: 50, anchorSeq: null, locateSeq: null, facets: true };
+}
+
+function entries(page: TimelinePage): TimelineEntryRow[] {
+  return page.rows.filter((r): r is TimelineEntryRow => r.kind === "entry");
+}
+
+describe("source timelines in the worker", () => {
+  let dir: string;
+  let unregister: () => void;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "srctl-"));
+    fs.mkdirSync(path.join(dir, ".fake"));
+    unregister = registerSourceForTest(fake);
+  });
+  after(() => unregister());
+
+  it("detects the source with its timeline, refreshes it and pages its rows newest first with summaries", async () => {
+    const found = (await handleSourceRequest({ id: 1, type: "sourceDetect", cwd: dir })) as { kind: string; hasTimeline: boolean }[];
+    assert.deepEqual(found.map((d) => [d.kind, d.hasTimeline]), [["fake-timeline", true]]);
+    const snap = (await handleSourceRequest({ id: 2, type: "sourceRefresh", cwd: dir, kind: "fake-timeline" })) as { timelineRows: number };
+    assert.equal(snap.timelineRows, 3);
+    const page = (await handleSourceRequest({ id: 3, type: "sourceTimelinePage", cwd: dir, kind: "fake-timeline", ...query() })) as TimelinePage;
+    assert.deepEqual(entries(page).map((r) => [r.seq, r.op, r.sessionId, r.taskId, r.toStatus, r.summary]), [
+      [3, "verify", "verifier", "T-1", "passed", "all criteria met"],
+      [2, "task_done", "executor", "T-1", "complete", "wrote a.ts"],
+      [1, "phase_change", "coordinator", null, null, "plan → execute"],
+    ]);
+    assert.deepEqual(page.facets?.ops.map((f) => f.value).sort(), ["phase_change", "task_done", "verify"]);
+  });
+
+  it("filters by action (op), actor (session) and task like the ledger timeline", async () => {
+    const byOp = (await handleSourceRequest({ id: 4, type: "sourceTimelinePage", cwd: dir, kind: "fake-timeline", ...query({ ops: ["task_done"] }) })) as TimelinePage;
+    assert.deepEqual(entries(byOp).map((r) => r.seq), [2]);
+    const byActor = (await handleSourceRequest({ id: 5, type: "sourceTimelinePage", cwd: dir, kind: "fake-timeline", ...query({ sessionId: "verifier" }) })) as TimelinePage;
+    assert.deepEqual(entries(byActor).map((r) => r.seq), [3]);
+    const byTask = (await handleSourceRequest({ id: 6, type: "sourceTimelinePage", cwd: dir, kind: "fake-timeline", ...query({ taskId: "T-1" }) })) as TimelinePage;
+    assert.deepEqual(entries(byTask).map((r) => r.seq), [3, 2]);
+  });
+
+  it("gives a row's details and its file and line", async () => {
+    const detail = (await handleSourceRequest({ id: 7, type: "sourceTimelineDetail", cwd: dir, kind: "fake-timeline", seq: 2 })) as { row: TimelineEntryRow; payload: string; diff: unknown };
+    assert.equal(detail.row.summary, "wrote a.ts");
+    assert.match(detail.payload, /^\.fake\/log\.json:3\n\nwrote a\.ts$/);
+    assert.equal(detail.diff, null);
+    assert.deepEqual(await handleSourceRequest({ id: 8, type: "sourceTimelineWhere", cwd: dir, kind: "fake-timeline", seq: 3 }), { file: ".fake/log.json", line: 4 });
+    assert.equal(await handleSourceRequest({ id: 9, type: "sourceTimelineDetail", cwd: dir, kind: "fake-timeline", seq: 99 }), null);
+  });
+
+  it("refuses an unknown kind with a clear error", async () => {
+    await assert.rejects(handleSourceRequest({ id: 10, type: "sourceCheck", cwd: dir, kind: "nope" }), /no state source of kind "nope"/);
+  });
+
+  it("AutoDev's source lists its ledger entries as rows (op, session, status change)", async () => {
+    const loc = await AUTODEV_SOURCE.detect(path.join(REPO_ROOT, "test/fixtures/python-small"));
+    assert.ok(loc);
+    const rows = await AUTODEV_SOURCE.timeline!(loc);
+    assert.equal(rows.length, 21);
+    const change = rows.find((r) => r.status !== null)!;
+    assert.equal(change.file, ".autodev/plan-ledger.jsonl");
+    assert.match(change.summary, /→/);
+    assert.equal(rows[0].action, "init_plan");
+  });
+});
