@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { ensureDebianPackages } from "./debian.mjs";
 
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
@@ -18,18 +19,16 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** Throws with the fix when Debian's Chromium is not installed. */
-export function assertChromium() {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM`,
-    );
-  }
+/** Installs Debian's Chromium when missing and running as root; otherwise throws with the fix. */
+export async function assertChromium() {
+  if (existsSync(CHROMIUM)) return;
+  if (process.env.CHROMIUM) throw new Error(`Chromium not found at ${CHROMIUM} (the CHROMIUM variable)`);
+  await ensureDebianPackages({ chromium: () => existsSync(CHROMIUM) }, "the headless workbench");
 }
 
 /** Launches Chromium with a fresh profile in `profileDir`; returns the Playwright BrowserContext. */
 export async function launchBrowser(profileDir, { width = 1400, height = 900 } = {}) {
-  assertChromium();
+  await assertChromium();
   mkdirSync(profileDir, { recursive: true });
   return chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,

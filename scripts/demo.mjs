@@ -88,6 +88,19 @@ async function main() {
   npmRun(useVsix ? "package" : "build");
 
   const work = mkdtempSync(join(tmpdir(), "autodev-demo-"));
+  // Whatever ends this process (a failed install, a failed server start, an exception, Ctrl-C during
+  // the install) removes the generated workspace, except when desktop VS Code was handed it.
+  let keepWork = false;
+  process.on("exit", () => {
+    if (!keepWork) rmSync(work, { recursive: true, force: true });
+  });
+  let server = null;
+  const interrupted = async () => {
+    if (server) await server.stop(); // its own process group: would outlive us otherwise
+    process.exit(130);
+  };
+  process.on("SIGINT", interrupted);
+  process.on("SIGTERM", interrupted);
   const folder = join(work, "workspace");
   const made = spawnSync(process.execPath, [join(ROOT, "dist", "makeDemo.js"), folder], { stdio: "inherit" });
   if (made.status !== 0) {
@@ -96,7 +109,10 @@ async function main() {
   }
 
   const code = flag("--server") || shot ? null : desktopCode();
-  if (code) return openDesktop(code, folder);
+  if (code) {
+    keepWork = true; // the new VS Code window owns it now
+    return openDesktop(code, folder);
+  }
 
   await prepareExtensions(join(work, "extensions"), useVsix);
   const theme = { dark: "Default Dark Modern", light: "Default Light Modern", hc: "Default High Contrast" }[option("--theme") ?? ""];
@@ -105,7 +121,7 @@ async function main() {
     writeFileSync(join(work, "user-data", "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": theme }, null, 2));
   }
   const portOption = option("--port") ?? process.env.AUTODEV_DEMO_PORT;
-  const server = await startServer({
+  server = await startServer({
     folder,
     port: portOption ? Number(portOption) : undefined,
     userDataDir: join(work, "user-data"),
@@ -128,6 +144,8 @@ async function main() {
   say(`VS Code (code-server) is serving the demo workspace (generated at ${folder})`);
   say(`open  ${server.url}  and click the AutoDev icon in the activity bar`);
   say("Ctrl-C stops the server and deletes the generated workspace");
+  process.off("SIGINT", interrupted);
+  process.off("SIGTERM", interrupted);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -146,4 +164,7 @@ async function main() {
   });
 }
 
-await main();
+await main().catch((err) => {
+  say(`failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1); // the exit handler removes the temporary workspace
+});

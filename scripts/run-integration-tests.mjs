@@ -28,14 +28,14 @@ const ARTIFACTS = join(ROOT, "test-artifacts");
 const say = (msg) => console.log(`[integration] ${msg}`);
 
 /** Fails early, with the fix, when a prerequisite is missing. */
-function preflight() {
+async function preflight() {
   if (!existsSync(TESTS_INDEX)) {
     throw new Error(`${TESTS_INDEX} is missing: build the tests first (\`npm run pretest\`, which \`npm test\` runs)`);
   }
   if (!existsSync(join(ROOT, "dist", "extension.js"))) {
     throw new Error("dist/extension.js is missing: run `npm run build` (or `npm test`)");
   }
-  assertChromium();
+  await assertChromium();
 }
 
 /** The workbench URL whose payload makes VS Code load the extension and run the tests. */
@@ -64,7 +64,7 @@ const MARK = "[autodev-it] ";
 const NOISE = /open-vsx\.org|authentication provider 'github'|api\.github\.com|ENOTFOUND|marketplace/i;
 
 async function main() {
-  preflight();
+  await preflight();
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), "autodev-it-"));
   const transcript = [];

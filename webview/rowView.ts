@@ -167,18 +167,23 @@ export class RowView {
     p.hash.title = `self_hash ${oneLine(row.selfHash)} — ${chainLabel(row.chain, row.chainKind)}`;
     setText(p.time, relativeTime(row.timestamp, ctx.now));
     p.time.title = absoluteTime(row.timestamp);
-    const change = row.toStatus !== null ? `, ${statusLabel(row.fromStatus)} to ${statusLabel(row.toStatus)}` : "";
+    const retry = row.retryCount !== null ? `, retry ${row.retryCount}` : "";
+    const escalated = row.escalated ? ", escalated" : "";
+    const change = row.toStatus !== null ? `${row.fromStatus !== row.toStatus ? `, ${statusLabel(row.fromStatus)} to ${statusLabel(row.toStatus)}` : `, still ${statusLabel(row.toStatus)}`}${retry}${escalated}` : "";
     const label = `#${row.seq} ${oneLine(row.op)}${row.taskId !== null ? `, task ${oneLine(row.taskId)}` : ""}${change}, session ${oneLine(row.sessionId)}, ${relativeTime(row.timestamp, ctx.now)}, ${chainLabel(row.chain, row.chainKind)}${travel ? ", shown in the Plan view" : ""}`;
     setAttr(this.el, "aria-label", label);
   }
 
   private bindChange(row: TimelineEntryRow, p: EntryParts): void {
     const hasStatus = row.toStatus !== null;
-    setIcon(p.fromIcon, hasStatus && row.fromStatus !== null ? statusIcon(row.fromStatus) : "blank", `c-sicon ${statusClass(row.fromStatus)}`);
-    setText(p.from, hasStatus ? statusLabel(row.fromStatus) : "");
-    setText(p.arrow, hasStatus ? "→" : "");
+    // A retry or an escalation keeps the status: show what happened, not "coded → coded".
+    const moved = hasStatus && row.fromStatus !== row.toStatus;
+    setIcon(p.fromIcon, moved && row.fromStatus !== null ? statusIcon(row.fromStatus) : "blank", `c-sicon ${statusClass(row.fromStatus)}`);
+    setText(p.from, moved ? statusLabel(row.fromStatus) : "");
+    setText(p.arrow, moved ? "→" : "");
     setIcon(p.toIcon, hasStatus ? statusIcon(row.toStatus) : "blank", `c-sicon ${statusClass(row.toStatus)}`);
-    let to = hasStatus ? statusLabel(row.toStatus) : "";
+    const marks = [row.retryCount !== null ? `retry ${row.retryCount}` : "", row.escalated ? "escalated" : ""].filter(Boolean);
+    let to = hasStatus ? [moved || marks.length === 0 ? statusLabel(row.toStatus) : "", ...marks].filter(Boolean).join(" · ") : "";
     if (!hasStatus) to = row.change === "plan" ? (row.op === "init_plan" ? "plan created" : "plan replaced") : row.change === "snapshot" ? "snapshot" : row.change === "evidence" ? "evidence recorded" : row.change === "audit" ? "tournament result" : "";
     setText(p.to, to);
     p.to.className = `c-to ${hasStatus ? statusClass(row.toStatus) : "c-note"}`;

@@ -2,6 +2,7 @@
  * Argument parsing for `autodev-state`: positionals, `--flag value` options
  * and boolean switches, with usage errors as {@link UsageError} (exit code 2).
  */
+import * as fs from "node:fs";
 
 /** A mistake in how the command was called (exit code 2). */
 export class UsageError extends Error {}
@@ -46,13 +47,29 @@ export function parseArgs(argv: readonly string[], valued: readonly string[], sw
 
 /**
  * Splits positionals into `[DIR]` plus exactly `names.length` required ones.
- * DIR defaults to the current folder.
+ * DIR defaults to the current folder. With one positional too few, a first
+ * positional that is an existing folder is taken as DIR, so `escalate DIR`
+ * says "missing TASK" rather than looking for a task named DIR.
  */
 export function withOptionalDir(positionals: readonly string[], names: readonly string[]): { dir: string; values: string[] } {
-  if (positionals.length === names.length) return { dir: process.cwd(), values: [...positionals] };
-  if (positionals.length === names.length + 1) return { dir: positionals[0], values: positionals.slice(1) };
+  const n = positionals.length;
   const want = ["[DIR]", ...names].join(" ");
-  throw new UsageError(`expected ${want}, got ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`);
+  const firstIsDir = n > 0 && isFolder(positionals[0]);
+  if (n === names.length + 1) return { dir: positionals[0], values: positionals.slice(1) };
+  if (n === names.length && !(n > 0 && firstIsDir)) return { dir: process.cwd(), values: [...positionals] };
+  if (n > names.length + 1) {
+    throw new UsageError(`too many arguments: expected ${want}, got ${n} (${positionals.slice(names.length + 1).map((a) => JSON.stringify(a)).join(" ")} left over)`);
+  }
+  const missing = names.slice(firstIsDir ? n - 1 : n);
+  throw new UsageError(`missing ${missing.join(" and ")} (expected ${want})`);
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Parses `--lock-timeout SECONDS` (default 30). */
@@ -92,4 +109,5 @@ Write (each holds .autodev/.lock, the lock Python AutoDev takes):
   init       [DIR] --plan FILE
   options: --lock-timeout SECONDS (default 30), --session ID
 
+Help: autodev-state help COMMAND (or COMMAND --help), autodev-state --version.
 Exit codes: 0 ok, 1 integrity failure, 2 usage error or bad input, 3 lock timeout, 4 transition not allowed.`;

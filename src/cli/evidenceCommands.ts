@@ -6,7 +6,7 @@
  */
 import { ParsedArgs, withOptionalDir } from "./cliArgs";
 import { eprintln, printJson, println } from "./cliOutput";
-import { requireDir } from "./readCommands";
+import { livePlan, requireLedger, requireTask } from "./cliPreflight";
 import { listEvidence, PATCH_SOURCES, readPatch, readPatchSource, readWorkspaceText } from "../core/evidence/evidenceStore";
 import { summarizeEvidence } from "../core/evidence/evidenceSummary";
 import { describePaths, ParsedPatchFile, patchStats, tryParsePatch } from "../core/evidence/patchModel";
@@ -29,13 +29,20 @@ function tournamentLines(rec: TournamentRecord): { lines: string[]; problems: Ar
   return { lines, problems };
 }
 
+/** Exit 2 naming the plan's tasks when the live plan has no task `task` (any id passes when there is no plan to ask). */
+async function requireTaskInPlan(dir: string, task: string): Promise<void> {
+  const plan = await livePlan(dir);
+  if (plan) requireTask(plan, task);
+}
+
 /** `evidence [DIR] TASK [--json]`: exit 1 when any bundle, the patch or a tournament file is invalid. */
 export async function cmdEvidence(args: ParsedArgs): Promise<number> {
   const { dir, values } = withOptionalDir(args.positionals, ["TASK"]);
-  requireDir(dir);
+  requireLedger(dir);
   const task = values[0];
   const items = await listEvidence(dir, task);
   const patch = await readPatch(dir, task);
+  if (items.length === 0 && !patch) await requireTaskInPlan(dir, task);
   const parsedPatch = patch?.ok ? tryParsePatch(patch.text) : null;
   const tournaments = new Map<string, TournamentRecord>();
   for (const i of items) if (i.ok && i.evidence.kind === "tournament") tournaments.set(i.file, await readTournament(dir, i.evidence.tournament_id));
@@ -92,8 +99,9 @@ function fileLine(f: ParsedPatchFile, sides: string): string {
 /** `diff [DIR] TASK [--json]`: one line per file of the task's patch (or, without one, its developer or tournament diff). */
 export async function cmdDiff(args: ParsedArgs): Promise<number> {
   const { dir, values } = withOptionalDir(args.positionals, ["TASK"]);
-  requireDir(dir);
+  requireLedger(dir);
   const task = values[0];
+  await requireTaskInPlan(dir, task);
   let found = null;
   for (const source of PATCH_SOURCES) {
     found = await readPatchSource(dir, task, source);

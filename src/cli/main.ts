@@ -6,6 +6,7 @@
 import { ParsedArgs, USAGE, UsageError, parseArgs } from "./cliArgs";
 import { eprintln, exitAfterOutput, println } from "./cliOutput";
 import { takeLimitOptions } from "./limitOptions";
+import { cliVersion, commandHelp, helpHint } from "./cliHelp";
 import { cmdLoad, cmdLog, cmdReplay, cmdStatus, cmdVerify } from "./readCommands";
 import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./writeCommands";
 import { cmdDiff, cmdEvidence } from "./evidenceCommands";
@@ -49,25 +50,47 @@ export async function runCli(argvIn: readonly string[]): Promise<number> {
   try {
     argv = takeLimitOptions(argvIn);
   } catch (e) {
-    return reportError(e);
+    return reportError(e, undefined);
   }
   const [name, ...rest] = argv;
-  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+  if (name === undefined || name === "--help" || name === "-h") {
     println(USAGE);
     return name === undefined ? 2 : 0;
   }
+  if (name === "--version" || name === "-V" || name === "version") {
+    println(`autodev-state ${cliVersion()}`);
+    return 0;
+  }
+  if (name === "help") return printHelp(rest[0]);
   const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command && (rest.includes("--help") || rest.includes("-h"))) return printHelp(name);
   try {
-    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`);
     return await command.run(parseArgs(rest, command.valued, command.switches));
   } catch (e) {
-    return reportError(e);
+    return reportError(e, command ? name : undefined);
   }
 }
 
-function reportError(e: unknown): number {
+/** `help [COMMAND]`: the command's help, or the whole usage; exit 2 for an unknown command. */
+function printHelp(name: string | undefined): number {
+  if (name === undefined) {
+    println(USAGE);
+    return 0;
+  }
+  const text = commandHelp(name);
+  if (text === null) {
+    eprintln(`autodev-state: no command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`);
+    return 2;
+  }
+  println(text);
+  return 0;
+}
+
+function reportError(e: unknown, command: string | undefined): number {
   if (e instanceof UsageError) {
-    eprintln(`autodev-state: ${e.message}\n\n${USAGE}`);
+    // One line saying what is wrong, one saying where to read more: not the whole usage text.
+    eprintln(`autodev-state${command ? ` ${command}` : ""}: ${e.message}\n${helpHint(command)}`);
     return 2;
   }
   if (e instanceof LedgerCorruptError) {

@@ -4,11 +4,15 @@
  */
 import * as fs from "node:fs";
 import { ParsedArgs, UsageError, withOptionalDir } from "./cliArgs";
+import { requireKnownOp, requireLedger, taskIds, unknownTaskMessage } from "./cliPreflight";
+import { InvalidInputError } from "../core/errors";
+import { missingEvidenceWarnings, planJsonWarning } from "../core/ledger/historyChecks";
+import { entryChangeLabel } from "../core/timeline/entryChangeLabel";
 import { col, eprintln, printJson, println } from "./cliOutput";
 import { loadPlan, replayLedger, verifyLedger } from "../core/ledger/ledgerReader";
 import { Plan, planToPy } from "../core/plan/schemas";
 import { listEvidence, readPatch } from "../core/evidence/evidenceStore";
-import { EntrySummary } from "../core/ledger/verifyTypes";
+import { EntrySummary, VerifyWarning } from "../core/ledger/verifyTypes";
 import { autodevRoot } from "../core/sources/autodev/paths";
 import { displayMessage, displayValue } from "../core/text/displayText";
 import { runStateJson, runStateLines } from "./autodevStateCommands";
@@ -18,26 +22,36 @@ export function requireDir(dir: string): void {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
 }
 
-/** `verify [DIR] [--json]` */
+/** `verify [DIR] [--json]`: the same findings and warnings in text (stdout) and JSON; exit 1 when broken. */
 export async function cmdVerify(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
-  requireDir(dir);
-  const { report } = await verifyLedger(dir);
+  requireLedger(dir);
+  // Only the last status change per task is kept (for the missing-evidence warnings): bounded memory.
+  const lastChange = new Map<string, EntrySummary>();
+  const { report, plan } = await verifyLedger(dir, { onEntry: (e) => e.taskId && e.toStatus && lastChange.set(e.taskId, e) });
+  const warnings: VerifyWarning[] = [...report.warnings];
+  if (report.ok) {
+    if (plan) warnings.push(...(await missingEvidenceWarnings(dir, plan, [...lastChange.values()])));
+    const drift = await planJsonWarning(dir, plan);
+    if (drift) warnings.push(drift);
+  }
+  const where = (w: VerifyWarning) => (w.kind.startsWith("plan_json") ? "plan.json" : `line ${w.atLine}`);
   if (args.switches.has("json")) {
     printJson({
       ok: report.ok,
       entries: report.entries,
       head: report.head ? { seq: report.head.seq, self_hash: report.head.selfHash } : null,
       errors: report.errors.map((e) => ({ line: e.line, seq: e.seq, kind: e.kind, message: e.message })),
-      warnings: report.warnings.map((w) => ({ line: w.atLine, seq: w.seq, kind: w.kind, message: w.message })),
+      warnings: warnings.map((w) => ({ file: w.kind.startsWith("plan_json") ? "plan.json" : "plan-ledger.jsonl", line: w.atLine, seq: w.seq, kind: w.kind, message: w.message })),
     });
-  } else if (report.ok) {
-    println(`ledger ok: ${report.entries} entries${report.head ? `, head seq ${report.head.seq} (${displayValue(report.head.selfHash)})` : ""}`);
-    for (const w of report.warnings) println(`warning: line ${w.atLine}: ${w.message}`);
   } else {
-    eprintln(`ledger BROKEN: ${report.errors.length} finding${report.errors.length === 1 ? "" : "s"} in ${report.entries} entries`);
-    for (const e of report.errors) eprintln(`  ${e.kind}${e.line !== null ? ` (line ${e.line})` : ` (line ${e.atLine}, seq ${e.seq})`}: ${e.message}`);
-    if (report.head) eprintln(`last good entry: seq ${report.head.seq} at line ${report.head.line}`);
+    if (report.ok) println(`ledger ok: ${report.entries} entries${report.head ? `, head seq ${report.head.seq} (${displayValue(report.head.selfHash)})` : ""}`);
+    else {
+      println(`ledger BROKEN: ${report.errors.length} finding${report.errors.length === 1 ? "" : "s"} in ${report.entries} entries`);
+      for (const e of report.errors) println(`  ${e.kind}${e.line !== null ? ` (line ${e.line})` : ` (line ${e.atLine}, seq ${e.seq})`}: ${displayMessage(e.message)}`);
+      if (report.head) println(`last good entry: seq ${report.head.seq} at line ${report.head.line}`);
+    }
+    for (const w of warnings) println(`warning: ${where(w)}: ${displayMessage(w.message)}`);
   }
   return report.ok ? 0 : 1;
 }
@@ -45,21 +59,24 @@ export async function cmdVerify(args: ParsedArgs): Promise<number> {
 /** `replay [DIR] [--at SEQ] [--json]` */
 export async function cmdReplay(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
-  requireDir(dir);
   const atRaw = args.options.get("at");
   let at: number | undefined;
   if (atRaw !== undefined) {
     at = Number(atRaw);
-    if (!Number.isInteger(at) || at < 0) throw new UsageError(`--at must be a whole number (a seq), got ${JSON.stringify(atRaw)}`);
+    if (!/^\s*\d+\s*$/.test(atRaw) || !Number.isSafeInteger(at) || at < 1) throw new UsageError(`--at must be an entry's seq (a whole number from 1), got ${JSON.stringify(atRaw)}`);
   }
+  requireLedger(dir);
   const { plan, entries } = await replayLedger(dir, at);
+  if (at !== undefined && at > entries) {
+    throw new InvalidInputError(entries === 0 ? `replay --at ${at}: the ledger is empty` : `replay --at ${at}: past the last entry (seq ${entries}); choose a seq from 1 to ${entries}`);
+  }
   return printPlan(args, plan, entries);
 }
 
 /** `load [DIR] [--json]` */
 export async function cmdLoad(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
-  requireDir(dir);
+  requireLedger(dir);
   const { plan, entries } = await loadPlan(dir);
   return printPlan(args, plan, entries);
 }
@@ -86,7 +103,7 @@ export function planTitle(plan: Plan): string {
 /** `status [DIR] [--json]` */
 export async function cmdStatus(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
-  requireDir(dir);
+  requireLedger(dir);
   const { plan, entries } = await loadPlan(dir);
   let last: EntrySummary | null = null;
   if (entries > 0) await verifyLedger(dir, { replay: false, onEntry: (s) => (last = s) });
@@ -137,22 +154,32 @@ export async function cmdStatus(args: ParsedArgs): Promise<number> {
 /** `log [DIR] [--json] [--task ID] [--op OP]` */
 export async function cmdLog(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
-  requireDir(dir);
   const task = args.options.get("task");
   const op = args.options.get("op");
+  if (op !== undefined) requireKnownOp(op);
+  requireLedger(dir);
   const rows: EntrySummary[] = [];
-  const { report } = await verifyLedger(dir, {
+  let taskSeen = false;
+  const { report, plan } = await verifyLedger(dir, {
     onEntry: (s) => {
+      if (task !== undefined && s.taskId === task) taskSeen = true;
       if ((task === undefined || s.taskId === task) && (op === undefined || s.op === op)) rows.push(s);
     },
   });
+  // A task the ledger never mentions and the plan does not have is a mistake, not an empty result.
+  if (task !== undefined && !taskSeen && plan && !taskIds(plan).includes(task)) throw new InvalidInputError(unknownTaskMessage(task, taskIds(plan)));
   if (args.switches.has("json")) {
-    printJson(rows.map((r) => ({ seq: r.seq, line: r.line, timestamp: r.timestamp, session_id: r.sessionId, op: r.op, task_id: r.taskId, from: r.fromStatus, to: r.toStatus, self_hash: r.selfHash, chain: r.chain })));
+    printJson(rows.map((r) => ({ seq: r.seq, line: r.line, timestamp: r.timestamp, session_id: r.sessionId, op: r.op, task_id: r.taskId, from: r.fromStatus, to: r.toStatus, retry_count: r.retryCount, escalated: r.escalated, change: entryChangeLabel(r), self_hash: r.selfHash, chain: r.chain })));
   } else {
     for (const r of rows) {
-      const change = r.toStatus ? ` ${displayValue(r.fromStatus ?? "?")} → ${displayValue(r.toStatus)}` : "";
+      const label = entryChangeLabel(r);
+      const change = label ? ` ${displayValue(label)}` : "";
       const mark = r.chain === "ok" ? "" : `  [${r.chain}]`;
       println(`${col(`#${r.seq}`, 6)} ${displayValue(r.timestamp.slice(0, 19))}  ${col(r.op, 24)} ${col(r.taskId ?? "", 6)}${change}  (${displayValue(r.sessionId)})${mark}`);
+    }
+    if (rows.length === 0) {
+      const filters = [task !== undefined ? `--task ${task}` : "", op !== undefined ? `--op ${op}` : ""].filter(Boolean).join(" ");
+      eprintln(filters ? `no entries match ${filters} (${report.entries} entries in the ledger)` : "the ledger has no entries");
     }
   }
   return report.ok ? 0 : 1;

@@ -6,17 +6,25 @@ import * as fs from "node:fs";
 import { ParsedArgs, UsageError, lockTimeout, withOptionalDir } from "./cliArgs";
 import { println } from "./cliOutput";
 import { requireDir } from "./readCommands";
+import { requireKnownOp, requirePlan, requireTask } from "./cliPreflight";
 import { PlanManager } from "../core/plan/planManager";
 import { PyObject, PyValue, isPyObject } from "../core/pyjson/pyValue";
 import { parsePyJson, PyJsonError } from "../core/pyjson/pyJsonParse";
-import { TASK_STATUSES, LEDGER_OPS, validatePlan } from "../core/plan/schemas";
+import { TASK_STATUSES, validatePlan } from "../core/plan/schemas";
 import { InvalidInputError } from "../core/errors";
-import { ReplayError, applyStrict, findTask } from "../core/ledger/replay";
+import { PLAN_OPS, ReplayError, applyStrict, findTask } from "../core/ledger/replay";
 import { assertTransition } from "../core/plan/taskFsm";
 
+/** The commit path for DIR; every argument is checked before this is called, so a mistake touches nothing. */
 function manager(dir: string, args: ParsedArgs): PlanManager {
   requireDir(dir);
   return new PlanManager(dir, { sessionId: args.options.get("session") ?? "autodev-state-cli", lockTimeoutS: lockTimeout(args) });
+}
+
+/** Checks the options, that DIR has a plan and that it has `task`; creates nothing (no .autodev/, no .lock). */
+async function preflightTask(dir: string, args: ParsedArgs, task: string): Promise<void> {
+  lockTimeout(args);
+  requireTask(await requirePlan(dir), task);
 }
 
 /** `set-status [DIR] TASK STATUS [--reason TEXT]` */
@@ -28,6 +36,7 @@ export async function cmdSetStatus(args: ParsedArgs): Promise<number> {
   }
   const reason = args.options.get("reason");
   const meta: PyObject | undefined = reason !== undefined ? new Map([["blocked_reason", reason]]) : undefined;
+  await preflightTask(dir, args, task);
   const t = await manager(dir, args).updateTaskStatus(task, status, meta);
   println(`task ${t.id} is now ${String(t.status)}`);
   return 0;
@@ -36,6 +45,7 @@ export async function cmdSetStatus(args: ParsedArgs): Promise<number> {
 /** `retry [DIR] TASK` */
 export async function cmdRetry(args: ParsedArgs): Promise<number> {
   const { dir, values } = withOptionalDir(args.positionals, ["TASK"]);
+  await preflightTask(dir, args, values[0]);
   const count = await manager(dir, args).markTaskRetry(values[0]);
   println(`task ${values[0]} retry_count is now ${count}`);
   return 0;
@@ -44,6 +54,7 @@ export async function cmdRetry(args: ParsedArgs): Promise<number> {
 /** `escalate [DIR] TASK` */
 export async function cmdEscalate(args: ParsedArgs): Promise<number> {
   const { dir, values } = withOptionalDir(args.positionals, ["TASK"]);
+  await preflightTask(dir, args, values[0]);
   await manager(dir, args).markEscalated(values[0]);
   println(`task ${values[0]} is escalated`);
   return 0;
@@ -74,9 +85,16 @@ function readJsonText(text: string | undefined, file: string | undefined, inline
 export async function cmdAppend(args: ParsedArgs): Promise<number> {
   const { dir, values } = withOptionalDir(args.positionals, ["OP"]);
   const op = values[0];
-  if (!(LEDGER_OPS as readonly string[]).includes(op)) throw new UsageError(`unknown op ${JSON.stringify(op)}; one of: ${LEDGER_OPS.join(", ")}`);
+  requireKnownOp(op);
   const payload = readJsonArg(args, "payload", "payload-file");
   if (!isPyObject(payload)) throw new InvalidInputError("the payload must be a JSON object");
+  lockTimeout(args);
+  // Only a plan op may start a ledger; anything else needs a plan to apply to (and creates nothing without one).
+  if (!PLAN_OPS.has(op)) {
+    const plan = await requirePlan(dir);
+    const taskId = payload.get("task_id");
+    if (op === "update_task_status" && typeof taskId === "string") requireTask(plan, taskId); // replay rejects it; other ops tolerate unknown ids
+  } else requireDir(dir);
   const pm = manager(dir, args);
   let seq: number | bigint = 0;
   await pm.commit(
@@ -108,7 +126,8 @@ function structuredClonePlan<T>(plan: T): T {
 export async function cmdInit(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
   const file = args.options.get("plan");
-  if (file === undefined) throw new UsageError("init needs --plan FILE (a Plan as JSON)");
+  if (file === undefined) throw new UsageError("missing --plan FILE (a Plan as JSON)");
+  requireDir(dir);
   const raw = readJsonText(undefined, file, "plan");
   const res = validatePlan(raw);
   if (!res.ok) throw new InvalidInputError(`${file} is not a valid Plan: ${res.error}`);

@@ -8,6 +8,7 @@ import { shutdownFileLockHelpers } from "../core/lock/fileLock";
 import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import { CommandManager } from "./commandManager";
 import { DiagnosticsSync } from "./sources/autodev/diagnosticsSync";
+import { demoWorkspaceHandlers } from "./demoWorkspaceCommand";
 import { FolderPicker } from "./folderPicker";
 import { LedgerCommands } from "./sources/autodev/ledgerCommands";
 import { LedgerDiagnostics } from "./sources/autodev/ledgerDiagnostics";
@@ -62,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): AutodevApi {
   const ledgerHandlers = ledger.handlers();
   const refreshLedgers = ledgerHandlers["autodev.refresh"];
   ledgerHandlers["autodev.refresh"] = async (...args: unknown[]) => void (await Promise.all([refreshLedgers(...args), sources.refreshAll()]));
-  commands.registerAll({ ...ledgerHandlers, ...tasks.handlers() });
+  commands.registerAll({ ...ledgerHandlers, ...tasks.handlers(), ...demoWorkspaceHandlers(context.globalStorageUri) });
   const sync = new DiagnosticsSync(workspaces, worker, diagnostics, settings);
   context.subscriptions.push(log, worker, workspaces, sources, tree, treeView, diagnostics, statusBar, docs, commands, sync);
   context.subscriptions.push(

@@ -160,14 +160,14 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (f.timeTravel) {
       out.push({
         kind: "info", id: `${node.id}|travel`, parent: node, icon: "history", color: "charts.orange",
-        label: `Viewing the plan as of seq ${f.timeTravel.seq}`, detail: "click to return to live",
+        label: vscode.l10n.t("Viewing the plan as of seq {0}", f.timeTravel.seq), detail: vscode.l10n.t("click to return to live"),
         command: { command: "autodev.backToLive", title: "Back to Live", arguments: [f.folder.uri.toString()] },
       });
     }
-    if (f.rewriteFinding) out.push({ kind: "info", id: `${node.id}|rewrite`, parent: node, icon: "warning", color: "errorForeground", label: "History was rewritten", tooltip: f.rewriteFinding.message });
+    if (f.rewriteFinding) out.push({ kind: "info", id: `${node.id}|rewrite`, parent: node, icon: "warning", color: "errorForeground", label: vscode.l10n.t("History was rewritten"), tooltip: f.rewriteFinding.message });
     const plan = f.plan;
     if (!plan) {
-      const label = f.error ? `Cannot read the ledger: ${f.error}` : f.report === null ? "Loading…" : f.timeTravel ? "No plan at this entry" : "No plan yet: the ledger is empty";
+      const label = f.error ? vscode.l10n.t("Cannot read the ledger: {0}", f.error) : f.report === null ? vscode.l10n.t("Loading…") : f.timeTravel ? vscode.l10n.t("No plan at this entry") : vscode.l10n.t("No plan yet: the ledger is empty");
       out.push({ kind: "info", id: `${node.id}|empty`, parent: node, icon: f.error ? "error" : "info", label });
       return out;
     }
@@ -188,13 +188,17 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
         const item = new vscode.TreeItem(title, C.Expanded);
         item.id = node.id;
         const r = f.report;
-        const integrity = r === null ? "verifying…" : r.ok ? "ledger ok" : `ledger broken at line ${r.errors[0]?.atLine}`;
-        item.description = [f.timeTravel ? `viewing as of seq ${f.timeTravel.seq}` : "", plan ? `spec ${plan.spec_hash}` : "", plan ? `updated ${relTime(plan.updated_at)}` : "", integrity].filter(Boolean).join(" · ");
+        const integrity = r === null ? vscode.l10n.t("verifying…") : r.ok ? vscode.l10n.t("ledger ok") : vscode.l10n.t("ledger broken at line {0}", r.errors[0]?.atLine ?? "?");
+        // Short enough for a 300 px sidebar: what matters first (time travel, integrity, progress); spec and times are in the tooltip.
+        const tasks = plan ? plan.phases.flatMap((p) => p.tasks) : [];
+        const done = tasks.filter((t) => isDone(String(t.status))).length;
+        item.description = [f.timeTravel ? vscode.l10n.t("as of seq {0}", f.timeTravel.seq) : "", integrity, plan ? `${done}/${tasks.length}` : ""].filter(Boolean).join(" · ");
         item.iconPath = new vscode.ThemeIcon(r && !r.ok ? "warning" : f.timeTravel ? "history" : "checklist", r && !r.ok ? new vscode.ThemeColor("errorForeground") : undefined);
         const md = new vscode.MarkdownString(undefined, false);
         md.appendMarkdown(`**${escapeMd(title)}** — ${escapeMd(f.folder.name)}\n\n`);
-        if (plan) md.appendMarkdown(`plan \`${escapeMd(plan.plan_id)}\` · spec \`${escapeMd(plan.spec_hash)}\`\n\nupdated ${escapeMd(plan.updated_at)}\n\n`);
-        md.appendMarkdown(`${f.entries} ledger entries · ${escapeMd(integrity)}`);
+        if (plan) md.appendMarkdown(`plan \`${escapeMd(plan.plan_id)}\` · spec \`${escapeMd(plan.spec_hash)}\`\n\n${escapeMd(vscode.l10n.t("updated {0} ({1})", plan.updated_at, relTime(plan.updated_at)))}\n\n`);
+        if (plan) md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} of {1} tasks done", done, tasks.length))}\n\n`);
+        md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} ledger entries", f.entries))} · ${escapeMd(integrity)}`);
         item.tooltip = md;
         item.contextValue = f.timeTravel ? "autodevRoot.travel" : "autodevRoot";
         return item;
@@ -202,11 +206,12 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
       case "phase": {
         const tasks = node.phase.tasks;
         const done = tasks.filter((t) => isDone(String(t.status))).length;
-        const item = new vscode.TreeItem(`Phase ${node.phase.id}: ${node.phase.title}`, C.Expanded);
+        const item = new vscode.TreeItem(vscode.l10n.t("Phase {0}: {1}", node.phase.id, node.phase.title), C.Expanded);
         item.id = node.id;
         item.description = `${done}/${tasks.length}`;
-        item.iconPath = new vscode.ThemeIcon(done === tasks.length && tasks.length > 0 ? "pass" : "folder-library");
-        item.tooltip = node.phase.description || undefined;
+        const allDone = done === tasks.length && tasks.length > 0;
+        item.iconPath = new vscode.ThemeIcon(allDone ? "pass" : "layers", allDone ? new vscode.ThemeColor("testing.iconPassed") : undefined);
+        item.tooltip = [vscode.l10n.t("Phase {0}: {1}", node.phase.id, node.phase.title), node.phase.description, vscode.l10n.t("{0} of {1} tasks done", done, tasks.length)].filter(Boolean).join("\n");
         item.contextValue = "autodevPhase";
         return item;
       }
@@ -246,7 +251,7 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
         const item = new vscode.TreeItem(node.reason, C.None);
         item.id = node.id;
         item.iconPath = new vscode.ThemeIcon("circle-slash", new vscode.ThemeColor("testing.iconFailed"));
-        item.tooltip = `Blocked: ${node.reason}`;
+        item.tooltip = vscode.l10n.t("Blocked: {0}", node.reason);
         return item;
       }
       case "group": {
@@ -280,18 +285,23 @@ function escapeMd(s: string): string {
 function taskItem(node: Extract<PlanNode, { kind: "task" }>): vscode.TreeItem {
   const t = node.task;
   const status = String(t.status);
-  const item = new vscode.TreeItem(`${t.id} ${t.title}`, vscode.TreeItemCollapsibleState.Collapsed);
+  // At a 300 px sidebar only the start of a row shows: the id as the label, then status, retries and
+  // the escalation mark, then the title (in full in the tooltip).
+  const item = new vscode.TreeItem(t.id, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
   const retries = Number(t.retry_count);
-  item.description = [statusLabel(status), retries > 0 ? `retry ${t.retry_count}` : "", t.escalated ? "⚑ escalated" : ""].filter(Boolean).join(" · ");
+  const state = [statusLabel(status), retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "", t.escalated ? "⚑" : ""].filter(Boolean);
+  item.description = [...state, t.title].join(" · ");
+  const spoken = [statusLabel(status), retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "", t.escalated ? vscode.l10n.t("escalated") : ""].filter(Boolean).join(", ");
+  item.accessibilityInformation = { label: vscode.l10n.t("Task {0}, {1}: {2}", t.id, t.title, spoken) };
   item.iconPath = statusIcon(status);
   const md = new vscode.MarkdownString(undefined, false);
   md.appendMarkdown(`**${escapeMd(t.id)} ${escapeMd(t.title)}** — ${escapeMd(statusLabel(status))}\n\n`);
   if (t.description) md.appendMarkdown(`${escapeMd(t.description)}\n\n`);
-  if (t.assigned_agent) md.appendMarkdown(`agent: ${escapeMd(t.assigned_agent)}  \n`);
-  if (retries > 0) md.appendMarkdown(`retries: ${t.retry_count}  \n`);
-  if (t.escalated) md.appendMarkdown(`escalated  \n`);
-  if (t.blocked_reason !== null && t.blocked_reason !== undefined) md.appendMarkdown(`blocked: ${escapeMd(asText(t.blocked_reason))}  \n`);
+  if (t.assigned_agent) md.appendMarkdown(`${escapeMd(vscode.l10n.t("agent: {0}", t.assigned_agent))}  \n`);
+  if (retries > 0) md.appendMarkdown(`${escapeMd(vscode.l10n.t("retries: {0}", String(t.retry_count)))}  \n`);
+  if (t.escalated) md.appendMarkdown(`⚑ ${escapeMd(vscode.l10n.t("escalated to the critic"))}  \n`);
+  if (t.blocked_reason !== null && t.blocked_reason !== undefined) md.appendMarkdown(`${escapeMd(vscode.l10n.t("blocked: {0}", asText(t.blocked_reason)))}  \n`);
   item.tooltip = md;
   item.contextValue = `autodevTask.${status}`;
   return item;

@@ -140,6 +140,8 @@ class LegacyScanner {
           taskId: change?.taskId ?? (typeof taskId === "string" ? taskId : null),
           fromStatus: change?.from ?? null,
           toStatus: change?.to ?? null,
+          retryCount: change?.retry ?? null,
+          escalated: change?.escalated ?? false,
           chain: problem ? problem.kind : "ok",
         },
         full,

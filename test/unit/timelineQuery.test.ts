@@ -3,7 +3,8 @@
 // and its speed and memory on 100,000 entries.
 import * as assert from "node:assert/strict";
 import type { TimelineEntryRow, TimelineFilter, TimelineQuery } from "../../src/protocol";
-import { EMPTY_FILTER, TimelineIndex, chainStateAt, deriveChange, matchesFilter, textMatcher } from "../../src/core/timeline/timelineQuery";
+import { EMPTY_FILTER, TimelineIndex, chainStateAt, deriveChange, isChange, matchesFilter, textMatcher } from "../../src/core/timeline/timelineQuery";
+import { entryChangeLabel } from "../../src/core/timeline/entryChangeLabel";
 import { LocalDays } from "../../src/core/timeline/timelineDays";
 import { EntrySummary } from "../../src/core/ledger/verifyTypes";
 
@@ -14,7 +15,7 @@ function entries(specs: Partial2[]): EntrySummary[] {
   return specs.map((s, i) => ({
     seq: i + 1, line: i + 1, start: i * 100, end: i * 100 + 99,
     timestamp: new Date(Date.UTC(2026, 2, 1, 10, i)).toISOString().replace("Z", "+00:00"),
-    sessionId: "s1", selfHash: `${(i + 1).toString(16).padStart(4, "0")}beef`, taskId: null, fromStatus: null, toStatus: null, chain: "ok",
+    sessionId: "s1", selfHash: `${(i + 1).toString(16).padStart(4, "0")}beef`, taskId: null, fromStatus: null, toStatus: null, retryCount: null, escalated: false, chain: "ok",
     ...s,
   }));
 }
@@ -35,6 +36,13 @@ describe("timeline view model", () => {
     it("classifies every kind of entry", () => {
       const es = entries([{ op: "init_plan" }, snap(), status("1", "pending", "in_progress"), status("1", "coded", "coded"), { op: "append_evidence", taskId: "1" }, { op: "impl_tournament_complete", taskId: "1" }, { op: "mark_complete", taskId: "1", fromStatus: "tested", toStatus: "complete" }, { op: "update_task_status", taskId: "9" }, { op: "update_plan" }]);
       assert.deepEqual(es.map(deriveChange), ["plan", "snapshot", "status", "same-status", "evidence", "audit", "status", "other", "plan"]);
+    });
+
+    it("a retry and an escalation are what they are, not coded → coded", () => {
+      const es = entries([status("1", "coded", "coded", { retryCount: 2 }), status("1", "coded", "coded", { escalated: true }), status("1", "coded", "in_progress", { retryCount: 3 }), status("1", "coded", "coded")]);
+      assert.deepEqual(es.map(deriveChange), ["retry", "escalated", "status", "same-status"]);
+      assert.deepEqual(es.map(entryChangeLabel), ["retry 2", "escalated", "coded → in_progress · retry 3", "coded (unchanged)"]);
+      assert.deepEqual(es.map((e) => isChange(deriveChange(e))), [true, true, true, false]);
     });
   });
 
@@ -191,7 +199,7 @@ describe("timeline view model", () => {
         big.push({
           seq: i + 1, line: i + 1, start: i * 300, end: i * 300 + 299, op, sessionId: `sess-${Math.floor(i / 5000)}`,
           timestamp: new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString().replace("Z", "+00:00"), selfHash: i.toString(16).padStart(64, "0"),
-          taskId: op === "snapshot" ? null : `${1 + (i % 20)}.${1 + (i % 25)}`, fromStatus: op === "update_task_status" ? "pending" : null, toStatus: op === "update_task_status" ? "in_progress" : null, chain: "ok",
+          taskId: op === "snapshot" ? null : `${1 + (i % 20)}.${1 + (i % 25)}`, fromStatus: op === "update_task_status" ? "pending" : null, toStatus: op === "update_task_status" ? "in_progress" : null, retryCount: null, escalated: false, chain: "ok",
         });
       }
       const index = new TimelineIndex(big, 1);

@@ -234,6 +234,8 @@ export class LedgerScanner {
       taskId: change?.taskId ?? payloadTaskId,
       fromStatus: change?.from ?? null,
       toStatus: change?.to ?? null,
+      retryCount: change?.retry ?? null,
+      escalated: change?.escalated ?? false,
       chain: problem ? problem.kind : "ok",
     };
   }

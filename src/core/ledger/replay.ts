@@ -26,6 +26,10 @@ export interface TaskChange {
   readonly taskId: string;
   readonly from: string | null;
   readonly to: string;
+  /** The new `retry_count` when the entry set one (only Python's `mark_task_retry` does: a retry), else null. */
+  readonly retry: number | null;
+  /** True when the entry set `escalated` (Python's `mark_escalated`). */
+  readonly escalated: boolean;
 }
 
 /** The result of applying one entry. */
@@ -130,10 +134,12 @@ function applyStatusFields(entry: LedgerEntry, task: Task, status: PyValue | und
   const from = typeof task.status === "string" ? task.status : null;
   if (status !== undefined) t.status = status;
   if (p.has("blocked_reason")) t.blocked_reason = p.get("blocked_reason");
-  if (p.has("retry_count")) t.retry_count = intOrThrow(entry, p.get("retry_count")!);
-  if (p.has("escalated")) t.escalated = pyTruthy(p.get("escalated")!);
+  let retry: number | null = null;
+  if (p.has("retry_count")) retry = Number((t.retry_count = intOrThrow(entry, p.get("retry_count")!)));
+  let escalated = false;
+  if (p.has("escalated")) escalated = (t.escalated = pyTruthy(p.get("escalated")!)) === true;
   if (p.has("evidence_bundle")) t.evidence_bundle = p.get("evidence_bundle");
-  return { taskId: task.id, from, to: String(t.status) };
+  return { taskId: task.id, from, to: String(t.status), retry, escalated };
 }
 
 /** `replay_ledger`'s `_apply_op`: strict; throws {@link ReplayError} where Python raises. */
@@ -187,7 +193,7 @@ function markTerminal(plan: Plan, entry: LedgerEntry, taskId: PyValue | undefine
   } else {
     t.status = "complete";
   }
-  return { taskId: task.id, from, to: String(t.status) };
+  return { taskId: task.id, from, to: String(t.status), retry: null, escalated: false };
 }
 
 function appendEvidence(plan: Plan, entry: LedgerEntry): void {

@@ -88,6 +88,10 @@ export interface EntrySummary {
   readonly taskId: string | null;
   readonly fromStatus: string | null;
   readonly toStatus: string | null;
+  /** The new retry count when the entry recorded a retry (`retry_count` in an update_task_status payload), else null. */
+  readonly retryCount: number | null;
+  /** True when the entry escalated the task (`escalated` set in an update_task_status payload). */
+  readonly escalated: boolean;
   /** "ok", or the kind of the first problem found at this entry. */
   readonly chain: "ok" | VerifyErrorKind;
 }

@@ -11,17 +11,21 @@ interface StatusStyle {
   readonly label: string;
 }
 
+// One outline family of the same weight (a circle with a mark: ▷ in progress, ● coded, ✓ reviewed,
+// ■ blocked, ⊘ skipped), filled only when complete; blocked has the warning colour, never the red
+// of an integrity error; skipped uses the description colour, readable in light themes. The
+// timeline webview (webview/format.ts, media/timeline.css) uses the same icons.
 const STYLE: Record<string, StatusStyle> = {
   pending: { icon: "circle-large-outline", color: "descriptionForeground", label: "pending" },
   in_progress: { icon: "play-circle", color: "charts.blue", label: "in progress" },
-  coded: { icon: "code", color: "charts.blue", label: "coded" },
-  auto_gated: { icon: "shield", color: "charts.blue", label: "auto-gated" },
-  reviewed: { icon: "eye", color: "charts.purple", label: "reviewed" },
+  coded: { icon: "record", color: "charts.blue", label: "coded" },
+  auto_gated: { icon: "workspace-trusted", color: "charts.blue", label: "auto-gated" },
+  reviewed: { icon: "pass", color: "charts.purple", label: "reviewed" },
   tested: { icon: "beaker", color: "charts.purple", label: "tested" },
-  tournamented: { icon: "star-full", color: "charts.yellow", label: "tournamented" },
+  tournamented: { icon: "star-empty", color: "charts.yellow", label: "tournamented" },
   complete: { icon: "pass-filled", color: "testing.iconPassed", label: "complete" },
-  blocked: { icon: "error", color: "testing.iconFailed", label: "blocked" },
-  skipped: { icon: "debug-step-over", color: "disabledForeground", label: "skipped" },
+  blocked: { icon: "stop-circle", color: "problemsWarningIcon.foreground", label: "blocked" },
+  skipped: { icon: "circle-slash", color: "descriptionForeground", label: "skipped" },
 };
 
 /** The icon of a status in the shared language (an unknown status gets a warning-coloured question mark). */

@@ -34,6 +34,8 @@ export function entryOfRow(row: SourceTimelineRow): EntrySummary {
     taskId: row.taskId,
     fromStatus: null,
     toStatus: row.status,
+    retryCount: null,
+    escalated: false,
     chain: "ok",
   };
 }

@@ -17,11 +17,14 @@ const AUDIT_ONLY_OPS: ReadonlySet<string> = new Set(["plan_tournament_complete",
 /** A filter that lets everything through. */
 export const EMPTY_FILTER: TimelineFilter = { ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false };
 
-/** What an entry did: a status change (from → to, known by replay), a plan change, a snapshot… */
+/** What an entry did: a status change (from → to, known by replay), a retry, an escalation, a plan change, a snapshot… */
 export function deriveChange(e: EntrySummary): ChangeKind {
   if (e.op === "snapshot") return "snapshot";
   if (PLAN_CHANGE_OPS.has(e.op)) return "plan";
-  if (e.toStatus !== null) return e.fromStatus === e.toStatus ? "same-status" : "status";
+  if (e.toStatus !== null && e.fromStatus !== e.toStatus) return "status";
+  if (e.toStatus !== null && e.retryCount !== null) return "retry";
+  if (e.toStatus !== null && e.escalated) return "escalated";
+  if (e.toStatus !== null) return "same-status";
   if (e.op === "append_evidence") return "evidence";
   if (AUDIT_ONLY_OPS.has(e.op)) return "audit";
   return "other";
@@ -29,7 +32,7 @@ export function deriveChange(e: EntrySummary): ChangeKind {
 
 /** True for the kinds "changes only" keeps. */
 export function isChange(kind: ChangeKind): boolean {
-  return kind === "status" || kind === "plan";
+  return kind === "status" || kind === "retry" || kind === "escalated" || kind === "plan";
 }
 
 /** A compiled free-text search: case-insensitive substring, `#12`/`12` also matches seq 12, a hex prefix the hash. */
@@ -157,7 +160,7 @@ export class TimelineIndex {
     return {
       kind: "entry", seq: e.seq, line: e.line, op: e.op, timestamp: e.timestamp, sessionId: e.sessionId, selfHash: e.selfHash,
       taskId: e.taskId, taskTitle: e.taskId === null ? null : titleOf(e.taskId), fromStatus: e.fromStatus, toStatus: e.toStatus,
-      change: deriveChange(e), chain: chainStateAt(e, i, chainBreak), chainKind: chainKindAt(e, i, chainBreak), snapshot: null,
+      retryCount: e.retryCount, escalated: e.escalated, change: deriveChange(e), chain: chainStateAt(e, i, chainBreak), chainKind: chainKindAt(e, i, chainBreak), snapshot: null,
     };
   }
 

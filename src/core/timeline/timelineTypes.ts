@@ -8,7 +8,7 @@
 export type ChainState = "ok" | "broken" | "unverified";
 
 /** What an entry did, derived from its op and its status change (known by replay). */
-export type ChangeKind = "status" | "same-status" | "plan" | "snapshot" | "evidence" | "audit" | "other";
+export type ChangeKind = "status" | "retry" | "escalated" | "same-status" | "plan" | "snapshot" | "evidence" | "audit" | "other";
 
 /** A snapshot folded into the entry it follows (the commit path writes entry + snapshot). */
 export interface TimelineSnapshotMark {
@@ -31,6 +31,10 @@ export interface TimelineEntryRow {
   readonly taskTitle: string | null;
   readonly fromStatus: string | null;
   readonly toStatus: string | null;
+  /** The new retry count when the entry recorded a retry, else null. */
+  readonly retryCount: number | null;
+  /** True when the entry escalated the task. */
+  readonly escalated: boolean;
   readonly change: ChangeKind;
   readonly chain: ChainState;
   /** The kind of the chain problem found at this entry, when `chain` is "broken". */

@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { configPath, planPath, specPath } from "../../../core/sources/autodev/paths";
+import { entryChangeLabel } from "../../../core/timeline/entryChangeLabel";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandHandler } from "../../commandManager";
@@ -156,7 +157,7 @@ export class LedgerCommands {
       .reverse()
       .map((e) => ({
         label: `#${e.seq} ${e.op}`,
-        description: [e.taskId, e.toStatus ? `${e.fromStatus ?? "?"} → ${e.toStatus}` : "", e.sessionId].filter(Boolean).join(" · "),
+        description: [e.taskId, entryChangeLabel(e), e.sessionId].filter(Boolean).join(" · "),
         detail: e.timestamp,
         seq: e.seq,
       }));

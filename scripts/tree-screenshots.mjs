@@ -1,0 +1,149 @@
+// Pictures of the Plan view as a new user first sees it: the demo workspace in a real VS Code
+// (code-server + headless Chromium), the sidebar at 300 px (VS Code's default width), phases
+// expanded, in the light, dark and high-contrast themes. `npm test` runs it after the timeline UI
+// test; the pictures go to test-artifacts/tree-{light,dark,hc}-300px.png (look at them).
+//
+//   node scripts/tree-screenshots.mjs            checks + test-artifacts/tree-*.png
+//   node scripts/tree-screenshots.mjs --readme   also media/screenshots/plan-view.png and timeline.png
+//
+// Checks: the view fills in; a task row reads status first, then retries and the escalation mark
+// (`in progress · retry 2 · ⚑`), so it survives a narrow sidebar; the root row is short; each theme
+// applies. Exit code 0 = all checks pass.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launchBrowser } from "./browser.mjs";
+import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
+import { openTimeline, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
+
+const ARTIFACTS = join(ROOT, "test-artifacts");
+const SCREENSHOTS = join(ROOT, "media", "screenshots");
+const SIDEBAR_PX = 300;
+const say = (msg) => console.log(`[tree-shots] ${msg}`);
+const results = [];
+
+function check(name, ok, detail = "") {
+  results.push({ name, ok: Boolean(ok) });
+  say(`${ok ? "✔" : "✘"} ${name}${detail ? ` — ${detail}` : ""}`);
+}
+
+/** Drags the sash between the sidebar and the editor until the sidebar is `px` wide. */
+async function setSidebarWidth(page, px) {
+  const sidebar = page.locator(".part.sidebar");
+  for (let i = 0; i < 3; i++) {
+    const box = await sidebar.boundingBox();
+    if (Math.abs(box.width - px) <= 1) return box.width;
+    const x = box.x + box.width;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x - 1, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + px - 1, y, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+  }
+  return (await sidebar.boundingBox()).width;
+}
+
+/** Expands every collapsed row at the phase level (aria-level 2) of the Plan tree. */
+async function expandPhases(page) {
+  for (let i = 0; i < 12; i++) {
+    const collapsed = page.locator('.sidebar .monaco-list-row[aria-level="2"][aria-expanded="false"]');
+    if ((await collapsed.count()) === 0) return;
+    await collapsed.first().locator(".monaco-tl-twistie").click();
+    await page.waitForTimeout(200);
+  }
+}
+
+/** The Plan view's rows: label, description and aria-label (the tooltip is not in the DOM until hover). */
+async function rows(page) {
+  return page.locator(".sidebar .monaco-list-row").evaluateAll((els) =>
+    els.map((el) => ({
+      level: Number(el.getAttribute("aria-level")),
+      label: el.querySelector(".label-name")?.textContent?.trim() ?? "",
+      description: el.querySelector(".label-description")?.textContent?.trim() ?? "",
+    })),
+  );
+}
+
+async function main() {
+  for (const f of ["dist/extension.js", "dist/makeDemo.js"]) if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
+  const readme = process.argv.includes("--readme");
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), "autodev-tree-shots-"));
+  let server = null;
+  let browser = null;
+  try {
+    const folder = join(work, "workspace");
+    const made = spawnSync(process.execPath, [join(ROOT, "dist", "makeDemo.js"), folder], { encoding: "utf8" });
+    if (made.status !== 0) throw new Error(`demo workspace: ${made.stderr}`);
+    const extensions = join(work, "extensions");
+    mkdirSync(extensions, { recursive: true });
+    symlinkSync(ROOT, join(extensions, "autodev-state.autodev-state-0.1.0"), "dir");
+    const userData = join(work, "user-data");
+    mkdirSync(join(userData, "User"), { recursive: true });
+    writeFileSync(join(userData, "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": "Default Light Modern", "window.commandCenter": false }, null, 2));
+    server = await startServer({ folder, userDataDir: userData, extensionsDir: extensions });
+    browser = await launchBrowser(join(work, "chromium"), { width: 1280, height: 800 });
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(server.url, { waitUntil: "domcontentloaded", timeout: 60_000 });
+    const icon = page.locator('.activitybar [aria-label^="AutoDev"]').first();
+    await icon.waitFor({ timeout: 90_000 });
+    await icon.click();
+    check("the Plan view fills in", await waitFor(async () => (await page.locator('.sidebar .monaco-list-row[aria-level="2"]').count()) >= 3, 60_000));
+    const width = await setSidebarWidth(page, SIDEBAR_PX);
+    check(`the sidebar is ${SIDEBAR_PX} px`, Math.abs(width - SIDEBAR_PX) <= 2, `${width} px`);
+    await expandPhases(page);
+    await page.mouse.move(900, 700); // no hover tooltip in the pictures
+    await page.waitForTimeout(1500);
+
+    const all = await rows(page);
+    say(`rows: ${JSON.stringify(all.map((r) => `${r.label} | ${r.description}`))}`);
+    const root = all.find((r) => r.level === 1);
+    check("the root row is short (no 'ledger ok' crowding the plan)", root && `${root.label} ${root.description}`.length <= 40, root ? `${root.label} · ${root.description}` : "no root row");
+    const escalated = all.find((r) => r.level === 3 && r.label === "3.2");
+    check("task 3.2 reads status, retries and escalation first", escalated && /^in progress · retry 2 · ⚑/.test(escalated.description), escalated?.description);
+    const tasks = all.filter((r) => r.level === 3 && /^\d+\.\d+$/.test(r.label));
+    check("every task row's description starts with its status", tasks.length >= 8 && tasks.every((r) => /^(pending|in progress|coded|auto-gated|reviewed|tested|tournamented|complete|blocked|skipped)\b/.test(r.description)), `${tasks.length} task rows`);
+
+    const sidebar = page.locator(".part.sidebar");
+    const clip = async () => {
+      const a = await page.locator(".part.activitybar").boundingBox();
+      const s = await sidebar.boundingBox();
+      return { x: a.x, y: s.y, width: a.width + s.width, height: s.height };
+    };
+    for (const [label, cls, name] of [["Light Modern", "vs", "light"], ["Dark Modern", "vs-dark", "dark"], ["Dark High Contrast", "hc-black", "hc"]]) {
+      check(`theme: ${label}`, await setTheme(page, label, cls));
+      await page.mouse.move(900, 700);
+      await page.waitForTimeout(1200);
+      const file = join(ARTIFACTS, `tree-${name}-${SIDEBAR_PX}px.png`);
+      await page.screenshot({ path: file, clip: await clip() });
+      say(`saved ${file}`);
+    }
+    if (readme) {
+      // The README's pictures: the Plan view, then the timeline beside it, in the dark theme.
+      await setTheme(page, "Dark Modern", "vs-dark");
+      await page.mouse.move(900, 700);
+      await page.waitForTimeout(1200);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, "plan-view.png"), clip: await clip() });
+      await openTimeline(page);
+      await page.waitForTimeout(2500);
+      await page.mouse.move(1270, 790);
+      await page.screenshot({ path: join(SCREENSHOTS, "timeline.png") });
+      say(`saved ${SCREENSHOTS}/plan-view.png and timeline.png`);
+    }
+  } finally {
+    await browser?.close().catch(() => {});
+    await server?.stop().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+  const failed = results.filter((r) => !r.ok);
+  say(`${results.length - failed.length}/${results.length} checks passed; pictures in ${ARTIFACTS}`);
+  return failed.length === 0 ? 0 : 1;
+}
+
+process.exitCode = await main().catch((err) => {
+  say(`FAILED: ${err.stack ?? err.message}`);
+  return 1;
+});
