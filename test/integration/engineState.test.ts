@@ -151,13 +151,28 @@ describe("engine_state source in VS Code", function () {
     assert.equal(await manifestDescription(a), `stale: written at ${head.slice(0, 7)}…, HEAD is ${next.slice(0, 7)}…`);
   });
 
-  it("shows AutoDev and engine_state side by side for the same folder (every registered source)", async () => {
+  it("shows AutoDev, agloop and engine_state side by side for the same folder (every registered source)", async () => {
     const a = await api();
-    const roots = await a.tree.getChildren();
-    const ofFolder = roots.filter((n) => (n.kind === "root" && n.folder.cwd === dir) || (n.kind === "sourceRoot" && n.state.cwd === dir));
-    const kinds = ofFolder.map((n) => (n.kind === "sourceRoot" ? n.state.kind : "autodev"));
-    assert.deepEqual(kinds, ["autodev", "engine_state"]);
-    assert.ok(a.workspaces.folders.some((f) => f.cwd === dir), "the AutoDev adapter has the folder too");
+    const kindsOfFolder = async (): Promise<string[]> => {
+      const roots = await a.tree.getChildren();
+      const ofFolder = roots.filter((n) => (n.kind === "root" && n.folder.cwd === dir) || (n.kind === "sourceRoot" && n.state.cwd === dir));
+      return ofFolder.map((n) => (n.kind === "sourceRoot" ? n.state.kind : "autodev"));
+    };
+    assert.deepEqual(await kindsOfFolder(), ["autodev", "engine_state"]);
+    // agloop's hooks create the folder first, then its files: the third source joins the same folder.
+    const agloop = path.join(dir, ".agloop");
+    fs.mkdirSync(agloop);
+    try {
+      fs.cpSync(path.join(FIXTURES, "agloop-clean", ".agloop"), agloop, { recursive: true });
+      await a.sources.refreshAll();
+      let kinds = await kindsOfFolder();
+      for (const deadline = Date.now() + 30_000; kinds.length < 3 && Date.now() < deadline; kinds = await kindsOfFolder()) await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(kinds, ["autodev", "agloop", "engine_state"]);
+      assert.ok(a.workspaces.folders.some((f) => f.cwd === dir), "the AutoDev adapter has the folder too");
+    } finally {
+      fs.rmSync(agloop, { recursive: true, force: true });
+      await a.sources.refreshAll();
+    }
   });
 
   it("follows autodev.engineStateDir to another folder", async () => {
