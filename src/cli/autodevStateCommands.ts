@@ -12,9 +12,9 @@ import { readTournaments, TournamentSummary } from "../core/sources/autodev/tour
 import { scoreLine } from "../core/sources/autodev/tournaments/passResult";
 import { KnowledgeEntry, readKnowledge } from "../core/sources/autodev/knowledge/knowledgeReader";
 import { readInlineState, waitingLabel } from "../core/sources/autodev/inline/inlineState";
-import { probeAutodevRunning } from "../core/sources/autodev/runningProbe";
-import { checkSpecDrift } from "../core/sources/autodev/specDrift";
-import { decideNextSteps, PlanTasks } from "../core/sources/autodev/nextStep";
+import { probeAutodevRunning } from "../core/sources/autodev/run/runningProbe";
+import { checkSpecDrift } from "../core/sources/autodev/run/specDrift";
+import { decideNextSteps, PlanTasks } from "../core/sources/autodev/run/nextStep";
 
 /** A tournament as `tournaments --json` prints it. */
 export function tournamentJson(t: TournamentSummary): Record<string, unknown> {

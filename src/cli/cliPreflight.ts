@@ -51,6 +51,16 @@ function nearbyLedgerDir(dir: string): string | null {
   return null;
 }
 
+/** True only when nothing is at `ledger` (lstat says ENOENT); any other answer means "something is there". */
+function ledgerIsAbsent(ledger: string): boolean {
+  try {
+    fs.lstatSync(ledger);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
 /**
  * Makes sure `DIR/.autodev/plan-ledger.jsonl` exists; otherwise exit 2 with
  * "no AutoDev ledger at …" and the folder the user probably meant.
@@ -58,8 +68,9 @@ function nearbyLedgerDir(dir: string): string | null {
 export function requireLedger(dir: string): void {
   if (!isDirectory(dir)) throw new InvalidInputError(`${dir} is not a folder (expected the folder that contains ${AUTODEV_DIR}/)`);
   const ledger = ledgerPath(dir);
-  if (isFile(ledger)) return;
-  if (fs.existsSync(ledger)) throw new InvalidInputError(`${ledger} is not a regular file`);
+  // Anything at the ledger's path but "nothing" (a FIFO, a device, a link, an unreadable folder) is left to
+  // the command's checked read, which names what it found and what to do (src/core/fs/safeRead.ts).
+  if (!ledgerIsAbsent(ledger)) return;
   const found = nearbyLedgerDir(dir);
   // Suggest it the way the user wrote DIR: relative stays relative.
   const near = found === null || path.isAbsolute(dir) ? found : path.relative(process.cwd(), found) || ".";

@@ -8,7 +8,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { readInlineState, waitingLabel } from "../../src/core/sources/autodev/inline/inlineState";
-import { decideNextSteps, PlanTasks } from "../../src/core/sources/autodev/nextStep";
+import { decideNextSteps, PlanTasks } from "../../src/core/sources/autodev/run/nextStep";
 import { askOracle, copyFullFixture } from "./helpers/autodevOracle";
 
 const RESPONSE = { schema_version: "1.0", task_id: "1.2", role: "reviewer", success: true, text: "APPROVED", error: null, duration_s: 1.5, files_changed: [], diff: null };

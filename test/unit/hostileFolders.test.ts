@@ -11,9 +11,9 @@ import { PERL_LOCK_HELPER, PYTHON_LOCK_HELPER } from "../../src/core/lock/fileLo
 import { UnsafeLockFileError, acquireFileLock } from "../../src/core/lock/fileLock";
 import { listEvidence } from "../../src/core/evidence/evidenceStore";
 import { readLastLine } from "../../src/core/ledger/ledgerWriter";
-import { readTailLines } from "../../src/core/ledger/ledgerTail";
+import { readTailLines } from "../../src/core/ledger/read/ledgerTail";
 import { verifyLedger } from "../../src/core/ledger/ledgerReader";
-import { setMaxLineBytes, DEFAULT_MAX_LINE_BYTES } from "../../src/core/ledger/ledgerLineReader";
+import { setMaxLineBytes, DEFAULT_MAX_LINE_BYTES } from "../../src/core/ledger/read/ledgerLineReader";
 
 /** Asks a lock helper script for the lock on `lockFile`; returns its answer line. */
 function helperAnswer(program: string, args: string[]): Promise<string> {

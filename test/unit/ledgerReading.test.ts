@@ -5,7 +5,7 @@
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import { LineSplitter, RawLine, pyStrip } from "../../src/core/ledger/ledgerLineReader";
+import { LineSplitter, RawLine, pyStrip } from "../../src/core/ledger/read/ledgerLineReader";
 import { verifyLedger } from "../../src/core/ledger/ledgerReader";
 import { LedgerSession } from "../../src/core/ledger/ledgerSession";
 import { PlanManager } from "../../src/core/plan/planManager";

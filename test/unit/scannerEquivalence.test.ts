@@ -26,7 +26,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LineSplitter, RawLine, decodeUtf8Strict, pyStrip, readLines } from "../../src/core/ledger/ledgerLineReader";
+import { LineSplitter, RawLine, decodeUtf8Strict, pyStrip, readLines } from "../../src/core/ledger/read/ledgerLineReader";
 import { LedgerScanner, ScanOptions } from "../../src/core/ledger/ledgerScanner";
 import { exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/ledger/fastCanonical";
 import { LastHead, buildEntry } from "../../src/core/ledger/ledgerWriter";
@@ -41,7 +41,7 @@ import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 import { displayMessage } from "../../src/core/text/displayText";
-import { scanLedgerFile } from "../../src/core/ledger/parallelScan";
+import { scanLedgerFile } from "../../src/core/ledger/read/parallelScan";
 
 // ---------------------------------------------------------------- the scanner before the fast paths (oracle)
 

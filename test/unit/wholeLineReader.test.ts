@@ -6,8 +6,8 @@
  * reads, lone `\r`, a torn tail, and resuming from a cursor.
  */
 import * as assert from "node:assert/strict";
-import { LineCursor, LineSplitter, RawLine, START_CURSOR } from "../../src/core/ledger/ledgerLineReader";
-import { readWholeLines } from "../../src/core/ledger/wholeLineReader";
+import { LineCursor, LineSplitter, RawLine, START_CURSOR } from "../../src/core/ledger/read/ledgerLineReader";
+import { readWholeLines } from "../../src/core/ledger/read/wholeLineReader";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 
 const show = (l: RawLine) => `${l.lineNo}:${l.start}-${l.end}:${l.terminated}:${l.bytes.toString("latin1")}`;

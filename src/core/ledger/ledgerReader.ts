@@ -6,15 +6,15 @@
  * the latest snapshot.
  */
 import { checkRegularFile } from "../fs/safeRead";
-import { LineCursor, RawLine, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./ledgerLineReader";
+import { LineCursor, RawLine, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./read/ledgerLineReader";
 import { parsePyJson } from "../pyjson/pyJsonParse";
 import { LedgerScanner, ScanOptions } from "./ledgerScanner";
-import { scanLedgerFile } from "./parallelScan";
+import { scanLedgerFile } from "./read/parallelScan";
 import { LedgerCorruptError } from "../errors";
 import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "../plan/schemas";
 import { ReplayError, applyTolerant, PLAN_OPS } from "./replay";
 import { ledgerPath } from "../sources/autodev/paths";
-import { parseTailLine, readTailLines } from "./ledgerTail";
+import { parseTailLine, readTailLines } from "./read/ledgerTail";
 import { fastCanonicalLine, planOfFastLine } from "./fastCanonical";
 import { EntrySummary, VerifyReport } from "./verifyTypes";
 

@@ -9,12 +9,12 @@
 import * as fs from "node:fs";
 import { checkRegularFile } from "../fs/safeRead";
 import { createHash } from "node:crypto";
-import { LineCursor, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./ledgerLineReader";
+import { LineCursor, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./read/ledgerLineReader";
 import { parsePyJson } from "../pyjson/pyJsonParse";
 import { validateLedgerEntry } from "../plan/schemas";
 import { PLAN_OPS, applyStrict } from "./replay";
 import { LedgerScanner } from "./ledgerScanner";
-import { ScannedLineInfo, scanLedgerFile } from "./parallelScan";
+import { ScannedLineInfo, scanLedgerFile } from "./read/parallelScan";
 import { VerificationRecord, checkVerificationRecord, makeVerificationRecord } from "./verificationRecord";
 import { reportOf, loadFromTail } from "./ledgerReader";
 import { EntrySummary, VerifyReport } from "./verifyTypes";

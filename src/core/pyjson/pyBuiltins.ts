@@ -3,7 +3,7 @@
  * them to ledger payloads (`escalated`, `retry_count`). `bool("false")` is true.
  */
 import { PyFloat, PyValue, isPyObject, pyInt } from "./pyValue";
-import { pyStrip } from "../ledger/ledgerLineReader";
+import { pyStrip } from "../ledger/read/ledgerLineReader";
 
 /** Python truthiness. */
 export function pyTruthy(v: PyValue): boolean {

@@ -17,8 +17,8 @@ import { missingEvidenceWarnings, planJsonWarning } from "../ledger/historyCheck
 import { planPath } from "../sources/autodev/paths";
 import { TimelineService } from "../timeline/timelineService";
 import { readRegularText } from "../fs/safeRead";
-import { getMaxLineBytes, setMaxLineBytes } from "../ledger/ledgerLineReader";
-import { autodevRunView } from "../sources/autodev/runView";
+import { getMaxLineBytes, setMaxLineBytes } from "../ledger/read/ledgerLineReader";
+import { autodevRunView } from "../sources/autodev/run/runView";
 import { disposeSources, handleSourceRequest } from "./sourceRequests";
 
 setMaxLineBytes(Number((workerData as { maxLineBytes?: number } | null)?.maxLineBytes));

@@ -12,8 +12,8 @@ import { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes
 import type { VerificationRecord } from "../ledger/verificationRecord";
 import type { Plan } from "../plan/schemas";
 import type { SourceRequest, SourceResults } from "./sourceRequests";
-import type { AutodevRunView } from "../sources/autodev/runView";
-import type { RunPlan } from "../sources/autodev/runState";
+import type { AutodevRunView } from "../sources/autodev/run/runView";
+import type { RunPlan } from "../sources/autodev/run/runState";
 
 /** Requests, discriminated by `type`; `cwd` is the folder that contains `.autodev/`. */
 export type WorkerRequest =

@@ -16,8 +16,8 @@ import { sortProblems } from "../sourceProblems";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
 import { AUTODEV_DIR, LEDGER_FILE, PLAN_FILE, autodevRoot, ledgerPath } from "./paths";
 import { autodevTree } from "./autodevTree";
-import { readRunState, runPlanOf } from "./runState";
-import { runStateProblems } from "./runProblems";
+import { readRunState, runPlanOf } from "./run/runState";
+import { runStateProblems } from "./run/runProblems";
 import { runBottomNodes, runTopNodes } from "./tree/runTree";
 
 const LEDGER_REL = `${AUTODEV_DIR}/${LEDGER_FILE}`;

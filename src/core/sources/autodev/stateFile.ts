@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { decodeUtf8Strict } from "../../ledger/ledgerLineReader";
+import { decodeUtf8Strict } from "../../ledger/read/ledgerLineReader";
 
 /** What reading a state file gave. */
 export type StateFileRead =

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { confinedDir, readEvidence, readInside, readPatchSource, readWorkspaceText, PatchSource } from "../../../core/evidence/evidenceStore";
 import { evidenceMarkdown, mdText, patchMarkdown } from "../../../core/evidence/evidenceSummary";
-import { decodeUtf8Strict } from "../../../core/ledger/ledgerLineReader";
+import { decodeUtf8Strict } from "../../../core/ledger/read/ledgerLineReader";
 import { ParsedPatchFile, tryParsePatch } from "../../../core/evidence/patchModel";
 import { ReconstructedFile, reconstructPatch } from "../../../core/evidence/patchReconstruct";
 import { evidenceDir } from "../../../core/sources/autodev/paths";

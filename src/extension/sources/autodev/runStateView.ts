@@ -6,8 +6,8 @@
  * otherwise, in case a watcher misses the lock file's truncation on acquire).
  */
 import * as vscode from "vscode";
-import type { AutodevRunView } from "../../../core/sources/autodev/runView";
-import { runPlanOf } from "../../../core/sources/autodev/runState";
+import type { AutodevRunView } from "../../../core/sources/autodev/run/runView";
+import { runPlanOf } from "../../../core/sources/autodev/run/runState";
 import { Disposable } from "../../disposable";
 import { LedgerWorkerClient } from "../../ledgerWorkerClient";
 import { OutputLog } from "../../outputLog";

@@ -9,8 +9,8 @@
 import type { SourceTreeNode } from "../../stateSource";
 import { retryLabel } from "../config/configReader";
 import { waitingLabel } from "../inline/inlineState";
-import type { RunState } from "../runState";
-import { SPEC_REL } from "../specDrift";
+import type { RunState } from "../run/runState";
+import { SPEC_REL } from "../run/specDrift";
 import { AUTODEV_DIR, EVIDENCE_DIR } from "../paths";
 import { summarizeEvidence } from "../../../evidence/evidenceSummary";
 import { configSection } from "./configTree";

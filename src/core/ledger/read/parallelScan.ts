@@ -10,12 +10,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
-import { UnsafeFileError, describeKind } from "../fs/safeRead";
+import { UnsafeFileError, describeKind } from "../../fs/safeRead";
 import { LineCursor, RawLine, START_CURSOR, getMaxLineBytes } from "./ledgerLineReader";
 import { ReadAt, readWholeLines } from "./wholeLineReader";
-import { LedgerScanner } from "./ledgerScanner";
-import { fastLineOf } from "./fastCanonical";
-import { PlanSkeleton } from "../plan/canonicalPlanLayout";
+import { LedgerScanner } from "../ledgerScanner";
+import { fastLineOf } from "../fastCanonical";
+import { PlanSkeleton } from "../../plan/canonicalPlanLayout";
 import { SegmentBatch, SegmentDone, SegmentMessage, SegmentTask } from "./segmentScan";
 
 /** A line as reported to `onLine` (its bytes are not available in the parallel path). */

@@ -9,8 +9,8 @@
 import * as fs from "node:fs";
 import { RawLine, START_CURSOR } from "./ledgerLineReader";
 import { readWholeLines } from "./wholeLineReader";
-import { FastLine, provenCanonicalLine } from "./canonicalLine";
-import { AUDIT_OPS, PLAN_OPS } from "../plan/planConstants";
+import { FastLine, provenCanonicalLine } from "../canonicalLine";
+import { AUDIT_OPS, PLAN_OPS } from "../../plan/planConstants";
 
 /** The facts of one line proven canonical (a FastLine without its closures and skeleton ids). */
 export interface SegmentFacts {

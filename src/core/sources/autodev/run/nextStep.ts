@@ -11,7 +11,7 @@
  * - execute: the first `pending` task (dependencies are not consulted), else
  *   nothing.
  */
-import type { InlineWaiting } from "./inline/inlineState";
+import type { InlineWaiting } from "../inline/inlineState";
 
 /** The statuses `_find_in_progress_task` looks for. */
 export const RESUMABLE_STATUSES: readonly string[] = ["in_progress", "coded", "auto_gated", "reviewed", "tested", "tournamented"];

@@ -5,12 +5,12 @@
  * be read, a crashed impl tournament's leftover worktrees, skipped knowledge
  * lines. Codes are stable snake_case.
  */
-import type { SourceProblem } from "../stateSource";
+import type { SourceProblem } from "../../stateSource";
 import { SPEC_REL } from "./specDrift";
-import { INLINE_STATE_REL } from "./inline/inlineSchemas";
-import { AUTODEV_DIR, KNOWLEDGE_FILE } from "./paths";
+import { INLINE_STATE_REL } from "../inline/inlineSchemas";
+import { AUTODEV_DIR, KNOWLEDGE_FILE } from "../paths";
 import type { RunState } from "./runState";
-import { TOURNAMENTS_REL } from "./tournaments/tournamentIndex";
+import { TOURNAMENTS_REL } from "../tournaments/tournamentIndex";
 
 /** Every run-state problem of `rs`. */
 export function runStateProblems(rs: RunState): SourceProblem[] {

@@ -11,8 +11,8 @@
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
-import { defaultLockHelpers, LockHelper } from "../../lock/fileLockSettings";
-import { lockPath } from "./paths";
+import { defaultLockHelpers, LockHelper } from "../../../lock/fileLockSettings";
+import { lockPath } from "../paths";
 
 /** What the probe found. `running` is null when it could not tell (no helper, Windows, odd file). */
 export interface RunningProbe {

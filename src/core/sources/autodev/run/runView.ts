@@ -5,12 +5,12 @@
  * `probeOnly` request only probes the lock (polled while AutoDev runs: releasing the lock
  * changes no file).
  */
-import type { SourceProblem, SourceTreeNode } from "../stateSource";
+import type { SourceProblem, SourceTreeNode } from "../../stateSource";
 import { readRunState, RunPlan } from "./runState";
 import { probeAutodevRunning } from "./runningProbe";
 import { runStateProblems } from "./runProblems";
-import { runBottomNodes, runTopNodes } from "./tree/runTree";
-import { waitingLabel } from "./inline/inlineState";
+import { runBottomNodes, runTopNodes } from "../tree/runTree";
+import { waitingLabel } from "../inline/inlineState";
 
 /** The run state as the host shows it. */
 export interface AutodevRunView {

@@ -5,10 +5,10 @@
  */
 import * as fs from "node:fs";
 import { decodeUtf8Strict, getMaxLineBytes, pyStrip } from "./ledgerLineReader";
-import { UnsafeFileError, describeKind, openRegularFile } from "../fs/safeRead";
-import { parsePyJson } from "../pyjson/pyJsonParse";
-import { LedgerEntry, validateLedgerEntry } from "../plan/schemas";
-import { fastCanonicalLine } from "./fastCanonical";
+import { UnsafeFileError, describeKind, openRegularFile } from "../../fs/safeRead";
+import { parsePyJson } from "../../pyjson/pyJsonParse";
+import { LedgerEntry, validateLedgerEntry } from "../../plan/schemas";
+import { fastCanonicalLine } from "../fastCanonical";
 
 const CHUNK = 1 << 20;
 

@@ -8,7 +8,7 @@
  * its byte range (the timeline loads payloads on demand this way).
  */
 import * as fs from "node:fs";
-import { UnsafeFileError, describeKind } from "../fs/safeRead";
+import { UnsafeFileError, describeKind } from "../../fs/safeRead";
 
 /** One physical line of the ledger file. */
 export interface RawLine {

@@ -4,14 +4,14 @@
  * the inline suspension, config.json, spec drift, tournaments, knowledge and
  * what `autodev resume` / `execute` would do next. Never throws.
  */
-import { EvidenceItem, listEvidence } from "../../evidence/evidenceStore";
-import { ConfigReport, readConfig } from "./config/configReader";
-import { InlineReport, readInlineState } from "./inline/inlineState";
-import { KnowledgeReport, readKnowledge } from "./knowledge/knowledgeReader";
+import { EvidenceItem, listEvidence } from "../../../evidence/evidenceStore";
+import { ConfigReport, readConfig } from "../config/configReader";
+import { InlineReport, readInlineState } from "../inline/inlineState";
+import { KnowledgeReport, readKnowledge } from "../knowledge/knowledgeReader";
 import { NextSteps, PlanTasks, decideNextSteps } from "./nextStep";
 import { RunningProbe, probeAutodevRunning } from "./runningProbe";
 import { SpecDrift, checkSpecDrift } from "./specDrift";
-import { TournamentSummary, readTournaments } from "./tournaments/tournamentIndex";
+import { TournamentSummary, readTournaments } from "../tournaments/tournamentIndex";
 
 /** The plan as far as the run state needs it (null when there is no plan). */
 export type RunPlan = (PlanTasks & { readonly spec_hash: string }) | null;

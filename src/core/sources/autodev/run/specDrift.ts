@@ -7,8 +7,8 @@
  * whitespace that `strip()` removed.
  */
 import { createHash } from "node:crypto";
-import { AUTODEV_DIR, SPEC_FILE } from "./paths";
-import { readWorkspaceStateFile } from "./stateFile";
+import { AUTODEV_DIR, SPEC_FILE } from "../paths";
+import { readWorkspaceStateFile } from "../stateFile";
 
 /** The spec file, relative to the workspace. */
 export const SPEC_REL = `${AUTODEV_DIR}/${SPEC_FILE}`;
