@@ -8,7 +8,7 @@
 // Env: AUTODEV_IT_TIMEOUT_MS (default 600000), AUTODEV_IT_VERBOSE=1 (all workbench log lines),
 //      AUTODEV_IT_GREP=<regexp> (only the matching tests; read by test/integration/index.ts),
 //      AUTODEV_IT_FIXTURES (comma-separated folders of test/fixtures/, default
-//      "python-small,python-unicode,python-full/workspace"), CHROMIUM (default /usr/bin/chromium).
+//      "python-small,python-unicode,agloop-clean,agloop-broken,python-full/workspace"), CHROMIUM (default /usr/bin/chromium).
 //
 // The tests get fresh temporary copies of the fixtures (so they may write): one folder opens as
 // itself, several as a multi-root workspace in that order (python-small first: the tests'

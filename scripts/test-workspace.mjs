@@ -6,7 +6,7 @@ import { basename, join, resolve } from "node:path";
 
 /** Fixture folders: AUTODEV_IT_FIXTURES (comma-separated names under test/fixtures/) or the default. */
 export function fixtureFolders(root, env = process.env) {
-  return (env.AUTODEV_IT_FIXTURES ?? "python-small,python-unicode,python-full/workspace")
+  return (env.AUTODEV_IT_FIXTURES ?? "python-small,python-unicode,agloop-clean,agloop-broken,python-full/workspace")
     .split(",")
     .map((name) => name.trim())
     .filter(Boolean)
