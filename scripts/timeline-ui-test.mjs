@@ -103,7 +103,8 @@ async function fixtureSession(work) {
     check("plan diff in the details", /status: in progress → blocked|status: in_progress → blocked/.test(await frame.locator(".tl-diff").innerText()), (await frame.locator(".tl-diff").innerText()).replace(/\s+/g, " ").slice(0, 160));
     await page.locator('.activitybar [aria-label^="AutoDev"]').first().click();
     await frame.locator('.tl-row.entry[data-seq="11"]:not([hidden])').click();
-    const linked = await waitFor(async () => /^1\.2 /.test((await page.locator(".sidebar .monaco-list-row.selected").first().innerText()).trim()), 10_000);
+    // The task row's label is its id; the status and title follow in the description ("1.2blocked · …" as text).
+    const linked = await waitFor(async () => /^1\.2(?!\d)/.test((await page.locator(".sidebar .monaco-list-row.selected").first().innerText()).trim()), 10_000);
     check("link with the Plan view: selecting an entry selects its task in the tree", linked, (await page.locator(".sidebar .monaco-list-row.selected").allInnerTexts()).join(" | "));
     await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').click();
     await frame.locator(".tl-details-title", { hasText: "#13" }).waitFor({ timeout: 10_000 });
@@ -177,6 +178,8 @@ async function fixtureSession(work) {
     await page.screenshot({ path: join(ARTIFACTS, "timeline-sidebar-dark.png") });
     await page.locator(".sidebar .pane-header", { hasText: "Timeline" }).first().click();
 
+    // The linked tree selection may have left a task filter (a task id of the other folder): clear it first.
+    await frame.locator('input[aria-label="Filter by task id"]').fill("");
     await frame.locator('select[aria-label="Workspace folder"]').selectOption({ label: "hostile" });
     await waitFor(async () => /14 entries/.test(await frame.locator(".tl-count").innerText()), 15_000);
     await frame.locator(".tl-row.entry:not([hidden])").first().click();
