@@ -16,6 +16,7 @@ import { toPyDeep } from "./toPyDeep";
 import { DEMO_FILES, DEMO_PLAN, DEMO_STEPS, DemoStep } from "./demoScript";
 import { gitStyleDiff } from "./gitStyleDiff";
 import { autodevRoot, tournamentsDir } from "../core/sources/autodev/paths";
+import { DEMO_CONFIG } from "./demoConfig";
 
 function evidence(raw: Record<string, unknown>) {
   const res = validateEvidence(toPyDeep(raw) as PyValue);
@@ -57,7 +58,7 @@ export async function createDemoWorkspace(dir: string): Promise<void> {
   }
   fs.mkdirSync(autodevRoot(dir), { recursive: true });
   fs.writeFileSync(path.join(autodevRoot(dir), "spec.md"), "# Spec: units converter CLI\n\nA small CLI that converts lengths and temperatures, with a config file and docs.\n");
-  fs.writeFileSync(path.join(autodevRoot(dir), "config.json"), JSON.stringify({ qa_retry_limit: 3, platform: "claude_code" }, null, 2) + "\n");
+  fs.writeFileSync(path.join(autodevRoot(dir), "config.json"), JSON.stringify(DEMO_CONFIG, null, 2) + "\n");
   const pm = new PlanManager(dir, { sessionId: "sess-demo-plan" });
   await pm.ledgerAppend("plan_tournament_complete", toPyDeep({ tournament_id: "plan-1", passes: 2, winner: "B", converged: true }) as Map<string, PyValue>);
   const plan = validatePlan(toPyDeep(DEMO_PLAN) as PyValue);
