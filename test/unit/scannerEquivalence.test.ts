@@ -784,10 +784,12 @@ let parallelScans = 0;
 
 /**
  * What a scan records, as {@link run} does without probes: through
- * `scanLedgerFile` split at `splitAt` (moved to line starts; [] = one thread),
- * or with `reference` through the original reader (`readLines` + `feed`).
+ * `scanLedgerFile` cut into chunks at `splitAt` (moved to line starts; [] =
+ * one thread), the chunks claimed as the threads' speeds fall or, with
+ * `split.mainChunks`, exactly that many by this thread and the rest by the
+ * workers; or with `reference` through the original reader (`readLines` + `feed`).
  */
-async function runParallel(file: Buffer, options: ScanOptions, splitAt: number[], reference = false): Promise<string> {
+async function runParallel(file: Buffer, options: ScanOptions, splitAt: number[], reference = false, split: { threads?: number; mainChunks?: number } = {}): Promise<string> {
   const tmp = path.join(os.tmpdir(), `autodev-eq-parallel-${process.pid}.jsonl`);
   fs.writeFileSync(tmp, file);
   const log: string[] = [];
@@ -796,7 +798,7 @@ async function runParallel(file: Buffer, options: ScanOptions, splitAt: number[]
   try {
     const c = reference
       ? await readLines(tmp, (l) => scanner.feed(l))
-      : await scanLedgerFile(tmp, scanner, { threads: splitAt.length + 1, minBytes: 0, splitAt, onSegments: () => parallelScans++ });
+      : await scanLedgerFile(tmp, scanner, { threads: split.threads ?? 2, minBytes: 0, splitAt, mainChunks: split.mainChunks, onSegments: () => parallelScans++ });
     cursor = ser(c);
   } catch (e) {
     log.push(`THREW ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
@@ -826,11 +828,15 @@ async function checkParallel(file: Buffer, r: Rng, label: string): Promise<void>
   const options: ScanOptions = r.pick<ScanOptions>([{}, {}, { maxFindings: 2 }, { replay: false }]);
   const want = await runParallel(file, options, [], true);
   const single = await runParallel(file, options, []);
-  const splitAt = splitTargets(r, file, 1 + r.below(3));
-  const got = await runParallel(file, options, splitAt);
-  if (process.env.EQ_DUMP && (got !== want || single !== want)) fs.writeFileSync(process.env.EQ_DUMP, file);
+  const splitAt = splitTargets(r, file, 1 + r.below(4));
+  const got = await runParallel(file, options, splitAt, false, { threads: 2 + r.below(2) });
+  // Every way of sharing the chunks: this thread takes the first m, the workers the rest (m = 0: the workers take all).
+  const mainChunks = r.below(splitAt.length + 2);
+  const forced = await runParallel(file, options, splitAt, false, { threads: 2 + r.below(2), mainChunks });
+  if (process.env.EQ_DUMP && (got !== want || single !== want || forced !== want)) fs.writeFileSync(process.env.EQ_DUMP, file);
   assert.equal(single, want, `${label} ${JSON.stringify(options)}: the one-thread scan differs from readLines + feed`);
-  assert.equal(got, want, `${label} ${JSON.stringify(options)} split near ${splitAt.join(",")}: parallel scan differs from the sequential one`);
+  assert.equal(got, want, `${label} ${JSON.stringify(options)} chunks near ${splitAt.join(",")}: parallel scan differs from the sequential one`);
+  assert.equal(forced, want, `${label} ${JSON.stringify(options)} chunks near ${splitAt.join(",")}, ${mainChunks} in this thread: parallel scan differs from the sequential one`);
 }
 
 describe("ledger scanner, parallel path (differential)", function () {
@@ -842,7 +848,7 @@ describe("ledger scanner, parallel path (differential)", function () {
       const file = fs.readFileSync(path.join(__dirname, "../../../test/fixtures", name, ".autodev/plan-ledger.jsonl"));
       for (let k = 0; k < 3; k++) await checkParallel(file, r, name);
     }
-    assert.ok(parallelScans >= 5, `only ${parallelScans} of 6 scans ran in parallel`);
+    assert.ok(parallelScans >= 10, `only ${parallelScans} of 12 scans ran in parallel`);
   });
 
   it("gives the sequential verdicts on clean and mutated ledgers, CRLF/CR newlines and torn tails, split at and near line ends", async () => {
@@ -860,7 +866,7 @@ describe("ledger scanner, parallel path (differential)", function () {
       const file = files % 5 === 1 ? Buffer.from(lines.join("\r\n")) : files % 5 === 2 ? Buffer.from(lines.join("\r") + "\r") : assemble(r, lines);
       await checkParallel(file, r, `file #${files}`);
     }
-    assert.ok(parallelScans - before >= 25, `only ${parallelScans - before} of 30 scans ran in parallel`);
+    assert.ok(parallelScans - before >= 50, `only ${parallelScans - before} of 60 scans ran in parallel`);
   });
 
   it("gives the sequential verdicts on tiny and degenerate files", async () => {

@@ -1,22 +1,21 @@
 /**
- * Parallel verification: splits the ledger at line boundaries into one
- * segment per core; this thread scans the first one while a worker thread per
- * other segment proves and hashes its lines (segmentScan.ts); the workers'
- * results are then fed to the same {@link LedgerScanner} in file order, so chain links, replay and the damage map run exactly as in a
- * sequential scan and give the same verdict, findings and plan. Small files,
- * one core, or scans that need entry objects take the sequential path.
+ * Parallel verification: cuts the ledger at line starts into chunks; this
+ * thread scans chunks from the front while worker threads prove and hash
+ * chunks from the back (chunkClaims.ts, segmentScan.ts), and the workers'
+ * results are then fed to the same {@link LedgerScanner} in file order
+ * (chunkScan.ts), so chain links, replay and the damage map run exactly as in
+ * a sequential scan and give the same verdict, findings and plan. Small
+ * files, one core, or scans that need entry objects take the sequential path.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Worker } from "node:worker_threads";
 import { UnsafeFileError, describeKind } from "../../fs/safeRead";
-import { LineCursor, RawLine, START_CURSOR, getMaxLineBytes } from "./ledgerLineReader";
-import { ReadAt, readWholeLines } from "./wholeLineReader";
+import { LineCursor, RawLine, START_CURSOR } from "./ledgerLineReader";
+import { readWholeLines } from "./wholeLineReader";
 import { LedgerScanner } from "../ledgerScanner";
-import { fastLineOf } from "../fastCanonical";
-import { PlanSkeleton } from "../../plan/canonicalPlanLayout";
-import { SegmentBatch, SegmentDone, SegmentMessage, SegmentTask } from "./segmentScan";
+import { MAX_CHUNKS } from "./chunkClaims";
+import { IN_THREAD_READ, scanChunks } from "./chunkScan";
 
 /** A line as reported to `onLine` (its bytes are not available in the parallel path). */
 export type ScannedLineInfo = Omit<RawLine, "bytes">;
@@ -30,19 +29,27 @@ export interface ParallelScanOptions {
   readonly onLine?: (line: ScannedLineInfo) => void;
   /** Segments (worker threads); default {@link verifyThreads}. 1 scans in this thread only. */
   readonly threads?: number;
-  /** Files smaller than this are scanned in this thread (default 256 MiB: below it, starting a thread and warming its JIT costs more CPU than it saves time, see the README benchmark notes). */
+  /** Files smaller than this are scanned in this thread (default {@link DEFAULT_MIN_BYTES}). */
   readonly minBytes?: number;
-  /** Split near these offsets instead of into equal parts (tests); each moves forward to the next line start. */
+  /** Cut chunks near these offsets instead of evenly (tests); each moves forward to the next line start. */
   readonly splitAt?: readonly number[];
-  /** Told the segment starts when the scan runs in parallel (diagnostics, tests). */
+  /** Tests: this thread scans exactly the first `mainChunks` chunks and the workers all the others. */
+  readonly mainChunks?: number;
+  /** Told the chunk starts when the scan runs in parallel (diagnostics, tests). */
   readonly onSegments?: (starts: readonly number[]) => void;
 }
 
-const DEFAULT_MIN_BYTES = 256 << 20;
+/**
+ * Files smaller than this are scanned in this thread: a worker thread costs
+ * about 80 ms of CPU to start on Node 20 (and warms its JIT again), which a
+ * smaller file does not win back (see the README benchmark notes).
+ * `AUTODEV_VERIFY_MIN_MB` overrides it (benchmarks).
+ */
+export const DEFAULT_MIN_BYTES = Number(process.env.AUTODEV_VERIFY_MIN_MB) >= 0 && process.env.AUTODEV_VERIFY_MIN_MB ? Number(process.env.AUTODEV_VERIFY_MIN_MB) * 2 ** 20 : 256 << 20;
 const WINDOW = 64 << 10;
-/** Reads of the in-thread scan: small enough that the lines of one read take well under 50 ms, so the event loop keeps turning. */
-const IN_THREAD_READ = 128 << 10;
-const EMPTY = Buffer.alloc(0);
+/** Chunks per thread: enough that the two sides meet within a small chunk of the balance point. */
+const CHUNKS_PER_THREAD = 24;
+const MIN_CHUNK = 1 << 20;
 
 /** Threads for verification: `AUTODEV_VERIFY_THREADS` when set, else the cores available. */
 export function verifyThreads(): number {
@@ -82,13 +89,20 @@ export async function scanLedgerFile(file: string, scanner: LedgerScanner, optio
     const size = options.until ?? st.size;
     const worker = threads > 1 && scanner.acceptsScannedLines && size >= (options.minBytes ?? DEFAULT_MIN_BYTES) ? workerScript() : null;
     if (worker === null) return await sequential(fh, size);
-    const targets = options.splitAt ?? Array.from({ length: threads - 1 }, (_, k) => Math.floor((size * (k + 1)) / threads));
-    const bounds = await lineStarts(fh, size, targets);
+    const bounds = await lineStarts(fh, size, options.splitAt ?? chunkTargets(size, threads));
     if (bounds.length === 0) return await sequential(fh, size);
-    return await scanSegments(worker, fh, size, bounds, scanner, options, onLine);
+    const starts = [0, ...bounds];
+    options.onSegments?.(starts);
+    return await scanChunks(worker, fh, size, starts, scanner, { threads: threads - 1, signal: options.signal, onLine: options.onLine, mainChunks: options.mainChunks }, onLine);
   } finally {
     await fh.close();
   }
+}
+
+/** Where to cut a file of `size` bytes into chunks for `threads` threads (moved to line starts later). */
+function chunkTargets(size: number, threads: number): number[] {
+  const count = Math.min(MAX_CHUNKS, Math.max(2, Math.min(threads * CHUNKS_PER_THREAD, Math.floor(size / MIN_CHUNK))));
+  return Array.from({ length: count - 1 }, (_, k) => Math.floor((size * (k + 1)) / count));
 }
 
 /** Line starts at or after each target (a byte after `\n`, or after a `\r` not followed by `\n`), strictly inside (0, size). */
@@ -114,157 +128,10 @@ async function lineStarts(fh: fs.promises.FileHandle, size: number, targets: rea
       else if (pos + j + 1 >= size) found = size;
       else pos += j; // a `\r` at the window's end: read on from it to see the byte after it
     }
-    if (found > 0 && found < size && found > (out.at(-1) ?? 0)) out.push(found);
+    // No line starts after this target: none after the later ones either (a file with no
+    // newline must be read once here, not once per target).
+    if (found < 0 || found >= size) break;
+    if (found > (out.at(-1) ?? 0)) out.push(found);
   }
   return out;
-}
-
-/** One worker thread scanning one segment: its messages, queued until consumed. */
-class SegmentRun {
-  private readonly worker: Worker;
-  private readonly queue: SegmentMessage[] = [];
-  private waiter: { resolve: (m: SegmentMessage) => void; reject: (e: Error) => void } | null = null;
-  private failure: Error | null = null;
-  private finished: SegmentDone | null = null;
-  /** Skeleton id lists of this segment by version, with their first positions. */
-  readonly ids = new Map<number, { ids: readonly string[]; positions: ReadonlyMap<string, number> }>();
-
-  constructor(script: string, task: SegmentTask) {
-    this.worker = new Worker(script, { workerData: task });
-    this.worker.on("message", (m: SegmentMessage | { kind: "error"; message: string }) => {
-      if (m.kind === "error") this.fail(new Error(`verification thread failed: ${m.message}`));
-      else if (this.waiter) {
-        const w = this.waiter;
-        this.waiter = null;
-        w.resolve(m);
-      } else this.queue.push(m);
-    });
-    this.worker.on("error", (e) => this.fail(e));
-    this.worker.on("exit", (code) => {
-      if (this.finished === null && !this.queue.some((m) => m.kind === "done")) this.fail(new Error(`verification thread exited (code ${code}) before its segment was read`));
-    });
-  }
-
-  private fail(e: Error): void {
-    this.failure ??= e;
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = null;
-      w.reject(e);
-    }
-  }
-
-  /** The next message, in order. */
-  next(): Promise<SegmentMessage> {
-    const m = this.queue.shift();
-    if (m) return Promise.resolve(m);
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
-  }
-
-  /** Tells the worker a batch was consumed (flow control). */
-  ack(weight: number): void {
-    this.worker.postMessage(weight);
-  }
-
-  /** Records the end of the segment. */
-  done(m: SegmentDone): void {
-    this.finished = m;
-  }
-
-  /** The plan bytes of the segment's line `lineNo` (relative), which must be its last proven plan. */
-  planBytes(lineNo: number): Buffer {
-    const lp = this.finished?.lastPlan;
-    if (!lp || lp.lineNo !== lineNo) throw new Error(`internal error: plan bytes of segment line ${lineNo} were not kept`);
-    return Buffer.from(lp.bytes.buffer, lp.bytes.byteOffset, lp.bytes.length);
-  }
-
-  /** Ends the thread (it may still be reading after an error or a cancel: wait before closing the file). */
-  async stop(): Promise<void> {
-    await this.worker.terminate();
-  }
-}
-
-/**
- * Scans the first segment in this thread while one worker thread per other
- * segment proves and hashes its lines, then feeds the workers' results in order.
- */
-async function scanSegments(
-  script: string,
-  fh: fs.promises.FileHandle,
-  size: number,
-  bounds: number[],
-  scanner: LedgerScanner,
-  options: ParallelScanOptions,
-  onLine: (l: RawLine) => void,
-): Promise<LineCursor> {
-  options.onSegments?.([0, ...bounds]);
-  const runs = bounds.map(
-    (start, k) => new SegmentRun(script, { fd: fh.fd, start, end: k + 1 < bounds.length ? bounds[k + 1] : size, wantPlans: scanner.wantsPlans, last: k + 1 === bounds.length, maxLineBytes: getMaxLineBytes() }),
-  );
-  try {
-    const read: ReadAt = async (b, off, len, position) => (await fh.read(b, off, len, position)).bytesRead;
-    let cursor = await readWholeLines(read, START_CURSOR, bounds[0], false, onLine, { signal: options.signal });
-    let base = cursor.lineNo;
-    for (const run of runs) {
-      for (;;) {
-        if (options.signal?.aborted) throw new Error("cancelled");
-        const m = await run.next();
-        if (m.kind === "done") {
-          run.done(m);
-          cursor = { offset: m.cursor.offset, lineNo: base + m.cursor.lineNo - 1, afterCR: m.cursor.afterCR };
-          base += m.cursor.lineNo - 1;
-          break;
-        }
-        feedBatch(scanner, run, m, base, options.onLine);
-        run.ack(m.weight);
-      }
-    }
-    return cursor;
-  } finally {
-    await Promise.all(runs.map((run) => run.stop()));
-  }
-}
-
-function positionsOf(ids: readonly string[]): ReadonlyMap<string, number> {
-  const positions = new Map<string, number>();
-  for (let k = 0; k < ids.length; k++) if (!positions.has(ids[k])) positions.set(ids[k], k);
-  return positions;
-}
-
-function feedBatch(scanner: LedgerScanner, run: SegmentRun, m: SegmentBatch, base: number, onLine: ParallelScanOptions["onLine"]): void {
-  const view = Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.length);
-  for (const [version, ids] of m.ids) run.ids.set(version, { ids, positions: positionsOf(ids) });
-  for (const l of m.lines) {
-    const bytes = l.bytesAt < 0 ? EMPTY : view.subarray(l.bytesAt, l.bytesAt + l.bytesLength);
-    const raw: RawLine = { lineNo: base + l.lineNo - 1, start: l.start, end: l.end, bytes, terminated: l.terminated };
-    const f = l.facts;
-    if (f === null) scanner.feedScanned(raw, null, null);
-    else {
-      let skeleton: PlanSkeleton | null = null;
-      if (f.statuses !== null) {
-        const shared = run.ids.get(f.idsVersion)!;
-        skeleton = { ids: shared.ids, positions: shared.positions, statuses: f.statuses, metadataRanges: f.metadataRanges! };
-      }
-      const fast = fastLineOf(bytes, {
-        seq: f.seq,
-        prevHash: f.prevHash,
-        selfHash: f.selfHash,
-        computedHash: f.computedHash,
-        op: f.op,
-        timestamp: f.timestamp,
-        sessionId: f.sessionId,
-        payloadTaskId: f.payloadTaskId,
-        planStart: f.planStart,
-        planEnd: f.planEnd,
-        planIsNull: f.planIsNull,
-        skeleton,
-        payloadStart: f.payloadStart,
-        payloadEnd: f.payloadEnd,
-      });
-      const rel = l.lineNo;
-      scanner.feedScanned(raw, fast, skeleton !== null ? () => run.planBytes(rel) : null);
-    }
-    onLine?.(raw);
-  }
 }

@@ -8,9 +8,10 @@
  */
 import * as fs from "node:fs";
 import { RawLine, START_CURSOR } from "./ledgerLineReader";
-import { readWholeLines } from "./wholeLineReader";
+import { ReadBuffers, readWholeLines } from "./wholeLineReader";
 import { FastLine, provenCanonicalLine } from "../canonicalLine";
 import { AUDIT_OPS, PLAN_OPS } from "../../plan/planConstants";
+import type { ChunkClaims } from "./chunkClaims";
 
 /** The facts of one line proven canonical (a FastLine without its closures and skeleton ids). */
 export interface SegmentFacts {
@@ -72,6 +73,27 @@ export interface SegmentDone {
 /** What a segment scan sends. */
 export type SegmentMessage = SegmentBatch | SegmentDone;
 
+/** What a verification thread posts: a segment message of one chunk, or (chunk -1) its end or failure. */
+export interface ChunkMessage {
+  readonly chunk: number;
+  readonly message: SegmentMessage | { readonly kind: "exit" } | { readonly kind: "error"; readonly message: string };
+}
+
+/** What a verification thread is given: the chunks (claimed through `claims`) and how to scan them. */
+export interface ChunkTask {
+  readonly fd: number;
+  /** Where each chunk starts (line starts, ascending; the first is 0); the last ends at `size`. */
+  readonly starts: readonly number[];
+  readonly size: number;
+  readonly claims: ChunkClaims;
+  /** Chunks below this are never claimed by a thread (tests force a split with it; 0 otherwise). */
+  readonly floor: number;
+  /** True when the split is forced (tests): claim every chunk from `floor` up, whatever is unconsumed. */
+  readonly forced: boolean;
+  readonly wantPlans: boolean;
+  readonly maxLineBytes: number;
+}
+
 /** What to scan. */
 export interface SegmentTask {
   readonly fd: number;
@@ -86,13 +108,15 @@ export interface SegmentTask {
 }
 
 const BATCH_LINES = 256;
+/** Reads of a segment: 1 MiB, kept across the chunks a thread scans. */
+const SEGMENT_READ = 1 << 20;
 const BATCH_BYTES = 1 << 20;
 
 /**
  * Scans a segment, calling `send` with each batch and finally the done
  * message; `send` may return a promise (flow control) that is awaited.
  */
-export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) => void | Promise<void>): Promise<void> {
+export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) => void | Promise<void>, buffers?: ReadBuffers): Promise<void> {
   let lines: SegmentLine[] = [];
   let parts: Buffer[] = [];
   let partsLength = 0;
@@ -102,6 +126,17 @@ export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) =
   let lastIds: readonly string[] | null = null;
   let planBuf = Buffer.alloc(0);
   let lastPlan: { lineNo: number; length: number } | null = null;
+  // The last proven plan's bytes while they are still a view of the read buffer: copied only
+  // before that buffer is reused, so of the plans read together only the last is ever copied.
+  let planView: { lineNo: number; bytes: Buffer } | null = null;
+  const keepPlanView = (): void => {
+    if (planView === null) return;
+    const len = planView.bytes.length;
+    if (planBuf.length < len) planBuf = Buffer.allocUnsafe(Math.max(len, 2 * planBuf.length));
+    planView.bytes.copy(planBuf, 0, 0, len);
+    lastPlan = { lineNo: planView.lineNo, length: len };
+    planView = null;
+  };
   let count = 0;
 
   const keepBytes = (bytes: Buffer): number => {
@@ -126,12 +161,7 @@ export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) =
       }
       const provenPlan = sk !== null && PLAN_OPS.has(fast.op);
       if (task.wantPlans && !provenPlan && !AUDIT_OPS.has(fast.op)) bytesAt = keepBytes(l.bytes);
-      if (provenPlan && task.wantPlans) {
-        const len = fast.planEnd - fast.planStart;
-        if (planBuf.length < len) planBuf = Buffer.allocUnsafe(Math.max(len, 2 * planBuf.length));
-        l.bytes.copy(planBuf, 0, fast.planStart, fast.planEnd);
-        lastPlan = { lineNo: l.lineNo, length: len };
-      }
+      if (provenPlan && task.wantPlans) planView = { lineNo: l.lineNo, bytes: l.bytes.subarray(fast.planStart, fast.planEnd) };
       facts = {
         seq: fast.seq,
         prevHash: fast.prevHash,
@@ -180,11 +210,15 @@ export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) =
     task.last,
     onLine,
     {
+      bufferBytes: SEGMENT_READ,
+      buffers,
       afterChunk: async () => {
+        keepPlanView();
         if (lines.length >= BATCH_LINES || partsLength >= BATCH_BYTES || weight >= BATCH_BYTES) await flush();
       },
     },
   );
+  keepPlanView();
   await flush();
   const lp = lastPlan as { lineNo: number; length: number } | null;
   await send({

@@ -14,16 +14,30 @@ export type ReadAt = (buf: Buffer, offset: number, length: number, position: num
 
 const FIRST_BUFFER = 4 << 20;
 const MAX_BUFFER = 64 << 20;
+/** Buffers up to this size are read ahead (two of them); bigger ones, grown for a giant line, are not. */
+const PREFETCH_MAX = 8 << 20;
 
 /** Options of {@link readWholeLines}. */
 export interface WholeLineOptions {
-  /** Called after each read's whole lines were handed out (e.g. to flush a batch). */
+  /**
+   * Called after each read's whole lines were handed out (e.g. to flush a
+   * batch). The bytes of those lines (views of the read buffer) stay valid
+   * until it returns; after the last read, until the next call with the same `buffers`.
+   */
   readonly afterChunk?: () => void | Promise<void>;
   readonly signal?: AbortSignal;
   /** The first buffer's size (default 4 MiB); it doubles while a line does not fit. */
   readonly bufferBytes?: number;
   /** The buffer grows up to this (default 64 MiB); longer lines are handed to the splitter in pieces. */
   readonly maxBufferBytes?: number;
+  /** Buffers to use and keep for the next call (one scan reading many ranges allocates them once). */
+  readonly buffers?: ReadBuffers;
+}
+
+/** The two buffers of {@link readWholeLines}, kept across calls by a caller that reads many ranges. */
+export interface ReadBuffers {
+  main: Buffer<ArrayBuffer> | null;
+  spare: Buffer<ArrayBuffer> | null;
 }
 
 /**
@@ -42,7 +56,11 @@ export async function readWholeLines(
   const { afterChunk, signal } = options;
   const maxBuffer = options.maxBufferBytes ?? MAX_BUFFER;
   const splitter = new LineSplitter(from);
-  let buf = Buffer.allocUnsafe(Math.min(options.bufferBytes ?? FIRST_BUFFER, Math.max(1, end - from.offset)));
+  const kept = options.buffers;
+  const size = Math.min(options.bufferBytes ?? FIRST_BUFFER, Math.max(1, end - from.offset));
+  let buf = kept?.main && kept.main.length >= size ? kept.main : Buffer.allocUnsafe(size);
+  // The buffer the next read fills while this one's lines are scanned (allocated on first use).
+  let spare: Buffer<ArrayBuffer> | null = kept?.spare ?? null;
   let have = 0;
   let pos = from.offset;
   // Where a read was cut right after a `\r` whose next byte is known not to be `\n`.
@@ -51,30 +69,63 @@ export async function readWholeLines(
     const c = splitter.cursor();
     return c.afterCR && c.offset === crCut ? { ...c, afterCR: false } : c;
   };
-  for (;;) {
-    if (signal?.aborted) throw new Error("cancelled");
-    const want = Math.min(buf.length - have, end - pos);
-    const n = want > 0 ? await read(buf, have, want, pos) : 0;
-    pos += n;
-    const total = have + n;
-    if (pos >= end || (want > 0 && n === 0)) {
-      if (total > 0 && splitter.push(buf.subarray(0, total), onLine) === false) return cursor();
-      break;
+  // The read in flight: into `buf` at `have`, from `pos`. Always awaited before returning, so the
+  // caller never closes the file under a read.
+  let want = 0;
+  let pending: Promise<number> | null = null;
+  const issue = (into: Buffer, at: number): void => {
+    want = Math.min(into.length - at, end - pos);
+    pending = want > 0 ? Promise.resolve(read(into, at, want, pos)) : Promise.resolve(0);
+  };
+  issue(buf, 0);
+  try {
+    for (;;) {
+      if (signal?.aborted) throw new Error("cancelled");
+      const n = await pending!;
+      pending = null;
+      pos += n;
+      const total = have + n;
+      if (pos >= end || (want > 0 && n === 0)) {
+        if (total > 0 && splitter.push(buf.subarray(0, total), onLine) === false) return cursor();
+        break;
+      }
+      let cut = wholeLinesEnd(buf, total);
+      if (cut === 0 && buf.length < maxBuffer) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, total);
+        buf = bigger;
+        have = total;
+        issue(buf, have);
+        continue;
+      }
+      if (cut === 0) cut = total; // a giant line: the splitter keeps (or skips) its pieces
+      else if (buf[cut - 1] === 0x0d) crCut = pos - total + cut;
+      // Carry the partial last line into the next buffer and start reading after it, then scan
+      // this buffer's whole lines while the read runs. Buffers past PREFETCH_MAX (giant lines) are
+      // not doubled: their carry moves within the one buffer and the read waits for the scan.
+      const next = buf.length <= PREFETCH_MAX ? (spare !== null && spare.length >= buf.length ? spare : Buffer.allocUnsafe(buf.length)) : null;
+      if (next !== null) {
+        buf.copy(next, 0, cut, total);
+        have = total - cut;
+        issue(next, have);
+      }
+      if (splitter.push(buf.subarray(0, cut), onLine) === false) return cursor();
+      if (afterChunk) await afterChunk();
+      if (next !== null) {
+        spare = buf;
+        buf = next;
+      } else {
+        buf.copyWithin(0, cut, total);
+        have = total - cut;
+        issue(buf, have);
+      }
     }
-    let cut = wholeLinesEnd(buf, total);
-    if (cut === 0 && buf.length < maxBuffer) {
-      const bigger = Buffer.allocUnsafe(buf.length * 2);
-      buf.copy(bigger, 0, 0, total);
-      buf = bigger;
-      have = total;
-      continue;
+  } finally {
+    if (pending !== null) await (pending as Promise<number>).catch(() => 0);
+    if (kept) {
+      kept.main = buf;
+      kept.spare = spare;
     }
-    if (cut === 0) cut = total; // a giant line: the splitter keeps (or skips) its pieces
-    else if (buf[cut - 1] === 0x0d) crCut = pos - total + cut;
-    if (splitter.push(buf.subarray(0, cut), onLine) === false) return cursor();
-    buf.copyWithin(0, cut, total);
-    have = total - cut;
-    if (afterChunk) await afterChunk();
   }
   if (last) splitter.finish(onLine);
   return cursor();
