@@ -2,7 +2,7 @@
 // plus the headless CLI, and (with --tests / --bench) the test and benchmark entry points.
 // Flags: --watch, --production (minify, no source maps), --tests, --bench.
 import * as esbuild from "esbuild";
-import { copyFileSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const args = new Set(process.argv.slice(2));
@@ -81,6 +81,17 @@ function copyCodicons() {
   for (const name of ["codicon.css", "codicon.ttf"]) copyFileSync(join(from, name), join("dist", "media", name));
 }
 copyCodicons();
+
+/**
+ * The demo workspace's `.agloop/` and `engine_state/` (src/sample/demoSources.ts): the fixtures the
+ * real writers produced, copied as they are to dist/demo/, which the .vsix ships (test/ does not).
+ */
+function copyDemoSources() {
+  const from = { agloop: "test/fixtures/agloop-clean/.agloop", engine_state: "test/fixtures/engine-state-small/engine_state" };
+  rmSync(join("dist", "demo"), { recursive: true, force: true });
+  for (const [name, src] of Object.entries(from)) cpSync(src, join("dist", "demo", name), { recursive: true });
+}
+copyDemoSources();
 
 if (watch) {
   for (const options of contexts) {

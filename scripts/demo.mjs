@@ -1,7 +1,9 @@
 // `npm run demo`: builds the extension, generates the demo workspace with the project's own core
-// (dist/makeDemo.js: phases, tasks in all ten statuses, evidence of every kind, real diffs) in a
-// temporary folder, and opens VS Code on it with the extension loaded. Desktop VS Code (`code` on PATH) when there is one; otherwise
-// code-server on 127.0.0.1, printing its URL and staying in the foreground until Ctrl-C.
+// (dist/makeDemo.js: phases, tasks in all ten statuses, evidence of every kind, real diffs,
+// tournaments; beside .autodev/ the real writers' .agloop/ and engine_state/) in a temporary
+// folder, and opens VS Code on it with the extension loaded. Desktop VS Code (`code` on PATH) when
+// there is one; otherwise code-server on 127.0.0.1, printing its URL and staying in the foreground
+// until Ctrl-C.
 //
 //   node scripts/demo.mjs [--server] [--port N] [--vsix] [--screenshot FILE]
 //     --server          use code-server even when `code` is on PATH

@@ -4,6 +4,7 @@
  * and writes their evidence. Plain data; `demoWorkspace.ts` plays it.
  */
 import { FileChange, gitStyleDiff } from "./gitStyleDiff";
+import { shortHash } from "./demoTournaments";
 
 /** One scripted action. */
 export type DemoStep =
@@ -12,7 +13,8 @@ export type DemoStep =
   | { kind: "escalate"; task: string }
   | { kind: "audit"; op: string; payload: Record<string, unknown> }
   | { kind: "evidence"; task: string; bundle: Record<string, unknown> }
-  | { kind: "patch"; task: string; changes: FileChange[] };
+  | { kind: "patch"; task: string; changes: FileChange[] }
+  | { kind: "tournament"; task: string };
 
 const LENGTH_BEFORE = 'def to_m(value, unit):\n    if unit == "km":\n        return value * 1000\n    return value\n';
 const LENGTH_AFTER = '"""Length conversions."""\n\nFACTORS = {"mm": 0.001, "cm": 0.01, "m": 1.0, "km": 1000.0, "mi": 1609.344}\n\n\ndef to_m(value: float, unit: str) -> float:\n    return value * FACTORS[unit]\n';
@@ -25,6 +27,10 @@ const README_BEFORE = "# units\n\nConverts units.";
 const README_AFTER = "# units\n\nConverts lengths and temperatures — schnell & genau.";
 const TOML_BEFORE = "[units]\r\ndefault = \"m\"\r\n";
 const TOML_AFTER = "[units]\r\ndefault = \"km\"\r\nprecision = 3\r\n";
+/** The tests the impl tournaments of 1.2 and 2.1 added (their winners' diffs create them). */
+export const TEST_LENGTH = 'import pytest\n\nfrom units.length import to_m\n\n\n@pytest.mark.parametrize(("unit", "metres"), [("mm", 0.001), ("cm", 0.01), ("m", 1.0), ("km", 1000.0), ("mi", 1609.344)])\ndef test_one_of_each_unit(unit, metres):\n    assert to_m(1, unit) == metres\n';
+/** See {@link TEST_LENGTH}. */
+export const TEST_TEMPERATURE = 'import pytest\n\nfrom units.temperature import c_to_f, f_to_c\n\n\ndef test_round_trip():\n    assert f_to_c(c_to_f(21.5)) == pytest.approx(21.5)\n\n\n@pytest.mark.parametrize(("c", "f"), [(0, 32), (100, 212), (-40, -40)])\ndef test_fixed_points(c, f):\n    assert c_to_f(c) == f\n    assert f_to_c(f) == c\n';
 const LEGACY = "# old entry point, replaced by units.cli\nprint('hello')\n";
 
 /** Workspace files in their final state (the patches' after side). */
@@ -36,7 +42,15 @@ export const DEMO_FILES: Record<string, string> = {
   "docs/usage.md": USAGE_AFTER,
   "README.md": README_AFTER,
   "config/defaults.toml": TOML_AFTER,
+  "tests/test_length.py": TEST_LENGTH,
+  "tests/test_temperature.py": TEST_TEMPERATURE,
 };
+
+/**
+ * The intent `autodev plan` was given. The plan phase writes `spec.md` as `intent.strip() + "\n"`
+ * and records `spec_hash = sha256(intent)[:16]` (`plan_phase._spec_hash`), so the demo's spec matches its plan.
+ */
+export const DEMO_SPEC_INTENT = "# Spec: units converter CLI\n\nA small CLI that converts lengths and temperatures, with a config file and docs.";
 
 const task = (id: string, title: string, description: string, extra: Record<string, unknown> = {}) => ({
   id, phase_id: id.split(".")[0], title, description, status: "pending", files: [], acceptance: [], depends_on: [],
@@ -46,7 +60,7 @@ const task = (id: string, title: string, description: string, extra: Record<stri
 /** The initial plan (all tasks pending). */
 export const DEMO_PLAN = {
   plan_id: "plan-units-2026-11",
-  spec_hash: "9f2c41d07be3a5e1",
+  spec_hash: shortHash(DEMO_SPEC_INTENT),
   phases: [
     { id: "1", title: "Foundations", description: "Package layout and the length module", tasks: [
       task("1.1", "Create the package and CLI entry point", "Add src/units/ with __init__.py and cli.py.", { files: ["src/units/__init__.py", "src/units/cli.py"], assigned_agent: "developer",
@@ -79,12 +93,16 @@ export const DEMO_PLAN = {
 
 const FLOW = ["in_progress", "coded", "auto_gated", "reviewed", "tested", "tournamented", "complete"];
 
-/** Moves `id` through the FSM to `until` (inclusive), with evidence at the right steps. */
+/**
+ * Moves `id` through the FSM to `until` (inclusive), with evidence at the right steps. Its impl
+ * tournament (demoTournamentScripts.ts) runs before `tournamented`, as `execute` runs it.
+ */
 function walk(id: string, until: string, evidence: Partial<Record<string, Record<string, unknown>>> = {}): DemoStep[] {
   const steps: DemoStep[] = [];
   for (const status of FLOW) {
+    if (status === "tournamented") steps.push({ kind: "tournament", task: id });
     steps.push({ kind: "status", task: id, status });
-    const kind = { coded: "developer", reviewed: "review", tested: "test", tournamented: "tournament" }[status];
+    const kind = { coded: "developer", reviewed: "review", tested: "test" }[status];
     if (kind && evidence[kind]) steps.push({ kind: "evidence", task: id, bundle: { kind, ...evidence[kind] } });
     if (status === until) break;
   }
@@ -104,6 +122,8 @@ const P22: FileChange[] = [
   { oldPath: "docs/USAGE.txt", newPath: "docs/usage.md", before: USAGE_BEFORE, after: USAGE_AFTER },
   { oldPath: "README.md", newPath: "README.md", before: README_BEFORE, after: README_AFTER },
 ];
+/** Each task's developer changes by task id (the tournaments start from them). */
+export const DEMO_CHANGES: Readonly<Record<string, readonly FileChange[]>> = { "1.1": P11, "1.2": P12, "2.1": P21, "2.2": P22 };
 const P31: FileChange[] = [{ oldPath: "config/defaults.toml", newPath: "config/defaults.toml", before: TOML_BEFORE, after: TOML_AFTER }];
 
 const dev = (files: string[], changes?: FileChange[], ok = true, out = "Implemented as planned; all local checks pass.") => ({
@@ -124,13 +144,10 @@ export const DEMO_STEPS: DemoStep[] = [
   { kind: "status", task: "1.2", status: "coded" },
   { kind: "status", task: "1.2", status: "in_progress" },
   { kind: "retry", task: "1.2" },
-  ...walk("1.2", "complete", { developer: dev(["src/units/length.py", "src/legacy.py"], P12), review: review("APPROVED", ["consider Decimal for mi", "docstring wording"]), test: tests(41, 42, 87.5),
-    tournament: { tournament_id: "impl-1.2", phase: "impl", passes: 2, winner: "AB", converged: true, history: [{ pass: 1, winner: "A" }, { pass: 2, winner: "AB" }] } }).slice(1),
-  { kind: "audit", op: "impl_tournament_complete", payload: { task_id: "1.2", tournament_id: "impl-1.2", winner: "AB", passes: 2 } },
+  ...walk("1.2", "complete", { developer: dev(["src/units/length.py", "src/legacy.py"], P12), review: review("APPROVED", ["consider Decimal for mi", "docstring wording"]), test: tests(41, 42, 87.5) }).slice(1),
   { kind: "status", task: "1.3", status: "skipped" },
   { kind: "patch", task: "2.1", changes: P21 },
-  ...walk("2.1", "tournamented", { developer: dev(["src/units/temperature.py"], P21), review: review("APPROVED"), test: tests(8, 8, 100),
-    tournament: { tournament_id: "impl-2.1", phase: "impl", passes: 3, winner: "B", converged: false, final_diff: gitStyleDiff(P21), history: [{ pass: 1, winner: "A" }, { pass: 2, winner: "B" }, { pass: 3, winner: "B" }] } }),
+  ...walk("2.1", "tournamented", { developer: dev(["src/units/temperature.py"], P21), review: review("APPROVED"), test: tests(8, 8, 100) }),
   { kind: "patch", task: "2.2", changes: P22 },
   ...walk("2.2", "tested", { developer: dev(["docs/usage.md", "README.md"], P22), review: review("APPROVED", ["mention mi"]), test: tests(3, 3, null) }),
   ...walk("2.3", "reviewed", { developer: dev(["tests/test_roundtrip.py"]), review: review("APPROVED") }),

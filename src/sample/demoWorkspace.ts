@@ -2,8 +2,11 @@
  * Generates the demo workspace with the project's own core: a realistic
  * `.autodev/` with several phases, tasks in all ten statuses, retries, an
  * escalation, a blocked task with its reason, evidence of every kind with real
- * diffs (the workspace files are the after-state), tournament audit entries and
- * a tournament folder. `node dist/makeDemo.js DIR` writes it.
+ * diffs (the workspace files are the after-state), a plan tournament and three
+ * impl tournaments as Python writes them, a spec that matches the plan's
+ * `spec_hash`; beside it `.agloop/` and `engine_state/` as their real writers
+ * wrote them (copied from dist/demo/, see below). What it deliberately shows is in
+ * {@link DEMO_STAGED_PROBLEMS}. `node dist/makeDemo.js DIR` writes it.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -13,10 +16,76 @@ import { writeEvidence, writePatch } from "../core/evidence/evidenceStore";
 import { validateEvidence } from "../core/evidence/evidenceSchemas";
 import { PyValue } from "../core/pyjson/pyValue";
 import { toPyDeep } from "./toPyDeep";
-import { DEMO_FILES, DEMO_PLAN, DEMO_STEPS, DemoStep } from "./demoScript";
+import { DEMO_FILES, DEMO_PLAN, DEMO_SPEC_INTENT, DEMO_STEPS, DemoStep } from "./demoScript";
 import { gitStyleDiff } from "./gitStyleDiff";
 import { autodevRoot, tournamentsDir } from "../core/sources/autodev/paths";
 import { DEMO_CONFIG } from "./demoConfig";
+import { DemoTournamentScript, writeDemoTournament } from "./demoTournaments";
+import { IMPL_TOURNAMENTS, PLAN_TOURNAMENT } from "./demoTournamentScripts";
+
+// The demo's two other state sources, byte for byte as their real writers wrote them: `.agloop/`
+// (the hook scripts of a real agloop install: test/fixtures/agloop-clean) and `engine_state/`
+// (AssetOverflow's EngineStateStore: test/fixtures/engine-state-small). The build copies those two
+// folders as they are to dist/demo/{agloop,engine_state}/ (esbuild.mjs), which the .vsix ships, so
+// "Open Demo Workspace" finds them next to its bundle (test/ never ships); a regenerated fixture
+// reaches the demo on the next build, and nothing here rewrites a byte.
+
+/** Where each asset folder goes in the demo workspace, by its name under `dist/demo/`. */
+export const DEMO_SOURCE_FOLDERS: Readonly<Record<string, string>> = { agloop: ".agloop", engine_state: "engine_state" };
+
+/** The fixture each asset folder is copied from at build time (relative to the repository). */
+export const DEMO_SOURCE_FIXTURES: Readonly<Record<string, string>> = {
+  agloop: "test/fixtures/agloop-clean/.agloop",
+  engine_state: "test/fixtures/engine-state-small/engine_state",
+};
+
+/**
+ * `dist/demo/`: next to the bundle that runs (dist/extension.js, dist/makeDemo.js), or, for the
+ * unit tests' unbundled `out/src/sample/`, the repository's dist/. Throws when the build left none.
+ */
+export function demoAssetsDir(from: string = __dirname): string {
+  const candidates = [path.join(from, "demo"), path.join(from, "..", "..", "..", "dist", "demo")];
+  const found = candidates.find((c) => Object.keys(DEMO_SOURCE_FOLDERS).every((name) => fs.existsSync(path.join(c, name))));
+  if (!found) throw new Error(`the demo's .agloop/ and engine_state/ are missing (looked in ${candidates.join(", ")}); run npm run build`);
+  return found;
+}
+
+/** Copies `src` to `dst` recursively: regular files byte for byte, folders; anything else is refused. */
+function copyTree(src: string, dst: string): void {
+  fs.mkdirSync(dst, { recursive: true });
+  for (const entry of fs.readdirSync(src, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const from = path.join(src, entry.name);
+    const to = path.join(dst, entry.name);
+    if (entry.isDirectory()) copyTree(from, to);
+    else if (entry.isFile()) fs.writeFileSync(to, fs.readFileSync(from), { flag: "wx" });
+    else throw new Error(`demo asset ${from} is not a regular file`);
+  }
+}
+
+/** Writes `.agloop/` and `engine_state/` into `dir` from `assets` (default: {@link demoAssetsDir}); refuses to overwrite. */
+export function writeDemoSources(dir: string, assets: string = demoAssetsDir()): void {
+  for (const [name, target] of Object.entries(DEMO_SOURCE_FOLDERS)) {
+    const dst = path.join(dir, target);
+    if (fs.existsSync(dst)) throw new Error(`${dir} already has ${target}/; choose an empty folder`);
+    copyTree(path.join(assets, name), dst);
+  }
+}
+
+/**
+ * The problems `autodev-state check` reports on the demo, by source: none. Everything unusual in it
+ * is state a real run goes through, not damage: a blocked task (3.3, with its reason), an escalated
+ * task after two retries (3.2), a skipped task, a failed developer attempt, a tournament that did
+ * not converge (2.1), engine_state's HEAD unknown when the folder is not a git repository.
+ */
+export const DEMO_STAGED_PROBLEMS: Readonly<Record<"autodev" | "agloop" | "engine_state", readonly string[]>> = { autodev: [], agloop: [], engine_state: [] };
+
+/** Plays a tournament into `.autodev/tournaments/<id>/`; the ledger payload `*_tournament_complete` gets, and the result. */
+function tournament(dir: string, script: DemoTournamentScript) {
+  const result = writeDemoTournament(path.join(tournamentsDir(dir), script.id), script);
+  // Both runners: tournament_id, passes, winner_last, artifact_dir relative to the workspace.
+  const payload = { tournament_id: script.id, passes: result.history.length, winner_last: result.winnerLast, artifact_dir: `.autodev/tournaments/${script.id}` };
+  return { result, payload };
+}
 
 function evidence(raw: Record<string, unknown>) {
   const res = validateEvidence(toPyDeep(raw) as PyValue);
@@ -46,32 +115,40 @@ async function runStep(pm: PlanManager, dir: string, step: DemoStep): Promise<vo
       await writePatch(dir, step.task, diff);
       return;
     }
+    case "tournament": {
+      // impl_tournament_runner: TournamentEvidence first, then the impl_tournament_complete breadcrumb.
+      const { result, payload } = tournament(dir, IMPL_TOURNAMENTS[step.task]);
+      const { tournament_id, passes, winner_last } = payload;
+      const ev = { task_id: step.task, kind: "tournament", tournament_id, phase: "impl", passes, winner: winner_last, converged: result.converged, history: result.history, final_diff: result.final.diff || null };
+      await writeEvidence(dir, step.task, evidence(ev));
+      await pm.ledgerAppend("impl_tournament_complete", toPyDeep({ ...payload, task_id: step.task }) as Map<string, PyValue>);
+      return;
+    }
   }
 }
 
-/** Writes the demo workspace into `dir` (which must not contain `.autodev/` yet). */
+/** Writes the demo workspace into `dir` (which must not contain `.autodev/`, `.agloop/` or `engine_state/` yet). */
 export async function createDemoWorkspace(dir: string): Promise<void> {
-  if (fs.existsSync(autodevRoot(dir))) throw new Error(`${dir} already has .autodev/; choose an empty folder`);
+  for (const sub of [autodevRoot(dir), path.join(dir, ".agloop"), path.join(dir, "engine_state")]) {
+    if (fs.existsSync(sub)) throw new Error(`${dir} already has ${path.basename(sub)}/; choose an empty folder`);
+  }
+  const assets = demoAssetsDir(); // before writing anything: a build without dist/demo/ fails here
   for (const [rel, text] of Object.entries(DEMO_FILES)) {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     fs.writeFileSync(path.join(dir, rel), text);
   }
   fs.mkdirSync(autodevRoot(dir), { recursive: true });
-  fs.writeFileSync(path.join(autodevRoot(dir), "spec.md"), "# Spec: units converter CLI\n\nA small CLI that converts lengths and temperatures, with a config file and docs.\n");
+  // run_plan_phase: spec.md is `intent.strip() + "\n"`; the plan's spec_hash is taken over the intent.
+  fs.writeFileSync(path.join(autodevRoot(dir), "spec.md"), DEMO_SPEC_INTENT.trim() + "\n");
   fs.writeFileSync(path.join(autodevRoot(dir), "config.json"), JSON.stringify(DEMO_CONFIG, null, 2) + "\n");
   const pm = new PlanManager(dir, { sessionId: "sess-demo-plan" });
-  await pm.ledgerAppend("plan_tournament_complete", toPyDeep({ tournament_id: "plan-1", passes: 2, winner: "B", converged: true }) as Map<string, PyValue>);
+  await pm.ledgerAppend("plan_tournament_complete", toPyDeep(tournament(dir, PLAN_TOURNAMENT).payload) as Map<string, PyValue>);
   const plan = validatePlan(toPyDeep(DEMO_PLAN) as PyValue);
   if (!plan.ok) throw new Error(`demo plan invalid: ${plan.error}`);
   await pm.initPlan(plan.value);
   const exec = new PlanManager(dir, { sessionId: "sess-demo-exec" });
   for (const step of DEMO_STEPS) await runStep(exec, dir, step);
-  const tdir = path.join(tournamentsDir(dir), "impl-1.2");
-  fs.mkdirSync(path.join(tdir, "pass_01"), { recursive: true });
-  fs.mkdirSync(path.join(tdir, "pass_02"), { recursive: true });
-  fs.writeFileSync(path.join(tdir, "history.json"), JSON.stringify([{ pass: 1, winner: "A", scores: { A: 0.58, B: 0.42 } }, { pass: 2, winner: "AB", scores: { A: 0.47, AB: 0.53 } }], null, 2) + "\n");
-  fs.writeFileSync(path.join(tdir, "pass_01", "result.json"), JSON.stringify({ winner: "A", judges: [{ judge: "j1", A: 7, B: 5 }, { judge: "j2", A: 6, B: 6 }] }, null, 2) + "\n");
-  fs.writeFileSync(path.join(tdir, "pass_02", "result.json"), JSON.stringify({ winner: "AB", judges: [{ judge: "j1", A: 6, AB: 8 }, { judge: "j2", A: 7, AB: 7 }] }, null, 2) + "\n");
+  writeDemoSources(dir, assets);
 }
 
 if (require.main === module) {
