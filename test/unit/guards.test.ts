@@ -1,7 +1,9 @@
 // Architecture guards, checked on the source text (plain Node, no VS Code needed):
 //  - nothing under src/core/ imports `vscode` (the core also runs in the CLI and in workers);
 //  - the commands package.json contributes and the ones src/extension/ registers are the same set;
-//  - the manifest never activates on `*` and its menus only name contributed commands.
+//  - the manifest never activates on `*` and its menus only name contributed commands;
+//  - every icon the code names (`icon: { id: "x" }`, `new ThemeIcon("x")`, `$(x)`) is a codicon
+//    (an unknown id renders as a blank space, with no error anywhere).
 //
 // How a command id is recognised in src/extension/**/*.ts (keep to one of these):
 //  - a literal "autodev.x" passed first to registerCommand / registerTextEditorCommand /
@@ -229,5 +231,22 @@ describe("guards", () => {
       assert.ok(!events.includes("*"), 'activationEvents must not contain "*"');
       assert.ok(events.includes("workspaceContains:.autodev/plan-ledger.jsonl"));
     });
+  });
+
+  it("names only icons that exist in the codicon font", () => {
+    const library = readFileSync(join(ROOT, "node_modules/@vscode/codicons/dist/codiconsLibrary.ts"), "utf8");
+    const known = new Set([...library.matchAll(/register\('([a-z0-9-]+)'/g)].map((m) => m[1]));
+    assert.ok(known.size > 400, "the codicon list was not found");
+    const unknown: string[] = [];
+    const files = [...sourceFiles(join(ROOT, "src")), ...sourceFiles(join(ROOT, "webview"))];
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(/\bicon: \{ id: "([^"]+)"|ThemeIcon\("([^"]+)"|"\$\(([a-z0-9-]+)\)/g)) {
+        const id = (m[1] ?? m[2] ?? m[3]).replace(/~[a-z]+$/, ""); // `sync~spin`: an icon with its animation
+        if (!known.has(id)) unknown.push(`${relative(ROOT, file)}: ${id}`);
+      }
+    }
+    for (const m of JSON.stringify(manifest).matchAll(/\$\(([a-z0-9-]+)\)/g)) if (!known.has(m[1])) unknown.push(`package.json: ${m[1]}`);
+    assert.deepEqual(unknown, [], "icons that VS Code does not know (pick one from @vscode/codicons)");
   });
 });

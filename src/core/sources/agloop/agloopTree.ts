@@ -87,7 +87,7 @@ function phaseHistoryNode(state: Record<string, unknown>): SourceTreeNode | unde
     id: "agloop/phases",
     label: "Phase history",
     description: String(history.length),
-    icon: { id: "timeline-view-icon" },
+    icon: { id: "history" },
     children,
   };
 }

@@ -68,7 +68,7 @@ export function tournamentNode(t: TournamentSummary): SourceTreeNode {
     id: base,
     label: t.id,
     description: [t.phase === "impl" && t.taskId ? `task ${t.taskId}` : t.phase, `${t.passes.length} pass${t.passes.length === 1 ? "" : "es"}`, t.winner ? `last ${t.winner}` : null, conv].filter(Boolean).join(" · "),
-    icon: t.leftoverWorktrees || t.errors.length ? WARN : { id: "trophy" },
+    icon: t.leftoverWorktrees || t.errors.length ? WARN : { id: "git-compare" },
     children,
   };
 }
@@ -78,5 +78,5 @@ export function tournamentsSection(tournaments: readonly TournamentSummary[], er
   if (tournaments.length === 0 && errors.length === 0) return null;
   const children: SourceTreeNode[] = errors.map((e, i) => ({ id: `autodev|tournaments|error|${i}`, label: plainLabel(e), icon: WARN }));
   children.push(...tournaments.map(tournamentNode));
-  return { id: "autodev|tournaments", label: "Tournaments", description: `${tournaments.length}`, icon: { id: "trophy" }, children };
+  return { id: "autodev|tournaments", label: "Tournaments", description: `${tournaments.length}`, icon: { id: "git-compare" }, children };
 }
