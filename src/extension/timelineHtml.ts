@@ -52,7 +52,7 @@ export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri):
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${attr(uri("dist", "media", "codicon.css"))}">
 <link rel="stylesheet" href="${attr(uri("media", "timeline.css"))}">
-<title>AutoDev Ledger Timeline</title>
+<title>${attr(vscode.l10n.t("AutoDev Ledger Timeline"))}</title>
 </head>
 <body>
 <div id="timeline-root" class="timeline-root"></div>
