@@ -1,4 +1,5 @@
-// Writes l10n/bundle.l10n.json: every string the extension passes to vscode.l10n.t(...), as
+// Writes l10n/bundle.l10n.json: every string the extension passes to vscode.l10n.t(...) (and the
+// timeline webview to its own l10n.t, webview/l10n.ts, which reads the same bundle from the host), as
 // VS Code's localization convention expects (a translator copies it to bundle.l10n.<lang>.json).
 // The same collection `@vscode/l10n-dev export` makes, without the dependency: the messages must be
 // plain string literals ("…", '…' or `…` without ${}), with {0}, {1}… for the arguments.
@@ -25,11 +26,11 @@ function tsFiles(dir) {
   return out;
 }
 
-/** Every message of `l10n.t(` calls under src/extension/, sorted; throws on a call whose message is not a literal. */
+/** Every message of `l10n.t(` calls under src/extension/ and webview/, sorted; throws on a call whose message is not a literal. */
 export function collectMessages() {
   const messages = new Set();
   const call = /\bl10n\.t\(\s*/g;
-  for (const file of tsFiles(join(ROOT, "src", "extension"))) {
+  for (const file of [...tsFiles(join(ROOT, "src", "extension")), ...tsFiles(join(ROOT, "webview"))]) {
     const text = readFileSync(file, "utf8");
     for (const m of text.matchAll(call)) {
       const rest = text.slice(m.index + m[0].length);

@@ -1,9 +1,10 @@
 /**
  * Runtime strings are translatable: every message src/extension/ passes to
- * `vscode.l10n.t` is a key of l10n/bundle.l10n.json and the bundle has no
+ * `vscode.l10n.t` (and the timeline webview to its `l10n.t`, which reads the
+ * host's bundle) is a key of l10n/bundle.l10n.json and the bundle has no
  * other key (scripts/l10n-bundle.mjs --check, which names what is missing or
  * stale), messages number their placeholders {0}…{n-1} without gaps, and no
- * message, tree label, quick pick, input box or thrown error of the extension
+ * message, tree label, quick pick, input box, thrown error or webview label
  * is an English literal outside `l10n.t`. Strings that come from src/core
  * (problem messages, check findings, summaries) stay English: they are the
  * CLI's output too.
@@ -29,31 +30,36 @@ function tsFiles(dir: string): string[] {
 }
 
 /**
- * Where src/extension/ hands English to the UI without l10n.t: a literal as the message of
- * show…Message, the label of a TreeItem, the text of a thrown Error, a placeholder or a prompt; or,
+ * Where src/extension/ or webview/ hands English to the UI without l10n.t: a literal as the
+ * message of show…Message, the label of a TreeItem, a placeholder, a prompt, an aria-label, a
+ * webview notice or an Error the extension throws (the webview's only guard its own code); or,
  * when the literal has words outside its `${…}` (a file name is not English), the label of an
- * evidence row or the value of a property the UI shows (title, tooltip, label, description,
- * detail, message, name, text). A line marked `l10n-ignore` is a code, not shown as it is.
+ * evidence row or a webview button, or the value of a property the UI shows (title, tooltip,
+ * label, description, detail, message, name, text). A line marked `l10n-ignore` is a code or a
+ * deliberate exception, not shown through this check.
  */
 function untranslated(): string[] {
   const lit = String.raw`(?:"[^"\n]*"|'[^'\n]*'|` + "`[^`]*`)";
   const always = [
     new RegExp(String.raw`\.show(?:Information|Warning|Error)Message\(\s*${lit}`),
     new RegExp(String.raw`new vscode\.TreeItem\(\s*${lit}`),
-    new RegExp(String.raw`new Error\(\s*${lit}`),
-    new RegExp(String.raw`\b(?:placeHolder|prompt)\s*:\s*${lit}`),
+    new RegExp(String.raw`\b(?:placeHolder|placeholder|prompt)\s*:\s*${lit}`),
+    new RegExp(String.raw`"aria-label"\s*:\s*${lit}`),
+    new RegExp(String.raw`\.(?:notice|showOverlay|empty)\(\s*${lit}`),
   ];
-  const shown = new RegExp(String.raw`(?:\b(?:title|tooltip|label|description|detail|message|name|text)\s*[:=]|\b(?:warningItem|errorItem)\()\s*(${lit})`, "g");
+  const thrownLiteral = new RegExp(String.raw`new Error\(\s*${lit}`);
+  const shown = new RegExp(String.raw`(?:\b(?:title|tooltip|label|description|detail|message|name|text)\s*[:=]|\b(?:warningItem|errorItem)\(|\b(?:button|toggle)\(\s*"[^"]*",)\s*(${lit})`, "g");
   const words = /[A-Za-z]{2,}\s+[A-Za-z]{2,}/;
   const out: string[] = [];
-  for (const file of tsFiles(path.join(REPO_ROOT, "src", "extension"))) {
+  for (const file of [...tsFiles(path.join(REPO_ROOT, "src", "extension")), ...tsFiles(path.join(REPO_ROOT, "webview"))]) {
     fs.readFileSync(file, "utf8")
       .split("\n")
       .forEach((line, i) => {
         const code = line.replace(/\/\/.*$/, "");
         if (/^\s*(?:\*|\/\*\*)/.test(code) || /\blog\.(?:info|warn|error)\(/.test(code) || line.includes("l10n-ignore")) return;
         const where = `${path.relative(REPO_ROOT, file)}:${i + 1}`;
-        if (always.some((re) => re.test(code))) out.push(`${where}: ${code.trim()}`);
+        const thrown = file.startsWith(path.join(REPO_ROOT, "src")) && thrownLiteral.test(code);
+        if (thrown || always.some((re) => re.test(code))) out.push(`${where}: ${code.trim()}`);
         for (const m of code.matchAll(shown)) {
           let inner = m[1].slice(1, -1);
           while (/\{[^{}]*\}/.test(inner)) inner = inner.replace(/\{[^{}]*\}/g, "");
@@ -101,7 +107,7 @@ describe("l10n: runtime strings", () => {
     assert.deepEqual(gaps, []);
   });
 
-  it("src/extension shows no English literal outside vscode.l10n.t", () => {
+  it("src/extension and the webview show no English literal outside l10n.t", () => {
     assert.deepEqual(untranslated(), []);
   });
 });
