@@ -8,6 +8,7 @@
  */
 import type { PlanDiff, TimelineEntryDetail } from "../src/protocol";
 import { button, clear, h, icon } from "./dom";
+import { l10n } from "./l10n";
 import { absoluteTime, chainLabel, count, oneLine, opIcon, relativeTime, statusClass, statusLabel, visible } from "./format";
 
 /** What the buttons of the pane ask for. */
@@ -25,8 +26,8 @@ export class DetailsPane {
 
   constructor(private readonly actions: DetailsActions) {
     this.body = h("div", { cls: "tl-details-body" });
-    this.el = h("section", { cls: "tl-details", attrs: { "aria-label": "Entry details", tabindex: "-1" } }, [this.body]);
-    this.empty("Select an entry to see its payload, hashes and what it changed.");
+    this.el = h("section", { cls: "tl-details", attrs: { "aria-label": l10n.t("Entry details"), tabindex: "-1" } }, [this.body]);
+    this.empty(l10n.t("Select an entry to see its payload, hashes and what it changed."));
   }
 
   /** A message instead of details. */
@@ -38,7 +39,7 @@ export class DetailsPane {
   /** Loading state for `seq`. */
   loading(seq: number): void {
     clear(this.body);
-    this.body.appendChild(h("p", { cls: "tl-hint", text: `Loading #${seq}…` }));
+    this.body.appendChild(h("p", { cls: "tl-hint", text: l10n.t("Loading #{0}…", seq) }));
   }
 
   /** Renders one entry's details. */
@@ -50,33 +51,33 @@ export class DetailsPane {
     this.body.append(h("div", { cls: "tl-details-head" }, [title, chain]));
 
     const actions = h("div", { cls: "tl-actions" });
-    const asOf = button("history", `Show plan as of #${r.seq}`, { cls: "primary" });
+    const asOf = button("history", l10n.t("Show plan as of #{0}", r.seq), { cls: "primary" });
     asOf.addEventListener("click", () => this.actions.showPlanAsOf(r.seq));
-    const open = button("go-to-file", `Open line ${r.line} in plan-ledger.jsonl`);
+    const open = button("go-to-file", l10n.t("Open line {0} in plan-ledger.jsonl", r.line));
     open.addEventListener("click", () => this.actions.openLine(r.seq));
     actions.append(asOf, open);
     if (r.taskId !== null) {
       const taskId = r.taskId;
-      const reveal = button("list-tree", `Reveal task ${oneLine(taskId)} in Plan`);
+      const reveal = button("list-tree", l10n.t("Reveal task {0} in Plan", oneLine(taskId)));
       reveal.addEventListener("click", () => this.actions.revealTask(taskId));
       actions.appendChild(reveal);
     }
     this.body.appendChild(actions);
 
     const rows: [string, Node][] = [
-      ["Time", h("span", { text: `${relativeTime(r.timestamp, now)} · ${absoluteTime(r.timestamp)}` })],
-      ["Session", h("span", { text: oneLine(r.sessionId) })],
+      [l10n.t("Time"), h("span", { text: `${relativeTime(r.timestamp, now)} · ${absoluteTime(r.timestamp)}` })],
+      [l10n.t("Session"), h("span", { text: oneLine(r.sessionId) })],
     ];
-    if (r.taskId !== null) rows.push(["Task", h("span", { text: `${oneLine(r.taskId)}${r.taskTitle !== null ? ` — ${oneLine(r.taskTitle)}` : ""}` })]);
+    if (r.taskId !== null) rows.push([l10n.t("Task"), h("span", { text: `${oneLine(r.taskId)}${r.taskTitle !== null ? ` — ${oneLine(r.taskTitle)}` : ""}` })]);
     if (r.toStatus !== null) {
-      rows.push(["Status", h("span", {}, [h("span", { cls: statusClass(r.fromStatus), text: statusLabel(r.fromStatus) }), h("span", { text: " → " }), h("span", { cls: statusClass(r.toStatus), text: statusLabel(r.toStatus) })])]);
+      rows.push([l10n.t("Status"), h("span", {}, [h("span", { cls: statusClass(r.fromStatus), text: statusLabel(r.fromStatus) }), h("span", { text: " → " }), h("span", { cls: statusClass(r.toStatus), text: statusLabel(r.toStatus) })])]);
     }
-    rows.push(["Line", h("span", { text: String(r.line) })]);
+    rows.push([l10n.t("Line"), h("span", { text: String(r.line) })]);
     rows.push(["self_hash", this.hash(r.selfHash, () => this.actions.copyHash(r.seq, "self"))]);
-    rows.push(["prev_hash", d.prevHash ? this.hash(d.prevHash, () => this.actions.copyHash(r.seq, "prev")) : h("span", { cls: "tl-muted", text: "(genesis: empty)" })]);
+    rows.push(["prev_hash", d.prevHash ? this.hash(d.prevHash, () => this.actions.copyHash(r.seq, "prev")) : h("span", { cls: "tl-muted", text: l10n.t("(genesis: empty)") })]);
     if (r.snapshot) {
       const snap = r.snapshot;
-      rows.push(["Snapshot", this.hash(`#${snap.seq} (line ${snap.line}) ${snap.selfHash}`, () => this.actions.copyHash(snap.seq, "self"))]);
+      rows.push([l10n.t("Snapshot"), this.hash(l10n.t("#{0} (line {1}) {2}", snap.seq, snap.line, snap.selfHash), () => this.actions.copyHash(snap.seq, "self"))]);
     }
     const dl = h("dl", { cls: "tl-fields" });
     for (const [k, v] of rows) dl.append(h("dt", { text: k }), h("dd", {}, [v]));
@@ -85,22 +86,22 @@ export class DetailsPane {
     if (d.problems.length > 0) {
       const list = h("ul", { cls: "tl-problems" });
       for (const p of d.problems) list.appendChild(h("li", {}, [icon("error"), h("span", { text: oneLine(p) })]));
-      this.body.append(h("h3", { text: "Integrity" }), list);
+      this.body.append(h("h3", { text: l10n.t("Integrity") }), list);
     }
-    this.body.append(h("h3", { text: "What changed" }), this.diff(d));
-    const payloadHead = `Payload${d.truncated ? ` (first ${count(d.payload.length)} of ${count(d.payloadChars)} characters; open the line for all)` : ""}`;
-    this.body.append(h("h3", { text: payloadHead }), h("pre", { cls: "tl-payload", text: visible(d.payload), attrs: { tabindex: "0", "aria-label": "Payload" } }));
+    this.body.append(h("h3", { text: l10n.t("What changed") }), this.diff(d));
+    const payloadHead = d.truncated ? l10n.t("Payload (first {0} of {1} characters; open the line for all)", count(d.payload.length), count(d.payloadChars)) : l10n.t("Payload");
+    this.body.append(h("h3", { text: payloadHead }), h("pre", { cls: "tl-payload", text: visible(d.payload), attrs: { tabindex: "0", "aria-label": l10n.t("Payload") } }));
   }
 
   private hash(text: string, copy: () => void): HTMLElement {
-    const b = button("copy", "Copy", { iconOnly: true, title: "Copy to the clipboard" });
+    const b = button("copy", l10n.t("Copy"), { iconOnly: true, title: l10n.t("Copy to the clipboard") });
     b.addEventListener("click", copy);
     return h("span", { cls: "tl-hash" }, [h("code", { text: oneLine(text) }), b]);
   }
 
   private diff(d: TimelineEntryDetail): HTMLElement {
-    if (d.diffError) return h("p", { cls: "tl-muted", text: `Plan diff unavailable: ${oneLine(d.diffError)}` });
-    if (!d.diff) return h("p", { cls: "tl-muted", text: "Nothing: this entry does not touch the plan." });
+    if (d.diffError) return h("p", { cls: "tl-muted", text: l10n.t("Plan diff unavailable: {0}", oneLine(d.diffError)) });
+    if (!d.diff) return h("p", { cls: "tl-muted", text: l10n.t("Nothing: this entry does not touch the plan.") });
     return renderDiff(d.diff);
   }
 }
@@ -108,18 +109,18 @@ export class DetailsPane {
 /** The plan diff as lists of text. */
 function renderDiff(diff: PlanDiff): HTMLElement {
   const box = h("div", { cls: "tl-diff" });
-  box.appendChild(h("p", { cls: "tl-muted", text: diff.baseSeq === null ? "Compared with no plan (first entry)." : `Compared with the plan after #${diff.baseSeq}.` }));
-  if (diff.planReplaced) box.appendChild(h("p", { text: "The plan was replaced (another plan_id)." }));
+  box.appendChild(h("p", { cls: "tl-muted", text: diff.baseSeq === null ? l10n.t("Compared with no plan (first entry).") : l10n.t("Compared with the plan after #{0}.", diff.baseSeq) }));
+  if (diff.planReplaced) box.appendChild(h("p", { text: l10n.t("The plan was replaced (another plan_id).") }));
   const section = (label: string, items: HTMLElement[], cls: string) => {
     if (items.length === 0) return;
     const ul = h("ul", { cls: `tl-diff-list ${cls}` });
     for (const it of items) ul.appendChild(it);
-    box.append(h("h4", { text: `${label} (${items.length})` }), ul);
+    box.append(h("h4", { text: l10n.t("{0} ({1})", label, items.length) }), ul);
   };
-  section("Tasks added", diff.added.map((t) => h("li", { text: `+ ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status)}` })), "added");
-  section("Tasks removed", diff.removed.map((t) => h("li", { text: `− ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status)}` })), "removed");
+  section(l10n.t("Tasks added"), diff.added.map((t) => h("li", { text: `+ ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status)}` })), "added");
+  section(l10n.t("Tasks removed"), diff.removed.map((t) => h("li", { text: `− ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status)}` })), "removed");
   section(
-    "Tasks changed",
+    l10n.t("Tasks changed"),
     diff.changed.map((c) => {
       const li = h("li", {}, [h("span", { cls: "tl-diff-task", text: `${oneLine(c.taskId)} ${oneLine(c.title)}` })]);
       const fields = h("ul", { cls: "tl-diff-fields" });
@@ -129,9 +130,9 @@ function renderDiff(diff: PlanDiff): HTMLElement {
     }),
     "changed",
   );
-  section("Phases added", diff.phasesAdded.map((p) => h("li", { text: oneLine(p) })), "added");
-  section("Phases removed", diff.phasesRemoved.map((p) => h("li", { text: oneLine(p) })), "removed");
-  if (diff.omitted > 0) box.appendChild(h("p", { cls: "tl-muted", text: `…and ${count(diff.omitted)} more.` }));
-  if (box.childElementCount === 1) box.appendChild(h("p", { text: "No task changed (the plan is the same as before this entry)." }));
+  section(l10n.t("Phases added"), diff.phasesAdded.map((p) => h("li", { text: oneLine(p) })), "added");
+  section(l10n.t("Phases removed"), diff.phasesRemoved.map((p) => h("li", { text: oneLine(p) })), "removed");
+  if (diff.omitted > 0) box.appendChild(h("p", { cls: "tl-muted", text: l10n.t("…and {0} more.", count(diff.omitted)) }));
+  if (box.childElementCount === 1) box.appendChild(h("p", { text: l10n.t("No task changed (the plan is the same as before this entry).") }));
   return box;
 }

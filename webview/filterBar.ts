@@ -8,6 +8,7 @@
 import type { FolderChoice, TimelineFacets, TimelineFilter } from "../src/protocol";
 import { button, clear, h, option, setPressed, setText, toggle } from "./dom";
 import { count, oneLine, statusLabel } from "./format";
+import { l10n } from "./l10n";
 
 /** The options the toolbar edits. */
 export interface ViewOptions {
@@ -28,29 +29,29 @@ export interface FilterBarEvents {
 export class FilterBar {
   readonly el: HTMLElement;
   private options: ViewOptions;
-  private readonly folderSelect = h("select", { cls: "tl-select folder", attrs: { "aria-label": "Workspace folder" } });
-  private readonly text = h("input", { cls: "tl-input grow", attrs: { type: "search", placeholder: "Find: seq, task, title, op, session, hash…", "aria-label": "Find entries", spellcheck: "false" } });
-  private readonly op = h("select", { cls: "tl-select", attrs: { "aria-label": "Filter by op" } });
-  private readonly status = h("select", { cls: "tl-select", title: "Resulting status (the status an entry moved its task to)", attrs: { "aria-label": "Filter by resulting status" } });
-  private readonly task = h("input", { cls: "tl-input narrow", attrs: { type: "text", placeholder: "Task", list: "tl-task-list", "aria-label": "Filter by task id", spellcheck: "false" } });
+  private readonly folderSelect = h("select", { cls: "tl-select folder", attrs: { "aria-label": l10n.t("Workspace folder") } });
+  private readonly text = h("input", { cls: "tl-input grow", attrs: { type: "search", placeholder: l10n.t("Find: seq, task, title, op, session, hash…"), "aria-label": l10n.t("Find entries"), spellcheck: "false" } });
+  private readonly op = h("select", { cls: "tl-select", attrs: { "aria-label": l10n.t("Filter by op") } });
+  private readonly status = h("select", { cls: "tl-select", title: l10n.t("Resulting status (the status an entry moved its task to)"), attrs: { "aria-label": l10n.t("Filter by resulting status") } });
+  private readonly task = h("input", { cls: "tl-input narrow", attrs: { type: "text", placeholder: l10n.t("Task"), list: "tl-task-list", "aria-label": l10n.t("Filter by task id"), spellcheck: "false" } });
   private readonly tasks = h("datalist", { attrs: { id: "tl-task-list" } });
-  private readonly session = h("select", { cls: "tl-select", attrs: { "aria-label": "Filter by session" } });
+  private readonly session = h("select", { cls: "tl-select", attrs: { "aria-label": l10n.t("Filter by session") } });
   private readonly changesOnly: HTMLButtonElement;
   private readonly fold: HTMLButtonElement;
   private readonly link: HTMLButtonElement;
   private readonly travel: HTMLButtonElement;
-  private readonly jumpInput = h("input", { cls: "tl-input seq", attrs: { type: "text", placeholder: "Go to #", "aria-label": "Jump to seq", inputmode: "numeric" } });
+  private readonly jumpInput = h("input", { cls: "tl-input seq", attrs: { type: "text", placeholder: l10n.t("Go to #"), "aria-label": l10n.t("Jump to seq"), inputmode: "numeric" } });
   private readonly counter = h("span", { cls: "tl-count", attrs: { "aria-live": "polite" } });
   private textTimer = 0;
 
   constructor(initial: ViewOptions, private readonly events: FilterBarEvents) {
     this.options = initial;
-    this.changesOnly = toggle("diff", "Changes only: status changes, retries, escalations and plan changes", initial.filter.changesOnly);
-    this.fold = toggle("device-camera", "Fold snapshots into the entry they follow", initial.foldSnapshots);
-    this.link = toggle("link", "Link with the Plan view (selection filters and reveals)", initial.linkTree);
-    this.travel = toggle("history", "Time-travel the Plan view to the selected entry", initial.travelOnSelect);
-    const clearButton = button("clear-all", "Clear filters", { iconOnly: true });
-    this.el = h("div", { cls: "tl-toolbar", attrs: { role: "toolbar", "aria-label": "Timeline filters" } }, [
+    this.changesOnly = toggle("diff", l10n.t("Changes only: status changes, retries, escalations and plan changes"), initial.filter.changesOnly);
+    this.fold = toggle("device-camera", l10n.t("Fold snapshots into the entry they follow"), initial.foldSnapshots);
+    this.link = toggle("link", l10n.t("Link with the Plan view (selection filters and reveals)"), initial.linkTree);
+    this.travel = toggle("history", l10n.t("Time-travel the Plan view to the selected entry"), initial.travelOnSelect);
+    const clearButton = button("clear-all", l10n.t("Clear filters"), { iconOnly: true });
+    this.el = h("div", { cls: "tl-toolbar", attrs: { role: "toolbar", "aria-label": l10n.t("Timeline filters") } }, [
       this.folderSelect, this.text, this.op, this.status, this.task, this.tasks, this.session,
       h("span", { cls: "tl-sep" }), this.changesOnly, this.fold, this.link, this.travel, clearButton,
       h("span", { cls: "tl-sep" }), this.jumpInput, this.counter,
@@ -120,14 +121,14 @@ export class FilterBar {
     const fill = (sel: HTMLSelectElement, any: string, values: readonly { value: string; count: number }[], label: (v: string) => string, current: string) => {
       clear(sel);
       sel.appendChild(option("", any, current === ""));
-      for (const v of values) sel.appendChild(option(v.value, `${label(v.value)} (${count(v.count)})`, v.value === current));
+      for (const v of values) sel.appendChild(option(v.value, l10n.t("{0} ({1})", label(v.value), count(v.count)), v.value === current));
       if (current && !values.some((v) => v.value === current)) sel.appendChild(option(current, label(current), true));
     };
-    fill(this.op, "All ops", facets?.ops ?? [], oneLine, f.ops[0] ?? "");
-    fill(this.status, "Any status", facets?.statuses ?? [], (s) => statusLabel(s), f.status);
-    fill(this.session, "All sessions", facets?.sessions ?? [], oneLine, f.sessionId);
+    fill(this.op, l10n.t("All ops"), facets?.ops ?? [], oneLine, f.ops[0] ?? "");
+    fill(this.status, l10n.t("Any status"), facets?.statuses ?? [], (s) => statusLabel(s), f.status);
+    fill(this.session, l10n.t("All sessions"), facets?.sessions ?? [], oneLine, f.sessionId);
     clear(this.tasks);
-    for (const t of facets?.tasks ?? []) this.tasks.appendChild(option(t.value, `${oneLine(t.value)} (${count(t.count)} entries)`));
+    for (const t of facets?.tasks ?? []) this.tasks.appendChild(option(t.value, t.count === 1 ? l10n.t("{0} (1 entry)", oneLine(t.value)) : l10n.t("{0} ({1} entries)", oneLine(t.value), count(t.count))));
   }
 
   /** Shows the folder choice when there is more than one folder. */
@@ -139,7 +140,7 @@ export class FilterBar {
 
   /** "N of M entries". */
   setCount(matched: number, entries: number): void {
-    setText(this.counter, matched === entries ? `${count(entries)} entries` : `${count(matched)} of ${count(entries)} entries`);
+    setText(this.counter, matched === entries ? l10n.t("{0} entries", count(entries)) : l10n.t("{0} of {1} entries", count(matched), count(entries)));
   }
 
   /** Clears the jump box after a jump. */

@@ -4,6 +4,7 @@
  * look at: bidi overrides and other invisible controls become visible
  * `[U+202E]` marks, so a title cannot reorder the text around it.
  */
+import { l10n } from "./l10n";
 
 /** Bidi embeddings/overrides/isolates, marks, and C0/C1 controls (except tab and newline). */
 // eslint-disable-next-line no-control-regex -- finding invisible and control characters is the point
@@ -31,13 +32,13 @@ export function relativeTime(iso: string, now: number): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return oneLine(iso).slice(0, 24);
   const s = Math.round((now - t) / 1000);
-  if (s < 0) return "in the future";
-  if (s < 10) return "just now";
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  if (s < 2 * 86_400) return "yesterday";
-  if (s < 30 * 86_400) return `${Math.floor(s / 86_400)} d ago`;
+  if (s < 0) return l10n.t("in the future");
+  if (s < 10) return l10n.t("just now");
+  if (s < 60) return l10n.t("{0} s ago", s);
+  if (s < 3600) return l10n.t("{0} min ago", Math.floor(s / 60));
+  if (s < 86_400) return l10n.t("{0} h ago", Math.floor(s / 3600));
+  if (s < 2 * 86_400) return l10n.t("yesterday");
+  if (s < 30 * 86_400) return l10n.t("{0} d ago", Math.floor(s / 86_400));
   const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear();
   return (sameYear ? DAY_MONTH : DATE).format(t);
 }
@@ -58,13 +59,13 @@ export function clockTime(iso: string): string {
 /** "Today", "Yesterday", or a weekday and date, for a `YYYY-MM-DD` day. */
 export function dayLabel(day: string, now: number): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) return "Unknown day";
+  if (!m) return l10n.t("Unknown day");
   const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   const today = new Date(now);
   const start = new Date(today.getFullYear(), today.getMonth(), today.getDate()).getTime();
   const diff = Math.round((start - d.getTime()) / 86_400_000);
-  if (diff === 0) return "Today";
-  if (diff === 1) return "Yesterday";
+  if (diff === 0) return l10n.t("Today");
+  if (diff === 1) return l10n.t("Yesterday");
   return WEEKDAY_DATE.format(d);
 }
 
@@ -97,7 +98,7 @@ export function opIcon(op: string): string {
 
 const STATUS: Readonly<Record<string, { icon: string; label: string }>> = {
   pending: { icon: "circle-large-outline", label: "pending" },
-  in_progress: { icon: "play-circle", label: "in progress" },
+  in_progress: { icon: "play-circle", label: "in progress" }, // l10n-ignore: status labels stay English, as the Plan tree's (src/core)
   coded: { icon: "record", label: "coded" },
   auto_gated: { icon: "workspace-trusted", label: "auto-gated" },
   reviewed: { icon: "pass", label: "reviewed" },
@@ -134,7 +135,7 @@ export function statusClass(s: string | null): string {
 
 /** Label of a chain state. */
 export function chainLabel(chain: string, kind: string | null): string {
-  if (chain === "broken") return `broken here${kind ? ` (${oneLine(kind)})` : ""}`;
-  if (chain === "unverified") return "after the break (not verified)";
-  return "chain ok";
+  if (chain === "broken") return kind ? l10n.t("broken here ({0})", oneLine(kind)) : l10n.t("broken here");
+  if (chain === "unverified") return l10n.t("after the break (not verified)");
+  return l10n.t("chain ok");
 }

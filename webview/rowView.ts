@@ -7,6 +7,7 @@
  */
 import type { TimelineEntryRow, TimelineGroupRow, TimelineRow } from "../src/protocol";
 import { clear, h, icon, setAttr, setIcon, setText } from "./dom";
+import { l10n } from "./l10n";
 import { absoluteTime, chainLabel, clockTime, dayLabel, oneLine, opIcon, relativeTime, shortHash, statusClass, statusIcon, statusLabel } from "./format";
 
 /** Height of every row in pixels (the virtual list's arithmetic relies on it). */
@@ -94,7 +95,7 @@ export class RowView {
 
   private bindPlaceholder(): void {
     this.become("placeholder");
-    if (!this.el.firstChild) this.el.appendChild(h("span", { cls: "tl-loading", text: "Loading…" }));
+    if (!this.el.firstChild) this.el.appendChild(h("span", { cls: "tl-loading", text: l10n.t("Loading…") }));
     setAttr(this.el, "role", "presentation");
     this.el.removeAttribute("aria-selected");
   }
@@ -109,8 +110,8 @@ export class RowView {
       icon("calendar", "g-icon"),
       h("span", { cls: "g-day", text: dayLabel(row.day, ctx.now) }),
       icon("account", "g-icon"),
-      h("span", { cls: "g-session", text: oneLine(row.sessionId), title: `session ${oneLine(row.sessionId)}` }),
-      h("span", { cls: "g-count", text: `${row.entries} ${row.entries === 1 ? "entry" : "entries"}` }),
+      h("span", { cls: "g-session", text: oneLine(row.sessionId), title: l10n.t("session {0}", oneLine(row.sessionId)) }),
+      h("span", { cls: "g-count", text: row.entries === 1 ? l10n.t("1 entry") : l10n.t("{0} entries", row.entries) }),
       h("span", { cls: "g-range", text: range }),
     );
   }
@@ -147,31 +148,34 @@ export class RowView {
     this.el.classList.toggle("broken", row.chain === "broken");
     this.el.classList.toggle("unverified", row.chain === "unverified");
     setIcon(p.mark, travel ? "history" : "blank", "c-mark");
-    p.mark.title = travel ? "The Plan view shows the plan as of this entry" : "";
+    p.mark.title = travel ? l10n.t("The Plan view shows the plan as of this entry") : "";
     setIcon(p.chain, row.chain === "ok" ? "pass" : row.chain === "broken" ? "error" : "warning", `c-chain chain-${row.chain}`);
     p.chain.title = chainLabel(row.chain, row.chainKind);
     setText(p.seq, `#${row.seq}`);
     setIcon(p.opIcon, opIcon(row.op), "c-opicon");
     setText(p.op, oneLine(row.op));
     setText(p.task, row.taskId === null ? "" : oneLine(row.taskId));
-    p.task.title = row.taskId === null ? "" : `task ${oneLine(row.taskId)}`;
+    p.task.title = row.taskId === null ? "" : l10n.t("task {0}", oneLine(row.taskId));
     this.bindChange(row, p);
     const title = row.summary || row.taskTitle;
     setText(p.title, title ? oneLine(title) : "");
     p.title.title = title ? oneLine(title) : "";
     setText(p.session, oneLine(row.sessionId));
-    p.session.title = `session ${oneLine(row.sessionId)}`;
+    p.session.title = l10n.t("session {0}", oneLine(row.sessionId));
     setIcon(p.snap, row.snapshot ? "device-camera" : "blank", "c-snap");
-    p.snap.title = row.snapshot ? `snapshot #${row.snapshot.seq} written right after this entry` : "";
+    p.snap.title = row.snapshot ? l10n.t("snapshot #{0} written right after this entry", row.snapshot.seq) : "";
     setText(p.hash, shortHash(row.selfHash));
-    p.hash.title = `self_hash ${oneLine(row.selfHash)} — ${chainLabel(row.chain, row.chainKind)}`;
+    p.hash.title = l10n.t("self_hash {0} — {1}", oneLine(row.selfHash), chainLabel(row.chain, row.chainKind));
     setText(p.time, relativeTime(row.timestamp, ctx.now));
     p.time.title = absoluteTime(row.timestamp);
-    const retry = row.retryCount !== null ? `, retry ${row.retryCount}` : "";
-    const escalated = row.escalated ? ", escalated" : "";
-    const change = row.toStatus !== null ? `${row.fromStatus !== row.toStatus ? `, ${statusLabel(row.fromStatus)} to ${statusLabel(row.toStatus)}` : `, still ${statusLabel(row.toStatus)}`}${retry}${escalated}` : "";
-    const label = `#${row.seq} ${oneLine(row.op)}${row.taskId !== null ? `, task ${oneLine(row.taskId)}` : ""}${change}, session ${oneLine(row.sessionId)}, ${relativeTime(row.timestamp, ctx.now)}, ${chainLabel(row.chain, row.chainKind)}${travel ? ", shown in the Plan view" : ""}`;
-    setAttr(this.el, "aria-label", label);
+    // What a screen reader says: "#12 update_task_status, task 1.2, coded to reviewed, session s1, 5 min ago, chain ok".
+    const said = [`#${row.seq} ${oneLine(row.op)}`, row.taskId !== null ? l10n.t("task {0}", oneLine(row.taskId)) : ""];
+    if (row.toStatus !== null) {
+      said.push(row.fromStatus !== row.toStatus ? l10n.t("{0} to {1}", statusLabel(row.fromStatus), statusLabel(row.toStatus)) : l10n.t("still {0}", statusLabel(row.toStatus)));
+      said.push(row.retryCount !== null ? l10n.t("retry {0}", row.retryCount) : "", row.escalated ? l10n.t("escalated") : "");
+    }
+    said.push(l10n.t("session {0}", oneLine(row.sessionId)), relativeTime(row.timestamp, ctx.now), chainLabel(row.chain, row.chainKind), travel ? l10n.t("shown in the Plan view") : "");
+    setAttr(this.el, "aria-label", said.filter(Boolean).join(", "));
   }
 
   private bindChange(row: TimelineEntryRow, p: EntryParts): void {
@@ -182,11 +186,19 @@ export class RowView {
     setText(p.from, moved ? statusLabel(row.fromStatus) : "");
     setText(p.arrow, moved ? "→" : "");
     setIcon(p.toIcon, hasStatus ? statusIcon(row.toStatus) : "blank", `c-sicon ${statusClass(row.toStatus)}`);
-    const marks = [row.retryCount !== null ? `retry ${row.retryCount}` : "", row.escalated ? "escalated" : ""].filter(Boolean);
+    const marks = [row.retryCount !== null ? l10n.t("retry {0}", row.retryCount) : "", row.escalated ? l10n.t("escalated") : ""].filter(Boolean);
     let to = hasStatus ? [moved || marks.length === 0 ? statusLabel(row.toStatus) : "", ...marks].filter(Boolean).join(" · ") : "";
-    if (!hasStatus) to = row.change === "plan" ? (row.op === "init_plan" ? "plan created" : "plan replaced") : row.change === "snapshot" ? "snapshot" : row.change === "evidence" ? "evidence recorded" : row.change === "audit" ? "tournament result" : "";
+    if (!hasStatus) to = changeNote(row);
     setText(p.to, to);
     p.to.className = `c-to ${hasStatus ? statusClass(row.toStatus) : "c-note"}`;
     p.from.className = `c-from ${statusClass(row.fromStatus)}`;
   }
+}
+
+/** What an entry without a status change did: "plan created", "snapshot", "evidence recorded"… ("" for nothing). */
+function changeNote(row: TimelineEntryRow): string {
+  if (row.change === "plan") return row.op === "init_plan" ? l10n.t("plan created") : l10n.t("plan replaced");
+  if (row.change === "snapshot") return l10n.t("snapshot");
+  if (row.change === "evidence") return l10n.t("evidence recorded");
+  return row.change === "audit" ? l10n.t("tournament result") : "";
 }

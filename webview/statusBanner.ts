@@ -6,6 +6,7 @@
 import type { IntegritySummary } from "../src/protocol";
 import { button, clear, h, icon, setText } from "./dom";
 import { oneLine } from "./format";
+import { l10n } from "./l10n";
 
 /** What the banner's buttons ask for. */
 export interface BannerActions {
@@ -34,11 +35,11 @@ export class StatusBanner {
     clear(this.travel);
     this.travel.hidden = seq === null;
     if (seq === null) return;
-    const back = button("debug-continue", "Back to live");
+    const back = button("debug-continue", l10n.t("Back to live"));
     back.addEventListener("click", () => this.actions.backToLive());
-    const go = button("target", `Go to #${seq}`);
+    const go = button("target", l10n.t("Go to #{0}", seq));
     go.addEventListener("click", () => this.actions.jumpTo(seq));
-    this.travel.append(icon("history"), h("span", { cls: "grow", text: `The Plan view shows the plan as of entry #${seq}.` }), go, back);
+    this.travel.append(icon("history"), h("span", { cls: "grow", text: l10n.t("The Plan view shows the plan as of entry #{0}.", seq) }), go, back);
   }
 
   /** Shows or hides the broken-chain strip. */
@@ -47,11 +48,12 @@ export class StatusBanner {
     const bad = integrity !== null && !integrity.ok;
     this.broken.hidden = !bad;
     if (!bad) return;
-    const where = integrity.brokenLine !== null ? ` at line ${integrity.brokenLine}` : "";
-    const text = `The ledger is broken${where}: ${oneLine(integrity.message ?? "integrity check failed")}`;
+    // The finding comes from src/core (English, as the CLI prints it).
+    const why = oneLine(integrity.message ?? l10n.t("integrity check failed"));
+    const text = integrity.brokenLine !== null ? l10n.t("The ledger is broken at line {0}: {1}", integrity.brokenLine, why) : l10n.t("The ledger is broken: {0}", why);
     this.broken.append(icon("error"), h("span", { cls: "grow", text: text.length > 400 ? `${text.slice(0, 400)}…` : text }));
     if (brokenSeq !== null) {
-      const go = button("target", `Go to #${brokenSeq}`);
+      const go = button("target", l10n.t("Go to #{0}", brokenSeq));
       go.addEventListener("click", () => this.actions.jumpTo(brokenSeq));
       this.broken.appendChild(go);
     }

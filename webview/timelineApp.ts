@@ -11,6 +11,7 @@ import { DetailsPane } from "./detailsPane";
 import { h } from "./dom";
 import { FilterBar, ViewOptions } from "./filterBar";
 import { HostBridge } from "./hostBridge";
+import { l10n } from "./l10n";
 import { StatusBanner } from "./statusBanner";
 import { TimelinePager } from "./timelinePager";
 
@@ -31,7 +32,7 @@ const DEFAULT_OPTIONS: ViewOptions = {
   travelOnSelect: false,
 };
 
-const NO_SELECTION = "Select an entry to see its payload, hashes and what it changed.";
+const noSelection = () => l10n.t("Select an entry to see its payload, hashes and what it changed.");
 
 type WithoutFolder<T> = T extends unknown ? Omit<T, "folderUri"> : never;
 
@@ -42,7 +43,7 @@ export class TimelineApp {
   private readonly bar: FilterBar;
   private readonly details: DetailsPane;
   private readonly banner: StatusBanner;
-  private readonly overlay = h("div", { cls: "tl-overlay", text: "Loading the ledger…" });
+  private readonly overlay = h("div", { cls: "tl-overlay", text: l10n.t("Loading the ledger…") });
   private readonly timeZone = safeTimeZone();
   private folderUri: string | null = null;
   private folders: readonly FolderChoice[] = [];
@@ -105,7 +106,7 @@ export class TimelineApp {
         this.bar.setFolders(m.folders, m.folderUri);
         this.banner.setTravel(m.travelSeq);
         if (m.focusTask !== null) this.bar.set({ ...this.bar.value, filter: { ...DEFAULT_OPTIONS.filter, taskId: m.focusTask } });
-        if (m.folderUri === null) return this.showOverlay("No workspace folder has .autodev/ state.");
+        if (m.folderUri === null) return this.showOverlay(l10n.t("No workspace folder has .autodev/ state."));
         if (m.locateSeq !== null) return this.reload(m.locateSeq, true);
         if (m.firstPage && this.pendingAnchor === null && sameQuery(m.firstPage.query, this.query())) return this.pager.firstPaint(m.firstPage.page);
         return this.reload(this.selectedSeq, false, this.pendingAnchor);
@@ -115,7 +116,7 @@ export class TimelineApp {
       case "details":
         if (m.requestId === this.detailsRequest) {
           if (m.detail) this.details.show(m.detail, Date.now());
-          else this.details.empty("That entry is no longer in the ledger.");
+          else this.details.empty(l10n.t("That entry is no longer in the ledger."));
         }
         return;
       case "ledgerChanged":
@@ -148,7 +149,7 @@ export class TimelineApp {
         return this.banner.notice(m.message);
       case "error":
         if (m.requestId !== null) this.pager.fail(m.requestId);
-        return this.banner.notice(`Error: ${m.message}`);
+        return this.banner.notice(l10n.t("Error: {0}", m.message));
     }
   }
 
@@ -178,7 +179,7 @@ export class TimelineApp {
       if (key !== this.facetKey || !this.opened) this.bar.setFacets(p.facets);
       this.facetKey = key;
     }
-    if (p.total === 0) this.showOverlay(p.entries === 0 ? "No entries yet: the ledger is empty." : "No entry matches the filters.");
+    if (p.total === 0) this.showOverlay(p.entries === 0 ? l10n.t("No entries yet: the ledger is empty.") : l10n.t("No entry matches the filters."));
     else this.overlay.hidden = true;
   }
 
@@ -194,8 +195,8 @@ export class TimelineApp {
         this.pager.list.el.focus();
       },
       () => {
-        if (JSON.stringify(this.bar.value.filter) === JSON.stringify(DEFAULT_OPTIONS.filter)) return this.banner.notice(`There is no entry #${seq} in this ledger.`);
-        this.banner.notice(`The filters hid #${seq}; they were cleared.`);
+        if (JSON.stringify(this.bar.value.filter) === JSON.stringify(DEFAULT_OPTIONS.filter)) return this.banner.notice(l10n.t("There is no entry #{0} in this ledger.", seq));
+        this.banner.notice(l10n.t("The filters hid #{0}; they were cleared.", seq));
         this.bar.set({ ...this.bar.value, filter: DEFAULT_OPTIONS.filter });
         this.reload(seq, true);
       },
@@ -229,8 +230,8 @@ export class TimelineApp {
     this.folderUri = uri;
     this.bar.setFolders(this.folders, uri);
     this.selectedSeq = null;
-    this.details.empty(NO_SELECTION);
-    if (uri === null) return this.showOverlay("No workspace folder has .autodev/ state.");
+    this.details.empty(noSelection());
+    if (uri === null) return this.showOverlay(l10n.t("No workspace folder has .autodev/ state."));
     this.bridge.post({ type: "setFolder", folderUri: uri });
     this.reload(null);
   }

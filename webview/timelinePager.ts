@@ -10,6 +10,7 @@
 import type { TimelineEntryRow, TimelinePage, TimelineQuery, TimelineRow, WebviewMessageOf } from "../src/protocol";
 import { button } from "./dom";
 import { count } from "./format";
+import { l10n } from "./l10n";
 import { PAGE_SIZE, RowCache } from "./rowCache";
 import { ROW_HEIGHT, RowContext } from "./rowView";
 import { VirtualList } from "./virtualList";
@@ -66,7 +67,7 @@ export class TimelinePager {
         scrolled: () => this.scrolled(),
         context: () => host.context(),
       },
-      "Ledger entries, newest first",
+      l10n.t("Ledger entries, newest first"),
     );
     this.newPill.hidden = true;
     this.newPill.addEventListener("click", () => this.list.moveTo(0, 1));
@@ -205,8 +206,8 @@ export class TimelinePager {
   private setNew(n: number): void {
     this.newCount = n;
     this.newPill.hidden = n === 0;
-    const label = `${count(n)} new ${n === 1 ? "entry" : "entries"}`;
+    const label = n === 1 ? l10n.t("1 new entry") : l10n.t("{0} new entries", count(n));
     this.newPill.lastChild!.textContent = label;
-    this.newPill.title = `${label} above — jump to the newest`;
+    this.newPill.title = l10n.t("{0} above — jump to the newest", label);
   }
 }

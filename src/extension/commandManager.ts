@@ -28,7 +28,7 @@ export class CommandManager extends Disposable {
           } catch (e) {
             const message = e instanceof Error ? e.message : String(e);
             this.log.error(`${id} failed`, e);
-            void vscode.window.showErrorMessage(`AutoDev: ${message}`);
+            void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: {0}", message));
             return undefined;
           }
         }),

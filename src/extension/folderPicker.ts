@@ -21,13 +21,13 @@ export class FolderPicker {
       if (f) return f;
     }
     if (folders.length === 0) {
-      void vscode.window.showInformationMessage("AutoDev: no workspace folder has a .autodev/ folder.");
+      void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: no workspace folder has a .autodev/ folder."));
       return undefined;
     }
     if (folders.length === 1) return folders[0];
     const picked = await vscode.window.showQuickPick(
       folders.map((f) => ({ label: f.folder.name, description: f.cwd, f })),
-      { placeHolder: "Which AutoDev workspace folder?" },
+      { placeHolder: vscode.l10n.t("Which AutoDev workspace folder?") },
     );
     return picked?.f;
   }

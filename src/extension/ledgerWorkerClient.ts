@@ -45,7 +45,7 @@ export class LedgerWorkerClient extends Disposable {
     w.on("error", (e) => this.log.error("ledger worker failed", e));
     w.on("exit", (code) => {
       if (this.worker === w) this.worker = null;
-      const err = new Error(`the ledger worker stopped (exit code ${code}); it restarts on the next request`);
+      const err = new Error(vscode.l10n.t("the ledger worker stopped (exit code {0}); it restarts on the next request", String(code)));
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     });

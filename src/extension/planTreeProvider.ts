@@ -3,14 +3,13 @@
  * tasks → a task's blocked reason, acceptance criteria, dependencies (links
  * that reveal the task), files (open on click) and evidence (contributed).
  */
-import * as path from "node:path";
 import * as vscode from "vscode";
 import { Task } from "../core/plan/schemas";
 import { AutodevFolder } from "./sources/autodev/autodevFolder";
 import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import { Disposable } from "./disposable";
-import { PlanNode, phaseNodeId, taskChildren, taskNodeId, asText } from "./planTreeNodes";
-import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
+import { PlanNode, phaseNodeId, taskChildren, taskNodeId } from "./planTreeNodes";
+import { planNodeItem } from "./planTreeItems";
 import { SourceFolderState } from "./sources/sourceFolderState";
 import { SourceTreeModel } from "./sources/sourceTreeModel";
 import { SourceWorkspaces } from "./sources/sourceWorkspaces";
@@ -23,16 +22,6 @@ export type RootChildContributor = (folder: AutodevFolder, parent: Extract<PlanN
 export type RunNodesContributor = (folder: AutodevFolder, parent: Extract<PlanNode, { kind: "root" }>) => { top: PlanNode[]; bottom: PlanNode[] };
 /** Gives a task row a resource URI (for file decorations such as a missing-evidence badge). */
 export type TaskResourceUri = (folder: AutodevFolder, taskId: string) => vscode.Uri;
-
-function relTime(iso: string): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  const s = Math.round((Date.now() - t) / 1000);
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86400)} d ago`;
-}
 
 /** TreeDataProvider of the `autodev.plan` view. */
 export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvider<PlanNode> {
@@ -66,7 +55,6 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.changed.fire();
   }
 
-  /** Installs the contributor of nodes at the end of each root (plan-level evidence). */
   /** Installs the contributor of the run-state nodes above and below each plan; `onChange` refreshes them. */
   setRunContributor(c: RunNodesContributor, onChange: vscode.Event<unknown>): void {
     this.runContributor = c;
@@ -74,6 +62,7 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.changed.fire();
   }
 
+  /** Installs the contributor of nodes at the end of each root (plan-level evidence). */
   setRootChildContributor(c: RootChildContributor): void {
     this.rootContributor = c;
     this.changed.fire();
@@ -161,7 +150,7 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
       out.push({
         kind: "info", id: `${node.id}|travel`, parent: node, icon: "history", color: "charts.orange",
         label: vscode.l10n.t("Viewing the plan as of seq {0}", f.timeTravel.seq), detail: vscode.l10n.t("click to return to live"),
-        command: { command: "autodev.backToLive", title: "Back to Live", arguments: [f.folder.uri.toString()] },
+        command: { command: "autodev.backToLive", title: vscode.l10n.t("Back to Live"), arguments: [f.folder.uri.toString()] },
       });
     }
     if (f.rewriteFinding) out.push({ kind: "info", id: `${node.id}|rewrite`, parent: node, icon: "warning", color: "errorForeground", label: vscode.l10n.t("History was rewritten"), tooltip: f.rewriteFinding.message });
@@ -176,133 +165,9 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getTreeItem(node: PlanNode): vscode.TreeItem {
-    const C = vscode.TreeItemCollapsibleState;
-    switch (node.kind) {
-      case "sourceRoot":
-      case "sourceNode":
-        return this.sourceModel.item(node, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
-      case "root": {
-        const f = node.folder;
-        const plan = f.plan;
-        const title = plan ? (typeof plan.metadata.get("title") === "string" && String(plan.metadata.get("title")).trim() ? String(plan.metadata.get("title")) : plan.plan_id) : f.folder.name;
-        const item = new vscode.TreeItem(title, C.Expanded);
-        item.id = node.id;
-        const r = f.report;
-        const integrity = r === null ? vscode.l10n.t("verifying…") : r.ok ? vscode.l10n.t("ledger ok") : vscode.l10n.t("ledger broken at line {0}", r.errors[0]?.atLine ?? "?");
-        // Short enough for a 300 px sidebar: what matters first (time travel, integrity, progress); spec and times are in the tooltip.
-        const tasks = plan ? plan.phases.flatMap((p) => p.tasks) : [];
-        const done = tasks.filter((t) => isDone(String(t.status))).length;
-        item.description = [f.timeTravel ? vscode.l10n.t("as of seq {0}", f.timeTravel.seq) : "", integrity, plan ? `${done}/${tasks.length}` : ""].filter(Boolean).join(" · ");
-        item.iconPath = new vscode.ThemeIcon(r && !r.ok ? "warning" : f.timeTravel ? "history" : "checklist", r && !r.ok ? new vscode.ThemeColor("errorForeground") : undefined);
-        const md = new vscode.MarkdownString(undefined, false);
-        md.appendMarkdown(`**${escapeMd(title)}** — ${escapeMd(f.folder.name)}\n\n`);
-        if (plan) md.appendMarkdown(`plan \`${escapeMd(plan.plan_id)}\` · spec \`${escapeMd(plan.spec_hash)}\`\n\n${escapeMd(vscode.l10n.t("updated {0} ({1})", plan.updated_at, relTime(plan.updated_at)))}\n\n`);
-        if (plan) md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} of {1} tasks done", done, tasks.length))}\n\n`);
-        md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} ledger entries", f.entries))} · ${escapeMd(integrity)}`);
-        item.tooltip = md;
-        item.contextValue = f.timeTravel ? "autodevRoot.travel" : "autodevRoot";
-        return item;
-      }
-      case "phase": {
-        const tasks = node.phase.tasks;
-        const done = tasks.filter((t) => isDone(String(t.status))).length;
-        const item = new vscode.TreeItem(vscode.l10n.t("Phase {0}: {1}", node.phase.id, node.phase.title), C.Expanded);
-        item.id = node.id;
-        item.description = `${done}/${tasks.length}`;
-        const allDone = done === tasks.length && tasks.length > 0;
-        item.iconPath = new vscode.ThemeIcon(allDone ? "pass" : "layers", allDone ? new vscode.ThemeColor("testing.iconPassed") : undefined);
-        item.tooltip = [vscode.l10n.t("Phase {0}: {1}", node.phase.id, node.phase.title), node.phase.description, vscode.l10n.t("{0} of {1} tasks done", done, tasks.length)].filter(Boolean).join("\n");
-        item.contextValue = "autodevPhase";
-        return item;
-      }
-      case "task": {
-        const item = taskItem(node);
-        if (this.taskUri) item.resourceUri = this.taskUri(node.folder, node.task.id);
-        return item;
-      }
-      case "criterion": {
-        const item = new vscode.TreeItem(node.text, C.None);
-        item.id = node.id;
-        item.iconPath = new vscode.ThemeIcon(node.met ? "check" : "circle-large-outline", node.met ? new vscode.ThemeColor("testing.iconPassed") : undefined);
-        item.description = node.met ? "met" : "not met";
-        item.contextValue = "autodevCriterion";
-        return item;
-      }
-      case "dependency": {
-        const item = new vscode.TreeItem(`depends on ${node.taskId}`, C.None);
-        item.id = node.id;
-        item.description = node.found ? `${node.found.title} · ${statusLabel(String(node.found.status))}` : "not in the plan";
-        item.iconPath = node.found ? new vscode.ThemeIcon("link") : new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"));
-        if (node.found) item.command = { command: "autodev.revealTask", title: "Reveal Task", arguments: [node.folder.folder.uri.toString(), node.taskId] };
-        return item;
-      }
-      case "file": {
-        const item = new vscode.TreeItem(node.path, C.None);
-        item.id = node.id;
-        const abs = path.resolve(node.folder.cwd, node.path);
-        const inside = !path.relative(node.folder.cwd, abs).startsWith("..");
-        item.resourceUri = vscode.Uri.file(abs);
-        item.iconPath = vscode.ThemeIcon.File;
-        if (inside) item.command = { command: "vscode.open", title: "Open File", arguments: [vscode.Uri.file(abs)] };
-        else item.description = "outside the workspace — not opened";
-        return item;
-      }
-      case "blocked": {
-        const item = new vscode.TreeItem(node.reason, C.None);
-        item.id = node.id;
-        item.iconPath = new vscode.ThemeIcon("circle-slash", new vscode.ThemeColor("testing.iconFailed"));
-        item.tooltip = vscode.l10n.t("Blocked: {0}", node.reason);
-        return item;
-      }
-      case "group": {
-        const item = new vscode.TreeItem(node.label, C.Collapsed);
-        item.id = node.id;
-        item.iconPath = new vscode.ThemeIcon(node.icon);
-        return item;
-      }
-      case "info": {
-        const item = new vscode.TreeItem(node.label, C.None);
-        item.id = node.id;
-        item.description = node.detail;
-        item.tooltip = node.tooltip;
-        item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
-        item.command = node.command;
-        return item;
-      }
-      case "extra": {
-        const item = node.item;
-        item.id = node.id;
-        return item;
-      }
-    }
+    if (node.kind === "sourceRoot" || node.kind === "sourceNode") return this.sourceModel.item(node, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+    const item = planNodeItem(node);
+    if (node.kind === "task" && this.taskUri) item.resourceUri = this.taskUri(node.folder, node.task.id);
+    return item;
   }
-}
-
-function escapeMd(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
-}
-
-function taskItem(node: Extract<PlanNode, { kind: "task" }>): vscode.TreeItem {
-  const t = node.task;
-  const status = String(t.status);
-  // At a 300 px sidebar only the start of a row shows: the id as the label, then status, retries and
-  // the escalation mark, then the title (in full in the tooltip).
-  const item = new vscode.TreeItem(t.id, vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = node.id;
-  const retries = Number(t.retry_count);
-  const state = [statusLabel(status), retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "", t.escalated ? "⚑" : ""].filter(Boolean);
-  item.description = [...state, t.title].join(" · ");
-  const spoken = [statusLabel(status), retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "", t.escalated ? vscode.l10n.t("escalated") : ""].filter(Boolean).join(", ");
-  item.accessibilityInformation = { label: vscode.l10n.t("Task {0}, {1}: {2}", t.id, t.title, spoken) };
-  item.iconPath = statusIcon(status);
-  const md = new vscode.MarkdownString(undefined, false);
-  md.appendMarkdown(`**${escapeMd(t.id)} ${escapeMd(t.title)}** — ${escapeMd(statusLabel(status))}\n\n`);
-  if (t.description) md.appendMarkdown(`${escapeMd(t.description)}\n\n`);
-  if (t.assigned_agent) md.appendMarkdown(`${escapeMd(vscode.l10n.t("agent: {0}", t.assigned_agent))}  \n`);
-  if (retries > 0) md.appendMarkdown(`${escapeMd(vscode.l10n.t("retries: {0}", String(t.retry_count)))}  \n`);
-  if (t.escalated) md.appendMarkdown(`⚑ ${escapeMd(vscode.l10n.t("escalated to the critic"))}  \n`);
-  if (t.blocked_reason !== null && t.blocked_reason !== undefined) md.appendMarkdown(`${escapeMd(vscode.l10n.t("blocked: {0}", asText(t.blocked_reason)))}  \n`);
-  item.tooltip = md;
-  item.contextValue = `autodevTask.${status}`;
-  return item;
 }

@@ -30,6 +30,6 @@ export class ReadOnlyDocuments extends Disposable implements vscode.TextDocument
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.docs.get(uri.toString()) ?? "This view has expired; run the command again.";
+    return this.docs.get(uri.toString()) ?? vscode.l10n.t("This view has expired; run the command again.");
   }
 }

@@ -6,6 +6,7 @@
  */
 import * as vscode from "vscode";
 import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
+import { problemCountsText } from "./countText";
 import { Disposable } from "./disposable";
 import { isDone } from "./taskStatusStyle";
 import { SourceWorkspaces } from "./sources/sourceWorkspaces";
@@ -20,7 +21,7 @@ export class StatusBarController extends Disposable {
     private readonly sources?: SourceWorkspaces,
   ) {
     super();
-    this.item.name = "AutoDev State";
+    this.item.name = vscode.l10n.t("AutoDev State");
     this.item.command = "autodev.verify";
     this.register(workspaces.onDidChange(() => this.render()));
     if (sources) this.register(sources.onDidChange(() => this.render()));
@@ -53,15 +54,21 @@ export class StatusBarController extends Disposable {
         if (isDone(String(t.status))) done++;
       }
       if (f.report === null) verifying = true;
-      else if (!f.report.ok) broken.push(folders.length > 1 ? `${f.folder.name}: line ${f.report.errors[0]?.atLine}` : `line ${f.report.errors[0]?.atLine}`);
-      if (f.rewriteFinding) broken.push(`${folders.length > 1 ? f.folder.name + ": " : ""}history rewritten`);
+      else if (!f.report.ok) {
+        const line = f.report.errors[0]?.atLine ?? "?";
+        broken.push(folders.length > 1 ? vscode.l10n.t("{0}: line {1}", f.folder.name, line) : vscode.l10n.t("line {0}", line));
+      }
+      if (f.rewriteFinding) broken.push(folders.length > 1 ? vscode.l10n.t("{0}: history rewritten", f.folder.name) : vscode.l10n.t("history rewritten"));
       if (f.timeTravel) travel = true;
     }
-    const integrity = this.progress ?? (broken.length ? `ledger broken at ${broken.join(", ")}` : verifying ? "verifying…" : "ledger ok");
+    const integrity = this.progress ?? (broken.length ? vscode.l10n.t("ledger broken at {0}", broken.join(", ")) : verifying ? vscode.l10n.t("verifying…") : vscode.l10n.t("ledger ok"));
     const icon = broken.length ? "$(warning)" : this.progress || verifying ? "$(sync~spin)" : "$(checklist)";
-    this.item.text = `${icon} AutoDev ${done}/${total} · ${integrity}${travel ? " · $(history) time travel" : ""}${others ? ` · ${others.text}` : ""}`;
+    const parts = [vscode.l10n.t("AutoDev {0}/{1}", done, total), integrity, travel ? `$(history) ${vscode.l10n.t("time travel")}` : "", others?.text ?? ""];
+    this.item.text = `${icon} ${parts.filter(Boolean).join(" · ")}`;
     this.item.backgroundColor = broken.length ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
-    this.item.tooltip = `${done} of ${total} tasks complete or skipped. ${broken.length ? "The ledger failed verification" : "Ledger verified"}. Click to verify the ledger again.`;
+    this.item.tooltip = broken.length
+      ? vscode.l10n.t("{0} of {1} tasks complete or skipped. The ledger failed verification. Click to verify the ledger again.", done, total)
+      : vscode.l10n.t("{0} of {1} tasks complete or skipped. Ledger verified. Click to verify the ledger again.", done, total);
     this.item.command = "autodev.verify";
     this.item.show();
   }
@@ -79,15 +86,15 @@ export class StatusBarController extends Disposable {
       slot.unread ||= s.problems === null && !s.error;
       byKind.set(s.kind, slot);
     }
-    const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
-    const parts = [...byKind.values()].map((k) => `${k.name} ${k.unread ? "checking…" : k.error + k.warning === 0 ? "ok" : [k.error ? plural(k.error, "error") : "", k.warning ? plural(k.warning, "warning") : ""].filter(Boolean).join(", ")}`);
+    // "agloop 2 errors": the source's name (not translated) and its health.
+    const parts = [...byKind.values()].map((k) => vscode.l10n.t("{0} {1}", k.name, k.unread ? vscode.l10n.t("checking…") : problemCountsText(k.error, k.warning)));
     return { text: parts.join(" · "), errors: [...byKind.values()].reduce((n, k) => n + k.error, 0) };
   }
 
   private renderOthersOnly(others: { text: string; errors: number }): void {
     this.item.text = `${others.errors ? "$(warning)" : "$(checklist)"} ${others.text}`;
     this.item.backgroundColor = others.errors ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
-    this.item.tooltip = "State sources of this workspace and their problems. Click to open the Problems panel.";
+    this.item.tooltip = vscode.l10n.t("State sources of this workspace and their problems. Click to open the Problems panel.");
     this.item.command = "workbench.actions.view.problems";
     this.item.show();
   }

@@ -150,9 +150,9 @@ export class TimelineController extends Disposable {
       case "copyHash": {
         const ref = await this.services.worker.request({ type: "timelineEntry", cwd: this.folder(m.folderUri).cwd, seq: m.seq });
         const hash = m.which === "self" ? ref?.selfHash : ref?.prevHash;
-        if (!hash) return this.post({ type: "notice", message: `No ${m.which === "self" ? "self_hash" : "prev_hash"} for #${m.seq}.` });
+        if (!hash) return this.post({ type: "notice", message: vscode.l10n.t("No {0} for #{1}.", `${m.which}_hash`, m.seq) });
         await vscode.env.clipboard.writeText(hash);
-        return this.post({ type: "notice", message: `Copied the ${m.which === "self" ? "self_hash" : "prev_hash"} of #${m.seq}.` });
+        return this.post({ type: "notice", message: vscode.l10n.t("Copied the {0} of #{1}.", `${m.which}_hash`, m.seq) });
       }
       case "openLine": {
         const ref = await this.services.worker.request({ type: "timelineEntry", cwd: this.folder(m.folderUri).cwd, seq: m.seq });
@@ -189,10 +189,10 @@ export class TimelineController extends Disposable {
       case "openLine":
         return this.bridge.openLine(key, m.seq);
       case "copyHash":
-        return this.post({ type: "notice", message: `${this.bridge.state(key).displayName} rows have no hashes.` });
+        return this.post({ type: "notice", message: vscode.l10n.t("{0} rows have no hashes.", this.bridge.state(key).displayName) });
       case "showPlanAsOf":
       case "backToLive":
-        return this.post({ type: "notice", message: "Time travel is for the AutoDev ledger." });
+        return this.post({ type: "notice", message: vscode.l10n.t("Time travel is for the AutoDev ledger.") });
       case "revealTask":
       case "rendered":
       case "ready":
@@ -275,7 +275,7 @@ export class TimelineController extends Disposable {
 
   private folder(uri: string): AutodevFolder {
     const f = this.services.workspaces.folders.find((x) => x.folder.uri.toString() === uri);
-    if (!f) throw new Error("that folder has no .autodev/ state (any more)");
+    if (!f) throw new Error(vscode.l10n.t("that folder has no .autodev/ state (any more)"));
     return f;
   }
 

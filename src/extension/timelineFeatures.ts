@@ -57,7 +57,7 @@ export function registerTimelineFeatures(context: vscode.ExtensionContext, servi
     "autodev.showTimeline": (arg, extra) => panel.show(intentOf(arg, extra)),
     "autodev.showTaskInTimeline": (arg, extra) => {
       const intent = intentOf(arg, extra);
-      if (!intent.taskId) throw new Error("Show Task in Timeline needs a task (run it from a task in the Plan view).");
+      if (!intent.taskId) throw new Error(vscode.l10n.t("Show Task in Timeline needs a task (run it from a task in the Plan view)."));
       return panel.show(intent);
     },
   });

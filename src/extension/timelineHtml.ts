@@ -4,7 +4,9 @@
  * `crypto.randomBytes` per render, styles and fonts only from the extension),
  * local resources limited to the bundle and media folders, no command URIs,
  * no forms. The page itself is built by dist/webview/timeline.js with DOM
- * APIs; nothing from the ledger is ever part of this HTML.
+ * APIs; nothing from the ledger is ever part of this HTML. The root element
+ * carries the translation bundle (`data-l10n`, empty in English) that
+ * webview/l10n.ts reads, so the page speaks the UI language.
  */
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
@@ -52,10 +54,10 @@ export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri):
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${attr(uri("dist", "media", "codicon.css"))}">
 <link rel="stylesheet" href="${attr(uri("media", "timeline.css"))}">
-<title>AutoDev Ledger Timeline</title>
+<title>${attr(vscode.l10n.t("AutoDev Ledger Timeline"))}</title>
 </head>
 <body>
-<div id="timeline-root" class="timeline-root"></div>
+<div id="timeline-root" class="timeline-root" data-l10n="${attr(JSON.stringify(vscode.l10n.bundle ?? {}))}"></div>
 <script nonce="${attr(nonce)}" src="${attr(uri("dist", "webview", "timeline.js"))}"></script>
 </body>
 </html>`;

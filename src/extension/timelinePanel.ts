@@ -39,7 +39,7 @@ export class TimelinePanel extends Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       TIMELINE_VIEW_TYPE,
-      "AutoDev Timeline",
+      vscode.l10n.t("AutoDev Timeline"),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...timelineWebviewOptions(this.extensionUri), retainContextWhenHidden: false },
     );

@@ -45,15 +45,15 @@ export class SourceTargetOpener {
   /** The command handler: `(sourceKey, target)`. */
   async open(key: unknown, rawTarget: unknown): Promise<void> {
     const state = typeof key === "string" ? this.sources.byKey(key) : undefined;
-    if (!state) throw new Error("that state source is no longer in this workspace");
+    if (!state) throw new Error(vscode.l10n.t("that state source is no longer in this workspace"));
     const parsed = NodeTargetSchema.safeParse(rawTarget);
-    if (!parsed.success) throw new Error(`not a node target: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    if (!parsed.success) throw new Error(vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")));
     const target = parsed.data as NodeTarget;
     switch (target.kind) {
       case "file":
         return this.openFile(state, target.file, target.line);
       case "reveal":
-        if (!(await this.reveal(state, target.nodeId))) void vscode.window.showInformationMessage(`AutoDev: ${target.nodeId.replace(/^.*\|/, "")} is not in the ${state.displayName} tree.`);
+        if (!(await this.reveal(state, target.nodeId))) void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: {0} is not in the {1} tree.", target.nodeId.replace(/^.*\|/, ""), state.displayName));
         return;
       case "diff":
         await vscode.commands.executeCommand("vscode.diff", this.sideUri(state, target.left), this.sideUri(state, target.right), target.title, { preview: true });
@@ -80,10 +80,10 @@ export class SourceTargetOpener {
   private inside(state: SourceFolderState, file: string): vscode.Uri {
     const abs = path.resolve(state.cwd, file);
     const rel = path.relative(state.cwd, abs);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(`${file} is outside the workspace folder; it is not opened`);
+    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
     if (!vscode.workspace.isTrusted && fs.existsSync(abs)) {
       const real = path.relative(fs.realpathSync(state.cwd), fs.realpathSync(abs));
-      if (real.startsWith("..") || path.isAbsolute(real)) throw new Error(`${file} links outside the workspace folder; it is not opened in an untrusted workspace`);
+      if (real.startsWith("..") || path.isAbsolute(real)) throw new Error(vscode.l10n.t("{0} links outside the workspace folder; it is not opened in an untrusted workspace", file));
     }
     return vscode.Uri.file(abs);
   }
@@ -95,20 +95,23 @@ export class SourceTargetOpener {
   /** Previews, confirms (modal) and runs a source action; refused in an untrusted workspace. */
   async runAction(state: SourceFolderState, action: string, args: readonly string[]): Promise<string | undefined> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage(`AutoDev: ${state.displayName} actions write to the workspace; trust the workspace first.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: {0} actions write to the workspace; trust the workspace first.", state.displayName));
       return undefined;
     }
     const preview = await this.worker.request({ type: "sourcePreviewAction", cwd: state.cwd, kind: state.kind, options: state.options, action, args });
-    const detail = `${preview.detail}\n\nWill write:\n${preview.writes.map((w) => `  ${w}`).join("\n") || "  (nothing)"}`;
-    const pick = await vscode.window.showWarningMessage(preview.title, { modal: true, detail }, "Run");
-    if (pick !== "Run") return undefined;
+    // The action's title, detail and report come from its source in src/core (English, as the CLI prints them).
+    const writes = preview.writes.map((w) => `  ${w}`).join("\n") || `  ${vscode.l10n.t("(nothing)")}`;
+    const detail = `${preview.detail}\n\n${vscode.l10n.t("Will write:")}\n${writes}`;
+    const run = vscode.l10n.t("Run");
+    const pick = await vscode.window.showWarningMessage(preview.title, { modal: true, detail }, run);
+    if (pick !== run) return undefined;
     const report = await this.worker.request({ type: "sourceRunAction", cwd: state.cwd, kind: state.kind, options: state.options, action, args });
-    void vscode.window.showInformationMessage(`AutoDev: ${report}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: {0}", report));
     await state.refresh();
     return report;
   }
 }
 
 function safeName(name: string): string {
-  return name.replace(/[\\/\0]/g, "_").slice(0, 120) || "untitled";
+  return name.replace(/[\\/\0]/g, "_").slice(0, 120) || vscode.l10n.t("untitled");
 }

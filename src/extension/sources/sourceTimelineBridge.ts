@@ -40,7 +40,7 @@ export class SourceTimelineBridge {
   state(key: string): SourceFolderState {
     const i = key.lastIndexOf(MARK);
     const s = i < 0 ? undefined : this.sources?.byKey(`${key.slice(0, i)}|${key.slice(i + MARK.length)}`);
-    if (!s || !s.source.hasTimeline) throw new Error("that state source has no timeline in this workspace (any more)");
+    if (!s || !s.source.hasTimeline) throw new Error(vscode.l10n.t("that state source has no timeline in this workspace (any more)"));
     return s;
   }
 
@@ -70,7 +70,7 @@ export class SourceTimelineBridge {
     if (!where) return;
     const abs = path.resolve(s.cwd, where.file);
     const rel = path.relative(s.cwd, abs);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(`${where.file} is outside the workspace folder`);
+    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(vscode.l10n.t("{0} is outside the workspace folder", where.file));
     const pos = new vscode.Position(Math.max(0, where.line - 1), 0);
     await vscode.window.showTextDocument(vscode.Uri.file(abs), { selection: new vscode.Range(pos, pos), preview: true });
   }

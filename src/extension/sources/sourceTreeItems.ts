@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import type { NodeIcon, SourceTreeNode } from "../../core/sources/stateSource";
+import { problemCountsText } from "../countText";
 import type { SourceFolderState } from "./sourceFolderState";
 
 /** A codicon (+ colour) as a ThemeIcon. */
@@ -24,7 +25,7 @@ export function sourceNodeItem(state: SourceFolderState, node: SourceTreeNode, i
   item.iconPath = themeIcon(node.icon);
   if (node.contextValue) item.contextValue = node.contextValue;
   // A click runs autodev.openSourceTarget with (source key, target); see sourceTargetOpener.ts.
-  if (node.target) item.command = { command: "autodev.openSourceTarget", title: "Open", arguments: [state.key, node.target] };
+  if (node.target) item.command = { command: "autodev.openSourceTarget", title: vscode.l10n.t("Open"), arguments: [state.key, node.target] };
   return item;
 }
 
@@ -33,10 +34,10 @@ export function sourceRootItem(state: SourceFolderState, id: string, multiFolder
   const item = new vscode.TreeItem(state.displayName, vscode.TreeItemCollapsibleState.Expanded);
   item.id = id;
   const c = state.counts;
-  const health = state.error ? "cannot read" : state.problems === null ? "checking…" : c.error + c.warning === 0 ? "ok" : [c.error ? `${c.error} error${c.error === 1 ? "" : "s"}` : "", c.warning ? `${c.warning} warning${c.warning === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ");
+  const health = state.error ? vscode.l10n.t("cannot read") : state.problems === null ? vscode.l10n.t("checking…") : problemCountsText(c.error, c.warning);
   item.description = [multiFolder ? state.folder.name : "", state.source.relDir, health].filter(Boolean).join(" · ");
   item.iconPath = new vscode.ThemeIcon(state.error || c.error ? "warning" : "checklist", state.error || c.error ? new vscode.ThemeColor("errorForeground") : undefined);
-  item.tooltip = `${state.displayName} state in ${state.folder.name}/${state.source.relDir}: ${health}`;
+  item.tooltip = vscode.l10n.t("{0} state in {1}/{2}: {3}", state.displayName, state.folder.name, state.source.relDir, health);
   item.contextValue = `sourceRoot.${state.kind}`;
   return item;
 }

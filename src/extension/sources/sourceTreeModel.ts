@@ -64,8 +64,8 @@ export class SourceTreeModel {
       return w;
     };
     const top: PlanNode[] = [];
-    if (state.error) top.push(info(root, "error", `Cannot read ${state.source.relDir}: ${state.error}`, "error"));
-    else if (state.problems === null && state.tree.length === 0) top.push(info(root, "loading", "Loading…", "info"));
+    if (state.error) top.push(info(root, "error", vscode.l10n.t("Cannot read {0}: {1}", state.source.relDir, state.error), "error"));
+    else if (state.problems === null && state.tree.length === 0) top.push(info(root, "loading", vscode.l10n.t("Loading…"), "info"));
     top.push(...state.tree.map((n) => wrap(n, root)));
     const b = { generation: state.generation, root, top, byLocalId };
     this.built.set(state.key, b);

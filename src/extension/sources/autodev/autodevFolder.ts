@@ -190,7 +190,11 @@ export class AutodevFolder extends Disposable {
       if (r.record !== undefined) await this.memento.update(this.recordKey(), r.record ?? undefined);
       if (r.rewritten) {
         this.log.warn(`${this.folder.name}: ${r.update.reason}`);
-        void vscode.window.showWarningMessage(`AutoDev: ${r.update.reason ?? "the ledger's verified history changed"}. It was verified again in full.`);
+        // The reason comes from src/core (English, as the CLI prints it).
+        const message = r.update.reason
+          ? vscode.l10n.t("AutoDev: {0}. It was verified again in full.", r.update.reason)
+          : vscode.l10n.t("AutoDev: the ledger's verified history changed. It was verified again in full.");
+        void vscode.window.showWarningMessage(message);
       }
       this.lastError = null;
       this.livePlan = revivePlanClone(r.plan);
@@ -217,9 +221,11 @@ export class AutodevFolder extends Disposable {
       if (finding) {
         this.rewrite = finding;
         this.log.warn(`${this.folder.name}: ${finding.message}`);
-        void vscode.window.showWarningMessage(`AutoDev: ${finding.message}`, "Show Ledger", "Accept Current History").then(async (pick) => {
-          if (pick === "Accept Current History") await this.acceptHistory();
-          if (pick === "Show Ledger") await vscode.window.showTextDocument(vscode.Uri.file(this.ledgerFile));
+        const show = vscode.l10n.t("Show Ledger");
+        const accept = vscode.l10n.t("Accept Current History");
+        void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: {0}", finding.message), show, accept).then(async (pick) => {
+          if (pick === accept) await this.acceptHistory();
+          if (pick === show) await vscode.window.showTextDocument(vscode.Uri.file(this.ledgerFile));
         });
         return;
       }
@@ -229,12 +235,12 @@ export class AutodevFolder extends Disposable {
 
   private async compareRemembered(h: RememberedHead): Promise<RewriteFinding | null> {
     if (this.entryCount < h.seq) {
-      return { kind: "rollback", message: `the ledger was rolled back: seq ${h.seq} (${h.selfHash}) was verified earlier, but now it has only ${this.entryCount} entries. History was rewritten.` };
+      return { kind: "rollback", message: vscode.l10n.t("the ledger was rolled back: seq {0} ({1}) was verified earlier, but now it has only {2} entries. History was rewritten.", h.seq, h.selfHash, this.entryCount) };
     }
     const page = await this.worker.request({ type: "entries", cwd: this.cwd, offset: h.seq - 1, limit: 1 });
     const e = page.items[0];
     if (e && e.seq === h.seq && e.selfHash !== h.selfHash) {
-      return { kind: "fork", message: `the ledger's history was rewritten: seq ${h.seq} had hash ${h.selfHash} when verified earlier, and now has ${e.selfHash} (line ${e.line}).` };
+      return { kind: "fork", message: vscode.l10n.t("the ledger's history was rewritten: seq {0} had hash {1} when verified earlier, and now has {2} (line {3}).", h.seq, h.selfHash, e.selfHash, e.line) };
     }
     return null;
   }

@@ -133,11 +133,11 @@ function linkRefusal(folder: string): string | null {
       if (!fs.existsSync(p)) continue;
       const rel = path.relative(root, fs.realpathSync(p));
       if (rel.startsWith("..") || path.isAbsolute(rel)) {
-        return `${path.relative(folder, p)} links outside this workspace folder; it is not read in an untrusted workspace. Trust the workspace to read it (it is never written through the link).`;
+        return vscode.l10n.t("{0} links outside this workspace folder; it is not read in an untrusted workspace. Trust the workspace to read it (it is never written through the link).", path.relative(folder, p));
       }
     }
   } catch (e) {
-    return `cannot resolve .autodev/: ${e instanceof Error ? e.message : String(e)}`;
+    return vscode.l10n.t("cannot resolve .autodev/: {0}", e instanceof Error ? e.message : String(e));
   }
   return null;
 }

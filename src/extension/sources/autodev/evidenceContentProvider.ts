@@ -76,13 +76,13 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const req = parseEvidenceUri(uri);
-    if (typeof req === "string") return `AutoDev: this evidence document cannot be shown: ${req}.`;
+    if (typeof req === "string") return vscode.l10n.t("AutoDev: this evidence document cannot be shown: {0}.", req);
     const folder = this.folderOf(req.folder);
-    if (!folder) return "AutoDev: this evidence document belongs to a folder that is no longer open.";
+    if (!folder) return vscode.l10n.t("AutoDev: this evidence document belongs to a folder that is no longer open.");
     try {
       return await this.content(folder, req);
     } catch (e) {
-      return `AutoDev: could not show this evidence: ${e instanceof Error ? e.message : String(e)}`;
+      return vscode.l10n.t("AutoDev: could not show this evidence: {0}", e instanceof Error ? e.message : String(e));
     }
   }
 
@@ -90,20 +90,20 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
     switch (req.view) {
       case "side": {
         const diff = await this.rebuilt(folder, req.task, req.source);
-        if (!diff) return `Task ${req.task} has no ${req.source} diff any more.`;
-        if (!diff.ok) return `${diff.label}: ${diff.error}`;
+        if (!diff) return vscode.l10n.t("Task {0} has no {1} diff any more.", req.task, req.source);
+        if (!diff.ok) return vscode.l10n.t("{0}: {1}", diff.label, diff.error);
         const file = diff.files[req.index];
-        if (!file) return `${diff.label} has no file #${req.index + 1} any more.`;
+        if (!file) return vscode.l10n.t("{0} has no file #{1} any more.", diff.label, req.index + 1);
         return file[req.side];
       }
       case "bundle":
         return req.kind === "patch" ? this.patchView(folder, req.task) : this.bundleView(folder, req.task, req.kind);
       case "output": {
         const item = await readEvidence(folder.cwd, req.task, req.kind);
-        if (!item) return `Task ${req.task} has no ${req.kind} evidence any more.`;
-        if (!item.ok) return `${item.file} is invalid: ${item.error}`;
+        if (!item) return vscode.l10n.t("Task {0} has no {1} evidence any more.", req.task, req.kind);
+        if (!item.ok) return vscode.l10n.t("{0} is invalid: {1}", item.file, item.error);
         const e = item.evidence;
-        return "output_text" in e ? e.output_text : `${item.file} has no output text.`;
+        return "output_text" in e ? e.output_text : vscode.l10n.t("{0} has no output text.", item.file);
       }
       case "raw":
         return this.rawView(folder, req.file);
@@ -112,16 +112,17 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
 
   private async patchView(folder: AutodevFolder, taskId: string): Promise<string> {
     const found = await readPatchSource(folder.cwd, taskId, "patch");
-    if (!found) return `# Diff — task ${mdText(taskId)}\n\nNo .patch.\n`;
-    if (!found.ok) return `# Diff — task ${mdText(taskId)}\n\n⚠️ ${mdText(`${found.file}: ${found.error}`)}\n`;
+    const heading = `# ${vscode.l10n.t("Diff — task {0}", mdText(taskId))}\n\n`;
+    if (!found) return `${heading}${vscode.l10n.t("No .patch.")}\n`;
+    if (!found.ok) return `${heading}⚠️ ${mdText(`${found.file}: ${found.error}`)}\n`;
     const parsed = tryParsePatch(found.text);
     return patchMarkdown(taskId, found.file, parsed.ok ? parsed.files : null, found.text, parsed.ok ? null : parsed.error);
   }
 
   private async bundleView(folder: AutodevFolder, taskId: string, kind: string): Promise<string> {
     const item = await readEvidence(folder.cwd, taskId, kind);
-    if (!item) return `# No ${mdText(kind)} evidence for task ${mdText(taskId)}\n`;
-    if (!item.ok) return `# Invalid evidence — ${mdText(item.file)}\n\n⚠️ ${mdText(item.error)}\n`;
+    if (!item) return `# ${vscode.l10n.t("No {0} evidence for task {1}", mdText(kind), mdText(taskId))}\n`;
+    if (!item.ok) return `# ${vscode.l10n.t("Invalid evidence — {0}", mdText(item.file))}\n\n⚠️ ${mdText(item.error)}\n`;
     const e = item.evidence;
     let diffFiles: ParsedPatchFile[] | null = null;
     const diffText = e.kind === "developer" ? e.diff : e.kind === "tournament" ? e.final_diff : null;
@@ -136,10 +137,10 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
   private async rawView(folder: AutodevFolder, file: string): Promise<string> {
     const dir = evidenceDir(folder.cwd);
     const confined = await confinedDir(folder.cwd, dir);
-    if (confined !== null) return `AutoDev: ${confined}`;
+    if (confined !== null) return vscode.l10n.t("AutoDev: {0}", confined);
     const read = await readInside(dir, path.join(dir, file));
-    if (!read.ok) return `AutoDev: ${read.error}`;
+    if (!read.ok) return vscode.l10n.t("AutoDev: {0}", read.error);
     const text = decodeUtf8Strict(read.data);
-    return text ?? `AutoDev: ${file} is not valid UTF-8; shown with replacement characters:\n\n${read.data.toString("utf8")}`;
+    return text ?? `${vscode.l10n.t("AutoDev: {0} is not valid UTF-8; shown with replacement characters:", file)}\n\n${read.data.toString("utf8")}`;
   }
 }

@@ -25,7 +25,10 @@ const NONE: OpenedDiff = { mode: "none", sides: [] };
 /** Most files opened together in the multi-file diff editor (more: pick one). */
 const MAX_CHANGES_EDITOR_FILES = 200;
 /** Said in titles (and, as a folder name, in multi-file diff rows) when sides come from the hunks alone. */
-const HUNKS_ONLY = "(from hunks only)";
+/** The mark of sides rebuilt from a diff's hunks (not whole files), in tab titles and side paths. */
+function hunksOnlyMark(): string {
+  return vscode.l10n.t("(from hunks only)");
+}
 
 /** Opens evidence diffs. */
 export class EvidenceDiffOpener {
@@ -41,11 +44,11 @@ export class EvidenceDiffOpener {
     this.content.invalidate(folder);
     const diff = await this.content.rebuilt(folder, taskId, source, true);
     if (!diff) {
-      void vscode.window.showInformationMessage(`AutoDev: task ${taskId} has no ${source} diff.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: task {0} has no {1} diff.", taskId, source));
       return NONE;
     }
     if (!diff.ok) {
-      void vscode.window.showErrorMessage(`AutoDev: cannot show ${diff.label}: ${diff.error}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: cannot show {0}: {1}", diff.label, diff.error));
       return NONE;
     }
     const all = diff.files.map((file, i) => ({ file, i }));
@@ -53,8 +56,8 @@ export class EvidenceDiffOpener {
     const showable = chosen.filter((x) => x.file.source !== "none");
     for (const x of chosen.filter((c) => c.file.source === "none")) this.log.warn(`${diff.label}: ${describePaths(x.file.file)}: ${x.file.note}`);
     if (showable.length === 0) {
-      const why = chosen[0]?.file.note ?? "no files";
-      void vscode.window.showWarningMessage(`AutoDev: nothing to compare in ${diff.label}${chosen.length === 1 ? `: ${why}` : ""}.`);
+      const why = chosen[0]?.file.note ?? vscode.l10n.t("no files");
+      void vscode.window.showWarningMessage(chosen.length === 1 ? vscode.l10n.t("AutoDev: nothing to compare in {0}: {1}.", diff.label, why) : vscode.l10n.t("AutoDev: nothing to compare in {0}.", diff.label));
       return NONE;
     }
     const sides = showable.map(({ file, i }) => this.sidesOf(folder, taskId, source, i, file, diff.label));
@@ -64,7 +67,7 @@ export class EvidenceDiffOpener {
     }
     const hunksOnly = showable.filter((x) => x.file.source === "hunks").length;
     // The multi-file diff editor adds " (N files)" to the title itself.
-    const title = `${diff.label}${hunksOnly ? ` — ${hunksOnly} from hunks only` : ""}`;
+    const title = hunksOnly ? vscode.l10n.t("{0} — {1} from hunks only", diff.label, hunksOnly) : diff.label;
     if (sides.length <= MAX_CHANGES_EDITOR_FILES && (await this.changesEditorAvailable())) {
       const rows = showable.map((_, n) => [sides[n].right, sides[n].left, sides[n].right]);
       await vscode.commands.executeCommand("vscode.changes", title, rows);
@@ -72,7 +75,7 @@ export class EvidenceDiffOpener {
     }
     const pick = await vscode.window.showQuickPick(
       showable.map(({ file }, n) => ({ label: describePaths(file.file), description: `${file.file.change} +${file.file.added} −${file.file.removed}`, detail: file.note, n })),
-      { title, placeHolder: "Which file's diff?" },
+      { title, placeHolder: vscode.l10n.t("Which file's diff?") },
     );
     if (pick) await this.openOne(sides[pick.n]);
     return { mode: "pick", sides: pick ? [sides[pick.n]] : [] };
@@ -81,7 +84,7 @@ export class EvidenceDiffOpener {
   private sidesOf(folder: AutodevFolder, taskId: string, source: PatchSource, index: number, r: ReconstructedFile, label: string) {
     const uri = (side: DiffSide) => {
       const p = side === "before" ? (r.file.oldPath ?? r.file.newPath) : (r.file.newPath ?? r.file.oldPath);
-      const marker = r.source === "hunks" ? `${HUNKS_ONLY}/` : "";
+      const marker = r.source === "hunks" ? `${hunksOnlyMark()}/` : "";
       return evidenceUri({ view: "side", folder: folder.folder.uri.toString(), task: taskId, source, index, side }, `${marker}${p ?? "file"}`);
     };
     return { left: uri("before"), right: uri("after"), title: diffTitle(r, label) };
@@ -101,13 +104,14 @@ export class EvidenceDiffOpener {
   }
 }
 
-/** "(added)", "(deleted)", "(renamed)" … for titles. */
+/** " (added)", " (deleted)", " (renamed)" … for titles ("" for a modified file). */
 function changeNote(r: ReconstructedFile): string {
   const c = r.file.change;
-  return c === "modified" ? "" : c === "mode" ? " (mode change only)" : ` (${c})`;
+  return c === "modified" ? "" : c === "mode" ? ` ${vscode.l10n.t("(mode change only)")}` : ` (${c})`;
 }
 
 /** The diff editor title: "src/calc.py ↔ 1.1.patch", with "(from hunks only)" when the sides are not whole files. */
 export function diffTitle(r: ReconstructedFile, label: string): string {
-  return `${describePaths(r.file)}${changeNote(r)} — ${label}${r.source === "hunks" ? ` ${HUNKS_ONLY}` : ""}`;
+  const what = `${describePaths(r.file)}${changeNote(r)}`;
+  return r.source === "hunks" ? vscode.l10n.t("{0} — {1} (from hunks only)", what, label) : `${what} — ${label}`;
 }

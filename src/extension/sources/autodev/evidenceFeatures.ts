@@ -66,5 +66,5 @@ async function planEvidenceGroup(contributor: EvidenceTreeContributor, folder: A
   if (!te || (te.items.length === 0 && !te.patch)) return [];
   const id = `${root.id}|plan-evidence`;
   const holder = { kind: "task", id, folder, parent: root, task: pseudo, plan: folder.plan! } as Extract<PlanNode, { kind: "task" }>;
-  return [{ kind: "group", id, folder, parent: root, label: "Plan evidence", icon: "archive", children: () => contributor.contribute(folder, pseudo, holder) }];
+  return [{ kind: "group", id, folder, parent: root, label: vscode.l10n.t("Plan evidence"), icon: "archive", children: () => contributor.contribute(folder, pseudo, holder) }];
 }

@@ -45,7 +45,10 @@ export class EvidenceTaskDecorations extends Disposable implements vscode.FileDe
     if (te.missing.length === 0) return undefined;
     return {
       badge: "!",
-      tooltip: `status '${String(task.status)}' implies ${te.missing.join(" and ")} evidence, which is missing or invalid`,
+      tooltip:
+        te.missing.length === 1
+          ? vscode.l10n.t("status '{0}' implies {1} evidence, which is missing or invalid", String(task.status), te.missing[0])
+          : vscode.l10n.t("status '{0}' implies {1} and {2} evidence, which is missing or invalid", String(task.status), te.missing.slice(0, -1).join(", "), te.missing[te.missing.length - 1]),
       color: new vscode.ThemeColor("problemsWarningIcon.foreground"),
       propagate: false,
     };

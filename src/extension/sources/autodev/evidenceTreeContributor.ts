@@ -96,15 +96,17 @@ export class EvidenceTreeContributor extends Disposable {
       te = await this.taskEvidence(folder, task);
     } catch (e) {
       this.log.error(`evidence of task ${task.id}`, e);
-      return [this.node(parent, "failed", errorItem("evidence could not be read", e instanceof Error ? e.message : String(e)))];
+      return [this.node(parent, "failed", errorItem(vscode.l10n.t("evidence could not be read"), e instanceof Error ? e.message : String(e)))];
     }
     const nodes: PlanNode[] = [];
     for (const k of te.missing) {
-      nodes.push(this.node(parent, `missing|${k}`, warningItem(`no valid ${k} evidence`, `status '${String(task.status)}' implies it`, `Task ${task.id} is '${String(task.status)}', which comes after the ${k} gate, but .autodev/evidence/${task.id}-${k}.json is missing or invalid.`)));
+      const status = String(task.status);
+      const why = vscode.l10n.t("Task {0} is '{1}', which comes after the {2} gate, but .autodev/evidence/{0}-{2}.json is missing or invalid.", task.id, status, k);
+      nodes.push(this.node(parent, `missing|${k}`, warningItem(vscode.l10n.t("no valid {0} evidence", k), vscode.l10n.t("status '{0}' implies it", status), why)));
     }
     const ref = te.bundleRef;
-    if (ref && !ref.ok) nodes.push(this.node(parent, "ref", errorItem("evidence_bundle refused", ref.error)));
-    else if (ref?.ok && !ref.exists) nodes.push(this.node(parent, "ref", warningItem("evidence_bundle missing", `${ref.file} does not exist`)));
+    if (ref && !ref.ok) nodes.push(this.node(parent, "ref", errorItem(vscode.l10n.t("evidence_bundle refused"), ref.error)));
+    else if (ref?.ok && !ref.exists) nodes.push(this.node(parent, "ref", warningItem(vscode.l10n.t("evidence_bundle missing"), vscode.l10n.t("{0} does not exist", ref.file))));
     const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
     const valid = te.items.filter((i): i is Extract<EvidenceItem, { ok: true }> => i.ok);
     const rows: Array<{ kind: string; make: () => PlanNode }> = valid.map((i) => ({ kind: i.kind, make: () => this.bundleNode(folder, parent, te, i, ref?.ok ? ref.file : null) }));
@@ -127,7 +129,7 @@ export class EvidenceTreeContributor extends Disposable {
     const p = te.patch!;
     if (!p.ok) return this.node(parent, `patch|${p.file}`, errorItem(p.file, p.error));
     const info = te.diffs.get("patch");
-    if (!info || !info.ok) return this.node(parent, `patch|${p.file}`, errorItem(p.file, info && !info.ok ? info.error : "empty patch", true), { folder, taskId: te.taskId, file: p.file, kind: "patch" });
+    if (!info || !info.ok) return this.node(parent, `patch|${p.file}`, errorItem(p.file, info && !info.ok ? info.error : vscode.l10n.t("empty patch"), true), { folder, taskId: te.taskId, file: p.file, kind: "patch" });
     const target = { folder, taskId: te.taskId, kind: "patch", file: p.file, source: "patch" as const };
     const self: PlanNode = this.node(parent, `patch|${p.file}`, patchItem(folder, te.taskId, p.file, info.files), target, () => this.fileNodes(folder, self, te, "patch"));
     return self;
@@ -136,10 +138,10 @@ export class EvidenceTreeContributor extends Disposable {
   private fileNodes(folder: AutodevFolder, parent: PlanNode, te: TaskEvidence, source: PatchSource): PlanNode[] {
     const info = te.diffs.get(source);
     if (!info) return [];
-    if (!info.ok) return [this.node(parent, `diff|${source}`, errorItem("diff", info.error))];
+    if (!info.ok) return [this.node(parent, `diff|${source}`, errorItem(vscode.l10n.t("diff"), info.error))];
     const shown = info.files.slice(0, MAX_FILE_NODES).map((f, i) => this.node(parent, `f|${source}|${i}`, diffFileItem(folder, te.taskId, source, i, f), { folder, taskId: te.taskId, source, index: i }));
     const more = info.files.length - shown.length;
-    return more > 0 ? [...shown, this.node(parent, `f|${source}|more`, warningItem(`${more} more files`, "open the diff to see them all"))] : shown;
+    return more > 0 ? [...shown, this.node(parent, `f|${source}|more`, warningItem(vscode.l10n.t("{0} more files", more), vscode.l10n.t("open the diff to see them all")))] : shown;
   }
 
   private bundleNode(folder: AutodevFolder, parent: TaskNode, te: TaskEvidence, i: Extract<EvidenceItem, { ok: true }>, starred: string | null): PlanNode {
@@ -172,24 +174,21 @@ export class EvidenceTreeContributor extends Disposable {
     for (const r of rec?.results ?? []) if (r.file.ok) judges.set(r.n, r.file.value);
     const fromFolder = rec?.history?.ok ? rec.history.value : null;
     const passes = fromFolder ?? fromEvidence;
-    const where = fromFolder ? `tournaments/${rec!.id}/history.json` : "evidence history";
+    const where = fromFolder ? `tournaments/${rec!.id}/history.json` : vscode.l10n.t("evidence history");
     const shown = new Set<number>();
     passes.forEach((p, n) => {
       if (p.n !== null) shown.add(p.n);
       out.push(this.node(parent, `pass|${n}`, passItem(p, where, p.n !== null ? (judges.get(p.n)?.judges ?? p.judges) : p.judges)));
     });
     for (const [n, p] of judges) if (!shown.has(n)) out.push(this.node(parent, `result|${n}`, passItem(p, `pass_${String(n).padStart(2, "0")}/result.json`, p.judges)));
-    if (rec?.error) out.push(this.node(parent, "t-error", warningItem("tournament folder", rec.error)));
+    if (rec?.error) out.push(this.node(parent, "t-error", warningItem(vscode.l10n.t("tournament folder"), rec.error)));
     if (rec?.history && !rec.history.ok) out.push(this.node(parent, "t-history", warningItem("history.json", rec.history.error)));
     for (const r of rec?.results ?? []) if (!r.file.ok) out.push(this.node(parent, `t-result|${r.dir}`, warningItem(`${r.dir}/result.json`, r.file.error)));
     const info = te.diffs.get("tournament");
     if (info) {
-      const item = info.ok ? patchItem(folder, te.taskId, file, info.files) : errorItem("final diff", info.error);
-      const label = String(item.label).replace(/^patch: /, "final diff: ");
-      item.label = label;
+      const item = info.ok ? patchItem(folder, te.taskId, file, info.files, true) : errorItem(vscode.l10n.t("final diff"), info.error);
       item.description = undefined;
       item.contextValue = info.ok ? "autodevEvidence.finaldiff.diff" : item.contextValue;
-      if (info.ok) item.command = { command: "autodev.openEvidenceDiff", title: "Open Diff", arguments: [folder.folder.uri.toString(), te.taskId, "tournament"] };
       const finalNode: PlanNode = this.node(parent, "final", item, { folder, taskId: te.taskId, source: "tournament" }, info.ok ? () => this.fileNodes(folder, finalNode, te, "tournament") : undefined);
       out.push(finalNode);
     }

@@ -12,6 +12,7 @@ import { evidenceFailed, summarizeEvidence } from "../../../core/evidence/eviden
 import { ParsedPatchFile, describePaths, patchStats } from "../../../core/evidence/patchModel";
 import { TournamentPass, formatScores, passSummary } from "../../../core/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
+import { linesText } from "../../countText";
 import { EVIDENCE_SCHEME } from "./evidenceUris";
 
 /** What a node's context-menu commands act on. */
@@ -70,28 +71,32 @@ export function bundleItem(folder: AutodevFolder, file: string, e: Evidence, has
   const item = new vscode.TreeItem(summarizeEvidence(e), hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.iconPath = icon(KIND_ICON[e.kind] ?? "file", bundleColor(e));
   item.description = `${file}${starred ? " ★" : ""}`;
-  item.tooltip = md(`${summarizeEvidence(e)}\n.autodev/evidence/${file}${starred ? "\n(the task's evidence_bundle)" : ""}`);
+  item.tooltip = md(`${summarizeEvidence(e)}\n.autodev/evidence/${file}${starred ? `\n${vscode.l10n.t("(the task's evidence_bundle)")}` : ""}`);
   const diff = (e.kind === "developer" && !!e.diff) || (e.kind === "tournament" && !!e.final_diff);
   const output = "output_text" in e && e.output_text !== "";
   item.contextValue = evidenceContext(e.kind, { diff, output, raw: true });
   const args = [folder.folder.uri.toString(), e.task_id];
   item.command =
     e.kind === "developer" && e.diff
-      ? { command: "autodev.openEvidenceDiff", title: "Open Diff", arguments: [...args, "developer"] }
-      : { command: "autodev.openEvidence", title: "Open Evidence", arguments: [...args, e.kind] };
+      ? { command: "autodev.openEvidenceDiff", title: vscode.l10n.t("Open Diff"), arguments: [...args, "developer"] }
+      : { command: "autodev.openEvidence", title: vscode.l10n.t("Open Evidence"), arguments: [...args, e.kind] };
   return item;
 }
 
-/** The task's `.patch`: "patch: 4 files, +17 −8" (", 1 malformed" and a red icon when sections do not parse). */
-export function patchItem(folder: AutodevFolder, taskId: string, file: string, files: readonly ParsedPatchFile[]): vscode.TreeItem {
+/**
+ * The task's `.patch`: "patch: 4 files, +17 −8" (", 1 malformed" and a red icon when sections do not
+ * parse); `finalDiff` labels a tournament's final diff the same way ("final diff: …").
+ */
+export function patchItem(folder: AutodevFolder, taskId: string, file: string, files: readonly ParsedPatchFile[], finalDiff = false): vscode.TreeItem {
   const broken = files.filter((f) => f.error).length;
-  const stats = `${patchStats(files)}${broken ? `, ${broken} malformed` : ""}`;
-  const item = new vscode.TreeItem(`patch: ${stats}`, files.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const stats = broken ? vscode.l10n.t("{0}, {1} malformed", patchStats(files), broken) : patchStats(files);
+  const label = finalDiff ? vscode.l10n.t("final diff: {0}", stats) : vscode.l10n.t("patch: {0}", stats);
+  const item = new vscode.TreeItem(label, files.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.iconPath = broken ? icon("diff", "errorForeground") : icon("diff");
   item.description = file;
-  item.tooltip = md(`.autodev/evidence/${file}\n${stats}\nClick to open the diff; expand for its files.`);
+  item.tooltip = md(`.autodev/evidence/${file}\n${stats}\n${vscode.l10n.t("Click to open the diff; expand for its files.")}`);
   item.contextValue = evidenceContext("patch", { diff: true, raw: true });
-  item.command = { command: "autodev.openEvidenceDiff", title: "Open Diff", arguments: [folder.folder.uri.toString(), taskId, "patch"] };
+  item.command = { command: "autodev.openEvidenceDiff", title: vscode.l10n.t("Open Diff"), arguments: [folder.folder.uri.toString(), taskId, finalDiff ? "tournament" : "patch"] };
   return item;
 }
 
@@ -100,14 +105,14 @@ export function diffFileItem(folder: AutodevFolder, taskId: string, source: Patc
   const item = new vscode.TreeItem(describePaths(f), vscode.TreeItemCollapsibleState.None);
   if (f.error) {
     item.iconPath = icon("error", "errorForeground");
-    item.description = "malformed";
+    item.description = vscode.l10n.t("malformed");
     item.tooltip = md(f.error);
     return item;
   }
   item.iconPath = icon(f.binary ? "file-binary" : (CHANGE_ICON[f.change] ?? "diff"));
-  item.description = `${f.change} +${f.added} −${f.removed}${f.noNewlineAtEnd ? " · no newline at end" : ""}${f.binary ? " · binary" : ""}`;
+  item.description = [`${f.change} +${f.added} −${f.removed}`, f.noNewlineAtEnd ? vscode.l10n.t("no newline at end") : "", f.binary ? vscode.l10n.t("binary") : ""].filter(Boolean).join(" · ");
   item.contextValue = evidenceContext("file", { diff: !f.binary });
-  if (!f.binary) item.command = { command: "autodev.openEvidenceDiff", title: "Open Diff", arguments: [folder.folder.uri.toString(), taskId, source, index] };
+  if (!f.binary) item.command = { command: "autodev.openEvidenceDiff", title: vscode.l10n.t("Open Diff"), arguments: [folder.folder.uri.toString(), taskId, source, index] };
   return item;
 }
 
@@ -123,7 +128,7 @@ export function errorItem(label: string, why: string, raw = false): vscode.TreeI
 }
 
 /** A warning row (missing evidence, a dangling evidence_bundle, tournament folder problems). */
-export function warningItem(label: string, detail: string, tooltip = `${label}: ${detail}`): vscode.TreeItem {
+export function warningItem(label: string, detail: string, tooltip = vscode.l10n.t("{0}: {1}", label, detail)): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.iconPath = icon("warning", "problemsWarningIcon.foreground");
   item.description = detail;
@@ -134,10 +139,10 @@ export function warningItem(label: string, detail: string, tooltip = `${label}: 
 
 /** One issue of a review or critic verdict (first line as label, all of it in the tooltip). */
 export function issueItem(text: string, n: number): vscode.TreeItem {
-  const first = text.split("\n")[0] || "(empty issue)";
+  const first = text.split("\n")[0] || vscode.l10n.t("(empty issue)");
   const item = new vscode.TreeItem(first.length > 120 ? `${first.slice(0, 119)}…` : first, vscode.TreeItemCollapsibleState.None);
   item.iconPath = icon("comment");
-  item.description = `issue ${n}`;
+  item.description = vscode.l10n.t("issue {0}", n);
   item.tooltip = md(text);
   return item;
 }
@@ -147,19 +152,20 @@ export function passItem(p: TournamentPass, where: string, judges: TournamentPas
   const item = new vscode.TreeItem(passSummary(p), vscode.TreeItemCollapsibleState.None);
   item.iconPath = icon(p.known ? "milestone" : "question", p.known ? undefined : "problemsWarningIcon.foreground");
   const j = judges.map((x) => `${x.name}: ${formatScores(x.scores)}`).join("; ");
-  item.description = j ? `judges ${j}` : where;
-  item.tooltip = md(`${passSummary(p)} (${where})${j ? `\njudges: ${j}` : ""}${p.notes.length ? `\nnotes: ${p.notes.join("; ")}` : ""}${p.known ? "" : `\n${p.rawJson}`}`);
+  item.description = j ? vscode.l10n.t("judges {0}", j) : where;
+  const lines = [`${passSummary(p)} (${where})`, j ? vscode.l10n.t("judges: {0}", j) : "", p.notes.length ? vscode.l10n.t("notes: {0}", p.notes.join("; ")) : "", p.known ? "" : p.rawJson];
+  item.tooltip = md(lines.filter(Boolean).join("\n"));
   return item;
 }
 
 /** "output (12 lines)": opens the output text as a read-only document. */
 export function outputItem(folder: AutodevFolder, taskId: string, kind: string, text: string): vscode.TreeItem {
   const lines = text.split("\n").length;
-  const item = new vscode.TreeItem("output", vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(vscode.l10n.t("output"), vscode.TreeItemCollapsibleState.None);
   item.iconPath = icon("output");
-  item.description = `${lines} line${lines === 1 ? "" : "s"}`;
+  item.description = linesText(lines);
   item.tooltip = md(text.length > 500 ? `${text.slice(0, 500)}…` : text);
-  item.command = { command: "autodev.openEvidenceOutput", title: "Show Output", arguments: [folder.folder.uri.toString(), taskId, kind] };
+  item.command = { command: "autodev.openEvidenceOutput", title: vscode.l10n.t("Show Output"), arguments: [folder.folder.uri.toString(), taskId, kind] };
   return item;
 }
 
@@ -168,6 +174,6 @@ export function referencedFileItem(folder: AutodevFolder, rel: string): vscode.T
   const item = new vscode.TreeItem(rel, vscode.TreeItemCollapsibleState.None);
   item.iconPath = vscode.ThemeIcon.File;
   item.resourceUri = vscode.Uri.from({ scheme: EVIDENCE_SCHEME, path: `/${rel.replace(/^\/+/, "")}`, query: "v=label" });
-  item.command = { command: "autodev.openReferencedFile", title: "Open File", arguments: [folder.folder.uri.toString(), rel] };
+  item.command = { command: "autodev.openReferencedFile", title: vscode.l10n.t("Open File"), arguments: [folder.folder.uri.toString(), rel] };
   return item;
 }

@@ -50,7 +50,7 @@ export function evidenceUri(req: EvidenceDocRequest, label: string): vscode.Uri 
   return vscode.Uri.from({ scheme: EVIDENCE_SCHEME, path: `${prefix}/${labelSegments(label) || "evidence"}`, query: q.toString() });
 }
 
-const SafeId = z.string().refine(isSafeSegment, { message: "not a safe file name" });
+const SafeId = z.string().refine(isSafeSegment, { message: "not a safe file name" }); // l10n-ignore: a code, shown through issueText()
 const Base = { f: z.string().min(1, "names no workspace folder"), t: SafeId };
 /** The query of an evidence URI, validated strictly (unknown keys are refused). */
 const QuerySchema = z.discriminatedUnion("v", [
@@ -60,16 +60,36 @@ const QuerySchema = z.discriminatedUnion("v", [
   z.strictObject({ v: z.literal("raw"), ...Base, n: SafeId }),
 ]);
 
-const FIELD_NAMES: Record<string, string> = { v: "view", f: "folder", t: "task id", s: "diff source", i: "file index", side: "diff side", k: "evidence kind", n: "file name" };
+/** What a query key means, in the UI language ("the query" for an unknown key). */
+function fieldName(key: string): string {
+  const names: Record<string, () => string> = {
+    v: () => vscode.l10n.t("view"),
+    f: () => vscode.l10n.t("folder"),
+    t: () => vscode.l10n.t("task id"),
+    s: () => vscode.l10n.t("diff source"),
+    i: () => vscode.l10n.t("file index"),
+    side: () => vscode.l10n.t("diff side"),
+    k: () => vscode.l10n.t("evidence kind"),
+    n: () => vscode.l10n.t("file name"),
+  };
+  return (names[key] ?? (() => vscode.l10n.t("the query")))();
+}
+
+/** A schema message in the UI language (zod's own messages stay as zod writes them). */
+function issueText(message: string | undefined): string {
+  if (message === "not a safe file name") return vscode.l10n.t("not a safe file name");
+  if (message === "names no workspace folder") return vscode.l10n.t("names no workspace folder");
+  return message ?? vscode.l10n.t("invalid");
+}
 
 /** Parses and validates an evidence URI; a string says what is wrong with it. */
 export function parseEvidenceUri(uri: vscode.Uri): EvidenceDocRequest | string {
-  if (uri.scheme !== EVIDENCE_SCHEME) return `not an ${EVIDENCE_SCHEME} URI`;
+  if (uri.scheme !== EVIDENCE_SCHEME) return vscode.l10n.t("not an {0} URI", EVIDENCE_SCHEME);
   const parsed = QuerySchema.safeParse(Object.fromEntries(new URLSearchParams(uri.query)));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = String(issue?.path[0] ?? "");
-    return `${FIELD_NAMES[key] ?? "the query"}: ${issue?.message ?? "invalid"}`;
+    return vscode.l10n.t("{0}: {1}", fieldName(key), issueText(issue?.message));
   }
   const q = parsed.data;
   const base = { folder: q.f, task: q.t };
@@ -82,7 +102,7 @@ export function parseEvidenceUri(uri: vscode.Uri): EvidenceDocRequest | string {
       return { view: "output", ...base, kind: q.k };
     case "raw": {
       const mine = q.n === `${q.t}.patch` || (q.n.startsWith(`${q.t}-`) && q.n.endsWith(".json"));
-      return mine ? { view: "raw", ...base, file: q.n } : `${JSON.stringify(q.n)} is not an evidence file of task ${q.t}`;
+      return mine ? { view: "raw", ...base, file: q.n } : vscode.l10n.t("{0} is not an evidence file of task {1}", JSON.stringify(q.n), q.t);
     }
   }
 }

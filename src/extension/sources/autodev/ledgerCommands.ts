@@ -53,19 +53,20 @@ export class LedgerCommands {
     const size = fs.existsSync(f.ledgerFile) ? fs.statSync(f.ledgerFile).size : 0;
     const limit = this.settings.confirmVerifyAboveMB * 1024 * 1024;
     if (limit > 0 && size > limit) {
-      const go = await vscode.window.showWarningMessage(`The ledger is ${(size / 1048576).toFixed(0)} MB. Verify it fully now?`, { modal: true }, "Verify");
-      if (go !== "Verify") return undefined;
+      const verify = vscode.l10n.t("Verify");
+      const go = await vscode.window.showWarningMessage(vscode.l10n.t("The ledger is {0} MB. Verify it fully now?", (size / 1048576).toFixed(0)), { modal: true }, verify);
+      if (go !== verify) return undefined;
     }
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `AutoDev: verifying ${f.folder.name}/.autodev/plan-ledger.jsonl`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("AutoDev: verifying {0}/.autodev/plan-ledger.jsonl", f.folder.name), cancellable: true },
       async (progress, token) => {
         let id = 0;
         let last = 0;
         const sub = this.worker.onProgress((p) => {
           if (p.cwd !== f.cwd || p.total === 0) return;
           const pct = (p.bytes / p.total) * 100;
-          progress.report({ increment: pct - last, message: `${(p.bytes / 1048576).toFixed(0)} / ${(p.total / 1048576).toFixed(0)} MB` });
-          this.statusBar.setProgress(`verifying ${Math.round(pct)}%`);
+          progress.report({ increment: pct - last, message: vscode.l10n.t("{0} / {1} MB", (p.bytes / 1048576).toFixed(0), (p.total / 1048576).toFixed(0)) });
+          this.statusBar.setProgress(vscode.l10n.t("verifying {0}%", Math.round(pct)));
           last = pct;
         });
         const cancel = token.onCancellationRequested(() => void this.worker.request({ type: "cancel", cwd: f.cwd, target: id }));
@@ -80,7 +81,7 @@ export class LedgerCommands {
     ).then(
       (r) => r,
       (e: Error) => {
-        if (/cancelled/.test(e.message)) void vscode.window.showInformationMessage("AutoDev: verification cancelled.");
+        if (/cancelled/.test(e.message)) void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: verification cancelled."));
         else throw e;
         return null;
       },
@@ -89,20 +90,23 @@ export class LedgerCommands {
     await f.apply(result);
     const r = result.report;
     this.writeReport(f, r.ok, r.entries, r.errors.map((e) => `  line ${e.atLine}${e.seq !== null ? ` (seq ${e.seq})` : ""} — ${e.kind}: ${e.message}`), r.warnings.map((w) => `  line ${w.atLine} — ${w.kind}: ${w.message}`), result.ms);
-    if (r.ok) void vscode.window.showInformationMessage(`AutoDev: ledger ok — ${r.entries} entries verified in ${(result.ms / 1000).toFixed(1)} s${r.warnings.length ? ` (${r.warnings.length} warnings in Problems)` : ""}.`);
+    const seconds = (result.ms / 1000).toFixed(1);
+    if (r.ok && r.warnings.length) void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: ledger ok — {0} entries verified in {1} s ({2} warnings in Problems).", r.entries, seconds, r.warnings.length));
+    else if (r.ok) void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: ledger ok — {0} entries verified in {1} s.", r.entries, seconds));
     else {
       const first = r.errors[0];
+      const goToLine = vscode.l10n.t("Go to Line");
+      const showReport = vscode.l10n.t("Show Report");
+      // The finding's text comes from src/core (English, as the CLI prints it).
+      const message =
+        r.errors.length === 1
+          ? vscode.l10n.t("AutoDev: ledger broken at line {0}: {1} (1 finding; see Problems)", first.atLine, humanMessage(first))
+          : vscode.l10n.t("AutoDev: ledger broken at line {0}: {1} ({2} findings; see Problems)", first.atLine, humanMessage(first), r.errors.length);
       // Not awaited: the command resolves with the verdict while the message waits for the user.
-      void vscode.window
-        .showErrorMessage(
-          `AutoDev: ledger broken at line ${first.atLine}: ${humanMessage(first)} (${r.errors.length} finding${r.errors.length === 1 ? "" : "s"}; see Problems)`,
-          "Go to Line",
-          "Show Report",
-        )
-        .then((pick) => {
-          if (pick === "Go to Line") void this.openLedgerLine(f, first.atLine);
-          if (pick === "Show Report") this.log.show();
-        });
+      void vscode.window.showErrorMessage(message, goToLine, showReport).then((pick) => {
+        if (pick === goToLine) void this.openLedgerLine(f, first.atLine);
+        if (pick === showReport) this.log.show();
+      });
     }
     return r.ok;
   }
@@ -117,11 +121,11 @@ export class LedgerCommands {
   async replay(arg?: unknown): Promise<void> {
     const f = await this.picker.pick(arg);
     if (!f) return;
-    const c = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "AutoDev: replaying the ledger from genesis…" }, () =>
+    const c = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("AutoDev: replaying the ledger from genesis…") }, () =>
       this.worker.request({ type: "replayCompare", cwd: f.cwd }),
     );
     if (c.error) {
-      void vscode.window.showErrorMessage(`AutoDev: replay failed: ${c.error}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: replay failed: {0}", c.error));
       return;
     }
     const replayedUri = this.docs.put("replayed-plan.json", c.replayed ?? "null\n");
@@ -129,18 +133,23 @@ export class LedgerCommands {
     const sameDisk = c.replayed === c.planJson;
     this.log.info(`Replay of ${f.folder.name}: ${c.entries} entries; plan.json ${sameDisk ? "matches" : "differs"}; snapshot fast path ${sameFast ? "matches" : "differs"}`);
     if (sameDisk && sameFast) {
-      void vscode.window.showInformationMessage(`AutoDev: replayed ${c.entries} entries; plan.json and the snapshot fast path both match the replayed plan.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: replayed {0} entries; plan.json and the snapshot fast path both match the replayed plan.", c.entries));
       return;
     }
     if (!sameDisk) {
-      const left = c.planJson === null ? this.docs.put("plan.json (missing)", "") : vscode.Uri.file(planPath(f.cwd));
-      await vscode.commands.executeCommand("vscode.diff", left, replayedUri, `plan.json ↔ replayed from genesis (${f.folder.name})`);
+      const left = c.planJson === null ? this.docs.put(vscode.l10n.t("plan.json (missing)"), "") : vscode.Uri.file(planPath(f.cwd));
+      await vscode.commands.executeCommand("vscode.diff", left, replayedUri, vscode.l10n.t("plan.json ↔ replayed from genesis ({0})", f.folder.name));
     }
     if (!sameFast) {
       const fastUri = this.docs.put("snapshot-fast-path.json", c.fastPath ?? "null\n");
-      await vscode.commands.executeCommand("vscode.diff", fastUri, replayedUri, `snapshot fast path ↔ replayed from genesis (${f.folder.name})`);
+      await vscode.commands.executeCommand("vscode.diff", fastUri, replayedUri, vscode.l10n.t("snapshot fast path ↔ replayed from genesis ({0})", f.folder.name));
     }
-    void vscode.window.showWarningMessage(`AutoDev: the replayed plan differs from ${[!sameDisk && "plan.json", !sameFast && "the snapshot fast path"].filter(Boolean).join(" and ")}; see the diff.`);
+    const differs = !sameDisk && !sameFast
+      ? vscode.l10n.t("AutoDev: the replayed plan differs from plan.json and the snapshot fast path; see the diff.")
+      : !sameDisk
+        ? vscode.l10n.t("AutoDev: the replayed plan differs from plan.json; see the diff.")
+        : vscode.l10n.t("AutoDev: the replayed plan differs from the snapshot fast path; see the diff.");
+    void vscode.window.showWarningMessage(differs);
   }
 
   /** Show Plan As Of…: pick an entry (or give a seq); the tree shows that state. */
@@ -161,7 +170,7 @@ export class LedgerCommands {
         detail: e.timestamp,
         seq: e.seq,
       }));
-    const pick = await vscode.window.showQuickPick(picks, { placeHolder: `Show the plan as of which entry? (${total} entries; newest first)`, matchOnDescription: true });
+    const pick = await vscode.window.showQuickPick(picks, { placeHolder: vscode.l10n.t("Show the plan as of which entry? ({0} entries; newest first)", total), matchOnDescription: true });
     if (pick) await f.travelTo(pick.seq);
   }
 
@@ -170,7 +179,7 @@ export class LedgerCommands {
     if (!f) return;
     const file = fn(f.cwd);
     if (!fs.existsSync(file)) {
-      void vscode.window.showInformationMessage(`AutoDev: ${f.folder.name}/.autodev/${name} does not exist.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: {0}/.autodev/{1} does not exist.", f.folder.name, name));
       return;
     }
     await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
@@ -182,7 +191,7 @@ export class LedgerCommands {
     if (!f) return;
     let target = line;
     if (target === undefined) {
-      const typed = await vscode.window.showInputBox({ prompt: "Ledger line number", validateInput: (v) => (/^\d+$/.test(v) ? null : "a line number") });
+      const typed = await vscode.window.showInputBox({ prompt: vscode.l10n.t("Ledger line number"), validateInput: (v) => (/^\d+$/.test(v) ? null : vscode.l10n.t("a line number")) });
       if (!typed) return;
       target = Number(typed);
     }

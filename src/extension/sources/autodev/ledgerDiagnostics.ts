@@ -49,7 +49,7 @@ export class LedgerDiagnostics extends Disposable {
     d.source = SOURCE;
     d.code = e.kind;
     if (line > 0 && (e.kind === "prev_hash_mismatch" || e.kind === "seq_jump" || e.kind === "inserted_entry" || e.kind === "dropped_entries")) {
-      d.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(ledger, new vscode.Range(line - 1, 0, line - 1, 0)), "the entry before it")];
+      d.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(ledger, new vscode.Range(line - 1, 0, line - 1, 0)), vscode.l10n.t("the entry before it"))];
     }
     return d;
   }

@@ -19,7 +19,7 @@ function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: PlanNode): Pl
   if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip, false);
   item.iconPath = themeIcon(node.icon);
   item.contextValue = node.contextValue ?? "autodevRun";
-  if (node.target) item.command = { command: "autodev.openRunTarget", title: "Open", arguments: [folder.folder.uri.toString(), node.target] };
+  if (node.target) item.command = { command: "autodev.openRunTarget", title: vscode.l10n.t("Open"), arguments: [folder.folder.uri.toString(), node.target] };
   const self: PlanNode = {
     kind: "extra",
     id: `${folder.folder.uri.toString()}|${node.id}`,

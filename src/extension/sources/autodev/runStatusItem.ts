@@ -13,8 +13,8 @@ export class RunStatusItem extends Disposable {
 
   constructor(private readonly view: AutodevRunStateView) {
     super();
-    this.item.name = "AutoDev Run";
-    this.item.command = { command: "workbench.view.extension.autodev", title: "Show AutoDev" };
+    this.item.name = vscode.l10n.t("AutoDev Run");
+    this.item.command = { command: "workbench.view.extension.autodev", title: vscode.l10n.t("Show AutoDev") };
     this.register(view.onDidChange(() => this.render()));
     this.render();
   }
@@ -32,11 +32,11 @@ export class RunStatusItem extends Disposable {
     const running = all.filter((x) => x.view.running === true);
     const waiting = all.filter((x) => x.view.waiting !== null);
     if (running.length) {
-      this.item.text = `$(sync~spin) AutoDev running${multi ? `: ${running.map((x) => x.folder.folder.name).join(", ")}` : ""}`;
+      this.item.text = `$(sync~spin) ${multi ? vscode.l10n.t("AutoDev running: {0}", running.map((x) => x.folder.folder.name).join(", ")) : vscode.l10n.t("AutoDev running")}`;
       this.item.tooltip = running.map((x) => `${x.folder.folder.name}: ${x.view.runningDetail}`).join("\n");
     } else if (waiting.length) {
       this.item.text = `$(debug-pause) ${waiting.map((x) => (multi ? `${x.folder.folder.name}: ` : "") + x.view.waiting).join(" · ")}`;
-      this.item.tooltip = "AutoDev is suspended in inline mode until the agent writes its response; click to see the delegation.";
+      this.item.tooltip = vscode.l10n.t("AutoDev is suspended in inline mode until the agent writes its response; click to see the delegation.");
     } else {
       this.shown = false;
       this.item.hide();

@@ -27,9 +27,9 @@ export class RunTargetOpener {
   /** The `autodev.openRunTarget` handler: `(folder uri, target)`. */
   async open(folderUri: unknown, rawTarget: unknown): Promise<void> {
     const folder = this.workspaces.folders.find((f) => f.folder.uri.toString() === z.string().parse(folderUri));
-    if (!folder) throw new Error("that AutoDev folder is no longer in this workspace");
+    if (!folder) throw new Error(vscode.l10n.t("that AutoDev folder is no longer in this workspace"));
     const parsed = NodeTargetSchema.safeParse(rawTarget);
-    if (!parsed.success) throw new Error(`not a node target: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    if (!parsed.success) throw new Error(vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")));
     const target = parsed.data as NodeTarget;
     switch (target.kind) {
       case "file":
@@ -53,24 +53,24 @@ export class RunTargetOpener {
         await vscode.window.showTextDocument(this.docs.put(target.title, target.text), { preview: true });
         return;
       case "action":
-        throw new Error("run-state nodes have no actions");
+        throw new Error(vscode.l10n.t("run-state nodes have no actions"));
     }
   }
 
   /** A state file's text as a read-only document (confined, regular files only, size-capped). */
   private async readOnly(cwd: string, rel: string): Promise<vscode.Uri> {
     const read = await readWorkspaceStateFile(cwd, rel, MAX_ARTIFACT_BYTES);
-    if (read.kind !== "ok") throw new Error(read.kind === "missing" ? `${rel} does not exist (any more)` : read.error);
+    if (read.kind !== "ok") throw new Error(read.kind === "missing" ? vscode.l10n.t("{0} does not exist (any more)", rel) : read.error);
     return this.docs.put(rel.slice(rel.lastIndexOf("/") + 1), read.text);
   }
 
   private inside(cwd: string, file: string): vscode.Uri {
     const abs = path.resolve(cwd, file);
     const rel = path.relative(cwd, abs);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(`${file} is outside the workspace folder; it is not opened`);
+    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
     if (fs.existsSync(abs)) {
       const real = path.relative(fs.realpathSync(cwd), fs.realpathSync(abs));
-      if (real.startsWith("..") || path.isAbsolute(real)) throw new Error(`${file} links outside the workspace folder; it is not opened`);
+      if (real.startsWith("..") || path.isAbsolute(real)) throw new Error(vscode.l10n.t("{0} links outside the workspace folder; it is not opened", file));
     }
     return vscode.Uri.file(abs);
   }

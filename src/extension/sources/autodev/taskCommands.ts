@@ -18,6 +18,24 @@ import { Settings } from "../../settings";
 
 type TaskArg = { folder: AutodevFolder; task: Task };
 
+/** The user-driven FSM edges (the verb names the edge in tests and logs). */
+export type TransitionVerb = "Skip" | "Resume";
+
+/** The words of one edge in the UI language: its button, its confirmation and its failure. */
+function verbTexts(verb: TransitionVerb, id: string, title: string, from: string, to: string, why = ""): { button: string; confirm: string; failed: string } {
+  return verb === "Skip"
+    ? {
+        button: vscode.l10n.t("Skip"),
+        confirm: vscode.l10n.t('Skip task {0} "{1}"? This appends a ledger entry ({2} → {3}) and a snapshot, as Python AutoDev would.', id, title, from, to),
+        failed: vscode.l10n.t("AutoDev: could not skip task {0}: {1}", id, why),
+      }
+    : {
+        button: vscode.l10n.t("Resume"),
+        confirm: vscode.l10n.t('Resume task {0} "{1}"? This appends a ledger entry ({2} → {3}) and a snapshot, as Python AutoDev would.', id, title, from, to),
+        failed: vscode.l10n.t("AutoDev: could not resume task {0}: {1}", id, why),
+      };
+}
+
 function asTaskNode(arg: unknown): TaskArg | undefined {
   const n = arg as PlanNode | undefined;
   return n && typeof n === "object" && n.kind === "task" ? { folder: n.folder, task: n.task } : undefined;
@@ -53,17 +71,17 @@ export class TaskCommands {
     if (!folder?.live) return undefined;
     const tasks = folder.live.phases.flatMap((p) => p.tasks).filter((t) => status === null || t.status === status);
     if (tasks.length === 0) {
-      void vscode.window.showInformationMessage(`AutoDev: no task is ${status ?? "in the plan"}.`);
+      void vscode.window.showInformationMessage(status === null ? vscode.l10n.t("AutoDev: no task is in the plan.") : vscode.l10n.t("AutoDev: no task is {0}.", status));
       return undefined;
     }
-    const pick = await vscode.window.showQuickPick(tasks.map((t) => ({ label: `${t.id} ${t.title}`, description: String(t.status), t })), { placeHolder: "Which task?" });
+    const pick = await vscode.window.showQuickPick(tasks.map((t) => ({ label: `${t.id} ${t.title}`, description: String(t.status), t })), { placeHolder: vscode.l10n.t("Which task?") });
     return pick ? { folder, task: pick.t } : undefined;
   }
 
   /** Confirms and applies one FSM edge. Returns the new seq, or undefined. */
-  async transition(arg: unknown, from: string, to: string, verb: string, confirm = true): Promise<number | undefined> {
+  async transition(arg: unknown, from: string, to: string, verb: TransitionVerb, confirm = true): Promise<number | undefined> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage("AutoDev: this workspace is not trusted, so AutoDev State is read-only here. Trust the workspace to change task status.");
+      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: this workspace is not trusted, so AutoDev State is read-only here. Trust the workspace to change task status."));
       return undefined;
     }
     const picked = asTaskNode(arg) ?? (await this.pickTask(arg, from));
@@ -71,25 +89,22 @@ export class TaskCommands {
     // Tree nodes can be older than the live plan: act on the task as it is now.
     const current = picked.folder.live?.phases.flatMap((p) => p.tasks).find((x) => x.id === picked.task.id);
     if (!current) {
-      void vscode.window.showWarningMessage(`AutoDev: task ${picked.task.id} is no longer in the plan.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: task {0} is no longer in the plan.", picked.task.id));
       return undefined;
     }
     const t = { folder: picked.folder, task: current };
     if (t.folder.timeTravel) {
-      void vscode.window.showWarningMessage("AutoDev: you are viewing an earlier plan; go back to live before changing a task.");
+      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: you are viewing an earlier plan; go back to live before changing a task."));
       return undefined;
     }
     if (String(t.task.status) !== from) {
-      void vscode.window.showWarningMessage(`AutoDev: task ${t.task.id} is ${String(t.task.status)}, not ${from}.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: task {0} is {1}, not {2}.", t.task.id, String(t.task.status), from));
       return undefined;
     }
     if (confirm) {
-      const ok = await vscode.window.showWarningMessage(
-        `${verb} task ${t.task.id} "${t.task.title}"? This appends a ledger entry (${from} → ${to}) and a snapshot, as Python AutoDev would.`,
-        { modal: true },
-        verb,
-      );
-      if (ok !== verb) return undefined;
+      const texts = verbTexts(verb, t.task.id, t.task.title, from, to);
+      const ok = await vscode.window.showWarningMessage(texts.confirm, { modal: true }, texts.button);
+      if (ok !== texts.button) return undefined;
     }
     try {
       const { seq } = await this.worker.request({
@@ -102,7 +117,7 @@ export class TaskCommands {
     } catch (e) {
       const err = e as WorkerRequestError;
       const why = err.errorName === "PlanLockTimeoutError" ? `${err.message}` : err.message;
-      void vscode.window.showErrorMessage(`AutoDev: could not ${verb.toLowerCase()} task ${t.task.id}: ${why}`);
+      void vscode.window.showErrorMessage(verbTexts(verb, t.task.id, t.task.title, from, to, why).failed);
       this.log.error(`${verb} ${t.task.id} failed`, e);
       return undefined;
     }
@@ -115,7 +130,7 @@ export class TaskCommands {
     const node = await this.tree.findTaskNode(folder, taskId);
     const view = this.treeView();
     if (node && view) await view.reveal(node, { select: true, focus: true, expand: false });
-    else void vscode.window.showInformationMessage(`AutoDev: task ${taskId} is not in the plan.`);
+    else void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: task {0} is not in the plan.", taskId));
   }
 
   /** Folders, for callers that need them. */
