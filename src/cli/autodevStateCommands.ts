@@ -6,7 +6,7 @@
  */
 import { ParsedArgs, withOptionalDir } from "./cliArgs";
 import { col, eprintln, printJson, println } from "./cliOutput";
-import { requireDir } from "./readCommands";
+import { requireDir } from "./cliArgs";
 import { readConfig, retryLabel } from "../core/sources/autodev/config/configReader";
 import { readTournaments, TournamentSummary } from "../core/sources/autodev/tournaments/tournamentIndex";
 import { scoreLine } from "../core/sources/autodev/tournaments/passResult";

@@ -111,3 +111,8 @@ Write (each holds .autodev/.lock, the lock Python AutoDev takes):
 
 Help: autodev-state help COMMAND (or COMMAND --help), autodev-state --version.
 Exit codes: 0 ok, 1 integrity failure, 2 usage error or bad input, 3 lock timeout, 4 transition not allowed.`;
+
+/** Checks that DIR exists (a missing `.autodev/` inside it is a clean slate). */
+export function requireDir(dir: string): void {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
+}

@@ -17,11 +17,6 @@ import { autodevRoot } from "../core/sources/autodev/paths";
 import { displayMessage, displayValue } from "../core/text/displayText";
 import { runStateJson, runStateLines } from "./autodevStateCommands";
 
-/** Checks that DIR exists (a missing `.autodev/` inside it is a clean slate). */
-export function requireDir(dir: string): void {
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
-}
-
 /** `verify [DIR] [--json]`: the same findings and warnings in text (stdout) and JSON; exit 1 when broken. */
 export async function cmdVerify(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);

@@ -5,7 +5,7 @@
  */
 import { ParsedArgs, withOptionalDir } from "./cliArgs";
 import { eprintln, printJson, println } from "./cliOutput";
-import { requireDir } from "./readCommands";
+import { requireDir } from "./cliArgs";
 import { STATE_SOURCES } from "../core/sources/sourceRegistry";
 import { problemsOk } from "../core/sources/sourceProblems";
 import { SourceLocation, SourceProblem, StateSource } from "../core/sources/stateSource";

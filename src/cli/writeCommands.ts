@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import { ParsedArgs, UsageError, lockTimeout, withOptionalDir } from "./cliArgs";
 import { println } from "./cliOutput";
-import { requireDir } from "./readCommands";
+import { requireDir } from "./cliArgs";
 import { requireKnownOp, requirePlan, requireTask } from "./cliPreflight";
 import { PlanManager } from "../core/plan/planManager";
 import { PyObject, PyValue, isPyObject } from "../core/pyjson/pyValue";
