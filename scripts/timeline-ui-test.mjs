@@ -178,10 +178,12 @@ async function fixtureSession(work) {
     await page.screenshot({ path: join(ARTIFACTS, "timeline-sidebar-dark.png") });
     await page.locator(".sidebar .pane-header", { hasText: "Timeline" }).first().click();
 
-    // The linked tree selection may have left a task filter (a task id of the other folder): clear it first.
-    await frame.locator('input[aria-label="Filter by task id"]').fill("");
+    // A task filter names a task of this folder's ledger: switching folders drops it (it would hide every entry there).
+    await frame.locator('input[aria-label="Filter by task id"]').fill("1.1");
     await frame.locator('select[aria-label="Workspace folder"]').selectOption({ label: "hostile" });
-    await waitFor(async () => /14 entries/.test(await frame.locator(".tl-count").innerText()), 15_000);
+    const switched = await waitFor(async () => /^14 entries/.test(await frame.locator(".tl-count").innerText()), 15_000);
+    const taskField = await frame.locator('input[aria-label="Filter by task id"]').inputValue();
+    check("switching folders drops the other folder's task filter", switched && taskField === "", `count: ${await frame.locator(".tl-count").innerText()}, task field: ${JSON.stringify(taskField)}`);
     await frame.locator(".tl-row.entry:not([hidden])").first().click();
     await frame.locator(".tl-details-title").waitFor({ timeout: 10_000 });
     await frame.locator('.tl-row.entry[data-seq="9"]').click();

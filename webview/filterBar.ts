@@ -43,6 +43,7 @@ export class FilterBar {
   private readonly jumpInput = h("input", { cls: "tl-input seq", attrs: { type: "text", placeholder: l10n.t("Go to #"), "aria-label": l10n.t("Jump to seq"), inputmode: "numeric" } });
   private readonly counter = h("span", { cls: "tl-count", attrs: { "aria-live": "polite" } });
   private textTimer = 0;
+  private taskTimer = 0;
 
   constructor(initial: ViewOptions, private readonly events: FilterBarEvents) {
     this.options = initial;
@@ -64,7 +65,18 @@ export class FilterBar {
       clearTimeout(this.textTimer);
       this.textTimer = window.setTimeout(() => this.patchFilter({ text: this.text.value }), 150);
     });
-    this.task.addEventListener("change", () => this.patchFilter({ taskId: this.task.value.trim() }));
+    // As the text: applied while typing (debounced), not only when the field loses focus.
+    const applyTask = (): void => {
+      if (this.task.value.trim() !== this.options.filter.taskId) this.patchFilter({ taskId: this.task.value.trim() });
+    };
+    this.task.addEventListener("input", () => {
+      clearTimeout(this.taskTimer);
+      this.taskTimer = window.setTimeout(applyTask, 150);
+    });
+    this.task.addEventListener("change", () => {
+      clearTimeout(this.taskTimer);
+      applyTask();
+    });
     this.op.addEventListener("change", () => this.patchFilter({ ops: this.op.value ? [this.op.value] : [] }));
     this.status.addEventListener("change", () => this.patchFilter({ status: this.status.value }));
     this.session.addEventListener("change", () => this.patchFilter({ sessionId: this.session.value }));
@@ -92,6 +104,17 @@ export class FilterBar {
     this.sync();
   }
 
+  /**
+   * Drops the filters that name one folder's entries (task and session ids,
+   * also one still being typed): after a folder switch they would hide every entry.
+   */
+  dropFolderFilters(): void {
+    clearTimeout(this.taskTimer);
+    this.task.value = "";
+    const f = this.options.filter;
+    if (f.taskId !== "" || f.sessionId !== "") this.set({ ...this.options, filter: { ...f, taskId: "", sessionId: "" } });
+  }
+
   private patchFilter(p: Partial<TimelineFilter>): void {
     this.patch({ filter: { ...this.options.filter, ...p } }, true);
   }
@@ -105,7 +128,7 @@ export class FilterBar {
   private sync(): void {
     const f = this.options.filter;
     if (this.text.value !== f.text && document.activeElement !== this.text) this.text.value = f.text;
-    if (this.task.value !== f.taskId) this.task.value = f.taskId;
+    if (this.task.value.trim() !== f.taskId) this.task.value = f.taskId;
     this.op.value = f.ops[0] ?? "";
     this.status.value = f.status;
     this.session.value = f.sessionId;

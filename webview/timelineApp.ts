@@ -227,6 +227,7 @@ export class TimelineApp {
   }
 
   private switchFolder(uri: string | null): void {
+    if (uri !== this.folderUri) this.bar.dropFolderFilters();
     this.folderUri = uri;
     this.bar.setFolders(this.folders, uri);
     this.selectedSeq = null;
