@@ -109,7 +109,7 @@ export async function readWholeLines(
         have = total - cut;
         issue(next, have);
       }
-      if (splitter.push(buf.subarray(0, cut), onLine) === false) return cursor();
+      if ((await pushInSlices(splitter, buf, cut, onLine)) === false) return cursor();
       if (afterChunk) await afterChunk();
       if (next !== null) {
         spare = buf;
@@ -129,6 +129,30 @@ export async function readWholeLines(
   }
   if (last) splitter.finish(onLine);
   return cursor();
+}
+
+/** Lines are handed out in slices of about this many bytes… */
+const SLICE = 64 << 10;
+/** …and the event loop gets a turn whenever handing them out took this long (a read of many small entries takes more). */
+const YIELD_MS = 10;
+
+/**
+ * Pushes the whole lines of `buf[0, cut)` to the splitter, in slices cut after
+ * a `\n`, letting the event loop turn between slices when they took long.
+ */
+async function pushInSlices(splitter: LineSplitter, buf: Buffer, cut: number, onLine: (line: RawLine) => void | false): Promise<boolean> {
+  let t0 = performance.now();
+  for (let s = 0; s < cut; ) {
+    const lf = s + SLICE < cut ? buf.indexOf(0x0a, s + SLICE) : -1;
+    const e = lf >= 0 && lf < cut ? lf + 1 : cut;
+    if (splitter.push(buf.subarray(s, e), onLine) === false) return false;
+    s = e;
+    if (s < cut && performance.now() - t0 > YIELD_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      t0 = performance.now();
+    }
+  }
+  return true;
 }
 
 /**
