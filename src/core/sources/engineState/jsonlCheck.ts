@@ -9,8 +9,9 @@ import type { PyValue } from "../../pyjson/pyValue";
 import type { ProblemSeverity, SourceProblem } from "../stateSource";
 import { judgeLine, splitlinesBreakColumn } from "./canonicalLine";
 import { visible } from "./displayText";
-import { DEFAULT_MAX_LINE_BYTES, readJsonlLines, type JsonlLine } from "./jsonlLines";
-import { openRegularFile } from "./safeFile";
+import { DEFAULT_MAX_LINE_BYTES, readFileLines, type FileLine } from "../../fs/lineReader";
+import { openGuarded } from "../../fs/fileGuard";
+import { refusalReason } from "./refusalReason";
 
 /** Most line entries kept per file for the tree; counts go on past it. */
 export const MAX_TREE_ENTRIES = 500;
@@ -48,7 +49,7 @@ export async function checkJsonlFile(
   visit?: RecordVisitor,
   maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
 ): Promise<JsonlFileModel> {
-  const opened = await openRegularFile(file, { inside: workspace });
+  const opened = await openGuarded(file, { root: workspace, notDirIsMissing: true });
   if (opened.kind === "missing") return { state: "missing", records: 0, entries: [], omitted: 0 };
   if (opened.kind === "refused") {
     problems.push({
@@ -56,7 +57,7 @@ export async function checkJsonlFile(
       line: null,
       severity: "error",
       code: "unreadable_file",
-      message: `${rel} ${opened.reason}; expected a regular file inside the workspace folder. Nothing in it was read.`,
+      message: `${rel} ${refusalReason(opened.refusal)}; expected a regular file inside the workspace folder. Nothing in it was read.`,
     });
     return { state: "refused", records: 0, entries: [], omitted: 0 };
   }
@@ -64,8 +65,8 @@ export async function checkJsonlFile(
   let records = 0;
   let omitted = 0;
   try {
-    await readJsonlLines(
-      opened.fh,
+    await readFileLines(
+      opened.handle,
       (line) => {
         const found: SourceProblem[] = [];
         const value = checkLine(line, rel, found, visit, maxLineBytes);
@@ -81,14 +82,14 @@ export async function checkJsonlFile(
       maxLineBytes,
     );
   } finally {
-    await opened.fh.close();
+    await opened.handle.close();
   }
   return { state: "read", records, entries, omitted };
 }
 
 /** Checks one line; pushes its problems and returns its value when it parses. */
 function checkLine(
-  line: JsonlLine,
+  line: FileLine,
   rel: string,
   out: SourceProblem[],
   visit: RecordVisitor | undefined,

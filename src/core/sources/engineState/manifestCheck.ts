@@ -9,7 +9,8 @@ import { isPyObject, PyFloat, type PyObject, type PyValue } from "../../pyjson/p
 import type { SourceProblem } from "../stateSource";
 import { quoted, visible } from "./displayText";
 import { canonicalDump } from "./canonicalLine";
-import { readSmallFile } from "./safeFile";
+import { readGuarded } from "../../fs/fileGuard";
+import { refusalReason } from "./refusalReason";
 
 /** The newest `schema_version` the writer (AssetOverflow/core 0b19e083) loads. */
 export const SUPPORTED_SCHEMA_VERSION = 1;
@@ -80,7 +81,7 @@ export async function checkManifest(
   workspace: string,
   problems: SourceProblem[],
 ): Promise<ManifestInfo> {
-  const read = await readSmallFile(file, MAX_MANIFEST_BYTES, { inside: workspace });
+  const read = await readGuarded(file, { root: workspace, maxBytes: MAX_MANIFEST_BYTES, notDirIsMissing: true });
   if (read.kind === "missing") return NO_MANIFEST;
   const invalid = (message: string, line: number | null = null, column?: number): ManifestInfo => {
     problems.push({ file: rel, line, ...(column ? { column } : {}), severity: "error", code: "invalid_json", message });
@@ -92,7 +93,7 @@ export async function checkManifest(
       line: null,
       severity: "error",
       code: "unreadable_file",
-      message: `${rel} ${read.reason}; expected a regular file inside the workspace folder. Replace it with the writer's manifest.json.`,
+      message: `${rel} ${refusalReason(read.refusal)}; expected a regular file inside the workspace folder. Replace it with the writer's manifest.json.`,
     });
     return { ...NO_MANIFEST, state: "invalid" };
   }
