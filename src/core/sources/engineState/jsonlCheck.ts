@@ -8,7 +8,7 @@ import { pyStrip } from "../../ledger/read/ledgerLineReader";
 import type { PyValue } from "../../pyjson/pyValue";
 import type { ProblemSeverity, SourceProblem } from "../stateSource";
 import { judgeLine, splitlinesBreakColumn } from "./canonicalLine";
-import { visible } from "./displayText";
+import { displayValue } from "../../text/displayText";
 import { DEFAULT_MAX_LINE_BYTES, readFileLines, type FileLine } from "../../fs/lineReader";
 import { openGuarded } from "../../fs/fileGuard";
 import { refusalReason } from "./refusalReason";
@@ -117,8 +117,8 @@ function checkLine(
         const char = line.text.charCodeAt(breakAt - 1).toString(16).toUpperCase().padStart(4, "0");
         at("error", "unloadable_line", `${where} holds a raw U+${char} at column ${breakAt}: the loader splits lines with str.splitlines(), which breaks there, so json.loads fails. Write it escaped (ensure_ascii=True writes \\u${char.toLowerCase()}).`, breakAt);
       } else if (verdict.kind === "non_canonical") {
-        const expected = visible(verdict.expected.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
-        const found = visible(line.text.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
+        const expected = displayValue(verdict.expected.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
+        const found = displayValue(line.text.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
         at("error", "non_canonical_line", `${where} does not re-serialize to the same bytes (column ${verdict.column}): the writer's json.dumps(sort_keys=True, separators=(",", ":")) gives …${expected}… where the line has …${found}…. Re-save the checkpoint with the writer.`, verdict.column);
       } else if (line.terminator === "\r\n" || line.terminator === "\r") {
         at("error", "non_canonical_line", `${where} ends with ${line.terminator === "\r" ? "CR" : "CRLF"}; the writer ends every line with LF ("\\n"), so the file does not round-trip.`);
