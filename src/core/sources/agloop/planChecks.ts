@@ -10,7 +10,7 @@ import { AGLOOP_LIMITS, PLAN_FILE, readAgloopFile } from "./agloopFiles";
 import { planSchema } from "./agloopSchemas";
 import { asArray, asRecord, asString, oneLine, quoteForMessage } from "./agloopText";
 import { findCycles, type DependencyEdge } from "./dependencyGraph";
-import type { JsonPath } from "./jsonPositions";
+import type { JsonPath } from "../../text/jsonOffsets";
 import { problemsFromIssues, type FieldCode, type ValueLocator } from "./schemaProblems";
 
 /** The plan file as read. */
