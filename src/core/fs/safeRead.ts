@@ -10,7 +10,8 @@ import { InvalidInputError } from "../errors";
 import { guardPath, openGuarded, readGuarded, type FileRefusal } from "./fileGuard";
 import type * as fs from "node:fs";
 
-export { describeKind, isInside, type FoundKind } from "./fileGuard";
+// The ledger readers (src/core/ledger/read/) import describeKind from here; it lives in fileGuard.ts.
+export { describeKind } from "./fileGuard";
 
 /** A state file that is not safe to read (wrong type, outside the workspace, unreadable, too big). */
 export class UnsafeFileError extends InvalidInputError {
@@ -36,7 +37,7 @@ export interface SafeReadOptions {
 }
 
 /** `file` relative to `root` for messages (absolute when outside). */
-export function displayPath(root: string, file: string): string {
+function displayPath(root: string, file: string): string {
   const rel = path.relative(root, file);
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }
