@@ -51,16 +51,6 @@ function nearbyLedgerDir(dir: string): string | null {
   return null;
 }
 
-/** True only when nothing is at `ledger` (lstat says ENOENT); any other answer means "something is there". */
-function ledgerIsAbsent(ledger: string): boolean {
-  try {
-    fs.lstatSync(ledger);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT";
-  }
-}
-
 /**
  * Makes sure `DIR/.autodev/plan-ledger.jsonl` exists; otherwise exit 2 with
  * "no AutoDev ledger at …" and the folder the user probably meant.
@@ -68,9 +58,15 @@ function ledgerIsAbsent(ledger: string): boolean {
 export function requireLedger(dir: string): void {
   if (!isDirectory(dir)) throw new InvalidInputError(`${dir} is not a folder (expected the folder that contains ${AUTODEV_DIR}/)`);
   const ledger = ledgerPath(dir);
-  // Anything at the ledger's path but "nothing" (a FIFO, a device, a link, an unreadable folder) is left to
-  // the command's checked read, which names what it found and what to do (src/core/fs/safeRead.ts).
-  if (!ledgerIsAbsent(ledger)) return;
+  // Only "nothing there" (lstat ENOENT) is answered here. Anything else at the ledger's path (a FIFO, a
+  // device, a link, EACCES) is left to the command's checked read, which names what it found and what to
+  // do (src/core/fs/fileGuard.ts).
+  try {
+    fs.lstatSync(ledger);
+    return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") return;
+  }
   const found = nearbyLedgerDir(dir);
   // Suggest it the way the user wrote DIR: relative stays relative.
   const near = found === null || path.isAbsolute(dir) ? found : path.relative(process.cwd(), found) || ".";
@@ -87,7 +83,7 @@ export function requireLedger(dir: string): void {
  */
 export async function requirePlan(dir: string): Promise<Plan> {
   requireLedger(dir);
-  const plan = (await loadFromTail(dir)).plan ?? (await loadPlan(dir)).plan;
+  const plan = await livePlan(dir);
   if (plan === null) {
     throw new InvalidInputError(`the ledger at ${ledgerPath(dir)} has no plan yet (no init_plan entry); nothing was written. Create one with \`autodev-state init ${dir} --plan FILE\``);
   }

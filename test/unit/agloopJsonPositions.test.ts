@@ -6,12 +6,8 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import {
-  firstSyntaxError,
-  lineAtPath,
-  lineOfKey,
-  parsePositionedJson,
-} from "../../src/core/sources/agloop/jsonPositions";
+import { lineAtPath, lineOfKey, parsePositionedJson } from "../../src/core/sources/agloop/jsonPositions";
+import { firstSyntaxError } from "../../src/core/text/jsonSyntaxError";
 import { fixtureLocation } from "./helpers/agloopFixtures";
 
 /** A small seeded PRNG (mulberry32). */

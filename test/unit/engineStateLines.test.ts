@@ -7,15 +7,15 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { readJsonlLines, type JsonlLine } from "../../src/core/sources/engineState/jsonlLines";
+import { readFileLines, type FileLine } from "../../src/core/fs/lineReader";
 
-async function split(bytes: Buffer, max?: number): Promise<JsonlLine[]> {
+async function split(bytes: Buffer, max?: number): Promise<FileLine[]> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "engine-lines-")), "x.jsonl");
   fs.writeFileSync(file, bytes);
   const fh = await fs.promises.open(file, "r");
-  const lines: JsonlLine[] = [];
+  const lines: FileLine[] = [];
   try {
-    await readJsonlLines(fh, (line) => lines.push(line), max);
+    await readFileLines(fh, (line) => lines.push(line), max);
   } finally {
     await fh.close();
   }

@@ -177,7 +177,7 @@ describe("engine_state source", () => {
       const line = JSON.stringify({ candidate_id: "c1", proposed_chain: { intent: "cause", subject }, trigger: "t" });
       const ws = makeWorkspace({ "engine_state/discovery_candidates.jsonl": `${line}\n` });
       const [node] = find(await engineStateSource.tree(await located(ws)), "Discovery candidates").children ?? [];
-      assert.ok(node.label.startsWith("\\u001b[2J\\u202eevil [click]"), node.label);
+      assert.ok(node.label.startsWith("\\e[2J\\u202eevil [click]"), node.label); // src/core/text/displayText.ts escapes
       assert.ok(node.label.length < 120, String(node.label.length));
       // eslint-disable-next-line no-control-regex
       assert.doesNotMatch(node.label, /[\u0000-\u001f\u202e]/);

@@ -7,7 +7,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
-import { UnsafeFileError, checkFolder, readRegularFile, readRegularFileSync } from "../../src/core/fs/safeRead";
+import { UnsafeFileError, checkFolder, readRegularFile } from "../../src/core/fs/safeRead";
+import { readRegularFileSync } from "../../src/core/fs/safeReadSync";
 
 describe("safeRead: check before open", () => {
   let tmp: string;

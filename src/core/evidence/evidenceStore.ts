@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { atomicWriteFile } from "../fs/atomicFile";
-import { describeKind } from "../fs/safeRead";
+import { describeKind } from "../fs/fileGuard";
 import { Evidence, evidenceToPy, validateEvidence } from "./evidenceSchemas";
 import { PyJsonError, parsePyJson } from "../pyjson/pyJsonParse";
 import { dumpsIndent2 } from "../pyjson/pyJsonDump";

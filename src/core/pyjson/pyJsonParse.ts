@@ -7,6 +7,7 @@
  * `str(exception)` in Python, positions counted in code points as Python does.
  */
 import { PyJsonError } from "./pyJsonError";
+import { scanEscapedString } from "./pyJsonEscapes";
 import { PyFloat, pyInt, type PyObject, type PyValue } from "./pyValue";
 
 export { PyJsonError, type PyJsonErrorKind } from "./pyJsonError";
@@ -20,24 +21,6 @@ export const PY_JSON_MAX_DEPTH = 995;
 
 /** Python's default `sys.get_int_max_str_digits()`: longest int literal it converts. */
 export const PY_INT_MAX_STR_DIGITS = 4300;
-
-/** What each single-character escape (`\n`, `\"`, …) stands for, by the escape's char code. */
-const SHORT_ESCAPES: readonly (string | undefined)[] = (() => {
-  const table: (string | undefined)[] = new Array(128).fill(undefined);
-  const pairs: [string, string][] = [
-    ['"', '"'], ["\\", "\\"], ["/", "/"], ["b", "\b"], ["f", "\f"], ["n", "\n"], ["r", "\r"], ["t", "\t"],
-  ];
-  for (const [escape, value] of pairs) table[escape.charCodeAt(0)] = value;
-  return table;
-})();
-
-/** Hex digit values by char code (-1: not a hex digit). */
-const HEX_VALUE: Int8Array = (() => {
-  const table = new Int8Array(128).fill(-1);
-  for (let i = 0; i < 10; i++) table[0x30 + i] = i;
-  for (let i = 0; i < 6; i++) table[0x41 + i] = table[0x61 + i] = 10 + i;
-  return table;
-})();
 
 /** True for JSON whitespace as Python knows it: space, tab, LF, CR. */
 function isWhitespace(c: number): boolean {
@@ -193,47 +176,9 @@ class PyJsonScanner {
       }
       if (c === 0x5c || c < 0x20) break;
     }
-    return this.escapedString(quote, i);
-  }
-
-  /** Continues a string at `from` (a backslash, a control character or the end). */
-  private escapedString(quote: number, from: number): string {
-    const s = this.s;
-    const n = this.n;
-    let out = s.slice(quote + 1, from);
-    let i = from;
-    for (;;) {
-      if (i >= n) throw this.fail(quote, "Unterminated string starting at");
-      const c = s.charCodeAt(i);
-      if (c === 0x22) {
-        this.i = i + 1;
-        return out;
-      }
-      if (c < 0x20) throw this.fail(i, "Invalid control character at");
-      // c is a backslash
-      if (i + 1 >= n) throw this.fail(quote, "Unterminated string starting at");
-      const escape = s.charCodeAt(i + 1);
-      if (escape === 0x75) {
-        // \uXXXX: Python wants the four digits and at least one more character.
-        const u = i + 1;
-        const code = u + 5 < n ? hex4(s, u + 1) : -1;
-        if (code < 0) throw this.fail(u, "Invalid \\uXXXX escape");
-        out += String.fromCharCode(code);
-        i = u + 5;
-      } else {
-        const decoded = escape < 128 ? SHORT_ESCAPES[escape] : undefined;
-        if (decoded === undefined) throw this.fail(i, "Invalid \\escape");
-        out += decoded;
-        i += 2;
-      }
-      const run = i;
-      while (i < n) {
-        const d = s.charCodeAt(i);
-        if (d === 0x22 || d === 0x5c || d < 0x20) break;
-        i++;
-      }
-      if (i > run) out += s.slice(run, i);
-    }
+    const decoded = scanEscapedString(s, quote, i);
+    this.i = decoded.end;
+    return decoded.text;
   }
 
   /** Reads a number starting at `start` (a '-' or a digit), as Python's number regex does. */
@@ -295,18 +240,6 @@ class PyJsonScanner {
 
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
-}
-
-/** Value of the four hex digits at `s[at..at+4)`, or -1 if any is not a hex digit. */
-function hex4(s: string, at: number): number {
-  let code = 0;
-  for (let k = at; k < at + 4; k++) {
-    const c = s.charCodeAt(k);
-    const digit = c < 128 ? HEX_VALUE[c] : -1;
-    if (digit < 0) return -1;
-    code = (code << 4) | digit;
-  }
-  return code;
 }
 
 function recursionError(text: string, index: number, what: "array" | "object"): PyJsonError {

@@ -10,13 +10,13 @@
 /** Longest quoted value in a message, in characters. */
 export const MAX_QUOTED_CHARS = 200;
 
-/** True for code units shown escaped: C0 (tab/newline per `keepLayout`), DEL, C1, bidi controls, line separators. */
+/** True for code units shown escaped: C0 (tab/newline per `keepLayout`), DEL, C1, bidi controls, line separators, the BOM. */
 function needsEscape(c: number, keepLayout: boolean): boolean {
   if (c < 0x20) return !(keepLayout && (c === 0x0a || c === 0x09));
   if (c < 0x7f) return false;
   if (c <= 0x9f) return true; // DEL and C1 (0x9b is a one-byte CSI)
   return (
-    c === 0x061c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x2028 || c === 0x2029
+    c === 0x061c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x2028 || c === 0x2029 || c === 0xfeff
   );
 }
 
@@ -72,4 +72,14 @@ export const MAX_MESSAGE_CHARS = 4000;
 /** A whole message for a terminal, Problems or an output channel: layout kept, controls escaped, length capped. */
 export function displayMessage(message: string, max = MAX_MESSAGE_CHARS): string {
   return escapeControls(truncateText(message, max), true);
+}
+
+/** A value from a file for a Markdown tooltip: {@link displayValue} (up to 800 characters), then every ASCII punctuation character Markdown might act on escaped. */
+export function escapeMarkdown(text: string): string {
+  return displayValue(text, 4 * MAX_QUOTED_CHARS).replace(/[\\`*_{}[\]()#+\-.!|<>~&:"']/g, (c) => `\\${c}`);
+}
+
+/** The first `n` characters of a long id, for a label: {@link displayValue}, with an ellipsis when cut. */
+export function shortId(id: string, n = 12): string {
+  return id.length > n ? `${displayValue(id.slice(0, n))}…` : displayValue(id);
 }

@@ -1,10 +1,12 @@
 /**
- * Where agloop keeps its state and how it is read safely: every path is lstat'ed component by
- * component below the workspace (no symbolic links, no FIFOs or devices, regular files only),
- * opened with O_NOFOLLOW|O_NONBLOCK and re-checked with fstat, and read up to a size cap.
+ * Where agloop keeps its state and how it is read safely: the shared checks of
+ * src/core/fs/fileGuard.ts with `links: "refuse"` (every path lstat'ed component by component
+ * below the workspace: no symbolic links, no FIFOs or devices, regular files only; opened with
+ * O_NOFOLLOW|O_NONBLOCK and re-checked with fstat; read up to a size cap), worded as Problems.
  */
-import * as fs from "node:fs";
+import type * as fs from "node:fs";
 import * as path from "node:path";
+import { guardPath, openGuarded, readGuarded, type FileGuardOptions, type FileRefusal, type FoundKind } from "../../fs/fileGuard";
 import type { SourceProblem } from "../stateSource";
 
 /** The state folder and its files, relative to the workspace folder (forward slashes). */
@@ -42,135 +44,82 @@ export function refusal(rel: string, code: "unsafe_file" | "file_too_large", mes
   return { file: rel, line: null, severity: "error", code, message };
 }
 
-/** What an lstat result is, for messages. */
-function kindOf(st: fs.Stats): string {
-  if (st.isSymbolicLink()) return "a symbolic link";
-  if (st.isFIFO()) return "a FIFO (named pipe)";
-  if (st.isSocket()) return "a socket";
-  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
-  if (st.isDirectory()) return "a directory";
-  return "not a regular file";
+/** What a path is, for messages. */
+function kindOf(kind: FoundKind): string {
+  switch (kind) {
+    case "character device":
+    case "block device":
+      return "a device";
+    case "special file":
+      return "not a regular file";
+    default:
+      return `a ${kind}`;
+  }
+}
+
+/** The problem for `rel` that the shared checks refused. */
+function refusalProblem(rel: string, why: FileRefusal): SourceProblem {
+  const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  switch (why.why) {
+    case "escapes":
+      return refusal(rel, "unsafe_file", `${rel} leaves the workspace; agloop state is read only inside it.`);
+    case "unreadable": {
+      const verb = why.step === "check" ? "inspect" : why.step;
+      return refusal(rel, "unsafe_file", `Cannot ${verb} ${why.at ?? rel}: ${why.code}.`);
+    }
+    case "wrong kind": {
+      const expected = why.expected === "file" ? "a regular file" : "a folder";
+      return refusal(rel, "unsafe_file", `${why.at ?? rel} is ${kindOf(why.found)}; expected ${expected} inside the workspace. It was not read: replace it with ${expected}.`);
+    }
+    case "changed":
+      return refusal(rel, "unsafe_file", `${rel} changed into something other than a regular file while it was opened; it was not read.`);
+    case "too large":
+      return refusal(rel, "file_too_large", `${rel} is ${mib(why.size)}; the limit is ${mib(why.maxBytes)}. It was not read.`);
+    case "grew":
+      return refusal(rel, "file_too_large", `${rel} grew past the ${why.maxBytes}-byte limit while it was read.`);
+    default:
+      return refusal(rel, "unsafe_file", `${rel} cannot be checked (${why.why}); it was not read.`);
+  }
+}
+
+/** The shared checks with agloop's policy: inside the workspace, no symbolic link anywhere below it. */
+function guardOptions(workspace: string, maxBytes?: number): FileGuardOptions {
+  return { root: workspace, links: "refuse", notDirIsMissing: true, ...(maxBytes === undefined ? {} : { maxBytes }) };
+}
+
+function absolute(workspace: string, rel: string): string {
+  return path.join(workspace, ...rel.split("/"));
 }
 
 /**
  * lstat's every component of `rel` below `workspace`: folders must be real folders, the last
  * component `want` ("file" or "dir"). Returns the absolute path, "missing", or a refusal.
  */
-export async function guardPath(
+export async function guardAgloopPath(
   workspace: string,
   rel: string,
   want: "file" | "dir",
 ): Promise<
   { kind: "ok"; abs: string; stat: fs.Stats } | { kind: "missing" } | { kind: "refused"; problem: SourceProblem }
 > {
-  const parts = rel.split("/").filter((p) => p.length > 0);
-  if (parts.some((p) => p === ".." || p === ".")) {
-    return {
-      kind: "refused",
-      problem: refusal(rel, "unsafe_file", `${rel} leaves the workspace; agloop state is read only inside it.`),
-    };
-  }
-  let abs = workspace;
-  for (let i = 0; i < parts.length; i++) {
-    abs = path.join(abs, parts[i]);
-    let st: fs.Stats;
-    try {
-      st = await fs.promises.lstat(abs);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-      return {
-        kind: "refused",
-        problem: refusal(
-          rel,
-          "unsafe_file",
-          `Cannot inspect ${parts.slice(0, i + 1).join("/")}: ${code ?? String(e)}.`,
-        ),
-      };
-    }
-    const last = i === parts.length - 1;
-    const ok = last && want === "file" ? st.isFile() : st.isDirectory();
-    if (!ok) {
-      const shown = parts.slice(0, i + 1).join("/");
-      const expected = last && want === "file" ? "a regular file" : "a folder";
-      return {
-        kind: "refused",
-        problem: refusal(
-          rel,
-          "unsafe_file",
-          `${shown} is ${kindOf(st)}; expected ${expected} inside the workspace. It was not read: replace it with ${expected}.`,
-        ),
-      };
-    }
-    if (last) return { kind: "ok", abs, stat: st };
-  }
-  return { kind: "missing" };
+  if (rel.split("/").some((p) => p === ".." || p === ".")) return { kind: "refused", problem: refusalProblem(rel, { why: "escapes" }) };
+  const checked = await guardPath(absolute(workspace, rel), guardOptions(workspace), want === "dir" ? "folder" : "file");
+  if (checked.kind === "refused") return { kind: "refused", problem: refusalProblem(rel, checked.refusal) };
+  return checked.kind === "ok" ? { kind: "ok", abs: checked.real, stat: checked.stat } : checked;
 }
 
-/** Opens `rel` for reading after `guardPath`, refusing anything that changed kind in between or exceeds `maxBytes`. */
-export async function openGuarded(workspace: string, rel: string, maxBytes: number): Promise<GuardedOpen> {
-  const guarded = await guardPath(workspace, rel, "file");
-  if (guarded.kind !== "ok") return guarded;
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(
-      guarded.abs,
-      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
-    );
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { kind: "missing" };
-    return { kind: "refused", problem: refusal(rel, "unsafe_file", `Cannot open ${rel}: ${code ?? String(e)}.`) };
-  }
-  const st = await handle.stat();
-  if (!st.isFile() || st.ino !== guarded.stat.ino) {
-    await handle.close();
-    return {
-      kind: "refused",
-      problem: refusal(
-        rel,
-        "unsafe_file",
-        `${rel} changed into something other than a regular file while it was opened; it was not read.`,
-      ),
-    };
-  }
-  if (st.size > maxBytes) {
-    await handle.close();
-    const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-    return {
-      kind: "refused",
-      problem: refusal(
-        rel,
-        "file_too_large",
-        `${rel} is ${mib(st.size)}; the limit is ${mib(maxBytes)}. It was not read.`,
-      ),
-    };
-  }
-  return { kind: "ok", handle, size: st.size };
+/** Opens `rel` for reading after `guardAgloopPath`, refusing anything that changed kind in between or exceeds `maxBytes`. */
+export async function openAgloopFile(workspace: string, rel: string, maxBytes: number): Promise<GuardedOpen> {
+  const opened = await openGuarded(absolute(workspace, rel), guardOptions(workspace, maxBytes));
+  if (opened.kind === "refused") return { kind: "refused", problem: refusalProblem(rel, opened.refusal) };
+  return opened.kind === "open" ? { kind: "ok", handle: opened.handle, size: opened.size } : opened;
 }
 
 /** Reads a whole guarded file as UTF-8 (at most `maxBytes`). */
-export async function readGuarded(workspace: string, rel: string, maxBytes: number): Promise<GuardedRead> {
-  const opened = await openGuarded(workspace, rel, maxBytes);
-  if (opened.kind !== "ok") return opened;
-  try {
-    const buf = Buffer.alloc(Math.min(opened.size, maxBytes) + 1);
-    let filled = 0;
-    while (filled < buf.length) {
-      const { bytesRead } = await opened.handle.read(buf, filled, buf.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    if (filled > maxBytes) {
-      return {
-        kind: "refused",
-        problem: refusal(rel, "file_too_large", `${rel} grew past the ${maxBytes}-byte limit while it was read.`),
-      };
-    }
-    return { kind: "ok", text: buf.subarray(0, filled).toString("utf8") };
-  } finally {
-    await opened.handle.close();
-  }
+export async function readAgloopFile(workspace: string, rel: string, maxBytes: number): Promise<GuardedRead> {
+  const read = await readGuarded(absolute(workspace, rel), guardOptions(workspace, maxBytes));
+  if (read.kind === "refused") return { kind: "refused", problem: refusalProblem(rel, read.refusal) };
+  return read.kind === "read" ? { kind: "ok", text: read.bytes.toString("utf8") } : read;
 }
 
 /** Resolves after `ms` milliseconds (the retry of a half-written file). */

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ActionPreview, SourceLocation } from "../stateSource";
 import { atomicWriteFile } from "../../fs/atomicFile";
-import { CHECKPOINTS_DIR, LOG_FILE, STATE_FILE, guardPath } from "./agloopFiles";
+import { CHECKPOINTS_DIR, LOG_FILE, STATE_FILE, guardAgloopPath } from "./agloopFiles";
 import { asString, oneLine } from "./agloopText";
 import { listCheckpoints, readCheckpoint } from "./checkpoints";
 import { readLogFile } from "./logFile";
@@ -123,7 +123,7 @@ export async function runRecovery(
   const stateAbs = path.join(ws, ...STATE_FILE.split("/"));
   const logAbs = path.join(ws, ...LOG_FILE.split("/"));
   for (const rel of [STATE_FILE, LOG_FILE]) {
-    const g = await guardPath(ws, rel, "file");
+    const g = await guardAgloopPath(ws, rel, "file");
     if (g.kind === "refused") throw new RecoveryRefusedError(g.problem.message);
   }
   await atomicWriteFile(stateAbs, plan.stateText, ".state.json.");

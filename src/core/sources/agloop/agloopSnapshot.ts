@@ -4,7 +4,7 @@
  * the timeline and the checks are all views of a snapshot.
  */
 import type { SourceLocation, SourceProblem } from "../stateSource";
-import { AGLOOP_DIR, guardPath } from "./agloopFiles";
+import { AGLOOP_DIR, guardAgloopPath } from "./agloopFiles";
 import { asArray, asRecord, asString } from "./agloopText";
 import { listCheckpoints, type CheckpointList } from "./checkpoints";
 import { readLogFile, type LogRead } from "./logFile";
@@ -58,7 +58,7 @@ export async function loadAgloopSnapshot(
   options: SnapshotOptions = {},
 ): Promise<AgloopSnapshot> {
   const ws = location.workspace;
-  const folder = await guardPath(ws, AGLOOP_DIR, "dir");
+  const folder = await guardAgloopPath(ws, AGLOOP_DIR, "dir");
   if (folder.kind !== "ok") {
     const problems = folder.kind === "refused" ? [folder.problem] : [];
     const none = { kind: "missing" } as const;

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import type { SourceProblem } from "../stateSource";
-import { AGLOOP_LIMITS, CHECKPOINTS_DIR, guardPath, readGuarded } from "./agloopFiles";
+import { AGLOOP_LIMITS, CHECKPOINTS_DIR, guardAgloopPath, readAgloopFile } from "./agloopFiles";
 import { asRecord, asString, oneLine } from "./agloopText";
 import { parsePositionedJson } from "./jsonPositions";
 
@@ -60,7 +60,7 @@ export async function readCheckpoint(
   name: string,
 ): Promise<{ ok: true; value: unknown; state: Record<string, unknown> } | { ok: false; problem: SourceProblem }> {
   const file = `${CHECKPOINTS_DIR}/${name}`;
-  const read = await readGuarded(workspace, file, AGLOOP_LIMITS.checkpointBytes);
+  const read = await readAgloopFile(workspace, file, AGLOOP_LIMITS.checkpointBytes);
   const bad = (line: number | null, message: string): { ok: false; problem: SourceProblem } => ({
     ok: false,
     problem: { file, line, severity: "warning", code: "invalid_checkpoint", message },
@@ -86,7 +86,7 @@ export async function readCheckpoint(
 
 /** Lists the checkpoints, newest first (time from the name, then from the metadata; then name). */
 export async function listCheckpoints(workspace: string): Promise<CheckpointList> {
-  const dir = await guardPath(workspace, CHECKPOINTS_DIR, "dir");
+  const dir = await guardAgloopPath(workspace, CHECKPOINTS_DIR, "dir");
   if (dir.kind === "missing") return { checkpoints: [], problems: [] };
   if (dir.kind === "refused") {
     return { checkpoints: [], problems: [{ ...dir.problem, severity: "warning", code: "invalid_checkpoint" }] };

@@ -3,8 +3,9 @@
  * at a length cap, each is parsed and checked on its own, and the entries become timeline rows.
  * Memory stays bounded: rows and problems are capped, a giant line is skipped, not buffered.
  */
+import { readFileLines } from "../../fs/lineReader";
 import type { SourceProblem, SourceTimelineRow } from "../stateSource";
-import { AGLOOP_LIMITS, LOG_FILE, openGuarded } from "./agloopFiles";
+import { AGLOOP_LIMITS, LOG_FILE, openAgloopFile } from "./agloopFiles";
 import { logEntrySchema } from "./agloopSchemas";
 import { asRecord, asString, oneLine, stripControl } from "./agloopText";
 import { problemsFromIssues, type FieldCode } from "./schemaProblems";
@@ -25,48 +26,31 @@ const logFieldCode: FieldCode = (_path, issue, missing) => {
   return undefined;
 };
 
-/** Calls `onLine(text | null, lineNo)` for each line; null = the line was longer than `maxLine` bytes. */
+/**
+ * Calls `onLine(text | null, lineNo)` for each line (null: longer than `maxLine` bytes; invalid
+ * UTF-8 is replaced, as JSON.parse readers see it); returns whether the file ends with a newline.
+ */
 async function forEachLine(
   handle: import("node:fs").promises.FileHandle,
   maxLine: number,
   onLine: (text: string | null, lineNo: number) => void,
 ): Promise<boolean> {
-  const chunk = Buffer.alloc(64 * 1024);
-  let parts: Buffer[] = [];
-  let partBytes = 0;
-  let tooLong = false;
-  let lineNo = 1;
-  let lastByte = -1;
-  for (let position = 0; ;) {
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    lastByte = chunk[bytesRead - 1];
-    let start = 0;
-    for (let nl = chunk.indexOf(10, start); nl !== -1 && nl < bytesRead; nl = chunk.indexOf(10, start)) {
-      if (!tooLong && partBytes + nl - start <= maxLine) parts.push(Buffer.from(chunk.subarray(start, nl)));
-      const over = tooLong || partBytes + nl - start > maxLine;
-      onLine(over ? null : Buffer.concat(parts).toString("utf8"), lineNo++);
-      parts = [];
-      partBytes = 0;
-      tooLong = false;
-      start = nl + 1;
-    }
-    if (start < bytesRead && !tooLong) {
-      partBytes += bytesRead - start;
-      if (partBytes > maxLine) {
-        tooLong = true;
-        parts = [];
-      } else parts.push(Buffer.from(chunk.subarray(start, bytesRead)));
-    }
-  }
-  if (partBytes > 0 || tooLong) onLine(tooLong ? null : Buffer.concat(parts).toString("utf8"), lineNo);
-  return lastByte === -1 || lastByte === 10;
+  let endsWithNewline = true;
+  await readFileLines(
+    handle,
+    (line) => {
+      endsWithNewline = line.terminator !== "";
+      onLine(line.text, line.lineNo);
+    },
+    maxLine,
+    "replace",
+  );
+  return endsWithNewline;
 }
 
 /** Reads, checks and lists log.json. */
 export async function readLogFile(workspace: string): Promise<LogRead> {
-  const opened = await openGuarded(workspace, LOG_FILE, Number.MAX_SAFE_INTEGER);
+  const opened = await openAgloopFile(workspace, LOG_FILE, Number.MAX_SAFE_INTEGER);
   if (opened.kind === "missing") return { present: false, entries: 0, rows: [], problems: [], endsWithNewline: true };
   if (opened.kind === "refused") {
     return { present: true, entries: 0, rows: [], problems: [opened.problem], endsWithNewline: true };

@@ -6,11 +6,11 @@
  */
 import { LineCounter, parseDocument, type Document } from "yaml";
 import type { SourceProblem } from "../stateSource";
-import { AGLOOP_LIMITS, PLAN_FILE, readGuarded } from "./agloopFiles";
+import { AGLOOP_LIMITS, PLAN_FILE, readAgloopFile } from "./agloopFiles";
 import { planSchema } from "./agloopSchemas";
 import { asArray, asRecord, asString, oneLine, quoteForMessage } from "./agloopText";
 import { findCycles, type DependencyEdge } from "./dependencyGraph";
-import type { JsonPath } from "./jsonPositions";
+import type { JsonPath } from "../../text/jsonOffsets";
 import { problemsFromIssues, type FieldCode, type ValueLocator } from "./schemaProblems";
 
 /** The plan file as read. */
@@ -35,7 +35,7 @@ function yamlLocator(doc: Document, lines: LineCounter): ValueLocator {
 
 /** Reads and parses plan.yaml (YAML 1.2 core schema: timestamps stay strings; alias expansion capped). */
 export async function readPlanFile(workspace: string): Promise<PlanRead> {
-  const read = await readGuarded(workspace, PLAN_FILE, AGLOOP_LIMITS.planBytes);
+  const read = await readAgloopFile(workspace, PLAN_FILE, AGLOOP_LIMITS.planBytes);
   if (read.kind !== "ok") return read;
   const lines = new LineCounter();
   const doc = parseDocument(read.text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });

@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { ProblemSeverity, SourceProblem } from "../stateSource";
-import type { JsonPath } from "./jsonPositions";
+import type { JsonPath } from "../../text/jsonOffsets";
 import { describeType, quoteForMessage } from "./agloopText";
 
 /** Where values are, for one file. */

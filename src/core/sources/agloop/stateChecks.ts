@@ -6,7 +6,7 @@
  * progress, phase history in order, stop_hook_active not left on).
  */
 import type { SourceProblem } from "../stateSource";
-import { AGLOOP_LIMITS, STATE_FILE, delay, readGuarded } from "./agloopFiles";
+import { AGLOOP_LIMITS, STATE_FILE, delay, readAgloopFile } from "./agloopFiles";
 import { stateSchema } from "./agloopSchemas";
 import { asArray, asRecord, asString, quoteForMessage } from "./agloopText";
 import { findCycles } from "./dependencyGraph";
@@ -34,7 +34,7 @@ export type StateRead =
 /** Reads and parses state.json, retrying a parse failure (a write in progress) before reporting it. */
 export async function readStateFile(workspace: string, retry = STATE_RETRY): Promise<StateRead> {
   for (let attempt = 0; ; attempt++) {
-    const read = await readGuarded(workspace, STATE_FILE, AGLOOP_LIMITS.stateBytes);
+    const read = await readAgloopFile(workspace, STATE_FILE, AGLOOP_LIMITS.stateBytes);
     if (read.kind !== "ok") return read;
     const parsed = parsePositionedJson(read.text);
     if (parsed.ok) return { kind: "ok", json: parsed.json, text: read.text };

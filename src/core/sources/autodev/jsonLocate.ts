@@ -1,145 +1,48 @@
 /**
- * Where each value of a JSON document sits: a map from a value's path
- * (`["tournaments", "plan", "num_judges"]`) to the 1-based line of its key
- * (or, for array items and the root, of the value itself). Used to put a
- * validation error of `config.json` or a response file at the key's line.
- * Only called on text that already parsed; on anything odd it stops early
- * and the caller falls back to the nearest known parent.
+ * Where each value of an AutoDev JSON document sits, for placing a validation
+ * error of `config.json` or a response file at its key's line: the line of a
+ * member's key (for array items and the root, of the value itself), built on
+ * first use from the offset index of src/core/text/jsonOffsets.ts. Only used
+ * on text that already parsed; a path that does not exist falls back to its
+ * nearest parent that does.
  */
+import { deepestJsonNode, indexJsonOffsets, type JsonOffsetNode, type JsonPath } from "../../text/jsonOffsets";
+import { LineIndex } from "../../text/lineIndex";
 
-/** A path into a JSON document: object keys and array indexes. */
-export type JsonPath = ReadonlyArray<string | number>;
-
-/** The map key of a path. */
-export function jsonPathKey(p: JsonPath): string {
-  return JSON.stringify(p);
-}
+/** How deep values are indexed (far beyond any config or response file). */
+const LOCATE_DEPTH = 200;
 
 /** Python-style display of a path: `tournaments.plan.num_judges`, `agents.developer`, `last_issues.0`. */
 export function formatJsonPath(p: JsonPath): string {
   return p.length === 0 ? "(root)" : p.map(String).join(".");
 }
 
-class Scanner {
-  i = 0;
-  line = 1;
-  readonly lines = new Map<string, number>();
-  constructor(private readonly s: string) {}
+/** The lines of the values of one parsed document. */
+export class JsonLines {
+  private root: JsonOffsetNode | undefined;
+  private index: LineIndex | undefined;
 
-  ws(): void {
-    for (;;) {
-      const c = this.s.charCodeAt(this.i);
-      if (c === 10) this.line++;
-      else if (c !== 32 && c !== 9 && c !== 13) return;
-      this.i++;
-    }
+  constructor(private readonly text: string) {}
+
+  /** The line of `p` (its key's line for an object member), or of its nearest parent that exists (1 at worst). */
+  lineOf(p: JsonPath): number {
+    return this.lineAt(deepestJsonNode(this.tree(), p).node);
   }
 
-  string(): string {
-    const start = this.i;
-    this.i++;
-    while (this.i < this.s.length) {
-      const c = this.s[this.i];
-      if (c === "\\") this.i += 2;
-      else if (c === '"') break;
-      else this.i++;
-    }
-    this.i++;
-    try {
-      return JSON.parse(this.s.slice(start, this.i)) as string;
-    } catch {
-      return this.s.slice(start + 1, this.i - 1);
-    }
+  /** The line of `p` when the document has it, else undefined. */
+  exactLineOf(p: JsonPath): number | undefined {
+    const { node, depth } = deepestJsonNode(this.tree(), p);
+    return depth === p.length ? this.lineAt(node) : undefined;
   }
 
-  value(p: Array<string | number>, depth: number): void {
-    if (depth > 200) throw new Error("too deep");
-    this.ws();
-    const c = this.s[this.i];
-    if (c === "{") {
-      this.i++;
-      this.ws();
-      if (this.s[this.i] === "}") {
-        this.i++;
-        return;
-      }
-      for (;;) {
-        this.ws();
-        if (this.s[this.i] !== '"') throw new Error("key expected");
-        const keyLine = this.line;
-        const key = this.string();
-        this.ws();
-        if (this.s[this.i] !== ":") throw new Error("colon expected");
-        this.i++;
-        p.push(key);
-        this.lines.set(jsonPathKey(p), keyLine);
-        this.value(p, depth + 1);
-        p.pop();
-        this.ws();
-        if (this.s[this.i] === ",") {
-          this.i++;
-          continue;
-        }
-        if (this.s[this.i] === "}") {
-          this.i++;
-          return;
-        }
-        throw new Error("comma expected");
-      }
-    }
-    if (c === "[") {
-      this.i++;
-      this.ws();
-      if (this.s[this.i] === "]") {
-        this.i++;
-        return;
-      }
-      for (let n = 0; ; n++) {
-        this.ws();
-        p.push(n);
-        this.lines.set(jsonPathKey(p), this.line);
-        this.value(p, depth + 1);
-        p.pop();
-        this.ws();
-        if (this.s[this.i] === ",") {
-          this.i++;
-          continue;
-        }
-        if (this.s[this.i] === "]") {
-          this.i++;
-          return;
-        }
-        throw new Error("comma expected");
-      }
-    }
-    if (c === '"') {
-      this.string();
-      return;
-    }
-    const m = /^[^\s,\]}]+/.exec(this.s.slice(this.i, this.i + 400));
-    if (!m) throw new Error("value expected");
-    this.i += m[0].length;
+  private tree(): JsonOffsetNode {
+    return (this.root ??= indexJsonOffsets(this.text, LOCATE_DEPTH));
+  }
+
+  private lineAt(node: JsonOffsetNode): number {
+    return (this.index ??= new LineIndex(this.text)).lineOf(node.keyOffset ?? node.offset);
   }
 }
 
-/** The line of every key and array item of `text` (a JSON document that parsed). */
-export function locateJsonLines(text: string): ReadonlyMap<string, number> {
-  const sc = new Scanner(text);
-  sc.ws();
-  sc.lines.set(jsonPathKey([]), sc.line);
-  try {
-    sc.value([], 0);
-  } catch {
-    // keep what was found so far
-  }
-  return sc.lines;
-}
-
-/** The line of `p`, or of its nearest parent that has one (1 at worst). */
-export function lineOfPath(lines: ReadonlyMap<string, number>, p: JsonPath): number {
-  for (let n = p.length; n >= 0; n--) {
-    const line = lines.get(jsonPathKey(p.slice(0, n)));
-    if (line !== undefined) return line;
-  }
-  return 1;
-}
+/** No document: every path is on line 1. */
+export const NO_JSON_LINES = new JsonLines("");

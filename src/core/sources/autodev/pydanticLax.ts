@@ -7,7 +7,8 @@
  * Checked differentially against pydantic in test/unit/autodevConfig.test.ts.
  */
 import { z } from "zod";
-import { JsonPath, formatJsonPath } from "./jsonLocate";
+import type { JsonPath } from "../../text/jsonOffsets";
+import { formatJsonPath } from "./jsonLocate";
 
 const BOOL_STRINGS: Readonly<Record<string, boolean>> = {
   "0": false, off: false, f: false, false: false, n: false, no: false,

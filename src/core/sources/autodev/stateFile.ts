@@ -1,11 +1,13 @@
 /**
- * Reading one state file safely: lstat first (a missing file is not an
- * error), only regular files (never opens a FIFO, socket or device: a cloned
- * repository can carry any of them), links resolved and, for workspace
- * files, confined to the workspace; a size cap; strict UTF-8. Never throws.
+ * Reading one AutoDev state file: the shared checks of src/core/fs/fileGuard.ts
+ * (a missing file is not an error; only regular files, never a FIFO, socket or
+ * device; links resolved and, for workspace files, confined to the workspace;
+ * a size cap), then strict UTF-8, with refusals worded for the AutoDev tree.
+ * Never throws.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { guardPath, readGuarded, type FileRefusal, type FoundKind } from "../../fs/fileGuard";
 import { decodeUtf8Strict } from "../../ledger/read/ledgerLineReader";
 
 /** What reading a state file gave. */
@@ -17,17 +19,46 @@ export type StateFileRead =
 /** Largest small state file read (config, inline state, responses, spec). */
 export const MAX_SMALL_STATE_BYTES = 4 * 1024 * 1024;
 
-function describeType(st: fs.Stats): string {
-  if (st.isDirectory()) return "a folder";
-  if (st.isFIFO()) return "a FIFO";
-  if (st.isSocket()) return "a socket";
-  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
-  return "not a regular file";
+function describeType(kind: FoundKind): string {
+  switch (kind) {
+    case "regular file":
+      return "a regular file";
+    case "directory":
+      return "a folder";
+    case "FIFO (named pipe)":
+      return "a FIFO";
+    case "socket":
+      return "a socket";
+    case "character device":
+    case "block device":
+      return "a device";
+    default:
+      return "not a regular file";
+  }
 }
 
-function inside(root: string, real: string): boolean {
-  const rel = path.relative(root, real);
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+/** The message for a state file or folder (`label`) the shared checks refused. */
+function refusalMessage(refusal: FileRefusal, label: string): string {
+  switch (refusal.why) {
+    case "unreadable":
+      return `cannot ${refusal.step === "open" ? "open" : "read"} ${label}: ${refusal.code}`;
+    case "root unresolved":
+      return `cannot read ${label}: ${refusal.code}`;
+    case "broken link":
+      return `${label} is a link that cannot be followed (${refusal.code}); not read`;
+    case "outside":
+      return `${label} resolves to ${refusal.real}, outside the workspace; not read`;
+    case "escapes":
+      return `${label} leaves the workspace; not read`;
+    case "wrong kind":
+      return `${label} is ${describeType(refusal.found)}, expected ${refusal.expected === "file" ? "a regular file; not read" : "a folder"}`;
+    case "changed":
+      return `${label} is ${refusal.found === null ? "another file than the one checked" : describeType(refusal.found)}, expected a regular file; not read`;
+    case "too large":
+      return `${label} is ${refusal.size} bytes, over the ${refusal.maxBytes}-byte limit; not read`;
+    case "grew":
+      return `${label} grew past the ${refusal.maxBytes}-byte limit while being read; not read`;
+  }
 }
 
 /**
@@ -35,77 +66,26 @@ function inside(root: string, real: string): boolean {
  * resolves outside it is refused; without it (the hive file under the home
  * folder) any regular file is read. `label` names the file in messages.
  */
-export async function readRegularFile(abs: string, max: number, confineTo: string | null, label = abs): Promise<StateFileRead> {
-  let lst: fs.Stats;
-  try {
-    lst = await fs.promises.lstat(abs);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ENOTDIR" ? { kind: "missing" } : { kind: "error", error: `cannot read ${label}: ${code ?? String(e)}` };
-  }
-  let real: string;
-  let st: fs.Stats;
-  try {
-    real = await fs.promises.realpath(abs);
-    st = lst.isSymbolicLink() ? await fs.promises.stat(real) : lst;
-  } catch (e) {
-    return { kind: "error", error: `${label} is a link that cannot be followed (${(e as NodeJS.ErrnoException).code ?? String(e)}); not read` };
-  }
-  if (confineTo !== null) {
-    const root = await fs.promises.realpath(confineTo).catch(() => confineTo);
-    if (!inside(root, real)) return { kind: "error", error: `${label} resolves to ${real}, outside the workspace; not read` };
-  }
-  if (!st.isFile()) return { kind: "error", error: `${label} is ${describeType(st)}, expected a regular file; not read` };
-  if (st.size > max) return { kind: "error", error: `${label} is ${st.size} bytes, over the ${max}-byte limit; not read` };
-  let fh: fs.promises.FileHandle;
-  try {
-    fh = await fs.promises.open(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    return { kind: "error", error: `cannot open ${label}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };
-  }
-  try {
-    const now = await fh.stat();
-    if (!now.isFile()) return { kind: "error", error: `${label} is ${describeType(now)}, expected a regular file; not read` };
-    if (now.size > max) return { kind: "error", error: `${label} is ${now.size} bytes, over the ${max}-byte limit; not read` };
-    const buf = Buffer.alloc(Math.min(now.size, max) + 1);
-    let n = 0;
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
-      if (bytesRead === 0) break;
-      n += bytesRead;
-      if (n > max) return { kind: "error", error: `${label} grew past the ${max}-byte limit while being read; not read` };
-      if (n === buf.length) break;
-    }
-    const text = decodeUtf8Strict(buf.subarray(0, n));
-    return text === null ? { kind: "error", error: `${label} is not valid UTF-8` } : { kind: "ok", text, bytes: n };
-  } catch (e) {
-    return { kind: "error", error: `cannot read ${label}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };
-  } finally {
-    await fh.close();
-  }
+export async function readStateFile(abs: string, max: number, confineTo: string | null, label = abs): Promise<StateFileRead> {
+  const read = await readGuarded(abs, { root: confineTo, maxBytes: max, notDirIsMissing: true });
+  if (read.kind === "missing") return read;
+  if (read.kind === "refused") return { kind: "error", error: refusalMessage(read.refusal, label) };
+  const text = decodeUtf8Strict(read.bytes);
+  return text === null ? { kind: "error", error: `${label} is not valid UTF-8` } : { kind: "ok", text, bytes: read.bytes.length };
 }
 
 /** Reads a file of the workspace `cwd` given relative to it (forward slashes), confined to the workspace. */
 export function readWorkspaceStateFile(cwd: string, rel: string, max = MAX_SMALL_STATE_BYTES): Promise<StateFileRead> {
-  return readRegularFile(path.join(cwd, ...rel.split("/")), max, cwd, rel);
+  return readStateFile(path.join(cwd, ...rel.split("/")), max, cwd, rel);
 }
 
 /** Names in a workspace folder (sorted), `[]` when it does not exist, or why it was not listed. */
 export async function listWorkspaceDir(cwd: string, rel: string): Promise<{ ok: true; names: string[] } | { ok: false; error: string }> {
-  const abs = path.join(cwd, ...rel.split("/"));
-  let lst: fs.Stats;
+  const checked = await guardPath(path.join(cwd, ...rel.split("/")), { root: cwd, notDirIsMissing: true }, "folder");
+  if (checked.kind === "missing") return { ok: true, names: [] };
+  if (checked.kind === "refused") return { ok: false, error: refusalMessage(checked.refusal, rel) };
   try {
-    lst = await fs.promises.lstat(abs);
-  } catch {
-    return { ok: true, names: [] };
-  }
-  try {
-    const root = await fs.promises.realpath(cwd);
-    const real = await fs.promises.realpath(abs);
-    if (!inside(root, real)) return { ok: false, error: `${rel} resolves to ${real}, outside the workspace; not read` };
-    const st = lst.isSymbolicLink() ? await fs.promises.stat(real) : lst;
-    if (!st.isDirectory()) return { ok: false, error: `${rel} is ${describeType(st)}, expected a folder` };
-    return { ok: true, names: (await fs.promises.readdir(real)).sort() };
+    return { ok: true, names: (await fs.promises.readdir(checked.real)).sort() };
   } catch (e) {
     return { ok: false, error: `cannot list ${rel}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };
   }

@@ -8,7 +8,8 @@
 import { z } from "zod";
 import { PyJsonError, parsePyJson } from "../../pyjson/pyJsonParse";
 import { pyToPlain } from "../../evidence/tournamentStore";
-import { JsonPath, formatJsonPath, lineOfPath, locateJsonLines } from "./jsonLocate";
+import type { JsonPath } from "../../text/jsonOffsets";
+import { JsonLines, NO_JSON_LINES, formatJsonPath } from "./jsonLocate";
 import { zodToPathErrors } from "./pydanticLax";
 
 /** One error of a document, with the line it is at. */
@@ -22,8 +23,8 @@ export interface LocatedError {
 
 /** A document that validated (with its plain value and key lines), or its errors. */
 export type JsonValidation<T> =
-  | { readonly ok: true; readonly value: T; readonly raw: unknown; readonly lines: ReadonlyMap<string, number> }
-  | { readonly ok: false; readonly errors: readonly LocatedError[]; readonly raw: unknown | undefined; readonly lines: ReadonlyMap<string, number> };
+  | { readonly ok: true; readonly value: T; readonly raw: unknown; readonly lines: JsonLines }
+  | { readonly ok: false; readonly errors: readonly LocatedError[]; readonly raw: unknown | undefined; readonly lines: JsonLines };
 
 /** Parses `text` (Python's JSON rules) and validates it with `schema`. */
 export function validateJsonText<T>(text: string, schema: z.ZodType<T>): JsonValidation<T> {
@@ -33,17 +34,17 @@ export function validateJsonText<T>(text: string, schema: z.ZodType<T>): JsonVal
   } catch (e) {
     const line = e instanceof PyJsonError ? e.lineno : 1;
     const message = e instanceof PyJsonError ? `invalid JSON: ${e.message}` : `invalid JSON: ${String(e)}`;
-    return { ok: false, errors: [{ path: "(json)", message, line }], raw: undefined, lines: new Map() };
+    return { ok: false, errors: [{ path: "(json)", message, line }], raw: undefined, lines: NO_JSON_LINES };
   }
-  const lines = locateJsonLines(text);
+  const lines = new JsonLines(text);
   const res = schema.safeParse(raw);
   if (res.success) return { ok: true, value: res.data, raw, lines };
   return { ok: false, errors: zodToPathErrors(res.error).map((e) => locate(lines, e.path, e.message)), raw, lines };
 }
 
 /** An error at `p`, placed at its line in `lines`. */
-export function locate(lines: ReadonlyMap<string, number>, p: JsonPath, message: string): LocatedError {
-  return { path: formatJsonPath(p), message, line: lineOfPath(lines, p) };
+export function locate(lines: JsonLines, p: JsonPath, message: string): LocatedError {
+  return { path: formatJsonPath(p), message, line: lines.lineOf(p) };
 }
 
 /** A plain object's own value at `key`, or undefined (no prototype lookups). */

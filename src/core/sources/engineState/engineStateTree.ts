@@ -4,7 +4,7 @@
  * discovery candidates with their counts, one node per line that opens the file at it.
  */
 import type { NodeIcon, SourceProblem, SourceTreeNode } from "../stateSource";
-import { escapeMarkdown, visible } from "./displayText";
+import { displayValue, escapeMarkdown } from "../../text/displayText";
 import type { EngineStateModel } from "./engineStateModel";
 import type { JsonlFileModel, LineEntry } from "./jsonlCheck";
 import { candidateView, recognizerView, type RecordView } from "./recordViews";
@@ -20,7 +20,7 @@ export function engineStateTree(model: EngineStateModel): SourceTreeNode[] {
       {
         id: `${base}:refused`,
         label: "Not read",
-        description: visible(model.refusal, 120),
+        description: displayValue(model.refusal, 120),
         tooltip: escapeMarkdown(model.refusal),
         icon: ERROR_ICON,
       },
@@ -62,11 +62,11 @@ function manifestNode(model: EngineStateModel, base: string): SourceTreeNode {
       : [
           leaf(`${base}:manifest:schema`, "Schema version", m.schemaVersionText ?? "absent (0)", target, m.schemaUnsupported ? ERROR_ICON : undefined),
           leaf(`${base}:manifest:turns`, "Turn count", m.turnCountText ?? "absent", target),
-          leaf(`${base}:manifest:revision`, "Written at revision", visible(m.writtenAtRevisionText ?? "absent", 60), target, model.stale ? WARNING_ICON : undefined),
+          leaf(`${base}:manifest:revision`, "Written at revision", displayValue(m.writtenAtRevisionText ?? "absent", 60), target, model.stale ? WARNING_ICON : undefined),
           leaf(`${base}:manifest:head`, "HEAD", head, undefined, model.stale ? WARNING_ICON : undefined),
         ];
   for (const p of problems) {
-    children.push(leaf(`${base}:manifest:problem:${p.code}:${p.line ?? 0}`, p.code, visible(p.message, 160), { kind: "file", file, ...(p.line ? { line: p.line } : {}) }, p.severity === "error" ? ERROR_ICON : WARNING_ICON));
+    children.push(leaf(`${base}:manifest:problem:${p.code}:${p.line ?? 0}`, p.code, displayValue(p.message, 160), { kind: "file", file, ...(p.line ? { line: p.line } : {}) }, p.severity === "error" ? ERROR_ICON : WARNING_ICON));
   }
   return {
     id: `${base}:manifest`,
@@ -83,13 +83,13 @@ function manifestNode(model: EngineStateModel, base: string): SourceTreeNode {
 
 function headText(model: EngineStateModel): string {
   const sha = (model.head.sha ?? "").slice(0, 12);
-  return model.head.ref === null ? `${sha} (detached)` : `${sha} (${visible(model.head.ref.replace(/^refs\/heads\//, ""), 60)})`;
+  return model.head.ref === null ? `${sha} (detached)` : `${sha} (${displayValue(model.head.ref.replace(/^refs\/heads\//, ""), 60)})`;
 }
 
 /** The first 7 characters and an ellipsis, as the stale description shows revisions. */
 function short(revision: string | null): string {
   if (revision === null) return "—";
-  return revision.length > 7 ? `${visible(revision.slice(0, 7))}…` : visible(revision);
+  return revision.length > 7 ? `${displayValue(revision.slice(0, 7))}…` : displayValue(revision);
 }
 
 function leaf(id: string, label: string, description: string, target?: SourceTreeNode["target"], icon?: NodeIcon): SourceTreeNode {
@@ -114,7 +114,7 @@ function fileNode(
     children.push({ id: `${base}:${key}:more`, label: `… ${content.omitted} more lines`, description: "open the file to see them", target: { kind: "file", file } });
   }
   for (const p of problems.filter((p) => p.line === null)) {
-    children.unshift(leaf(`${base}:${key}:problem:${p.code}`, p.code, visible(p.message, 160), undefined, p.severity === "error" ? ERROR_ICON : WARNING_ICON));
+    children.unshift(leaf(`${base}:${key}:problem:${p.code}`, p.code, displayValue(p.message, 160), undefined, p.severity === "error" ? ERROR_ICON : WARNING_ICON));
   }
   return {
     id: `${base}:${key}`,

@@ -6,8 +6,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { readJsonlLines } from "./jsonlLines";
-import { openRegularFile, readSmallFile } from "./safeFile";
+import { readFileLines } from "../../fs/lineReader";
+import { openGuarded, readGuarded } from "../../fs/fileGuard";
+import { readGuardedSync } from "../../fs/safeReadSync";
 
 /** Where the files that decide HEAD live (absolute paths). */
 export interface GitFiles {
@@ -53,45 +54,24 @@ export function locateGitFiles(workspace: string): GitFiles | null {
   }
   let gitDir: string;
   if (stat.isDirectory()) gitDir = dotGit;
-  else if (stat.isFile() && stat.size <= SMALL) {
-    const match = /^gitdir: (.+?)\r?\n?$/.exec(readSync(dotGit) ?? "");
+  else if (stat.isFile()) {
+    const match = /^gitdir: (.+?)\r?\n?$/.exec(readSmallSync(dotGit, workspace) ?? "");
     if (match === null) return null;
     gitDir = path.resolve(workspace, match[1]);
   } else return null;
-  const commonFile = path.join(gitDir, "commondir");
-  const common = isSmallRegularFile(commonFile) ? readSync(commonFile)?.trim() : undefined;
+  const common = readSmallSync(path.join(gitDir, "commondir"), gitDir)?.trim();
   return { gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
 }
 
-function isSmallRegularFile(file: string): boolean {
-  try {
-    const stat = fs.lstatSync(file);
-    return stat.isFile() && stat.size <= SMALL;
-  } catch {
-    return false;
-  }
-}
-
-function readSync(file: string): string | null {
-  try {
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
-    try {
-      if (!fs.fstatSync(fd).isFile()) return null;
-      const buf = Buffer.alloc(SMALL);
-      return buf.subarray(0, fs.readSync(fd, buf, 0, SMALL, 0)).toString("utf8");
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
+/** A small regular file (at most {@link SMALL} bytes, links followed only inside `root`) as UTF-8; null when it is anything else. */
+function readSmallSync(file: string, root: string): string | null {
+  const read = readGuardedSync(file, { root, maxBytes: SMALL, notDirIsMissing: true });
+  return read.kind === "read" ? read.bytes.toString("utf8") : null;
 }
 
 /** The ref HEAD points to, read synchronously (for watch globs); null when detached or unreadable. */
 export function headRefSync(files: GitFiles): string | null {
-  const head = path.join(files.gitDir, "HEAD");
-  if (!isSmallRegularFile(head)) return null;
-  const match = /^ref: (\S+)\s*$/.exec(readSync(head) ?? "");
+  const match = /^ref: (\S+)\s*$/.exec(readSmallSync(path.join(files.gitDir, "HEAD"), files.gitDir) ?? "");
   return match !== null && isSafeRef(match[1]) ? match[1] : null;
 }
 
@@ -126,23 +106,23 @@ export async function readGitHead(workspace: string): Promise<GitHead> {
 }
 
 async function readText(file: string): Promise<string | null> {
-  const read = await readSmallFile(file, SMALL);
+  const read = await readGuarded(file, { root: null, maxBytes: SMALL, notDirIsMissing: true });
   return read.kind === "read" ? read.bytes.toString("utf8") : null;
 }
 
 /** The commit id `ref` has in `packed-refs` (streamed: it can be large), or null. */
 async function packedRef(files: GitFiles, ref: string): Promise<string | null> {
-  const opened = await openRegularFile(path.join(files.commonDir, "packed-refs"));
+  const opened = await openGuarded(path.join(files.commonDir, "packed-refs"), { root: null, notDirIsMissing: true });
   if (opened.kind !== "open") return null;
   let found: string | null = null;
   try {
-    await readJsonlLines(opened.fh, (line) => {
+    await readFileLines(opened.handle, (line) => {
       if (found !== null || line.text === null) return;
       const space = line.text.indexOf(" ");
       if (space > 0 && line.text.slice(space + 1) === ref) found = line.text.slice(0, space);
     }, 4096);
   } finally {
-    await opened.fh.close();
+    await opened.handle.close();
   }
   return found;
 }

@@ -8,9 +8,10 @@ import { pyStrip } from "../../ledger/read/ledgerLineReader";
 import type { PyValue } from "../../pyjson/pyValue";
 import type { ProblemSeverity, SourceProblem } from "../stateSource";
 import { judgeLine, splitlinesBreakColumn } from "./canonicalLine";
-import { visible } from "./displayText";
-import { DEFAULT_MAX_LINE_BYTES, readJsonlLines, type JsonlLine } from "./jsonlLines";
-import { openRegularFile } from "./safeFile";
+import { displayValue } from "../../text/displayText";
+import { DEFAULT_MAX_LINE_BYTES, readFileLines, type FileLine } from "../../fs/lineReader";
+import { openGuarded } from "../../fs/fileGuard";
+import { refusalReason } from "./refusalReason";
 
 /** Most line entries kept per file for the tree; counts go on past it. */
 export const MAX_TREE_ENTRIES = 500;
@@ -48,7 +49,7 @@ export async function checkJsonlFile(
   visit?: RecordVisitor,
   maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
 ): Promise<JsonlFileModel> {
-  const opened = await openRegularFile(file, { inside: workspace });
+  const opened = await openGuarded(file, { root: workspace, notDirIsMissing: true });
   if (opened.kind === "missing") return { state: "missing", records: 0, entries: [], omitted: 0 };
   if (opened.kind === "refused") {
     problems.push({
@@ -56,7 +57,7 @@ export async function checkJsonlFile(
       line: null,
       severity: "error",
       code: "unreadable_file",
-      message: `${rel} ${opened.reason}; expected a regular file inside the workspace folder. Nothing in it was read.`,
+      message: `${rel} ${refusalReason(opened.refusal)}; expected a regular file inside the workspace folder. Nothing in it was read.`,
     });
     return { state: "refused", records: 0, entries: [], omitted: 0 };
   }
@@ -64,8 +65,8 @@ export async function checkJsonlFile(
   let records = 0;
   let omitted = 0;
   try {
-    await readJsonlLines(
-      opened.fh,
+    await readFileLines(
+      opened.handle,
       (line) => {
         const found: SourceProblem[] = [];
         const value = checkLine(line, rel, found, visit, maxLineBytes);
@@ -81,14 +82,14 @@ export async function checkJsonlFile(
       maxLineBytes,
     );
   } finally {
-    await opened.fh.close();
+    await opened.handle.close();
   }
   return { state: "read", records, entries, omitted };
 }
 
 /** Checks one line; pushes its problems and returns its value when it parses. */
 function checkLine(
-  line: JsonlLine,
+  line: FileLine,
   rel: string,
   out: SourceProblem[],
   visit: RecordVisitor | undefined,
@@ -116,8 +117,8 @@ function checkLine(
         const char = line.text.charCodeAt(breakAt - 1).toString(16).toUpperCase().padStart(4, "0");
         at("error", "unloadable_line", `${where} holds a raw U+${char} at column ${breakAt}: the loader splits lines with str.splitlines(), which breaks there, so json.loads fails. Write it escaped (ensure_ascii=True writes \\u${char.toLowerCase()}).`, breakAt);
       } else if (verdict.kind === "non_canonical") {
-        const expected = visible(verdict.expected.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
-        const found = visible(line.text.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
+        const expected = displayValue(verdict.expected.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
+        const found = displayValue(line.text.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
         at("error", "non_canonical_line", `${where} does not re-serialize to the same bytes (column ${verdict.column}): the writer's json.dumps(sort_keys=True, separators=(",", ":")) gives …${expected}… where the line has …${found}…. Re-save the checkpoint with the writer.`, verdict.column);
       } else if (line.terminator === "\r\n" || line.terminator === "\r") {
         at("error", "non_canonical_line", `${where} ends with ${line.terminator === "\r" ? "CR" : "CRLF"}; the writer ends every line with LF ("\\n"), so the file does not round-trip.`);

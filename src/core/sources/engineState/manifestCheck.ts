@@ -7,9 +7,10 @@ import { decodeUtf8Strict, pyStrip } from "../../ledger/read/ledgerLineReader";
 import { parsePyJson, PyJsonError } from "../../pyjson/pyJsonParse";
 import { isPyObject, PyFloat, type PyObject, type PyValue } from "../../pyjson/pyValue";
 import type { SourceProblem } from "../stateSource";
-import { quoted, visible } from "./displayText";
+import { displayValue } from "../../text/displayText";
 import { canonicalDump } from "./canonicalLine";
-import { readSmallFile } from "./safeFile";
+import { readGuarded } from "../../fs/fileGuard";
+import { refusalReason } from "./refusalReason";
 
 /** The newest `schema_version` the writer (AssetOverflow/core 0b19e083) loads. */
 export const SUPPORTED_SCHEMA_VERSION = 1;
@@ -80,7 +81,7 @@ export async function checkManifest(
   workspace: string,
   problems: SourceProblem[],
 ): Promise<ManifestInfo> {
-  const read = await readSmallFile(file, MAX_MANIFEST_BYTES, { inside: workspace });
+  const read = await readGuarded(file, { root: workspace, maxBytes: MAX_MANIFEST_BYTES, notDirIsMissing: true });
   if (read.kind === "missing") return NO_MANIFEST;
   const invalid = (message: string, line: number | null = null, column?: number): ManifestInfo => {
     problems.push({ file: rel, line, ...(column ? { column } : {}), severity: "error", code: "invalid_json", message });
@@ -92,7 +93,7 @@ export async function checkManifest(
       line: null,
       severity: "error",
       code: "unreadable_file",
-      message: `${rel} ${read.reason}; expected a regular file inside the workspace folder. Replace it with the writer's manifest.json.`,
+      message: `${rel} ${refusalReason(read.refusal)}; expected a regular file inside the workspace folder. Replace it with the writer's manifest.json.`,
     });
     return { ...NO_MANIFEST, state: "invalid" };
   }
@@ -130,7 +131,7 @@ function describeManifest(manifest: PyObject, text: string, rel: string, problem
   const schemaUnsupported = schemaVersion === null || schemaVersion > SUPPORTED_SCHEMA_VERSION;
   const versionText = version === undefined ? null : canonicalDump(version, false);
   if (schemaUnsupported) {
-    const found = schemaVersion === null ? `${visible(versionText ?? "", 40)}, which is not an integer` : `${versionText}, newer than ${SUPPORTED_SCHEMA_VERSION}`;
+    const found = schemaVersion === null ? `${displayValue(versionText ?? "", 40)}, which is not an integer` : `${versionText}, newer than ${SUPPORTED_SCHEMA_VERSION}`;
     problems.push({
       file: rel,
       line: keyLine(text, "schema_version") ?? 1,
@@ -145,7 +146,7 @@ function describeManifest(manifest: PyObject, text: string, rel: string, problem
     schemaVersionText: versionText,
     schemaUnsupported,
     turnCount: pyIntValue(turns),
-    turnCountText: turns === undefined ? null : visible(canonicalDump(turns, false), 60),
+    turnCountText: turns === undefined ? null : displayValue(canonicalDump(turns, false), 60),
     writtenAtRevision: typeof revision === "string" ? revision : null,
     writtenAtRevisionText: revision === undefined ? null : typeof revision === "string" ? revision : canonicalDump(revision, false),
     revisionLine: keyLine(text, "written_at_revision"),
@@ -158,6 +159,6 @@ export function staleReason(manifest: ManifestInfo, head: string | null): string
   const revision = manifest.writtenAtRevision;
   if (revision === "unknown" || revision === "") return null;
   if (revision !== null && head.startsWith(revision)) return null;
-  const written = revision === null ? `${quoted(manifest.writtenAtRevisionText, 40)} (not a string)` : quoted(revision, 40);
+  const written = revision === null ? `"${displayValue(manifest.writtenAtRevisionText, 40)}" (not a string)` : `"${displayValue(revision, 40)}"`;
   return `written at revision ${written}, but HEAD is ${head.slice(0, 12)}`;
 }

@@ -7,7 +7,7 @@
 import { isPyObject, type PyObject, type PyValue } from "../../pyjson/pyValue";
 import type { SourceProblem } from "../stateSource";
 import { canonicalDump } from "./canonicalLine";
-import { shortId, visible } from "./displayText";
+import { displayValue, shortId } from "../../text/displayText";
 import type { RecordVisitor } from "./jsonlCheck";
 
 /** What a tree node shows of a record. */
@@ -24,7 +24,7 @@ function field(record: PyObject, key: string): PyValue | undefined {
 
 function text(v: PyValue | undefined, max = 80): string {
   if (v === undefined) return "—";
-  return visible(typeof v === "string" ? v : canonicalDump(v, false), max);
+  return displayValue(typeof v === "string" ? v : canonicalDump(v, false), max);
 }
 
 /** `‹agent› has ‹count:int› ‹unit›` from a recognizer's pattern. */

@@ -77,7 +77,7 @@ export async function checkResponse(cwd: string, rel: string, expect: { taskId: 
   const name = rel.slice(rel.lastIndexOf("/") + 1);
   const want = expect ?? { taskId: r.task_id, role: r.role };
   if (r.task_id !== want.taskId || r.role !== want.role || name !== `${r.task_id}-${r.role}.json`) {
-    const line = v.lines.get(JSON.stringify(["task_id"])) ?? 1;
+    const line = v.lines.exactLineOf(["task_id"]) ?? 1;
     return { file: rel, state: "invalid", error: { path: "task_id", message: `response mismatch: expected ${want.taskId}/${want.role} (file ${name}), got ${r.task_id}/${r.role}`, line }, response: r };
   }
   return { file: rel, state: "present", error: null, response: r };
@@ -102,7 +102,7 @@ export async function readInlineState(cwd: string): Promise<InlineReport> {
   if (!v.ok) return { waiting: null, errors: v.errors, responses, delegations, listErrors };
   const s = v.value;
   if (!isSafeSegment(`${s.pending_task_id}-${s.pending_role}.json`) || !isSafeSegment(s.pending_task_id)) {
-    const line = v.lines.get(JSON.stringify(["pending_task_id"])) ?? 1;
+    const line = v.lines.exactLineOf(["pending_task_id"]) ?? 1;
     return { waiting: null, errors: [{ path: "pending_task_id", message: `task ${JSON.stringify(s.pending_task_id)} / role ${JSON.stringify(s.pending_role)} do not make a safe file name; not followed`, line }], responses, delegations, listErrors };
   }
   const delegationPath = delegationRel(s.pending_task_id, s.pending_role);

@@ -14,7 +14,7 @@ import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
 import { pyToPlain } from "../../../evidence/tournamentStore";
 import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../paths";
 import { pyLaxFloat, pyLaxInt, pyStr, zodToPathErrors, formatPathError } from "../pydanticLax";
-import { StateFileRead, readRegularFile, readWorkspaceStateFile } from "../stateFile";
+import { StateFileRead, readStateFile, readWorkspaceStateFile } from "../stateFile";
 import { ConfigReport, resolveHivePath } from "../config/configReader";
 import { pyIsoTimestamp } from "./pyIsoTime";
 
@@ -134,7 +134,7 @@ export async function readKnowledge(cwd: string, config: ConfigReport, options: 
   let hiveRaw: Array<z.output<typeof KnowledgeEntrySchema> & { line: number }> = [];
   if (config.hiveEnabled) {
     if (!hivePath.endsWith(".jsonl")) errors.push(`hive.path ${JSON.stringify(hivePath)} is not a .jsonl file; not read`);
-    else hiveRaw = parseJsonl(textOf(await readRegularFile(hivePath, MAX_KNOWLEDGE_BYTES, null, hivePath), errors), hivePath, KnowledgeEntrySchema, skipped);
+    else hiveRaw = parseJsonl(textOf(await readStateFile(hivePath, MAX_KNOWLEDGE_BYTES, null, hivePath), errors), hivePath, KnowledgeEntrySchema, skipped);
   }
   return { swarm: rankEntries(swarmRaw, nowS), hive: rankEntries(hiveRaw, nowS), hivePath, hiveEnabled: config.hiveEnabled, rejected, skipped, errors };
 }

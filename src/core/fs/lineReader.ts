@@ -1,8 +1,8 @@
 /**
- * Streams a JSONL file as numbered lines with bounded memory. Lines end at `\n`, `\r\n` or
- * a lone `\r` (how an editor numbers them); the terminator is kept so a reader can tell a
- * writer's `\n` from anything else. A line longer than the limit is reported by its size
- * and skipped, and reading goes on after it.
+ * Streams a file of lines (JSON Lines, logs, packed-refs) as numbered lines with bounded
+ * memory. Lines end at `\n`, `\r\n` or a lone `\r` (how an editor numbers them); the
+ * terminator is kept so a reader can tell a writer's `\n` from anything else. A line longer
+ * than the limit is reported by its size and skipped, and reading goes on after it.
  */
 import type { FileHandle } from "node:fs/promises";
 
@@ -10,10 +10,10 @@ import type { FileHandle } from "node:fs/promises";
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** One physical line. */
-export interface JsonlLine {
+export interface FileLine {
   /** 1-based. */
   readonly lineNo: number;
-  /** The line decoded as strict UTF-8, or null when it is too long or not UTF-8. */
+  /** The line decoded as UTF-8 (strict unless asked otherwise), or null when it is too long or not UTF-8. */
   readonly text: string | null;
   /** Bytes of the line without its terminator. */
   readonly byteLength: number;
@@ -25,14 +25,21 @@ export interface JsonlLine {
 }
 
 const CHUNK = 1 << 20;
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenientUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
-/** Reads `fh` from its start to its end, calling `onLine` for every line (none for an empty file). */
-export async function readJsonlLines(
+/**
+ * Reads `fh` from its start to its end, calling `onLine` for every line (none for an empty
+ * file). With `decode: "replace"`, invalid UTF-8 becomes U+FFFD (as `JSON.parse` readers
+ * see it) instead of a line with `notUtf8`.
+ */
+export async function readFileLines(
   fh: FileHandle,
-  onLine: (line: JsonlLine) => void,
+  onLine: (line: FileLine) => void,
   maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
+  decode: "strict" | "replace" = "strict",
 ): Promise<void> {
+  const utf8 = decode === "strict" ? strictUtf8 : lenientUtf8;
   const buf = Buffer.allocUnsafe(CHUNK);
   let parts: Buffer[] = [];
   let kept = 0;
@@ -42,7 +49,7 @@ export async function readJsonlLines(
   let position = 0;
 
   /** Ends the current line; `tail` is its last bytes, still in the read buffer (not copied). */
-  const emit = (terminator: JsonlLine["terminator"], tail?: Buffer): void => {
+  const emit = (terminator: FileLine["terminator"], tail?: Buffer): void => {
     if (tail !== undefined) {
       length += tail.length;
       if (length <= maxLineBytes && parts.length > 0) {
