@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { InvalidInputError } from "../core/errors";
 import { loadFromTail, loadPlan } from "../core/ledger/ledgerReader";
 import { LEDGER_OPS, Plan } from "../core/plan/schemas";
-import { AUTODEV_DIR, LEDGER_FILE, ledgerPath } from "../core/sources/autodev/paths";
+import { AUTODEV_DIR, LEDGER_FILE, ledgerPath } from "../core/fs/autodevPaths";
 
 /** How many ids or names an error message lists before "… and N more". */
 const LIST_LIMIT = 20;

@@ -6,14 +6,14 @@ import * as fs from "node:fs";
 import { ParsedArgs, UsageError, withOptionalDir } from "./cliArgs";
 import { requireKnownOp, requireLedger, taskIds, unknownTaskMessage } from "./cliPreflight";
 import { InvalidInputError } from "../core/errors";
-import { missingEvidenceWarnings, planJsonWarning } from "../core/ledger/historyChecks";
+import { missingEvidenceWarnings, planJsonWarning } from "../core/sources/autodev/historyChecks";
 import { entryChangeLabel } from "../core/timeline/entryChangeLabel";
 import { col, eprintln, printJson, println } from "./cliOutput";
 import { loadPlan, replayLedger, verifyLedger } from "../core/ledger/ledgerReader";
 import { Plan, planToPy } from "../core/plan/schemas";
 import { listEvidence, readPatch } from "../core/evidence/evidenceStore";
 import { EntrySummary, VerifyWarning } from "../core/ledger/verifyTypes";
-import { autodevRoot } from "../core/sources/autodev/paths";
+import { autodevRoot } from "../core/fs/autodevPaths";
 import { displayMessage, displayValue } from "../core/text/displayText";
 import { runStateJson, runStateLines } from "./autodevStateCommands";
 

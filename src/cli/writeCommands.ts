@@ -7,7 +7,7 @@ import { ParsedArgs, UsageError, lockTimeout, withOptionalDir } from "./cliArgs"
 import { println } from "./cliOutput";
 import { requireDir } from "./cliArgs";
 import { requireKnownOp, requirePlan, requireTask } from "./cliPreflight";
-import { PlanManager } from "../core/plan/planManager";
+import { PlanManager } from "../core/ledger/planManager";
 import { PyObject, PyValue, isPyObject } from "../core/pyjson/pyValue";
 import { parsePyJson, PyJsonError } from "../core/pyjson/pyJsonParse";
 import { TASK_STATUSES, validatePlan } from "../core/plan/schemas";

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { probeAutodevRunning } from "../../src/core/sources/autodev/run/runningProbe";
 import { checkSpecDrift, specHash } from "../../src/core/sources/autodev/run/specDrift";
 import { listEvidence, listEvidenceTasks } from "../../src/core/evidence/evidenceStore";
-import { missingEvidenceWarnings } from "../../src/core/ledger/historyChecks";
+import { missingEvidenceWarnings } from "../../src/core/sources/autodev/historyChecks";
 import { loadPlan } from "../../src/core/ledger/ledgerReader";
 import { expectationsFrom, requiredEvidenceKinds } from "../../src/core/evidence/requiredEvidence";
 import { readConfig } from "../../src/core/sources/autodev/config/configReader";

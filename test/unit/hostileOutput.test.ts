@@ -7,7 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { execFileSync, spawnSync } from "node:child_process";
 import { CLI_JS, HostileRoot, REPO, hostileRoot, listTree, runCliWithin10s } from "../helpers/hostileWorkspace";
-import { planJsonWarning } from "../../src/core/ledger/historyChecks";
+import { planJsonWarning } from "../../src/core/sources/autodev/historyChecks";
 import { loadPlan, verifyLedger } from "../../src/core/ledger/ledgerReader";
 import { escapeControls } from "../../src/core/text/displayText";
 

@@ -8,8 +8,8 @@ import * as fs from "node:fs";
 import { LineSplitter, RawLine, pyStrip } from "../../src/core/ledger/read/ledgerLineReader";
 import { verifyLedger } from "../../src/core/ledger/ledgerReader";
 import { LedgerSession } from "../../src/core/ledger/ledgerSession";
-import { PlanManager } from "../../src/core/plan/planManager";
-import { ledgerPath } from "../../src/core/sources/autodev/paths";
+import { PlanManager } from "../../src/core/ledger/planManager";
+import { ledgerPath } from "../../src/core/fs/autodevPaths";
 import { copyFixture } from "./fixtures";
 
 function split(chunks: string[]): string[] {

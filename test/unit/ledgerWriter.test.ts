@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PlanManager } from "../../src/core/plan/planManager";
+import { PlanManager } from "../../src/core/ledger/planManager";
 import { appendEntry, buildEntry, isoNow, planJsonText, readLastEntryHead } from "../../src/core/ledger/ledgerWriter";
 import { loadPlan, verifyLedger } from "../../src/core/ledger/ledgerReader";
 import { LedgerCorruptError, InvalidTransitionError, PlanConcurrentModificationError, WriteRefusedError } from "../../src/core/errors";
@@ -17,7 +17,7 @@ import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { ledgerEntryToPy, validateLedgerEntry } from "../../src/core/plan/schemas";
 import { PyFloat, PyObject } from "../../src/core/pyjson/pyValue";
-import { ledgerPath, planPath } from "../../src/core/sources/autodev/paths";
+import { ledgerPath, planPath } from "../../src/core/fs/autodevPaths";
 import { REPO_ROOT, copyFixture } from "./fixtures";
 
 const ROOT = REPO_ROOT;

@@ -14,7 +14,7 @@ import { dumpsIndent2 } from "../pyjson/pyJsonDump";
 import { decodeUtf8Strict } from "../ledger/read/ledgerLineReader";
 import { bundleFit, groupTaskId, kindFromName } from "./evidenceNames";
 import { WorkspaceText } from "./patchReconstruct";
-import { AUTODEV_DIR, EVIDENCE_DIR, evidenceDir, evidencePath, isSafeSegment, patchPath } from "../sources/autodev/paths";
+import { AUTODEV_DIR, EVIDENCE_DIR, evidenceDir, evidencePath, isSafeSegment, patchPath } from "../fs/autodevPaths";
 
 /** Largest evidence file we read (bigger ones become an error node). */
 export const MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;

@@ -9,7 +9,7 @@ import { EvidenceItem, PatchItem, PATCH_SOURCES, PatchSource, checkBundleRef, li
 import { missingEvidence } from "./evidenceSummary";
 import { DEFAULT_EXPECTATIONS, EvidenceExpectations } from "./requiredEvidence";
 import { ParsedPatchFile, tryParsePatch } from "./patchModel";
-import { isSafeSegment } from "../sources/autodev/paths";
+import { isSafeSegment } from "../fs/autodevPaths";
 import { TournamentRecord, readTournament } from "./tournamentStore";
 
 /** A parsed diff of one source, or why it could not be parsed. */

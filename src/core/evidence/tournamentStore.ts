@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { confinedDir, readInside } from "./evidenceStore";
 import { decodeUtf8Strict } from "../ledger/read/ledgerLineReader";
-import { isSafeSegment, tournamentsDir } from "../sources/autodev/paths";
+import { isSafeSegment, tournamentsDir } from "../fs/autodevPaths";
 import { dumpsIndent2 } from "../pyjson/pyJsonDump";
 import { PyJsonError, parsePyJson } from "../pyjson/pyJsonParse";
 import { PyFloat, PyValue, isPyObject } from "../pyjson/pyValue";

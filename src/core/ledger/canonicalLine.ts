@@ -27,7 +27,7 @@ import {
   str,
   strValue,
   value,
-} from "./canonicalScanner";
+} from "../pyjson/canonicalScanner";
 import { PlanSkeleton } from "../plan/canonicalPlanLayout";
 import { exactPlan, skeletonOfTemplate } from "../plan/canonicalPlanProof";
 

@@ -30,7 +30,7 @@
  */
 import { Plan } from "../plan/schemas";
 import { parsePyJson } from "../pyjson/pyJsonParse";
-import { latin1 } from "./canonicalScanner";
+import { latin1 } from "../pyjson/canonicalScanner";
 import { FAST_PATHS_MATCH_SCHEMAS, exactPlanFromCanonical, exactPlanModel } from "../plan/canonicalPlanModel";
 import { FastLine, provenCanonicalLine } from "./canonicalLine";
 

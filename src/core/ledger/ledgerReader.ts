@@ -13,7 +13,7 @@ import { scanLedgerFile } from "./read/parallelScan";
 import { LedgerCorruptError } from "../errors";
 import { LedgerEntry, Plan, validateLedgerEntry, validatePlan } from "../plan/schemas";
 import { ReplayError, applyTolerant, PLAN_OPS } from "./replay";
-import { ledgerPath } from "../sources/autodev/paths";
+import { ledgerPath } from "../fs/autodevPaths";
 import { parseTailLine, readTailLines } from "./read/ledgerTail";
 import { fastCanonicalLine, planOfFastLine } from "./fastCanonical";
 import { EntrySummary, VerifyReport } from "./verifyTypes";

@@ -19,7 +19,7 @@ import { VerificationRecord, checkVerificationRecord, makeVerificationRecord } f
 import { reportOf, loadFromTail } from "./ledgerReader";
 import { EntrySummary, VerifyReport } from "./verifyTypes";
 import { Plan } from "../plan/schemas";
-import { ledgerPath } from "../sources/autodev/paths";
+import { ledgerPath } from "../fs/autodevPaths";
 
 /** What a refresh did. */
 export interface SessionUpdate {

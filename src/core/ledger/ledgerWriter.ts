@@ -15,7 +15,7 @@ import { parsePyJson } from "../pyjson/pyJsonParse";
 import { dumpsIndent2, dumpsSorted } from "../pyjson/pyJsonDump";
 import { PyObject, PyValue, isPyObject } from "../pyjson/pyValue";
 import { LedgerEntry, Plan, PyDumpError, ledgerEntryHashInput, ledgerEntryToPy, planToPy, validateLedgerEntry } from "../plan/schemas";
-import { autodevRoot, ledgerPath, planPath } from "../sources/autodev/paths";
+import { autodevRoot, ledgerPath, planPath } from "../fs/autodevPaths";
 
 /** Python's `datetime.now(timezone.utc).isoformat()`: microseconds, `+00:00`, no fraction when it is zero. */
 export function isoNow(now: number = performance.timeOrigin + performance.now()): string {

@@ -21,7 +21,7 @@ import {
   strList,
   strOrNull,
   strValue,
-} from "../ledger/canonicalScanner";
+} from "../pyjson/canonicalScanner";
 
 const P_OPEN = bytesOf('{"content_hash": ');
 const P_CREATED = bytesOf(', "created_at": ');

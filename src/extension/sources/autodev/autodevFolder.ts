@@ -11,7 +11,7 @@ import { revivePlanClone } from "../../../core/plan/planTransfer";
 import { RewriteFinding, RememberedHead } from "../../../core/ledger/ledgerSession";
 import { VerifyReport } from "../../../core/ledger/verifyTypes";
 import { RefreshResult } from "../../../core/worker/workerProtocol";
-import { autodevRoot, ledgerPath } from "../../../core/sources/autodev/paths";
+import { autodevRoot, ledgerPath } from "../../../core/fs/autodevPaths";
 import { Disposable } from "../../disposable";
 import { LedgerWorkerClient } from "../../ledgerWorkerClient";
 import { OutputLog } from "../../outputLog";

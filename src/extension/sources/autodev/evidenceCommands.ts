@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { EVIDENCE_KINDS } from "../../../core/evidence/evidenceSchemas";
 import { PATCH_SOURCES, PatchSource, confinedDir, isContainedRelPath, listEvidenceTasks } from "../../../core/evidence/evidenceStore";
 import { summarizeEvidence } from "../../../core/evidence/evidenceSummary";
-import { isSafeSegment } from "../../../core/sources/autodev/paths";
+import { isSafeSegment } from "../../../core/fs/autodevPaths";
 import { diffSourceLabel, loadTaskEvidence } from "../../../core/evidence/taskEvidence";
 import { AutodevFolder } from "./autodevFolder";
 import { CommandHandler } from "../../commandManager";

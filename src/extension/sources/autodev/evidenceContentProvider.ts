@@ -13,7 +13,7 @@ import { evidenceMarkdown, mdText, patchMarkdown } from "../../../core/evidence/
 import { decodeUtf8Strict } from "../../../core/ledger/read/ledgerLineReader";
 import { ParsedPatchFile, tryParsePatch } from "../../../core/evidence/patchModel";
 import { ReconstructedFile, reconstructPatch } from "../../../core/evidence/patchReconstruct";
-import { evidenceDir } from "../../../core/sources/autodev/paths";
+import { evidenceDir } from "../../../core/fs/autodevPaths";
 import { diffSourceLabel } from "../../../core/evidence/taskEvidence";
 import { readTournament } from "../../../core/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";

@@ -11,7 +11,7 @@ import * as vscode from "vscode";
 import { z } from "zod";
 import { EVIDENCE_KINDS, EvidenceKind } from "../../../core/evidence/evidenceSchemas";
 import { PATCH_SOURCES, PatchSource } from "../../../core/evidence/evidenceStore";
-import { isSafeSegment } from "../../../core/sources/autodev/paths";
+import { isSafeSegment } from "../../../core/fs/autodevPaths";
 
 /** The URI scheme of evidence documents. */
 export const EVIDENCE_SCHEME = "autodev-evidence";

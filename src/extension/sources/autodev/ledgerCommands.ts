@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { configPath, planPath, specPath } from "../../../core/sources/autodev/paths";
+import { configPath, planPath, specPath } from "../../../core/fs/autodevPaths";
 import { entryChangeLabel } from "../../../core/timeline/entryChangeLabel";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";

@@ -12,7 +12,7 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import { defaultLockHelpers, LockHelper } from "../../../lock/fileLockSettings";
-import { lockPath } from "../paths";
+import { lockPath } from "../../../fs/autodevPaths";
 
 /** What the probe found. `running` is null when it could not tell (no helper, Windows, odd file). */
 export interface RunningProbe {

@@ -5,7 +5,7 @@
  * valid tournament bundles. Confined reads; never throws.
  */
 import { parseEvidence } from "../../../evidence/evidenceStore";
-import { AUTODEV_DIR, EVIDENCE_DIR } from "../paths";
+import { AUTODEV_DIR, EVIDENCE_DIR } from "../../../fs/autodevPaths";
 import { listWorkspaceDir, readWorkspaceStateFile } from "../stateFile";
 
 const MAX_BUNDLES = 2000;

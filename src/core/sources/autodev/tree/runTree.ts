@@ -11,7 +11,7 @@ import { retryLabel } from "../config/configReader";
 import { waitingLabel } from "../inline/inlineState";
 import type { RunState } from "../run/runState";
 import { SPEC_REL } from "../run/specDrift";
-import { AUTODEV_DIR, EVIDENCE_DIR } from "../paths";
+import { AUTODEV_DIR, EVIDENCE_DIR } from "../../../fs/autodevPaths";
 import { summarizeEvidence } from "../../../evidence/evidenceSummary";
 import { configSection } from "./configTree";
 import { knowledgeSection } from "./knowledgeTree";

@@ -9,14 +9,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { acquireFileLock } from "../lock/fileLock";
 import { removeStaleTemps } from "../fs/atomicFile";
-import { appendEntry, isoNow, snapshotPlan } from "../ledger/ledgerWriter";
-import { loadPlan, verifyLedger } from "../ledger/ledgerReader";
-import { LedgerEntry, Plan, Task, planToPy } from "./schemas";
+import { appendEntry, isoNow, snapshotPlan } from "./ledgerWriter";
+import { loadPlan, verifyLedger } from "./ledgerReader";
+import { LedgerEntry, Plan, Task, planToPy } from "../plan/schemas";
 import { PyObject, PyValue } from "../pyjson/pyValue";
-import { assertTransition } from "./taskFsm";
-import { AUDIT_OPS, PLAN_OPS, findTask } from "../ledger/replay";
+import { assertTransition } from "../plan/taskFsm";
+import { AUDIT_OPS, PLAN_OPS, findTask } from "./replay";
 import { LedgerCorruptError, PartialCommitError, PlanConcurrentModificationError, WriteRefusedError } from "../errors";
-import { autodevRoot, ledgerPath, lockPath, planPath } from "../sources/autodev/paths";
+import { autodevRoot, ledgerPath, lockPath, planPath } from "../fs/autodevPaths";
 import { pyIntCall, pyTruthy } from "../pyjson/pyBuiltins";
 
 /** How a PlanManager may write. */

@@ -6,8 +6,8 @@
  * state, set by {@link startScan} and cleared by {@link endScan} (the scan is
  * synchronous).
  */
-import { pyFloatRepr } from "../pyjson/pyFloatRepr";
-import { comparePyStrings } from "../pyjson/pyJsonDump";
+import { pyFloatRepr } from "./pyFloatRepr";
+import { comparePyStrings } from "./pyJsonDump";
 
 /** Nesting deeper than this is left to the full path (Python's limit is about 995). */
 const MAX_DEPTH = 500;
