@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { pyStrip } from "../../src/core/ledger/read/ledgerLineReader";
+import { pyStrip } from "../../src/core/pyjson/pyBuiltins";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { canonicalDump } from "../../src/core/sources/engineState/canonicalLine";
 import { checkJsonlFile } from "../../src/core/sources/engineState/jsonlCheck";

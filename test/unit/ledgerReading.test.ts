@@ -5,7 +5,8 @@
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import { LineSplitter, RawLine, pyStrip } from "../../src/core/ledger/read/ledgerLineReader";
+import { LineSplitter, RawLine } from "../../src/core/ledger/read/ledgerLineReader";
+import { pyStrip } from "../../src/core/pyjson/pyBuiltins";
 import { verifyLedger } from "../../src/core/ledger/ledgerReader";
 import { LedgerSession } from "../../src/core/ledger/ledgerSession";
 import { PlanManager } from "../../src/core/ledger/planManager";

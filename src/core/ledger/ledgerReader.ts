@@ -6,7 +6,8 @@
  * the latest snapshot.
  */
 import { checkRegularFile } from "../fs/safeRead";
-import { LineCursor, RawLine, START_CURSOR, decodeUtf8Strict, pyStrip, readLines } from "./read/ledgerLineReader";
+import { LineCursor, RawLine, START_CURSOR, decodeUtf8Strict, readLines } from "./read/ledgerLineReader";
+import { pyStrip } from "../pyjson/pyBuiltins";
 import { parsePyJson } from "../pyjson/pyJsonParse";
 import { LedgerScanner, ScanOptions } from "./ledgerScanner";
 import { scanLedgerFile } from "./read/parallelScan";

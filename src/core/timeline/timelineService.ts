@@ -6,7 +6,7 @@
  */
 import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "./timelineTypes";
 import { LedgerSession } from "../ledger/ledgerSession";
-import { pyStrip } from "../ledger/read/ledgerLineReader";
+import { pyStrip } from "../pyjson/pyBuiltins";
 import { parsePyJson } from "../pyjson/pyJsonParse";
 import { dumpsIndent2 } from "../pyjson/pyJsonDump";
 import { PyValue, isPyObject } from "../pyjson/pyValue";

@@ -224,21 +224,6 @@ export class LineSplitter {
   }
 }
 
-/** Characters Python's `str.strip()` removes (str.isspace()); differs from JS `trim`. */
-const PY_SPACE = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
-  0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
-]);
-
-/** Python's `str.strip()` with no argument. */
-export function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && PY_SPACE.has(s.charCodeAt(a))) a++;
-  while (b > a && PY_SPACE.has(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
-}
-
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Decodes UTF-8 strictly (as Python's codec does); returns null on invalid bytes. */

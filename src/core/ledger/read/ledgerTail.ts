@@ -4,7 +4,8 @@
  * Canonical (Python-written) lines are recognised without building objects.
  */
 import * as fs from "node:fs";
-import { decodeUtf8Strict, getMaxLineBytes, pyStrip } from "./ledgerLineReader";
+import { decodeUtf8Strict, getMaxLineBytes } from "./ledgerLineReader";
+import { pyStrip } from "../../pyjson/pyBuiltins";
 import { UnsafeFileError, describeKind, openRegularFile } from "../../fs/safeRead";
 import { parsePyJson } from "../../pyjson/pyJsonParse";
 import { LedgerEntry, validateLedgerEntry } from "../../plan/schemas";

@@ -4,7 +4,7 @@
  * and it must be byte-identical to what the writer would write for it (ADR-0146's round-trip
  * invariant). Keeps a bounded number of entries for the tree.
  */
-import { pyStrip } from "../../ledger/read/ledgerLineReader";
+import { pyStrip } from "../../pyjson/pyBuiltins";
 import type { PyValue } from "../../pyjson/pyValue";
 import type { ProblemSeverity, SourceProblem } from "../stateSource";
 import { judgeLine, splitlinesBreakColumn } from "./canonicalLine";
