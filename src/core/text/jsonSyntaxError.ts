@@ -47,6 +47,15 @@ export function firstSyntaxError(text: string): { offset: number; expected: stri
     if (m && m[0].length > 0 && m[0] !== "-") return void (i += m[0].length);
     return fail("a value");
   };
+  /** Reads a property name and its `:` at i (after white space); returns an error or undefined. */
+  const property = (): { offset: number; expected: string } | undefined => {
+    if (text[i] !== '"') return fail("a property name in double quotes");
+    const err = scalar();
+    if (err) return err;
+    ws();
+    if (text[i] !== ":") return fail("':' after a property name");
+    i++;
+  };
   const stack: ("{" | "[")[] = [];
   ws();
   if (i >= n) return fail("a value");
@@ -62,12 +71,8 @@ export function firstSyntaxError(text: string): { offset: number; expected: stri
         i++;
         stack.pop();
       } else if (c === "{") {
-        if (text[i] !== '"') return fail("a property name in double quotes");
-        const err = scalar();
+        const err = property();
         if (err) return err;
-        ws();
-        if (text[i] !== ":") return fail("':' after a property name");
-        i++;
         continue;
       } else continue;
     } else {
@@ -89,12 +94,8 @@ export function firstSyntaxError(text: string): { offset: number; expected: stri
       i++;
       ws();
       if (top === "{") {
-        if (text[i] !== '"') return fail("a property name in double quotes");
-        const err = scalar();
+        const err = property();
         if (err) return err;
-        ws();
-        if (text[i] !== ":") return fail("':' after a property name");
-        i++;
       }
       break;
     }

@@ -15,12 +15,6 @@ import { PlanSkeleton } from "../../plan/canonicalPlanLayout";
 import { ChunkMessage, ChunkTask, SegmentBatch, SegmentDone, SegmentMessage } from "./segmentScan";
 import { ChunkClaims, claimFront, newChunkClaims } from "./chunkClaims";
 
-/**
- * Reads of the in-thread scan: the lines of one read take a few ms, so the
- * event loop keeps turning; and few enough reads (each `FileHandle.read` costs
- * some 40 µs of this thread) that their cost stays small.
- */
-export const IN_THREAD_READ = 1 << 20;
 const EMPTY = Buffer.alloc(0);
 
 /** A line as `onLine` of {@link scanChunks} sees it (bytes absent for lines scanned by a worker). */
@@ -104,9 +98,9 @@ class ChunkWorkers {
     }
   }
 
-  /** Forgets chunk `k` (all fed) but what the plan may still need. */
-  release(k: number, keep: boolean): void {
-    if (!keep) this.results.delete(k);
+  /** Forgets chunk `k` once fed (the scanner keeps the result its plan bytes may still come from). */
+  forget(k: number): void {
+    this.results.delete(k);
   }
 
   /** Tells the chunk's worker a batch was consumed (flow control). */
@@ -148,7 +142,7 @@ export async function scanChunks(
     const buffers: ReadBuffers = { main: null, spare: null };
     for (; k >= 0; k = claimFront(claims, forced ? floor : count)) {
       const end = k + 1 < count ? starts[k + 1] : size;
-      cursor = await readWholeLines(read, cursor, end, k + 1 === count, onLine, { signal: options.signal, bufferBytes: IN_THREAD_READ, buffers });
+      cursor = await readWholeLines(read, cursor, end, k + 1 === count, onLine, { signal: options.signal, buffers });
       // A chunk ends at a line start, never between a `\r` and its `\n`: the next chunk has no `\n` to skip.
       if (cursor.afterCR && cursor.offset === end && k + 1 < count) cursor = { ...cursor, afterCR: false };
       next = k + 1;
@@ -162,7 +156,7 @@ export async function scanChunks(
           result.finished = message;
           cursor = { offset: message.cursor.offset, lineNo: base + message.cursor.lineNo - 1, afterCR: message.cursor.afterCR };
           base += message.cursor.lineNo - 1;
-          workers.release(next, message.lastPlan !== null);
+          workers.forget(next);
           break;
         }
         feedBatch(scanner, result, message, base, options.onLine);
@@ -195,22 +189,8 @@ function feedBatch(scanner: LedgerScanner, result: ChunkResult, m: SegmentBatch,
         const shared = result.ids.get(f.idsVersion)!;
         skeleton = { ids: shared.ids, positions: shared.positions, statuses: f.statuses, metadataRanges: f.metadataRanges! };
       }
-      const fast = fastLineOf(bytes, {
-        seq: f.seq,
-        prevHash: f.prevHash,
-        selfHash: f.selfHash,
-        computedHash: f.computedHash,
-        op: f.op,
-        timestamp: f.timestamp,
-        sessionId: f.sessionId,
-        payloadTaskId: f.payloadTaskId,
-        planStart: f.planStart,
-        planEnd: f.planEnd,
-        planIsNull: f.planIsNull,
-        skeleton,
-        payloadStart: f.payloadStart,
-        payloadEnd: f.payloadEnd,
-      });
+      // ProvenLine takes the facts it knows; the skeleton's parts ride along unread.
+      const fast = fastLineOf(bytes, { ...f, skeleton });
       const rel = l.lineNo;
       scanner.feedScanned(raw, fast, skeleton !== null ? () => result.planBytes(rel) : null);
     }

@@ -15,7 +15,7 @@ import { LineCursor, RawLine, START_CURSOR } from "./ledgerLineReader";
 import { readWholeLines } from "./wholeLineReader";
 import { LedgerScanner } from "../ledgerScanner";
 import { MAX_CHUNKS } from "./chunkClaims";
-import { IN_THREAD_READ, scanChunks } from "./chunkScan";
+import { scanChunks } from "./chunkScan";
 
 /** A line as reported to `onLine` (its bytes are not available in the parallel path). */
 export type ScannedLineInfo = Omit<RawLine, "bytes">;
@@ -29,7 +29,7 @@ export interface ParallelScanOptions {
   readonly onLine?: (line: ScannedLineInfo) => void;
   /** Segments (worker threads); default {@link verifyThreads}. 1 scans in this thread only. */
   readonly threads?: number;
-  /** Files smaller than this are scanned in this thread (default {@link DEFAULT_MIN_BYTES}). */
+  /** Files smaller than this are scanned in this thread (default {@link parallelMinBytes}). */
   readonly minBytes?: number;
   /** Cut chunks near these offsets instead of evenly (tests); each moves forward to the next line start. */
   readonly splitAt?: readonly number[];
@@ -43,9 +43,12 @@ export interface ParallelScanOptions {
  * Files smaller than this are scanned in this thread: a worker thread costs
  * about 80 ms of CPU to start on Node 20 (and warms its JIT again), which a
  * smaller file does not win back (see the README benchmark notes).
- * `AUTODEV_VERIFY_MIN_MB` overrides it (benchmarks).
+ * `AUTODEV_VERIFY_MIN_MB` overrides the 256 MiB default (benchmarks).
  */
-export const DEFAULT_MIN_BYTES = Number(process.env.AUTODEV_VERIFY_MIN_MB) >= 0 && process.env.AUTODEV_VERIFY_MIN_MB ? Number(process.env.AUTODEV_VERIFY_MIN_MB) * 2 ** 20 : 256 << 20;
+export function parallelMinBytes(): number {
+  const env = Number(process.env.AUTODEV_VERIFY_MIN_MB);
+  return process.env.AUTODEV_VERIFY_MIN_MB && env >= 0 ? env * 2 ** 20 : 256 << 20;
+}
 const WINDOW = 64 << 10;
 /** Chunks per thread: enough that the two sides meet within a small chunk of the balance point. */
 const CHUNKS_PER_THREAD = 24;
@@ -80,14 +83,14 @@ export async function scanLedgerFile(file: string, scanner: LedgerScanner, optio
     options.onLine?.(l);
   };
   const sequential = async (fh: fs.promises.FileHandle, size: number): Promise<LineCursor> =>
-    readWholeLines(async (b, off, len, position) => (await fh.read(b, off, len, position)).bytesRead, START_CURSOR, size, true, onLine, { signal: options.signal, bufferBytes: IN_THREAD_READ });
+    readWholeLines(async (b, off, len, position) => (await fh.read(b, off, len, position)).bytesRead, START_CURSOR, size, true, onLine, { signal: options.signal });
   // O_NONBLOCK: a FIFO put in the ledger's place cannot block the open; then only a regular file is read.
   const fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new UnsafeFileError(`${file}: expected a regular file, found a ${describeKind(st)}; not read`, file, describeKind(st));
     const size = options.until ?? st.size;
-    const worker = threads > 1 && scanner.acceptsScannedLines && size >= (options.minBytes ?? DEFAULT_MIN_BYTES) ? workerScript() : null;
+    const worker = threads > 1 && scanner.acceptsScannedLines && size >= (options.minBytes ?? parallelMinBytes()) ? workerScript() : null;
     if (worker === null) return await sequential(fh, size);
     const bounds = await lineStarts(fh, size, options.splitAt ?? chunkTargets(size, threads));
     if (bounds.length === 0) return await sequential(fh, size);

@@ -9,25 +9,12 @@
 import * as fs from "node:fs";
 import { RawLine, START_CURSOR } from "./ledgerLineReader";
 import { ReadBuffers, readWholeLines } from "./wholeLineReader";
-import { FastLine, provenCanonicalLine } from "../canonicalLine";
+import { FastFacts, provenCanonicalLine } from "../canonicalLine";
 import { AUDIT_OPS, PLAN_OPS } from "../../plan/planConstants";
 import type { ChunkClaims } from "./chunkClaims";
 
-/** The facts of one line proven canonical (a FastLine without its closures and skeleton ids). */
-export interface SegmentFacts {
-  readonly seq: number | bigint;
-  readonly prevHash: string;
-  readonly selfHash: string;
-  readonly computedHash: string;
-  readonly op: FastLine["op"];
-  readonly timestamp: string;
-  readonly sessionId: string;
-  readonly payloadTaskId: string | null;
-  readonly planStart: number;
-  readonly planEnd: number;
-  readonly planIsNull: boolean;
-  readonly payloadStart: number;
-  readonly payloadEnd: number;
+/** The facts of one line proven canonical: a FastLine's facts with its skeleton split up for posting. */
+export interface SegmentFacts extends Omit<FastFacts, "skeleton"> {
   /** The skeleton's statuses and metadata ranges; its ids are `SegmentBatch.ids[idsVersion]`. */
   readonly statuses: Uint8Array | null;
   readonly metadataRanges: Int32Array | null;
@@ -108,8 +95,6 @@ export interface SegmentTask {
 }
 
 const BATCH_LINES = 256;
-/** Reads of a segment: 1 MiB, kept across the chunks a thread scans. */
-const SEGMENT_READ = 1 << 20;
 const BATCH_BYTES = 1 << 20;
 
 /**
@@ -210,7 +195,6 @@ export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) =
     task.last,
     onLine,
     {
-      bufferBytes: SEGMENT_READ,
       buffers,
       afterChunk: async () => {
         keepPlanView();

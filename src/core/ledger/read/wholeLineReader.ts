@@ -12,7 +12,13 @@ import { LineCursor, LineSplitter, RawLine } from "./ledgerLineReader";
 /** Reads up to `length` bytes at file position `position` into `buf` at `offset`; returns the count (0 at the end). */
 export type ReadAt = (buf: Buffer, offset: number, length: number, position: number) => number | Promise<number>;
 
-const FIRST_BUFFER = 4 << 20;
+/**
+ * The first buffer's size: the lines of one read take a few ms, so the event
+ * loop keeps turning (see {@link pushInSlices}), and reads are few enough that
+ * their cost stays small (each `FileHandle.read` costs some 40 µs of the
+ * calling thread: 128 KB reads cost 25–50 ms per 100 MB).
+ */
+const FIRST_BUFFER = 1 << 20;
 const MAX_BUFFER = 64 << 20;
 /** Buffers up to this size are read ahead (two of them); bigger ones, grown for a giant line, are not. */
 const PREFETCH_MAX = 8 << 20;
@@ -26,7 +32,7 @@ export interface WholeLineOptions {
    */
   readonly afterChunk?: () => void | Promise<void>;
   readonly signal?: AbortSignal;
-  /** The first buffer's size (default 4 MiB); it doubles while a line does not fit. */
+  /** The first buffer's size (default 1 MiB); it doubles while a line does not fit. */
   readonly bufferBytes?: number;
   /** The buffer grows up to this (default 64 MiB); longer lines are handed to the splitter in pieces. */
   readonly maxBufferBytes?: number;
@@ -86,7 +92,7 @@ export async function readWholeLines(
       pos += n;
       const total = have + n;
       if (pos >= end || (want > 0 && n === 0)) {
-        if (total > 0 && splitter.push(buf.subarray(0, total), onLine) === false) return cursor();
+        if (total > 0 && (await pushInSlices(splitter, buf, total, onLine)) === false) return cursor();
         break;
       }
       let cut = wholeLinesEnd(buf, total);
@@ -137,8 +143,9 @@ const SLICE = 64 << 10;
 const YIELD_MS = 10;
 
 /**
- * Pushes the whole lines of `buf[0, cut)` to the splitter, in slices cut after
- * a `\n`, letting the event loop turn between slices when they took long.
+ * Pushes `buf[0, cut)` to the splitter (whole lines, or the rest of the
+ * range), in slices cut after a `\n`, letting the event loop turn between
+ * slices when they took long.
  */
 async function pushInSlices(splitter: LineSplitter, buf: Buffer, cut: number, onLine: (line: RawLine) => void | false): Promise<boolean> {
   let t0 = performance.now();
