@@ -38,7 +38,7 @@ const extensionContext = {
     extension: "src/extension/extension.ts",
     cli: "src/cli/main.ts",
     verifyWorker: "src/core/worker/verifyWorker.ts",
-    ledgerSegmentWorker: "src/core/ledger/read/ledgerSegmentWorker.ts",
+    ledgerSegmentWorker: "src/core/sources/autodev/ledger/read/ledgerSegmentWorker.ts",
     makeDemo: "src/sample/demoWorkspace.ts",
   },
   outdir: "dist",

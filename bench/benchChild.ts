@@ -53,7 +53,7 @@ export async function child(mode: string, arg: string): Promise<void> {
   switch (mode) {
     case "verify": {
       const startMs = performance.now();
-      const { verifyLedger } = await import("../src/core/ledger/ledgerReader");
+      const { verifyLedger } = await import("../src/core/sources/autodev/ledger/ledgerReader");
       const loadMs = performance.now() - startMs;
       // Then a second verify in the same process: what a long-lived worker pays once its code is compiled.
       let warmMs = 0;
@@ -96,7 +96,7 @@ export async function child(mode: string, arg: string): Promise<void> {
         return { lines };
       });
     case "tail": {
-      const { loadFromTail } = await import("../src/core/ledger/ledgerReader");
+      const { loadFromTail } = await import("../src/core/sources/autodev/ledger/ledgerReader");
       return measure(async () => {
         const res = await loadFromTail(arg);
         return { seq: res.seq, tasks: res.plan ? res.plan.phases.reduce((n, p) => n + p.tasks.length, 0) : 0 };
@@ -109,7 +109,7 @@ export async function child(mode: string, arg: string): Promise<void> {
     case "reopen":
       return reopenChild(arg);
     case "index": {
-      const { LedgerSession } = await import("../src/core/ledger/ledgerSession");
+      const { LedgerSession } = await import("../src/core/sources/autodev/ledger/ledgerSession");
       return measure(async () => {
         const session = new LedgerSession(arg);
         const upd = await session.refresh();
@@ -123,9 +123,9 @@ export async function child(mode: string, arg: string): Promise<void> {
 
 /** Copies the ledger to a scratch folder, scans it with a LedgerSession, then times appends. */
 async function appendChild(dir: string): Promise<void> {
-  const { LedgerSession } = await import("../src/core/ledger/ledgerSession");
-  const { appendEntry, snapshotPlan } = await import("../src/core/ledger/ledgerWriter");
-  const { TASK_TRANSITIONS } = await import("../src/core/plan/taskFsm");
+  const { LedgerSession } = await import("../src/core/sources/autodev/ledger/ledgerSession");
+  const { appendEntry, snapshotPlan } = await import("../src/core/sources/autodev/ledger/ledgerWriter");
+  const { TASK_TRANSITIONS } = await import("../src/core/sources/autodev/plan/taskFsm");
   return measure(async () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "autodev-bench-append-"));
   try {
@@ -175,9 +175,9 @@ async function appendChild(dir: string): Promise<void> {
  * Python writes them). Prints the scratch folder; `reopen` measures there.
  */
 async function reopenSetup(dir: string): Promise<void> {
-  const { LedgerSession } = await import("../src/core/ledger/ledgerSession");
-  const { buildEntry } = await import("../src/core/ledger/ledgerWriter");
-  const { planToPy } = await import("../src/core/plan/schemas");
+  const { LedgerSession } = await import("../src/core/sources/autodev/ledger/ledgerSession");
+  const { buildEntry } = await import("../src/core/sources/autodev/ledger/ledgerWriter");
+  const { planToPy } = await import("../src/core/sources/autodev/plan/schemas");
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "autodev-bench-reopen-"));
   fs.mkdirSync(path.join(scratch, ".autodev"));
   fs.copyFileSync(ledgerOf(dir), ledgerOf(scratch));
@@ -201,8 +201,8 @@ async function reopenSetup(dir: string): Promise<void> {
 
 /** A fresh process resuming from the stored record: what a window reload pays. */
 async function reopenChild(scratch: string): Promise<void> {
-  const { LedgerSession } = await import("../src/core/ledger/ledgerSession");
-  const { parseVerificationRecord, recordBytesRead } = await import("../src/core/ledger/verificationRecord");
+  const { LedgerSession } = await import("../src/core/sources/autodev/ledger/ledgerSession");
+  const { parseVerificationRecord, recordBytesRead } = await import("../src/core/sources/autodev/ledger/verificationRecord");
   return measure(async () => {
     const record = parseVerificationRecord(JSON.parse(fs.readFileSync(path.join(scratch, "record.json"), "utf8")));
     if (!record) throw new Error("the stored record did not validate");

@@ -14,8 +14,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LastHead, buildEntry, isoNow } from "../src/core/ledger/ledgerWriter";
-import { Plan, planToPy, validatePlan } from "../src/core/plan/schemas";
+import { LastHead, buildEntry, isoNow } from "../src/core/sources/autodev/ledger/ledgerWriter";
+import { Plan, planToPy, validatePlan } from "../src/core/sources/autodev/plan/schemas";
 import { PyObject, PyValue, PyFloat } from "../src/core/pyjson/pyValue";
 import { SeededRandom } from "../src/sample/seededRandom";
 

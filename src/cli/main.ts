@@ -7,10 +7,10 @@ import { ParsedArgs, USAGE, UsageError, parseArgs } from "./cliArgs";
 import { eprintln, exitAfterOutput, println } from "./cliOutput";
 import { takeLimitOptions } from "./limitOptions";
 import { cliVersion, commandHelp, helpHint } from "./cliHelp";
-import { cmdLoad, cmdLog, cmdReplay, cmdStatus, cmdVerify } from "./readCommands";
-import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./writeCommands";
-import { cmdDiff, cmdEvidence } from "./evidenceCommands";
-import { cmdKnowledge, cmdTournaments } from "./autodevStateCommands";
+import { cmdLoad, cmdLog, cmdReplay, cmdStatus, cmdVerify } from "./sources/autodev/readCommands";
+import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./sources/autodev/writeCommands";
+import { cmdDiff, cmdEvidence } from "./sources/autodev/evidenceCommands";
+import { cmdKnowledge, cmdTournaments } from "./sources/autodev/autodevStateCommands";
 import { cmdCheck, cmdSources } from "./sourceCommands";
 import {
   InvalidInputError,

@@ -4,7 +4,7 @@
  * them together. Everything heavy runs in the ledger worker thread.
  */
 import * as vscode from "vscode";
-import { shutdownFileLockHelpers } from "../core/lock/fileLock";
+import { shutdownFileLockHelpers } from "../core/sources/autodev/lock/fileLock";
 import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import { CommandManager } from "./commandManager";
 import { DiagnosticsSync } from "./sources/autodev/diagnosticsSync";

@@ -3,7 +3,7 @@
  * expansion and selection survive refreshes and time travel.
  */
 import * as vscode from "vscode";
-import { Phase, Plan, Task } from "../core/plan/schemas";
+import { Phase, Plan, Task } from "../core/sources/autodev/plan/schemas";
 import { AutodevFolder } from "./sources/autodev/autodevFolder";
 import type { SourceTreeNode } from "../core/sources/stateSource";
 import type { SourceFolderState } from "./sources/sourceFolderState";

@@ -4,7 +4,7 @@
  * that reveal the task), files (open on click) and evidence (contributed).
  */
 import * as vscode from "vscode";
-import { Task } from "../core/plan/schemas";
+import { Task } from "../core/sources/autodev/plan/schemas";
 import { AutodevFolder } from "./sources/autodev/autodevFolder";
 import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import { Disposable } from "./disposable";

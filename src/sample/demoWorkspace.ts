@@ -10,15 +10,15 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PlanManager } from "../core/ledger/planManager";
-import { validatePlan } from "../core/plan/schemas";
-import { writeEvidence, writePatch } from "../core/evidence/evidenceStore";
-import { validateEvidence } from "../core/evidence/evidenceSchemas";
+import { PlanManager } from "../core/sources/autodev/ledger/planManager";
+import { validatePlan } from "../core/sources/autodev/plan/schemas";
+import { writeEvidence, writePatch } from "../core/sources/autodev/evidence/evidenceStore";
+import { validateEvidence } from "../core/sources/autodev/evidence/evidenceSchemas";
 import { PyValue } from "../core/pyjson/pyValue";
 import { toPyDeep } from "./toPyDeep";
 import { DEMO_FILES, DEMO_PLAN, DEMO_SPEC_INTENT, DEMO_STEPS, DemoStep } from "./demoScript";
 import { gitStyleDiff } from "./gitStyleDiff";
-import { autodevRoot, tournamentsDir } from "../core/fs/autodevPaths";
+import { autodevRoot, tournamentsDir } from "../core/sources/autodev/autodevPaths";
 import { DEMO_CONFIG } from "./demoConfig";
 import { DemoTournamentScript, writeDemoTournament } from "./demoTournaments";
 import { IMPL_TOURNAMENTS, PLAN_TOURNAMENT } from "./demoTournamentScripts";

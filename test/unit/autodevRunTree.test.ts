@@ -6,7 +6,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { loadPlan } from "../../src/core/ledger/ledgerReader";
+import { loadPlan } from "../../src/core/sources/autodev/ledger/ledgerReader";
 import { readRunState, runPlanOf } from "../../src/core/sources/autodev/run/runState";
 import { runStateProblems } from "../../src/core/sources/autodev/run/runProblems";
 import { runBottomNodes, runTopNodes } from "../../src/core/sources/autodev/tree/runTree";

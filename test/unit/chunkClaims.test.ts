@@ -7,7 +7,7 @@
  */
 import * as assert from "node:assert/strict";
 import { Worker } from "node:worker_threads";
-import { claimBack, claimFront, newChunkClaims, notePlanChunk } from "../../src/core/ledger/read/chunkClaims";
+import { claimBack, claimFront, newChunkClaims, notePlanChunk } from "../../src/core/sources/autodev/ledger/read/chunkClaims";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 
 describe("chunk claims", () => {

@@ -6,7 +6,7 @@ import { strict as assert } from "node:assert";
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ledgerPath } from "../../src/core/fs/autodevPaths";
+import { ledgerPath } from "../../src/core/sources/autodev/autodevPaths";
 import { REPO_ROOT, copyFixture } from "./fixtures";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");

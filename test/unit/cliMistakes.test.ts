@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ledgerPath, lockPath, planPath } from "../../src/core/fs/autodevPaths";
+import { ledgerPath, lockPath, planPath } from "../../src/core/sources/autodev/autodevPaths";
 import { REPO_ROOT, copyFixture } from "./fixtures";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");

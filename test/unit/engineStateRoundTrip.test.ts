@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pyStrip } from "../../src/core/pyjson/pyBuiltins";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
-import { canonicalDump } from "../../src/core/sources/engineState/canonicalLine";
+import { canonicalDump } from "../../src/core/sources/engineState/canonicalJsonLine";
 import { checkJsonlFile } from "../../src/core/sources/engineState/jsonlCheck";
 import type { SourceProblem } from "../../src/core/sources/stateSource";
 import { SeededRandom } from "../../src/sample/seededRandom";

@@ -13,10 +13,10 @@ import {
   readPatch,
   readPatchSource,
   readWorkspaceText,
-} from "../../src/core/evidence/evidenceStore";
-import { tryParsePatch } from "../../src/core/evidence/patchModel";
-import { reconstructPatch } from "../../src/core/evidence/patchReconstruct";
-import { readTournament } from "../../src/core/evidence/tournamentStore";
+} from "../../src/core/sources/autodev/evidence/evidenceStore";
+import { tryParsePatch } from "../../src/core/sources/autodev/evidence/patchModel";
+import { reconstructPatch } from "../../src/core/sources/autodev/evidence/patchReconstruct";
+import { readTournament } from "../../src/core/sources/autodev/evidence/tournamentStore";
 
 const FIXTURES = resolve(__dirname, "../../../test/fixtures");
 const SECRET = "SECRET-OUTSIDE-EVIDENCE";

@@ -8,12 +8,12 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PlanSkeleton, exactPlanFromCanonical, exactPlanModel, fastCanonicalLine, planOfCanonicalLine } from "../../src/core/ledger/fastCanonical";
-import { LastHead, buildEntry } from "../../src/core/ledger/ledgerWriter";
-import { computeEntryHash } from "../../src/core/ledger/ledgerHash";
+import { PlanSkeleton, exactPlanFromCanonical, exactPlanModel, fastCanonicalLine, planOfCanonicalLine } from "../../src/core/sources/autodev/canonical/fastCanonical";
+import { LastHead, buildEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
+import { computeEntryHash } from "../../src/core/sources/autodev/ledger/ledgerHash";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
-import { LedgerEntry, Plan, TASK_STATUSES, ledgerEntryToPy, planToPy, validateLedgerEntry, validatePlan } from "../../src/core/plan/schemas";
+import { LedgerEntry, Plan, TASK_STATUSES, ledgerEntryToPy, planToPy, validateLedgerEntry, validatePlan } from "../../src/core/sources/autodev/plan/schemas";
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 
 const FIXTURES = path.join(__dirname, "../../../test/fixtures");

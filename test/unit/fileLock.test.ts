@@ -18,7 +18,7 @@ import {
   shutdownFileLockHelpers,
   withFileLock,
   type LockHelper,
-} from "../../src/core/lock/fileLock";
+} from "../../src/core/sources/autodev/lock/fileLock";
 
 /** test/python/hold_lock.py: next to the compiled tree (out/test/unit → repo) or under the working directory. */
 const HOLD_LOCK_PY =
@@ -26,7 +26,7 @@ const HOLD_LOCK_PY =
     .map((root) => path.join(root, "test", "python", "hold_lock.py"))
     .find((p) => fs.existsSync(p)) ?? "test/python/hold_lock.py";
 /** The compiled module, for Node child processes. */
-const FILE_LOCK_JS = path.resolve(__dirname, "../../src/core/lock/fileLock.js");
+const FILE_LOCK_JS = path.resolve(__dirname, "../../src/core/sources/autodev/lock/fileLock.js");
 const POSIX = process.platform !== "win32";
 /** python3's real interpreter: version-manager shims (pyenv, asdf) cost ~100 ms per start. */
 const PYTHON = (() => {

@@ -7,13 +7,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { execFileSync, spawn } from "node:child_process";
 import { CLI_JS, HostileRoot, hostileRoot, listTree, runCliWithin10s } from "../helpers/hostileWorkspace";
-import { PERL_LOCK_HELPER, PYTHON_LOCK_HELPER } from "../../src/core/lock/fileLockHelpers";
-import { UnsafeLockFileError, acquireFileLock } from "../../src/core/lock/fileLock";
-import { listEvidence } from "../../src/core/evidence/evidenceStore";
-import { readLastLine } from "../../src/core/ledger/ledgerWriter";
-import { readTailLines } from "../../src/core/ledger/read/ledgerTail";
-import { verifyLedger } from "../../src/core/ledger/ledgerReader";
-import { setMaxLineBytes, DEFAULT_MAX_LINE_BYTES } from "../../src/core/ledger/read/ledgerLineReader";
+import { PERL_LOCK_HELPER, PYTHON_LOCK_HELPER } from "../../src/core/sources/autodev/lock/fileLockHelpers";
+import { UnsafeLockFileError, acquireFileLock } from "../../src/core/sources/autodev/lock/fileLock";
+import { listEvidence } from "../../src/core/sources/autodev/evidence/evidenceStore";
+import { readLastLine } from "../../src/core/sources/autodev/ledger/ledgerWriter";
+import { readTailLines } from "../../src/core/sources/autodev/ledger/read/ledgerTail";
+import { verifyLedger } from "../../src/core/sources/autodev/ledger/ledgerReader";
+import { setMaxLineBytes, DEFAULT_MAX_LINE_BYTES } from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
 
 /** Asks a lock helper script for the lock on `lockFile`; returns its answer line. */
 function helperAnswer(program: string, args: string[]): Promise<string> {

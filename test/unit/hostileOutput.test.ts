@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { execFileSync, spawnSync } from "node:child_process";
 import { CLI_JS, HostileRoot, REPO, hostileRoot, listTree, runCliWithin10s } from "../helpers/hostileWorkspace";
 import { planJsonWarning } from "../../src/core/sources/autodev/historyChecks";
-import { loadPlan, verifyLedger } from "../../src/core/ledger/ledgerReader";
+import { loadPlan, verifyLedger } from "../../src/core/sources/autodev/ledger/ledgerReader";
 import { escapeControls } from "../../src/core/text/displayText";
 
 /** A plan (python-small's) with `edit` applied, written as a JSON file for `init --plan`. */

@@ -12,11 +12,11 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { verifyLedger, loadPlan } from "../../src/core/ledger/ledgerReader";
+import { verifyLedger, loadPlan } from "../../src/core/sources/autodev/ledger/ledgerReader";
 import { LedgerCorruptError } from "../../src/core/errors";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
-import { planToPy } from "../../src/core/plan/schemas";
+import { planToPy } from "../../src/core/sources/autodev/plan/schemas";
 import { PyValue } from "../../src/core/pyjson/pyValue";
 import { mutateLedger, Rng } from "./ledgerMutations";
 

@@ -2,10 +2,10 @@
  * Seeded mutations of ledger files for differential tests: raw damage and
  * semantic edits re-chained with valid hashes.
  */
-import { computeHash } from "../../src/core/ledger/ledgerHash";
+import { computeHash } from "../../src/core/sources/autodev/ledger/ledgerHash";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
-import { ledgerEntryHashInput, validateLedgerEntry } from "../../src/core/plan/schemas";
+import { ledgerEntryHashInput, validateLedgerEntry } from "../../src/core/sources/autodev/plan/schemas";
 import { PyFloat, PyObject, PyValue, isPyObject } from "../../src/core/pyjson/pyValue";
 
 /** A small deterministic PRNG (mulberry32). */

@@ -5,12 +5,12 @@
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import { LineSplitter, RawLine } from "../../src/core/ledger/read/ledgerLineReader";
+import { LineSplitter, RawLine } from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
 import { pyStrip } from "../../src/core/pyjson/pyBuiltins";
-import { verifyLedger } from "../../src/core/ledger/ledgerReader";
-import { LedgerSession } from "../../src/core/ledger/ledgerSession";
-import { PlanManager } from "../../src/core/ledger/planManager";
-import { ledgerPath } from "../../src/core/fs/autodevPaths";
+import { verifyLedger } from "../../src/core/sources/autodev/ledger/ledgerReader";
+import { LedgerSession } from "../../src/core/sources/autodev/ledger/ledgerSession";
+import { PlanManager } from "../../src/core/sources/autodev/ledger/planManager";
+import { ledgerPath } from "../../src/core/sources/autodev/autodevPaths";
 import { copyFixture } from "./fixtures";
 
 function split(chunks: string[]): string[] {

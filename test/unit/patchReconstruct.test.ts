@@ -6,9 +6,9 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { parsePatchFiles, ParsedPatchFile, summarizePatch } from "../../src/core/evidence/patchModel";
-import { reconstructFile, reconstructPatch, reverseApply, sidesFromHunks, WorkspaceText } from "../../src/core/evidence/patchReconstruct";
-import { readWorkspaceText } from "../../src/core/evidence/evidenceStore";
+import { parsePatchFiles, ParsedPatchFile, summarizePatch } from "../../src/core/sources/autodev/evidence/patchModel";
+import { reconstructFile, reconstructPatch, reverseApply, sidesFromHunks, WorkspaceText } from "../../src/core/sources/autodev/evidence/patchReconstruct";
+import { readWorkspaceText } from "../../src/core/sources/autodev/evidence/evidenceStore";
 
 /** Runs git in `cwd` with no user or system config (so the machine's settings cannot change the output). */
 function git(cwd: string, ...args: string[]): string {

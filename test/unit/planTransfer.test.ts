@@ -5,10 +5,10 @@
  */
 import { strict as assert } from "node:assert";
 import * as path from "node:path";
-import { loadPlan } from "../../src/core/ledger/ledgerReader";
-import { revivePlanClone } from "../../src/core/plan/planTransfer";
+import { loadPlan } from "../../src/core/sources/autodev/ledger/ledgerReader";
+import { revivePlanClone } from "../../src/core/sources/autodev/plan/planTransfer";
 import { PyFloat } from "../../src/core/pyjson/pyValue";
-import { planJsonText } from "../../src/core/ledger/ledgerWriter";
+import { planJsonText } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { REPO_ROOT } from "./fixtures";
 
 describe("plan transfer by structured clone", () => {

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { PyIntError, pyIntCall, pyTruthy } from "../../src/core/pyjson/pyBuiltins";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { PyValue } from "../../src/core/pyjson/pyValue";
-import { TASK_TRANSITIONS, assertTransition, canTransition } from "../../src/core/plan/taskFsm";
+import { TASK_TRANSITIONS, assertTransition, canTransition } from "../../src/core/sources/autodev/plan/taskFsm";
 import { InvalidTransitionError } from "../../src/core/errors";
 
 const INPUTS = [

@@ -26,23 +26,23 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LineSplitter, RawLine, decodeUtf8Strict, readLines } from "../../src/core/ledger/read/ledgerLineReader";
+import { LineSplitter, RawLine, decodeUtf8Strict, readLines } from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
 import { pyStrip } from "../../src/core/pyjson/pyBuiltins";
-import { LedgerScanner, ScanOptions } from "../../src/core/ledger/ledgerScanner";
-import { exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/ledger/fastCanonical";
-import { LastHead, buildEntry } from "../../src/core/ledger/ledgerWriter";
+import { LedgerScanner, ScanOptions } from "../../src/core/sources/autodev/ledger/ledgerScanner";
+import { exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/sources/autodev/canonical/fastCanonical";
+import { LastHead, buildEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { PyJsonError, parsePyJson } from "../../src/core/pyjson/pyJsonParse";
-import { LedgerEntry, Plan, TASK_STATUSES, ledgerEntryHashInput, ledgerEntryToPy, validateLedgerEntry, validatePlan } from "../../src/core/plan/schemas";
+import { LedgerEntry, Plan, TASK_STATUSES, ledgerEntryHashInput, ledgerEntryToPy, validateLedgerEntry, validatePlan } from "../../src/core/sources/autodev/plan/schemas";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
-import { computeEntryHash, computeHash } from "../../src/core/ledger/ledgerHash";
-import { ReplayError, applyStrict, TaskChange } from "../../src/core/ledger/replay";
-import { canTransition } from "../../src/core/plan/taskFsm";
-import { DamageClassifier } from "../../src/core/ledger/damageClassifier";
-import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "../../src/core/ledger/verifyTypes";
+import { computeEntryHash, computeHash } from "../../src/core/sources/autodev/ledger/ledgerHash";
+import { ReplayError, applyStrict, TaskChange } from "../../src/core/sources/autodev/ledger/replay";
+import { canTransition } from "../../src/core/sources/autodev/plan/taskFsm";
+import { DamageClassifier } from "../../src/core/sources/autodev/ledger/damageClassifier";
+import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "../../src/core/sources/autodev/ledger/verifyTypes";
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 import { displayMessage } from "../../src/core/text/displayText";
-import { scanLedgerFile } from "../../src/core/ledger/read/parallelScan";
+import { scanLedgerFile } from "../../src/core/sources/autodev/ledger/read/parallelScan";
 
 // ---------------------------------------------------------------- the scanner before the fast paths (oracle)
 

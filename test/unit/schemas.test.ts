@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { evidenceToPy, validateEvidence } from "../../src/core/evidence/evidenceSchemas";
+import { evidenceToPy, validateEvidence } from "../../src/core/sources/autodev/evidence/evidenceSchemas";
 import {
   PyInput,
   PySchema,
@@ -25,8 +25,8 @@ import {
 import { dumpsIndent2, dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
-import * as S from "../../src/core/plan/schemas";
-import { PyDumpError } from "../../src/core/plan/schemas";
+import * as S from "../../src/core/sources/autodev/plan/schemas";
+import { PyDumpError } from "../../src/core/sources/autodev/plan/schemas";
 
 const SAMPLES = "/work/shared/samples";
 const f = (x: number) => new PyFloat(x);

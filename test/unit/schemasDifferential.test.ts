@@ -14,13 +14,13 @@ import * as assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import { evidenceToPy, validateEvidence } from "../../src/core/evidence/evidenceSchemas";
+import { evidenceToPy, validateEvidence } from "../../src/core/sources/autodev/evidence/evidenceSchemas";
 import { PyValidated } from "../../src/core/pyjson/pyCoerce";
 import { pyJsonDumps } from "../../src/core/pyjson/pyJsonDump";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { PyFloat, PyObject, PyValue, isPyObject, pyInt } from "../../src/core/pyjson/pyValue";
-import * as S from "../../src/core/plan/schemas";
-import { PyDumpError } from "../../src/core/plan/schemas";
+import * as S from "../../src/core/sources/autodev/plan/schemas";
+import { PyDumpError } from "../../src/core/sources/autodev/plan/schemas";
 
 /** Where the oracle lives, from out/test/unit or test/unit. */
 function oraclePath(): string {

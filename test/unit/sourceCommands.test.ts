@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { checkDir, summarizeDir } from "../../src/cli/sourceCommands";
 import { registerSourceForTest } from "../../src/core/sources/sourceRegistry";
 import { SourceLocation, StateSource } from "../../src/core/sources/stateSource";
-import { ledgerPath, planPath } from "../../src/core/fs/autodevPaths";
+import { ledgerPath, planPath } from "../../src/core/sources/autodev/autodevPaths";
 import { REPO_ROOT, copyFixture } from "./fixtures";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");

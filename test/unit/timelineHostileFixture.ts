@@ -6,10 +6,10 @@
 //   node out/test/unit/timelineHostileFixture.js test/fixtures/hostile   (rewrites the fixture)
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LastHead, buildEntry, isoNow, planJsonText } from "../../src/core/ledger/ledgerWriter";
+import { LastHead, buildEntry, isoNow, planJsonText } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { PyObject, PyValue } from "../../src/core/pyjson/pyValue";
-import { applyStrict } from "../../src/core/ledger/replay";
-import { Plan, planToPy, validatePlan } from "../../src/core/plan/schemas";
+import { applyStrict } from "../../src/core/sources/autodev/ledger/replay";
+import { Plan, planToPy, validatePlan } from "../../src/core/sources/autodev/plan/schemas";
 
 /** Markers the payloads would set on `window` if they ever ran. */
 export const PWNED_MARKERS = ["__pwnedTitle", "__pwnedImg", "__pwnedStyle", "__pwnedSession", "__pwnedPayload"] as const;

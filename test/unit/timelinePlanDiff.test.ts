@@ -1,9 +1,9 @@
-// The plan diff of the timeline's details pane (src/core/timeline/timelinePlanDiff.ts): tasks added and
+// The plan diff of the timeline's details pane (src/core/sources/autodev/timeline/timelinePlanDiff.ts): tasks added and
 // removed, status / retries / escalation and other field changes, phases, caps.
 import * as assert from "node:assert/strict";
 import { PyObject, PyValue } from "../../src/core/pyjson/pyValue";
-import { Plan, validatePlan } from "../../src/core/plan/schemas";
-import { DIFF_FIELDS, diffValueText, isEmptyDiff, planDiff } from "../../src/core/timeline/timelinePlanDiff";
+import { Plan, validatePlan } from "../../src/core/sources/autodev/plan/schemas";
+import { DIFF_FIELDS, diffValueText, isEmptyDiff, planDiff } from "../../src/core/sources/autodev/timeline/timelinePlanDiff";
 
 function task(id: string, fields: Record<string, PyValue> = {}): PyObject {
   return new Map<string, PyValue>([["id", id], ["phase_id", id.split(".")[0]], ["title", `Task ${id}`], ["description", ""], ...Object.entries(fields)]);

@@ -4,9 +4,9 @@
 import * as assert from "node:assert/strict";
 import type { TimelineEntryRow, TimelineFilter, TimelineQuery } from "../../src/protocol";
 import { EMPTY_FILTER, TimelineIndex, chainStateAt, deriveChange, isChange, matchesFilter, textMatcher } from "../../src/core/timeline/timelineQuery";
-import { entryChangeLabel } from "../../src/core/timeline/entryChangeLabel";
+import { entryChangeLabel } from "../../src/core/sources/autodev/timeline/entryChangeLabel";
 import { LocalDays } from "../../src/core/timeline/timelineDays";
-import { EntrySummary } from "../../src/core/ledger/verifyTypes";
+import { EntrySummary } from "../../src/core/sources/autodev/ledger/verifyTypes";
 
 type Partial2 = Partial<EntrySummary> & Pick<EntrySummary, "op">;
 

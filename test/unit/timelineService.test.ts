@@ -1,4 +1,4 @@
-// The timeline's worker side (src/core/timeline/timelineService.ts, reached through the worker's
+// The timeline's worker side (src/core/sources/autodev/timeline/ledgerTimelineService.ts, reached through the worker's
 // handleRequest): pages over real fixtures, details read from the entry's byte range with the plan
 // diff, live appends, a tampered ledger's chain states, and the hostile fixture (written by the
 // core's writer; the committed copy must be exactly what the generator writes).
@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { TimelineEntryRow, TimelinePage, TimelineQuery } from "../../src/protocol";
-import { appendEntry } from "../../src/core/ledger/ledgerWriter";
+import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { handleRequest } from "../../src/core/worker/verifyWorker";
 import { WorkerMessage, WorkerRequest, WorkerResults } from "../../src/core/worker/workerProtocol";
 import { EMPTY_FILTER } from "../../src/core/timeline/timelineQuery";

@@ -8,12 +8,12 @@
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import { LedgerSession } from "../../src/core/ledger/ledgerSession";
-import { verifyLedger } from "../../src/core/ledger/ledgerReader";
-import { PlanManager } from "../../src/core/ledger/planManager";
-import { ledgerPath } from "../../src/core/fs/autodevPaths";
-import { VerificationRecord, parseVerificationRecord, recordBytesRead } from "../../src/core/ledger/verificationRecord";
-import { planToPy } from "../../src/core/plan/schemas";
+import { LedgerSession } from "../../src/core/sources/autodev/ledger/ledgerSession";
+import { verifyLedger } from "../../src/core/sources/autodev/ledger/ledgerReader";
+import { PlanManager } from "../../src/core/sources/autodev/ledger/planManager";
+import { ledgerPath } from "../../src/core/sources/autodev/autodevPaths";
+import { VerificationRecord, parseVerificationRecord, recordBytesRead } from "../../src/core/sources/autodev/ledger/verificationRecord";
+import { planToPy } from "../../src/core/sources/autodev/plan/schemas";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { copyFixture } from "./fixtures";
 

@@ -8,8 +8,8 @@
  * buffer's lines are scanned), the same, with no read left running on return.
  */
 import * as assert from "node:assert/strict";
-import { LineCursor, LineSplitter, RawLine, START_CURSOR } from "../../src/core/ledger/read/ledgerLineReader";
-import { readWholeLines } from "../../src/core/ledger/read/wholeLineReader";
+import { LineCursor, LineSplitter, RawLine, START_CURSOR } from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
+import { readWholeLines } from "../../src/core/sources/autodev/ledger/read/wholeLineReader";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 
 const show = (l: RawLine) => `${l.lineNo}:${l.start}-${l.end}:${l.terminated}:${l.bytes.toString("latin1")}`;

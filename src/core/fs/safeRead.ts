@@ -10,7 +10,7 @@ import { InvalidInputError } from "../errors";
 import { guardPath, openGuarded, readGuarded, type FileRefusal } from "./fileGuard";
 import type * as fs from "node:fs";
 
-// The ledger readers (src/core/ledger/read/) import describeKind from here; it lives in fileGuard.ts.
+// The ledger readers (src/core/sources/autodev/ledger/read/) import describeKind from here; it lives in fileGuard.ts.
 export { describeKind } from "./fileGuard";
 
 /** A state file that is not safe to read (wrong type, outside the workspace, unreadable, too big). */

@@ -6,10 +6,10 @@
  * source's rows change.
  */
 import type { TimelineEntryDetail, TimelinePage } from "./timelineTypes";
-import { EntrySummary } from "../ledger/verifyTypes";
+import { EntrySummary } from "../sources/autodev/ledger/verifyTypes";
 import { SourceTimelineRow } from "../sources/stateSource";
 import { TimelineIndex } from "./timelineQuery";
-import type { TimelinePageRequest } from "./timelineService";
+import type { TimelinePageRequest } from "../sources/autodev/timeline/ledgerTimelineService";
 
 /** Longest summary shown in a row (the details pane shows the row's whole text). */
 const MAX_ROW_SUMMARY = 500;

@@ -4,7 +4,7 @@
  * incrementally — an append only counts the new entries.
  */
 import type { FacetCount, TimelineFacets } from "./timelineTypes";
-import { EntrySummary } from "../ledger/verifyTypes";
+import { EntrySummary } from "../sources/autodev/ledger/verifyTypes";
 
 /** At most this many values per facet. */
 export const MAX_FACET_VALUES = 500;

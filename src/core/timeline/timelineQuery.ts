@@ -8,7 +8,7 @@
 import type { ChainState, ChangeKind, TimelineEntryRow, TimelineFacets, TimelineFilter, TimelinePage, TimelineQuery, TimelineRow } from "./timelineTypes";
 import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
-import { EntrySummary } from "../ledger/verifyTypes";
+import { EntrySummary } from "../sources/autodev/ledger/verifyTypes";
 
 /** Ops that replace the whole plan (snapshots only restate it). */
 const PLAN_CHANGE_OPS: ReadonlySet<string> = new Set(["init_plan", "update_plan"]);

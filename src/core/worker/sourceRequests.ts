@@ -8,7 +8,7 @@ import type { TimelineEntryDetail, TimelinePage } from "../timeline/timelineType
 import { STATE_SOURCES } from "../sources/sourceRegistry";
 import { ActionPreview, DetectOptions, SourceLocation, SourceProblem, SourceTreeNode, StateSource } from "../sources/stateSource";
 import { SourceTimelineService } from "../timeline/sourceTimeline";
-import type { TimelinePageRequest } from "../timeline/timelineService";
+import type { TimelinePageRequest } from "../sources/autodev/timeline/ledgerTimelineService";
 
 /** A source found in a workspace folder, as the host learns it. */
 export interface DetectedSource {

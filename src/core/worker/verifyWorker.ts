@@ -6,18 +6,18 @@
  * no ledger work ever runs on the extension host's thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { LedgerSession, SessionUpdate } from "../ledger/ledgerSession";
-import { parseVerificationRecord } from "../ledger/verificationRecord";
-import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
+import { LedgerSession, SessionUpdate } from "../sources/autodev/ledger/ledgerSession";
+import { parseVerificationRecord } from "../sources/autodev/ledger/verificationRecord";
+import { loadFromTail, loadPlan, replayLedger } from "../sources/autodev/ledger/ledgerReader";
 import { RefreshResult, WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
-import { Plan } from "../plan/schemas";
-import { planJsonText, readLastEntryHead } from "../ledger/ledgerWriter";
-import { PlanManager } from "../ledger/planManager";
+import { Plan } from "../sources/autodev/plan/schemas";
+import { planJsonText, readLastEntryHead } from "../sources/autodev/ledger/ledgerWriter";
+import { PlanManager } from "../sources/autodev/ledger/planManager";
 import { missingEvidenceWarnings, planJsonWarning } from "../sources/autodev/historyChecks";
-import { planPath } from "../fs/autodevPaths";
-import { TimelineService } from "../timeline/timelineService";
+import { planPath } from "../sources/autodev/autodevPaths";
+import { TimelineService } from "../sources/autodev/timeline/ledgerTimelineService";
 import { readRegularText } from "../fs/safeRead";
-import { getMaxLineBytes, setMaxLineBytes } from "../ledger/read/ledgerLineReader";
+import { getMaxLineBytes, setMaxLineBytes } from "../sources/autodev/ledger/read/ledgerLineReader";
 import { autodevRunView } from "../sources/autodev/run/runView";
 import { disposeSources, handleSourceRequest } from "./sourceRequests";
 

@@ -3,14 +3,14 @@
  * ledger reading, verification and replay happens in the worker so the
  * extension host is never blocked; the host asks, the worker answers (and
  * reports progress on long scans). Values cross by structured clone (bigint
- * and Map survive; plans travel as objects, see src/core/plan/planTransfer.ts).
+ * and Map survive; plans travel as objects, see src/core/sources/autodev/plan/planTransfer.ts).
  */
 import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../timeline/timelineTypes";
-import { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
-import type { TimelineEntryRef } from "../timeline/timelineService";
-import { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes";
-import type { VerificationRecord } from "../ledger/verificationRecord";
-import type { Plan } from "../plan/schemas";
+import { RememberedHead, SessionUpdate } from "../sources/autodev/ledger/ledgerSession";
+import type { TimelineEntryRef } from "../sources/autodev/timeline/ledgerTimelineService";
+import { EntrySummary, VerifyReport, VerifyWarning } from "../sources/autodev/ledger/verifyTypes";
+import type { VerificationRecord } from "../sources/autodev/ledger/verificationRecord";
+import type { Plan } from "../sources/autodev/plan/schemas";
 import type { SourceRequest, SourceResults } from "./sourceRequests";
 import type { AutodevRunView } from "../sources/autodev/run/runView";
 import type { RunPlan } from "../sources/autodev/run/runState";

@@ -7,7 +7,7 @@
  *   MODE "concurrent": COUNT audit entries with payload {writer: TAG, n}
  * Prints "WROTE <n>" after each commit.
  */
-import { PlanManager } from "../../../src/core/ledger/planManager";
+import { PlanManager } from "../../../src/core/sources/autodev/ledger/planManager";
 import { PyObject, PyValue } from "../../../src/core/pyjson/pyValue";
 
 async function main(): Promise<void> {

@@ -7,14 +7,14 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { verifyLedger } from "../../ledger/ledgerReader";
+import { verifyLedger } from "./ledger/ledgerReader";
 import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
-import { humanMessage } from "../../ledger/verifyMessages";
-import { EntrySummary, VerifyFinding, VerifyWarning } from "../../ledger/verifyTypes";
-import { Plan } from "../../plan/schemas";
+import { humanMessage } from "./ledger/verifyMessages";
+import { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes";
+import { Plan } from "./plan/schemas";
 import { sortProblems } from "../sourceProblems";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
-import { AUTODEV_DIR, LEDGER_FILE, PLAN_FILE, autodevRoot, ledgerPath } from "../../fs/autodevPaths";
+import { AUTODEV_DIR, LEDGER_FILE, PLAN_FILE, autodevRoot, ledgerPath } from "./autodevPaths";
 import { autodevTree } from "./autodevTree";
 import { readRunState, runPlanOf } from "./run/runState";
 import { runStateProblems } from "./run/runProblems";

@@ -3,7 +3,7 @@
  * criteria, dependencies, files) for hosts without the extension's richer
  * AutoDev adapter (time travel, evidence).
  */
-import { Plan, Task } from "../../plan/schemas";
+import { Plan, Task } from "./plan/schemas";
 import { SourceTreeNode } from "../stateSource";
 import { isDoneStatus, taskStatusIcon, taskStatusLabel } from "../taskStatusIcons";
 

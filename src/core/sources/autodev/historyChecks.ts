@@ -4,15 +4,15 @@
  * (design §13 "staleness detection"). Not corruption; shown at lower severity.
  */
 import { readRegularText } from "../../fs/safeRead";
-import { getMaxLineBytes } from "../../ledger/read/ledgerLineReader";
+import { getMaxLineBytes } from "./ledger/read/ledgerLineReader";
 import { truncateText } from "../../text/displayText";
-import { Plan } from "../../plan/schemas";
-import { planJsonText } from "../../ledger/ledgerWriter";
-import { listEvidence, readPatch } from "../../evidence/evidenceStore";
-import { expectationsFrom, requiredEvidenceKinds } from "../../evidence/requiredEvidence";
+import { Plan } from "./plan/schemas";
+import { planJsonText } from "./ledger/ledgerWriter";
+import { listEvidence, readPatch } from "./evidence/evidenceStore";
+import { expectationsFrom, requiredEvidenceKinds } from "./evidence/requiredEvidence";
 import { readConfig } from "./config/configReader";
-import { EntrySummary, VerifyWarning } from "../../ledger/verifyTypes";
-import { planPath } from "../../fs/autodevPaths";
+import { EntrySummary, VerifyWarning } from "./ledger/verifyTypes";
+import { planPath } from "./autodevPaths";
 
 /** Evidence a task's status implies but that is missing (or invalid). */
 export async function missingEvidenceWarnings(cwd: string, plan: Plan, entries: readonly EntrySummary[]): Promise<VerifyWarning[]> {

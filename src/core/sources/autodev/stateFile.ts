@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { guardPath, readGuarded, type FileRefusal, type FoundKind } from "../../fs/fileGuard";
-import { decodeUtf8Strict } from "../../ledger/read/ledgerLineReader";
+import { decodeUtf8Strict } from "./ledger/read/ledgerLineReader";
 
 /** What reading a state file gave. */
 export type StateFileRead =

@@ -7,7 +7,7 @@
 import { pyStrip } from "../../pyjson/pyBuiltins";
 import type { PyValue } from "../../pyjson/pyValue";
 import type { ProblemSeverity, SourceProblem } from "../stateSource";
-import { judgeLine, splitlinesBreakColumn } from "./canonicalLine";
+import { judgeLine, splitlinesBreakColumn } from "./canonicalJsonLine";
 import { displayValue } from "../../text/displayText";
 import { DEFAULT_MAX_LINE_BYTES, readFileLines, type FileLine } from "../../fs/lineReader";
 import { openGuarded } from "../../fs/fileGuard";

@@ -6,7 +6,7 @@
  */
 import { isPyObject, type PyObject, type PyValue } from "../../pyjson/pyValue";
 import type { SourceProblem } from "../stateSource";
-import { canonicalDump } from "./canonicalLine";
+import { canonicalDump } from "./canonicalJsonLine";
 import { displayValue, shortId } from "../../text/displayText";
 import type { RecordVisitor } from "./jsonlCheck";
 

@@ -6,12 +6,12 @@
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { Plan } from "../../../core/plan/schemas";
-import { revivePlanClone } from "../../../core/plan/planTransfer";
-import { RewriteFinding, RememberedHead } from "../../../core/ledger/ledgerSession";
-import { VerifyReport } from "../../../core/ledger/verifyTypes";
+import { Plan } from "../../../core/sources/autodev/plan/schemas";
+import { revivePlanClone } from "../../../core/sources/autodev/plan/planTransfer";
+import { RewriteFinding, RememberedHead } from "../../../core/sources/autodev/ledger/ledgerSession";
+import { VerifyReport } from "../../../core/sources/autodev/ledger/verifyTypes";
 import { RefreshResult } from "../../../core/worker/workerProtocol";
-import { autodevRoot, ledgerPath } from "../../../core/fs/autodevPaths";
+import { autodevRoot, ledgerPath } from "../../../core/sources/autodev/autodevPaths";
 import { Disposable } from "../../disposable";
 import { LedgerWorkerClient } from "../../ledgerWorkerClient";
 import { OutputLog } from "../../outputLog";

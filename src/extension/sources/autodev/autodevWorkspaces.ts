@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { AUTODEV_DIR, autodevRoot, ledgerPath } from "../../../core/fs/autodevPaths";
+import { AUTODEV_DIR, autodevRoot, ledgerPath } from "../../../core/sources/autodev/autodevPaths";
 import { AutodevFolder } from "./autodevFolder";
 import { Disposable } from "../../disposable";
 import { LedgerWorkerClient } from "../../ledgerWorkerClient";

@@ -3,7 +3,7 @@
  * warnings (missing evidence, plan.json drift), recomputed after changes.
  */
 import * as vscode from "vscode";
-import { planPath } from "../../../core/fs/autodevPaths";
+import { planPath } from "../../../core/sources/autodev/autodevPaths";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { Disposable } from "../../disposable";

@@ -7,11 +7,11 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { EVIDENCE_KINDS } from "../../../core/evidence/evidenceSchemas";
-import { PATCH_SOURCES, PatchSource, confinedDir, isContainedRelPath, listEvidenceTasks } from "../../../core/evidence/evidenceStore";
-import { summarizeEvidence } from "../../../core/evidence/evidenceSummary";
-import { isSafeSegment } from "../../../core/fs/autodevPaths";
-import { diffSourceLabel, loadTaskEvidence } from "../../../core/evidence/taskEvidence";
+import { EVIDENCE_KINDS } from "../../../core/sources/autodev/evidence/evidenceSchemas";
+import { PATCH_SOURCES, PatchSource, confinedDir, isContainedRelPath, listEvidenceTasks } from "../../../core/sources/autodev/evidence/evidenceStore";
+import { summarizeEvidence } from "../../../core/sources/autodev/evidence/evidenceSummary";
+import { isSafeSegment } from "../../../core/sources/autodev/autodevPaths";
+import { diffSourceLabel, loadTaskEvidence } from "../../../core/sources/autodev/evidence/taskEvidence";
 import { AutodevFolder } from "./autodevFolder";
 import { CommandHandler } from "../../commandManager";
 import { EvidenceContentProvider } from "./evidenceContentProvider";

@@ -8,14 +8,14 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { confinedDir, readEvidence, readInside, readPatchSource, readWorkspaceText, PatchSource } from "../../../core/evidence/evidenceStore";
-import { evidenceMarkdown, mdText, patchMarkdown } from "../../../core/evidence/evidenceSummary";
-import { decodeUtf8Strict } from "../../../core/ledger/read/ledgerLineReader";
-import { ParsedPatchFile, tryParsePatch } from "../../../core/evidence/patchModel";
-import { ReconstructedFile, reconstructPatch } from "../../../core/evidence/patchReconstruct";
-import { evidenceDir } from "../../../core/fs/autodevPaths";
-import { diffSourceLabel } from "../../../core/evidence/taskEvidence";
-import { readTournament } from "../../../core/evidence/tournamentStore";
+import { confinedDir, readEvidence, readInside, readPatchSource, readWorkspaceText, PatchSource } from "../../../core/sources/autodev/evidence/evidenceStore";
+import { evidenceMarkdown, mdText, patchMarkdown } from "../../../core/sources/autodev/evidence/evidenceSummary";
+import { decodeUtf8Strict } from "../../../core/sources/autodev/ledger/read/ledgerLineReader";
+import { ParsedPatchFile, tryParsePatch } from "../../../core/sources/autodev/evidence/patchModel";
+import { ReconstructedFile, reconstructPatch } from "../../../core/sources/autodev/evidence/patchReconstruct";
+import { evidenceDir } from "../../../core/sources/autodev/autodevPaths";
+import { diffSourceLabel } from "../../../core/sources/autodev/evidence/taskEvidence";
+import { readTournament } from "../../../core/sources/autodev/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { Disposable } from "../../disposable";

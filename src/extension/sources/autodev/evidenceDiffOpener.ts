@@ -7,9 +7,9 @@
  * workspace file.
  */
 import * as vscode from "vscode";
-import { PatchSource } from "../../../core/evidence/evidenceStore";
-import { describePaths } from "../../../core/evidence/patchModel";
-import { ReconstructedFile } from "../../../core/evidence/patchReconstruct";
+import { PatchSource } from "../../../core/sources/autodev/evidence/evidenceStore";
+import { describePaths } from "../../../core/sources/autodev/evidence/patchModel";
+import { ReconstructedFile } from "../../../core/sources/autodev/evidence/patchReconstruct";
 import { AutodevFolder } from "./autodevFolder";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import { DiffSide, evidenceUri } from "./evidenceUris";

@@ -13,7 +13,7 @@ import { EvidenceDiffOpener } from "./evidenceDiffOpener";
 import { EvidenceTaskDecorations, taskDecorationUri } from "./evidenceTaskDecorations";
 import { AutodevFolder } from "./autodevFolder";
 import { PlanNode } from "../../planTreeNodes";
-import { Task } from "../../../core/plan/schemas";
+import { Task } from "../../../core/sources/autodev/plan/schemas";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 import { FolderPicker } from "../../folderPicker";
 import { OutputLog } from "../../outputLog";

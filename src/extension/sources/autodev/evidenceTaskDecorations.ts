@@ -6,7 +6,7 @@
  * `resourceUri = taskDecorationUri(folder, taskId)` gets it.
  */
 import * as vscode from "vscode";
-import { Task } from "../../../core/plan/schemas";
+import { Task } from "../../../core/sources/autodev/plan/schemas";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { Disposable } from "../../disposable";

@@ -7,10 +7,10 @@
  * changes. Remembers what each node points at, for context-menu commands.
  */
 import * as vscode from "vscode";
-import { EvidenceItem, PatchSource } from "../../../core/evidence/evidenceStore";
-import { Task } from "../../../core/plan/schemas";
-import { TaskEvidence, loadTaskEvidence } from "../../../core/evidence/taskEvidence";
-import { TournamentPass, describePass } from "../../../core/evidence/tournamentStore";
+import { EvidenceItem, PatchSource } from "../../../core/sources/autodev/evidence/evidenceStore";
+import { Task } from "../../../core/sources/autodev/plan/schemas";
+import { TaskEvidence, loadTaskEvidence } from "../../../core/sources/autodev/evidence/taskEvidence";
+import { TournamentPass, describePass } from "../../../core/sources/autodev/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
 import { Disposable } from "../../disposable";
 import { EvidenceContentProvider } from "./evidenceContentProvider";

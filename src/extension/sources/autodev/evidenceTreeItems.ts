@@ -6,11 +6,11 @@
  * id, …), which re-read and re-validate everything.
  */
 import * as vscode from "vscode";
-import { Evidence } from "../../../core/evidence/evidenceSchemas";
-import { PatchSource } from "../../../core/evidence/evidenceStore";
-import { evidenceFailed, summarizeEvidence } from "../../../core/evidence/evidenceSummary";
-import { ParsedPatchFile, describePaths, patchStats } from "../../../core/evidence/patchModel";
-import { TournamentPass, formatScores, passSummary } from "../../../core/evidence/tournamentStore";
+import { Evidence } from "../../../core/sources/autodev/evidence/evidenceSchemas";
+import { PatchSource } from "../../../core/sources/autodev/evidence/evidenceStore";
+import { evidenceFailed, summarizeEvidence } from "../../../core/sources/autodev/evidence/evidenceSummary";
+import { ParsedPatchFile, describePaths, patchStats } from "../../../core/sources/autodev/evidence/patchModel";
+import { TournamentPass, formatScores, passSummary } from "../../../core/sources/autodev/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
 import { linesText } from "../../countText";
 import { EVIDENCE_SCHEME } from "./evidenceUris";

@@ -9,9 +9,9 @@
  */
 import * as vscode from "vscode";
 import { z } from "zod";
-import { EVIDENCE_KINDS, EvidenceKind } from "../../../core/evidence/evidenceSchemas";
-import { PATCH_SOURCES, PatchSource } from "../../../core/evidence/evidenceStore";
-import { isSafeSegment } from "../../../core/fs/autodevPaths";
+import { EVIDENCE_KINDS, EvidenceKind } from "../../../core/sources/autodev/evidence/evidenceSchemas";
+import { PATCH_SOURCES, PatchSource } from "../../../core/sources/autodev/evidence/evidenceStore";
+import { isSafeSegment } from "../../../core/sources/autodev/autodevPaths";
 
 /** The URI scheme of evidence documents. */
 export const EVIDENCE_SCHEME = "autodev-evidence";

@@ -5,13 +5,13 @@
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { configPath, planPath, specPath } from "../../../core/fs/autodevPaths";
-import { entryChangeLabel } from "../../../core/timeline/entryChangeLabel";
+import { configPath, planPath, specPath } from "../../../core/sources/autodev/autodevPaths";
+import { entryChangeLabel } from "../../../core/sources/autodev/timeline/entryChangeLabel";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandHandler } from "../../commandManager";
 import { FolderPicker } from "../../folderPicker";
-import { humanMessage } from "../../../core/ledger/verifyMessages";
+import { humanMessage } from "../../../core/sources/autodev/ledger/verifyMessages";
 import { LedgerWorkerClient } from "../../ledgerWorkerClient";
 import { OutputLog } from "../../outputLog";
 import { ReadOnlyDocuments } from "../../readOnlyDocuments";

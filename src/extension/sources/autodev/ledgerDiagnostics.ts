@@ -5,8 +5,8 @@
  * missing evidence, plan.json drift) at a lower severity.
  */
 import * as vscode from "vscode";
-import { VerifyFinding, VerifyReport, VerifyWarning } from "../../../core/ledger/verifyTypes";
-import { humanMessage } from "../../../core/ledger/verifyMessages";
+import { VerifyFinding, VerifyReport, VerifyWarning } from "../../../core/sources/autodev/ledger/verifyTypes";
+import { humanMessage } from "../../../core/sources/autodev/ledger/verifyMessages";
 import { Disposable } from "../../disposable";
 import { displayMessage } from "../../../core/text/displayText";
 

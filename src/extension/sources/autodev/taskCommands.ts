@@ -5,7 +5,7 @@
  */
 import * as os from "node:os";
 import * as vscode from "vscode";
-import { Task } from "../../../core/plan/schemas";
+import { Task } from "../../../core/sources/autodev/plan/schemas";
 import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandHandler } from "../../commandManager";

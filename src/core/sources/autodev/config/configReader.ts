@@ -6,7 +6,7 @@
  */
 import * as os from "node:os";
 import * as path from "node:path";
-import { AUTODEV_DIR, CONFIG_FILE } from "../../../fs/autodevPaths";
+import { AUTODEV_DIR, CONFIG_FILE } from "../autodevPaths";
 import { readWorkspaceStateFile } from "../stateFile";
 import { LocatedError, locate, own, validateJsonText } from "../validateJson";
 import { AutodevConfig, AutodevConfigSchema, DEFAULT_HIVE_PATH, DEFAULT_QA_RETRY_LIMIT, missingAgentRoles } from "./configSchema";

@@ -5,7 +5,7 @@
  * (`state/paths.py`).
  */
 import { z } from "zod";
-import { AUTODEV_DIR } from "../../../fs/autodevPaths";
+import { AUTODEV_DIR } from "../autodevPaths";
 import { pyLaxBool, pyLaxFloat, pyLaxInt, pyOptional, pyStr } from "../pydanticLax";
 
 /** `.autodev/inline-state.json` */

@@ -8,7 +8,7 @@
  * answered response of earlier steps. Paths are rebuilt from the task and
  * role, never taken from the file. Never throws.
  */
-import { isSafeSegment } from "../../../fs/autodevPaths";
+import { isSafeSegment } from "../autodevPaths";
 import { isPlainWorkspaceFile, listWorkspaceDir, readWorkspaceStateFile } from "../stateFile";
 import { LocatedError, validateJsonText } from "../validateJson";
 import {

@@ -11,8 +11,8 @@
  */
 import { z } from "zod";
 import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
-import { pyToPlain } from "../../../evidence/tournamentStore";
-import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../../../fs/autodevPaths";
+import { pyToPlain } from "../evidence/tournamentStore";
+import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../autodevPaths";
 import { pyLaxFloat, pyLaxInt, pyStr, zodToPathErrors, formatPathError } from "../pydanticLax";
 import { StateFileRead, readStateFile, readWorkspaceStateFile } from "../stateFile";
 import { ConfigReport, resolveHivePath } from "../config/configReader";

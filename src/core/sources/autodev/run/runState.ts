@@ -4,7 +4,7 @@
  * the inline suspension, config.json, spec drift, tournaments, knowledge and
  * what `autodev resume` / `execute` would do next. Never throws.
  */
-import { EvidenceItem, listEvidence } from "../../../evidence/evidenceStore";
+import { EvidenceItem, listEvidence } from "../evidence/evidenceStore";
 import { ConfigReport, readConfig } from "../config/configReader";
 import { InlineReport, readInlineState } from "../inline/inlineState";
 import { KnowledgeReport, readKnowledge } from "../knowledge/knowledgeReader";

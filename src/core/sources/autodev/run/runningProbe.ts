@@ -7,12 +7,12 @@
  * `flock(LOCK_SH | LOCK_NB)` attempt made and dropped at once — so the
  * probe never holds the lock beyond that instant and never waits. Node has
  * no flock, so the attempt runs in a short perl or python3 process, the same
- * programs the lock helpers of `src/core/lock/` use. Never throws.
+ * programs the lock helpers of `lock/` use. Never throws.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
-import { defaultLockHelpers, LockHelper } from "../../../lock/fileLockSettings";
-import { lockPath } from "../../../fs/autodevPaths";
+import { defaultLockHelpers, LockHelper } from "../lock/fileLockSettings";
+import { lockPath } from "../autodevPaths";
 
 /** What the probe found. `running` is null when it could not tell (no helper, Windows, odd file). */
 export interface RunningProbe {

@@ -7,7 +7,7 @@
  * whitespace that `strip()` removed.
  */
 import { createHash } from "node:crypto";
-import { AUTODEV_DIR, SPEC_FILE } from "../../../fs/autodevPaths";
+import { AUTODEV_DIR, SPEC_FILE } from "../autodevPaths";
 import { readWorkspaceStateFile } from "../stateFile";
 
 /** The spec file, relative to the workspace. */

@@ -4,8 +4,8 @@
  * `tournament_id` and `converged`), so the evidence folder is scanned for
  * valid tournament bundles. Confined reads; never throws.
  */
-import { parseEvidence } from "../../../evidence/evidenceStore";
-import { AUTODEV_DIR, EVIDENCE_DIR } from "../../../fs/autodevPaths";
+import { parseEvidence } from "../evidence/evidenceStore";
+import { AUTODEV_DIR, EVIDENCE_DIR } from "../autodevPaths";
 import { listWorkspaceDir, readWorkspaceStateFile } from "../stateFile";
 
 const MAX_BUNDLES = 2000;

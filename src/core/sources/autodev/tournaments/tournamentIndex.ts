@@ -10,7 +10,7 @@
  * in an impl tournament means a crashed run (Python removes it when done).
  * Reads are confined to the workspace; never throws.
  */
-import { AUTODEV_DIR, TOURNAMENTS_DIR } from "../../../fs/autodevPaths";
+import { AUTODEV_DIR, TOURNAMENTS_DIR } from "../autodevPaths";
 import { listWorkspaceDir, readWorkspaceStateFile } from "../stateFile";
 import { validateJsonText } from "../validateJson";
 import { z } from "zod";

@@ -4,7 +4,7 @@
  * and rejected lessons with their reasons.
  */
 import type { SourceTreeNode } from "../../stateSource";
-import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../../../fs/autodevPaths";
+import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../autodevPaths";
 import { KnowledgeEntry, KnowledgeReport } from "../knowledge/knowledgeReader";
 import { pyIsoTimestamp } from "../knowledge/pyIsoTime";
 import { ageLabel, mdTooltip, plainLabel } from "./treeText";

@@ -3,7 +3,7 @@
  * characters or terminal escapes, one line, bounded) and for Markdown
  * tooltips (escaped).
  */
-import { mdEscape } from "../../../evidence/evidenceSummary";
+import { mdEscape } from "../evidence/evidenceSummary";
 
 /** One plain line: control characters (escapes included) become spaces, runs of blanks collapse, long text is cut with an ellipsis. */
 export function plainLabel(s: string, max = 120): string {

@@ -1,0 +1,301 @@
+/**
+ * The canonical-line proof of the ledger fast path (see fastCanonical.ts for
+ * what it proves), free of the schemas' zod code so the verification threads
+ * load only this: one pass over a line's bytes that proves it is exactly what
+ * Python's `json.dumps(entry, sort_keys=True)` writes, and its hash.
+ */
+import * as crypto from "node:crypto";
+import { createHash } from "node:crypto";
+import { LEDGER_OPS } from "../plan/planConstants";
+import type { LedgerEntry, LedgerOp } from "../plan/schemas";
+import { parsePyJson } from "../../../pyjson/pyJsonParse";
+import { PyObject, pyInt } from "../../../pyjson/pyValue";
+import {
+  bytesOf,
+  decode,
+  endScan,
+  intValue,
+  keyBefore,
+  lastEscaped,
+  latin1,
+  lineBytes,
+  lineLength,
+  lit,
+  nullAt,
+  oneOf,
+  startScan,
+  str,
+  strValue,
+  value,
+} from "./canonicalScanner";
+import { PlanSkeleton } from "./canonicalPlanLayout";
+import { exactPlan, skeletonOfTemplate } from "./canonicalPlanProof";
+
+/** What the fast path extracts from a canonical line. */
+export interface FastLine {
+  readonly seq: number | bigint;
+  readonly prevHash: string;
+  readonly selfHash: string;
+  /** The hash Python would compute for this line. */
+  readonly computedHash: string;
+  readonly op: LedgerOp;
+  readonly timestamp: string;
+  readonly sessionId: string;
+  /** `payload["task_id"]` when it is a string, else null. */
+  readonly payloadTaskId: string | null;
+  /** Byte range of `payload["plan"]` in the line; -1 when the payload has no `plan` key. */
+  readonly planStart: number;
+  readonly planEnd: number;
+  /** True when `payload["plan"]` is `null`. */
+  readonly planIsNull: boolean;
+  /**
+   * When asked for and `payload.plan` is provably a valid Plan in its exact
+   * dumped form: its task ids and statuses, all strict replay needs. Null otherwise.
+   */
+  readonly skeleton: PlanSkeleton | null;
+  /** Byte range of the payload object in the line. */
+  readonly payloadStart: number;
+  readonly payloadEnd: number;
+  /**
+   * The LedgerEntry `validateLedgerEntry(parsePyJson(line))` would return,
+   * built without the validator (the line is in exact form: nothing to
+   * coerce). Parses only the payload. Only valid while the line's bytes are
+   * unchanged, i.e. during the `feed` call that received them.
+   */
+  readonly entryLazy: () => LedgerEntry;
+}
+
+const L_OP = bytesOf('{"op": ');
+const L_PAYLOAD = bytesOf(', "payload": ');
+const L_PREV = bytesOf(', "prev_hash": ');
+const L_SELF = bytesOf(', "self_hash": ');
+const L_SEQ = bytesOf(', "seq": ');
+const L_SESSION = bytesOf(', "session_id": ');
+const L_TIMESTAMP = bytesOf(', "timestamp": ');
+const K_TASK_ID = bytesOf('"task_id"');
+const K_PLAN = bytesOf('"plan"');
+
+const OPS: readonly Uint8Array[] = LEDGER_OPS.map((s) => bytesOf(`"${s}"`));
+const PLAN_OP_SET: ReadonlySet<string> = new Set(["init_plan", "update_plan", "snapshot"]);
+
+let payloadTaskId: string | null = null;
+let planStart = -1;
+let planEnd = -1;
+let planIsNull = false;
+let skeleton: PlanSkeleton | null = null;
+
+/** The payload object at `i` (depth 2), noting `task_id` and `plan`. */
+function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
+  const b = lineBytes;
+  if (b[i] !== 0x7b) return -1;
+  i++;
+  if (b[i] === 0x7d) return i + 1;
+  let pk = -1;
+  let pkEnd = -1;
+  let pkEsc = false;
+  for (;;) {
+    if (b[i] !== 0x22) return -1;
+    const ks = i;
+    const ke = str(i);
+    if (ke < 0) return -1;
+    const kEsc = lastEscaped;
+    if (pk >= 0 && !keyBefore(pk, pkEnd, pkEsc, ks, ke, kEsc)) return -1;
+    pk = ks;
+    pkEnd = ke;
+    pkEsc = kEsc;
+    if (b[ke] !== 0x3a || b[ke + 1] !== 0x20) return -1;
+    const v = ke + 2;
+    i = -1;
+    if (ke - ks === K_PLAN.length && lit(ks, K_PLAN) === ke) {
+      planStart = v;
+      planIsNull = nullAt(v);
+      if (isPlanOp && b[v] === 0x7b) {
+        i = exactPlan(v);
+        skeleton = i >= 0 && wantPlan ? skeletonOfTemplate() : null;
+      }
+      if (i < 0) i = value(v, 2);
+      planEnd = i;
+    } else {
+      i = value(v, 2);
+      if (i >= 0 && b[v] === 0x22 && ke - ks === K_TASK_ID.length && lit(ks, K_TASK_ID) === ke) {
+        payloadTaskId = decode(v, i, lastEscaped);
+      }
+    }
+    if (i < 0) return -1;
+    const c = b[i];
+    if (c === 0x7d) return i + 1;
+    if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
+    i += 2;
+  }
+}
+
+/**
+ * Returns the line's facts when it is provably canonical, else null.
+ * `wantPlan`: also prove `payload.plan` of plan ops a valid Plan and return its skeleton.
+ * Callers go through `fastCanonicalLine`, which first checks that the
+ * hard-coded model fields still match the schemas.
+ */
+export function provenCanonicalLine(bytes: Buffer, wantPlan = false): FastLine | null {
+  const n = bytes.length;
+  // The shortest canonical entry is 112 bytes.
+  if (n < 100 || bytes[0] !== 0x7b || bytes[n - 1] !== 0x7d) return null;
+  startScan(bytes);
+  payloadTaskId = null;
+  planStart = -1;
+  planEnd = -1;
+  planIsNull = false;
+  skeleton = null;
+  try {
+    return scanLine(bytes, wantPlan);
+  } finally {
+    endScan();
+  }
+}
+
+function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
+  let i = lit(0, L_OP);
+  if (i < 0) return null;
+  const k = oneOf(i, OPS);
+  if (k < 0) return null;
+  const op = LEDGER_OPS[k];
+  const isPlanOp = PLAN_OP_SET.has(op);
+  i = lit(i + OPS[k].length, L_PAYLOAD);
+  if (i < 0) return null;
+  const payloadStart = i;
+  i = payload(i, isPlanOp, wantPlan);
+  const payloadEnd = i;
+  const prevStart = lit(i, L_PREV);
+  i = strValue(prevStart);
+  if (i < 0) return null;
+  const prevHash = decode(prevStart, i, lastEscaped);
+  const cut1 = i + 2; // start of `"self_hash"`
+  const selfStart = lit(i, L_SELF);
+  i = strValue(selfStart);
+  if (i < 0) return null;
+  const selfHash = decode(selfStart, i, lastEscaped);
+  const cut2 = i + 2; // start of `"seq"`
+  const seqStart = lit(i, L_SEQ);
+  i = intValue(seqStart);
+  if (i < 0) return null;
+  const seq = intOf(seqStart, i);
+  const sessionStart = lit(i, L_SESSION);
+  i = strValue(sessionStart);
+  if (i < 0) return null;
+  const sessionId = decode(sessionStart, i, lastEscaped);
+  const tsStart = lit(i, L_TIMESTAMP);
+  i = strValue(tsStart);
+  if (i < 0 || i !== lineLength - 1) return null;
+  const timestamp = decode(tsStart, i, lastEscaped);
+
+  const computedHash = hashWithoutSelf(bytes, cut1, cut2);
+
+  return fastLineOf(bytes, {
+    seq,
+    prevHash,
+    selfHash,
+    computedHash,
+    op,
+    timestamp,
+    sessionId,
+    payloadTaskId,
+    planStart,
+    planEnd,
+    planIsNull,
+    skeleton,
+    payloadStart,
+    payloadEnd,
+  });
+}
+
+/** A FastLine's facts without its `entryLazy` (what a worker thread hands back). */
+export type FastFacts = Omit<FastLine, "entryLazy">;
+
+/**
+ * The FastLine of `facts` proven on `bytes` (possibly in another thread): adds
+ * `entryLazy`, which parses only the payload range of `bytes`.
+ */
+export function fastLineOf(bytes: Buffer, facts: FastFacts): FastLine {
+  return new ProvenLine(bytes, facts);
+}
+
+/** A FastLine as one object per line (no closure, no copy of the facts object). */
+class ProvenLine implements FastLine {
+  readonly seq: number | bigint;
+  readonly prevHash: string;
+  readonly selfHash: string;
+  readonly computedHash: string;
+  readonly op: LedgerOp;
+  readonly timestamp: string;
+  readonly sessionId: string;
+  readonly payloadTaskId: string | null;
+  readonly planStart: number;
+  readonly planEnd: number;
+  readonly planIsNull: boolean;
+  readonly skeleton: PlanSkeleton | null;
+  readonly payloadStart: number;
+  readonly payloadEnd: number;
+  private cached: LedgerEntry | null = null;
+
+  constructor(
+    private readonly bytes: Buffer,
+    f: FastFacts,
+  ) {
+    this.seq = f.seq;
+    this.prevHash = f.prevHash;
+    this.selfHash = f.selfHash;
+    this.computedHash = f.computedHash;
+    this.op = f.op;
+    this.timestamp = f.timestamp;
+    this.sessionId = f.sessionId;
+    this.payloadTaskId = f.payloadTaskId;
+    this.planStart = f.planStart;
+    this.planEnd = f.planEnd;
+    this.planIsNull = f.planIsNull;
+    this.skeleton = f.skeleton;
+    this.payloadStart = f.payloadStart;
+    this.payloadEnd = f.payloadEnd;
+  }
+
+  entryLazy(): LedgerEntry {
+    if (this.cached) return this.cached;
+    // What `validateLedgerEntry(parsePyJson(line))` returns for a line in exact form: its fields in
+    // model order, the payload a fresh dict (`dict[str, Any]` copies), no coercion anywhere.
+    const payload = parsePyJson(latin1(this.bytes, this.payloadStart, this.payloadEnd)) as PyObject;
+    this.cached = { seq: this.seq, timestamp: this.timestamp, session_id: this.sessionId, op: this.op, payload, prev_hash: this.prevHash, self_hash: this.selfHash };
+    return this.cached;
+  }
+}
+
+type OneShotHash = (algorithm: string, data: Uint8Array, encoding: "hex") => string;
+/** `crypto.hash` (Node >= 20.12): one call, no Hash object, for short inputs. */
+const oneShot: OneShotHash | undefined = (crypto as unknown as { hash?: OneShotHash }).hash;
+const SHORT = 16 << 10;
+const scratch = Buffer.allocUnsafeSlow(SHORT);
+
+/** The first 16 hex digits of sha256 of the line without bytes [cut1, cut2) (its `"self_hash": "…", ` member). */
+function hashWithoutSelf(bytes: Buffer, cut1: number, cut2: number): string {
+  const n = bytes.length - (cut2 - cut1);
+  if (oneShot !== undefined && n <= SHORT) {
+    bytes.copy(scratch, 0, 0, cut1);
+    bytes.copy(scratch, cut1, cut2);
+    return oneShot("sha256", scratch.subarray(0, n), "hex").slice(0, 16);
+  }
+  const h = createHash("sha256");
+  h.update(bytes.subarray(0, cut1));
+  h.update(bytes.subarray(cut2));
+  return h.digest("hex").slice(0, 16);
+}
+
+/** The value of the canonical int [s, e), as `parsePyJson` gives it. */
+function intOf(s: number, e: number): number | bigint {
+  const b = lineBytes;
+  const negative = b[s] === 0x2d;
+  const digits = e - s - (negative ? 1 : 0);
+  if (digits <= 15) {
+    let v = 0;
+    for (let i = negative ? s + 1 : s; i < e; i++) v = v * 10 + (b[i] - 0x30);
+    return negative ? 0 - v : v;
+  }
+  return pyInt(BigInt(latin1(lineBytes, s, e)));
+}
+

@@ -1,0 +1,329 @@
+/**
+ * The byte-level scanner of canonical JSON behind the ledger fast path: each
+ * function checks that the bytes at an index are one canonical value (as
+ * Python's `json.dumps(..., sort_keys=True)` with `ensure_ascii` writes it)
+ * and returns the index after it, or -1. The line being scanned is module
+ * state, set by {@link startScan} and cleared by {@link endScan} (the scan is
+ * synchronous).
+ */
+import { pyFloatRepr } from "../../../pyjson/pyFloatRepr";
+import { comparePyStrings } from "../../../pyjson/pyJsonDump";
+
+/** Nesting deeper than this is left to the full path (Python's limit is about 995). */
+const MAX_DEPTH = 500;
+/** Python's default `sys.get_int_max_str_digits()`. */
+const MAX_INT_DIGITS = 4300;
+
+/** Byte classes inside a string: 0 plain, 1 quote, 2 backslash, 3 not allowed raw. */
+const STR_CLASS: Uint8Array = (() => {
+  const t = new Uint8Array(256).fill(3);
+  for (let c = 0x20; c < 0x7f; c++) t[c] = 0;
+  t[0x22] = 1;
+  t[0x5c] = 2;
+  return t;
+})();
+
+/** Lowercase hex digit values (-1 otherwise: uppercase hex is not canonical). */
+const HEX: Int8Array = (() => {
+  const t = new Int8Array(256).fill(-1);
+  for (let i = 0; i < 10; i++) t[0x30 + i] = i;
+  for (let i = 0; i < 6; i++) t[0x61 + i] = 10 + i;
+  return t;
+})();
+
+
+/** The bytes of an ASCII string. */
+export const bytesOf = (s: string): Uint8Array => Uint8Array.from(s, (ch) => ch.charCodeAt(0));
+
+const EMPTY = Buffer.alloc(0);
+type Latin1 = { latin1Slice(start: number, end: number): string };
+/** Bytes [s, e) as a one-byte string (Buffer#latin1Slice, which Node's typings do not declare). */
+export const latin1 = (b: Buffer, s: number, e: number): string => (b as unknown as Latin1).latin1Slice(s, e);
+
+// The line being scanned and per-call results, as module state (the scan is synchronous).
+/** The bytes of the line being scanned. */
+export let lineBytes: Buffer = EMPTY;
+/** The length of the line being scanned. */
+export let lineLength = 0;
+/** Whether the last string scanned had a backslash escape. */
+export let lastEscaped = false;
+/** Whether the last number scanned was a float. */
+let lastFloat = false;
+
+/** Makes `bytes` the line being scanned. */
+export function startScan(bytes: Buffer): void {
+  lineBytes = bytes;
+  lineLength = bytes.length;
+}
+
+/** Forgets the line scanned (so its buffer can be freed). */
+export function endScan(): void {
+  lineBytes = EMPTY;
+  lineLength = 0;
+}
+
+/** Matches literal bytes `lit` at `i`; returns the index after them or -1. */
+export function lit(i: number, L: Uint8Array): number {
+  const n = L.length;
+  if (i < 0 || i + n > lineLength) return -1;
+  const b = lineBytes;
+  for (let j = 0; j < n; j++) if (b[i + j] !== L[j]) return -1;
+  return i + n;
+}
+
+/** Index of the literal among `list` found at `i` (each includes its quotes), or -1. */
+export function oneOf(i: number, list: readonly Uint8Array[]): number {
+  for (let k = 0; k < list.length; k++) if (lit(i, list[k]) >= 0) return k;
+  return -1;
+}
+
+function hex4(i: number): number {
+  const b = lineBytes;
+  const a = HEX[b[i]];
+  const c = HEX[b[i + 1]];
+  const d = HEX[b[i + 2]];
+  const e = HEX[b[i + 3]];
+  if ((a | c | d | e) < 0) return -1;
+  return (a << 12) | (c << 8) | (d << 4) | e;
+}
+
+/** A canonical string starting at the quote at `i`; returns the index after its closing quote, or -1. */
+export function str(i: number): number {
+  const b = lineBytes;
+  const n = lineLength;
+  let escaped = false;
+  i++;
+  for (;;) {
+    while (i < n && STR_CLASS[b[i]] === 0) i++;
+    if (i >= n) return -1;
+    const k = STR_CLASS[b[i]];
+    if (k === 1) {
+      lastEscaped = escaped;
+      return i + 1;
+    }
+    if (k === 3) return -1;
+    escaped = true;
+    if (i + 1 >= n) return -1;
+    const e = b[i + 1];
+    if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+      i += 2;
+      continue;
+    }
+    if (e !== 0x75 || i + 6 > n) return -1;
+    const code = hex4(i + 2);
+    if (code < 0) return -1;
+    if (code < 0x20) {
+      // \b \t \n \f \r have short forms.
+      if (code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d) return -1;
+    } else if (code < 0x7f) {
+      return -1; // printable ASCII is written raw
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      // Only a high surrogate immediately followed by a low one (a non-BMP character).
+      if (code >= 0xdc00 || i + 12 > n || b[i + 6] !== 0x5c || b[i + 7] !== 0x75) return -1;
+      const low = hex4(i + 8);
+      if (low < 0xdc00 || low > 0xdfff) return -1;
+      i += 12;
+      continue;
+    }
+    i += 6;
+  }
+}
+
+/** A string value at `i` (quote check included). */
+export function strValue(i: number): number {
+  return i >= 0 && lineBytes[i] === 0x22 ? str(i) : -1;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** A canonical number at `i`; sets `lastFloat`; returns the index after it or -1. */
+function num(i: number): number {
+  const b = lineBytes;
+  const n = lineLength;
+  const start = i;
+  let negative = false;
+  if (b[i] === 0x2d) {
+    negative = true;
+    i++;
+  }
+  if (i >= n) return -1;
+  const c = b[i];
+  if (c === 0x30) {
+    i++;
+  } else if (c >= 0x31 && c <= 0x39) {
+    i++;
+    while (i < n && isDigit(b[i])) i++;
+  } else {
+    return -1;
+  }
+  const intDigits = i - start - (negative ? 1 : 0);
+  let isFloat = false;
+  if (i < n && b[i] === 0x2e) {
+    i++;
+    if (!(i < n && isDigit(b[i]))) return -1;
+    while (i < n && isDigit(b[i])) i++;
+    isFloat = true;
+  }
+  if (i < n && (b[i] === 0x65 || b[i] === 0x45)) {
+    i++;
+    if (i < n && (b[i] === 0x2b || b[i] === 0x2d)) i++;
+    if (!(i < n && isDigit(b[i]))) return -1;
+    while (i < n && isDigit(b[i])) i++;
+    isFloat = true;
+  }
+  lastFloat = isFloat;
+  if (!isFloat) {
+    if (negative && intDigits === 1 && b[start + 1] === 0x30) return -1; // -0
+    if (intDigits > MAX_INT_DIGITS) return -1;
+    return i;
+  }
+  const text = latin1(lineBytes, start, i);
+  const x = Number(text);
+  if (!Number.isFinite(x) || pyFloatRepr(x) !== text) return -1;
+  return i;
+}
+
+/** An int value at `i`. */
+export function intValue(i: number): number {
+  if (i < 0) return -1;
+  const c = lineBytes[i];
+  if (c !== 0x2d && !isDigit(c)) return -1;
+  const end = num(i);
+  return end >= 0 && !lastFloat ? end : -1;
+}
+
+/** A bool value (`true` / `false`) at `i`. */
+export function boolValue(i: number): number {
+  if (i < 0) return -1;
+  const b = lineBytes;
+  if (b[i] === 0x74) return b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65 && i + 4 <= lineLength ? i + 4 : -1;
+  if (b[i] === 0x66) return b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65 && i + 5 <= lineLength ? i + 5 : -1;
+  return -1;
+}
+
+/** True when `null` is at `i`. */
+export function nullAt(i: number): boolean {
+  const b = lineBytes;
+  return b[i] === 0x6e && b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c && i + 4 <= lineLength;
+}
+
+/** A string or `null` value at `i`. */
+export function strOrNull(i: number): number {
+  if (i < 0) return -1;
+  if (lineBytes[i] === 0x22) return str(i);
+  return nullAt(i) ? i + 4 : -1;
+}
+
+/** Any canonical value at `i`; `depth` is the number of enclosing containers. */
+export function value(i: number, depth: number): number {
+  switch (lineBytes[i]) {
+    case 0x22:
+      return str(i);
+    case 0x7b:
+      return obj(i, depth + 1);
+    case 0x5b:
+      return arr(i, depth + 1);
+    case 0x74:
+    case 0x66:
+      return boolValue(i);
+    case 0x6e:
+      return nullAt(i) ? i + 4 : -1;
+    case 0x2d:
+    case 0x30: case 0x31: case 0x32: case 0x33: case 0x34:
+    case 0x35: case 0x36: case 0x37: case 0x38: case 0x39:
+      return num(i);
+    default:
+      return -1; // NaN, Infinity, -Infinity are not canonical in a payload
+  }
+}
+
+/** The text of the canonical string literal [s, e) (quotes included). */
+export function decode(s: number, e: number, escaped: boolean): string {
+  return escaped ? (JSON.parse(latin1(lineBytes, s, e)) as string) : latin1(lineBytes, s + 1, e - 1);
+}
+
+/** True when key [a, ae) sorts strictly before key [c, ce) by code point. */
+export function keyBefore(a: number, ae: number, aEsc: boolean, c: number, ce: number, cEsc: boolean): boolean {
+  if (!aEsc && !cEsc) {
+    const b = lineBytes;
+    const la = ae - a - 2;
+    const lc = ce - c - 2;
+    const m = la < lc ? la : lc;
+    for (let j = 1; j <= m; j++) {
+      const x = b[a + j];
+      const y = b[c + j];
+      if (x !== y) return x < y;
+    }
+    return la < lc;
+  }
+  return comparePyStrings(decode(a, ae, aEsc), decode(c, ce, cEsc)) < 0;
+}
+
+/** A canonical object at `i` (its `{`); `depth` counts it. */
+function obj(i: number, depth: number): number {
+  if (depth > MAX_DEPTH) return -1;
+  const b = lineBytes;
+  i++;
+  if (b[i] === 0x7d) return i + 1;
+  let pk = -1;
+  let pkEnd = -1;
+  let pkEsc = false;
+  for (;;) {
+    if (b[i] !== 0x22) return -1;
+    const ke = str(i);
+    if (ke < 0) return -1;
+    const kEsc = lastEscaped;
+    if (pk >= 0 && !keyBefore(pk, pkEnd, pkEsc, i, ke, kEsc)) return -1;
+    pk = i;
+    pkEnd = ke;
+    pkEsc = kEsc;
+    if (b[ke] !== 0x3a || b[ke + 1] !== 0x20) return -1;
+    i = value(ke + 2, depth);
+    if (i < 0) return -1;
+    const c = b[i];
+    if (c === 0x7d) return i + 1;
+    if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
+    i += 2;
+  }
+}
+
+/** A canonical array at `i` (its `[`). */
+function arr(i: number, depth: number): number {
+  if (depth > MAX_DEPTH) return -1;
+  const b = lineBytes;
+  i++;
+  if (b[i] === 0x5d) return i + 1;
+  for (;;) {
+    i = value(i, depth);
+    if (i < 0) return -1;
+    const c = b[i];
+    if (c === 0x5d) return i + 1;
+    if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
+    i += 2;
+  }
+}
+
+/** An object value (`{…}`) at `i`. */
+export function objValue(i: number, depth: number): number {
+  return i >= 0 && lineBytes[i] === 0x7b ? obj(i, depth + 1) : -1;
+}
+
+/** A list of strings at `i`. */
+export function strList(i: number): number {
+  if (i < 0 || lineBytes[i] !== 0x5b) return -1;
+  const b = lineBytes;
+  i++;
+  if (b[i] === 0x5d) return i + 1;
+  for (;;) {
+    i = strValue(i);
+    if (i < 0) return -1;
+    const c = b[i];
+    if (c === 0x5d) return i + 1;
+    if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
+    i += 2;
+  }
+}
+
+// ------------------------------------------------------------ exact Plan form

@@ -1,0 +1,78 @@
+/**
+ * Everything known about one task's evidence, gathered in one pass for the
+ * tree and the views: its bundles (valid or not), its `.patch`, the parsed
+ * diffs of every diff source (patch, developer `diff`, tournament
+ * `final_diff`), its tournament folders, the evidence its status implies but
+ * lacks, and what its `evidence_bundle` path points to. Never throws.
+ */
+import { EvidenceItem, PatchItem, PATCH_SOURCES, PatchSource, checkBundleRef, listEvidence, readPatch } from "./evidenceStore";
+import { missingEvidence } from "./evidenceSummary";
+import { DEFAULT_EXPECTATIONS, EvidenceExpectations } from "./requiredEvidence";
+import { ParsedPatchFile, tryParsePatch } from "./patchModel";
+import { isSafeSegment } from "../autodevPaths";
+import { TournamentRecord, readTournament } from "./tournamentStore";
+
+/** A parsed diff of one source, or why it could not be parsed. */
+export type DiffInfo =
+  | { readonly source: PatchSource; readonly file: string; readonly ok: true; readonly files: readonly ParsedPatchFile[] }
+  | { readonly source: PatchSource; readonly file: string; readonly ok: false; readonly error: string };
+
+/** What a task's `evidence_bundle` points to. */
+export type BundleRef = { readonly ok: true; readonly file: string; readonly exists: boolean } | { readonly ok: false; readonly error: string };
+
+/** A task's evidence. */
+export interface TaskEvidence {
+  readonly taskId: string;
+  /** Bundles in file-name order; invalid ones carry their error. */
+  readonly items: readonly EvidenceItem[];
+  readonly patch: PatchItem | null;
+  /** Parsed diffs, by source (only the sources that have a diff). */
+  readonly diffs: ReadonlyMap<PatchSource, DiffInfo>;
+  /** Tournament folders, by the bundle file that names them. */
+  readonly tournaments: ReadonlyMap<string, TournamentRecord>;
+  /** Kinds the task's status implies but that have no valid bundle. */
+  readonly missing: readonly string[];
+  readonly bundleRef: BundleRef | null;
+}
+
+/** The diff text each source holds, from what was already read. */
+function diffTexts(items: readonly EvidenceItem[], patch: PatchItem | null): Array<{ source: PatchSource; file: string; text: string }> {
+  const out: Array<{ source: PatchSource; file: string; text: string }> = [];
+  for (const source of PATCH_SOURCES) {
+    if (source === "patch") {
+      if (patch?.ok) out.push({ source, file: patch.file, text: patch.text });
+      continue;
+    }
+    const item = items.find((i) => i.ok && i.kind === source);
+    if (!item?.ok) continue;
+    const e = item.evidence;
+    const text = e.kind === "developer" ? e.diff : e.kind === "tournament" ? e.final_diff : null;
+    if (text) out.push({ source, file: item.file, text });
+  }
+  return out;
+}
+
+/** Loads a task's evidence (`status` and `evidenceBundle` come from the plan's task). */
+export async function loadTaskEvidence(cwd: string, taskId: string, status: string, evidenceBundle: string | null, expect: EvidenceExpectations = DEFAULT_EXPECTATIONS): Promise<TaskEvidence> {
+  const items = await listEvidence(cwd, taskId);
+  const patch = isSafeSegment(taskId) ? await readPatch(cwd, taskId) : null;
+  const diffs = new Map<PatchSource, DiffInfo>();
+  for (const d of diffTexts(items, patch)) {
+    const parsed = tryParsePatch(d.text);
+    diffs.set(d.source, parsed.ok ? { source: d.source, file: d.file, ok: true, files: parsed.files } : { source: d.source, file: d.file, ok: false, error: parsed.error });
+  }
+  const tournaments = new Map<string, TournamentRecord>();
+  for (const i of items) if (i.ok && i.evidence.kind === "tournament") tournaments.set(i.file, await readTournament(cwd, i.evidence.tournament_id));
+  const have = new Set(items.filter((i) => i.ok).map((i) => i.kind));
+  let bundleRef: BundleRef | null = null;
+  if (evidenceBundle !== null && evidenceBundle !== "") {
+    const ref = checkBundleRef(cwd, evidenceBundle);
+    bundleRef = ref.ok ? { ok: true, file: ref.file, exists: items.some((i) => i.file === ref.file) || patch?.file === ref.file } : ref;
+  }
+  return { taskId, items, patch, diffs, tournaments, missing: missingEvidence(status, have, expect), bundleRef };
+}
+
+/** Label of a diff source: "1.1.patch", "developer diff (1.1-developer.json)", "tournament final diff (…)". */
+export function diffSourceLabel(d: { source: PatchSource; file: string }): string {
+  return d.source === "patch" ? d.file : d.source === "developer" ? `developer diff (${d.file})` : `tournament final diff (${d.file})`;
+}

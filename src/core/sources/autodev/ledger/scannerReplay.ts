@@ -1,0 +1,180 @@
+/**
+ * Strict replay inside the ledger scanner (ledgerScanner.ts), as Python's
+ * `replay_ledger` does it, reporting the first replay error and FSM warnings.
+ *
+ * Replay runs on a plan that is either a full Plan or, after a plan-carrying
+ * entry the fast path proved valid, a skeleton of it (task ids and statuses,
+ * which is all strict replay reads; see `skeletonPlan`). The full Plan is
+ * only built when {@link ScannerReplay.plan} is read — from the canonical
+ * bytes of the latest plan payload, plus what replay did to the skeleton's
+ * tasks since — and is kept in step from then on, so it is the object full
+ * replay would hold.
+ */
+import { RawLine } from "./read/ledgerLineReader";
+import { parsePyJson } from "../../../pyjson/pyJsonParse";
+import { LedgerEntry, Plan, validatePlan } from "../plan/schemas";
+import { AUDIT_OPS, PLAN_OPS, ReplayError, TaskChange, applyStrict, skeletonPlan, skeletonTouched } from "./replay";
+import { canTransition } from "../plan/taskFsm";
+import { VerifyFinding, VerifyWarning } from "./verifyTypes";
+import { FastLine, PlanSkeleton, exactPlanFromCanonical, exactPlanModel } from "../canonical/fastCanonical";
+
+type Latin1 = { latin1Slice(start: number, end: number): string };
+
+/** The task fields replay assigns besides `status`. */
+const REPLAYED_FIELDS = ["blocked_reason", "retry_count", "escalated", "evidence_bundle"] as const;
+
+/** Applies `entry` to a full plan, ignoring the error replay already reported for it. */
+function applyQuietly(plan: Plan, entry: LedgerEntry): void {
+  try {
+    applyStrict(plan, entry);
+  } catch (e) {
+    if (!(e instanceof ReplayError)) throw e;
+  }
+}
+
+/** The replay state of one scan: the plan being replayed and the first replay error. */
+export class ScannerReplay {
+  /** The first replay error (what Python raises), or null. */
+  private replayError: VerifyFinding | null = null;
+  /** What strict replay applies entries to: a full Plan or a skeleton (null before any plan). */
+  private replayPlan: Plan | null = null;
+  /** The full plan, in step with `replayPlan` (the same object when that is full); null until built. */
+  private fullPlan: Plan | null = null;
+  /** Canonical bytes of the payload.plan `replayPlan` is a skeleton of (a view into `planBuf`). */
+  private planBytes: Buffer | null = null;
+  private planBuf: Buffer = Buffer.alloc(0);
+  /** Supplies `planBytes` on demand when the plan was proven in another thread (null otherwise). */
+  private planSource: (() => Buffer) | null = null;
+  /** What the fast path proved about `planBytes`. */
+  private planSkeleton: PlanSkeleton | null = null;
+  private replayBroken = false;
+
+  /** `warn` receives FSM warnings; `record` every replay error after the first. */
+  constructor(
+    private readonly warn: (w: VerifyWarning) => void,
+    private readonly record: (f: VerifyFinding) => void,
+  ) {}
+
+  /** The first replay error, or null. */
+  get error(): VerifyFinding | null {
+    return this.replayError;
+  }
+
+  /** Strict replay of a fast-path line: a plan payload proved valid needs no parse at all. */
+  fast(raw: RawLine, fast: FastLine, planBytes: (() => Buffer) | null): TaskChange | null {
+    const isPlanOp = PLAN_OPS.has(fast.op);
+    if (this.replayBroken && !isPlanOp) return null;
+    if (isPlanOp && fast.skeleton !== null) {
+      if (planBytes !== null) {
+        this.planBytes = null;
+        this.planSource = planBytes;
+      } else {
+        const len = fast.planEnd - fast.planStart;
+        if (this.planBuf.length < len) this.planBuf = Buffer.allocUnsafe(Math.max(len, 2 * this.planBuf.length));
+        raw.bytes.copy(this.planBuf, 0, fast.planStart, fast.planEnd);
+        this.planBytes = this.planBuf.subarray(0, len);
+        this.planSource = null;
+      }
+      const { ids, positions, statuses } = fast.skeleton;
+      this.planSkeleton = fast.skeleton;
+      this.replayPlan = skeletonPlan(ids, positions, statuses);
+      this.fullPlan = null;
+      this.replayBroken = false;
+      return null;
+    }
+    if (AUDIT_OPS.has(fast.op)) {
+      this.replayBroken = false;
+      return null;
+    }
+    return this.full(fast.entryLazy(), raw.lineNo);
+  }
+
+  /** Strict replay of a parsed entry (at line `line`). */
+  full(entry: LedgerEntry, line: number): TaskChange | null {
+    const isPlanOp = PLAN_OPS.has(entry.op);
+    if (this.replayBroken && !isPlanOp) return null;
+    try {
+      const applied = applyStrict(this.replayPlan, entry);
+      if (isPlanOp) this.setFullPlan(applied.plan);
+      else this.mirror(entry);
+      this.replayBroken = false;
+      const c = applied.change;
+      if (c && c.from !== null && c.from !== c.to && !canTransition(c.from, c.to)) {
+        this.warn({
+          atLine: line,
+          seq: entry.seq,
+          kind: "fsm_violation",
+          message: `entry seq=${entry.seq} moved task ${c.taskId} from '${c.from}' to '${c.to}', which the task state machine does not allow`,
+        });
+      }
+      return c;
+    } catch (e) {
+      if (!(e instanceof ReplayError)) throw e;
+      // A failed status update may have changed the task before it threw (as in Python): keep the full plan in step.
+      if (!isPlanOp) this.mirror(entry);
+      const finding: VerifyFinding = { line: null, seq: e.seq, kind: e.kind, message: e.message, atLine: line };
+      if (this.replayError === null) this.replayError = finding;
+      else this.record(finding);
+      this.replayBroken = true;
+      return null;
+    }
+  }
+
+  private setFullPlan(plan: Plan | null): void {
+    this.replayPlan = plan;
+    this.fullPlan = plan;
+    this.planBytes = null;
+    this.planSource = null;
+    this.planSkeleton = null;
+  }
+
+  /** Applies to the full plan (if built and separate) an entry just applied to the skeleton. */
+  private mirror(entry: LedgerEntry): void {
+    if (this.fullPlan !== null && this.fullPlan !== this.replayPlan && !AUDIT_OPS.has(entry.op)) applyQuietly(this.fullPlan, entry);
+  }
+
+  /**
+   * Builds the full plan from the latest plan payload's bytes, then carries
+   * over what replay changed since: replay only ever assigns `status`,
+   * `blocked_reason`, `retry_count`, `escalated` and `evidence_bundle` of a
+   * task, and the skeleton's tasks (same ids, same order) hold exactly the
+   * fields assigned so far, with their latest values.
+   */
+  private materialize(): void {
+    const bytes = this.planBytes ?? this.planSource!();
+    const text = (bytes as unknown as Latin1).latin1Slice(0, bytes.length);
+    let plan = exactPlanFromCanonical(text, this.planSkeleton!);
+    if (plan === null) {
+      const raw = parsePyJson(text);
+      plan = exactPlanModel(raw, true);
+      if (plan === null) {
+        const res = validatePlan(raw);
+        if (!res.ok) throw new Error(`internal error: a plan the fast path accepted failed validation: ${res.error}`);
+        plan = res.value;
+      }
+    }
+    const touched = skeletonTouched(this.replayPlan!)!;
+    if (touched.size > 0) {
+      let position = 0;
+      for (const phase of plan.phases) {
+        for (const task of phase.tasks) {
+          const from = touched.get(position++) as unknown as Record<string, unknown> | undefined;
+          if (from === undefined) continue;
+          const to = task as unknown as Record<string, unknown>;
+          to.status = from.status;
+          for (const field of REPLAYED_FIELDS) if (field in from) to[field] = from[field];
+        }
+      }
+    }
+    this.fullPlan = plan;
+    this.planBytes = null;
+    this.planSource = null;
+    this.planSkeleton = null;
+  }
+
+  /** The plan as replayed so far (null before any plan op). */
+  get plan(): Plan | null {
+    if (this.fullPlan === null && (this.planBytes !== null || this.planSource !== null)) this.materialize();
+    return this.fullPlan;
+  }
+}
