@@ -87,7 +87,10 @@ copyCodicons();
  * real writers produced, copied as they are to dist/demo/, which the .vsix ships (test/ does not).
  */
 function copyDemoSources() {
-  const from = { agloop: "test/fixtures/agloop-clean/.agloop", engine_state: "test/fixtures/engine-state-small/engine_state" };
+  const from = {
+    agloop: "test/fixtures/agloop-clean/.agloop",
+    engine_state: "test/fixtures/engine-state-small/engine_state",
+  };
   rmSync(join("dist", "demo"), { recursive: true, force: true });
   for (const [name, src] of Object.entries(from)) cpSync(src, join("dist", "demo", name), { recursive: true });
 }

@@ -6,13 +6,27 @@ import tseslint from "typescript-eslint";
 
 const CORE_FORBIDDEN = [
   { group: ["vscode", "vscode/*"], message: "src/core is plain Node: no vscode (it runs in the CLI and the worker)." },
-  { group: ["**/protocol", "**/protocol.ts"], message: "src/core must not import src/protocol.ts; the protocol imports core types." },
+  {
+    group: ["**/protocol", "**/protocol.ts"],
+    message: "src/core must not import src/protocol.ts; the protocol imports core types.",
+  },
   { group: ["**/sample/*", "**/sample"], message: "src/core must not import src/sample/." },
   { group: ["**/extension/*", "**/extension"], message: "src/core must not import src/extension/." },
 ];
 
 export default tseslint.config(
-  { ignores: ["out/**", "dist/**", "node_modules/**", ".cache/**", "test-artifacts/**", "test/fixtures/**", "**/*.mjs", "**/*.js"] },
+  {
+    ignores: [
+      "out/**",
+      "dist/**",
+      "node_modules/**",
+      ".cache/**",
+      "test-artifacts/**",
+      "test/fixtures/**",
+      "**/*.mjs",
+      "**/*.js",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,7 +39,10 @@ export default tseslint.config(
       eqeqeq: "warn",
       "no-throw-literal": "warn",
       semi: "warn",
-      "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "warn",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" },
+      ],
       "no-undef": "off", // TypeScript checks names
     },
   },

@@ -60,7 +60,13 @@ export async function child(mode: string, arg: string): Promise<void> {
       return measure(
         async () => {
           const res = await verifyLedger(arg);
-          return { ok: res.report.ok, entries: res.report.entries, errors: res.report.errors.slice(0, 3).map((e) => e.message), startMs, loadMs };
+          return {
+            ok: res.report.ok,
+            entries: res.report.entries,
+            errors: res.report.errors.slice(0, 3).map((e) => e.message),
+            startMs,
+            loadMs,
+          };
         },
         true,
         async () => {
@@ -127,44 +133,56 @@ async function appendChild(dir: string): Promise<void> {
   const { appendEntry, snapshotPlan } = await import("../src/core/sources/autodev/ledger/ledgerWriter");
   const { TASK_TRANSITIONS } = await import("../src/core/sources/autodev/plan/taskFsm");
   return measure(async () => {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "autodev-bench-append-"));
-  try {
-    fs.mkdirSync(path.join(scratch, ".autodev"));
-    fs.copyFileSync(ledgerOf(dir), ledgerOf(scratch));
-    const session = new LedgerSession(scratch);
-    let t = performance.now();
-    await session.refresh();
-    const plan = session.plan;
-    const initialMs = performance.now() - t;
-    if (!plan || !session.report.ok) throw new Error("the ledger did not verify");
-    const task = plan.phases.flatMap((p) => p.tasks).find((x) => TASK_TRANSITIONS[String(x.status)]?.length);
-    if (!task) throw new Error("no task can move");
-    const next = TASK_TRANSITIONS[String(task.status)][0];
-    const size0 = fs.statSync(ledgerOf(scratch)).size;
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "autodev-bench-append-"));
+    try {
+      fs.mkdirSync(path.join(scratch, ".autodev"));
+      fs.copyFileSync(ledgerOf(dir), ledgerOf(scratch));
+      const session = new LedgerSession(scratch);
+      let t = performance.now();
+      await session.refresh();
+      const plan = session.plan;
+      const initialMs = performance.now() - t;
+      if (!plan || !session.report.ok) throw new Error("the ledger did not verify");
+      const task = plan.phases.flatMap((p) => p.tasks).find((x) => TASK_TRANSITIONS[String(x.status)]?.length);
+      if (!task) throw new Error("no task can move");
+      const next = TASK_TRANSITIONS[String(task.status)][0];
+      const size0 = fs.statSync(ledgerOf(scratch)).size;
 
-    // 1. one status change (as PlanManager's audit entry), written as Python does (copy + rename).
-    await appendEntry(scratch, "update_task_status", new Map([["task_id", task.id], ["status", next]]), "sess-bench-append");
-    const size1 = fs.statSync(ledgerOf(scratch)).size;
-    t = performance.now();
-    const u1 = await session.refresh();
-    const p1 = session.plan;
-    const smallMs = performance.now() - t;
-    if (u1.mode !== "append" || u1.added !== 1 || !session.report.ok) throw new Error(`status append not reflected incrementally: ${JSON.stringify(u1)}`);
-    const moved = p1?.phases.flatMap((p) => p.tasks).find((x) => x.id === task.id);
-    if (moved?.status !== next) throw new Error("the appended status change is not in the plan");
+      // 1. one status change (as PlanManager's audit entry), written as Python does (copy + rename).
+      await appendEntry(
+        scratch,
+        "update_task_status",
+        new Map([
+          ["task_id", task.id],
+          ["status", next],
+        ]),
+        "sess-bench-append",
+      );
+      const size1 = fs.statSync(ledgerOf(scratch)).size;
+      t = performance.now();
+      const u1 = await session.refresh();
+      const p1 = session.plan;
+      const smallMs = performance.now() - t;
+      if (u1.mode !== "append" || u1.added !== 1 || !session.report.ok) {
+        throw new Error(`status append not reflected incrementally: ${JSON.stringify(u1)}`);
+      }
+      const moved = p1?.phases.flatMap((p) => p.tasks).find((x) => x.id === task.id);
+      if (moved?.status !== next) throw new Error("the appended status change is not in the plan");
 
-    // 2. the snapshot that follows it (the whole plan, a few hundred KB).
-    await snapshotPlan(scratch, p1!, "sess-bench-append");
-    const size2 = fs.statSync(ledgerOf(scratch)).size;
-    t = performance.now();
-    const u2 = await session.refresh();
-    const p2 = session.plan;
-    const snapMs = performance.now() - t;
-    if (u2.mode !== "append" || u2.added !== 1 || !session.report.ok || !p2) throw new Error(`snapshot append not reflected incrementally: ${JSON.stringify(u2)}`);
-    return { initialMs, smallMs, smallBytes: size1 - size0, snapMs, snapBytes: size2 - size1 };
-  } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
-  }
+      // 2. the snapshot that follows it (the whole plan, a few hundred KB).
+      await snapshotPlan(scratch, p1!, "sess-bench-append");
+      const size2 = fs.statSync(ledgerOf(scratch)).size;
+      t = performance.now();
+      const u2 = await session.refresh();
+      const p2 = session.plan;
+      const snapMs = performance.now() - t;
+      if (u2.mode !== "append" || u2.added !== 1 || !session.report.ok || !p2) {
+        throw new Error(`snapshot append not reflected incrementally: ${JSON.stringify(u2)}`);
+      }
+      return { initialMs, smallMs, smallBytes: size1 - size0, snapMs, snapBytes: size2 - size1 };
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   });
 }
 
@@ -196,13 +214,16 @@ async function reopenSetup(dir: string): Promise<void> {
   }
   fs.appendFileSync(ledgerOf(scratch), lines.join(""));
   fs.writeFileSync(path.join(scratch, "record.json"), JSON.stringify(record));
-  process.stdout.write(JSON.stringify({ ms: 0, cpuMs: 0, maxRssMB: 0, scratch, appended: bytes, entries: Number(head.seq) }) + "\n");
+  process.stdout.write(
+    JSON.stringify({ ms: 0, cpuMs: 0, maxRssMB: 0, scratch, appended: bytes, entries: Number(head.seq) }) + "\n",
+  );
 }
 
 /** A fresh process resuming from the stored record: what a window reload pays. */
 async function reopenChild(scratch: string): Promise<void> {
   const { LedgerSession } = await import("../src/core/sources/autodev/ledger/ledgerSession");
-  const { parseVerificationRecord, recordBytesRead } = await import("../src/core/sources/autodev/ledger/verificationRecord");
+  const { parseVerificationRecord, recordBytesRead } =
+    await import("../src/core/sources/autodev/ledger/verificationRecord");
   return measure(async () => {
     const record = parseVerificationRecord(JSON.parse(fs.readFileSync(path.join(scratch, "record.json"), "utf8")));
     if (!record) throw new Error("the stored record did not validate");
@@ -211,4 +232,3 @@ async function reopenChild(scratch: string): Promise<void> {
     return { mode: u.mode, bytesRead: u.bytesRead + recordBytesRead(), ok: s.report.ok, entries: s.report.entries };
   }, true);
 }
-

@@ -19,7 +19,6 @@ const SELF = __filename;
 /** The ledger file of a workspace folder. */
 export const ledgerOf = (dir: string) => path.join(dir, ".autodev", "plan-ledger.jsonl");
 
-
 /** Runs one child measurement in a fresh process. */
 export function runChild(mode: string, arg: string, env: NodeJS.ProcessEnv = process.env): ChildResult {
   const res = spawnSync(process.execPath, [SELF, "--child", mode, arg], { encoding: "utf8", maxBuffer: 1 << 24, env });
@@ -58,9 +57,24 @@ export function runAutodev(src: string, dir: string): AutodevRun {
     encoding: "utf8",
     env: { ...process.env, PYTHONPATH: src },
   });
-  const out = JSON.parse(res.stdout.trim() || "{}") as { replay_seconds: number; read_seconds: number; cpu_seconds: number; peak_rss_mb: number; ok: boolean; entries: number; error: string | null };
+  const out = JSON.parse(res.stdout.trim() || "{}") as {
+    replay_seconds: number;
+    read_seconds: number;
+    cpu_seconds: number;
+    peak_rss_mb: number;
+    ok: boolean;
+    entries: number;
+    error: string | null;
+  };
   if (!out.ok) throw new Error(`Python AutoDev failed: ${out.error ?? res.stderr}`);
-  return { ms: out.replay_seconds * 1000, readMs: out.read_seconds * 1000, cpuMs: out.cpu_seconds * 1000, peakMB: out.peak_rss_mb, ok: out.ok, entries: out.entries };
+  return {
+    ms: out.replay_seconds * 1000,
+    readMs: out.read_seconds * 1000,
+    cpuMs: out.cpu_seconds * 1000,
+    peakMB: out.peak_rss_mb,
+    ok: out.ok,
+    entries: out.entries,
+  };
 }
 
 /** The fastest of `runs` runs (the least disturbed on a shared machine), and all of them. */
@@ -86,7 +100,10 @@ function readManifest(): Manifest {
 }
 
 /** The workspace of a generated ledger, generated once (kept in bench/data/). */
-export function ensureData(name: string, make: (file: string) => { bytes: number; entries: number }): { dir: string; bytes: number; entries: number } {
+export function ensureData(
+  name: string,
+  make: (file: string) => { bytes: number; entries: number },
+): { dir: string; bytes: number; entries: number } {
   const dir = path.join(DATA, name);
   const file = ledgerOf(dir);
   const manifest = readManifest();
@@ -96,7 +113,9 @@ export function ensureData(name: string, make: (file: string) => { bytes: number
   const t = performance.now();
   fs.rmSync(dir, { recursive: true, force: true });
   const made = make(file);
-  process.stderr.write(`${(made.bytes / 1e6).toFixed(1)} MB, ${made.entries} entries in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `${(made.bytes / 1e6).toFixed(1)} MB, ${made.entries} entries in ${((performance.now() - t) / 1000).toFixed(1)} s\n`,
+  );
   manifest.files[name] = made;
   fs.writeFileSync(path.join(DATA, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   return { dir, ...made };
@@ -104,7 +123,8 @@ export function ensureData(name: string, make: (file: string) => { bytes: number
 
 /** The machine, Node and Python, for the table's header. */
 export function machine(): string[] {
-  const cpu = fs.readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.*)$/m)?.[1] ?? os.cpus()[0]?.model ?? "unknown";
+  const cpu =
+    fs.readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.*)$/m)?.[1] ?? os.cpus()[0]?.model ?? "unknown";
   let py = "python3 ?";
   try {
     py = execFileSync("python3", ["--version"], { encoding: "utf8" }).trim();
@@ -118,7 +138,8 @@ export function machine(): string[] {
 }
 
 /** A duration for the table. */
-export const fmtMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
+export const fmtMs = (ms: number) =>
+  ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`;
 
 /** A ratio for the table. */
 export const ratio = (x: number) => `${x.toFixed(2)}×`;

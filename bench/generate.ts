@@ -19,11 +19,37 @@ import { Plan, planToPy, validatePlan } from "../src/core/sources/autodev/plan/s
 import { PyObject, PyValue, PyFloat } from "../src/core/pyjson/pyValue";
 import { SeededRandom } from "../src/sample/seededRandom";
 
-
 const WORDS = [
-  "parser", "ledger", "snapshot", "config", "loader", "cache", "index", "timeline", "renderer", "schema",
-  "validator", "retry", "budget", "guardrail", "adapter", "session", "worker", "queue", "report", "diff",
-  "evidence", "reviewer", "tournament", "judge", "planner", "executor", "lock", "writer", "reader", "metrics",
+  "parser",
+  "ledger",
+  "snapshot",
+  "config",
+  "loader",
+  "cache",
+  "index",
+  "timeline",
+  "renderer",
+  "schema",
+  "validator",
+  "retry",
+  "budget",
+  "guardrail",
+  "adapter",
+  "session",
+  "worker",
+  "queue",
+  "report",
+  "diff",
+  "evidence",
+  "reviewer",
+  "tournament",
+  "judge",
+  "planner",
+  "executor",
+  "lock",
+  "writer",
+  "reader",
+  "metrics",
 ];
 const VERBS = ["Add", "Refactor", "Harden", "Document", "Test", "Wire up", "Split", "Speed up", "Validate", "Migrate"];
 const SPICE = ["", "", "", "", " — follow-up", " (naïve version first)", " für Übersetzungen", " 日本語"];
@@ -47,10 +73,18 @@ export function benchPlan(r: SeededRandom, phases = 20, tasksPerPhase = 25): Pla
       const acceptance: PyValue[] = [];
       const nAcc = 1 + r.below(3);
       for (let a = 0; a < nAcc; a++) {
-        acceptance.push(new Map<string, PyValue>([["id", `${id}-${String.fromCharCode(97 + a)}`], ["description", sentence(r, 6 + r.below(6))], ["met", false]]));
+        acceptance.push(
+          new Map<string, PyValue>([
+            ["id", `${id}-${String.fromCharCode(97 + a)}`],
+            ["description", sentence(r, 6 + r.below(6))],
+            ["met", false],
+          ]),
+        );
       }
       const metadata: PyObject = new Map<string, PyValue>([["priority", r.pick(["low", "medium", "high"])]]);
-      if (r.chance(0.5)) metadata.set("estimate_h", r.chance(0.5) ? 1 + r.below(8) : new PyFloat((1 + r.below(16)) / 4));
+      if (r.chance(0.5)) {
+        metadata.set("estimate_h", r.chance(0.5) ? 1 + r.below(8) : new PyFloat((1 + r.below(16)) / 4));
+      }
       if (r.chance(0.1)) metadata.set("labels", [r.pick(WORDS), r.pick(WORDS)]);
       tasks.push(
         new Map<string, PyValue>([
@@ -71,13 +105,27 @@ export function benchPlan(r: SeededRandom, phases = 20, tasksPerPhase = 25): Pla
         ]),
       );
     }
-    phaseList.push(new Map<string, PyValue>([["id", String(p)], ["title", `Phase ${p}: ${r.pick(WORDS)} work`], ["description", sentence(r, 8)], ["tasks", tasks]]));
+    phaseList.push(
+      new Map<string, PyValue>([
+        ["id", String(p)],
+        ["title", `Phase ${p}: ${r.pick(WORDS)} work`],
+        ["description", sentence(r, 8)],
+        ["tasks", tasks],
+      ]),
+    );
   }
   const raw = new Map<string, PyValue>([
     ["plan_id", "plan-bench-500"],
     ["spec_hash", "5be7c0ffee15900d"],
     ["phases", phaseList],
-    ["metadata", new Map<string, PyValue>([["title", "Benchmark project"], ["owner", "bench"], ["platform", "claude_code"]])],
+    [
+      "metadata",
+      new Map<string, PyValue>([
+        ["title", "Benchmark project"],
+        ["owner", "bench"],
+        ["platform", "claude_code"],
+      ]),
+    ],
     ["created_at", "2026-01-01T00:00:00+00:00"],
     ["updated_at", "2026-01-01T00:00:00+00:00"],
     ["content_hash", ""],
@@ -128,7 +176,11 @@ type MutableTask = Record<string, unknown>;
  * A ledger of about `targetBytes`: init, then tasks in order moving through
  * their statuses, each move an `update_task_status` entry plus a snapshot.
  */
-export function generateBigLedger(file: string, targetBytes: number, seed = 0xbe7c4): { bytes: number; entries: number } {
+export function generateBigLedger(
+  file: string,
+  targetBytes: number,
+  seed = 0xbe7c4,
+): { bytes: number; entries: number } {
   const r = new SeededRandom(seed);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.partial`;
@@ -139,7 +191,17 @@ export function generateBigLedger(file: string, targetBytes: number, seed = 0xbe
     const tasks = plan.phases.flatMap((p) => p.tasks) as unknown as MutableTask[];
     const planSession = "sess-bench-plan";
     const execSession = "sess-bench-exec";
-    w.append("plan_tournament_complete", new Map<string, PyValue>([["converged", true], ["passes", 2], ["tournament_id", "plan-1"], ["winner", "B"]]), planSession, w.tick(r));
+    w.append(
+      "plan_tournament_complete",
+      new Map<string, PyValue>([
+        ["converged", true],
+        ["passes", 2],
+        ["tournament_id", "plan-1"],
+        ["winner", "B"],
+      ]),
+      planSession,
+      w.tick(r),
+    );
     let now = w.tick(r);
     let current: Plan = { ...plan, updated_at: now };
     w.append("init_plan", new Map([["plan", planToPy(current)]]), planSession, now);
@@ -147,7 +209,10 @@ export function generateBigLedger(file: string, targetBytes: number, seed = 0xbe
 
     /** PlanManager.updateTaskStatus / markTaskRetry / markEscalated: audit entry, then snapshot. */
     const commit = (task: MutableTask, status: string, meta: [string, PyValue][] = []): void => {
-      const payload: PyObject = new Map<string, PyValue>([["task_id", task.id as string], ["status", status]]);
+      const payload: PyObject = new Map<string, PyValue>([
+        ["task_id", task.id as string],
+        ["status", status],
+      ]);
       for (const [k, v] of meta) payload.set(k, v);
       task.status = status;
       for (const [k, v] of meta) task[k] = v;
@@ -156,7 +221,8 @@ export function generateBigLedger(file: string, targetBytes: number, seed = 0xbe
       current = { ...current, updated_at: now };
       w.append("snapshot", new Map([["plan", planToPy(current)]]), execSession, now);
     };
-    const audit = (op: string, payload: [string, PyValue][]): void => w.append(op, new Map(payload), execSession, w.tick(r));
+    const audit = (op: string, payload: [string, PyValue][]): void =>
+      w.append(op, new Map(payload), execSession, w.tick(r));
 
     let i = 0;
     while (w.bytes < targetBytes) {
@@ -170,11 +236,16 @@ export function generateBigLedger(file: string, targetBytes: number, seed = 0xbe
       }
       commit(task, "in_progress");
       if (r.chance(0.04)) {
-        commit(task, "blocked", [["blocked_reason", `Needs a decision on the ${r.pick(WORDS)} format; asked the user.`]]);
+        commit(task, "blocked", [
+          ["blocked_reason", `Needs a decision on the ${r.pick(WORDS)} format; asked the user.`],
+        ]);
         commit(task, "in_progress", [["blocked_reason", null]]);
       }
       commit(task, "coded");
-      audit("append_evidence", [["path", `.autodev/evidence/${id}-developer.json`], ["task_id", id]]);
+      audit("append_evidence", [
+        ["path", `.autodev/evidence/${id}-developer.json`],
+        ["task_id", id],
+      ]);
       if (r.chance(0.2)) {
         commit(task, "in_progress");
         commit(task, "in_progress", [["retry_count", (task.retry_count as number) + 1]]);
@@ -184,7 +255,13 @@ export function generateBigLedger(file: string, targetBytes: number, seed = 0xbe
       commit(task, "auto_gated");
       commit(task, "reviewed", [["evidence_bundle", `.autodev/evidence/${id}-review.json`]]);
       commit(task, "tested");
-      audit("impl_tournament_complete", [["converged", r.chance(0.8)], ["passes", 1 + r.below(4)], ["task_id", id], ["tournament_id", `impl-${id}`], ["winner", r.pick(["A", "B", "AB"])]]);
+      audit("impl_tournament_complete", [
+        ["converged", r.chance(0.8)],
+        ["passes", 1 + r.below(4)],
+        ["task_id", id],
+        ["tournament_id", `impl-${id}`],
+        ["winner", r.pick(["A", "B", "AB"])],
+      ]);
       commit(task, "tournamented");
       commit(task, "complete", [["evidence_bundle", `.autodev/evidence/${id}-tournament.json`]]);
     }
@@ -208,7 +285,11 @@ export function generateBigLedger(file: string, targetBytes: number, seed = 0xbe
  * init_plan + snapshot of the 500-task plan, then status changes that cycle
  * tasks between in_progress and coded, evidence and tournament audit entries.
  */
-export function generateSmallEntriesLedger(file: string, count: number, seed = 0x5a11): { bytes: number; entries: number } {
+export function generateSmallEntriesLedger(
+  file: string,
+  count: number,
+  seed = 0x5a11,
+): { bytes: number; entries: number } {
   const r = new SeededRandom(seed);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.partial`;
@@ -227,11 +308,37 @@ export function generateSmallEntriesLedger(file: string, count: number, seed = 0
     if (roll < 7) {
       const next = state.get(id) === "in_progress" ? "coded" : "in_progress";
       state.set(id, next);
-      w.append("update_task_status", new Map<string, PyValue>([["status", next], ["task_id", id]]), session, w.tick(r));
+      w.append(
+        "update_task_status",
+        new Map<string, PyValue>([
+          ["status", next],
+          ["task_id", id],
+        ]),
+        session,
+        w.tick(r),
+      );
     } else if (roll < 9) {
-      w.append("append_evidence", new Map<string, PyValue>([["path", `.autodev/evidence/${id}-developer.json`], ["task_id", id]]), session, w.tick(r));
+      w.append(
+        "append_evidence",
+        new Map<string, PyValue>([
+          ["path", `.autodev/evidence/${id}-developer.json`],
+          ["task_id", id],
+        ]),
+        session,
+        w.tick(r),
+      );
     } else {
-      w.append("impl_tournament_complete", new Map<string, PyValue>([["passes", 1 + r.below(3)], ["task_id", id], ["tournament_id", `impl-${id}`], ["winner", "A"]]), session, w.tick(r));
+      w.append(
+        "impl_tournament_complete",
+        new Map<string, PyValue>([
+          ["passes", 1 + r.below(3)],
+          ["task_id", id],
+          ["tournament_id", `impl-${id}`],
+          ["winner", "A"],
+        ]),
+        session,
+        w.tick(r),
+      );
     }
   }
   w.flush();

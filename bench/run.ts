@@ -31,7 +31,20 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { generateBigLedger, generateSmallEntriesLedger } from "./generate";
 import { ChildResult, child } from "./benchChild";
-import { DATA, autodevSrc, best, ensureData, fmtMs, ledgerOf, machine, ratio, runAutodev, runChild, runPython, verdict } from "./benchRunner";
+import {
+  DATA,
+  autodevSrc,
+  best,
+  ensureData,
+  fmtMs,
+  ledgerOf,
+  machine,
+  ratio,
+  runAutodev,
+  runChild,
+  runPython,
+  verdict,
+} from "./benchRunner";
 
 async function main(argv: string[]): Promise<void> {
   const opt = (name: string) => {
@@ -71,27 +84,41 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(".");
     }
     const auto = pySrc ? runAutodev(pySrc, d.dir) : null;
-    if (auto && auto.entries !== d.entries) throw new Error(`Python AutoDev read ${auto.entries} entries of ${d.entries}`);
+    if (auto && auto.entries !== d.entries) {
+      throw new Error(`Python AutoDev read ${auto.entries} entries of ${d.entries}`);
+    }
     const v = ours.reduce((a, b) => (b.ms < a.ms ? b : a));
     const v1 = single.reduce((a, b) => (b.ms < a.ms ? b : a));
     const warm = Math.min(...ours.map((o) => Number(o.warmMs)));
     const p = py.reduce((a, b) => (b.ms < a.ms ? b : a));
     const fl = floor.reduce((a, b) => (b.ms < a.ms ? b : a));
-    for (const x of [v, v1]) if (!x.ok || x.entries !== d.entries) throw new Error(`verify of ${d.mb} MB did not pass: ${JSON.stringify(x)}`);
-    if (!p.ok || p.entries !== d.entries) throw new Error(`python reference on ${d.mb} MB did not pass: ${JSON.stringify(p)}`);
+    for (const x of [v, v1]) {
+      if (!x.ok || x.entries !== d.entries) throw new Error(`verify of ${d.mb} MB did not pass: ${JSON.stringify(x)}`);
+    }
+    if (!p.ok || p.entries !== d.entries) {
+      throw new Error(`python reference on ${d.mb} MB did not pass: ${JSON.stringify(p)}`);
+    }
     const peak = Math.max(...ours.map((o) => o.maxRssMB), ...single.map((o) => o.maxRssMB));
     const block = Math.max(...ours.map((o) => o.maxBlockMs ?? 0));
     const tail = best(runs, () => runChild("tail", d.dir)).best;
     process.stderr.write(".");
     const app = best(Math.max(1, runs - 1), () => {
       const c = runChild("append", d.dir);
-      return { ms: Number(c.smallMs) + Number(c.snapMs), smallMs: Number(c.smallMs), smallBytes: Number(c.smallBytes), snapMs: Number(c.snapMs), snapBytes: Number(c.snapBytes) };
+      return {
+        ms: Number(c.smallMs) + Number(c.snapMs),
+        smallMs: Number(c.smallMs),
+        smallBytes: Number(c.smallBytes),
+        snapMs: Number(c.snapMs),
+        snapBytes: Number(c.snapBytes),
+      };
     }).best;
     if (d.mb === Math.max(...sizes)) {
       const setup = runChild("reopenSetup", d.dir);
       try {
         const re = runChild("reopen", String(setup.scratch));
-        if (re.mode !== "resumed" || !re.ok || re.entries !== setup.entries) throw new Error(`reopen did not resume: ${JSON.stringify(re)}`);
+        if (re.mode !== "resumed" || !re.ok || re.entries !== setup.entries) {
+          throw new Error(`reopen did not resume: ${JSON.stringify(re)}`);
+        }
         reopenLine =
           `Window reload of the ${(d.bytes / 1e6).toFixed(0)} MB ledger with ${(Number(setup.appended) / 1e6).toFixed(2)} MB appended (\`LedgerSession.resume\` from the stored verification record, fresh process): ` +
           `**${fmtMs(re.ms)}**, ${(Number(re.bytesRead) / 1e6).toFixed(2)} MB read (fingerprints, the latest snapshot line, the appended bytes), peak RSS ${re.maxRssMB.toFixed(0)} MB — ` +
@@ -103,7 +130,9 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(" done\n");
     const cpu = (xs: { cpuMs: number }[]) => Math.min(...xs.map((x) => x.cpuMs));
     const [oc, sc, pc, fc] = [cpu(ours), cpu(single), cpu(py), cpu(floor)];
-    cpuRows.push(`| ${(d.bytes / 1e6).toFixed(0)} MB | ${fmtMs(oc)} | ${fmtMs(sc)} | ${fmtMs(pc)} | ${auto ? fmtMs(auto.cpuMs) : "—"} | ${fmtMs(fc)} | ${ratio(oc / fc)} | ${ratio(sc / fc)} |`);
+    cpuRows.push(
+      `| ${(d.bytes / 1e6).toFixed(0)} MB | ${fmtMs(oc)} | ${fmtMs(sc)} | ${fmtMs(pc)} | ${auto ? fmtMs(auto.cpuMs) : "—"} | ${fmtMs(fc)} | ${ratio(oc / fc)} | ${ratio(sc / fc)} |`,
+    );
     const mbps = d.bytes / 1e6 / (v.ms / 1000);
     rows.push(
       `| ${(d.bytes / 1e6).toFixed(0)} MB | ${d.entries.toLocaleString("en-US")} | ${fmtMs(v.ms)} (${mbps.toFixed(0)} MB/s) | ${fmtMs(v1.ms)} | ${fmtMs(warm)} | ${fmtMs(fl.ms)} | ` +
@@ -112,15 +141,20 @@ async function main(argv: string[]): Promise<void> {
         `${fmtMs(Number(app.smallMs))} (+${app.smallBytes} B) / ${fmtMs(Number(app.snapMs))} (+${(Number(app.snapBytes) / 1024).toFixed(0)} KB) |`,
     );
     const vf = v.ms / fl.ms;
-    if (d.mb >= 100) targets.push(`- Full verify, fresh process, ${d.mb} MB ≤ 1.5× the floor: ${ratio(vf)} (one thread: ${ratio(v1.ms / fl.ms)}) — ${verdict(vf <= 1.5)}`);
-    else targets.push(`- Full verify, fresh process, ${d.mb} MB ≤ 4× the floor: ${ratio(vf)} — ${verdict(vf <= 4)}`);
+    if (d.mb >= 100) {
+      targets.push(
+        `- Full verify, fresh process, ${d.mb} MB ≤ 1.5× the floor: ${ratio(vf)} (one thread: ${ratio(v1.ms / fl.ms)}) — ${verdict(vf <= 1.5)}`,
+      );
+    } else targets.push(`- Full verify, fresh process, ${d.mb} MB ≤ 4× the floor: ${ratio(vf)} — ${verdict(vf <= 4)}`);
     if (d.mb >= 500) targets.push(`- Peak RSS at ${d.mb} MB < 150 MB: ${peak.toFixed(0)} MB — ${verdict(peak < 150)}`);
   }
   process.stderr.write("measuring timeline index: ");
   const idx = best(runs, () => runChild("index", timeline.dir)).best;
   process.stderr.write("done\n");
   if (idx.entries !== timeline.entries || !idx.ok) throw new Error(`timeline index incomplete: ${JSON.stringify(idx)}`);
-  targets.push(`- Timeline index of ${timeline.entries.toLocaleString("en-US")} entries ≤ 1 s: ${fmtMs(idx.ms)} (CPU ${fmtMs(idx.cpuMs)}) — ${verdict(idx.ms <= 1000)}; event-loop blocks ≤ 50 ms: ${(idx.maxBlockMs ?? 0).toFixed(0)} ms — ${verdict((idx.maxBlockMs ?? 0) <= 50)}`);
+  targets.push(
+    `- Timeline index of ${timeline.entries.toLocaleString("en-US")} entries ≤ 1 s: ${fmtMs(idx.ms)} (CPU ${fmtMs(idx.cpuMs)}) — ${verdict(idx.ms <= 1000)}; event-loop blocks ≤ 50 ms: ${(idx.maxBlockMs ?? 0).toFixed(0)} ms — ${verdict((idx.maxBlockMs ?? 0) <= 50)}`,
+  );
   const load1 = os.loadavg()[0];
   const minutes = (performance.now() - t0) / 60_000;
 
@@ -162,4 +196,3 @@ if (process.argv[2] === "--child") {
     process.exit(1);
   });
 }
-

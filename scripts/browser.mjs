@@ -41,6 +41,10 @@ export async function launchBrowser(profileDir, { width = 1400, height = 900 } =
     handleSIGTERM: false,
     handleSIGHUP: false,
     // Debian's wrapper keeps crash reports under $XDG_CONFIG_HOME: keep them out of $HOME.
-    env: { ...process.env, XDG_CONFIG_HOME: join(profileDir, "xdg-config"), XDG_CACHE_HOME: join(profileDir, "xdg-cache") },
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: join(profileDir, "xdg-config"),
+      XDG_CACHE_HOME: join(profileDir, "xdg-cache"),
+    },
   });
 }

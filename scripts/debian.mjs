@@ -33,7 +33,9 @@ function aptGet(args) {
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
     child.on("error", (err) => reject(new Error(`apt-get failed to start: ${err.message}`)));
-    child.on("exit", (code) => (code === 0 ? resolveRun() : reject(new Error(`apt-get ${args.join(" ")} failed:\n${output}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolveRun() : reject(new Error(`apt-get ${args.join(" ")} failed:\n${output}`)),
+    );
   });
 }
 
@@ -43,7 +45,9 @@ function aptGet(args) {
  * `sudo apt-get install` line that fixes it.
  */
 export async function ensureDebianPackages(needs, why) {
-  const missing = Object.entries(needs).filter(([, present]) => !present()).map(([pkg]) => pkg);
+  const missing = Object.entries(needs)
+    .filter(([, present]) => !present())
+    .map(([pkg]) => pkg);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0 || !onPath("apt-get")) {
     throw new Error(`${why} needs ${missing.join(", ")}: run \`sudo apt-get install -y ${missing.join(" ")}\``);

@@ -117,10 +117,15 @@ async function main() {
   }
 
   await prepareExtensions(join(work, "extensions"), useVsix);
-  const theme = { dark: "Default Dark Modern", light: "Default Light Modern", hc: "Default High Contrast" }[option("--theme") ?? ""];
+  const theme = { dark: "Default Dark Modern", light: "Default Light Modern", hc: "Default High Contrast" }[
+    option("--theme") ?? ""
+  ];
   if (theme) {
     mkdirSync(join(work, "user-data", "User"), { recursive: true });
-    writeFileSync(join(work, "user-data", "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": theme }, null, 2));
+    writeFileSync(
+      join(work, "user-data", "User", "settings.json"),
+      JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": theme }, null, 2),
+    );
   }
   const portOption = option("--port") ?? process.env.AUTODEV_DEMO_PORT;
   server = await startServer({

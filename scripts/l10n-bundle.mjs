@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bundleArg = process.argv.indexOf("--bundle");
-const BUNDLE = bundleArg > 0 && process.argv[bundleArg + 1] ? process.argv[bundleArg + 1] : join(ROOT, "l10n", "bundle.l10n.json");
+const BUNDLE =
+  bundleArg > 0 && process.argv[bundleArg + 1] ? process.argv[bundleArg + 1] : join(ROOT, "l10n", "bundle.l10n.json");
 
 function tsFiles(dir) {
   const out = [];
@@ -35,7 +36,10 @@ export function collectMessages() {
     for (const m of text.matchAll(call)) {
       const rest = text.slice(m.index + m[0].length);
       const lit = /^(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/.exec(rest);
-      if (!lit) throw new Error(`${relative(ROOT, file)}: l10n.t( must take a string literal (at ${text.slice(0, m.index).split("\n").length})`);
+      if (!lit)
+        throw new Error(
+          `${relative(ROOT, file)}: l10n.t( must take a string literal (at ${text.slice(0, m.index).split("\n").length})`,
+        );
       const raw = lit[1] ?? lit[2] ?? lit[3];
       messages.add(lit[1] !== undefined ? JSON.parse(`"${raw}"`) : raw.replace(/\\(.)/g, "$1"));
     }

@@ -8,7 +8,16 @@
 //
 // Checkpoint names carry seconds, so the script sleeps one second between checkpoints.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -35,7 +44,11 @@ function workspace() {
 function hook(ws, script, input = {}, arg) {
   const args = [join(".github", "hooks", script)];
   if (arg) args.push(arg);
-  const r = spawnSync(process.execPath, args, { cwd: ws, input: JSON.stringify({ cwd: ws, ...input }), encoding: "utf8" });
+  const r = spawnSync(process.execPath, args, {
+    cwd: ws,
+    input: JSON.stringify({ cwd: ws, ...input }),
+    encoding: "utf8",
+  });
   console.log(`  hook ${script}${arg ? " " + arg : ""} -> exit ${r.status}`);
   if (r.status !== 0 && r.status !== 2) throw new Error(`${script} failed: ${r.stderr}`);
   return r;
@@ -104,7 +117,14 @@ function transition(ws, phase, extra = {}) {
   s.last_action = { agent: "agloop", action: "phase_transition", timestamp: t, task_id: s.current_task_id };
   Object.assign(s, extra);
   writeState(ws, s);
-  log(ws, { agent: "agloop", action: "phase_transition", task_id: s.current_task_id, phase, input_summary: `${from} complete`, output_summary: `Entered ${phase}` });
+  log(ws, {
+    agent: "agloop",
+    action: "phase_transition",
+    task_id: s.current_task_id,
+    phase,
+    input_summary: `${from} complete`,
+    output_summary: `Entered ${phase}`,
+  });
   checkpoint(ws, "phase-transition", `${from} → ${phase}`, `Phase ${from} complete. Entering ${phase}.`);
 }
 
@@ -147,8 +167,19 @@ function task(id, title, depends_on, criteria, effort, files) {
     status: "pending",
     depends_on,
     acceptance_criteria: criteria,
-    failure_modes: [{ mode: `${title} breaks existing callers`, likelihood: "low", impact: "medium", mitigation: "Run the full test suite" }],
-    specification_adherence: { required_patterns: ["use zod for validation"], forbidden_patterns: ["no raw SQL"], tech_choices: ["TypeScript"] },
+    failure_modes: [
+      {
+        mode: `${title} breaks existing callers`,
+        likelihood: "low",
+        impact: "medium",
+        mitigation: "Run the full test suite",
+      },
+    ],
+    specification_adherence: {
+      required_patterns: ["use zod for validation"],
+      forbidden_patterns: ["no raw SQL"],
+      tech_choices: ["TypeScript"],
+    },
     files_to_modify: files,
     files_to_read: ["src/api/index.ts"],
     estimated_effort: effort,
@@ -158,9 +189,30 @@ function task(id, title, depends_on, criteria, effort, files) {
 }
 
 const CLEAN_TASKS = () => [
-  task("task-001", "Search endpoint GET /api/search", [], ["GET /api/search returns 200 with a results array", "Empty query returns 400"], "medium", ["src/api/search.ts", "src/api/search.test.ts"]),
-  task("task-002", "Pagination for search results", ["task-001"], ["page and page_size query params are honoured"], "small", ["src/api/search.ts"]),
-  task("task-003", "Search box in the header", ["task-001", "task-002"], ["Typing shows results within 300 ms", "Escape clears the box"], "large", ["src/ui/SearchBox.tsx"]),
+  task(
+    "task-001",
+    "Search endpoint GET /api/search",
+    [],
+    ["GET /api/search returns 200 with a results array", "Empty query returns 400"],
+    "medium",
+    ["src/api/search.ts", "src/api/search.test.ts"],
+  ),
+  task(
+    "task-002",
+    "Pagination for search results",
+    ["task-001"],
+    ["page and page_size query params are honoured"],
+    "small",
+    ["src/api/search.ts"],
+  ),
+  task(
+    "task-003",
+    "Search box in the header",
+    ["task-001", "task-002"],
+    ["Typing shows results within 300 ms", "Escape clears the box"],
+    "large",
+    ["src/ui/SearchBox.tsx"],
+  ),
 ];
 
 /** The planner's plan.yaml for a task list (written by the planner agent, not by a hook). */
@@ -190,7 +242,10 @@ function planYaml(planId, created, updated, tasks, edges, extraTaskYaml = "") {
     lines.push(`  - id: ${q(t.id)}`, `    title: ${q(t.title)}`, `    description: ${q(t.description)}`);
     lines.push(`    depends_on: [${t.depends_on.map(q).join(", ")}]`, "    acceptance_criteria:");
     for (const c of t.acceptance_criteria) lines.push(`      - ${q(c)}`);
-    lines.push(`    estimated_effort: ${q(t.estimated_effort)}`, `    files_to_modify:${t.files_to_modify.length ? "" : " []"}`);
+    lines.push(
+      `    estimated_effort: ${q(t.estimated_effort)}`,
+      `    files_to_modify:${t.files_to_modify.length ? "" : " []"}`,
+    );
     for (const f of t.files_to_modify) lines.push(`      - ${q(f)}`);
   }
   if (extraTaskYaml) lines.push(extraTaskYaml);
@@ -203,7 +258,13 @@ function planYaml(planId, created, updated, tasks, edges, extraTaskYaml = "") {
 /** Init → research → plan → critique → execute, task-001 done and verified, task-002 running. */
 function runToExecute(ws, feature, tasksFor) {
   writeState(ws, initialState(feature));
-  log(ws, { agent: "agloop", action: "state_initialized", phase: "init", input_summary: feature, output_summary: "state.json created" });
+  log(ws, {
+    agent: "agloop",
+    action: "state_initialized",
+    phase: "init",
+    input_summary: feature,
+    output_summary: "state.json created",
+  });
   hook(ws, "session-start.mjs", { hookEventName: "SessionStart" });
   hook(ws, "audit-logger.mjs", { prompt: feature });
   transition(ws, "research");
@@ -221,8 +282,22 @@ function runToExecute(ws, feature, tasksFor) {
   transition(ws, "critique", { iteration: 1 });
   const critiqued = readState(ws);
   critiqued.previous_objections = [
-    { iteration: 1, objection: "Pagination has no upper bound on page_size", response: "Capped page_size at 100", resolved: true, objection_category: "risk", severity: "major" },
-    { iteration: 1, objection: "No test for <script> in queries", response: "Deferred to verify", resolved: false, objection_category: "edge_case", severity: "minor" },
+    {
+      iteration: 1,
+      objection: "Pagination has no upper bound on page_size",
+      response: "Capped page_size at 100",
+      resolved: true,
+      objection_category: "risk",
+      severity: "major",
+    },
+    {
+      iteration: 1,
+      objection: "No test for <script> in queries",
+      response: "Deferred to verify",
+      resolved: false,
+      objection_category: "edge_case",
+      severity: "minor",
+    },
   ];
   critiqued.compaction_context.critique_digest = "1 objection resolved, 1 open (minor)";
   writeState(ws, critiqued);
@@ -231,8 +306,14 @@ function runToExecute(ws, feature, tasksFor) {
   const t1 = ex.tasks.find((t) => t.id === "task-001");
   t1.status = "in_progress";
   ex.current_task_id = "task-001";
-  ex.compaction_context.pending_decision = "Delegating to executor for task-001; on COMPLETE advance to verify; on FAILED retry with fresh context";
-  ex.compaction_context.last_delegation = { agent: "executor", task_id: "task-001", delegation_summary: "Implement GET /api/search", expected_output: "RESULT block" };
+  ex.compaction_context.pending_decision =
+    "Delegating to executor for task-001; on COMPLETE advance to verify; on FAILED retry with fresh context";
+  ex.compaction_context.last_delegation = {
+    agent: "executor",
+    task_id: "task-001",
+    delegation_summary: "Implement GET /api/search",
+    expected_output: "RESULT block",
+  };
   writeState(ws, ex);
   hook(ws, "subagent-tracker.mjs", { agentName: "executor", taskId: "task-001" }, "start");
   const done = readState(ws);
@@ -241,7 +322,11 @@ function runToExecute(ws, feature, tasksFor) {
     files_modified: ["src/api/search.ts", "src/api/search.test.ts"],
     files_deleted: [],
     acceptance_criteria_confirmation: [
-      { criterion: "GET /api/search returns 200 with a results array", met: true, evidence: "search.test.ts: 'returns results'" },
+      {
+        criterion: "GET /api/search returns 200 with a results array",
+        met: true,
+        evidence: "search.test.ts: 'returns results'",
+      },
       { criterion: "Empty query returns 400", met: true, evidence: "search.test.ts: 'rejects empty query'" },
     ],
     summary: "Implemented search endpoint with validation",
@@ -250,13 +335,25 @@ function runToExecute(ws, feature, tasksFor) {
   };
   writeState(ws, done);
   hook(ws, "subagent-tracker.mjs", { agentName: "executor", taskId: "task-001" }, "stop");
-  log(ws, { agent: "executor", action: "task_completed", task_id: "task-001", phase: "execute", input_summary: "Implement GET /api/search", output_summary: "2 files modified, 2/2 criteria met", metadata: { files_modified: 2 } });
+  log(ws, {
+    agent: "executor",
+    action: "task_completed",
+    task_id: "task-001",
+    phase: "execute",
+    input_summary: "Implement GET /api/search",
+    output_summary: "2 files modified, 2/2 criteria met",
+    metadata: { files_modified: 2 },
+  });
   const ver = readState(ws);
   const v1 = ver.tasks.find((t) => t.id === "task-001");
   v1.verification = {
     verdict: "PASS",
     criteria_results: [
-      { criterion: "GET /api/search returns 200 with a results array", result: "pass", evidence: "curl: 200, results: [...]" },
+      {
+        criterion: "GET /api/search returns 200 with a results array",
+        result: "pass",
+        evidence: "curl: 200, results: [...]",
+      },
       { criterion: "Empty query returns 400", result: "pass", evidence: "curl: 400" },
     ],
     specification_compliance: {
@@ -272,7 +369,14 @@ function runToExecute(ws, feature, tasksFor) {
   ver.current_task_id = "task-002";
   ver.last_action = { agent: "verifier", action: "task_verified", timestamp: now(), task_id: "task-001" };
   writeState(ws, ver);
-  log(ws, { agent: "verifier", action: "task_verified", task_id: "task-001", phase: "execute", input_summary: "Verify task-001", output_summary: "PASS 2/2" });
+  log(ws, {
+    agent: "verifier",
+    action: "task_verified",
+    task_id: "task-001",
+    phase: "execute",
+    input_summary: "Verify task-001",
+    output_summary: "PASS 2/2",
+  });
 }
 
 function buildClean() {
@@ -280,7 +384,14 @@ function buildClean() {
   runToExecute(ws, "Add a search API with pagination and a search box", CLEAN_TASKS);
   const s = readState(ws);
   const pid = `plan-${s.phase_history[2].entered_at.replace(/[-:]/g, "").replace("T", "-").slice(0, 15)}`;
-  writeFileSync(join(ws, ".agloop", "plan.yaml"), planYaml(pid, s.phase_history[2].entered_at, s.phase_history[3].entered_at, s.tasks, [["task-001", "task-002"], ["task-001", "task-003"], ["task-002", "task-003"]]));
+  writeFileSync(
+    join(ws, ".agloop", "plan.yaml"),
+    planYaml(pid, s.phase_history[2].entered_at, s.phase_history[3].entered_at, s.tasks, [
+      ["task-001", "task-002"],
+      ["task-001", "task-003"],
+      ["task-002", "task-003"],
+    ]),
+  );
   sleep(1100);
   hook(ws, "pre-compact.mjs", { trigger: "auto" });
   hook(ws, "stop-guard.mjs", {}); // blocks: sets stop_hook_active
@@ -318,18 +429,60 @@ function buildBroken() {
   hook(ws, "pre-compact.mjs", { trigger: "manual" });
   hook(ws, "stop-guard.mjs", {}); // blocks and leaves stop_hook_active true
   const created = s.phase_history[3].entered_at;
-  const planTasks = CLEAN_TASKS().concat([task("task-004", "Cache layer", ["task-005"], ["Hits"], "medium", []), task("task-005", "Cache invalidation", ["task-004"], ["Writes evict"], "medium", []), task("task-006", "Only in the plan", [], ["x"], "small", [])]);
-  writeFileSync(join(ws, ".agloop", "plan.yaml"), planYaml("plan-2026-11-30", created, "2020-01-01T00:00:00.000Z", planTasks, [["task-001", "task-002"], ["task-002", "task-077"], ["task-004", "task-005"], ["task-005", "task-004"]]));
+  const planTasks = CLEAN_TASKS().concat([
+    task("task-004", "Cache layer", ["task-005"], ["Hits"], "medium", []),
+    task("task-005", "Cache invalidation", ["task-004"], ["Writes evict"], "medium", []),
+    task("task-006", "Only in the plan", [], ["x"], "small", []),
+  ]);
+  writeFileSync(
+    join(ws, ".agloop", "plan.yaml"),
+    planYaml("plan-2026-11-30", created, "2020-01-01T00:00:00.000Z", planTasks, [
+      ["task-001", "task-002"],
+      ["task-002", "task-077"],
+      ["task-004", "task-005"],
+      ["task-005", "task-004"],
+    ]),
+  );
   // A buggy agent's log lines, a torn checkpoint, a legacy checkpoint:
   const logPath = join(ws, ".agloop", "log.json");
   appendFileSync(logPath, '{"timestamp": "2026-11-30T10:00:00.000Z", "agent": "executor", "action": \n');
-  appendFileSync(logPath, JSON.stringify({ timestamp: now(), agent: "executor", action: "task_started", task_id: "task-004", input_summary: "", output_summary: "", status: "success" }) + "\n");
-  appendFileSync(logPath, JSON.stringify({ timestamp: now(), agent: "verifier", action: "task_verified", task_id: "task-001", phase: "verify", input_summary: "Verify", output_summary: "x".repeat(620), status: "success" }) + "\n");
+  appendFileSync(
+    logPath,
+    JSON.stringify({
+      timestamp: now(),
+      agent: "executor",
+      action: "task_started",
+      task_id: "task-004",
+      input_summary: "",
+      output_summary: "",
+      status: "success",
+    }) + "\n",
+  );
+  appendFileSync(
+    logPath,
+    JSON.stringify({
+      timestamp: now(),
+      agent: "verifier",
+      action: "task_verified",
+      task_id: "task-001",
+      phase: "verify",
+      input_summary: "Verify",
+      output_summary: "x".repeat(620),
+      status: "success",
+    }) + "\n",
+  );
   hook(ws, "audit-logger.mjs", { prompt: "why is the cache task running?" });
   legacyCheckpoint(ws, "phase-transition", "phase: plan → critique");
   sleep(1100);
   const cpDir = join(ws, ".agloop", "checkpoints");
-  const full = JSON.stringify({ _checkpoint: { type: "phase-transition", trigger: "execute → verify", created_at: now(), human_summary: "torn" }, ...readState(ws) }, null, 2);
+  const full = JSON.stringify(
+    {
+      _checkpoint: { type: "phase-transition", trigger: "execute → verify", created_at: now(), human_summary: "torn" },
+      ...readState(ws),
+    },
+    null,
+    2,
+  );
   writeFileSync(join(cpDir, `phase-transition-${stamp(new Date())}.json`), full.slice(0, Math.floor(full.length / 3)));
   return ws;
 }
@@ -348,7 +501,10 @@ function buildTorn() {
   writeFileSync(join(cpDir, `pre-compact-${stamp(new Date())}.json`), full.slice(0, 200));
   writeFileSync(statePath(ws), full.slice(0, Math.floor(full.length / 2)));
   hook(ws, "audit-logger.mjs", { prompt: "continue" }); // reads the state through its checkpoint fallback
-  writeFileSync(join(ws, ".agloop", "plan.yaml"), 'plan_id: "plan-20261130-101500"\ntasks:\n  - id: "task-001"\n    title: "unterminated\n  - id: [task-002\n');
+  writeFileSync(
+    join(ws, ".agloop", "plan.yaml"),
+    'plan_id: "plan-20261130-101500"\ntasks:\n  - id: "task-001"\n    title: "unterminated\n  - id: [task-002\n',
+  );
   return ws;
 }
 

@@ -37,8 +37,10 @@ async function main() {
         "--disable-workspace-trust",
         "--skip-welcome",
         "--skip-release-notes",
-        "--user-data-dir", join(work, "user-data"),
-        "--extensions-dir", join(work, "extensions"),
+        "--user-data-dir",
+        join(work, "user-data"),
+        "--extensions-dir",
+        join(work, "extensions"),
       ],
     });
   } catch (err) {

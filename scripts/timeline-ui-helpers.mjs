@@ -102,19 +102,33 @@ export async function setTheme(page, label, workbenchClass) {
   await runCommand(page, "Preferences: Color Theme");
   await page.locator(".quick-input-widget input").fill(label);
   if (!(await clickPick(page, label, 10_000))) throw new Error(`no theme "${label}" in the picker`);
-  return waitFor(async () => (await page.locator(".monaco-workbench").getAttribute("class")).split(/\s+/).includes(workbenchClass), 15_000);
+  return waitFor(
+    async () => (await page.locator(".monaco-workbench").getAttribute("class")).split(/\s+/).includes(workbenchClass),
+    15_000,
+  );
 }
 
 /** Appends one entry with the extension's CLI (locked, atomic, as Python AutoDev appends). */
 export function appendLedgerEntry(dir, op, payload, session) {
-  const r = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), "append", dir, op, "--payload", JSON.stringify(payload), "--session", session], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, "dist", "cli.js"), "append", dir, op, "--payload", JSON.stringify(payload), "--session", session],
+    { encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(`cli append failed: ${r.stderr || r.stdout}`);
 }
 
 /** Writes a ledger of `count` small entries into `dir/.autodev/` with bench/generate.ts. */
 export async function generateBigLedger(dir, count) {
   const out = join(tmpdir(), `autodev-bench-generate-${process.pid}.cjs`);
-  await esbuild.build({ entryPoints: [join(ROOT, "bench", "generate.ts")], bundle: true, platform: "node", format: "cjs", outfile: out, logLevel: "warning" });
+  await esbuild.build({
+    entryPoints: [join(ROOT, "bench", "generate.ts")],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    outfile: out,
+    logLevel: "warning",
+  });
   const { generateSmallEntriesLedger } = createRequire(import.meta.url)(out);
   rmSync(out, { force: true });
   mkdirSync(join(dir, ".autodev"), { recursive: true });
@@ -145,10 +159,11 @@ export async function measureScroll(frame) {
           const sorted = arr.slice().sort((a, b) => a - b);
           return Math.round(sorted[Math.floor(x * (sorted.length - 1))] * 10) / 10;
         };
-        const visible = () => [...list.querySelectorAll(".tl-row:not([hidden])")].filter((r) => {
-          const top = Number(r.dataset.index ?? -1) * 22;
-          return top + 22 > list.scrollTop && top < list.scrollTop + list.clientHeight;
-        });
+        const visible = () =>
+          [...list.querySelectorAll(".tl-row:not([hidden])")].filter((r) => {
+            const top = Number(r.dataset.index ?? -1) * 22;
+            return top + 22 > list.scrollTop && top < list.scrollTop + list.clientHeight;
+          });
         const tick = (now) => {
           if (step < 240) {
             frames.push(now - last);
@@ -167,7 +182,13 @@ export async function measureScroll(frame) {
           } else {
             const wheel = frames.slice(1);
             return resolve({
-              wheel: { frames: wheel.length, p50: q(wheel, 0.5), p95: q(wheel, 0.95), max: q(wheel, 1), blankRatio: Math.round((blank / Math.max(1, rows)) * 1000) / 1000 },
+              wheel: {
+                frames: wheel.length,
+                p50: q(wheel, 0.5),
+                p95: q(wheel, 0.95),
+                max: q(wheel, 1),
+                blankRatio: Math.round((blank / Math.max(1, rows)) * 1000) / 1000,
+              },
               jumps: { jumps: fills.length, fillP50: q(fills, 0.5), fillMax: q(fills, 1) },
             });
           }

@@ -19,7 +19,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "./browser.mjs";
 import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
-import { appendLedgerEntry, generateBigLedger, hostLog, measureScroll, openTimeline, pageOf, setTheme, treeRows, waitFor } from "./timeline-ui-helpers.mjs";
+import {
+  appendLedgerEntry,
+  generateBigLedger,
+  hostLog,
+  measureScroll,
+  openTimeline,
+  pageOf,
+  setTheme,
+  treeRows,
+  waitFor,
+} from "./timeline-ui-helpers.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");
 const say = (msg) => console.log(`[timeline-ui] ${msg}`);
@@ -39,7 +49,10 @@ async function withWorkbench(work, workspace, theme, fn) {
   const userData = join(work, `user-data-${Date.now()}`);
   mkdirSync(join(userData, "User"), { recursive: true });
   const settingsFile = join(userData, "User", "settings.json");
-  writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": theme, "window.commandCenter": false }, null, 2));
+  writeFileSync(
+    settingsFile,
+    JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": theme, "window.commandCenter": false }, null, 2),
+  );
   const server = await startServer({ folder: workspace, userDataDir: userData, extensionsDir: extensions });
   const browser = await launchBrowser(join(work, `chromium-${Date.now()}`), { width: 1500, height: 900 });
   const dialogs = [];
@@ -50,7 +63,10 @@ async function withWorkbench(work, workspace, theme, fn) {
       void d.dismiss();
     });
     const param = workspace.endsWith(".code-workspace") ? "workspace" : "folder";
-    await page.goto(`${server.url}?${param}=${encodeURIComponent(workspace)}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+    await page.goto(`${server.url}?${param}=${encodeURIComponent(workspace)}`, {
+      waitUntil: "domcontentloaded",
+      timeout: 60_000,
+    });
     await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
     await page.locator('.activitybar [aria-label^="AutoDev"]').first().waitFor({ timeout: 90_000 });
     try {
@@ -77,42 +93,80 @@ async function fixtureSession(work) {
     const { frame, ranAt } = await openTimeline(page);
     const rows = frame.locator(".tl-row.entry:not([hidden])");
     await rows.first().waitFor({ timeout: 30_000 });
-    check("rows appear", (await rows.count()) > 5, `${await rows.count()} entry rows, ${Date.now() - ranAt} ms after the command ran`);
+    check(
+      "rows appear",
+      (await rows.count()) > 5,
+      `${await rows.count()} entry rows, ${Date.now() - ranAt} ms after the command ran`,
+    );
     await waitFor(async () => hostLog(userData).some((l) => /timeline: first/.test(l)), 10_000);
-    say(`host: ${hostLog(userData).find((l) => /timeline: first/.test(l))?.replace(/^.*timeline: /, "")}`);
-    check("newest first, snapshots folded", (await rows.first().getAttribute("data-seq")) === "20", `first row #${await rows.first().getAttribute("data-seq")}`);
+    say(
+      `host: ${hostLog(userData)
+        .find((l) => /timeline: first/.test(l))
+        ?.replace(/^.*timeline: /, "")}`,
+    );
+    check(
+      "newest first, snapshots folded",
+      (await rows.first().getAttribute("data-seq")) === "20",
+      `first row #${await rows.first().getAttribute("data-seq")}`,
+    );
     check("group header by session and day", (await frame.locator(".tl-row.group").count()) >= 1);
     check("counter", /21 entries/.test(await frame.locator(".tl-count").innerText()));
     say(`webview (21 entries): ${JSON.stringify(await pageOf(frame))}`);
 
     await frame.locator('select[aria-label="Filter by resulting status"]').selectOption("blocked");
     await waitFor(async () => (await frame.locator(".tl-row.entry:not([hidden])").count()) === 1, 10_000);
-    check("a filter works (resulting status = blocked)", (await frame.locator(".tl-row.entry:not([hidden])").first().getAttribute("data-seq")) === "13", await frame.locator(".tl-count").innerText());
+    check(
+      "a filter works (resulting status = blocked)",
+      (await frame.locator(".tl-row.entry:not([hidden])").first().getAttribute("data-seq")) === "13",
+      await frame.locator(".tl-count").innerText(),
+    );
     await frame.locator('button[aria-label="Clear filters"]').click();
     await frame.locator('input[aria-label="Find entries"]').fill("config loader");
     await waitFor(async () => (await frame.locator(".tl-row.entry:not([hidden])").count()) === 2, 10_000);
-    check("free-text find by task title", (await frame.locator(".tl-row.entry:not([hidden])").count()) === 2, await frame.locator(".tl-count").innerText());
+    check(
+      "free-text find by task title",
+      (await frame.locator(".tl-row.entry:not([hidden])").count()) === 2,
+      await frame.locator(".tl-count").innerText(),
+    );
     await frame.locator('input[aria-label="Find entries"]').fill("");
     await waitFor(async () => (await frame.locator(".tl-row.entry:not([hidden])").count()) > 5, 10_000);
 
     await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').click();
     await frame.locator(".tl-details-title", { hasText: "#13" }).waitFor({ timeout: 10_000 });
-    check("a click selects and loads the details", (await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').getAttribute("aria-selected")) === "true");
+    check(
+      "a click selects and loads the details",
+      (await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').getAttribute("aria-selected")) === "true",
+    );
     const payload = await frame.locator(".tl-payload").innerText();
     check("payload pretty-printed from the entry's bytes", /"blocked_reason": "waiting on 1\.1"/.test(payload));
-    check("plan diff in the details", /status: in progress → blocked|status: in_progress → blocked/.test(await frame.locator(".tl-diff").innerText()), (await frame.locator(".tl-diff").innerText()).replace(/\s+/g, " ").slice(0, 160));
+    check(
+      "plan diff in the details",
+      /status: in progress → blocked|status: in_progress → blocked/.test(await frame.locator(".tl-diff").innerText()),
+      (await frame.locator(".tl-diff").innerText()).replace(/\s+/g, " ").slice(0, 160),
+    );
     await page.locator('.activitybar [aria-label^="AutoDev"]').first().click();
     await frame.locator('.tl-row.entry[data-seq="11"]:not([hidden])').click();
     // The task row's label is its id; the status and title follow in the description ("1.2blocked · …" as text).
-    const linked = await waitFor(async () => /^1\.2(?!\d)/.test((await page.locator(".sidebar .monaco-list-row.selected").first().innerText()).trim()), 10_000);
-    check("link with the Plan view: selecting an entry selects its task in the tree", linked, (await page.locator(".sidebar .monaco-list-row.selected").allInnerTexts()).join(" | "));
+    const linked = await waitFor(
+      async () =>
+        /^1\.2(?!\d)/.test((await page.locator(".sidebar .monaco-list-row.selected").first().innerText()).trim()),
+      10_000,
+    );
+    check(
+      "link with the Plan view: selecting an entry selects its task in the tree",
+      linked,
+      (await page.locator(".sidebar .monaco-list-row.selected").allInnerTexts()).join(" | "),
+    );
     await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').click();
     await frame.locator(".tl-details-title", { hasText: "#13" }).waitFor({ timeout: 10_000 });
     await frame.locator("button", { hasText: "Show plan as of #13" }).click();
     await frame.locator(".tl-banner.travel").waitFor({ state: "visible", timeout: 10_000 });
     const travelled = await waitFor(async () => (await treeRows(page)).some((t) => /as of seq 13/.test(t)), 10_000);
     check("Show plan as of time-travels the Plan tree", travelled, (await treeRows(page)).slice(0, 3).join(" | "));
-    check("the travelled entry is marked in the timeline", (await frame.locator('.tl-row.entry.travel[data-seq="13"]').count()) === 1);
+    check(
+      "the travelled entry is marked in the timeline",
+      (await frame.locator('.tl-row.entry.travel[data-seq="13"]').count()) === 1,
+    );
     await page.screenshot({ path: join(ARTIFACTS, "timeline-light.png") });
 
     await frame.locator(".tl-list").focus();
@@ -121,19 +175,31 @@ async function fixtureSession(work) {
     const active = await frame.locator(".tl-list").getAttribute("aria-activedescendant");
     check("keyboard: Home, ArrowDown move the active option", active === "tl-row-2", `aria-activedescendant=${active}`);
     await frame.locator(".tl-list").press("End");
-    check("keyboard: End reaches the oldest entry", (await frame.locator(".tl-row.selected").getAttribute("data-seq")) === "1");
+    check(
+      "keyboard: End reaches the oldest entry",
+      (await frame.locator(".tl-row.selected").getAttribute("data-seq")) === "1",
+    );
     await frame.locator(".tl-banner.travel button", { hasText: "Back to live" }).click();
     check("back to live", await waitFor(async () => !(await treeRows(page)).some((t) => /as of seq/.test(t)), 10_000));
 
     const jump = frame.locator('input[aria-label="Jump to seq"]');
     await jump.fill("4");
     await jump.press("Enter");
-    const jumped = await waitFor(async () => /#4 snapshot/.test(await frame.locator(".tl-details-title").innerText()), 10_000);
-    check("jump to a seq (#4, a snapshot folded into #3)", jumped && (await frame.locator(".tl-row.selected").getAttribute("data-seq")) === "3");
+    const jumped = await waitFor(
+      async () => /#4 snapshot/.test(await frame.locator(".tl-details-title").innerText()),
+      10_000,
+    );
+    check(
+      "jump to a seq (#4, a snapshot folded into #3)",
+      jumped && (await frame.locator(".tl-row.selected").getAttribute("data-seq")) === "3",
+    );
 
     await frame.locator('button[aria-label="Time-travel the Plan view to the selected entry"]').click();
     await frame.locator('.tl-row.entry[data-seq="9"]:not([hidden])').click();
-    check("time-travel on select", await waitFor(async () => (await treeRows(page)).some((t) => /as of seq 9/.test(t)), 10_000));
+    check(
+      "time-travel on select",
+      await waitFor(async () => (await treeRows(page)).some((t) => /as of seq 9/.test(t)), 10_000),
+    );
     await frame.locator('button[aria-label="Time-travel the Plan view to the selected entry"]').click();
     await frame.locator(".tl-banner.travel button", { hasText: "Back to live" }).click();
     await waitFor(async () => !(await treeRows(page)).some((t) => /as of seq/.test(t)), 10_000);
@@ -141,26 +207,42 @@ async function fixtureSession(work) {
     // Live: scrolled down, an append must not move the rows in view; an "N new" button offers to jump.
     await page.setViewportSize({ width: 1500, height: 330 });
     await page.waitForTimeout(500);
-    const topSeq = () => frame.evaluate(() => {
-      const list = document.querySelector(".tl-list");
-      const rows = [...list.querySelectorAll(".tl-row.entry:not([hidden])")].filter((r) => Number(r.dataset.index) * 22 >= list.scrollTop - 1);
-      rows.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
-      return rows[0] ? Number(rows[0].dataset.seq) : null;
+    const topSeq = () =>
+      frame.evaluate(() => {
+        const list = document.querySelector(".tl-list");
+        const rows = [...list.querySelectorAll(".tl-row.entry:not([hidden])")].filter(
+          (r) => Number(r.dataset.index) * 22 >= list.scrollTop - 1,
+        );
+        rows.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
+        return rows[0] ? Number(rows[0].dataset.seq) : null;
+      });
+    await frame.evaluate(() => {
+      document.querySelector(".tl-list").scrollTop = 4 * 22;
     });
-    await frame.evaluate(() => { document.querySelector(".tl-list").scrollTop = 4 * 22; });
     await page.waitForTimeout(300);
     const before = await topSeq();
     appendLedgerEntry(small, "update_task_status", { task_id: "1.3", status: "in_progress" }, "sess-live");
-    check("live append arrives", await waitFor(async () => /22 entries/.test(await frame.locator(".tl-count").innerText()), 15_000));
+    check(
+      "live append arrives",
+      await waitFor(async () => /22 entries/.test(await frame.locator(".tl-count").innerText()), 15_000),
+    );
     const pill = frame.locator(".tl-newpill");
-    check("an 'N new' button appears", await waitFor(() => pill.isVisible(), 5_000), await pill.innerText().catch(() => ""));
+    check(
+      "an 'N new' button appears",
+      await waitFor(() => pill.isVisible(), 5_000),
+      await pill.innerText().catch(() => ""),
+    );
     check("the rows in view stay put", (await topSeq()) === before, `top entry #${before} → #${await topSeq()}`);
     await pill.click();
     check("the button jumps to the newest entry", await waitFor(async () => (await topSeq()) === 22, 5_000));
     await page.setViewportSize({ width: 1500, height: 900 });
 
     await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').click();
-    for (const [label, cls, file] of [["Dark Modern", "vs-dark", "timeline-dark.png"], ["Dark High Contrast", "hc-black", "timeline-hc.png"], ["Light High Contrast", "hc-light", "timeline-hc-light.png"]]) {
+    for (const [label, cls, file] of [
+      ["Dark Modern", "vs-dark", "timeline-dark.png"],
+      ["Dark High Contrast", "hc-black", "timeline-hc.png"],
+      ["Light High Contrast", "hc-light", "timeline-hc-light.png"],
+    ]) {
       check(`theme: ${label}`, await setTheme(page, label, cls));
       await page.waitForTimeout(1500);
       await page.screenshot({ path: join(ARTIFACTS, file) });
@@ -170,7 +252,8 @@ async function fixtureSession(work) {
     // The same timeline as a view in the AutoDev sidebar, beside the Plan tree (narrow layout).
     await page.locator(".sidebar .pane-header", { hasText: "Timeline" }).first().click();
     const side = await waitFor(async () => {
-      for (const f of page.frames()) if (f !== frame && (await f.$("#timeline-root .tl-row.entry:not([hidden])").catch(() => null))) return true;
+      for (const f of page.frames())
+        if (f !== frame && (await f.$("#timeline-root .tl-row.entry:not([hidden])").catch(() => null))) return true;
       return false;
     }, 30_000);
     check("the sidebar Timeline view shows rows", side);
@@ -181,9 +264,16 @@ async function fixtureSession(work) {
     // A task filter names a task of this folder's ledger: switching folders drops it (it would hide every entry there).
     await frame.locator('input[aria-label="Filter by task id"]').fill("1.1");
     await frame.locator('select[aria-label="Workspace folder"]').selectOption({ label: "hostile" });
-    const switched = await waitFor(async () => /^14 entries/.test(await frame.locator(".tl-count").innerText()), 15_000);
+    const switched = await waitFor(
+      async () => /^14 entries/.test(await frame.locator(".tl-count").innerText()),
+      15_000,
+    );
     const taskField = await frame.locator('input[aria-label="Filter by task id"]').inputValue();
-    check("switching folders drops the other folder's task filter", switched && taskField === "", `count: ${await frame.locator(".tl-count").innerText()}, task field: ${JSON.stringify(taskField)}`);
+    check(
+      "switching folders drops the other folder's task filter",
+      switched && taskField === "",
+      `count: ${await frame.locator(".tl-count").innerText()}, task field: ${JSON.stringify(taskField)}`,
+    );
     await frame.locator(".tl-row.entry:not([hidden])").first().click();
     await frame.locator(".tl-details-title").waitFor({ timeout: 10_000 });
     await frame.locator('.tl-row.entry[data-seq="9"]').click();
@@ -193,22 +283,51 @@ async function fixtureSession(work) {
     const inert = await frame.evaluate(() => ({
       // Ours is the one nonce'd script with src .../dist/webview/timeline.js; VS Code's webview host adds
       // its own script (the acquireVsCodeApi shim) without a src. Anything else would be injected.
-      scripts: [...document.scripts].map((x) => (x.src ? x.src.replace(/^.*\/dist\//, "dist/") : `inline:${x.textContent.slice(0, 40)}`)),
-      injected: [...document.querySelectorAll("#timeline-root img, #timeline-root iframe, #timeline-root object, #timeline-root embed, #timeline-root a, #timeline-root style, #timeline-root link, #timeline-root script, #timeline-root form, #timeline-root svg")].map((x) => x.outerHTML.slice(0, 80)),
-      inlineHandlers: [...document.querySelectorAll("*")].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name))).length,
-      markers: ["__pwnedTitle", "__pwnedImg", "__pwnedStyle", "__pwnedSession", "__pwnedPayload"].filter((k) => k in window),
+      scripts: [...document.scripts].map((x) =>
+        x.src ? x.src.replace(/^.*\/dist\//, "dist/") : `inline:${x.textContent.slice(0, 40)}`,
+      ),
+      injected: [
+        ...document.querySelectorAll(
+          "#timeline-root img, #timeline-root iframe, #timeline-root object, #timeline-root embed, #timeline-root a, #timeline-root style, #timeline-root link, #timeline-root script, #timeline-root form, #timeline-root svg",
+        ),
+      ].map((x) => x.outerHTML.slice(0, 80)),
+      inlineHandlers: [...document.querySelectorAll("*")].filter((el) =>
+        [...el.attributes].some((a) => /^on/i.test(a.name)),
+      ).length,
+      markers: ["__pwnedTitle", "__pwnedImg", "__pwnedStyle", "__pwnedSession", "__pwnedPayload"].filter(
+        (k) => k in window,
+      ),
       bodyShown: getComputedStyle(document.body).display !== "none",
       text: document.body.innerText,
       csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute("content") ?? "",
     }));
-    const topMarkers = await page.evaluate(() => ["__pwnedTitle", "__pwnedImg", "__pwnedStyle", "__pwnedSession"].filter((k) => k in window));
+    const topMarkers = await page.evaluate(() =>
+      ["__pwnedTitle", "__pwnedImg", "__pwnedStyle", "__pwnedSession"].filter((k) => k in window),
+    );
     check("hostile: no dialog opened", dialogs.length === 0, dialogs.join(" | "));
-    check("hostile: no marker set in the webview or the workbench", inert.markers.length === 0 && topMarkers.length === 0, [...inert.markers, ...topMarkers].join(","));
+    check(
+      "hostile: no marker set in the webview or the workbench",
+      inert.markers.length === 0 && topMarkers.length === 0,
+      [...inert.markers, ...topMarkers].join(","),
+    );
     const ours = inert.scripts.filter((x) => x.startsWith("dist/webview/timeline.js"));
-    check("hostile: no element injected, no inline handler", inert.injected.length === 0 && inert.inlineHandlers === 0 && ours.length === 1, JSON.stringify({ injected: inert.injected, handlers: inert.inlineHandlers, scripts: inert.scripts }));
-    check("hostile: markup shown as text", inert.text.includes("<script>") && inert.text.includes("onerror") && inert.bodyShown);
+    check(
+      "hostile: no element injected, no inline handler",
+      inert.injected.length === 0 && inert.inlineHandlers === 0 && ours.length === 1,
+      JSON.stringify({ injected: inert.injected, handlers: inert.inlineHandlers, scripts: inert.scripts }),
+    );
+    check(
+      "hostile: markup shown as text",
+      inert.text.includes("<script>") && inert.text.includes("onerror") && inert.bodyShown,
+    );
     check("hostile: bidi overrides made visible", inert.text.includes("[U+202E]"));
-    check("CSP: default-src 'none', nonce script, no unsafe-inline", /default-src 'none'/.test(inert.csp) && /script-src 'nonce-[A-Za-z0-9+/=]{16,}'/.test(inert.csp) && !/unsafe/.test(inert.csp), inert.csp);
+    check(
+      "CSP: default-src 'none', nonce script, no unsafe-inline",
+      /default-src 'none'/.test(inert.csp) &&
+        /script-src 'nonce-[A-Za-z0-9+/=]{16,}'/.test(inert.csp) &&
+        !/unsafe/.test(inert.csp),
+      inert.csp,
+    );
   });
 }
 
@@ -219,17 +338,33 @@ async function bigSession(work, count) {
   await withWorkbench(work, big, "Default Dark Modern", async ({ page, userData }) => {
     await page.locator('.activitybar [aria-label^="AutoDev"]').first().click();
     const verified = await waitFor(async () => (await treeRows(page)).some((t) => /ledger ok/.test(t)), 300_000);
-    say(`the extension verified the ledger: ${verified}; ${hostLog(userData).filter((l) => /scan/.test(l)).join(" | ")}`);
+    say(
+      `the extension verified the ledger: ${verified}; ${hostLog(userData)
+        .filter((l) => /scan/.test(l))
+        .join(" | ")}`,
+    );
     const { frame, ranAt } = await openTimeline(page);
     await frame.locator(".tl-row.entry:not([hidden])").first().waitFor({ timeout: 60_000 });
     const openMs = Date.now() - ranAt;
     await waitFor(async () => hostLog(userData).some((l) => /timeline: first/.test(l)), 10_000);
     const hostLine = hostLog(userData).find((l) => /timeline: first/.test(l)) ?? "";
-    check(`${count} entries: first rows on screen < 1500 ms after the command`, openMs < 1500, `${openMs} ms seen by Playwright; host: ${hostLine.replace(/^.*timeline: /, "")}`);
+    check(
+      `${count} entries: first rows on screen < 1500 ms after the command`,
+      openMs < 1500,
+      `${openMs} ms seen by Playwright; host: ${hostLine.replace(/^.*timeline: /, "")}`,
+    );
     const scroll = await measureScroll(frame);
     // Headless Chromium paints in software here; these bounds catch a regression, not 60 fps.
-    check(`${count} entries: wheel scrolling (frame times ms, blank rows)`, scroll.wheel.p95 < 100 && scroll.wheel.blankRatio < 0.05, JSON.stringify(scroll.wheel));
-    check(`${count} entries: far jumps fill in (ms until no blank row)`, scroll.jumps.fillMax < 1000, JSON.stringify(scroll.jumps));
+    check(
+      `${count} entries: wheel scrolling (frame times ms, blank rows)`,
+      scroll.wheel.p95 < 100 && scroll.wheel.blankRatio < 0.05,
+      JSON.stringify(scroll.wheel),
+    );
+    check(
+      `${count} entries: far jumps fill in (ms until no blank row)`,
+      scroll.jumps.fillMax < 1000,
+      JSON.stringify(scroll.jumps),
+    );
     await page.screenshot({ path: join(ARTIFACTS, "timeline-big.png") });
     const memory = await pageOf(frame);
     say(`webview: ${JSON.stringify(memory)}`);

@@ -67,7 +67,8 @@ async function rows(page) {
 }
 
 async function main() {
-  for (const f of ["dist/extension.js", "dist/makeDemo.js"]) if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
+  for (const f of ["dist/extension.js", "dist/makeDemo.js"])
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
   const readme = process.argv.includes("--readme");
   mkdirSync(ARTIFACTS, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "autodev-tree-shots-"));
@@ -82,7 +83,14 @@ async function main() {
     symlinkSync(ROOT, join(extensions, "autodev-state.autodev-state-0.1.0"), "dir");
     const userData = join(work, "user-data");
     mkdirSync(join(userData, "User"), { recursive: true });
-    writeFileSync(join(userData, "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": "Default Light Modern", "window.commandCenter": false }, null, 2));
+    writeFileSync(
+      join(userData, "User", "settings.json"),
+      JSON.stringify(
+        { ...QUIET_SETTINGS, "workbench.colorTheme": "Default Light Modern", "window.commandCenter": false },
+        null,
+        2,
+      ),
+    );
     server = await startServer({ folder, userDataDir: userData, extensionsDir: extensions });
     browser = await launchBrowser(join(work, "chromium"), { width: 1280, height: 800 });
     const page = browser.pages()[0] ?? (await browser.newPage());
@@ -90,7 +98,10 @@ async function main() {
     const icon = page.locator('.activitybar [aria-label^="AutoDev"]').first();
     await icon.waitFor({ timeout: 90_000 });
     await icon.click();
-    check("the Plan view fills in", await waitFor(async () => (await page.locator('.sidebar .monaco-list-row[aria-level="2"]').count()) >= 3, 60_000));
+    check(
+      "the Plan view fills in",
+      await waitFor(async () => (await page.locator('.sidebar .monaco-list-row[aria-level="2"]').count()) >= 3, 60_000),
+    );
     const width = await setSidebarWidth(page, SIDEBAR_PX);
     check(`the sidebar is ${SIDEBAR_PX} px`, Math.abs(width - SIDEBAR_PX) <= 2, `${width} px`);
     await expandPhases(page);
@@ -100,11 +111,28 @@ async function main() {
     const all = await rows(page);
     say(`rows: ${JSON.stringify(all.map((r) => `${r.label} | ${r.description}`))}`);
     const root = all.find((r) => r.level === 1);
-    check("the root row is short (no 'ledger ok' crowding the plan)", root && `${root.label} ${root.description}`.length <= 40, root ? `${root.label} · ${root.description}` : "no root row");
+    check(
+      "the root row is short (no 'ledger ok' crowding the plan)",
+      root && `${root.label} ${root.description}`.length <= 40,
+      root ? `${root.label} · ${root.description}` : "no root row",
+    );
     const escalated = all.find((r) => r.level === 3 && r.label === "3.2");
-    check("task 3.2 reads status, retries and escalation first", escalated && /^in progress · retry 2 · ⚑/.test(escalated.description), escalated?.description);
+    check(
+      "task 3.2 reads status, retries and escalation first",
+      escalated && /^in progress · retry 2 · ⚑/.test(escalated.description),
+      escalated?.description,
+    );
     const tasks = all.filter((r) => r.level === 3 && /^\d+\.\d+$/.test(r.label));
-    check("every task row's description starts with its status", tasks.length >= 8 && tasks.every((r) => /^(pending|in progress|coded|auto-gated|reviewed|tested|tournamented|complete|blocked|skipped)\b/.test(r.description)), `${tasks.length} task rows`);
+    check(
+      "every task row's description starts with its status",
+      tasks.length >= 8 &&
+        tasks.every((r) =>
+          /^(pending|in progress|coded|auto-gated|reviewed|tested|tournamented|complete|blocked|skipped)\b/.test(
+            r.description,
+          ),
+        ),
+      `${tasks.length} task rows`,
+    );
 
     const sidebar = page.locator(".part.sidebar");
     const clip = async () => {
@@ -112,7 +140,11 @@ async function main() {
       const s = await sidebar.boundingBox();
       return { x: a.x, y: s.y, width: a.width + s.width, height: s.height };
     };
-    for (const [label, cls, name] of [["Light Modern", "vs", "light"], ["Dark Modern", "vs-dark", "dark"], ["Dark High Contrast", "hc-black", "hc"]]) {
+    for (const [label, cls, name] of [
+      ["Light Modern", "vs", "light"],
+      ["Dark Modern", "vs-dark", "dark"],
+      ["Dark High Contrast", "hc-black", "hc"],
+    ]) {
       check(`theme: ${label}`, await setTheme(page, label, cls));
       await page.mouse.move(900, 700);
       await page.waitForTimeout(1200);

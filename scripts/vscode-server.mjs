@@ -53,7 +53,8 @@ export function serverEnv(base = process.env) {
  * reads as "the Node you install with" and refuses; `npm_config_nodedir` (from ~/.npmrc) points
  * node-gyp at the wrong headers; the lifecycle and package variables describe this project.
  */
-const KEEP_NPM_CONFIG = /^npm_config_(registry|@[^_]+:registry|.*_?proxy|noproxy|cafile|ca|cert|key|strict_ssl|cache|userconfig|globalconfig|offline|prefer_offline|fetch_.*)$/i;
+const KEEP_NPM_CONFIG =
+  /^npm_config_(registry|@[^_]+:registry|.*_?proxy|noproxy|cafile|ca|cert|key|strict_ssl|cache|userconfig|globalconfig|offline|prefer_offline|fetch_.*)$/i;
 
 /**
  * The environment of an npm that installs Node 24 or code-server: the caller's environment without
@@ -66,7 +67,8 @@ export function installEnv(base = process.env) {
   const env = {};
   for (const [key, value] of Object.entries(base)) {
     if (/^npm_config_/i.test(key) && !KEEP_NPM_CONFIG.test(key)) continue;
-    if (/^(npm_lifecycle_|npm_package_)|^(npm_command|npm_execpath|npm_node_execpath|INIT_CWD|NODE)$/i.test(key)) continue;
+    if (/^(npm_lifecycle_|npm_package_)|^(npm_command|npm_execpath|npm_node_execpath|INIT_CWD|NODE)$/i.test(key))
+      continue;
     env[key] = value;
   }
   return serverEnv(env);
@@ -254,18 +256,27 @@ async function startOnce({ folder, userDataDir, extensionsDir, quiet = true, ext
   if (!existsSync(settings)) writeFileSync(settings, JSON.stringify(QUIET_SETTINGS, null, 2));
   const args = [
     entry,
-    "--auth", "none",
-    "--bind-addr", `127.0.0.1:${bindPort}`,
+    "--auth",
+    "none",
+    "--bind-addr",
+    `127.0.0.1:${bindPort}`,
     "--disable-telemetry",
     "--disable-update-check",
-    "--user-data-dir", userDataDir,
-    "--extensions-dir", extensionsDir,
+    "--user-data-dir",
+    userDataDir,
+    "--extensions-dir",
+    extensionsDir,
     "--disable-workspace-trust",
-    "--vscode-option", "enable-smoke-test-driver",
+    "--vscode-option",
+    "enable-smoke-test-driver",
     ...extraArgs,
     folder,
   ];
-  const child = spawn(node, args, { env: { ...serverEnv(), ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(node, args, {
+    env: { ...serverEnv(), ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   let exited = null;
   const keep = (chunk) => {
@@ -279,7 +290,11 @@ async function startOnce({ folder, userDataDir, extensionsDir, quiet = true, ext
   /** Stops the server and everything it spawned (its own process group, extension hosts too). */
   const stop = async () => {
     const killGroup = (signal) => {
-      try { process.kill(-child.pid, signal); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        /* already gone */
+      }
     };
     const gone = exited === null ? new Promise((r) => child.once("exit", r)) : Promise.resolve();
     killGroup("SIGTERM");
@@ -306,7 +321,9 @@ async function startOnce({ folder, userDataDir, extensionsDir, quiet = true, ext
 /** Installs a .vsix into `extensionsDir` with code-server's own CLI. */
 export async function installExtension(vsix, extensionsDir) {
   const { node, entry } = await ensureServer();
-  await run(node, [entry, "--extensions-dir", extensionsDir, "--install-extension", resolve(vsix), "--force"], { env: serverEnv() });
+  await run(node, [entry, "--extensions-dir", extensionsDir, "--install-extension", resolve(vsix), "--force"], {
+    env: serverEnv(),
+  });
 }
 
 /** Value of `--name X` in argv, or undefined. */
@@ -330,13 +347,18 @@ async function main(argv) {
       quiet: false,
     });
     log(`VS Code is at ${server.url}  (Ctrl-C stops it)`);
-    const shutdown = async () => { await server.stop(); process.exit(0); };
+    const shutdown = async () => {
+      await server.stop();
+      process.exit(0);
+    };
     process.on("SIGINT", shutdown);
     process.on("SIGTERM", shutdown);
   } else if (command === "install-extension" && target && option(argv, "--extensions-dir")) {
     await installExtension(target, resolve(option(argv, "--extensions-dir")));
   } else {
-    console.error("usage: vscode-server.mjs ensure | start FOLDER [--port N] [--extensions-dir DIR] | install-extension VSIX --extensions-dir DIR");
+    console.error(
+      "usage: vscode-server.mjs ensure | start FOLDER [--port N] [--extensions-dir DIR] | install-extension VSIX --extensions-dir DIR",
+    );
     process.exit(2);
   }
 }

@@ -7,10 +7,44 @@
  * host would trust: the host looks hashes, lines and payloads up itself.
  */
 import { z } from "zod";
-import type { ChainState, ChangeKind, TimelineSnapshotMark, TimelineEntryRow, TimelineGroupRow, TimelineRow, TimelineFilter, TimelineQuery, FacetCount, TimelineFacets, TimelinePage, PlanDiffField, PlanDiffTask, PlanDiffChange, PlanDiff, TimelineEntryDetail } from "./core/timeline/timelineTypes";
+import type {
+  ChainState,
+  ChangeKind,
+  TimelineSnapshotMark,
+  TimelineEntryRow,
+  TimelineGroupRow,
+  TimelineRow,
+  TimelineFilter,
+  TimelineQuery,
+  FacetCount,
+  TimelineFacets,
+  TimelinePage,
+  PlanDiffField,
+  PlanDiffTask,
+  PlanDiffChange,
+  PlanDiff,
+  TimelineEntryDetail,
+} from "./core/timeline/timelineTypes";
 
 /** The timeline data types, for the webview (which imports only this file). */
-export type { ChainState, ChangeKind, TimelineSnapshotMark, TimelineEntryRow, TimelineGroupRow, TimelineRow, TimelineFilter, TimelineQuery, FacetCount, TimelineFacets, TimelinePage, PlanDiffField, PlanDiffTask, PlanDiffChange, PlanDiff, TimelineEntryDetail };
+export type {
+  ChainState,
+  ChangeKind,
+  TimelineSnapshotMark,
+  TimelineEntryRow,
+  TimelineGroupRow,
+  TimelineRow,
+  TimelineFilter,
+  TimelineQuery,
+  FacetCount,
+  TimelineFacets,
+  TimelinePage,
+  PlanDiffField,
+  PlanDiffTask,
+  PlanDiffChange,
+  PlanDiff,
+  TimelineEntryDetail,
+};
 
 /** A folder the timeline can show. */
 export interface FolderChoice {
@@ -40,7 +74,13 @@ export type HostToWebview =
     }
   | { readonly type: "page"; readonly requestId: number; readonly page: TimelinePage }
   | { readonly type: "details"; readonly requestId: number; readonly detail: TimelineEntryDetail | null }
-  | { readonly type: "ledgerChanged"; readonly folderUri: string; readonly entries: number; readonly travelSeq: number | null; readonly integrity: IntegritySummary | null }
+  | {
+      readonly type: "ledgerChanged";
+      readonly folderUri: string;
+      readonly entries: number;
+      readonly travelSeq: number | null;
+      readonly integrity: IntegritySummary | null;
+    }
   | { readonly type: "folders"; readonly folders: readonly FolderChoice[] }
   | { readonly type: "treeTask"; readonly folderUri: string; readonly taskId: string }
   | { readonly type: "reveal"; readonly folderUri: string; readonly seq: number | null; readonly taskId: string | null }
@@ -48,7 +88,11 @@ export type HostToWebview =
   | { readonly type: "error"; readonly requestId: number | null; readonly message: string };
 
 const seq = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-const requestId = z.number().int().min(0).max(2 ** 31);
+const requestId = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31);
 const folderUri = z.string().min(1).max(4096);
 const shortText = z.string().max(200);
 
@@ -66,7 +110,10 @@ export const TimelineFilterSchema = z.strictObject({
 export const TimelineQuerySchema = z.strictObject({
   filter: TimelineFilterSchema,
   foldSnapshots: z.boolean(),
-  timeZone: z.string().max(64).regex(/^[A-Za-z0-9_+\-/]*$/),
+  timeZone: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_+\-/]*$/),
 });
 
 /** Schema of every webview → host message (strict: unknown keys are rejected). */
@@ -111,5 +158,11 @@ export type WebviewMessageOf<T extends WebviewToHost["type"]> = Extract<WebviewT
 export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewToHost } | { ok: false; error: string } {
   const res = WebviewMessageSchema.safeParse(raw);
   if (res.success) return { ok: true, message: res.data };
-  return { ok: false, error: res.error.issues.map((i) => `${i.path.join(".") || "(message)"}: ${i.message}`).join("; ").slice(0, 500) };
+  return {
+    ok: false,
+    error: res.error.issues
+      .map((i) => `${i.path.join(".") || "(message)"}: ${i.message}`)
+      .join("; ")
+      .slice(0, 500),
+  };
 }

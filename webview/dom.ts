@@ -6,7 +6,8 @@
  */
 
 /** Attribute names the timeline may set (values are plain strings, never parsed). */
-const ALLOWED_ATTRS = /^(?:role|id|tabindex|type|placeholder|value|min|max|step|list|autocomplete|spellcheck|inputmode|title|for|name|aria-[a-z]+|data-[a-z-]+)$/;
+const ALLOWED_ATTRS =
+  /^(?:role|id|tabindex|type|placeholder|value|min|max|step|list|autocomplete|spellcheck|inputmode|title|for|name|aria-[a-z]+|data-[a-z-]+)$/;
 
 /** Options of {@link h}. */
 export interface ElementOptions {
@@ -23,7 +24,11 @@ export function setAttr(el: Element, name: string, value: string): void {
 }
 
 /** Creates an element; `text` goes in as text, never as markup. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, opts: ElementOptions = {}, children: readonly Node[] = []): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  opts: ElementOptions = {},
+  children: readonly Node[] = [],
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (opts.cls) el.className = opts.cls;
   if (opts.text !== undefined) el.textContent = opts.text;
@@ -55,8 +60,16 @@ export function setText(el: HTMLElement, text: string): void {
 }
 
 /** A button with a codicon and an accessible name; `label` is shown unless `iconOnly`. */
-export function button(iconName: string, label: string, opts: { iconOnly?: boolean; cls?: string; title?: string } = {}): HTMLButtonElement {
-  const b = h("button", { cls: `tl-button${opts.iconOnly ? " icon-only" : ""}${opts.cls ? ` ${opts.cls}` : ""}`, title: opts.title ?? label, attrs: { type: "button" } });
+export function button(
+  iconName: string,
+  label: string,
+  opts: { iconOnly?: boolean; cls?: string; title?: string } = {},
+): HTMLButtonElement {
+  const b = h("button", {
+    cls: `tl-button${opts.iconOnly ? " icon-only" : ""}${opts.cls ? ` ${opts.cls}` : ""}`,
+    title: opts.title ?? label,
+    attrs: { type: "button" },
+  });
   b.appendChild(icon(iconName));
   if (opts.iconOnly) b.setAttribute("aria-label", label);
   else b.appendChild(h("span", { text: label }));

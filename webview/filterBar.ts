@@ -29,33 +29,80 @@ export interface FilterBarEvents {
 export class FilterBar {
   readonly el: HTMLElement;
   private options: ViewOptions;
-  private readonly folderSelect = h("select", { cls: "tl-select folder", attrs: { "aria-label": l10n.t("Workspace folder") } });
-  private readonly text = h("input", { cls: "tl-input grow", attrs: { type: "search", placeholder: l10n.t("Find: seq, task, title, op, session, hash…"), "aria-label": l10n.t("Find entries"), spellcheck: "false" } });
+  private readonly folderSelect = h("select", {
+    cls: "tl-select folder",
+    attrs: { "aria-label": l10n.t("Workspace folder") },
+  });
+  private readonly text = h("input", {
+    cls: "tl-input grow",
+    attrs: {
+      type: "search",
+      placeholder: l10n.t("Find: seq, task, title, op, session, hash…"),
+      "aria-label": l10n.t("Find entries"),
+      spellcheck: "false",
+    },
+  });
   private readonly op = h("select", { cls: "tl-select", attrs: { "aria-label": l10n.t("Filter by op") } });
-  private readonly status = h("select", { cls: "tl-select", title: l10n.t("Resulting status (the status an entry moved its task to)"), attrs: { "aria-label": l10n.t("Filter by resulting status") } });
-  private readonly task = h("input", { cls: "tl-input narrow", attrs: { type: "text", placeholder: l10n.t("Task"), list: "tl-task-list", "aria-label": l10n.t("Filter by task id"), spellcheck: "false" } });
+  private readonly status = h("select", {
+    cls: "tl-select",
+    title: l10n.t("Resulting status (the status an entry moved its task to)"),
+    attrs: { "aria-label": l10n.t("Filter by resulting status") },
+  });
+  private readonly task = h("input", {
+    cls: "tl-input narrow",
+    attrs: {
+      type: "text",
+      placeholder: l10n.t("Task"),
+      list: "tl-task-list",
+      "aria-label": l10n.t("Filter by task id"),
+      spellcheck: "false",
+    },
+  });
   private readonly tasks = h("datalist", { attrs: { id: "tl-task-list" } });
   private readonly session = h("select", { cls: "tl-select", attrs: { "aria-label": l10n.t("Filter by session") } });
   private readonly changesOnly: HTMLButtonElement;
   private readonly fold: HTMLButtonElement;
   private readonly link: HTMLButtonElement;
   private readonly travel: HTMLButtonElement;
-  private readonly jumpInput = h("input", { cls: "tl-input seq", attrs: { type: "text", placeholder: l10n.t("Go to #"), "aria-label": l10n.t("Jump to seq"), inputmode: "numeric" } });
+  private readonly jumpInput = h("input", {
+    cls: "tl-input seq",
+    attrs: { type: "text", placeholder: l10n.t("Go to #"), "aria-label": l10n.t("Jump to seq"), inputmode: "numeric" },
+  });
   private readonly counter = h("span", { cls: "tl-count", attrs: { "aria-live": "polite" } });
   private textTimer = 0;
   private taskTimer = 0;
 
-  constructor(initial: ViewOptions, private readonly events: FilterBarEvents) {
+  constructor(
+    initial: ViewOptions,
+    private readonly events: FilterBarEvents,
+  ) {
     this.options = initial;
-    this.changesOnly = toggle("diff", l10n.t("Changes only: status changes, retries, escalations and plan changes"), initial.filter.changesOnly);
+    this.changesOnly = toggle(
+      "diff",
+      l10n.t("Changes only: status changes, retries, escalations and plan changes"),
+      initial.filter.changesOnly,
+    );
     this.fold = toggle("device-camera", l10n.t("Fold snapshots into the entry they follow"), initial.foldSnapshots);
     this.link = toggle("link", l10n.t("Link with the Plan view (selection filters and reveals)"), initial.linkTree);
     this.travel = toggle("history", l10n.t("Time-travel the Plan view to the selected entry"), initial.travelOnSelect);
     const clearButton = button("clear-all", l10n.t("Clear filters"), { iconOnly: true });
     this.el = h("div", { cls: "tl-toolbar", attrs: { role: "toolbar", "aria-label": l10n.t("Timeline filters") } }, [
-      this.folderSelect, this.text, this.op, this.status, this.task, this.tasks, this.session,
-      h("span", { cls: "tl-sep" }), this.changesOnly, this.fold, this.link, this.travel, clearButton,
-      h("span", { cls: "tl-sep" }), this.jumpInput, this.counter,
+      this.folderSelect,
+      this.text,
+      this.op,
+      this.status,
+      this.task,
+      this.tasks,
+      this.session,
+      h("span", { cls: "tl-sep" }),
+      this.changesOnly,
+      this.fold,
+      this.link,
+      this.travel,
+      clearButton,
+      h("span", { cls: "tl-sep" }),
+      this.jumpInput,
+      this.counter,
     ]);
     this.folderSelect.hidden = true;
     this.text.value = initial.filter.text;
@@ -80,11 +127,15 @@ export class FilterBar {
     this.op.addEventListener("change", () => this.patchFilter({ ops: this.op.value ? [this.op.value] : [] }));
     this.status.addEventListener("change", () => this.patchFilter({ status: this.status.value }));
     this.session.addEventListener("change", () => this.patchFilter({ sessionId: this.session.value }));
-    this.changesOnly.addEventListener("click", () => this.patchFilter({ changesOnly: !this.options.filter.changesOnly }));
+    this.changesOnly.addEventListener("click", () =>
+      this.patchFilter({ changesOnly: !this.options.filter.changesOnly }),
+    );
     this.fold.addEventListener("click", () => this.patch({ foldSnapshots: !this.options.foldSnapshots }, true));
     this.link.addEventListener("click", () => this.patch({ linkTree: !this.options.linkTree }, false));
     this.travel.addEventListener("click", () => this.patch({ travelOnSelect: !this.options.travelOnSelect }, false));
-    clearButton.addEventListener("click", () => this.patchFilter({ ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false }));
+    clearButton.addEventListener("click", () =>
+      this.patchFilter({ ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false }),
+    );
     this.folderSelect.addEventListener("change", () => this.events.folder(this.folderSelect.value));
     this.jumpInput.addEventListener("keydown", (e) => {
       if (e.key !== "Enter") return;
@@ -112,7 +163,9 @@ export class FilterBar {
     clearTimeout(this.taskTimer);
     this.task.value = "";
     const f = this.options.filter;
-    if (f.taskId !== "" || f.sessionId !== "") this.set({ ...this.options, filter: { ...f, taskId: "", sessionId: "" } });
+    if (f.taskId !== "" || f.sessionId !== "") {
+      this.set({ ...this.options, filter: { ...f, taskId: "", sessionId: "" } });
+    }
   }
 
   private patchFilter(p: Partial<TimelineFilter>): void {
@@ -141,17 +194,34 @@ export class FilterBar {
   /** Fills the op, status, task and session choices from the ledger's facets. */
   setFacets(facets: TimelineFacets | null): void {
     const f = this.options.filter;
-    const fill = (sel: HTMLSelectElement, any: string, values: readonly { value: string; count: number }[], label: (v: string) => string, current: string) => {
+    const fill = (
+      sel: HTMLSelectElement,
+      any: string,
+      values: readonly { value: string; count: number }[],
+      label: (v: string) => string,
+      current: string,
+    ) => {
       clear(sel);
       sel.appendChild(option("", any, current === ""));
-      for (const v of values) sel.appendChild(option(v.value, l10n.t("{0} ({1})", label(v.value), count(v.count)), v.value === current));
+      for (const v of values) {
+        sel.appendChild(option(v.value, l10n.t("{0} ({1})", label(v.value), count(v.count)), v.value === current));
+      }
       if (current && !values.some((v) => v.value === current)) sel.appendChild(option(current, label(current), true));
     };
     fill(this.op, l10n.t("All ops"), facets?.ops ?? [], oneLine, f.ops[0] ?? "");
     fill(this.status, l10n.t("Any status"), facets?.statuses ?? [], (s) => statusLabel(s), f.status);
     fill(this.session, l10n.t("All sessions"), facets?.sessions ?? [], oneLine, f.sessionId);
     clear(this.tasks);
-    for (const t of facets?.tasks ?? []) this.tasks.appendChild(option(t.value, t.count === 1 ? l10n.t("{0} (1 entry)", oneLine(t.value)) : l10n.t("{0} ({1} entries)", oneLine(t.value), count(t.count))));
+    for (const t of facets?.tasks ?? []) {
+      this.tasks.appendChild(
+        option(
+          t.value,
+          t.count === 1
+            ? l10n.t("{0} (1 entry)", oneLine(t.value))
+            : l10n.t("{0} ({1} entries)", oneLine(t.value), count(t.count)),
+        ),
+      );
+    }
   }
 
   /** Shows the folder choice when there is more than one folder. */
@@ -163,7 +233,12 @@ export class FilterBar {
 
   /** "N of M entries". */
   setCount(matched: number, entries: number): void {
-    setText(this.counter, matched === entries ? l10n.t("{0} entries", count(entries)) : l10n.t("{0} of {1} entries", count(matched), count(entries)));
+    setText(
+      this.counter,
+      matched === entries
+        ? l10n.t("{0} entries", count(entries))
+        : l10n.t("{0} of {1} entries", count(matched), count(entries)),
+    );
   }
 
   /** Clears the jump box after a jump. */

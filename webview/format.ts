@@ -7,8 +7,9 @@
 import { l10n } from "./l10n";
 
 /** Bidi embeddings/overrides/isolates, marks, and C0/C1 controls (except tab and newline). */
-// eslint-disable-next-line no-control-regex -- finding invisible and control characters is the point
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- control characters are what this shows
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /** Ledger text for display: invisible and direction-changing characters shown as `[U+XXXX]`. */
 export function visible(s: string): string {
@@ -23,9 +24,21 @@ export function oneLine(s: string): string {
 /** Formatters are made once: creating one per row costs more than the rest of a row's binding. */
 const DAY_MONTH = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
 const DATE = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const DATE_TIME = new Intl.DateTimeFormat(undefined, {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
 const CLOCK = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-const WEEKDAY_DATE = new Intl.DateTimeFormat(undefined, { weekday: "short", year: "numeric", month: "short", day: "numeric" });
+const WEEKDAY_DATE = new Intl.DateTimeFormat(undefined, {
+  weekday: "short",
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+});
 
 /** "just now", "42 s ago", "5 min ago", "3 h ago", "yesterday", "4 d ago", else the date. */
 export function relativeTime(iso: string, now: number): string {

@@ -14,7 +14,17 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-const HOST_TYPES: ReadonlySet<string> = new Set(["init", "page", "details", "ledgerChanged", "folders", "treeTask", "reveal", "notice", "error"]);
+const HOST_TYPES: ReadonlySet<string> = new Set([
+  "init",
+  "page",
+  "details",
+  "ledgerChanged",
+  "folders",
+  "treeTask",
+  "reveal",
+  "notice",
+  "error",
+]);
 
 /** Typed wrapper over the VS Code webview API. */
 export class HostBridge<State> {

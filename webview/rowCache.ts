@@ -89,7 +89,12 @@ export class RowCache {
   store(page: TimelinePage): void {
     for (let k = 0; k < page.rows.length; k++) this.rows.set(page.offset + k, page.rows[k]);
     for (const i of [...this.rows.keys()]) if (i >= page.total) this.rows.delete(i);
-    if (page.offset % PAGE_SIZE === 0 && (page.rows.length === PAGE_SIZE || page.offset + page.rows.length >= page.total)) this.fresh.add(page.offset / PAGE_SIZE);
+    if (
+      page.offset % PAGE_SIZE === 0 &&
+      (page.rows.length === PAGE_SIZE || page.offset + page.rows.length >= page.total)
+    ) {
+      this.fresh.add(page.offset / PAGE_SIZE);
+    }
     this.prune();
   }
 

@@ -8,7 +8,19 @@
 import type { TimelineEntryRow, TimelineGroupRow, TimelineRow } from "../src/protocol";
 import { clear, h, icon, setAttr, setIcon, setText } from "./dom";
 import { l10n } from "./l10n";
-import { absoluteTime, chainLabel, clockTime, dayLabel, oneLine, opIcon, relativeTime, shortHash, statusClass, statusIcon, statusLabel } from "./format";
+import {
+  absoluteTime,
+  chainLabel,
+  clockTime,
+  dayLabel,
+  oneLine,
+  opIcon,
+  relativeTime,
+  shortHash,
+  statusClass,
+  statusIcon,
+  statusLabel,
+} from "./format";
 
 /** Height of every row in pixels (the virtual list's arithmetic relies on it). */
 export const ROW_HEIGHT = 22;
@@ -110,7 +122,11 @@ export class RowView {
       icon("calendar", "g-icon"),
       h("span", { cls: "g-day", text: dayLabel(row.day, ctx.now) }),
       icon("account", "g-icon"),
-      h("span", { cls: "g-session", text: oneLine(row.sessionId), title: l10n.t("session {0}", oneLine(row.sessionId)) }),
+      h("span", {
+        cls: "g-session",
+        text: oneLine(row.sessionId),
+        title: l10n.t("session {0}", oneLine(row.sessionId)),
+      }),
       h("span", { cls: "g-count", text: row.entries === 1 ? l10n.t("1 entry") : l10n.t("{0} entries", row.entries) }),
       h("span", { cls: "g-range", text: range }),
     );
@@ -120,14 +136,38 @@ export class RowView {
     if (this.parts) return this.parts;
     const span = (cls: string) => h("span", { cls });
     const p: EntryParts = {
-      mark: icon("blank", "c-mark"), chain: icon("pass", "c-chain"), seq: span("c-seq"), opIcon: icon("question", "c-opicon"), op: span("c-op"),
-      task: span("c-task"), fromIcon: icon("blank"), from: span("c-from"), arrow: span("c-arrow"), toIcon: icon("blank"), to: span("c-to"),
-      title: span("c-title"), session: span("c-session"), snap: icon("blank", "c-snap"), hash: span("c-hash"), time: span("c-time"),
+      mark: icon("blank", "c-mark"),
+      chain: icon("pass", "c-chain"),
+      seq: span("c-seq"),
+      opIcon: icon("question", "c-opicon"),
+      op: span("c-op"),
+      task: span("c-task"),
+      fromIcon: icon("blank"),
+      from: span("c-from"),
+      arrow: span("c-arrow"),
+      toIcon: icon("blank"),
+      to: span("c-to"),
+      title: span("c-title"),
+      session: span("c-session"),
+      snap: icon("blank", "c-snap"),
+      hash: span("c-hash"),
+      time: span("c-time"),
     };
     const change = h("span", { cls: "c-change" }, [p.fromIcon, p.from, p.arrow, p.toIcon, p.to]);
     const opCell = h("span", { cls: "c-opcell" }, [p.opIcon, p.op]);
     const hashCell = h("span", { cls: "c-hashcell" }, [p.chain, p.hash]);
-    this.el.append(p.mark, h("span", { cls: "c-seqcell" }, [p.seq]), opCell, p.task, change, p.title, p.session, p.snap, hashCell, p.time);
+    this.el.append(
+      p.mark,
+      h("span", { cls: "c-seqcell" }, [p.seq]),
+      opCell,
+      p.task,
+      change,
+      p.title,
+      p.session,
+      p.snap,
+      hashCell,
+      p.time,
+    );
     this.parts = p;
     return p;
   }
@@ -149,7 +189,11 @@ export class RowView {
     this.el.classList.toggle("unverified", row.chain === "unverified");
     setIcon(p.mark, travel ? "history" : "blank", "c-mark");
     p.mark.title = travel ? l10n.t("The Plan view shows the plan as of this entry") : "";
-    setIcon(p.chain, row.chain === "ok" ? "pass" : row.chain === "broken" ? "error" : "warning", `c-chain chain-${row.chain}`);
+    setIcon(
+      p.chain,
+      row.chain === "ok" ? "pass" : row.chain === "broken" ? "error" : "warning",
+      `c-chain chain-${row.chain}`,
+    );
     p.chain.title = chainLabel(row.chain, row.chainKind);
     setText(p.seq, `#${row.seq}`);
     setIcon(p.opIcon, opIcon(row.op), "c-opicon");
@@ -171,10 +215,22 @@ export class RowView {
     // What a screen reader says: "#12 update_task_status, task 1.2, coded to reviewed, session s1, 5 min ago, chain ok".
     const said = [`#${row.seq} ${oneLine(row.op)}`, row.taskId !== null ? l10n.t("task {0}", oneLine(row.taskId)) : ""];
     if (row.toStatus !== null) {
-      said.push(row.fromStatus !== row.toStatus ? l10n.t("{0} to {1}", statusLabel(row.fromStatus), statusLabel(row.toStatus)) : l10n.t("still {0}", statusLabel(row.toStatus)));
-      said.push(row.retryCount !== null ? l10n.t("retry {0}", row.retryCount) : "", row.escalated ? l10n.t("escalated") : "");
+      said.push(
+        row.fromStatus !== row.toStatus
+          ? l10n.t("{0} to {1}", statusLabel(row.fromStatus), statusLabel(row.toStatus))
+          : l10n.t("still {0}", statusLabel(row.toStatus)),
+      );
+      said.push(
+        row.retryCount !== null ? l10n.t("retry {0}", row.retryCount) : "",
+        row.escalated ? l10n.t("escalated") : "",
+      );
     }
-    said.push(l10n.t("session {0}", oneLine(row.sessionId)), relativeTime(row.timestamp, ctx.now), chainLabel(row.chain, row.chainKind), travel ? l10n.t("shown in the Plan view") : "");
+    said.push(
+      l10n.t("session {0}", oneLine(row.sessionId)),
+      relativeTime(row.timestamp, ctx.now),
+      chainLabel(row.chain, row.chainKind),
+      travel ? l10n.t("shown in the Plan view") : "",
+    );
     setAttr(this.el, "aria-label", said.filter(Boolean).join(", "));
   }
 
@@ -182,12 +238,21 @@ export class RowView {
     const hasStatus = row.toStatus !== null;
     // A retry or an escalation keeps the status: show what happened, not "coded → coded".
     const moved = hasStatus && row.fromStatus !== row.toStatus;
-    setIcon(p.fromIcon, moved && row.fromStatus !== null ? statusIcon(row.fromStatus) : "blank", `c-sicon ${statusClass(row.fromStatus)}`);
+    setIcon(
+      p.fromIcon,
+      moved && row.fromStatus !== null ? statusIcon(row.fromStatus) : "blank",
+      `c-sicon ${statusClass(row.fromStatus)}`,
+    );
     setText(p.from, moved ? statusLabel(row.fromStatus) : "");
     setText(p.arrow, moved ? "→" : "");
     setIcon(p.toIcon, hasStatus ? statusIcon(row.toStatus) : "blank", `c-sicon ${statusClass(row.toStatus)}`);
-    const marks = [row.retryCount !== null ? l10n.t("retry {0}", row.retryCount) : "", row.escalated ? l10n.t("escalated") : ""].filter(Boolean);
-    let to = hasStatus ? [moved || marks.length === 0 ? statusLabel(row.toStatus) : "", ...marks].filter(Boolean).join(" · ") : "";
+    const marks = [
+      row.retryCount !== null ? l10n.t("retry {0}", row.retryCount) : "",
+      row.escalated ? l10n.t("escalated") : "",
+    ].filter(Boolean);
+    let to = hasStatus
+      ? [moved || marks.length === 0 ? statusLabel(row.toStatus) : "", ...marks].filter(Boolean).join(" · ")
+      : "";
     if (!hasStatus) to = changeNote(row);
     setText(p.to, to);
     p.to.className = `c-to ${hasStatus ? statusClass(row.toStatus) : "c-note"}`;

@@ -39,7 +39,12 @@ export class StatusBanner {
     back.addEventListener("click", () => this.actions.backToLive());
     const go = button("target", l10n.t("Go to #{0}", seq));
     go.addEventListener("click", () => this.actions.jumpTo(seq));
-    this.travel.append(icon("history"), h("span", { cls: "grow", text: l10n.t("The Plan view shows the plan as of entry #{0}.", seq) }), go, back);
+    this.travel.append(
+      icon("history"),
+      h("span", { cls: "grow", text: l10n.t("The Plan view shows the plan as of entry #{0}.", seq) }),
+      go,
+      back,
+    );
   }
 
   /** Shows or hides the broken-chain strip. */
@@ -50,8 +55,14 @@ export class StatusBanner {
     if (!bad) return;
     // The finding comes from src/core (English, as the CLI prints it).
     const why = oneLine(integrity.message ?? l10n.t("integrity check failed"));
-    const text = integrity.brokenLine !== null ? l10n.t("The ledger is broken at line {0}: {1}", integrity.brokenLine, why) : l10n.t("The ledger is broken: {0}", why);
-    this.broken.append(icon("error"), h("span", { cls: "grow", text: text.length > 400 ? `${text.slice(0, 400)}…` : text }));
+    const text =
+      integrity.brokenLine !== null
+        ? l10n.t("The ledger is broken at line {0}: {1}", integrity.brokenLine, why)
+        : l10n.t("The ledger is broken: {0}", why);
+    this.broken.append(
+      icon("error"),
+      h("span", { cls: "grow", text: text.length > 400 ? `${text.slice(0, 400)}…` : text }),
+    );
     if (brokenSeq !== null) {
       const go = button("target", l10n.t("Go to #{0}", brokenSeq));
       go.addEventListener("click", () => this.actions.jumpTo(brokenSeq));

@@ -6,7 +6,16 @@
  * Filters, selection and scroll position are saved with setState, so they
  * survive hide/show.
  */
-import type { FolderChoice, HostToWebview, IntegritySummary, TimelineEntryRow, TimelinePage, TimelineQuery, WebviewMessageOf, WebviewToHost } from "../src/protocol";
+import type {
+  FolderChoice,
+  HostToWebview,
+  IntegritySummary,
+  TimelineEntryRow,
+  TimelinePage,
+  TimelineQuery,
+  WebviewMessageOf,
+  WebviewToHost,
+} from "../src/protocol";
 import { DetailsPane } from "./detailsPane";
 import { h } from "./dom";
 import { FilterBar, ViewOptions } from "./filterBar";
@@ -57,12 +66,16 @@ export class TimelineApp {
   private opened = false;
   private facetKey = "";
 
-  constructor(root: HTMLElement, private readonly started: number) {
+  constructor(
+    root: HTMLElement,
+    private readonly started: number,
+  ) {
     const saved = this.bridge.loadState();
     this.selectedSeq = saved.selectedSeq ?? null;
     this.pendingAnchor = saved.anchorSeq ? { seq: saved.anchorSeq, offset: saved.anchorOffset ?? 0 } : null;
     this.bar = new FilterBar(saved.options ?? DEFAULT_OPTIONS, {
-      changed: (_o, filterChanged) => (filterChanged ? this.reload(this.selectedSeq) : (this.save(), this.pager.list.render())),
+      changed: (_o, filterChanged) =>
+        filterChanged ? this.reload(this.selectedSeq) : (this.save(), this.pager.list.render()),
       jump: (seq) => this.jump(seq),
       folder: (uri) => this.switchFolder(uri),
     });
@@ -88,7 +101,10 @@ export class TimelineApp {
       revealTask: (taskId) => this.post({ type: "revealTask", taskId, focus: true }),
       copyHash: (seq, which) => this.post({ type: "copyHash", seq, which }),
     });
-    this.banner = new StatusBanner({ backToLive: () => this.post({ type: "backToLive" }), jumpTo: (seq) => this.jump(seq) });
+    this.banner = new StatusBanner({
+      backToLive: () => this.post({ type: "backToLive" }),
+      jumpTo: (seq) => this.jump(seq),
+    });
     const listWrap = h("div", { cls: "tl-listwrap" }, [this.pager.list.el, this.pager.newPill, this.overlay]);
     root.append(this.bar.el, this.banner.el, h("div", { cls: "tl-main" }, [listWrap, this.details.el]));
     this.bridge.listen((m) => this.receive(m));
@@ -105,10 +121,14 @@ export class TimelineApp {
         this.integrity = m.integrity;
         this.bar.setFolders(m.folders, m.folderUri);
         this.banner.setTravel(m.travelSeq);
-        if (m.focusTask !== null) this.bar.set({ ...this.bar.value, filter: { ...DEFAULT_OPTIONS.filter, taskId: m.focusTask } });
+        if (m.focusTask !== null) {
+          this.bar.set({ ...this.bar.value, filter: { ...DEFAULT_OPTIONS.filter, taskId: m.focusTask } });
+        }
         if (m.folderUri === null) return this.showOverlay(l10n.t("No workspace folder has .autodev/ state."));
         if (m.locateSeq !== null) return this.reload(m.locateSeq, true);
-        if (m.firstPage && this.pendingAnchor === null && sameQuery(m.firstPage.query, this.query())) return this.pager.firstPaint(m.firstPage.page);
+        if (m.firstPage && this.pendingAnchor === null && sameQuery(m.firstPage.query, this.query())) {
+          return this.pager.firstPaint(m.firstPage.page);
+        }
         return this.reload(this.selectedSeq, false, this.pendingAnchor);
       case "page":
         if (this.pager.onPage(m.requestId, m.page) && !this.opened) this.reportRendered("open");
@@ -134,7 +154,9 @@ export class TimelineApp {
         if (!m.folders.some((f) => f.uri === this.folderUri)) this.switchFolder(m.folders[0]?.uri ?? null);
         return;
       case "treeTask":
-        if (m.folderUri !== this.folderUri || !this.bar.value.linkTree || this.bar.value.filter.taskId === m.taskId) return;
+        if (m.folderUri !== this.folderUri || !this.bar.value.linkTree || this.bar.value.filter.taskId === m.taskId) {
+          return;
+        }
         this.bar.set({ ...this.bar.value, filter: { ...this.bar.value.filter, taskId: m.taskId } });
         return this.reload(this.selectedSeq);
       case "reveal":
@@ -154,7 +176,9 @@ export class TimelineApp {
   }
 
   /** Posts a message that names the current folder. */
-  private post(m: WithoutFolder<WebviewMessageOf<"showPlanAsOf" | "openLine" | "copyHash" | "backToLive" | "revealTask">>): void {
+  private post(
+    m: WithoutFolder<WebviewMessageOf<"showPlanAsOf" | "openLine" | "copyHash" | "backToLive" | "revealTask">>,
+  ): void {
     if (this.folderUri === null) return;
     this.bridge.post({ ...m, folderUri: this.folderUri } as WebviewToHost);
   }
@@ -164,7 +188,11 @@ export class TimelineApp {
     return { filter: o.filter, foldSnapshots: o.foldSnapshots, timeZone: this.timeZone };
   }
 
-  private reload(locateSeq: number | null, selectIt = false, anchor: { seq: number; offset: number } | null = null): void {
+  private reload(
+    locateSeq: number | null,
+    selectIt = false,
+    anchor: { seq: number; offset: number } | null = null,
+  ): void {
     this.pendingAnchor = null;
     this.save();
     this.pager.reload(locateSeq, anchor, selectIt);
@@ -175,12 +203,17 @@ export class TimelineApp {
     this.bar.setCount(p.matched, p.entries);
     this.banner.setIntegrity(this.integrity, p.brokenSeq);
     if (p.facets) {
-      const key = JSON.stringify([p.facets.ops, p.facets.statuses, p.facets.sessions, p.facets.tasks].map((l) => l.map((x) => x.value)));
+      const key = JSON.stringify(
+        [p.facets.ops, p.facets.statuses, p.facets.sessions, p.facets.tasks].map((l) => l.map((x) => x.value)),
+      );
       if (key !== this.facetKey || !this.opened) this.bar.setFacets(p.facets);
       this.facetKey = key;
     }
-    if (p.total === 0) this.showOverlay(p.entries === 0 ? l10n.t("No entries yet: the ledger is empty.") : l10n.t("No entry matches the filters."));
-    else this.overlay.hidden = true;
+    if (p.total === 0) {
+      this.showOverlay(
+        p.entries === 0 ? l10n.t("No entries yet: the ledger is empty.") : l10n.t("No entry matches the filters."),
+      );
+    } else this.overlay.hidden = true;
   }
 
   /** Jumps to entry `seq`; when the filters hide it, clears them first. */
@@ -195,7 +228,9 @@ export class TimelineApp {
         this.pager.list.el.focus();
       },
       () => {
-        if (JSON.stringify(this.bar.value.filter) === JSON.stringify(DEFAULT_OPTIONS.filter)) return this.banner.notice(l10n.t("There is no entry #{0} in this ledger.", seq));
+        if (JSON.stringify(this.bar.value.filter) === JSON.stringify(DEFAULT_OPTIONS.filter)) {
+          return this.banner.notice(l10n.t("There is no entry #{0} in this ledger.", seq));
+        }
         this.banner.notice(l10n.t("The filters hid #{0}; they were cleared.", seq));
         this.bar.set({ ...this.bar.value, filter: DEFAULT_OPTIONS.filter });
         this.reload(seq, true);
@@ -222,7 +257,9 @@ export class TimelineApp {
       this.bridge.post({ type: "details", requestId: this.detailsRequest, folderUri: this.folderUri, seq: detailsSeq });
     }, 60);
     if (detailsOnly) return;
-    if (this.bar.value.linkTree && row.taskId !== null) this.post({ type: "revealTask", taskId: row.taskId, focus: false });
+    if (this.bar.value.linkTree && row.taskId !== null) {
+      this.post({ type: "revealTask", taskId: row.taskId, focus: false });
+    }
     if (this.bar.value.travelOnSelect) this.post({ type: "showPlanAsOf", seq: row.seq });
   }
 
@@ -244,7 +281,13 @@ export class TimelineApp {
 
   private save(): void {
     const a = this.pager.anchor();
-    this.bridge.saveState({ folderUri: this.folderUri, options: this.bar.value, selectedSeq: this.selectedSeq, anchorSeq: a?.seq ?? null, anchorOffset: a?.offset ?? 0 });
+    this.bridge.saveState({
+      folderUri: this.folderUri,
+      options: this.bar.value,
+      selectedSeq: this.selectedSeq,
+      anchorSeq: a?.seq ?? null,
+      anchorOffset: a?.offset ?? 0,
+    });
   }
 
   /** Tells the host what is on screen (first paint after opening, then after updates). */
@@ -256,14 +299,32 @@ export class TimelineApp {
       shown.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
       const firstSeq = shown[0]?.dataset.seq ? Number(shown[0].dataset.seq) : null;
       this.opened = true;
-      this.bridge.post({ type: "rendered", reason, rows: shown.length, total: totals.total, matched: totals.matched, firstSeq, ms: performance.now() - this.started });
+      this.bridge.post({
+        type: "rendered",
+        reason,
+        rows: shown.length,
+        total: totals.total,
+        matched: totals.matched,
+        firstSeq,
+        ms: performance.now() - this.started,
+      });
     });
   }
 }
 
 /** The same query, whatever the key order. */
 function sameQuery(a: TimelineQuery, b: TimelineQuery): boolean {
-  const f = (q: TimelineQuery) => [q.timeZone, q.foldSnapshots, q.filter.ops.join("\u0000"), q.filter.taskId, q.filter.sessionId, q.filter.status, q.filter.text, q.filter.changesOnly].join("\u0001");
+  const f = (q: TimelineQuery) =>
+    [
+      q.timeZone,
+      q.foldSnapshots,
+      q.filter.ops.join("\u0000"),
+      q.filter.taskId,
+      q.filter.sessionId,
+      q.filter.status,
+      q.filter.text,
+      q.filter.changesOnly,
+    ].join("\u0001");
   return f(a) === f(b);
 }
 

@@ -84,12 +84,29 @@ export class TimelinePager {
   }
 
   /** Sends a page query; a `control` callback receives the answer instead of the cache. */
-  send(offset: number, limit: number, anchorSeq: number | null, locateSeq: number | null, facets: boolean, control?: Control): number {
+  send(
+    offset: number,
+    limit: number,
+    anchorSeq: number | null,
+    locateSeq: number | null,
+    facets: boolean,
+    control?: Control,
+  ): number {
     const requestId = this.host.requestId();
     const folderUri = this.host.folderUri();
     if (folderUri === null) return requestId;
     if (control) this.controls.set(requestId, control);
-    this.host.post({ type: "query", requestId, folderUri, query: this.host.query(), offset, limit, anchorSeq, locateSeq, facets });
+    this.host.post({
+      type: "query",
+      requestId,
+      folderUri,
+      query: this.host.query(),
+      offset,
+      limit,
+      anchorSeq,
+      locateSeq,
+      facets,
+    });
     return requestId;
   }
 
@@ -193,7 +210,13 @@ export class TimelinePager {
   }
 
   private accept(p: TimelinePage): void {
-    this.last = { generation: p.generation, entries: p.entries, matched: p.matched, total: p.total, brokenSeq: p.brokenSeq };
+    this.last = {
+      generation: p.generation,
+      entries: p.entries,
+      matched: p.matched,
+      total: p.total,
+      brokenSeq: p.brokenSeq,
+    };
     if (p.rows.length > 0) this.cache.store(p);
     this.host.accepted(p);
   }

@@ -36,9 +36,14 @@ export class VirtualList {
   private frame = 0;
   private top = 0;
 
-  constructor(private readonly owner: VirtualListOwner, label: string) {
+  constructor(
+    private readonly owner: VirtualListOwner,
+    label: string,
+  ) {
     this.spacer = h("div", { cls: "tl-spacer" });
-    this.el = h("div", { cls: "tl-list", attrs: { role: "listbox", tabindex: "0", "aria-label": label } }, [this.spacer]);
+    this.el = h("div", { cls: "tl-list", attrs: { role: "listbox", tabindex: "0", "aria-label": label } }, [
+      this.spacer,
+    ]);
     this.el.addEventListener("scroll", () => this.schedule());
     this.el.addEventListener("keydown", (e) => this.onKey(e));
     this.el.addEventListener("click", (e) => this.onPointer(e, false));
@@ -142,7 +147,9 @@ export class VirtualList {
     this.owner.need(Math.max(0, first - OVERSCAN * 4), Math.min(this.count - 1, first + inView + OVERSCAN * 4));
     const activeId = size > 0 && this.active >= start && this.active < end ? `tl-row-${this.active}` : null;
     if (activeId === null) this.el.removeAttribute("aria-activedescendant");
-    else if (this.el.getAttribute("aria-activedescendant") !== activeId) setAttr(this.el, "aria-activedescendant", activeId);
+    else if (this.el.getAttribute("aria-activedescendant") !== activeId) {
+      setAttr(this.el, "aria-activedescendant", activeId);
+    }
   }
 
   /** Moves the active row to `index` (skipping group headers in `dir`) and selects it. */

@@ -51,14 +51,22 @@ export function parseArgs(argv: readonly string[], valued: readonly string[], sw
  * positional that is an existing folder is taken as DIR, so `escalate DIR`
  * says "missing TASK" rather than looking for a task named DIR.
  */
-export function withOptionalDir(positionals: readonly string[], names: readonly string[]): { dir: string; values: string[] } {
+export function withOptionalDir(
+  positionals: readonly string[],
+  names: readonly string[],
+): { dir: string; values: string[] } {
   const n = positionals.length;
   const want = ["[DIR]", ...names].join(" ");
   const firstIsDir = n > 0 && isFolder(positionals[0]);
   if (n === names.length + 1) return { dir: positionals[0], values: positionals.slice(1) };
   if (n === names.length && !(n > 0 && firstIsDir)) return { dir: process.cwd(), values: [...positionals] };
   if (n > names.length + 1) {
-    throw new UsageError(`too many arguments: expected ${want}, got ${n} (${positionals.slice(names.length + 1).map((a) => JSON.stringify(a)).join(" ")} left over)`);
+    throw new UsageError(
+      `too many arguments: expected ${want}, got ${n} (${positionals
+        .slice(names.length + 1)
+        .map((a) => JSON.stringify(a))
+        .join(" ")} left over)`,
+    );
   }
   const missing = names.slice(firstIsDir ? n - 1 : n);
   throw new UsageError(`missing ${missing.join(" and ")} (expected ${want})`);
@@ -77,7 +85,9 @@ export function lockTimeout(args: ParsedArgs): number {
   const raw = args.options.get("lock-timeout");
   if (raw === undefined) return 30;
   const v = Number(raw);
-  if (!Number.isFinite(v) || v < 0) throw new UsageError(`--lock-timeout must be a number of seconds ≥ 0, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(v) || v < 0) {
+    throw new UsageError(`--lock-timeout must be a number of seconds ≥ 0, got ${JSON.stringify(raw)}`);
+  }
   return v;
 }
 

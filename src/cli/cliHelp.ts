@@ -15,15 +15,19 @@ const DETAILS: Record<string, string> = {
     "Prints every finding with its line, then warnings: status changes the task state machine forbids, tasks past\n" +
     "reviewed/tested without that evidence, a plan.json that does not match the ledger.\n" +
     "Exit 0 when the chain and the replay are sound (warnings do not fail), 1 when broken, 2 when there is no ledger.",
-  replay: "Rebuilds the plan from the first entry. --at SEQ stops after entry SEQ (1 … the last seq): the plan as it was then.",
+  replay:
+    "Rebuilds the plan from the first entry. --at SEQ stops after entry SEQ (1 … the last seq): the plan as it was then.",
   load: "The plan as Python's PlanManager.load returns it: the latest snapshot plus the entries after it.",
-  status: "One row per task: phase, status, retries, escalation, evidence count; then totals and the last ledger entry.",
+  status:
+    "One row per task: phase, status, retries, escalation, evidence count; then totals and the last ledger entry.",
   log:
     "One line per ledger entry: seq, time, op, task, what changed (coded → reviewed, retry 2, escalated), session.\n" +
     "--task ID keeps one task's entries, --op OP one kind of entry. Exit 1 when the chain is broken.",
-  evidence: "Lists a task's evidence bundles with a one-line summary each and validates them (exit 1 if any is invalid).",
+  evidence:
+    "Lists a task's evidence bundles with a one-line summary each and validates them (exit 1 if any is invalid).",
   diff: "Summarises a task's patch per file and whether each file's before/after can be rebuilt from the workspace.",
-  "set-status": "Moves a task to STATUS through the task state machine (exit 4, ledger untouched, if the move is not allowed).",
+  "set-status":
+    "Moves a task to STATUS through the task state machine (exit 4, ledger untouched, if the move is not allowed).",
   retry: "Raises the task's retry_count by one (Python's mark_task_retry).",
   escalate: "Marks the task escalated (Python's mark_escalated).",
   append: "Appends one raw ledger entry after checking that replay would accept it.",
@@ -46,7 +50,11 @@ export function commandHelp(name: string): string | null {
   const own = lines.filter((l) => l.startsWith(`  ${name} `));
   if (own.length === 0) return null;
   const isWrite = lines.indexOf(own[0]) > lines.findIndex((l) => l.startsWith("Write"));
-  const tidy = (l: string) => l.trim().replace(/^(\S+)\s+/, "$1 ").replace(/\s{3,}/, "   ");
+  const tidy = (l: string) =>
+    l
+      .trim()
+      .replace(/^(\S+)\s+/, "$1 ")
+      .replace(/\s{3,}/, "   ");
   const out = [`usage: autodev-state ${own.map(tidy).join("\n       autodev-state ")}`];
   const details = DETAILS[name];
   if (details) out.push("", details);
@@ -68,7 +76,10 @@ export function cliVersion(): string {
   let dir = __dirname;
   for (let i = 0; i < 5; i++) {
     try {
-      const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown; version?: unknown };
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as {
+        name?: unknown;
+        version?: unknown;
+      };
       if (manifest.name === "autodev-state" && typeof manifest.version === "string") return manifest.version;
     } catch {
       /* not here: look one folder up */

@@ -65,7 +65,9 @@ export async function runCli(argvIn: readonly string[]): Promise<number> {
   const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command && (rest.includes("--help") || rest.includes("-h"))) return printHelp(name);
   try {
-    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`);
+    if (!command) {
+      throw new UsageError(`unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`);
+    }
     return await command.run(parseArgs(rest, command.valued, command.switches));
   } catch (e) {
     return reportError(e, command ? name : undefined);
@@ -105,16 +107,23 @@ function reportError(e: unknown, command: string | undefined): number {
     eprintln(`autodev-state: ${e.message}. The ledger was not changed.`);
     return 4;
   }
-  if (e instanceof InvalidInputError || e instanceof PlanConcurrentModificationError || e instanceof WriteRefusedError || e instanceof PartialCommitError) {
+  if (
+    e instanceof InvalidInputError ||
+    e instanceof PlanConcurrentModificationError ||
+    e instanceof WriteRefusedError ||
+    e instanceof PartialCommitError
+  ) {
     eprintln(`autodev-state: ${e.message}`);
     return 2;
   }
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === "string" && typeof err.syscall === "string") {
-    eprintln(`autodev-state: ${err.syscall} failed: ${err.message}. Nothing was changed; check the path and its permissions and free disk space.`);
+    eprintln(
+      `autodev-state: ${err.syscall} failed: ${err.message}. Nothing was changed; check the path and its permissions and free disk space.`,
+    );
     return 2;
   }
-  eprintln(`autodev-state: unexpected error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+  eprintln(`autodev-state: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   return 70;
 }
 

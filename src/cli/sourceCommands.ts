@@ -29,7 +29,10 @@ function errorText(e: unknown): string {
 }
 
 /** Every source of `sources` found in `dir`, in registration order. */
-export async function detectSources(dir: string, sources: readonly StateSource[] = STATE_SOURCES): Promise<{ source: StateSource; location: SourceLocation }[]> {
+export async function detectSources(
+  dir: string,
+  sources: readonly StateSource[] = STATE_SOURCES,
+): Promise<{ source: StateSource; location: SourceLocation }[]> {
   const out: { source: StateSource; location: SourceLocation }[] = [];
   for (const source of sources) {
     const location = await source.detect(dir);
@@ -42,12 +45,23 @@ async function problemsOf(source: StateSource, location: SourceLocation): Promis
   try {
     return await source.check(location);
   } catch (e) {
-    return [{ file: location.relDir, line: null, severity: "error", code: "check_failed", message: `the ${source.displayName} check stopped: ${errorText(e)}` }];
+    return [
+      {
+        file: location.relDir,
+        line: null,
+        severity: "error",
+        code: "check_failed",
+        message: `the ${source.displayName} check stopped: ${errorText(e)}`,
+      },
+    ];
   }
 }
 
 /** The `check` document for `dir`, or null when `dir` holds no source. */
-export async function checkDir(dir: string, sources: readonly StateSource[] = STATE_SOURCES): Promise<CheckJson | null> {
+export async function checkDir(
+  dir: string,
+  sources: readonly StateSource[] = STATE_SOURCES,
+): Promise<CheckJson | null> {
   const found = await detectSources(dir, sources);
   if (found.length === 0) return null;
   const out: SourceCheckJson[] = [];
@@ -57,14 +71,23 @@ export async function checkDir(dir: string, sources: readonly StateSource[] = ST
       kind: source.kind,
       path: location.relDir,
       ok: problemsOk(problems),
-      problems: problems.map((p) => ({ file: p.file, line: p.line, severity: p.severity, code: p.code, message: p.message })),
+      problems: problems.map((p) => ({
+        file: p.file,
+        line: p.line,
+        severity: p.severity,
+        code: p.code,
+        message: p.message,
+      })),
     });
   }
   return { ok: out.every((s) => s.ok), sources: out };
 }
 
 /** The `sources` document for `dir` (one summary per source), or null when `dir` holds no source. */
-export async function summarizeDir(dir: string, sources: readonly StateSource[] = STATE_SOURCES): Promise<Record<string, unknown>[] | null> {
+export async function summarizeDir(
+  dir: string,
+  sources: readonly StateSource[] = STATE_SOURCES,
+): Promise<Record<string, unknown>[] | null> {
   const found = await detectSources(dir, sources);
   if (found.length === 0) return null;
   const out: Record<string, unknown>[] = [];
@@ -80,7 +103,9 @@ export async function summarizeDir(dir: string, sources: readonly StateSource[] 
 }
 
 function noSource(dir: string, sources: readonly StateSource[]): number {
-  eprintln(`autodev-state: no state folder in ${dir} (known sources: ${sources.map((s) => s.displayName).join(", ")}). Run it in the repository root, or pass DIR.`);
+  eprintln(
+    `autodev-state: no state folder in ${dir} (known sources: ${sources.map((s) => s.displayName).join(", ")}). Run it in the repository root, or pass DIR.`,
+  );
   return 2;
 }
 
@@ -94,8 +119,12 @@ export async function cmdCheck(args: ParsedArgs, sources: readonly StateSource[]
   else {
     for (const s of doc.sources) {
       const errors = s.problems.filter((p) => p.severity === "error").length;
-      println(`${s.kind} ${s.path}: ${s.ok ? "ok" : "BROKEN"} (${errors} error${errors === 1 ? "" : "s"}, ${s.problems.length - errors} other)`);
-      for (const p of s.problems) println(`  ${p.file}${p.line !== null ? `:${p.line}` : ""}: ${p.severity} ${p.code}: ${p.message}`);
+      println(
+        `${s.kind} ${s.path}: ${s.ok ? "ok" : "BROKEN"} (${errors} error${errors === 1 ? "" : "s"}, ${s.problems.length - errors} other)`,
+      );
+      for (const p of s.problems) {
+        println(`  ${p.file}${p.line !== null ? `:${p.line}` : ""}: ${p.severity} ${p.code}: ${p.message}`);
+      }
     }
   }
   return doc.ok ? 0 : 1;

@@ -18,7 +18,10 @@ export function demoWorkspaceHandlers(storage: vscode.Uri): Record<string, Comma
       const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
       const folder = path.join(storage.fsPath, "demo", `units-converter-${stamp}`);
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("AutoDev: generating the demo workspace…") },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t("AutoDev: generating the demo workspace…"),
+        },
         async () => {
           await fs.promises.mkdir(folder, { recursive: true });
           await createDemoWorkspace(folder);

@@ -62,12 +62,27 @@ export function activate(context: vscode.ExtensionContext): AutodevApi {
   const tasks = new TaskCommands(workspaces, worker, picker, tree, () => treeView, settings, log);
   const ledgerHandlers = ledger.handlers();
   const refreshLedgers = ledgerHandlers["autodev.refresh"];
-  ledgerHandlers["autodev.refresh"] = async (...args: unknown[]) => void (await Promise.all([refreshLedgers(...args), sources.refreshAll()]));
+  ledgerHandlers["autodev.refresh"] = async (...args: unknown[]) =>
+    void (await Promise.all([refreshLedgers(...args), sources.refreshAll()]));
   commands.registerAll({ ...ledgerHandlers, ...tasks.handlers(), ...demoWorkspaceHandlers(context.globalStorageUri) });
   const sync = new DiagnosticsSync(workspaces, worker, diagnostics, settings);
-  context.subscriptions.push(log, worker, workspaces, sources, tree, treeView, diagnostics, statusBar, docs, commands, sync);
   context.subscriptions.push(
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void vscode.commands.executeCommand("setContext", "autodev.trusted", true)),
+    log,
+    worker,
+    workspaces,
+    sources,
+    tree,
+    treeView,
+    diagnostics,
+    statusBar,
+    docs,
+    commands,
+    sync,
+  );
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(
+      () => void vscode.commands.executeCommand("setContext", "autodev.trusted", true),
+    ),
     treeView.onDidChangeVisibility((e) => {
       if (!e.visible) return;
       void workspaces.refreshAll();
@@ -77,7 +92,14 @@ export function activate(context: vscode.ExtensionContext): AutodevApi {
   void vscode.commands.executeCommand("setContext", "autodev.trusted", vscode.workspace.isTrusted);
   registerEvidenceFeatures(context, { workspaces, tree, commands, docs, log, picker });
   const run = registerRunStateFeatures(context, { workspaces, worker, log, tree, commands, docs });
-  const { diagnostics: sourceDiagnostics } = registerSourceFeatures(context, { sources, worker, docs, tree, treeView: () => treeView, commands });
+  const { diagnostics: sourceDiagnostics } = registerSourceFeatures(context, {
+    sources,
+    worker,
+    docs,
+    tree,
+    treeView: () => treeView,
+    commands,
+  });
   const actions = {
     openLedgerLine: (folderUri: string, line: number) => ledger.openLedgerLine(folderUri, line),
     showPlanAsOf: (folderUri: string, seq: number) => ledger.showPlanAsOf(folderUri, seq),
@@ -88,7 +110,19 @@ export function activate(context: vscode.ExtensionContext): AutodevApi {
   workspaces.sync();
   void sources.sync();
   log.info(`AutoDev State activated (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`);
-  return { workspaces, tree, treeView, diagnostics, commands, statusBar, tasks, ledger, sources, sourceDiagnostics, run };
+  return {
+    workspaces,
+    tree,
+    treeView,
+    diagnostics,
+    commands,
+    statusBar,
+    tasks,
+    ledger,
+    sources,
+    sourceDiagnostics,
+    run,
+  };
 }
 
 /** Ends idle lock helpers; everything else is disposed through the context's subscriptions. */

@@ -12,7 +12,12 @@ export class FolderPicker {
 
   /** The folder named by `arg` (a PlanNode with `folder`, or a folder URI string), else asks. */
   async pick(arg?: unknown): Promise<AutodevFolder | undefined> {
-    if (arg && typeof arg === "object" && "folder" in arg && (arg as { folder: unknown }).folder instanceof AutodevFolder) {
+    if (
+      arg &&
+      typeof arg === "object" &&
+      "folder" in arg &&
+      (arg as { folder: unknown }).folder instanceof AutodevFolder
+    ) {
       return (arg as { folder: AutodevFolder }).folder;
     }
     const folders = this.workspaces.folders;

@@ -28,7 +28,9 @@ export class LedgerWorkerClient extends Disposable {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly progressEmitter = this.register(new vscode.EventEmitter<{ cwd: string; bytes: number; total: number }>());
+  private readonly progressEmitter = this.register(
+    new vscode.EventEmitter<{ cwd: string; bytes: number; total: number }>(),
+  );
   /** Progress of long scans. */
   readonly onProgress = this.progressEmitter.event;
 
@@ -40,12 +42,16 @@ export class LedgerWorkerClient extends Disposable {
     if (this.worker) return this.worker;
     // The line-length limit (autodev.maxLineMB) is read when the worker starts.
     const maxLineMB = vscode.workspace.getConfiguration("autodev").get<number>("maxLineMB", 256);
-    const w = new Worker(path.join(__dirname, "verifyWorker.js"), { workerData: { maxLineBytes: maxLineMB * 1024 * 1024 } });
+    const w = new Worker(path.join(__dirname, "verifyWorker.js"), {
+      workerData: { maxLineBytes: maxLineMB * 1024 * 1024 },
+    });
     w.on("message", (m: WorkerMessage) => this.onMessage(m));
     w.on("error", (e) => this.log.error("ledger worker failed", e));
     w.on("exit", (code) => {
       if (this.worker === w) this.worker = null;
-      const err = new Error(vscode.l10n.t("the ledger worker stopped (exit code {0}); it restarts on the next request", String(code)));
+      const err = new Error(
+        vscode.l10n.t("the ledger worker stopped (exit code {0}); it restarts on the next request", String(code)),
+      );
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     });
@@ -67,7 +73,10 @@ export class LedgerWorkerClient extends Disposable {
   }
 
   /** Sends a request and resolves with its typed result. */
-  request<R extends DistributiveOmit<WorkerRequest, "id">>(req: R, onId?: (id: number) => void): Promise<WorkerResults[R["type"]]> {
+  request<R extends DistributiveOmit<WorkerRequest, "id">>(
+    req: R,
+    onId?: (id: number) => void,
+  ): Promise<WorkerResults[R["type"]]> {
     const id = this.nextId++;
     onId?.(id);
     return new Promise<WorkerResults[R["type"]]>((resolve, reject) => {

@@ -22,7 +22,9 @@ export class OutputLog implements vscode.Disposable {
   }
 
   error(message: string, e?: unknown): void {
-    this.channel.error(displayMessage(e === undefined ? message : `${message}: ${e instanceof Error ? e.message : String(e)}`));
+    this.channel.error(
+      displayMessage(e === undefined ? message : `${message}: ${e instanceof Error ? e.message : String(e)}`),
+    );
   }
 
   /** Reveals the channel. */

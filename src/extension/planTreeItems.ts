@@ -41,8 +41,17 @@ export function planNodeItem(node: AutodevPlanNode): vscode.TreeItem {
       item.id = node.id;
       item.description = `${done}/${tasks.length}`;
       const allDone = done === tasks.length && tasks.length > 0;
-      item.iconPath = new vscode.ThemeIcon(allDone ? "pass" : "layers", allDone ? new vscode.ThemeColor("testing.iconPassed") : undefined);
-      item.tooltip = [vscode.l10n.t("Phase {0}: {1}", node.phase.id, node.phase.title), node.phase.description, vscode.l10n.t("{0} of {1} tasks done", done, tasks.length)].filter(Boolean).join("\n");
+      item.iconPath = new vscode.ThemeIcon(
+        allDone ? "pass" : "layers",
+        allDone ? new vscode.ThemeColor("testing.iconPassed") : undefined,
+      );
+      item.tooltip = [
+        vscode.l10n.t("Phase {0}: {1}", node.phase.id, node.phase.title),
+        node.phase.description,
+        vscode.l10n.t("{0} of {1} tasks done", done, tasks.length),
+      ]
+        .filter(Boolean)
+        .join("\n");
       item.contextValue = "autodevPhase";
       return item;
     }
@@ -51,7 +60,10 @@ export function planNodeItem(node: AutodevPlanNode): vscode.TreeItem {
     case "criterion": {
       const item = new vscode.TreeItem(node.text, C.None);
       item.id = node.id;
-      item.iconPath = new vscode.ThemeIcon(node.met ? "check" : "circle-large-outline", node.met ? new vscode.ThemeColor("testing.iconPassed") : undefined);
+      item.iconPath = new vscode.ThemeIcon(
+        node.met ? "check" : "circle-large-outline",
+        node.met ? new vscode.ThemeColor("testing.iconPassed") : undefined,
+      );
       item.description = node.met ? vscode.l10n.t("met") : vscode.l10n.t("not met");
       item.contextValue = "autodevCriterion";
       return item;
@@ -59,9 +71,19 @@ export function planNodeItem(node: AutodevPlanNode): vscode.TreeItem {
     case "dependency": {
       const item = new vscode.TreeItem(vscode.l10n.t("depends on {0}", node.taskId), C.None);
       item.id = node.id;
-      item.description = node.found ? `${node.found.title} · ${statusLabel(String(node.found.status))}` : vscode.l10n.t("not in the plan");
-      item.iconPath = node.found ? new vscode.ThemeIcon("link") : new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"));
-      if (node.found) item.command = { command: "autodev.revealTask", title: vscode.l10n.t("Reveal Task"), arguments: [node.folder.folder.uri.toString(), node.taskId] };
+      item.description = node.found
+        ? `${node.found.title} · ${statusLabel(String(node.found.status))}`
+        : vscode.l10n.t("not in the plan");
+      item.iconPath = node.found
+        ? new vscode.ThemeIcon("link")
+        : new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"));
+      if (node.found) {
+        item.command = {
+          command: "autodev.revealTask",
+          title: vscode.l10n.t("Reveal Task"),
+          arguments: [node.folder.folder.uri.toString(), node.taskId],
+        };
+      }
       return item;
     }
     case "file": {
@@ -71,8 +93,9 @@ export function planNodeItem(node: AutodevPlanNode): vscode.TreeItem {
       const inside = !path.relative(node.folder.cwd, abs).startsWith("..");
       item.resourceUri = vscode.Uri.file(abs);
       item.iconPath = vscode.ThemeIcon.File;
-      if (inside) item.command = { command: "vscode.open", title: vscode.l10n.t("Open File"), arguments: [vscode.Uri.file(abs)] };
-      else item.description = vscode.l10n.t("outside the workspace — not opened");
+      if (inside) {
+        item.command = { command: "vscode.open", title: vscode.l10n.t("Open File"), arguments: [vscode.Uri.file(abs)] };
+      } else item.description = vscode.l10n.t("outside the workspace — not opened");
       return item;
     }
     case "blocked": {
@@ -109,20 +132,40 @@ export function planNodeItem(node: AutodevPlanNode): vscode.TreeItem {
 function rootItem(node: Extract<PlanNode, { kind: "root" }>): vscode.TreeItem {
   const f = node.folder;
   const plan = f.plan;
-  const title = plan ? (typeof plan.metadata.get("title") === "string" && String(plan.metadata.get("title")).trim() ? String(plan.metadata.get("title")) : plan.plan_id) : f.folder.name;
+  const title = plan
+    ? typeof plan.metadata.get("title") === "string" && String(plan.metadata.get("title")).trim()
+      ? String(plan.metadata.get("title"))
+      : plan.plan_id
+    : f.folder.name;
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Expanded);
   item.id = node.id;
   const r = f.report;
-  const integrity = r === null ? vscode.l10n.t("verifying…") : r.ok ? vscode.l10n.t("ledger ok") : vscode.l10n.t("ledger broken at line {0}", r.errors[0]?.atLine ?? "?");
+  const integrity =
+    r === null
+      ? vscode.l10n.t("verifying…")
+      : r.ok
+        ? vscode.l10n.t("ledger ok")
+        : vscode.l10n.t("ledger broken at line {0}", r.errors[0]?.atLine ?? "?");
   // Short enough for a 300 px sidebar: what matters first (time travel, integrity, progress); spec and times are in the tooltip.
   const tasks = plan ? plan.phases.flatMap((p) => p.tasks) : [];
   const done = tasks.filter((t) => isDone(String(t.status))).length;
-  item.description = [f.timeTravel ? vscode.l10n.t("as of seq {0}", f.timeTravel.seq) : "", integrity, plan ? `${done}/${tasks.length}` : ""].filter(Boolean).join(" · ");
-  item.iconPath = new vscode.ThemeIcon(r && !r.ok ? "warning" : f.timeTravel ? "history" : "checklist", r && !r.ok ? new vscode.ThemeColor("errorForeground") : undefined);
+  item.description = [
+    f.timeTravel ? vscode.l10n.t("as of seq {0}", f.timeTravel.seq) : "",
+    integrity,
+    plan ? `${done}/${tasks.length}` : "",
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  item.iconPath = new vscode.ThemeIcon(
+    r && !r.ok ? "warning" : f.timeTravel ? "history" : "checklist",
+    r && !r.ok ? new vscode.ThemeColor("errorForeground") : undefined,
+  );
   const md = new vscode.MarkdownString(undefined, false);
   md.appendMarkdown(`**${escapeMd(title)}** — ${escapeMd(f.folder.name)}\n\n`);
   if (plan) {
-    md.appendMarkdown(`${vscode.l10n.t("plan {0} · spec {1}", `\`${escapeMd(plan.plan_id)}\``, `\`${escapeMd(plan.spec_hash)}\``)}\n\n`);
+    md.appendMarkdown(
+      `${vscode.l10n.t("plan {0} · spec {1}", `\`${escapeMd(plan.plan_id)}\``, `\`${escapeMd(plan.spec_hash)}\``)}\n\n`,
+    );
     md.appendMarkdown(`${escapeMd(vscode.l10n.t("updated {0} ({1})", plan.updated_at, relTime(plan.updated_at)))}\n\n`);
     md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} of {1} tasks done", done, tasks.length))}\n\n`);
   }
@@ -141,9 +184,19 @@ function taskItem(node: Extract<PlanNode, { kind: "task" }>): vscode.TreeItem {
   const item = new vscode.TreeItem(t.id, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
   const retries = Number(t.retry_count);
-  const state = [statusLabel(status), retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "", t.escalated ? "⚑" : ""].filter(Boolean);
+  const state = [
+    statusLabel(status),
+    retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "",
+    t.escalated ? "⚑" : "",
+  ].filter(Boolean);
   item.description = [...state, t.title].join(" · ");
-  const spoken = [statusLabel(status), retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "", t.escalated ? vscode.l10n.t("escalated") : ""].filter(Boolean).join(", ");
+  const spoken = [
+    statusLabel(status),
+    retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "",
+    t.escalated ? vscode.l10n.t("escalated") : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
   item.accessibilityInformation = { label: vscode.l10n.t("Task {0}, {1}: {2}", t.id, t.title, spoken) };
   item.iconPath = statusIcon(status);
   const md = new vscode.MarkdownString(undefined, false);
@@ -152,7 +205,9 @@ function taskItem(node: Extract<PlanNode, { kind: "task" }>): vscode.TreeItem {
   if (t.assigned_agent) md.appendMarkdown(`${escapeMd(vscode.l10n.t("agent: {0}", t.assigned_agent))}  \n`);
   if (retries > 0) md.appendMarkdown(`${escapeMd(vscode.l10n.t("retries: {0}", String(t.retry_count)))}  \n`);
   if (t.escalated) md.appendMarkdown(`⚑ ${escapeMd(vscode.l10n.t("escalated to the critic"))}  \n`);
-  if (t.blocked_reason !== null && t.blocked_reason !== undefined) md.appendMarkdown(`${escapeMd(vscode.l10n.t("blocked: {0}", asText(t.blocked_reason)))}  \n`);
+  if (t.blocked_reason !== null && t.blocked_reason !== undefined) {
+    md.appendMarkdown(`${escapeMd(vscode.l10n.t("blocked: {0}", asText(t.blocked_reason)))}  \n`);
+  }
   item.tooltip = md;
   item.contextValue = `autodevTask.${status}`;
   return item;

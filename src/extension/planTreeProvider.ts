@@ -15,11 +15,21 @@ import { SourceTreeModel } from "./sources/sourceTreeModel";
 import { SourceWorkspaces } from "./sources/sourceWorkspaces";
 
 /** Adds children under a task (the evidence nodes). */
-export type TaskChildContributor = (folder: AutodevFolder, task: Task, parent: Extract<PlanNode, { kind: "task" }>) => Promise<PlanNode[]>;
+export type TaskChildContributor = (
+  folder: AutodevFolder,
+  task: Task,
+  parent: Extract<PlanNode, { kind: "task" }>,
+) => Promise<PlanNode[]>;
 /** Adds children at the end of a folder's root (plan-level evidence). */
-export type RootChildContributor = (folder: AutodevFolder, parent: Extract<PlanNode, { kind: "root" }>) => Promise<PlanNode[]>;
+export type RootChildContributor = (
+  folder: AutodevFolder,
+  parent: Extract<PlanNode, { kind: "root" }>,
+) => Promise<PlanNode[]>;
 /** Adds nodes above (`top`) and below (`bottom`) a root's plan (the run state). */
-export type RunNodesContributor = (folder: AutodevFolder, parent: Extract<PlanNode, { kind: "root" }>) => { top: PlanNode[]; bottom: PlanNode[] };
+export type RunNodesContributor = (
+  folder: AutodevFolder,
+  parent: Extract<PlanNode, { kind: "root" }>,
+) => { top: PlanNode[]; bottom: PlanNode[] };
 /** Gives a task row a resource URI (for file decorations such as a missing-evidence badge). */
 export type TaskResourceUri = (folder: AutodevFolder, taskId: string) => vscode.Uri;
 
@@ -118,7 +128,17 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
         return [...run.top, ...own, ...extra, ...run.bottom];
       }
       case "phase":
-        return node.phase.tasks.map((task) => ({ kind: "task", id: taskNodeId(node.folder, task.id), folder: node.folder, parent: node, task, plan: node.folder.plan! }) as PlanNode);
+        return node.phase.tasks.map(
+          (task) =>
+            ({
+              kind: "task",
+              id: taskNodeId(node.folder, task.id),
+              folder: node.folder,
+              parent: node,
+              task,
+              plan: node.folder.plan!,
+            }) as PlanNode,
+        );
       case "task":
         return taskChildren(node, this.contributor ? await this.contributor(node.folder, node.task, node) : []);
       case "group":
@@ -148,24 +168,53 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
     const out: PlanNode[] = [];
     if (f.timeTravel) {
       out.push({
-        kind: "info", id: `${node.id}|travel`, parent: node, icon: "history", color: "charts.orange",
-        label: vscode.l10n.t("Viewing the plan as of seq {0}", f.timeTravel.seq), detail: vscode.l10n.t("click to return to live"),
-        command: { command: "autodev.backToLive", title: vscode.l10n.t("Back to Live"), arguments: [f.folder.uri.toString()] },
+        kind: "info",
+        id: `${node.id}|travel`,
+        parent: node,
+        icon: "history",
+        color: "charts.orange",
+        label: vscode.l10n.t("Viewing the plan as of seq {0}", f.timeTravel.seq),
+        detail: vscode.l10n.t("click to return to live"),
+        command: {
+          command: "autodev.backToLive",
+          title: vscode.l10n.t("Back to Live"),
+          arguments: [f.folder.uri.toString()],
+        },
       });
     }
-    if (f.rewriteFinding) out.push({ kind: "info", id: `${node.id}|rewrite`, parent: node, icon: "warning", color: "errorForeground", label: vscode.l10n.t("History was rewritten"), tooltip: f.rewriteFinding.message });
+    if (f.rewriteFinding) {
+      out.push({
+        kind: "info",
+        id: `${node.id}|rewrite`,
+        parent: node,
+        icon: "warning",
+        color: "errorForeground",
+        label: vscode.l10n.t("History was rewritten"),
+        tooltip: f.rewriteFinding.message,
+      });
+    }
     const plan = f.plan;
     if (!plan) {
-      const label = f.error ? vscode.l10n.t("Cannot read the ledger: {0}", f.error) : f.report === null ? vscode.l10n.t("Loading…") : f.timeTravel ? vscode.l10n.t("No plan at this entry") : vscode.l10n.t("No plan yet: the ledger is empty");
+      const label = f.error
+        ? vscode.l10n.t("Cannot read the ledger: {0}", f.error)
+        : f.report === null
+          ? vscode.l10n.t("Loading…")
+          : f.timeTravel
+            ? vscode.l10n.t("No plan at this entry")
+            : vscode.l10n.t("No plan yet: the ledger is empty");
       out.push({ kind: "info", id: `${node.id}|empty`, parent: node, icon: f.error ? "error" : "info", label });
       return out;
     }
-    for (const phase of plan.phases) out.push({ kind: "phase", id: phaseNodeId(f, phase.id), folder: f, parent: node, phase });
+    for (const phase of plan.phases) {
+      out.push({ kind: "phase", id: phaseNodeId(f, phase.id), folder: f, parent: node, phase });
+    }
     return out;
   }
 
   getTreeItem(node: PlanNode): vscode.TreeItem {
-    if (node.kind === "sourceRoot" || node.kind === "sourceNode") return this.sourceModel.item(node, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+    if (node.kind === "sourceRoot" || node.kind === "sourceNode") {
+      return this.sourceModel.item(node, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+    }
     const item = planNodeItem(node);
     if (node.kind === "task" && this.taskUri) item.resourceUri = this.taskUri(node.folder, node.task.id);
     return item;

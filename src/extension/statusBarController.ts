@@ -13,7 +13,9 @@ import { SourceWorkspaces } from "./sources/sourceWorkspaces";
 
 /** Keeps the status bar item in sync with all AutoDev folders. */
 export class StatusBarController extends Disposable {
-  private readonly item = this.register(vscode.window.createStatusBarItem("autodev.status", vscode.StatusBarAlignment.Left, 50));
+  private readonly item = this.register(
+    vscode.window.createStatusBarItem("autodev.status", vscode.StatusBarAlignment.Left, 50),
+  );
   private progress: string | null = null;
 
   constructor(
@@ -56,19 +58,46 @@ export class StatusBarController extends Disposable {
       if (f.report === null) verifying = true;
       else if (!f.report.ok) {
         const line = f.report.errors[0]?.atLine ?? "?";
-        broken.push(folders.length > 1 ? vscode.l10n.t("{0}: line {1}", f.folder.name, line) : vscode.l10n.t("line {0}", line));
+        broken.push(
+          folders.length > 1 ? vscode.l10n.t("{0}: line {1}", f.folder.name, line) : vscode.l10n.t("line {0}", line),
+        );
       }
-      if (f.rewriteFinding) broken.push(folders.length > 1 ? vscode.l10n.t("{0}: history rewritten", f.folder.name) : vscode.l10n.t("history rewritten"));
+      if (f.rewriteFinding) {
+        broken.push(
+          folders.length > 1
+            ? vscode.l10n.t("{0}: history rewritten", f.folder.name)
+            : vscode.l10n.t("history rewritten"),
+        );
+      }
       if (f.timeTravel) travel = true;
     }
-    const integrity = this.progress ?? (broken.length ? vscode.l10n.t("ledger broken at {0}", broken.join(", ")) : verifying ? vscode.l10n.t("verifying…") : vscode.l10n.t("ledger ok"));
+    const integrity =
+      this.progress ??
+      (broken.length
+        ? vscode.l10n.t("ledger broken at {0}", broken.join(", "))
+        : verifying
+          ? vscode.l10n.t("verifying…")
+          : vscode.l10n.t("ledger ok"));
     const icon = broken.length ? "$(warning)" : this.progress || verifying ? "$(sync~spin)" : "$(checklist)";
-    const parts = [vscode.l10n.t("AutoDev {0}/{1}", done, total), integrity, travel ? `$(history) ${vscode.l10n.t("time travel")}` : "", others?.text ?? ""];
+    const parts = [
+      vscode.l10n.t("AutoDev {0}/{1}", done, total),
+      integrity,
+      travel ? `$(history) ${vscode.l10n.t("time travel")}` : "",
+      others?.text ?? "",
+    ];
     this.item.text = `${icon} ${parts.filter(Boolean).join(" · ")}`;
     this.item.backgroundColor = broken.length ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
     this.item.tooltip = broken.length
-      ? vscode.l10n.t("{0} of {1} tasks complete or skipped. The ledger failed verification. Click to verify the ledger again.", done, total)
-      : vscode.l10n.t("{0} of {1} tasks complete or skipped. Ledger verified. Click to verify the ledger again.", done, total);
+      ? vscode.l10n.t(
+          "{0} of {1} tasks complete or skipped. The ledger failed verification. Click to verify the ledger again.",
+          done,
+          total,
+        )
+      : vscode.l10n.t(
+          "{0} of {1} tasks complete or skipped. Ledger verified. Click to verify the ledger again.",
+          done,
+          total,
+        );
     this.item.command = "autodev.verify";
     this.item.show();
   }
@@ -87,14 +116,18 @@ export class StatusBarController extends Disposable {
       byKind.set(s.kind, slot);
     }
     // "agloop 2 errors": the source's name (not translated) and its health.
-    const parts = [...byKind.values()].map((k) => vscode.l10n.t("{0} {1}", k.name, k.unread ? vscode.l10n.t("checking…") : problemCountsText(k.error, k.warning)));
+    const parts = [...byKind.values()].map((k) =>
+      vscode.l10n.t("{0} {1}", k.name, k.unread ? vscode.l10n.t("checking…") : problemCountsText(k.error, k.warning)),
+    );
     return { text: parts.join(" · "), errors: [...byKind.values()].reduce((n, k) => n + k.error, 0) };
   }
 
   private renderOthersOnly(others: { text: string; errors: number }): void {
     this.item.text = `${others.errors ? "$(warning)" : "$(checklist)"} ${others.text}`;
     this.item.backgroundColor = others.errors ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
-    this.item.tooltip = vscode.l10n.t("State sources of this workspace and their problems. Click to open the Problems panel.");
+    this.item.tooltip = vscode.l10n.t(
+      "State sources of this workspace and their problems. Click to open the Problems panel.",
+    );
     this.item.command = "workbench.actions.view.problems";
     this.item.show();
   }

@@ -7,7 +7,15 @@
  * changes, and links the timeline with the Plan tree's selection.
  */
 import * as vscode from "vscode";
-import type { FolderChoice, HostToWebview, IntegritySummary, TimelinePage, TimelineQuery, WebviewMessageOf, WebviewToHost } from "../protocol";
+import type {
+  FolderChoice,
+  HostToWebview,
+  IntegritySummary,
+  TimelinePage,
+  TimelineQuery,
+  WebviewMessageOf,
+  WebviewToHost,
+} from "../protocol";
 import { parseWebviewMessage } from "../protocol";
 import { EMPTY_FILTER } from "../core/timeline/timelineQuery";
 import { AutodevFolder } from "./sources/autodev/autodevFolder";
@@ -70,12 +78,23 @@ export class TimelineController extends Disposable {
    * Keep the query equal to the webview's defaults (webview/timelineApp.ts DEFAULT_OPTIONS).
    */
   private warmUp(folderUri: string | undefined): void {
-    const f = folderUri ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === folderUri) : undefined;
+    const f = folderUri
+      ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === folderUri)
+      : undefined;
     if (!f) return;
     const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
     const query: TimelineQuery = { filter: EMPTY_FILTER, foldSnapshots: true, timeZone };
     void this.services.worker
-      .request({ type: "timelinePage", cwd: f.cwd, query, offset: 0, limit: WARM_ROWS, anchorSeq: null, locateSeq: null, facets: true })
+      .request({
+        type: "timelinePage",
+        cwd: f.cwd,
+        query,
+        offset: 0,
+        limit: WARM_ROWS,
+        anchorSeq: null,
+        locateSeq: null,
+        facets: true,
+      })
       .then((page) => (this.warm = { folderUri: folderUri!, query, page }))
       .catch(() => undefined);
   }
@@ -120,7 +139,9 @@ export class TimelineController extends Disposable {
   }
 
   private async handle(m: WebviewToHost): Promise<void> {
-    if ("folderUri" in m && m.folderUri && this.bridge.isSourceKey(m.folderUri) && m.type !== "ready") return this.handleSource(m, m.folderUri);
+    if ("folderUri" in m && m.folderUri && this.bridge.isSourceKey(m.folderUri) && m.type !== "ready") {
+      return this.handleSource(m, m.folderUri);
+    }
     switch (m.type) {
       case "ready":
         this.marks.ready ??= Date.now() - this.openedAt;
@@ -130,7 +151,14 @@ export class TimelineController extends Disposable {
         this.folderUri = m.folderUri;
         const asked = Date.now();
         const page = await this.services.worker.request({
-          type: "timelinePage", cwd: f.cwd, query: m.query, offset: m.offset, limit: m.limit, anchorSeq: m.anchorSeq, locateSeq: m.locateSeq, facets: m.facets,
+          type: "timelinePage",
+          cwd: f.cwd,
+          query: m.query,
+          offset: m.offset,
+          limit: m.limit,
+          anchorSeq: m.anchorSeq,
+          locateSeq: m.locateSeq,
+          facets: m.facets,
         });
         if (this.marks.page === undefined) {
           this.marks.page = Date.now() - this.openedAt;
@@ -148,14 +176,27 @@ export class TimelineController extends Disposable {
         this.folderUri = m.folderUri;
         return;
       case "copyHash": {
-        const ref = await this.services.worker.request({ type: "timelineEntry", cwd: this.folder(m.folderUri).cwd, seq: m.seq });
+        const ref = await this.services.worker.request({
+          type: "timelineEntry",
+          cwd: this.folder(m.folderUri).cwd,
+          seq: m.seq,
+        });
         const hash = m.which === "self" ? ref?.selfHash : ref?.prevHash;
-        if (!hash) return this.post({ type: "notice", message: vscode.l10n.t("No {0} for #{1}.", `${m.which}_hash`, m.seq) });
+        if (!hash) {
+          return this.post({ type: "notice", message: vscode.l10n.t("No {0} for #{1}.", `${m.which}_hash`, m.seq) });
+        }
         await vscode.env.clipboard.writeText(hash);
-        return this.post({ type: "notice", message: vscode.l10n.t("Copied the {0} of #{1}.", `${m.which}_hash`, m.seq) });
+        return this.post({
+          type: "notice",
+          message: vscode.l10n.t("Copied the {0} of #{1}.", `${m.which}_hash`, m.seq),
+        });
       }
       case "openLine": {
-        const ref = await this.services.worker.request({ type: "timelineEntry", cwd: this.folder(m.folderUri).cwd, seq: m.seq });
+        const ref = await this.services.worker.request({
+          type: "timelineEntry",
+          cwd: this.folder(m.folderUri).cwd,
+          seq: m.seq,
+        });
         if (ref) await this.services.actions.openLedgerLine(m.folderUri, ref.line);
         return;
       }
@@ -189,7 +230,10 @@ export class TimelineController extends Disposable {
       case "openLine":
         return this.bridge.openLine(key, m.seq);
       case "copyHash":
-        return this.post({ type: "notice", message: vscode.l10n.t("{0} rows have no hashes.", this.bridge.state(key).displayName) });
+        return this.post({
+          type: "notice",
+          message: vscode.l10n.t("{0} rows have no hashes.", this.bridge.state(key).displayName),
+        });
       case "showPlanAsOf":
       case "backToLive":
         return this.post({ type: "notice", message: vscode.l10n.t("Time travel is for the AutoDev ledger.") });
@@ -204,19 +248,37 @@ export class TimelineController extends Disposable {
     if (s === undefined) return this.post({ type: "folders", folders: this.choices() });
     const key = timelineKeyOf(s);
     if (key !== this.folderUri || !s.source.hasTimeline) return;
-    this.post({ type: "ledgerChanged", folderUri: key, entries: s.timelineRows ?? 0, travelSeq: null, integrity: sourceIntegrityOf(s) });
+    this.post({
+      type: "ledgerChanged",
+      folderUri: key,
+      entries: s.timelineRows ?? 0,
+      travelSeq: null,
+      integrity: sourceIntegrityOf(s),
+    });
   }
 
   private init(saved: string | null): void {
     const folders = this.choices();
     const known = (uri: string | null | undefined) => (uri && folders.some((c) => c.uri === uri) ? uri : null);
     this.folderUri = known(this.intent.folderUri) ?? known(saved) ?? folders[0]?.uri ?? null;
-    const f = this.folderUri ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === this.folderUri) : undefined;
-    const src = this.folderUri && this.bridge.isSourceKey(this.folderUri) ? this.bridge.state(this.folderUri) : undefined;
-    const warm = this.warm && this.warm.folderUri === this.folderUri && f && this.warm.page.entries === f.entries ? this.warm : null;
+    const f = this.folderUri
+      ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === this.folderUri)
+      : undefined;
+    const src =
+      this.folderUri && this.bridge.isSourceKey(this.folderUri) ? this.bridge.state(this.folderUri) : undefined;
+    const warm =
+      this.warm && this.warm.folderUri === this.folderUri && f && this.warm.page.entries === f.entries
+        ? this.warm
+        : null;
     this.post({
-      type: "init", folders, folderUri: this.folderUri, travelSeq: f?.timeTravel?.seq ?? null, integrity: f ? integrityOf(f) : src ? sourceIntegrityOf(src) : null,
-      focusTask: this.intent.taskId ?? null, locateSeq: this.intent.seq ?? null, firstPage: warm ? { query: warm.query, page: warm.page } : null,
+      type: "init",
+      folders,
+      folderUri: this.folderUri,
+      travelSeq: f?.timeTravel?.seq ?? null,
+      integrity: f ? integrityOf(f) : src ? sourceIntegrityOf(src) : null,
+      focusTask: this.intent.taskId ?? null,
+      locateSeq: this.intent.seq ?? null,
+      firstPage: warm ? { query: warm.query, page: warm.page } : null,
     });
     this.intent = {};
     this.warm = null;
@@ -249,7 +311,9 @@ export class TimelineController extends Disposable {
       this.services.log.info(
         `timeline: first ${m.rows} rows of ${m.total} on screen ${this.openMs} ms after opening ` +
           `(webview ready at ${k.ready ?? "?"} ms, ` +
-          (k.page === undefined ? "first page sent with init (computed while the webview loaded); " : `first page sent at ${k.page} ms of which ${k.pageWorkerMs} ms in the worker; `) +
+          (k.page === undefined
+            ? "first page sent with init (computed while the webview loaded); "
+            : `first page sent at ${k.page} ms of which ${k.pageWorkerMs} ms in the worker; `) +
           `webview script ran ${Math.round(m.ms)} ms until the rows were painted)`,
       );
     }
@@ -264,13 +328,25 @@ export class TimelineController extends Disposable {
     if (f.folder.uri.toString() !== this.folderUri) return;
     clearTimeout(this.changeTimer);
     this.changeTimer = setTimeout(() => {
-      this.post({ type: "ledgerChanged", folderUri: f.folder.uri.toString(), entries: f.entries, travelSeq: f.timeTravel?.seq ?? null, integrity: integrityOf(f) });
+      this.post({
+        type: "ledgerChanged",
+        folderUri: f.folder.uri.toString(),
+        entries: f.entries,
+        travelSeq: f.timeTravel?.seq ?? null,
+        integrity: integrityOf(f),
+      });
     }, 50);
   }
 
   private choices(): FolderChoice[] {
-    const ledgers = this.services.workspaces.folders.map((f) => ({ uri: f.folder.uri.toString(), name: f.folder.name }));
-    return [...ledgers, ...this.bridge.choices((vscode.workspace.workspaceFolders?.length ?? 0) > 1 || ledgers.length > 0)];
+    const ledgers = this.services.workspaces.folders.map((f) => ({
+      uri: f.folder.uri.toString(),
+      name: f.folder.name,
+    }));
+    return [
+      ...ledgers,
+      ...this.bridge.choices((vscode.workspace.workspaceFolders?.length ?? 0) > 1 || ledgers.length > 0),
+    ];
   }
 
   private folder(uri: string): AutodevFolder {

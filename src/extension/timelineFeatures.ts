@@ -17,7 +17,9 @@ export function folderUriOf(arg: unknown): string | undefined {
   if (typeof arg === "string") return arg;
   if (arg && typeof arg === "object" && "folder" in arg) {
     const f = (arg as { folder: unknown }).folder;
-    if (f && typeof f === "object" && "folder" in f) return String((f as { folder: vscode.WorkspaceFolder }).folder.uri.toString());
+    if (f && typeof f === "object" && "folder" in f) {
+      return String((f as { folder: vscode.WorkspaceFolder }).folder.uri.toString());
+    }
   }
   return undefined;
 }
@@ -25,8 +27,12 @@ export function folderUriOf(arg: unknown): string | undefined {
 /** What `autodev.showTimeline` / `autodev.showTaskInTimeline` ask for. */
 function intentOf(arg: unknown, extra: unknown): TimelineIntent {
   const node = arg as PlanNode | undefined;
-  if (node && typeof node === "object" && node.kind === "task") return { folderUri: folderUriOf(node), taskId: node.task.id };
-  if (node && typeof node === "object" && (node.kind === "sourceRoot" || node.kind === "sourceNode")) return { folderUri: timelineKeyOf(node.state) };
+  if (node && typeof node === "object" && node.kind === "task") {
+    return { folderUri: folderUriOf(node), taskId: node.task.id };
+  }
+  if (node && typeof node === "object" && (node.kind === "sourceRoot" || node.kind === "sourceNode")) {
+    return { folderUri: timelineKeyOf(node.state) };
+  }
   const folderUri = folderUriOf(arg);
   if (typeof extra === "number" && Number.isSafeInteger(extra) && extra > 0) return { folderUri, seq: extra };
   if (typeof extra === "string" && extra.length > 0) return { folderUri, taskId: extra };
@@ -45,7 +51,8 @@ export function registerTimelineFeatures(context: vscode.ExtensionContext, servi
       deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel) => void panel.restore(webviewPanel),
     }),
   );
-  const controllers = (): TimelineController[] => [panel.controller, view.controller].filter((c): c is TimelineController => c !== null);
+  const controllers = (): TimelineController[] =>
+    [panel.controller, view.controller].filter((c): c is TimelineController => c !== null);
   context.subscriptions.push(
     services.treeView.onDidChangeSelection((e) => {
       const node = e.selection[0];
@@ -57,7 +64,9 @@ export function registerTimelineFeatures(context: vscode.ExtensionContext, servi
     "autodev.showTimeline": (arg, extra) => panel.show(intentOf(arg, extra)),
     "autodev.showTaskInTimeline": (arg, extra) => {
       const intent = intentOf(arg, extra);
-      if (!intent.taskId) throw new Error(vscode.l10n.t("Show Task in Timeline needs a task (run it from a task in the Plan view)."));
+      if (!intent.taskId) {
+        throw new Error(vscode.l10n.t("Show Task in Timeline needs a task (run it from a task in the Plan view)."));
+      }
       return panel.show(intent);
     },
   });

@@ -21,12 +21,21 @@ export function makeNonce(): string {
 
 /** Folders the webview may load from: the webview bundle, the copied codicons, and media/. */
 export function timelineResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
-  return [vscode.Uri.joinPath(extensionUri, "dist", "webview"), vscode.Uri.joinPath(extensionUri, "dist", "media"), vscode.Uri.joinPath(extensionUri, "media")];
+  return [
+    vscode.Uri.joinPath(extensionUri, "dist", "webview"),
+    vscode.Uri.joinPath(extensionUri, "dist", "media"),
+    vscode.Uri.joinPath(extensionUri, "media"),
+  ];
 }
 
 /** Webview options for the timeline (panel or view). */
 export function timelineWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: timelineResourceRoots(extensionUri) };
+  return {
+    enableScripts: true,
+    enableCommandUris: false,
+    enableForms: false,
+    localResourceRoots: timelineResourceRoots(extensionUri),
+  };
 }
 
 /** The Content-Security-Policy for one render. */
@@ -44,7 +53,8 @@ export function timelineCsp(cspSource: string, nonce: string): string {
 /** The HTML document of the timeline webview, with a new nonce each time it is called. */
 export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = makeNonce();
-  const uri = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
+  const uri = (...segments: string[]) =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
   const attr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   return `<!DOCTYPE html>
 <html lang="en">

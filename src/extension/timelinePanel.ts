@@ -55,7 +55,10 @@ export class TimelinePanel extends Disposable {
 
   private adopt(panel: vscode.WebviewPanel, intent: TimelineIntent): TimelineController {
     this.panel = panel;
-    panel.iconPath = { light: vscode.Uri.joinPath(this.extensionUri, "media", "timeline-light.svg"), dark: vscode.Uri.joinPath(this.extensionUri, "media", "timeline-dark.svg") };
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(this.extensionUri, "media", "timeline-light.svg"),
+      dark: vscode.Uri.joinPath(this.extensionUri, "media", "timeline-dark.svg"),
+    };
     const ctrl = new TimelineController(panel.webview, this.services, intent);
     this.ctrl = ctrl;
     panel.webview.html = timelineHtml(panel.webview, this.extensionUri);

@@ -38,4 +38,3 @@ export interface TimelineServices {
   readonly picker: FolderPicker;
   readonly actions: TimelineActions;
 }
-

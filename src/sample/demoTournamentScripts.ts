@@ -7,7 +7,14 @@
  */
 import { FileChange, gitStyleDiff } from "./gitStyleDiff";
 import { DEMO_CHANGES, DEMO_FILES, DEMO_PLAN, TEST_LENGTH, TEST_TEMPERATURE } from "./demoScript";
-import { DemoImplBundle, DemoLabel, DemoTournamentScript, DemoVariant, implVariant, planVariant } from "./demoTournaments";
+import {
+  DemoImplBundle,
+  DemoLabel,
+  DemoTournamentScript,
+  DemoVariant,
+  implVariant,
+  planVariant,
+} from "./demoTournaments";
 
 type PlanTask = (typeof DEMO_PLAN.phases)[number]["tasks"][number];
 
@@ -20,7 +27,9 @@ function planMarkdown(skip: readonly string[]): string {
       out.push(`### Task ${t.id}: ${t.title}`, `  - Description: ${t.description}`);
       if (t.files.length) out.push(`  - Files: ${t.files.join(", ")}`);
       if (t.depends_on.length) out.push(`  - Depends: ${t.depends_on.join(", ")}`);
-      if (t.acceptance.length) out.push("  - Acceptance:", ...t.acceptance.map((a: { description: string }) => `    - [ ] ${a.description}`));
+      if (t.acceptance.length) {
+        out.push("  - Acceptance:", ...t.acceptance.map((a: { description: string }) => `    - [ ] ${a.description}`));
+      }
       out.push("");
     }
   }
@@ -41,13 +50,25 @@ export const PLAN_TOURNAMENT: DemoTournamentScript = {
   initial: planVariant(planMarkdown(["2.3", "3.3"])),
   passes: [
     {
-      critic: "Pass 1 critique: conversions are only spot-checked; nothing proves to_m and back round-trip for every unit. Config from the user's home is missing.",
+      critic:
+        "Pass 1 critique: conversions are only spot-checked; nothing proves to_m and back round-trip for every unit. Config from the user's home is missing.",
       b: planVariant(planMarkdown(["3.3"])),
       ab: planVariant(planMarkdown([])),
       rankings: judges3(["AB", "B", "A"], ["AB", "A", "B"], null),
     },
-    { critic: "Pass 2 critique: 3.3 depends on an open decision (XDG or ~/.units.toml); keep it, the executor will block on it.", b: planVariant(planMarkdown(["3.3", "4.2"])), ab: planVariant(planMarkdown(["4.2"])), rankings: judges3(KEEP_A, KEEP_A, ["A", "B", "AB"]) },
-    { critic: "Pass 3 critique: no further issues; the phases are small and ordered by dependency.", b: planVariant(planMarkdown(["1.3"])), ab: planVariant(planMarkdown(["1.3", "4.1"])), rankings: judges3(KEEP_A, ["A", "B", "AB"], KEEP_A) },
+    {
+      critic:
+        "Pass 2 critique: 3.3 depends on an open decision (XDG or ~/.units.toml); keep it, the executor will block on it.",
+      b: planVariant(planMarkdown(["3.3", "4.2"])),
+      ab: planVariant(planMarkdown(["4.2"])),
+      rankings: judges3(KEEP_A, KEEP_A, ["A", "B", "AB"]),
+    },
+    {
+      critic: "Pass 3 critique: no further issues; the phases are small and ordered by dependency.",
+      b: planVariant(planMarkdown(["1.3"])),
+      ab: planVariant(planMarkdown(["1.3", "4.1"])),
+      rankings: judges3(KEEP_A, ["A", "B", "AB"], KEEP_A),
+    },
   ],
 };
 
@@ -65,8 +86,14 @@ function impl(task: string, label: DemoLabel, diff: string, tests: [number, numb
 
 const TEST_LENGTH_DECIMAL = TEST_LENGTH.replace("import pytest\n", "from decimal import Decimal\n\nimport pytest\n");
 const TEST_TEMPERATURE_V1 = TEST_TEMPERATURE.slice(0, TEST_TEMPERATURE.indexOf("\n\n\n@pytest")) + "\n";
-const CLI_ARGC = DEMO_FILES["src/units/cli.py"].replace("    value, unit", "    if len(sys.argv) != 3:\n        return 2\n    value, unit");
-const TEST_TEMPERATURE_V2 = TEST_TEMPERATURE.replace("@pytest.mark.parametrize", "# boiling and freezing points\n@pytest.mark.parametrize");
+const CLI_ARGC = DEMO_FILES["src/units/cli.py"].replace(
+  "    value, unit",
+  "    if len(sys.argv) != 3:\n        return 2\n    value, unit",
+);
+const TEST_TEMPERATURE_V2 = TEST_TEMPERATURE.replace(
+  "@pytest.mark.parametrize",
+  "# boiling and freezing points\n@pytest.mark.parametrize",
+);
 
 /** Impl tournaments by task id (`impl_tournament_complete` before the `tournamented` status). */
 export const IMPL_TOURNAMENTS: Readonly<Record<string, DemoTournamentScript>> = {
@@ -80,8 +107,20 @@ export const IMPL_TOURNAMENTS: Readonly<Record<string, DemoTournamentScript>> = 
     passes: [
       {
         critic: "Pass 1 critique: main() ignores a missing argument; an IndexError is not a usage message.",
-        b: impl("1.1", "B", withAfter(DEMO_CHANGES["1.1"], "src/units/cli.py", CLI_ARGC), [12, 0], "Exit 2 on a wrong argument count."),
-        ab: impl("1.1", "AB", gitStyleDiff(DEMO_CHANGES["1.1"]), [12, 0], "Kept A; the usage message belongs to task 2.2."),
+        b: impl(
+          "1.1",
+          "B",
+          withAfter(DEMO_CHANGES["1.1"], "src/units/cli.py", CLI_ARGC),
+          [12, 0],
+          "Exit 2 on a wrong argument count.",
+        ),
+        ab: impl(
+          "1.1",
+          "AB",
+          gitStyleDiff(DEMO_CHANGES["1.1"]),
+          [12, 0],
+          "Kept A; the usage message belongs to task 2.2.",
+        ),
         rankings: [KEEP_A],
       },
     ],
@@ -96,13 +135,31 @@ export const IMPL_TOURNAMENTS: Readonly<Record<string, DemoTournamentScript>> = 
     passes: [
       {
         critic: "Pass 1 critique: the factor table has no tests of its own; a typo in 'mi' would go unnoticed.",
-        b: impl("1.2", "B", withFile(DEMO_CHANGES["1.2"], "tests/test_length.py", TEST_LENGTH), [42, 0], "Adds tests/test_length.py with one case per unit."),
-        ab: impl("1.2", "AB", withFile(DEMO_CHANGES["1.2"], "tests/test_length.py", TEST_LENGTH_DECIMAL), [42, 0], "B's tests, with Decimal imported for a later exact mode."),
+        b: impl(
+          "1.2",
+          "B",
+          withFile(DEMO_CHANGES["1.2"], "tests/test_length.py", TEST_LENGTH),
+          [42, 0],
+          "Adds tests/test_length.py with one case per unit.",
+        ),
+        ab: impl(
+          "1.2",
+          "AB",
+          withFile(DEMO_CHANGES["1.2"], "tests/test_length.py", TEST_LENGTH_DECIMAL),
+          [42, 0],
+          "B's tests, with Decimal imported for a later exact mode.",
+        ),
         rankings: [["B", "AB", "A"]],
       },
       {
         critic: "Pass 2 critique: Decimal would change every caller; floats are fine for a CLI that prints.",
-        b: impl("1.2", "B", withFile(DEMO_CHANGES["1.2"], "tests/test_length.py", TEST_LENGTH_DECIMAL), [42, 0], "Decimal factors."),
+        b: impl(
+          "1.2",
+          "B",
+          withFile(DEMO_CHANGES["1.2"], "tests/test_length.py", TEST_LENGTH_DECIMAL),
+          [42, 0],
+          "Decimal factors.",
+        ),
         ab: impl("1.2", "AB", withFile(DEMO_CHANGES["1.2"], "tests/test_length.py", TEST_LENGTH_DECIMAL), [42, 0]),
         rankings: [KEEP_A],
       },
@@ -118,19 +175,37 @@ export const IMPL_TOURNAMENTS: Readonly<Record<string, DemoTournamentScript>> = 
     passes: [
       {
         critic: "Pass 1 critique: f_to_c is untested.",
-        b: impl("2.1", "B", withFile(DEMO_CHANGES["2.1"], "tests/test_temperature.py", TEST_TEMPERATURE_V1), [9, 0], "One round-trip test."),
+        b: impl(
+          "2.1",
+          "B",
+          withFile(DEMO_CHANGES["2.1"], "tests/test_temperature.py", TEST_TEMPERATURE_V1),
+          [9, 0],
+          "One round-trip test.",
+        ),
         ab: impl("2.1", "AB", gitStyleDiff(DEMO_CHANGES["2.1"]), [8, 0]),
         rankings: [["B", "A", "AB"]],
       },
       {
         critic: "Pass 2 critique: one value is not enough; test the fixed points.",
         b: impl("2.1", "B", withFile(DEMO_CHANGES["2.1"], "tests/test_temperature.py", TEST_TEMPERATURE), [11, 0]),
-        ab: impl("2.1", "AB", withFile(DEMO_CHANGES["2.1"], "tests/test_temperature.py", TEST_TEMPERATURE_V2), [11, 0], "B's fixed points, labelled."),
+        ab: impl(
+          "2.1",
+          "AB",
+          withFile(DEMO_CHANGES["2.1"], "tests/test_temperature.py", TEST_TEMPERATURE_V2),
+          [11, 0],
+          "B's fixed points, labelled.",
+        ),
         rankings: [["AB", "B", "A"]],
       },
       {
         critic: "Pass 3 critique: the comment adds nothing the parameter names do not say.",
-        b: impl("2.1", "B", withFile(DEMO_CHANGES["2.1"], "tests/test_temperature.py", DEMO_FILES["tests/test_temperature.py"]), [11, 0], "AB without the comment."),
+        b: impl(
+          "2.1",
+          "B",
+          withFile(DEMO_CHANGES["2.1"], "tests/test_temperature.py", DEMO_FILES["tests/test_temperature.py"]),
+          [11, 0],
+          "AB without the comment.",
+        ),
         ab: impl("2.1", "AB", withFile(DEMO_CHANGES["2.1"], "tests/test_temperature.py", TEST_TEMPERATURE_V2), [11, 0]),
         rankings: [["B", "AB", "A"]],
       },

@@ -64,7 +64,11 @@ export function shortHash(text: string): string {
 }
 
 /** Python's `aggregate_rankings` with the conservative tiebreak: `(winner, scores, valid judges)`. */
-export function bordaWinner(rankings: ReadonlyArray<readonly DemoLabel[] | null>): { winner: DemoLabel; scores: Record<DemoLabel, number>; valid: number } {
+export function bordaWinner(rankings: ReadonlyArray<readonly DemoLabel[] | null>): {
+  winner: DemoLabel;
+  scores: Record<DemoLabel, number>;
+  valid: number;
+} {
   const scores: Record<DemoLabel, number> = { A: 0, B: 0, AB: 0 };
   const valid = rankings.filter((r): r is readonly DemoLabel[] => r !== null);
   for (const ranking of valid) ranking.forEach((label, pos) => (scores[label] += LABELS.length - pos));
@@ -75,7 +79,14 @@ export function bordaWinner(rankings: ReadonlyArray<readonly DemoLabel[] | null>
 
 /** A judge's display order (position → label), rotated per judge and pass so no candidate keeps a slot. */
 function displayOrder(pass: number, judge: number): Record<string, DemoLabel> {
-  const orders: DemoLabel[][] = [["B", "AB", "A"], ["AB", "A", "B"], ["A", "B", "AB"], ["B", "A", "AB"], ["AB", "B", "A"], ["A", "AB", "B"]];
+  const orders: DemoLabel[][] = [
+    ["B", "AB", "A"],
+    ["AB", "A", "B"],
+    ["A", "B", "AB"],
+    ["B", "A", "AB"],
+    ["AB", "B", "A"],
+    ["A", "AB", "B"],
+  ];
   const order = orders[(pass * 2 + judge) % orders.length];
   return { "1": order[0], "2": order[1], "3": order[2] };
 }
@@ -84,15 +95,27 @@ function displayOrder(pass: number, judge: number): Record<string, DemoLabel> {
 function judgeDetail(pass: number, judge: number, ranking: readonly DemoLabel[] | null): Record<string, unknown> {
   const order = displayOrder(pass, judge);
   const position = (l: DemoLabel) => Object.keys(order).find((k) => order[k] === l)!;
-  if (ranking === null) return { ranking: null, order, raw_response: "All three proposals look reasonable; I cannot pick one without running them." };
+  if (ranking === null) {
+    return {
+      ranking: null,
+      order,
+      raw_response: "All three proposals look reasonable; I cannot pick one without running them.",
+    };
+  }
   const best = position(ranking[0]);
-  return { ranking: [...ranking], order, raw_response: `Proposal ${best} is the most complete and keeps the interface stable.\nRANKING: ${ranking.map(position).join(", ")}` };
+  return {
+    ranking: [...ranking],
+    order,
+    raw_response: `Proposal ${best} is the most complete and keeps the interface stable.\nRANKING: ${ranking.map(position).join(", ")}`,
+  };
 }
 
 /** `json.dumps(obj, indent=2, ensure_ascii=False) + "\n"`, for ASCII content. */
 function pyJsonIndent2(obj: unknown): string {
   const text = pyJsonDumps(toPyDeep(obj), { indent: 2 }) + "\n";
-  if (/\\u[0-9a-f]{4}/.test(text)) throw new Error("demo tournament JSON must be ASCII (ensure_ascii=False would write it raw)");
+  if (/\\u[0-9a-f]{4}/.test(text)) {
+    throw new Error("demo tournament JSON must be ASCII (ensure_ascii=False would write it raw)");
+  }
   return text;
 }
 
@@ -109,7 +132,9 @@ export function writeDemoTournament(dir: string, script: DemoTournamentScript): 
   const history: Array<Record<string, unknown>> = [];
   script.passes.forEach((p, i) => {
     const passNum = i + 1;
-    if (passNum > script.maxRounds || streak >= script.convergenceK) throw new Error(`${script.id}: pass ${passNum} after the tournament ended`);
+    if (passNum > script.maxRounds || streak >= script.convergenceK) {
+      throw new Error(`${script.id}: pass ${passNum} after the tournament ended`);
+    }
     const { winner, scores, valid } = bordaWinner(p.rankings);
     const chosen = { A: incumbent, B: p.b, AB: p.ab }[winner];
     const result = {
@@ -121,7 +146,10 @@ export function writeDemoTournament(dir: string, script: DemoTournamentScript): 
       judge_details: p.rankings.map((r, j) => judgeDetail(passNum, j, r)),
       incumbent_hash_before: shortHash(incumbent.hashInput),
       incumbent_hash_after: shortHash(chosen.hashInput),
-      meta: script.phase === "impl" ? { timestamp: new PyFloat(script.startedAt + 38.5 * i), phase: "impl" } : { timestamp: new PyFloat(script.startedAt + 38.5 * i) },
+      meta:
+        script.phase === "impl"
+          ? { timestamp: new PyFloat(script.startedAt + 38.5 * i), phase: "impl" }
+          : { timestamp: new PyFloat(script.startedAt + 38.5 * i) },
     };
     const pdir = path.join(dir, `pass_${String(passNum).padStart(2, "0")}`);
     write(path.join(pdir, "version_a.md"), incumbent.markdown);
@@ -137,7 +165,9 @@ export function writeDemoTournament(dir: string, script: DemoTournamentScript): 
       write(path.join(dir, `incumbent_after_${String(passNum).padStart(2, "0")}.md`), incumbent.markdown);
     }
   });
-  if (streak < script.convergenceK && script.passes.length < script.maxRounds) throw new Error(`${script.id}: stops before converging or reaching max_rounds`);
+  if (streak < script.convergenceK && script.passes.length < script.maxRounds) {
+    throw new Error(`${script.id}: stops before converging or reaching max_rounds`);
+  }
   write(path.join(dir, "final_output.md"), incumbent.markdown);
   write(path.join(dir, "history.json"), pyJsonIndent2(history));
   const winnerLast = (history.length ? history[history.length - 1].winner : "A") as DemoLabel;
@@ -161,10 +191,36 @@ export interface DemoImplBundle {
 export function implVariant(b: DemoImplBundle): DemoVariant {
   const [passed, failed] = b.tests;
   const results = `RESULTS: passed=${passed} failed=${failed} total=${passed + failed}`;
-  const parts = [`# ImplBundle ${b.label}`, "", `- task_id: ${b.taskId}`, `- variant_label: ${b.label}`, `- files_changed: ${b.files.join(", ") || "(none)"}`];
-  parts.push(`- tests: passed=${passed} failed=${failed} total=${passed + failed}`, "", "## Task description", "", b.description || "(empty)", "");
+  const parts = [
+    `# ImplBundle ${b.label}`,
+    "",
+    `- task_id: ${b.taskId}`,
+    `- variant_label: ${b.label}`,
+    `- files_changed: ${b.files.join(", ") || "(none)"}`,
+  ];
+  parts.push(
+    `- tests: passed=${passed} failed=${failed} total=${passed + failed}`,
+    "",
+    "## Task description",
+    "",
+    b.description || "(empty)",
+    "",
+  );
   if (b.notes) parts.push("## Notes", "", b.notes, "");
-  parts.push("## Diff", "", "```diff", b.diff || "(empty)", "```", "", "## Test output (excerpt)", "", "```", results, "```", "");
+  parts.push(
+    "## Diff",
+    "",
+    "```diff",
+    b.diff || "(empty)",
+    "```",
+    "",
+    "## Test output (excerpt)",
+    "",
+    "```",
+    results,
+    "```",
+    "",
+  );
   return { markdown: parts.join("\n"), hashInput: `${b.label}\n${b.diff}`, diff: b.diff };
 }
 

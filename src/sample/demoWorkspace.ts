@@ -31,7 +31,10 @@ import { IMPL_TOURNAMENTS, PLAN_TOURNAMENT } from "./demoTournamentScripts";
 // reaches the demo on the next build, and nothing here rewrites a byte.
 
 /** Where each asset folder goes in the demo workspace, by its name under `dist/demo/`. */
-export const DEMO_SOURCE_FOLDERS: Readonly<Record<string, string>> = { agloop: ".agloop", engine_state: "engine_state" };
+export const DEMO_SOURCE_FOLDERS: Readonly<Record<string, string>> = {
+  agloop: ".agloop",
+  engine_state: "engine_state",
+};
 
 /** The fixture each asset folder is copied from at build time (relative to the repository). */
 export const DEMO_SOURCE_FIXTURES: Readonly<Record<string, string>> = {
@@ -45,8 +48,14 @@ export const DEMO_SOURCE_FIXTURES: Readonly<Record<string, string>> = {
  */
 export function demoAssetsDir(from: string = __dirname): string {
   const candidates = [path.join(from, "demo"), path.join(from, "..", "..", "..", "dist", "demo")];
-  const found = candidates.find((c) => Object.keys(DEMO_SOURCE_FOLDERS).every((name) => fs.existsSync(path.join(c, name))));
-  if (!found) throw new Error(`the demo's .agloop/ and engine_state/ are missing (looked in ${candidates.join(", ")}); run npm run build`);
+  const found = candidates.find((c) =>
+    Object.keys(DEMO_SOURCE_FOLDERS).every((name) => fs.existsSync(path.join(c, name))),
+  );
+  if (!found) {
+    throw new Error(
+      `the demo's .agloop/ and engine_state/ are missing (looked in ${candidates.join(", ")}); run npm run build`,
+    );
+  }
   return found;
 }
 
@@ -77,13 +86,22 @@ export function writeDemoSources(dir: string, assets: string = demoAssetsDir()):
  * task after two retries (3.2), a skipped task, a failed developer attempt, a tournament that did
  * not converge (2.1), engine_state's HEAD unknown when the folder is not a git repository.
  */
-export const DEMO_STAGED_PROBLEMS: Readonly<Record<"autodev" | "agloop" | "engine_state", readonly string[]>> = { autodev: [], agloop: [], engine_state: [] };
+export const DEMO_STAGED_PROBLEMS: Readonly<Record<"autodev" | "agloop" | "engine_state", readonly string[]>> = {
+  autodev: [],
+  agloop: [],
+  engine_state: [],
+};
 
 /** Plays a tournament into `.autodev/tournaments/<id>/`; the ledger payload `*_tournament_complete` gets, and the result. */
 function tournament(dir: string, script: DemoTournamentScript) {
   const result = writeDemoTournament(path.join(tournamentsDir(dir), script.id), script);
   // Both runners: tournament_id, passes, winner_last, artifact_dir relative to the workspace.
-  const payload = { tournament_id: script.id, passes: result.history.length, winner_last: result.winnerLast, artifact_dir: `.autodev/tournaments/${script.id}` };
+  const payload = {
+    tournament_id: script.id,
+    passes: result.history.length,
+    winner_last: result.winnerLast,
+    artifact_dir: `.autodev/tournaments/${script.id}`,
+  };
   return { result, payload };
 }
 
@@ -96,7 +114,11 @@ function evidence(raw: Record<string, unknown>) {
 async function runStep(pm: PlanManager, dir: string, step: DemoStep): Promise<void> {
   switch (step.kind) {
     case "status":
-      await pm.updateTaskStatus(step.task, step.status, step.reason ? new Map([["blocked_reason", step.reason]]) : undefined);
+      await pm.updateTaskStatus(
+        step.task,
+        step.status,
+        step.reason ? new Map([["blocked_reason", step.reason]]) : undefined,
+      );
       return;
     case "retry":
       await pm.markTaskRetry(step.task);
@@ -119,9 +141,22 @@ async function runStep(pm: PlanManager, dir: string, step: DemoStep): Promise<vo
       // impl_tournament_runner: TournamentEvidence first, then the impl_tournament_complete breadcrumb.
       const { result, payload } = tournament(dir, IMPL_TOURNAMENTS[step.task]);
       const { tournament_id, passes, winner_last } = payload;
-      const ev = { task_id: step.task, kind: "tournament", tournament_id, phase: "impl", passes, winner: winner_last, converged: result.converged, history: result.history, final_diff: result.final.diff || null };
+      const ev = {
+        task_id: step.task,
+        kind: "tournament",
+        tournament_id,
+        phase: "impl",
+        passes,
+        winner: winner_last,
+        converged: result.converged,
+        history: result.history,
+        final_diff: result.final.diff || null,
+      };
       await writeEvidence(dir, step.task, evidence(ev));
-      await pm.ledgerAppend("impl_tournament_complete", toPyDeep({ ...payload, task_id: step.task }) as Map<string, PyValue>);
+      await pm.ledgerAppend(
+        "impl_tournament_complete",
+        toPyDeep({ ...payload, task_id: step.task }) as Map<string, PyValue>,
+      );
       return;
     }
   }
@@ -142,7 +177,10 @@ export async function createDemoWorkspace(dir: string): Promise<void> {
   fs.writeFileSync(path.join(autodevRoot(dir), "spec.md"), DEMO_SPEC_INTENT.trim() + "\n");
   fs.writeFileSync(path.join(autodevRoot(dir), "config.json"), JSON.stringify(DEMO_CONFIG, null, 2) + "\n");
   const pm = new PlanManager(dir, { sessionId: "sess-demo-plan" });
-  await pm.ledgerAppend("plan_tournament_complete", toPyDeep(tournament(dir, PLAN_TOURNAMENT).payload) as Map<string, PyValue>);
+  await pm.ledgerAppend(
+    "plan_tournament_complete",
+    toPyDeep(tournament(dir, PLAN_TOURNAMENT).payload) as Map<string, PyValue>,
+  );
   const plan = validatePlan(toPyDeep(DEMO_PLAN) as PyValue);
   if (!plan.ok) throw new Error(`demo plan invalid: ${plan.error}`);
   await pm.initPlan(plan.value);

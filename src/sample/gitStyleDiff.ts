@@ -33,8 +33,14 @@ export function gitStyleDiff(changes: readonly FileChange[]): string {
     if (p.hunks.length === 0) continue;
     out += `--- ${c.before === null ? "/dev/null" : `a/${c.oldPath}`}\n+++ ${c.after === null ? "/dev/null" : `b/${c.newPath}`}\n`;
     for (const h of p.hunks) {
-      const oldRange = h.oldLines === 1 ? `${h.oldStart}` : `${h.oldLines === 0 ? h.oldStart - 1 + (c.before === null ? 1 : 0) : h.oldStart},${h.oldLines}`;
-      const newRange = h.newLines === 1 ? `${h.newStart}` : `${h.newLines === 0 ? h.newStart - 1 + (c.after === null ? 1 : 0) : h.newStart},${h.newLines}`;
+      const oldRange =
+        h.oldLines === 1
+          ? `${h.oldStart}`
+          : `${h.oldLines === 0 ? h.oldStart - 1 + (c.before === null ? 1 : 0) : h.oldStart},${h.oldLines}`;
+      const newRange =
+        h.newLines === 1
+          ? `${h.newStart}`
+          : `${h.newLines === 0 ? h.newStart - 1 + (c.after === null ? 1 : 0) : h.newStart},${h.newLines}`;
       out += `@@ -${oldRange.replace(/^-?1,0$/, "0,0")} +${newRange.replace(/^-?1,0$/, "0,0")} @@\n`;
       for (const l of h.lines) out += l + "\n";
     }

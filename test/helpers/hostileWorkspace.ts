@@ -55,8 +55,18 @@ export interface CliRun {
  * Runs the CLI; a run still going after `limitS` seconds (default 10) is killed and reported as a
  * hang (assertion failure). Only the 2 GB scans get a longer limit, for loaded shared machines.
  */
-export function runCliWithin10s(args: readonly string[], env: NodeJS.ProcessEnv = process.env, nodeArgs: readonly string[] = [], limitS = 10): CliRun {
-  const r = spawnSync(process.execPath, [...nodeArgs, CLI_JS, ...args], { encoding: "utf8", timeout: limitS * 1000, env, maxBuffer: 256 << 20 });
+export function runCliWithin10s(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  nodeArgs: readonly string[] = [],
+  limitS = 10,
+): CliRun {
+  const r = spawnSync(process.execPath, [...nodeArgs, CLI_JS, ...args], {
+    encoding: "utf8",
+    timeout: limitS * 1000,
+    env,
+    maxBuffer: 256 << 20,
+  });
   if (r.error && (r.error as NodeJS.ErrnoException).code === "ETIMEDOUT") {
     throw new Error(`autodev-state ${args.join(" ")} did not answer within ${limitS} s (hang)`);
   }

@@ -36,7 +36,15 @@ function escapeChar(code: number, upper: boolean): string {
   return `\\u${upper ? hex.toUpperCase() : hex}`;
 }
 
-const SHORT: Record<number, string> = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0c: "\\f" };
+const SHORT: Record<number, string> = {
+  0x22: '\\"',
+  0x5c: "\\\\",
+  0x0a: "\\n",
+  0x0d: "\\r",
+  0x09: "\\t",
+  0x08: "\\b",
+  0x0c: "\\f",
+};
 
 function quote(s: string, style: Style, rng: SeededRandom): string {
   let out = '"';
@@ -83,7 +91,10 @@ export function mutateLine(line: string, rng: SeededRandom): Buffer {
     keySep: kind === 1 ? rng.pick([": ", " :", ":\t"]) : ":",
     keyOrder: kind === 2 ? rng.pick(["reversed", "insertion"] as const) : "sorted",
     floatStyle: kind === 3 ? "variant" : "repr",
-    escapes: kind === 4 ? rng.pick(["ascii", "unicode", "mixed", "upperhex", "slash"] as const) : rng.pick(["ascii", "unicode"] as const),
+    escapes:
+      kind === 4
+        ? rng.pick(["ascii", "unicode", "mixed", "upperhex", "slash"] as const)
+        : rng.pick(["ascii", "unicode"] as const),
   };
   const text = dump(value, style, rng);
   switch (kind) {
@@ -98,7 +109,11 @@ export function mutateLine(line: string, rng: SeededRandom): Buffer {
     case 9: {
       const bytes = Buffer.from(text, "utf8");
       const at = rng.below(bytes.length);
-      return Buffer.concat([bytes.subarray(0, at), Buffer.from([rng.pick([0xff, 0xc3, 0xed, 0x80])]), bytes.subarray(at)]);
+      return Buffer.concat([
+        bytes.subarray(0, at),
+        Buffer.from([rng.pick([0xff, 0xc3, 0xed, 0x80])]),
+        bytes.subarray(at),
+      ]);
     }
     case 10:
       return Buffer.from(rng.pick(["\ufeff", ""]) + text + rng.pick(["", "x", "}", " 1"]), "utf8");

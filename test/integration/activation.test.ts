@@ -32,9 +32,15 @@ describe("activation", () => {
   it("contributes the AutoDev view container with the Plan view", async () => {
     const ext = extension();
     const containers = ext.packageJSON.contributes.viewsContainers.activitybar as Array<{ id: string }>;
-    assert.ok(containers.some((c) => c.id === "autodev"), "no activity-bar container `autodev`");
+    assert.ok(
+      containers.some((c) => c.id === "autodev"),
+      "no activity-bar container `autodev`",
+    );
     const views = ext.packageJSON.contributes.views.autodev as Array<{ id: string }>;
-    assert.ok(views.some((v) => v.id === "autodev.plan"), "container `autodev` lacks view `autodev.plan`");
+    assert.ok(
+      views.some((v) => v.id === "autodev.plan"),
+      "container `autodev` lacks view `autodev.plan`",
+    );
     // Both commands exist only when the workbench really registered the container and the view.
     await vscode.commands.executeCommand("workbench.view.extension.autodev");
     await vscode.commands.executeCommand("autodev.plan.focus");

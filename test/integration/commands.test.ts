@@ -12,9 +12,7 @@ describe("command registry", () => {
     const ext = extension();
     await ext.activate();
     const contributes = ext.packageJSON.contributes;
-    const contributed = new Set<string>(
-      (contributes.commands as Array<{ command: string }>).map((c) => c.command),
-    );
+    const contributed = new Set<string>((contributes.commands as Array<{ command: string }>).map((c) => c.command));
     const viewIds = Object.values(contributes.views as Record<string, Array<{ id: string }>>)
       .flat()
       .map((v) => v.id);

@@ -103,7 +103,10 @@ describe("engine_state source in VS Code", function () {
     const head = git(dir, "rev-parse", "HEAD");
     assert.equal(await manifestDescription(a), `stale: written at 7ae1dd0…, HEAD is ${head.slice(0, 7)}…`);
     const top = await labelsOf(a, await engineRoot(a));
-    assert.deepEqual(top.map((t) => t.item.label), ["Manifest", "Recognizers", "Discovery candidates"]);
+    assert.deepEqual(
+      top.map((t) => t.item.label),
+      ["Manifest", "Recognizers", "Discovery candidates"],
+    );
     const recognizers = top.find((t) => t.item.label === "Recognizers");
     assert.ok(recognizers);
     assert.equal(recognizers.item.description, "4 · 4 problems");
@@ -128,16 +131,25 @@ describe("engine_state source in VS Code", function () {
       [4, "unloadable_line", E],
     ]);
     const stale = vscode.languages.getDiagnostics(man);
-    assert.deepEqual(stale.map((d) => [d.range.start.line + 1, String(d.code), d.severity]), [[4, "stale_revision", vscode.DiagnosticSeverity.Warning]]);
+    assert.deepEqual(
+      stale.map((d) => [d.range.start.line + 1, String(d.code), d.severity]),
+      [[4, "stale_revision", vscode.DiagnosticSeverity.Warning]],
+    );
   });
 
   it("follows the writer replacing the files by atomic rename, and HEAD moving", async () => {
     const a = await api();
     const head = git(dir, "rev-parse", "HEAD");
     // The writer checkpoints at HEAD: fresh, canonical recognizers.
-    atomicWrite(path.join(dir, "engine_state/recognizers.jsonl"), fs.readFileSync(path.join(FIXTURES, "engine-state-small/engine_state/recognizers.jsonl")));
+    atomicWrite(
+      path.join(dir, "engine_state/recognizers.jsonl"),
+      fs.readFileSync(path.join(FIXTURES, "engine-state-small/engine_state/recognizers.jsonl")),
+    );
     atomicWrite(path.join(dir, "engine_state/manifest.json"), manifest(head.slice(0, 12), 43));
-    assert.ok(await eventually(() => (engine(a)?.problems ?? [null]).length === 0, 30_000), JSON.stringify(engine(a)?.problems));
+    assert.ok(
+      await eventually(() => (engine(a)?.problems ?? [null]).length === 0, 30_000),
+      JSON.stringify(engine(a)?.problems),
+    );
     assert.equal(await manifestDescription(a), "schema 1 · turn 43");
     const rec = vscode.Uri.file(path.join(dir, "engine_state/recognizers.jsonl"));
     assert.ok(await eventually(() => vscode.languages.getDiagnostics(rec).length === 0, 20_000));
@@ -147,7 +159,10 @@ describe("engine_state source in VS Code", function () {
     git(dir, "add", "moved.txt");
     git(dir, "commit", "-q", "-m", "second");
     const next = git(dir, "rev-parse", "HEAD");
-    assert.ok(await eventually(() => engine(a)?.problems?.some((p) => p.code === "stale_revision") === true, 30_000), `HEAD move not seen: ${JSON.stringify({ problems: engine(a)?.problems, globs: engine(a)?.source.watchGlobs, generation: engine(a)?.generation, head: git(dir, "rev-parse", "HEAD") })}`);
+    assert.ok(
+      await eventually(() => engine(a)?.problems?.some((p) => p.code === "stale_revision") === true, 30_000),
+      `HEAD move not seen: ${JSON.stringify({ problems: engine(a)?.problems, globs: engine(a)?.source.watchGlobs, generation: engine(a)?.generation, head: git(dir, "rev-parse", "HEAD") })}`,
+    );
     assert.equal(await manifestDescription(a), `stale: written at ${head.slice(0, 7)}…, HEAD is ${next.slice(0, 7)}…`);
   });
 
@@ -155,7 +170,9 @@ describe("engine_state source in VS Code", function () {
     const a = await api();
     const kindsOfFolder = async (): Promise<string[]> => {
       const roots = await a.tree.getChildren();
-      const ofFolder = roots.filter((n) => (n.kind === "root" && n.folder.cwd === dir) || (n.kind === "sourceRoot" && n.state.cwd === dir));
+      const ofFolder = roots.filter(
+        (n) => (n.kind === "root" && n.folder.cwd === dir) || (n.kind === "sourceRoot" && n.state.cwd === dir),
+      );
       return ofFolder.map((n) => (n.kind === "sourceRoot" ? n.state.kind : "autodev"));
     };
     assert.deepEqual(await kindsOfFolder(), ["autodev", "engine_state"]);
@@ -166,9 +183,18 @@ describe("engine_state source in VS Code", function () {
       fs.cpSync(path.join(FIXTURES, "agloop-clean", ".agloop"), agloop, { recursive: true });
       await a.sources.refreshAll();
       let kinds = await kindsOfFolder();
-      for (const deadline = Date.now() + 30_000; kinds.length < 3 && Date.now() < deadline; kinds = await kindsOfFolder()) await new Promise((r) => setTimeout(r, 200));
+      for (
+        const deadline = Date.now() + 30_000;
+        kinds.length < 3 && Date.now() < deadline;
+        kinds = await kindsOfFolder()
+      ) {
+        await new Promise((r) => setTimeout(r, 200));
+      }
       assert.deepEqual(kinds, ["autodev", "agloop", "engine_state"]);
-      assert.ok(a.workspaces.folders.some((f) => f.cwd === dir), "the AutoDev adapter has the folder too");
+      assert.ok(
+        a.workspaces.folders.some((f) => f.cwd === dir),
+        "the AutoDev adapter has the folder too",
+      );
     } finally {
       fs.rmSync(agloop, { recursive: true, force: true });
       await a.sources.refreshAll();
@@ -179,12 +205,26 @@ describe("engine_state source in VS Code", function () {
     const a = await api();
     const moved = path.join(dir, "state", "engine");
     fs.mkdirSync(moved, { recursive: true });
-    fs.copyFileSync(path.join(FIXTURES, "engine-state-unknown/engine_state/manifest.json"), path.join(moved, "manifest.json"));
+    fs.copyFileSync(
+      path.join(FIXTURES, "engine-state-unknown/engine_state/manifest.json"),
+      path.join(moved, "manifest.json"),
+    );
     const config = vscode.workspace.getConfiguration("autodev");
     await config.update("engineStateDir", "state/engine", vscode.ConfigurationTarget.Workspace);
     try {
-      assert.ok(await eventually(() => engine(a)?.source.relDir === "state/engine" && engine(a)?.problems?.length === 0, 30_000), `relDir ${engine(a)?.source.relDir}`);
-      assert.ok(await eventually(() => engine(a)?.tree.some((n) => n.label === "Manifest" && n.description === "schema 1 · turn 0") === true, 30_000));
+      assert.ok(
+        await eventually(
+          () => engine(a)?.source.relDir === "state/engine" && engine(a)?.problems?.length === 0,
+          30_000,
+        ),
+        `relDir ${engine(a)?.source.relDir}`,
+      );
+      assert.ok(
+        await eventually(
+          () => engine(a)?.tree.some((n) => n.label === "Manifest" && n.description === "schema 1 · turn 0") === true,
+          30_000,
+        ),
+      );
     } finally {
       await config.update("engineStateDir", undefined, vscode.ConfigurationTarget.Workspace);
       fs.rmSync(path.join(dir, "state"), { recursive: true, force: true });

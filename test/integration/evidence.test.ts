@@ -56,7 +56,10 @@ describe("evidence", () => {
     await ext.activate();
     api = ext.exports as AutodevApi;
     // The folder whose task 1.1 has a .patch (the default fixture's only folder, or one of several).
-    const withPatch = () => api.workspaces.folders.find((f) => !!f.plan && fs.existsSync(path.join(f.cwd, ".autodev", "evidence", "1.1.patch")));
+    const withPatch = () =>
+      api.workspaces.folders.find(
+        (f) => !!f.plan && fs.existsSync(path.join(f.cwd, ".autodev", "evidence", "1.1.patch")),
+      );
     assert.ok(await eventually(() => !!withPatch(), 30_000), "no folder with a plan and .autodev/evidence/1.1.patch");
     const folder = withPatch()!;
     root = folder.cwd;
@@ -69,7 +72,22 @@ describe("evidence", () => {
     };
     for (const [rel, data] of Object.entries(WORKSPACE)) put(rel, data);
     put(".autodev/evidence/it-7.patch", PATCH);
-    put(".autodev/evidence/it-7-developer.json", JSON.stringify({ task_id: "it-7", kind: "developer", diff: PATCH, files_changed: Object.keys(WORKSPACE), output_text: "ran <b>ok</b>\r\nline 2", duration_s: 1.5, success: true }, null, 2));
+    put(
+      ".autodev/evidence/it-7-developer.json",
+      JSON.stringify(
+        {
+          task_id: "it-7",
+          kind: "developer",
+          diff: PATCH,
+          files_changed: Object.keys(WORKSPACE),
+          output_text: "ran <b>ok</b>\r\nline 2",
+          duration_s: 1.5,
+          success: true,
+        },
+        null,
+        2,
+      ),
+    );
     put(".autodev/evidence/it-7-review.json", '{"task_id": "it-7", "kind": "review", "verdict": ');
     fs.symlinkSync("/etc/hostname", path.join(evidence, "it-7-critic.json"));
     created.push(path.join(evidence, "it-7-critic.json"));
@@ -87,7 +105,10 @@ describe("evidence", () => {
     assert.ok(task, "task 1.1 is not in the tree");
     const children = await api.tree.getChildren(task);
     const labels = children.map((n) => String(api.tree.getTreeItem(n).label));
-    assert.ok(labels.some((l) => /^developer (succeeded|failed): \d+ files? changed/.test(l)), `no developer node in ${JSON.stringify(labels)}`);
+    assert.ok(
+      labels.some((l) => /^developer (succeeded|failed): \d+ files? changed/.test(l)),
+      `no developer node in ${JSON.stringify(labels)}`,
+    );
     const patch = children.find((n) => String(api.tree.getTreeItem(n).label).startsWith("patch: "));
     assert.ok(patch, `no patch node in ${JSON.stringify(labels)}`);
     const item = api.tree.getTreeItem(patch);
@@ -99,10 +120,19 @@ describe("evidence", () => {
   });
 
   it("opens one file of task 1.1's patch in the diff editor: after = the workspace file, before = reverse-applied", async () => {
-    const opened = (await vscode.commands.executeCommand("autodev.openEvidenceDiff", folderUri, "1.1", "patch", 0)) as OpenedDiff;
+    const opened = (await vscode.commands.executeCommand(
+      "autodev.openEvidenceDiff",
+      folderUri,
+      "1.1",
+      "patch",
+      0,
+    )) as OpenedDiff;
     assert.equal(opened.mode, "diff");
     const [side] = opened.sides;
-    assert.ok(await eventually(() => activeTab()?.input instanceof vscode.TabInputTextDiff, 10_000), "no diff tab became active");
+    assert.ok(
+      await eventually(() => activeTab()?.input instanceof vscode.TabInputTextDiff, 10_000),
+      "no diff tab became active",
+    );
     const input = activeTab()!.input as vscode.TabInputTextDiff;
     assert.equal(input.original.toString(), side.left.toString());
     assert.equal(input.modified.toString(), side.right.toString());
@@ -116,12 +146,21 @@ describe("evidence", () => {
 
   it("opens each file of a patch with exact before/after text: CRLF, drifted (hunks only), deleted, renamed, added without final newline", async () => {
     for (let i = 0; i < EXPECTED.length; i++) {
-      const opened = (await vscode.commands.executeCommand("autodev.openEvidenceDiff", folderUri, "it-7", "patch", i)) as OpenedDiff;
+      const opened = (await vscode.commands.executeCommand(
+        "autodev.openEvidenceDiff",
+        folderUri,
+        "it-7",
+        "patch",
+        i,
+      )) as OpenedDiff;
       assert.equal(opened.mode, "diff", `file ${i}`);
       const [side] = opened.sides;
       const [before, after, title] = EXPECTED[i];
       assert.equal(side.title, title);
-      assert.ok(await eventually(() => activeTab()?.label === title, 10_000), `tab "${activeTab()?.label}" is not "${title}"`);
+      assert.ok(
+        await eventually(() => activeTab()?.label === title, 10_000),
+        `tab "${activeTab()?.label}" is not "${title}"`,
+      );
       const input = activeTab()!.input as vscode.TabInputTextDiff;
       assert.equal(await text(input.original), before, `${title}: left`);
       assert.equal(await text(input.modified), after, `${title}: right`);
@@ -129,11 +168,19 @@ describe("evidence", () => {
   });
 
   it("opens every file of a patch together in the multi-file diff editor", async () => {
-    const opened = (await vscode.commands.executeCommand("autodev.openEvidenceDiff", folderUri, "it-7", "developer")) as OpenedDiff;
+    const opened = (await vscode.commands.executeCommand(
+      "autodev.openEvidenceDiff",
+      folderUri,
+      "it-7",
+      "developer",
+    )) as OpenedDiff;
     assert.equal(opened.mode, "changes");
     assert.equal(opened.sides.length, EXPECTED.length);
     const title = "developer diff (it-7-developer.json) — 1 from hunks only";
-    assert.ok(await eventually(() => !!activeTab()?.label.startsWith(title), 10_000), `tab "${activeTab()?.label}" is not "${title}"`);
+    assert.ok(
+      await eventually(() => !!activeTab()?.label.startsWith(title), 10_000),
+      `tab "${activeTab()?.label}" is not "${title}"`,
+    );
     for (let i = 0; i < EXPECTED.length; i++) {
       assert.equal(await text(opened.sides[i].left), EXPECTED[i][0], `file ${i} left`);
       assert.equal(await text(opened.sides[i].right), EXPECTED[i][1], `file ${i} right`);
@@ -141,13 +188,23 @@ describe("evidence", () => {
   });
 
   it("opens a readable view and the output text as read-only documents, escaping what the files say", async () => {
-    const view = (await vscode.commands.executeCommand("autodev.openEvidence", folderUri, "it-7", "developer")) as vscode.Uri;
+    const view = (await vscode.commands.executeCommand(
+      "autodev.openEvidence",
+      folderUri,
+      "it-7",
+      "developer",
+    )) as vscode.Uri;
     const md = await text(view);
     assert.match(md, /^# Developer — task it-7\n/);
     assert.match(md, /## Diff \(5 files, \+6 −4\)/);
     assert.match(md, /\| it7\/old\.md → it7\/new\.md \| renamed \| \+1 −1 \|/);
     assert.ok(!md.includes("<b>ok</b>") || md.includes("```text\nran <b>ok</b>"), "output text must be fenced");
-    const out = (await vscode.commands.executeCommand("autodev.openEvidenceOutput", folderUri, "it-7", "developer")) as vscode.Uri;
+    const out = (await vscode.commands.executeCommand(
+      "autodev.openEvidenceOutput",
+      folderUri,
+      "it-7",
+      "developer",
+    )) as vscode.Uri;
     assert.equal(await text(out), "ran <b>ok</b>\r\nline 2");
     const doc = await vscode.workspace.openTextDocument(out);
     assert.equal(doc.isUntitled, false);
@@ -155,18 +212,39 @@ describe("evidence", () => {
   });
 
   it("shows bad evidence as errors and never the content of a file outside .autodev/evidence/", async () => {
-    const review = await text((await vscode.commands.executeCommand("autodev.openEvidence", folderUri, "it-7", "review")) as vscode.Uri);
+    const review = await text(
+      (await vscode.commands.executeCommand("autodev.openEvidence", folderUri, "it-7", "review")) as vscode.Uri,
+    );
     assert.match(review, /^# Invalid evidence/);
     assert.match(review, /invalid JSON/);
-    const critic = await text((await vscode.commands.executeCommand("autodev.openEvidence", folderUri, "it-7", "critic")) as vscode.Uri);
+    const critic = await text(
+      (await vscode.commands.executeCommand("autodev.openEvidence", folderUri, "it-7", "critic")) as vscode.Uri,
+    );
     assert.match(critic, /outside .*not read|cannot open/);
-    const raw = await text((await vscode.commands.executeCommand("autodev.openEvidenceFile", folderUri, "it-7", "it-7-critic.json")) as vscode.Uri);
+    const raw = await text(
+      (await vscode.commands.executeCommand(
+        "autodev.openEvidenceFile",
+        folderUri,
+        "it-7",
+        "it-7-critic.json",
+      )) as vscode.Uri,
+    );
     assert.match(raw, /^AutoDev: .*(not read|cannot open)/);
     const hostname = fs.readFileSync("/etc/hostname", "utf8").trim();
-    if (hostname.length > 3) for (const t of [review, critic, raw]) assert.ok(!t.includes(hostname), "content of /etc/hostname was shown");
-    const forged = vscode.Uri.from({ scheme: "autodev-evidence", path: "/x/../../etc/passwd", query: new URLSearchParams({ v: "raw", f: folderUri, t: "..", n: "../../etc/passwd" }).toString() });
+    if (hostname.length > 3) {
+      for (const t of [review, critic, raw]) assert.ok(!t.includes(hostname), "content of /etc/hostname was shown");
+    }
+    const forged = vscode.Uri.from({
+      scheme: "autodev-evidence",
+      path: "/x/../../etc/passwd",
+      query: new URLSearchParams({ v: "raw", f: folderUri, t: "..", n: "../../etc/passwd" }).toString(),
+    });
     assert.match(await text(forged), /cannot be shown: task id: not a safe file name/);
-    const other = vscode.Uri.from({ scheme: "autodev-evidence", path: "/x", query: new URLSearchParams({ v: "raw", f: folderUri, t: "it-7", n: "1.1-review.json" }).toString() });
+    const other = vscode.Uri.from({
+      scheme: "autodev-evidence",
+      path: "/x",
+      query: new URLSearchParams({ v: "raw", f: folderUri, t: "it-7", n: "1.1-review.json" }).toString(),
+    });
     assert.match(await text(other), /is not an evidence file of task it-7/);
   });
 });

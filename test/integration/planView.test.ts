@@ -40,7 +40,13 @@ describe("Plan view", function () {
 
   before(async () => {
     const a = await api();
-    assert.ok(await eventually(() => a.workspaces.folders.length > 0 && a.workspaces.folders.every((f) => f.report !== null), 30_000), "folders never verified");
+    assert.ok(
+      await eventually(
+        () => a.workspaces.folders.length > 0 && a.workspaces.folders.every((f) => f.report !== null),
+        30_000,
+      ),
+      "folders never verified",
+    );
   });
 
   it("shows one root per folder, phases with progress, tasks with status, retries and escalation", async () => {
@@ -54,7 +60,10 @@ describe("Plan view", function () {
     assert.match(String(rootItem.description), /ledger ok/);
     const phases = (await a.tree.getChildren(root)).filter((n) => n.kind === "phase");
     const phaseItems = phases.map((p) => a.tree.getTreeItem(p));
-    assert.ok(phaseItems.every((p) => /^\d+\/\d+$/.test(String(p.description))), phaseItems.map((p) => p.description).join());
+    assert.ok(
+      phaseItems.every((p) => /^\d+\/\d+$/.test(String(p.description))),
+      phaseItems.map((p) => p.description).join(),
+    );
     const tasks = await a.tree.getChildren(phases[0]);
     const items = tasks.map((t) => a.tree.getTreeItem(t));
     assert.ok(items.length > 0);
@@ -63,7 +72,9 @@ describe("Plan view", function () {
     // At a 300 px sidebar the id is the label and the description starts with the status, then the title.
     assert.equal(items[0].label, t0.id);
     assert.ok(String(items[0].description).endsWith(` · ${t0.title}`), String(items[0].description));
-    if (Number(t0.retry_count) > 0) assert.match(String(items[0].description), new RegExp(`^\\S.* · retry ${t0.retry_count}`));
+    if (Number(t0.retry_count) > 0) {
+      assert.match(String(items[0].description), new RegExp(`^\\S.* · retry ${t0.retry_count}`));
+    }
     if (t0.escalated) {
       assert.match(String(items[0].description), / · ⚑ · /);
       assert.match(String(items[0].accessibilityInformation?.label), /escalated/);
@@ -79,7 +90,11 @@ describe("Plan view", function () {
     assert.equal(a.tree.getTreeItem(root).label, "Internationaler Plan — 国際 🌍");
     const phases = await a.tree.getChildren(root);
     // The id is the label; the title ends the description (status first, for a narrow sidebar).
-    assert.deepEqual(await titledTasks(a, phases[0]), ["1.1 Übersetzung prüfen — naïve café", "1.2 日本語のドキュメントを書く", "1.3 Emoji 🚀 launch checklist ✓"]);
+    assert.deepEqual(await titledTasks(a, phases[0]), [
+      "1.1 Übersetzung prüfen — naïve café",
+      "1.2 日本語のドキュメントを書く",
+      "1.3 Emoji 🚀 launch checklist ✓",
+    ]);
     assert.deepEqual(await titledTasks(a, phases[1]), ["2.1 שלום — RTL title"]);
   });
 
@@ -89,7 +104,10 @@ describe("Plan view", function () {
     const pending = f.live!.phases.flatMap((p) => p.tasks).find((t) => t.status === "pending")!;
     const t0 = Date.now();
     execFileSync("python3", [path.join(REPO, "test/python/set_status.py"), f.cwd, pending.id, "in_progress"]);
-    const seen = await eventually(() => f.live!.phases.flatMap((p) => p.tasks).find((t) => t.id === pending.id)?.status === "in_progress", 10_000);
+    const seen = await eventually(
+      () => f.live!.phases.flatMap((p) => p.tasks).find((t) => t.id === pending.id)?.status === "in_progress",
+      10_000,
+    );
     assert.ok(seen, "the tree never showed the python append");
     console.log(`      python append reflected in ${Date.now() - t0} ms`);
     assert.equal(f.report?.ok, true);
@@ -116,7 +134,13 @@ describe("Plan view", function () {
       fs.writeFileSync(f.ledgerFile, original);
     }
     await vscode.commands.executeCommand("autodev.verify", f.folder.uri.toString());
-    assert.ok(await eventually(() => !a.diagnostics.get(vscode.Uri.file(f.ledgerFile)).some((d) => d.severity === vscode.DiagnosticSeverity.Error), 10_000));
+    assert.ok(
+      await eventually(
+        () =>
+          !a.diagnostics.get(vscode.Uri.file(f.ledgerFile)).some((d) => d.severity === vscode.DiagnosticSeverity.Error),
+        10_000,
+      ),
+    );
   });
 
   it("time-travels to an earlier entry and back to live", async () => {
@@ -124,7 +148,10 @@ describe("Plan view", function () {
     const f = firstFolder(a);
     await vscode.commands.executeCommand("autodev.showPlanAsOf", f.folder.uri.toString(), 2);
     assert.equal(f.timeTravel?.seq, 2);
-    assert.ok(f.plan!.phases.flatMap((p) => p.tasks).every((t) => t.status === "pending"), "at seq 2 every task is pending");
+    assert.ok(
+      f.plan!.phases.flatMap((p) => p.tasks).every((t) => t.status === "pending"),
+      "at seq 2 every task is pending",
+    );
     const root = (await a.tree.getChildren()).find((n) => n.kind === "root" && n.folder === f)!;
     assert.match(String(a.tree.getTreeItem(root).description), /as of seq 2/);
     assert.equal((await a.tree.getChildren(root))[0].kind, "info", "a marker leads the tree while travelling");
@@ -139,8 +166,15 @@ describe("Plan view", function () {
     const node = await a.tree.findTaskNode(f, pending.id);
     const seq = await a.tasks.transition(node, "pending", "skipped", "Skip", false);
     assert.ok(seq && seq > 0);
-    const py = spawnSync("python3", [path.join(REPO, "test/python/verify_ledger.py"), f.ledgerFile], { encoding: "utf8" });
+    const py = spawnSync("python3", [path.join(REPO, "test/python/verify_ledger.py"), f.ledgerFile], {
+      encoding: "utf8",
+    });
     assert.equal(py.status, 0, py.stdout);
-    assert.ok(await eventually(() => f.live!.phases.flatMap((p) => p.tasks).find((t) => t.id === pending.id)?.status === "skipped", 10_000));
+    assert.ok(
+      await eventually(
+        () => f.live!.phases.flatMap((p) => p.tasks).find((t) => t.id === pending.id)?.status === "skipped",
+        10_000,
+      ),
+    );
   });
 });

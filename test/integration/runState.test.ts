@@ -26,7 +26,11 @@ describe("AutoDev run state (python-full)", function () {
   async function child(parent: PlanNode | undefined, match: RegExp): Promise<PlanNode | undefined> {
     return (await a.tree.getChildren(parent ?? (await rootOf()))).find((n) => match.test(label(n)));
   }
-  async function eventuallyChild(parent: () => Promise<PlanNode | undefined>, match: RegExp, what: string): Promise<PlanNode> {
+  async function eventuallyChild(
+    parent: () => Promise<PlanNode | undefined>,
+    match: RegExp,
+    what: string,
+  ): Promise<PlanNode> {
     let found: PlanNode | undefined;
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
@@ -45,8 +49,12 @@ describe("AutoDev run state (python-full)", function () {
     const ext = extension();
     await ext.activate();
     a = ext.exports as AutodevApi;
-    const find = () => a.workspaces.folders.find((x) => fs.existsSync(path.join(x.cwd, ".autodev/inline-state.json")) && !!x.live);
-    assert.ok(await eventually(() => !!find(), 30_000), "the python-full workspace is not open (scripts/test-workspace.mjs lists it by default)");
+    const find = () =>
+      a.workspaces.folders.find((x) => fs.existsSync(path.join(x.cwd, ".autodev/inline-state.json")) && !!x.live);
+    assert.ok(
+      await eventually(() => !!find(), 30_000),
+      "the python-full workspace is not open (scripts/test-workspace.mjs lists it by default)",
+    );
     f = find()!;
     assert.ok(await eventually(() => a.run.view.of(f) !== null, 30_000), "run state never read");
   });
@@ -56,7 +64,11 @@ describe("AutoDev run state (python-full)", function () {
     assert.equal(label(first), "Waiting on reviewer for 1.2");
     const delegation = (await child(first, /^Delegation$/))!;
     await click(delegation);
-    assert.ok(vscode.window.activeTextEditor?.document.uri.fsPath.endsWith(path.join(".autodev", "delegations", "1.2-reviewer.md")));
+    assert.ok(
+      vscode.window.activeTextEditor?.document.uri.fsPath.endsWith(
+        path.join(".autodev", "delegations", "1.2-reviewer.md"),
+      ),
+    );
     assert.ok(await child(first, /^Response: not written yet$/));
     assert.match(a.run.status.text ?? "", /Waiting on reviewer for 1\.2/);
   });
@@ -64,9 +76,19 @@ describe("AutoDev run state (python-full)", function () {
   it("follows the response file: present, then invalid with a problem at its line", async () => {
     const file = path.join(f.cwd, ".autodev/responses/1.2-reviewer.json");
     const waiting = async () => (await a.tree.getChildren(await rootOf()))[0];
-    fs.writeFileSync(file, JSON.stringify({ schema_version: "1.0", task_id: "1.2", role: "reviewer", success: true, text: "APPROVED" }, null, 2));
+    fs.writeFileSync(
+      file,
+      JSON.stringify(
+        { schema_version: "1.0", task_id: "1.2", role: "reviewer", success: true, text: "APPROVED" },
+        null,
+        2,
+      ),
+    );
     await eventuallyChild(waiting, /^Response: present$/, "valid response");
-    fs.writeFileSync(file, '{\n  "task_id": "1.2",\n  "role": "reviewer",\n  "success": "perhaps",\n  "text": "x"\n}\n');
+    fs.writeFileSync(
+      file,
+      '{\n  "task_id": "1.2",\n  "role": "reviewer",\n  "success": "perhaps",\n  "text": "x"\n}\n',
+    );
     await eventuallyChild(waiting, /^Response: invalid \(line 4\)$/, "invalid response");
     const diags = a.run.diagnostics.get(vscode.Uri.file(file));
     assert.equal(diags[0]?.range.start.line, 3);
@@ -91,7 +113,10 @@ describe("AutoDev run state (python-full)", function () {
     assert.ok(tab.input instanceof vscode.TabInputTextDiff, "a diff editor opened");
     const input = tab.input as vscode.TabInputTextDiff;
     assert.equal(input.original.scheme, "autodev-view");
-    const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
+    const [left, right] = await Promise.all([
+      vscode.workspace.openTextDocument(input.original),
+      vscode.workspace.openTextDocument(input.modified),
+    ]);
     assert.ok(!left.getText().includes("variant:AB pass:1") && right.getText().includes("variant:AB pass:1"));
     const impl = (await child(tours, /^impl-/))!;
     assert.match(String(item(impl).description), /^task 1\.1 · 2 passes/);
@@ -116,31 +141,59 @@ describe("AutoDev run state (python-full)", function () {
       fs.writeFileSync(cfgFile, broken);
       fs.writeFileSync(specFile, `${specText}Also say goodbye.\n`);
       const line = broken.split("\n").findIndex((l) => l.includes('"qa_retry_limit"'));
-      assert.ok(await eventually(() => a.run.diagnostics.get(vscode.Uri.file(cfgFile)).some((d) => d.range.start.line === line && /qa_retry_limit/.test(d.message)), 30_000), "no config diagnostic at the key's line");
-      assert.ok(await eventually(() => a.run.diagnostics.get(vscode.Uri.file(specFile)).some((d) => d.code === "spec_drift"), 30_000), "no spec drift diagnostic");
+      assert.ok(
+        await eventually(
+          () =>
+            a.run.diagnostics
+              .get(vscode.Uri.file(cfgFile))
+              .some((d) => d.range.start.line === line && /qa_retry_limit/.test(d.message)),
+          30_000,
+        ),
+        "no config diagnostic at the key's line",
+      );
+      assert.ok(
+        await eventually(
+          () => a.run.diagnostics.get(vscode.Uri.file(specFile)).some((d) => d.code === "spec_drift"),
+          30_000,
+        ),
+        "no spec drift diagnostic",
+      );
       await eventuallyChild(async () => undefined, /^Spec drift$/, "spec drift node");
     } finally {
       fs.writeFileSync(cfgFile, cfgText);
       fs.writeFileSync(specFile, specText);
     }
-    assert.ok(await eventually(() => a.run.diagnostics.get(vscode.Uri.file(cfgFile)).length === 0, 30_000), "config diagnostics did not clear");
+    assert.ok(
+      await eventually(() => a.run.diagnostics.get(vscode.Uri.file(cfgFile)).length === 0, 30_000),
+      "config diagnostics did not clear",
+    );
   });
 
   it("says AutoDev is running while a python3 process holds .autodev/.lock, and clears on release", async () => {
-    const holder = spawn("python3", [path.join(REPO, "test/python/hold_lock.py"), "hold", path.join(f.cwd, ".autodev/.lock"), "--seconds", "60"], { stdio: ["pipe", "pipe", "inherit"] });
+    const holder = spawn(
+      "python3",
+      [path.join(REPO, "test/python/hold_lock.py"), "hold", path.join(f.cwd, ".autodev/.lock"), "--seconds", "60"],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
     const exited = new Promise((r) => holder.on("exit", r));
     try {
       await new Promise<void>((resolve, reject) => {
         holder.stdout!.on("data", (d: Buffer) => String(d).startsWith("ACQUIRED") && resolve());
         holder.on("exit", (c) => reject(new Error(`hold_lock.py exited ${c}`)));
       });
-      assert.ok(await eventually(() => /AutoDev running/.test(a.run.status.text ?? ""), 40_000), "status bar never said running");
+      assert.ok(
+        await eventually(() => /AutoDev running/.test(a.run.status.text ?? ""), 40_000),
+        "status bar never said running",
+      );
       assert.equal(label((await a.tree.getChildren(await rootOf()))[0]), "AutoDev is running");
     } finally {
       holder.stdin!.end();
       await exited;
     }
-    assert.ok(await eventually(() => !/AutoDev running/.test(a.run.status.text ?? ""), 20_000), "running did not clear after release");
+    assert.ok(
+      await eventually(() => !/AutoDev running/.test(a.run.status.text ?? ""), 20_000),
+      "running did not clear after release",
+    );
     assert.equal(label((await a.tree.getChildren(await rootOf()))[0]), "Waiting on reviewer for 1.2");
   });
 });

@@ -28,7 +28,13 @@ describe("ledger timeline", function () {
 
   before(async () => {
     a = await api();
-    assert.ok(await eventually(() => a.workspaces.folders.length > 0 && a.workspaces.folders.every((f) => f.report !== null), 30_000), "folders never verified");
+    assert.ok(
+      await eventually(
+        () => a.workspaces.folders.length > 0 && a.workspaces.folders.every((f) => f.report !== null),
+        30_000,
+      ),
+      "folders never verified",
+    );
   });
 
   after(async () => {
@@ -43,7 +49,13 @@ describe("ledger timeline", function () {
     await s.refresh();
     const index = new TimelineIndex(s.entries, 1);
     const query = { filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots: true, timeZone: "UTC" };
-    return index.page(query, { offset: 0, limit: 0, anchorSeq: null, locateSeq: null, facets: false }, () => null, 0, null).matched;
+    return index.page(
+      query,
+      { offset: 0, limit: 0, anchorSeq: null, locateSeq: null, facets: false },
+      () => null,
+      0,
+      null,
+    ).matched;
   };
 
   it("opens from the command and the webview paints rows", async () => {
@@ -64,7 +76,10 @@ describe("ledger timeline", function () {
     const before = ctrl.lastRendered;
     await a.treeView.reveal(node, { select: true, focus: false });
     const expected = await expectedMatched({ taskId: "1.1" });
-    assert.ok(await eventually(() => ctrl.lastRendered !== before && ctrl.lastRendered?.matched === expected, 20_000), `expected ${expected} entries of task 1.1, saw ${ctrl.lastRendered?.matched}`);
+    assert.ok(
+      await eventually(() => ctrl.lastRendered !== before && ctrl.lastRendered?.matched === expected, 20_000),
+      `expected ${expected} entries of task 1.1, saw ${ctrl.lastRendered?.matched}`,
+    );
   });
 
   it("the webview's 'Show plan as of' time-travels the tree, 'Back to live' returns", async () => {
@@ -78,7 +93,10 @@ describe("ledger timeline", function () {
     await ctrl.receive({ type: "copyHash", folderUri: uri(), seq: 3, which: "self" });
     assert.match(await vscode.env.clipboard.readText(), /^[0-9a-f]{16,64}$/);
     await ctrl.receive({ type: "openLine", folderUri: uri(), seq: 3 });
-    assert.ok(await eventually(() => vscode.window.activeTextEditor?.document.uri.fsPath === folder().ledgerFile, 10_000), "the ledger did not open");
+    assert.ok(
+      await eventually(() => vscode.window.activeTextEditor?.document.uri.fsPath === folder().ledgerFile, 10_000),
+      "the ledger did not open",
+    );
     assert.equal(vscode.window.activeTextEditor!.selection.active.line, 2);
   });
 
@@ -86,7 +104,16 @@ describe("ledger timeline", function () {
     const hidden = ctrl.lastRendered;
     await vscode.commands.executeCommand("autodev.showTimeline", uri());
     const expected = await expectedMatched({ taskId: "1.1" });
-    assert.ok(await eventually(() => ctrl.lastRendered !== hidden && ctrl.lastRendered?.reason === "open" && ctrl.lastRendered?.matched === expected, 30_000), `after showing again: ${JSON.stringify(ctrl.lastRendered)}, expected ${expected} entries`);
+    assert.ok(
+      await eventually(
+        () =>
+          ctrl.lastRendered !== hidden &&
+          ctrl.lastRendered?.reason === "open" &&
+          ctrl.lastRendered?.matched === expected,
+        30_000,
+      ),
+      `after showing again: ${JSON.stringify(ctrl.lastRendered)}, expected ${expected} entries`,
+    );
   });
 
   it("refuses malformed or unknown messages without acting on them", async () => {
@@ -101,10 +128,21 @@ describe("ledger timeline", function () {
 
   it("live: an entry appended outside the editor arrives", async () => {
     const before = folder().entries;
-    await appendEntry(folder().cwd, "update_task_status", new Map([["task_id", "1.1"], ["status", "in_progress"]]), "sess-timeline-it");
+    await appendEntry(
+      folder().cwd,
+      "update_task_status",
+      new Map([
+        ["task_id", "1.1"],
+        ["status", "in_progress"],
+      ]),
+      "sess-timeline-it",
+    );
     assert.ok(await eventually(() => folder().entries === before + 1, 20_000), "the folder did not pick the append up");
     const expected = await expectedMatched({ taskId: "1.1" });
-    assert.ok(await eventually(() => ctrl.lastRendered?.matched === expected, 20_000), `the webview did not show the new entry (${ctrl.lastRendered?.matched} of ${expected})`);
+    assert.ok(
+      await eventually(() => ctrl.lastRendered?.matched === expected, 20_000),
+      `the webview did not show the new entry (${ctrl.lastRendered?.matched} of ${expected})`,
+    );
   });
 
   it("Show Task in Timeline opens on a task's entries", async () => {
@@ -112,6 +150,9 @@ describe("ledger timeline", function () {
     const same = (await vscode.commands.executeCommand("autodev.showTaskInTimeline", node)) as TimelineController;
     assert.equal(same, ctrl, "the one panel is reused");
     const expected = await expectedMatched({ taskId: "1.2" });
-    assert.ok(await eventually(() => ctrl.lastRendered?.matched === expected, 20_000), `expected ${expected} entries of task 1.2, saw ${ctrl.lastRendered?.matched}`);
+    assert.ok(
+      await eventually(() => ctrl.lastRendered?.matched === expected, 20_000),
+      `expected ${expected} entries of task 1.2, saw ${ctrl.lastRendered?.matched}`,
+    );
   });
 });

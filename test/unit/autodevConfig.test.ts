@@ -24,7 +24,10 @@ function mutations(base: Json): Array<[string, string]> {
   const plan = (c: Json) => t(c).plan as Json;
   add("extra root key", (c) => (c.colour = "blue"));
   add("extra nested key", (c) => (plan(c).judges = 3));
-  add("extra agent key", (c) => ((c.agents as Json).developer = { ...((c.agents as Json).developer as Json), temperature: 0.2 }));
+  add(
+    "extra agent key",
+    (c) => ((c.agents as Json).developer = { ...((c.agents as Json).developer as Json), temperature: 0.2 }),
+  );
   add("missing hive", (c) => delete c.hive);
   add("missing hive.path", (c) => delete (c.hive as Json).path);
   add("missing num_judges", (c) => delete plan(c).num_judges);
@@ -39,9 +42,9 @@ function mutations(base: Json): Array<[string, string]> {
   add("null model ok", (c) => ((c.agents as Json).judge = { model: null }));
   add("bad platform", (c) => (c.platform = "vim"));
   add("bad schema_version", (c) => (c.schema_version = "2.0.0"));
-  add("float from string", (c) => ((c.knowledge = { dedup_threshold: "0.75" })));
-  add("cost budget null", (c) => ((c.guardrails = { cost_budget_usd_per_plan: null })));
-  add("cost budget junk", (c) => ((c.guardrails = { cost_budget_usd_per_plan: "lots" })));
+  add("float from string", (c) => (c.knowledge = { dedup_threshold: "0.75" }));
+  add("cost budget null", (c) => (c.guardrails = { cost_budget_usd_per_plan: null }));
+  add("cost budget junk", (c) => (c.guardrails = { cost_budget_usd_per_plan: "lots" }));
   add("missing role", (c) => delete (c.agents as Json).synthesizer);
   add("agents not an object", (c) => (c.agents = []));
   add("list of str with int", (c) => (t(c).auto_disable_for_models = ["opus", 3]));
@@ -70,7 +73,12 @@ describe("autodev config.json (AutodevConfig)", function () {
 
   it("accepts and rejects exactly what pydantic does, with the same error paths", async () => {
     const docs = mutations(base);
-    const answers = askOracle<{ ok: boolean; locs: Array<Array<string | number>>; roles_missing?: boolean; qa_retry_limit?: number }>(docs.map(([, text]) => ({ op: "config", text })));
+    const answers = askOracle<{
+      ok: boolean;
+      locs: Array<Array<string | number>>;
+      roles_missing?: boolean;
+      qa_retry_limit?: number;
+    }>(docs.map(([, text]) => ({ op: "config", text })));
     let checked = 0;
     for (let i = 0; i < docs.length; i++) {
       const [name, text] = docs[i];
@@ -83,7 +91,9 @@ describe("autodev config.json (AutodevConfig)", function () {
         const pyPaths = py.locs.map((l) => (l.length ? l.join(".") : "(root)")).sort();
         assert.deepEqual(pathsOf(ours.errors), pyPaths, `${name}: error paths`);
       }
-      if (py.ok && py.roles_missing) assert.deepEqual(pathsOf(ours.errors), ["agents"], `${name}: missing roles at agents`);
+      if (py.ok && py.roles_missing) {
+        assert.deepEqual(pathsOf(ours.errors), ["agents"], `${name}: missing roles at agents`);
+      }
       if (py.ok) assert.equal(ours.qaRetryLimit, py.qa_retry_limit, `${name}: qa_retry_limit`);
       checked++;
     }

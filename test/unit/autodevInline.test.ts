@@ -11,7 +11,17 @@ import { readInlineState, waitingLabel } from "../../src/core/sources/autodev/in
 import { decideNextSteps, PlanTasks } from "../../src/core/sources/autodev/run/nextStep";
 import { askOracle, copyFullFixture } from "./helpers/autodevOracle";
 
-const RESPONSE = { schema_version: "1.0", task_id: "1.2", role: "reviewer", success: true, text: "APPROVED", error: null, duration_s: 1.5, files_changed: [], diff: null };
+const RESPONSE = {
+  schema_version: "1.0",
+  task_id: "1.2",
+  role: "reviewer",
+  success: true,
+  text: "APPROVED",
+  error: null,
+  duration_s: 1.5,
+  files_changed: [],
+  diff: null,
+};
 
 function plan(...tasks: Array<[string, string]>): PlanTasks {
   return { phases: [{ tasks: tasks.map(([id, status]) => ({ id, status, title: `task ${id}` })) }] };
@@ -36,7 +46,10 @@ describe("autodev inline mode and next steps", function () {
     assert.equal(waitingLabel(w), "Waiting on reviewer for 1.2");
     assert.equal(waitingLabel({ ...w, retryCount: 2 }, 3), "Waiting on reviewer for 1.2 (retry 2/3)");
     assert.deepEqual(r.delegations, ["1.2-developer.md", "1.2-reviewer.md"]);
-    assert.deepEqual(r.responses.map((x) => [x.file, x.state]), [[".autodev/responses/1.2-developer.json", "present"]]);
+    assert.deepEqual(
+      r.responses.map((x) => [x.file, x.state]),
+      [[".autodev/responses/1.2-developer.json", "present"]],
+    );
     assert.equal(r.responses[0].response?.text, "Handled empty names.");
   });
 
@@ -65,19 +78,44 @@ describe("autodev inline mode and next steps", function () {
     const stateText = fs.readFileSync(path.join(ws, ".autodev/inline-state.json"), "utf8");
     const state = JSON.parse(stateText) as Record<string, unknown>;
     const responses: Array<Record<string, unknown>> = [
-      RESPONSE, { ...RESPONSE, success: "yes" }, { ...RESPONSE, success: "maybe" }, { ...RESPONSE, duration_s: "2.5" }, { ...RESPONSE, text: 5 },
-      { ...RESPONSE, extra: 1 }, { ...RESPONSE, schema_version: "2.0" }, { task_id: "1.2", role: "reviewer", success: true, text: "" }, { ...RESPONSE, files_changed: ["a", 1] }, { ...RESPONSE, error: 3 },
+      RESPONSE,
+      { ...RESPONSE, success: "yes" },
+      { ...RESPONSE, success: "maybe" },
+      { ...RESPONSE, duration_s: "2.5" },
+      { ...RESPONSE, text: 5 },
+      { ...RESPONSE, extra: 1 },
+      { ...RESPONSE, schema_version: "2.0" },
+      { task_id: "1.2", role: "reviewer", success: true, text: "" },
+      { ...RESPONSE, files_changed: ["a", 1] },
+      { ...RESPONSE, error: 3 },
     ];
-    const states: Array<Record<string, unknown>> = [state, { ...state, orchestrator_step: "judge" }, { ...state, retry_count: "2" }, { ...state, last_issues: "x" }, { ...state, note: 1 }];
-    const py = askOracle<{ ok: boolean }>([...responses.map((r) => ({ op: "response", text: JSON.stringify(r) })), ...states.map((s) => ({ op: "suspend", text: JSON.stringify(s) }))]);
+    const states: Array<Record<string, unknown>> = [
+      state,
+      { ...state, orchestrator_step: "judge" },
+      { ...state, retry_count: "2" },
+      { ...state, last_issues: "x" },
+      { ...state, note: 1 },
+    ];
+    const py = askOracle<{ ok: boolean }>([
+      ...responses.map((r) => ({ op: "response", text: JSON.stringify(r) })),
+      ...states.map((s) => ({ op: "suspend", text: JSON.stringify(s) })),
+    ]);
     const file = path.join(ws, ".autodev/responses/1.2-reviewer.json");
     for (let i = 0; i < responses.length; i++) {
       fs.writeFileSync(file, JSON.stringify(responses[i]));
-      assert.equal((await readInlineState(ws)).waiting!.response.state === "present", py[i].ok, `response ${JSON.stringify(responses[i])}`);
+      assert.equal(
+        (await readInlineState(ws)).waiting!.response.state === "present",
+        py[i].ok,
+        `response ${JSON.stringify(responses[i])}`,
+      );
     }
     for (let i = 0; i < states.length; i++) {
       fs.writeFileSync(path.join(ws, ".autodev/inline-state.json"), JSON.stringify(states[i]));
-      assert.equal((await readInlineState(ws)).waiting !== null, py[responses.length + i].ok, `state ${JSON.stringify(states[i])}`);
+      assert.equal(
+        (await readInlineState(ws)).waiting !== null,
+        py[responses.length + i].ok,
+        `state ${JSON.stringify(states[i])}`,
+      );
     }
   });
 
@@ -106,7 +144,10 @@ describe("autodev inline mode and next steps", function () {
     n = decideNextSteps(p, { ...w, response: { ...w.response, state: "present" } });
     assert.equal(n.resume.action, "collect_response");
     assert.match(n.resume.text, /re-run task 1\.2/);
-    n = decideNextSteps(p, { ...w, response: { ...w.response, state: "invalid", error: { path: "x", message: "bad", line: 2 } } });
+    n = decideNextSteps(p, {
+      ...w,
+      response: { ...w.response, state: "invalid", error: { path: "x", message: "bad", line: 2 } },
+    });
     assert.equal(n.resume.action, "fail_invalid_response");
     n = decideNextSteps(p, null);
     assert.deepEqual([n.resume.action, n.resume.taskId], ["rerun_task", "1.2"]);

@@ -17,12 +17,37 @@ import { SeededRandom } from "../../src/sample/seededRandom";
 const NOW = 1_800_000_000;
 
 const TIMESTAMPS = [
-  "2026-11-30T09:35:50.436425+00:00", "2026-11-30T09:35:50+02:00", "2026-11-30T09:35:50Z", "2026-11-30 09:35:50",
-  "2026-11-30T09:35", "2026-11-30T09", "2026-11-30", "2026-02-29T00:00:00Z", "2024-02-29T00:00:00Z", "2026-13-01T00:00:00Z",
-  "2026-11-30T24:00:00Z", "2026-11-30T09:35:50.1Z", "2026-11-30T09:35:50,5+00:00", "2026-11-30T09:35:50-05:30", "not a date",
-  "", "1969-12-31T23:59:59+00:00", "0001-01-01T00:00:00+00:00", "2026-11-30T09:35:50+0000", "2026-11-30X09:35:50Z",
-  "2026-11-30T093550", "2026-11-30T0935", "20261130", "2026-11-30T09:35:50+00", "2026-11-30T09:35:50.1234567Z", "2026-11-30T09:35:50+00:00:30",
-  "2026-11-30T09:3550", "2026-11-30T09:35:50.123+0530", "2026-11-30T09:35:50 +00:00", "2026-11-30T09:35:50z", "2026-11-30T09:35:50+24:00",
+  "2026-11-30T09:35:50.436425+00:00",
+  "2026-11-30T09:35:50+02:00",
+  "2026-11-30T09:35:50Z",
+  "2026-11-30 09:35:50",
+  "2026-11-30T09:35",
+  "2026-11-30T09",
+  "2026-11-30",
+  "2026-02-29T00:00:00Z",
+  "2024-02-29T00:00:00Z",
+  "2026-13-01T00:00:00Z",
+  "2026-11-30T24:00:00Z",
+  "2026-11-30T09:35:50.1Z",
+  "2026-11-30T09:35:50,5+00:00",
+  "2026-11-30T09:35:50-05:30",
+  "not a date",
+  "",
+  "1969-12-31T23:59:59+00:00",
+  "0001-01-01T00:00:00+00:00",
+  "2026-11-30T09:35:50+0000",
+  "2026-11-30X09:35:50Z",
+  "2026-11-30T093550",
+  "2026-11-30T0935",
+  "20261130",
+  "2026-11-30T09:35:50+00",
+  "2026-11-30T09:35:50.1234567Z",
+  "2026-11-30T09:35:50+00:00:30",
+  "2026-11-30T09:3550",
+  "2026-11-30T09:35:50.123+0530",
+  "2026-11-30T09:35:50 +00:00",
+  "2026-11-30T09:35:50z",
+  "2026-11-30T09:35:50+24:00",
 ];
 
 describe("autodev knowledge (swarm, hive, rejected)", function () {
@@ -41,11 +66,25 @@ describe("autodev knowledge (swarm, hive, rejected)", function () {
     const rnd = () => r.next() / 4294967296;
     const entries = Array.from({ length: 300 }, (_, i) => {
       const age = rnd() < 0.2 ? rnd() * 90 * 86400 : rnd() * 40 * 86400;
-      const ts = rnd() < 0.1 ? TIMESTAMPS[Math.floor(rnd() * TIMESTAMPS.length)] : new Date((NOW - age) * 1000).toISOString();
-      return { id: `l${i}`, timestamp: ts, role_source: "developer", tier: "swarm", text: `lesson ${i}`, confidence: Math.round(rnd() * 1000) / 1000, applied_count: Math.floor(rnd() * 12) - 1 };
+      const ts =
+        rnd() < 0.1 ? TIMESTAMPS[Math.floor(rnd() * TIMESTAMPS.length)] : new Date((NOW - age) * 1000).toISOString();
+      return {
+        id: `l${i}`,
+        timestamp: ts,
+        role_source: "developer",
+        tier: "swarm",
+        text: `lesson ${i}`,
+        confidence: Math.round(rnd() * 1000) / 1000,
+        applied_count: Math.floor(rnd() * 12) - 1,
+      };
     });
     const py = askOracle<{ rank: number }>(entries.map((entry) => ({ op: "rank", entry, now: NOW })));
-    entries.forEach((e, i) => assert.ok(Math.abs(rankLesson(e, NOW) - py[i].rank) < 1e-9, `entry ${i} (${e.timestamp}): ours ${rankLesson(e, NOW)}, Python ${py[i].rank}`));
+    entries.forEach((e, i) =>
+      assert.ok(
+        Math.abs(rankLesson(e, NOW) - py[i].rank) < 1e-9,
+        `entry ${i} (${e.timestamp}): ours ${rankLesson(e, NOW)}, Python ${py[i].rank}`,
+      ),
+    );
   });
 
   it("reads the fixture's swarm ranked highest first, its hive from the home folder, and the rejected lesson", async () => {
@@ -54,7 +93,9 @@ describe("autodev knowledge (swarm, hive, rejected)", function () {
     assert.deepEqual(k.errors, []);
     assert.deepEqual(k.skipped, []);
     assert.equal(k.swarm.length, 3);
-    const py = askOracle<{ rank: number }>(k.swarm.map((e) => ({ op: "rank", entry: { ...e, rank: undefined, line: undefined }, now: NOW })));
+    const py = askOracle<{ rank: number }>(
+      k.swarm.map((e) => ({ op: "rank", entry: { ...e, rank: undefined, line: undefined }, now: NOW })),
+    );
     for (let i = 1; i < k.swarm.length; i++) assert.ok(py[i - 1].rank >= py[i].rank, "Python's order: rank descending");
     assert.equal(k.swarm[0].text, "Keep greeting functions pure so they are trivial to test.");
     assert.equal(k.swarm[0].confirmations, 4);
@@ -69,10 +110,16 @@ describe("autodev knowledge (swarm, hive, rejected)", function () {
     const { ws, home } = copyFullFixture();
     const file = path.join(ws, ".autodev/knowledge.jsonl");
     const good = fs.readFileSync(file, "utf8").split("\n")[0];
-    fs.writeFileSync(file, [good, "", '{"id": "x", "secret": "s3cr3t"', "[1,2]", '{"id": "y"}', `  ${good}  `].join("\n"));
+    fs.writeFileSync(
+      file,
+      [good, "", '{"id": "x", "secret": "s3cr3t"', "[1,2]", '{"id": "y"}', `  ${good}  `].join("\n"),
+    );
     const k = await readKnowledge(ws, await readConfig(ws), { home, nowS: NOW });
     assert.equal(k.swarm.length, 2);
-    assert.deepEqual(k.skipped.map((s) => s.line), [3, 4, 5]);
+    assert.deepEqual(
+      k.skipped.map((s) => s.line),
+      [3, 4, 5],
+    );
     assert.ok(!JSON.stringify(k.skipped).includes("s3cr3t"), "line content is never echoed");
   });
 

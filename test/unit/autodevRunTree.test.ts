@@ -42,7 +42,10 @@ describe("autodev run-state tree and problems", function () {
     const top = runTopNodes(await runState(ws, home));
     assert.equal(top[0].id, "autodev|waiting");
     assert.equal(top[0].label, "Waiting on reviewer for 1.2");
-    assert.deepEqual(find(top, "autodev|waiting|delegation").target, { kind: "file", file: ".autodev/delegations/1.2-reviewer.md" });
+    assert.deepEqual(find(top, "autodev|waiting|delegation").target, {
+      kind: "file",
+      file: ".autodev/delegations/1.2-reviewer.md",
+    });
     assert.equal(find(top, "autodev|waiting|response").label, "Response: not written yet");
     assert.equal(top.length, 1, "nothing else on top while AutoDev is not running");
     const bottom = runBottomNodes(await runState(ws, home));
@@ -54,8 +57,18 @@ describe("autodev run-state tree and problems", function () {
   it("shows retries against qa_retry_limit and an invalid response at its line", async () => {
     const { ws, home } = copyFullFixture();
     const stateFile = path.join(ws, ".autodev/inline-state.json");
-    fs.writeFileSync(stateFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(stateFile, "utf8")), retry_count: 2, last_issues: ["missing docstring", "\u001b[31mred\u001b[0m"] }));
-    fs.writeFileSync(path.join(ws, ".autodev/responses/1.2-reviewer.json"), '{\n  "task_id": "1.2",\n  "role": "reviewer",\n  "success": "perhaps",\n  "text": "x"\n}');
+    fs.writeFileSync(
+      stateFile,
+      JSON.stringify({
+        ...JSON.parse(fs.readFileSync(stateFile, "utf8")),
+        retry_count: 2,
+        last_issues: ["missing docstring", "\u001b[31mred\u001b[0m"],
+      }),
+    );
+    fs.writeFileSync(
+      path.join(ws, ".autodev/responses/1.2-reviewer.json"),
+      '{\n  "task_id": "1.2",\n  "role": "reviewer",\n  "success": "perhaps",\n  "text": "x"\n}',
+    );
     const rs = await runState(ws, home);
     const top = runTopNodes(rs);
     assert.equal(top[0].label, "Waiting on reviewer for 1.2 (retry 2/3)");
@@ -78,7 +91,12 @@ describe("autodev run-state tree and problems", function () {
     assert.equal(pass1.label, "Pass 1: AB won");
     assert.match(String(pass1.description), /A 4 · B 2 · AB 6 · 2\/3 judges/);
     const diff = find(bottom, `autodev|tournament|${plan}|pass|1|diff`).target;
-    assert.deepEqual(diff, { kind: "diff", title: `${plan} pass 1: A ↔ AB`, left: { kind: "file", file: `.autodev/tournaments/${plan}/pass_01/version_a.md` }, right: { kind: "file", file: `.autodev/tournaments/${plan}/pass_01/version_ab.md` } });
+    assert.deepEqual(diff, {
+      kind: "diff",
+      title: `${plan} pass 1: A ↔ AB`,
+      left: { kind: "file", file: `.autodev/tournaments/${plan}/pass_01/version_a.md` },
+      right: { kind: "file", file: `.autodev/tournaments/${plan}/pass_01/version_ab.md` },
+    });
     assert.equal(find(bottom, `autodev|tournament|${plan}|diff`).target?.kind, "diff");
     assert.ok(pass1.children!.some((n) => n.label === "Judge 3: no usable ranking"));
     assert.ok(pass1.children!.some((n) => n.label === "Incumbent after pass 1"));
@@ -90,13 +108,22 @@ describe("autodev run-state tree and problems", function () {
     const { ws, home } = copyFullFixture();
     const bottom = runBottomNodes(await runState(ws, home));
     assert.equal(find(bottom, "autodev|knowledge").description, "3 project · 1 hive · 1 rejected");
-    assert.equal(find(bottom, "autodev|knowledge|swarm").children![0].label, "Keep greeting functions pure so they are trivial to test.");
+    assert.equal(
+      find(bottom, "autodev|knowledge|swarm").children![0].label,
+      "Keep greeting functions pure so they are trivial to test.",
+    );
     assert.equal(find(bottom, "autodev|config").description, "inline · valid");
     assert.match(String(find(bottom, "autodev|config|retries").description), /^3 · 1\.2 at retry 0\/3$/);
-    assert.match(String(find(bottom, "autodev|config|tournaments|impl").description), /on · 1 judges · k=1 · ≤3 rounds/);
+    assert.match(
+      String(find(bottom, "autodev|config|tournaments|impl").description),
+      /on · 1 judges · k=1 · ≤3 rounds/,
+    );
     assert.equal(find(bottom, "autodev|spec").label, "Spec matches the plan");
     const pe = find(bottom, "autodev|planEvidence").children!;
-    assert.deepEqual(pe.map((n) => n.label), ["Domain expert", "Explorer findings"]);
+    assert.deepEqual(
+      pe.map((n) => n.label),
+      ["Domain expert", "Explorer findings"],
+    );
     assert.deepEqual(pe[1].target, { kind: "file", file: ".autodev/evidence/plan-explore-explore.json" });
   });
 
@@ -107,7 +134,9 @@ describe("autodev run-state tree and problems", function () {
     const text = fs.readFileSync(cfgFile, "utf8").replace('"qa_retry_limit": 3', '"qa_retry_limit": "three"');
     fs.writeFileSync(cfgFile, text);
     fs.appendFileSync(path.join(ws, ".autodev/spec.md"), "Also add a farewell.\n");
-    fs.mkdirSync(path.join(ws, ".autodev/tournaments", tournamentId(ws, "impl"), "worktrees/ab-1"), { recursive: true });
+    fs.mkdirSync(path.join(ws, ".autodev/tournaments", tournamentId(ws, "impl"), "worktrees/ab-1"), {
+      recursive: true,
+    });
     const problems = runStateProblems(await runState(ws, home));
     const cfg = problems.find((p) => p.code === "config_invalid")!;
     assert.equal(cfg.line, text.split("\n").findIndex((l) => l.includes('"qa_retry_limit"')) + 1);

@@ -13,7 +13,9 @@ import { convergedAfter, PassRecord } from "../../src/core/sources/autodev/tourn
 import { copyFullFixture, tournamentId } from "./helpers/autodevOracle";
 
 function pythonHistory(file: string): Array<Record<string, unknown>> {
-  const r = spawnSync("python3", ["-c", "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))", file], { encoding: "utf8" });
+  const r = spawnSync("python3", ["-c", "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))", file], {
+    encoding: "utf8",
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as Array<Record<string, unknown>>;
 }
@@ -25,7 +27,10 @@ describe("autodev tournaments", function () {
     const { ws } = copyFullFixture();
     const { tournaments, errors } = await readTournaments(ws, null);
     assert.deepEqual(errors, []);
-    assert.deepEqual(tournaments.map((t) => t.phase), ["impl", "plan"]);
+    assert.deepEqual(
+      tournaments.map((t) => t.phase),
+      ["impl", "plan"],
+    );
     for (const t of tournaments) {
       assert.deepEqual(t.errors, []);
       const py = pythonHistory(path.join(ws, t.dir, "history.json"));
@@ -39,30 +44,55 @@ describe("autodev tournaments", function () {
         assert.equal(p.hashBefore, py[i].incumbent_hash_before);
         assert.equal(p.hashAfter, py[i].incumbent_hash_after);
         const details = py[i].judge_details as Array<Record<string, unknown>>;
-        assert.deepEqual(p.judges.map((j) => j.ranking), details.map((d) => d.ranking ?? null));
+        assert.deepEqual(
+          p.judges.map((j) => j.ranking),
+          details.map((d) => d.ranking ?? null),
+        );
       });
     }
     const [impl, plan] = tournaments;
     assert.equal(impl.taskId, "1.1");
-    assert.deepEqual(impl.passes.map((p) => p.winner), ["B", "A"]);
+    assert.deepEqual(
+      impl.passes.map((p) => p.winner),
+      ["B", "A"],
+    );
     assert.equal(impl.converged, true);
     assert.equal(plan.taskId, null);
-    assert.deepEqual(plan.passes.map((p) => p.winner), ["AB", "A", "A"]);
+    assert.deepEqual(
+      plan.passes.map((p) => p.winner),
+      ["AB", "A", "A"],
+    );
     assert.equal(plan.winner, "A");
     assert.equal(plan.converged, true);
     assert.equal(plan.passes[0].validJudges, 2);
     assert.equal(plan.passes[0].judges.filter((j) => j.ranking === null).length, 1);
     assert.match(plan.passes[0].judges.find((j) => j.ranking === null)!.rawResponse!, /cannot decide/);
     assert.ok(plan.initial?.endsWith("initial_a.md") && plan.final?.endsWith("final_output.md"));
-    assert.deepEqual(plan.incumbents.map((x) => x.afterPass), [1]);
-    assert.deepEqual(plan.passArtifacts.map((a) => a.pass), [1, 2, 3]);
+    assert.deepEqual(
+      plan.incumbents.map((x) => x.afterPass),
+      [1],
+    );
+    assert.deepEqual(
+      plan.passArtifacts.map((a) => a.pass),
+      [1, 2, 3],
+    );
     assert.ok(plan.passArtifacts.every((a) => a.versionA && a.critic && a.versionB && a.versionAB));
     assert.ok(plan.files.includes("pass_02/version_ab.md") && plan.files.includes("history.json"));
     assert.equal(plan.leftoverWorktrees, null);
   });
 
   it("numbers passes from pass_num, not position, and applies Python's convergence rule", () => {
-    const p = (n: number, winner: "A" | "B" | "AB"): PassRecord => ({ pass: n, winner, scores: {}, validJudges: 1, elapsedS: 0, judges: [], hashBefore: "", hashAfter: "", timestamp: null });
+    const p = (n: number, winner: "A" | "B" | "AB"): PassRecord => ({
+      pass: n,
+      winner,
+      scores: {},
+      validJudges: 1,
+      elapsedS: 0,
+      judges: [],
+      hashBefore: "",
+      hashAfter: "",
+      timestamp: null,
+    });
     assert.equal(convergedAfter([p(1, "B"), p(2, "A"), p(3, "A")], 2), true);
     assert.equal(convergedAfter([p(1, "A"), p(2, "B"), p(3, "A")], 2), false);
     assert.equal(convergedAfter([p(1, "AB")], 1), false);
@@ -80,7 +110,10 @@ describe("autodev tournaments", function () {
     const plan = tournaments.find((t) => t.phase === "plan")!;
     assert.equal(plan.finished, false);
     assert.equal(plan.converged, null);
-    assert.deepEqual(plan.passes.map((x) => x.pass), [2, 3]);
+    assert.deepEqual(
+      plan.passes.map((x) => x.pass),
+      [2, 3],
+    );
     const impl = tournaments.find((t) => t.phase === "impl")!;
     assert.deepEqual(impl.leftoverWorktrees, ["worktrees/b-0001234"]);
     assert.ok(!impl.files.some((f) => f.startsWith("worktrees")));
@@ -99,7 +132,10 @@ describe("autodev tournaments", function () {
     assert.match(errs, /history\.json resolves to .*outside the workspace/);
     assert.match(errs, /pass_02\/result\.json: not a PassResult: winner/);
     assert.match(errs, /FIFO/);
-    assert.deepEqual(plan.passes.map((x) => x.pass), [1]);
+    assert.deepEqual(
+      plan.passes.map((x) => x.pass),
+      [1],
+    );
   });
 
   it("does not list a tournaments folder that is a link out of the workspace", async () => {

@@ -7,7 +7,12 @@
  */
 import * as assert from "node:assert/strict";
 import { Worker } from "node:worker_threads";
-import { claimBack, claimFront, newChunkClaims, notePlanChunk } from "../../src/core/sources/autodev/ledger/read/chunkClaims";
+import {
+  claimBack,
+  claimFront,
+  newChunkClaims,
+  notePlanChunk,
+} from "../../src/core/sources/autodev/ledger/read/chunkClaims";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 
 describe("chunk claims", () => {
@@ -33,10 +38,20 @@ describe("chunk claims", () => {
           else back.push(b);
         }
       }
-      assert.deepEqual(front, Array.from({ length: front.length }, (_, i) => i), "front claims are 0, 1, 2, …");
-      assert.deepEqual(back, Array.from({ length: back.length }, (_, i) => count - 1 - i), "back claims are n-1, n-2, …");
+      assert.deepEqual(
+        front,
+        Array.from({ length: front.length }, (_, i) => i),
+        "front claims are 0, 1, 2, …",
+      );
+      assert.deepEqual(
+        back,
+        Array.from({ length: back.length }, (_, i) => count - 1 - i),
+        "back claims are n-1, n-2, …",
+      );
       assert.equal(front.length + back.length, count, `count ${count} floor ${floor}: every chunk claimed once`);
-      if (floor > 0) assert.equal(front.length, floor, "a forced split gives this thread exactly the first `floor` chunks");
+      if (floor > 0) {
+        assert.equal(front.length, floor, "a forced split gives this thread exactly the first `floor` chunks");
+      }
     }
   });
 
@@ -64,12 +79,18 @@ describe("chunk claims", () => {
       }
       parentPort.postMessage(got);`;
     const workers = [0, 1].map(() => new Worker(script, { eval: true, workerData: c }));
-    const results = workers.map((w) => new Promise<number[]>((resolve, reject) => (w.once("message", resolve), w.once("error", reject))));
+    const results = workers.map(
+      (w) => new Promise<number[]>((resolve, reject) => (w.once("message", resolve), w.once("error", reject))),
+    );
     const mine: number[] = [];
     for (let f = claimFront(c); f >= 0; f = claimFront(c)) mine.push(f);
     const theirs = (await Promise.all(results)).flat();
     const all = [...mine, ...theirs].sort((a, b) => a - b);
-    assert.deepEqual(all, Array.from({ length: count }, (_, i) => i), "every chunk claimed exactly once");
+    assert.deepEqual(
+      all,
+      Array.from({ length: count }, (_, i) => i),
+      "every chunk claimed exactly once",
+    );
     await Promise.all(workers.map((w) => w.terminate()));
   });
 });

@@ -30,7 +30,9 @@ describe("autodev-state CLI", function () {
 
   it("verify exits 1 on a tampered ledger, errors[0] at the right line", () => {
     const dir = copyFixture("python-small");
-    const text = fs.readFileSync(ledgerPath(dir), "utf8").replace('"title": "Write README"', '"title": "Write READYOU"');
+    const text = fs
+      .readFileSync(ledgerPath(dir), "utf8")
+      .replace('"title": "Write README"', '"title": "Write READYOU"');
     fs.writeFileSync(ledgerPath(dir), text);
     const r = cli("verify", dir, "--json");
     assert.equal(r.code, 1);
@@ -47,7 +49,15 @@ describe("autodev-state CLI", function () {
     assert.equal(at.plan.phases[0].tasks[0].status, "in_progress");
     const load = JSON.parse(cli("load", dir, "--json").out);
     assert.equal(load.entries, 21);
-    assert.deepEqual(Object.keys(load.plan), ["plan_id", "spec_hash", "phases", "metadata", "created_at", "updated_at", "content_hash"]);
+    assert.deepEqual(Object.keys(load.plan), [
+      "plan_id",
+      "spec_hash",
+      "phases",
+      "metadata",
+      "created_at",
+      "updated_at",
+      "content_hash",
+    ]);
     const status = JSON.parse(cli("status", dir, "--json").out);
     assert.equal(status.tasks.length, 6);
     assert.equal(status.tasks[0].evidence, 2);
@@ -55,7 +65,17 @@ describe("autodev-state CLI", function () {
   });
 
   it("log filters by task and op", () => {
-    const rows = JSON.parse(cli("log", path.join(REPO_ROOT, "test/fixtures/python-small"), "--json", "--task", "1.1", "--op", "update_task_status").out);
+    const rows = JSON.parse(
+      cli(
+        "log",
+        path.join(REPO_ROOT, "test/fixtures/python-small"),
+        "--json",
+        "--task",
+        "1.1",
+        "--op",
+        "update_task_status",
+      ).out,
+    );
     assert.ok(rows.length >= 4);
     assert.ok(rows.every((r: { task_id: string; op: string }) => r.task_id === "1.1" && r.op === "update_task_status"));
     assert.deepEqual([rows[0].from, rows[0].to], ["pending", "in_progress"]);
@@ -72,20 +92,29 @@ describe("autodev-state CLI", function () {
     assert.equal(bad.code, 4);
     assert.match(bad.err, /invalid task transition 'blocked' -> 'complete'.*ledger was not changed/);
     assert.equal(cli("set-status", dir, "1.3", "done").code, 2);
-    assert.equal(cli("append", dir, "update_task_status", "--payload", '{"task_id": "9.9", "status": "coded"}').code, 2);
+    assert.equal(
+      cli("append", dir, "update_task_status", "--payload", '{"task_id": "9.9", "status": "coded"}').code,
+      2,
+    );
     assert.equal(cli("append", dir, "snapshot", "--payload", "{}").code, 2);
     assert.equal(cli("append", dir, "bogus", "--payload", "{}").code, 2);
     assert.equal(cli("frobnicate").code, 2);
     const v = JSON.parse(cli("verify", dir, "--json").out);
     assert.equal(v.ok, true);
     assert.equal(v.entries, 21 + 9);
-    const py = spawnSync("python3", [path.join(REPO_ROOT, "test/python/verify_ledger.py"), ledgerPath(dir)], { encoding: "utf8" });
+    const py = spawnSync("python3", [path.join(REPO_ROOT, "test/python/verify_ledger.py"), ledgerPath(dir)], {
+      encoding: "utf8",
+    });
     assert.equal(py.status, 0, py.stdout);
   });
 
   it("exits 3 with the ledger untouched while a Python process holds .autodev/.lock", async () => {
     const dir = copyFixture("python-small");
-    const holder = spawn("python3", ["-c", "import fcntl,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR|os.O_CREAT|os.O_TRUNC, 0o644); fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(30)", path.join(dir, ".autodev/.lock")]);
+    const holder = spawn("python3", [
+      "-c",
+      "import fcntl,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR|os.O_CREAT|os.O_TRUNC, 0o644); fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(30)",
+      path.join(dir, ".autodev/.lock"),
+    ]);
     await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
     try {
       const before = fs.readFileSync(ledgerPath(dir));

@@ -75,7 +75,15 @@ describe("autodev-state: every mistake gets a useful answer", function () {
 
     it("every read command exits 2 on a folder without a ledger", () => {
       const dir = tempDir();
-      for (const args of [["verify"], ["replay"], ["load"], ["status"], ["log"], ["evidence", dir, "1.1"], ["diff", dir, "1.1"]]) {
+      for (const args of [
+        ["verify"],
+        ["replay"],
+        ["load"],
+        ["status"],
+        ["log"],
+        ["evidence", dir, "1.1"],
+        ["diff", dir, "1.1"],
+      ]) {
         const r = cli(...(args.length === 1 ? [args[0], dir] : args));
         assert.equal(r.code, 2, `${args[0]}: ${r.out}${r.err}`);
         assert.match(r.err, /no AutoDev ledger at /, args[0]);
@@ -87,7 +95,12 @@ describe("autodev-state: every mistake gets a useful answer", function () {
   describe("write commands never create state where there is no plan", () => {
     it("set-status, retry, escalate and append on a folder without .autodev/ create nothing", () => {
       const dir = tempDir();
-      for (const args of [["set-status", dir, "1.1", "coded"], ["retry", dir, "1.1"], ["escalate", dir, "1.1"], ["append", dir, "update_task_status", "--payload", '{"task_id": "1.1", "status": "coded"}']]) {
+      for (const args of [
+        ["set-status", dir, "1.1", "coded"],
+        ["retry", dir, "1.1"],
+        ["escalate", dir, "1.1"],
+        ["append", dir, "update_task_status", "--payload", '{"task_id": "1.1", "status": "coded"}'],
+      ]) {
         const r = cli(...args);
         assert.equal(r.code, 2, `${args[0]}: ${r.err}`);
         assert.match(r.err, /no AutoDev ledger at /);
@@ -145,7 +158,14 @@ describe("autodev-state: every mistake gets a useful answer", function () {
     it("an unknown task id lists the task ids that exist (evidence, diff, log --task, set-status, retry)", () => {
       const dir = fixture();
       const before = fs.readFileSync(ledgerPath(dir));
-      for (const args of [["evidence", dir, "9.9"], ["diff", dir, "9.9"], ["log", dir, "--task", "9.9"], ["set-status", dir, "9.9", "coded"], ["retry", dir, "9.9"], ["escalate", dir, "9.9"]]) {
+      for (const args of [
+        ["evidence", dir, "9.9"],
+        ["diff", dir, "9.9"],
+        ["log", dir, "--task", "9.9"],
+        ["set-status", dir, "9.9", "coded"],
+        ["retry", dir, "9.9"],
+        ["escalate", dir, "9.9"],
+      ]) {
         const r = cli(...args);
         assert.equal(r.code, 2, `${args.join(" ")}: ${r.out}${r.err}`);
         assert.ok(r.err.includes(`unknown task "9.9"; the plan's tasks are: ${TASKS}`), r.err);
@@ -156,7 +176,10 @@ describe("autodev-state: every mistake gets a useful answer", function () {
     it("an unknown --op names the known ops", () => {
       const r = cli("log", fixture(), "--op", "update_status");
       assert.equal(r.code, 2);
-      assert.match(r.err, /unknown op "update_status"; known ops: init_plan, update_plan, update_task_status, append_evidence/);
+      assert.match(
+        r.err,
+        /unknown op "update_status"; known ops: init_plan, update_plan, update_task_status, append_evidence/,
+      );
     });
 
     it("replay --at past the head or below 1 is an error; the last seq is named", () => {
@@ -197,7 +220,10 @@ describe("autodev-state: every mistake gets a useful answer", function () {
     it("a usage error prints one line plus where to read more, not the whole usage", () => {
       const r = cli("verify", fixture(), "--jsn");
       assert.equal(r.code, 2);
-      assert.deepEqual(r.err.trimEnd().split("\n"), ["autodev-state verify: unknown option --jsn", "run `autodev-state help verify`"]);
+      assert.deepEqual(r.err.trimEnd().split("\n"), [
+        "autodev-state verify: unknown option --jsn",
+        "run `autodev-state help verify`",
+      ]);
       const unknown = cli("frobnicate");
       assert.equal(unknown.err.trimEnd().split("\n").length, 2);
       assert.match(unknown.err, /unknown command "frobnicate"; commands: verify, replay/);
@@ -207,7 +233,10 @@ describe("autodev-state: every mistake gets a useful answer", function () {
   describe("verify: the same report in text and JSON", () => {
     it("a broken ledger's findings go to stdout in text mode", () => {
       const dir = fixture();
-      fs.writeFileSync(ledgerPath(dir), fs.readFileSync(ledgerPath(dir), "utf8").replace('"title": "Write README"', '"title": "Write READYOU"'));
+      fs.writeFileSync(
+        ledgerPath(dir),
+        fs.readFileSync(ledgerPath(dir), "utf8").replace('"title": "Write README"', '"title": "Write READYOU"'),
+      );
       const text = cli("verify", dir);
       const json = JSON.parse(cli("verify", dir, "--json").out);
       assert.equal(text.code, 1);
@@ -218,7 +247,9 @@ describe("autodev-state: every mistake gets a useful answer", function () {
     it("FSM warnings, missing evidence and plan.json drift appear in both", () => {
       const dir = fixture();
       // Python moves 1.3 pending → complete without the state machine (its writer does not check edges).
-      const py = spawnSync("python3", [path.join(REPO_ROOT, "test/python/set_status.py"), dir, "1.3", "complete"], { encoding: "utf8" });
+      const py = spawnSync("python3", [path.join(REPO_ROOT, "test/python/set_status.py"), dir, "1.3", "complete"], {
+        encoding: "utf8",
+      });
       assert.equal(py.status, 0, py.stderr);
       fs.appendFileSync(planPath(dir), "\n");
       const text = cli("verify", dir);
@@ -226,7 +257,9 @@ describe("autodev-state: every mistake gets a useful answer", function () {
       assert.equal(text.code, 0, text.err);
       assert.equal(json.ok, true);
       const kinds = json.warnings.map((w: { kind: string }) => w.kind);
-      for (const kind of ["fsm_violation", "missing_evidence", "plan_json_mismatch"]) assert.ok(kinds.includes(kind), `${kind} in ${kinds}`);
+      for (const kind of ["fsm_violation", "missing_evidence", "plan_json_mismatch"]) {
+        assert.ok(kinds.includes(kind), `${kind} in ${kinds}`);
+      }
       for (const w of json.warnings) assert.ok(text.out.includes(w.message), `text output lacks: ${w.message}`);
       assert.match(text.out, /warning: plan\.json: plan\.json does not match the plan in the ledger/);
     });
@@ -236,13 +269,33 @@ describe("autodev-state: every mistake gets a useful answer", function () {
     it("log and log --json label them as retry N / escalated, not coded → coded", () => {
       const dir = fixture();
       const text = cli("log", dir, "--task", "1.1").out.split("\n");
-      assert.match(text.find((l) => l.startsWith("#7 "))!, /update_task_status\s+1\.1\s+retry 1 /);
-      assert.match(text.find((l) => l.startsWith("#17 "))!, /update_task_status\s+1\.1\s+escalated /);
-      const rows = JSON.parse(cli("log", dir, "--json", "--task", "1.1").out) as Array<{ seq: number; change: string; retry_count: number | null; escalated: boolean }>;
+      assert.match(
+        text.find((l) => l.startsWith("#7 "))!,
+        /update_task_status\s+1\.1\s+retry 1 /,
+      );
+      assert.match(
+        text.find((l) => l.startsWith("#17 "))!,
+        /update_task_status\s+1\.1\s+escalated /,
+      );
+      const rows = JSON.parse(cli("log", dir, "--json", "--task", "1.1").out) as Array<{
+        seq: number;
+        change: string;
+        retry_count: number | null;
+        escalated: boolean;
+      }>;
       const bySeq = new Map(rows.map((r) => [r.seq, r]));
-      assert.deepEqual([bySeq.get(7)!.change, bySeq.get(7)!.retry_count, bySeq.get(7)!.escalated], ["retry 1", 1, false]);
-      assert.deepEqual([bySeq.get(17)!.change, bySeq.get(17)!.retry_count, bySeq.get(17)!.escalated], ["escalated", null, true]);
-      assert.ok(rows.every((r) => !/^(\w+) → \1$/.test(r.change ?? "")), "no X → X labels");
+      assert.deepEqual(
+        [bySeq.get(7)!.change, bySeq.get(7)!.retry_count, bySeq.get(7)!.escalated],
+        ["retry 1", 1, false],
+      );
+      assert.deepEqual(
+        [bySeq.get(17)!.change, bySeq.get(17)!.retry_count, bySeq.get(17)!.escalated],
+        ["escalated", null, true],
+      );
+      assert.ok(
+        rows.every((r) => !/^(\w+) → \1$/.test(r.change ?? "")),
+        "no X → X labels",
+      );
     });
 
     it("a retry written by the CLI reads as the next retry", () => {

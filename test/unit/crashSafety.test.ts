@@ -34,7 +34,12 @@ async function growLedger(dir: string, bytes: number): Promise<void> {
   const parts: string[] = [];
   let size = fs.statSync(ledgerPath(dir)).size;
   while (size < bytes) {
-    const { entry, line } = buildEntry(head, "impl_tournament_complete", new Map<string, PyValue>([["pad", "p".repeat(200_000)]]) as PyObject, "grow");
+    const { entry, line } = buildEntry(
+      head,
+      "impl_tournament_complete",
+      new Map<string, PyValue>([["pad", "p".repeat(200_000)]]) as PyObject,
+      "grow",
+    );
     head = { seq: entry.seq, selfHash: entry.self_hash, missingFinalNewline: false };
     parts.push(line);
     size += line.length;
@@ -55,7 +60,9 @@ describe("crash safety and concurrent writers", function () {
     let killedMidWrite = 0;
     const waits: number[] = [];
     for (let k = 0; k < KILLS; k++) {
-      const child = spawn(process.execPath, [CHILD, dir, "crash", "1000", String(k)], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [CHILD, dir, "crash", "1000", String(k)], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let firstWriteAt = 0;
       const started = Date.now();
       let err = "";
@@ -63,7 +70,9 @@ describe("crash safety and concurrent writers", function () {
       const first = new Promise<void>((r) => (onFirst = r));
       child.stderr.on("data", (d) => (err += d));
       child.stdout.on("data", (d: Buffer) => {
-        const n = String(d).split("\n").filter((l) => l.startsWith("WROTE")).length;
+        const n = String(d)
+          .split("\n")
+          .filter((l) => l.startsWith("WROTE")).length;
         if (n && !firstWriteAt) {
           firstWriteAt = Date.now();
           onFirst();
@@ -92,11 +101,16 @@ describe("crash safety and concurrent writers", function () {
     const t0 = Date.now();
     await new PlanManager(dir, { sessionId: "after", lockTimeoutS: 5 }).markTaskRetry("1.3");
     const nextWriteMs = Date.now() - t0;
-    assert.deepEqual(fs.readdirSync(path.join(dir, ".autodev")).filter((f) => f.endsWith(".tmp")), []);
+    assert.deepEqual(
+      fs.readdirSync(path.join(dir, ".autodev")).filter((f) => f.endsWith(".tmp")),
+      [],
+    );
     const full = await verifyLedger(dir);
     assert.ok(full.report.ok);
     waits.sort((a, b) => a - b);
-    console.log(`      ${KILLS} kills, ${wrote} commits completed, ${killedMidWrite} kills left a temp file (mid-write), ledger ${(fs.statSync(ledgerPath(dir)).size / 1e6).toFixed(1)} MB, ${full.report.entries} entries; first commit after spawn median ${waits[waits.length >> 1]} ms; next write after the last kill ${nextWriteMs} ms`);
+    console.log(
+      `      ${KILLS} kills, ${wrote} commits completed, ${killedMidWrite} kills left a temp file (mid-write), ledger ${(fs.statSync(ledgerPath(dir)).size / 1e6).toFixed(1)} MB, ${full.report.entries} entries; first commit after spawn median ${waits[waits.length >> 1]} ms; next write after the last kill ${nextWriteMs} ms`,
+    );
     assert.ok(killedMidWrite > 0, "some kills must land mid-write, or the test proves little");
   });
 
@@ -120,13 +134,18 @@ describe("crash safety and concurrent writers", function () {
     const { report } = await verifyLedger(dir, {
       onEntry: (_s, e) => {
         const w = e?.payload.get("writer");
-        if (typeof w === "string") seen.set(`${w}:${e!.payload.get("n")}`, (seen.get(`${w}:${e!.payload.get("n")}`) ?? 0) + 1);
+        if (typeof w === "string") {
+          seen.set(`${w}:${e!.payload.get("n")}`, (seen.get(`${w}:${e!.payload.get("n")}`) ?? 0) + 1);
+        }
       },
     });
     assert.ok(report.ok, JSON.stringify(report.errors[0]));
     assert.equal(report.entries, 21 + 4 * per);
     assert.equal(seen.size, 4 * per);
-    assert.ok([...seen.values()].every((n) => n === 1), "every entry exactly once");
+    assert.ok(
+      [...seen.values()].every((n) => n === 1),
+      "every entry exactly once",
+    );
     assert.match(pythonVerify(dir), new RegExp(`^OK ${21 + 4 * per} `));
     console.log(`      ${4 * per} entries from 4 concurrent writers (3 Node, 1 Python), each exactly once`);
   });
@@ -150,14 +169,25 @@ describe("crash safety and concurrent writers", function () {
         return original.apply(fs.promises, args);
       };
       try {
-        await assert.rejects(pm.ledgerAppend("impl_tournament_complete", new Map([["fault", code]])), (e: NodeJS.ErrnoException) => e.code === code);
+        await assert.rejects(
+          pm.ledgerAppend("impl_tournament_complete", new Map([["fault", code]])),
+          (e: NodeJS.ErrnoException) => e.code === code,
+        );
       } finally {
         fsp[fn] = original;
       }
       assert.ok(fs.readFileSync(ledgerPath(dir)).equals(before), `${code}: ledger unchanged`);
-      assert.deepEqual(fs.readdirSync(path.join(dir, ".autodev")).filter((f) => f.startsWith(".ledger.")), [], `${code}: temp file removed`);
+      assert.deepEqual(
+        fs.readdirSync(path.join(dir, ".autodev")).filter((f) => f.startsWith(".ledger.")),
+        [],
+        `${code}: temp file removed`,
+      );
     }
-    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist/cli.js"), "retry", path.join(dir, "missing-folder"), "1.1"], { encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, "dist/cli.js"), "retry", path.join(dir, "missing-folder"), "1.1"],
+      { encoding: "utf8" },
+    );
     assert.equal(r.status, 2);
     assert.match(r.stderr, /is not a folder/);
   });

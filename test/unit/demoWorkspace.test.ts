@@ -11,7 +11,13 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createDemoWorkspace, DEMO_SOURCE_FIXTURES, DEMO_SOURCE_FOLDERS, DEMO_STAGED_PROBLEMS, demoAssetsDir } from "../../src/sample/demoWorkspace";
+import {
+  createDemoWorkspace,
+  DEMO_SOURCE_FIXTURES,
+  DEMO_SOURCE_FOLDERS,
+  DEMO_STAGED_PROBLEMS,
+  demoAssetsDir,
+} from "../../src/sample/demoWorkspace";
 import { DEMO_SPEC_INTENT } from "../../src/sample/demoScript";
 import { bordaWinner, DemoLabel } from "../../src/sample/demoTournaments";
 import { readTournaments } from "../../src/core/sources/autodev/tournaments/tournamentIndex";
@@ -53,7 +59,15 @@ interface PassDump {
 
 interface PlanDump {
   spec_hash: string;
-  phases: Array<{ tasks: Array<{ id: string; status: string; retry_count: number; escalated: boolean; blocked_reason: string | null }> }>;
+  phases: Array<{
+    tasks: Array<{
+      id: string;
+      status: string;
+      retry_count: number;
+      escalated: boolean;
+      blocked_reason: string | null;
+    }>;
+  }>;
 }
 
 function child(nodes: readonly SourceTreeNode[], label: string): SourceTreeNode {
@@ -74,12 +88,21 @@ describe("demo workspace", function () {
 
   it("check --json finds AutoDev, agloop and engine_state and exactly the staged problems (none), exit 0", () => {
     const r = cli("check", ws, "--json");
-    const report = JSON.parse(r.out) as { ok: boolean; sources: Array<{ kind: string; path: string; ok: boolean; problems: Array<{ code: string; message: string }> }> };
+    const report = JSON.parse(r.out) as {
+      ok: boolean;
+      sources: Array<{ kind: string; path: string; ok: boolean; problems: Array<{ code: string; message: string }> }>;
+    };
     assert.deepEqual(
       report.sources.map((s) => [s.kind, s.path]),
-      [["autodev", ".autodev"], ["agloop", ".agloop"], ["engine_state", "engine_state"]],
+      [
+        ["autodev", ".autodev"],
+        ["agloop", ".agloop"],
+        ["engine_state", "engine_state"],
+      ],
     );
-    const codes = Object.fromEntries(report.sources.map((s) => [s.kind, s.problems.map((p) => `${p.code}: ${p.message}`)]));
+    const codes = Object.fromEntries(
+      report.sources.map((s) => [s.kind, s.problems.map((p) => `${p.code}: ${p.message}`)]),
+    );
     assert.deepEqual(codes, DEMO_STAGED_PROBLEMS);
     assert.equal(report.ok, true);
     assert.equal(r.code, 0);
@@ -87,7 +110,21 @@ describe("demo workspace", function () {
 
   it("stages what a real run goes through: every status, a blocked reason, retries and an escalation", () => {
     const tasks = json<PlanDump>(path.join(ws, ".autodev/plan.json")).phases.flatMap((p) => p.tasks);
-    assert.deepEqual(new Set(tasks.map((t) => t.status)), new Set(["pending", "in_progress", "coded", "auto_gated", "reviewed", "tested", "tournamented", "complete", "blocked", "skipped"]));
+    assert.deepEqual(
+      new Set(tasks.map((t) => t.status)),
+      new Set([
+        "pending",
+        "in_progress",
+        "coded",
+        "auto_gated",
+        "reviewed",
+        "tested",
+        "tournamented",
+        "complete",
+        "blocked",
+        "skipped",
+      ]),
+    );
     const t32 = tasks.find((t) => t.id === "3.2")!;
     assert.deepEqual([t32.retry_count, t32.escalated], [2, true]);
     assert.match(tasks.find((t) => t.id === "3.3")!.blocked_reason ?? "", /Needs a decision/);
@@ -101,7 +138,12 @@ describe("demo workspace", function () {
       assert.ok(want.length >= 3, `${fixture} is nearly empty`);
       for (const dir of [path.join(ws, target), path.join(demoAssetsDir(path.join(REPO_ROOT, "dist")), name)]) {
         assert.deepEqual(filesUnder(dir), want, dir);
-        for (const f of want) assert.ok(fs.readFileSync(path.join(dir, f)).equals(fs.readFileSync(path.join(fixture, f))), `${dir}/${f} differs from the fixture`);
+        for (const f of want) {
+          assert.ok(
+            fs.readFileSync(path.join(dir, f)).equals(fs.readFileSync(path.join(fixture, f))),
+            `${dir}/${f} differs from the fixture`,
+          );
+        }
       }
     }
   });
@@ -128,11 +170,17 @@ describe("demo workspace", function () {
         assert.deepEqual(Object.keys(pass.meta), Object.keys(real.meta));
         assert.equal(pass.pass_num, i + 1);
         assert.deepEqual(json(path.join(dir, `pass_0${i + 1}`, "result.json")), pass);
-        for (const f of ["version_a.md", "critic.md", "version_b.md", "version_ab.md", "result.json"]) assert.ok(files.includes(path.join(`pass_0${i + 1}`, f)), `${id}: ${f}`);
+        for (const f of ["version_a.md", "critic.md", "version_b.md", "version_ab.md", "result.json"]) {
+          assert.ok(files.includes(path.join(`pass_0${i + 1}`, f)), `${id}: ${f}`);
+        }
         // The incumbent hashes chain from pass to pass; an incumbent_after_NN.md exactly where A lost.
         if (i > 0) assert.equal(pass.incumbent_hash_before, history[i - 1].incumbent_hash_after);
         assert.equal(files.includes(`incumbent_after_0${i + 1}.md`), pass.winner !== "A");
-        assert.deepEqual(bordaWinner(pass.judge_details.map((j) => j.ranking)), { winner: pass.winner, scores: pass.scores, valid: pass.valid_judges });
+        assert.deepEqual(bordaWinner(pass.judge_details.map((j) => j.ranking)), {
+          winner: pass.winner,
+          scores: pass.scores,
+          valid: pass.valid_judges,
+        });
       }
       for (const f of ["initial_a.md", "final_output.md", "history.json"]) assert.ok(files.includes(f), `${id}: ${f}`);
     }
@@ -151,12 +199,20 @@ describe("demo workspace", function () {
       ],
     );
     const keysOf = (ledger: string) =>
-      fs.readFileSync(ledger, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { op: string; payload: object }).filter((e) => /_tournament_complete$/.test(e.op)).map((e) => [e.op, Object.keys(e.payload).sort().join(",")]);
+      fs
+        .readFileSync(ledger, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { op: string; payload: object })
+        .filter((e) => /_tournament_complete$/.test(e.op))
+        .map((e) => [e.op, Object.keys(e.payload).sort().join(",")]);
     const real = new Map(keysOf(path.join(PY_FULL, "plan-ledger.jsonl")).map(([op, keys]) => [op, keys]));
     const demo = keysOf(path.join(ws, ".autodev/plan-ledger.jsonl"));
     assert.equal(demo.length, 4);
     for (const [op, keys] of demo) assert.equal(keys, real.get(op), op);
-    const ev = json<{ tournament_id: string; passes: number; winner: string; converged: boolean; final_diff: string }>(path.join(ws, ".autodev/evidence/1.2-tournament.json"));
+    const ev = json<{ tournament_id: string; passes: number; winner: string; converged: boolean; final_diff: string }>(
+      path.join(ws, ".autodev/evidence/1.2-tournament.json"),
+    );
     assert.deepEqual([ev.tournament_id, ev.passes, ev.winner, ev.converged], ["impl-c27e9a15", 2, "A", true]);
     assert.match(ev.final_diff, /^\+\+\+ b\/tests\/test_length\.py$/m, "the winner's diff, which the workspace holds");
   });
@@ -166,9 +222,17 @@ describe("demo workspace", function () {
     assert.ok(location);
     const manifest = child(await engineStateSource.tree(location), "Manifest");
     assert.equal(manifest.description, "schema 1 · turn 42");
-    assert.equal(child(manifest.children ?? [], "HEAD").description, "unknown (the workspace folder is not a git repository)");
-    const summary = JSON.parse(cli("sources", ws, "--json").out).find((s: { kind: string }) => s.kind === "engine_state");
-    assert.deepEqual([summary.written_at_revision, summary.head_revision, summary.recognizers, summary.candidates], ["7ae1dd0ecc37", null, 3, 4]);
+    assert.equal(
+      child(manifest.children ?? [], "HEAD").description,
+      "unknown (the workspace folder is not a git repository)",
+    );
+    const summary = JSON.parse(cli("sources", ws, "--json").out).find(
+      (s: { kind: string }) => s.kind === "engine_state",
+    );
+    assert.deepEqual(
+      [summary.written_at_revision, summary.head_revision, summary.recognizers, summary.candidates],
+      ["7ae1dd0ecc37", null, 3, 4],
+    );
   });
 
   it("refuses a folder that already holds any of the three state folders", async () => {
@@ -187,19 +251,39 @@ describe("demo workspace", function () {
   it("Borda count is Python's aggregate_rankings on python-full's passes (ties go to A)", () => {
     for (const t of ["impl-a4751b99", "plan-9fbfb941"]) {
       for (const pass of json<PassDump[]>(path.join(PY_FULL, "tournaments", t, "history.json"))) {
-        assert.deepEqual(bordaWinner(pass.judge_details.map((j) => j.ranking)), { winner: pass.winner, scores: pass.scores, valid: pass.valid_judges });
+        assert.deepEqual(bordaWinner(pass.judge_details.map((j) => j.ranking)), {
+          winner: pass.winner,
+          scores: pass.scores,
+          valid: pass.valid_judges,
+        });
       }
     }
-    assert.equal(bordaWinner([["B", "A", "AB"], ["A", "B", "AB"]]).winner, "A");
+    assert.equal(
+      bordaWinner([
+        ["B", "A", "AB"],
+        ["A", "B", "AB"],
+      ]).winner,
+      "A",
+    );
   });
 
   it("the .vsix ships dist/demo/ (what Open Demo Workspace copies) and every bundle in dist/", function () {
     this.timeout(120_000);
-    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "node_modules/@vscode/vsce/vsce"), "ls", "--no-dependencies"], { cwd: REPO_ROOT, encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, "node_modules/@vscode/vsce/vsce"), "ls", "--no-dependencies"],
+      { cwd: REPO_ROOT, encoding: "utf8" },
+    );
     assert.equal(r.status, 0, r.stderr);
     const listed = new Set(r.stdout.split("\n").map((l) => l.trim()));
-    for (const name of Object.keys(DEMO_SOURCE_FOLDERS)) for (const f of filesUnder(path.join(REPO_ROOT, "dist/demo", name))) assert.ok(listed.has(`dist/demo/${name}/${f}`), `dist/demo/${name}/${f}`);
-    const bundles = fs.readdirSync(path.join(REPO_ROOT, "dist")).filter((f) => f.endsWith(".js") && f !== "makeDemo.js");
+    for (const name of Object.keys(DEMO_SOURCE_FOLDERS)) {
+      for (const f of filesUnder(path.join(REPO_ROOT, "dist/demo", name))) {
+        assert.ok(listed.has(`dist/demo/${name}/${f}`), `dist/demo/${name}/${f}`);
+      }
+    }
+    const bundles = fs
+      .readdirSync(path.join(REPO_ROOT, "dist"))
+      .filter((f) => f.endsWith(".js") && f !== "makeDemo.js");
     for (const b of bundles) assert.ok(listed.has(`dist/${b}`), `dist/${b} is not in the .vsix (.vscodeignore)`);
   });
 });

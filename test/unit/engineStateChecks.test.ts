@@ -60,27 +60,33 @@ describe("engine_state checks", () => {
 
   it("invalid_json for a manifest that does not parse, at its line, and for one that is not an object", async () => {
     const problems = await problemsOf(makeWorkspace({ [MANIFEST]: '{\n  "schema_version": 1,\n  "turn_count": ,\n}' }));
-    assert.deepEqual(problems.map((p) => [p.file, p.line, p.code]), [[MANIFEST, 3, "invalid_json"]]);
+    assert.deepEqual(
+      problems.map((p) => [p.file, p.line, p.code]),
+      [[MANIFEST, 3, "invalid_json"]],
+    );
     assert.deepEqual(await codes({ [MANIFEST]: "[1, 2]" }), ["manifest.json:1 invalid_json error"]);
-    assert.deepEqual(await codes({ [MANIFEST]: Buffer.from([0x7b, 0xff, 0x7d]) }), ["manifest.json:- invalid_json error"]);
+    assert.deepEqual(await codes({ [MANIFEST]: Buffer.from([0x7b, 0xff, 0x7d]) }), [
+      "manifest.json:- invalid_json error",
+    ]);
   });
 
   it("non_canonical_line for spaces, key order, float and escape forms, blank lines and CRLF", async () => {
     assert.deepEqual(
       await codes({
-        [RECOGNIZERS]: [
-          '{"a": 1}', // a space
-          '{"b":1,"a":2}', // key order
-          '{"a":1e16}', // Python writes 1e+16
-          '{"a":1.0E-7}', // Python writes 1e-07
-          '{"a":"\\u00E9"}', // uppercase hex
-          '{"a":"caf\u00e9\\u00e9"}', // half raw, half escaped
-          '{"a":"\\/"}', // an escaped slash
-          '{"a":1,"a":1}', // a duplicate key
-          "   ", // blank
-          '{"a":1}\r', // CRLF ending
-          '{"a":2}',
-        ].join("\n") + "\n",
+        [RECOGNIZERS]:
+          [
+            '{"a": 1}', // a space
+            '{"b":1,"a":2}', // key order
+            '{"a":1e16}', // Python writes 1e+16
+            '{"a":1.0E-7}', // Python writes 1e-07
+            '{"a":"\\u00E9"}', // uppercase hex
+            '{"a":"caf\u00e9\\u00e9"}', // half raw, half escaped
+            '{"a":"\\/"}', // an escaped slash
+            '{"a":1,"a":1}', // a duplicate key
+            "   ", // blank
+            '{"a":1}\r', // CRLF ending
+            '{"a":2}',
+          ].join("\n") + "\n",
       }),
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `recognizers.jsonl:${n} non_canonical_line error`),
     );
@@ -88,14 +94,19 @@ describe("engine_state checks", () => {
 
   it("unloadable_line for a raw U+2028 (ensure_ascii=False writes it; splitlines breaks the line)", async () => {
     const problems = await problemsOf(makeWorkspace({ [RECOGNIZERS]: '{"note":"a\u2028b"}\n{"note":"a\\u2028b"}\n' }));
-    assert.deepEqual(problems.map((p) => [p.line, p.column, p.code]), [[1, 11, "unloadable_line"]]);
+    assert.deepEqual(
+      problems.map((p) => [p.line, p.column, p.code]),
+      [[1, 11, "unloadable_line"]],
+    );
   });
 
   it("unsupported_schema_version when newer than 1 or not an integer; 0, 1, true and absent load", async () => {
     for (const bad of ["2", "10000000000000000000000", '"1"', "1.0", "null", "[1]"]) {
-      assert.deepEqual(await codes({ [MANIFEST]: `{\n  "schema_version": ${bad},\n  "turn_count": 3\n}` }), [
-        "manifest.json:2 unsupported_schema_version error",
-      ], bad);
+      assert.deepEqual(
+        await codes({ [MANIFEST]: `{\n  "schema_version": ${bad},\n  "turn_count": 3\n}` }),
+        ["manifest.json:2 unsupported_schema_version error"],
+        bad,
+      );
     }
     for (const good of ["1", "0", "-3", "true"]) {
       assert.deepEqual(await codes({ [MANIFEST]: `{"schema_version": ${good}}` }), [], good);
@@ -120,12 +131,17 @@ describe("engine_state checks", () => {
     const problems = await problemsOf(
       makeWorkspace({ [CANDIDATES]: [CANDIDATE("aa"), CANDIDATE("bb"), CANDIDATE("aa")].join("\n") + "\n" }),
     );
-    assert.deepEqual(problems.map((p) => [p.line, p.code, p.severity]), [[3, "duplicate_candidate_id", "warning"]]);
+    assert.deepEqual(
+      problems.map((p) => [p.line, p.code, p.severity]),
+      [[3, "duplicate_candidate_id", "warning"]],
+    );
     assert.match(problems[0].message, /of line 1/);
   });
 
   it("missing_final_newline at the last line, as a warning beside the line's own check", async () => {
-    assert.deepEqual(await codes({ [RECOGNIZERS]: '{"a":1}\n{"a":2}' }), ["recognizers.jsonl:2 missing_final_newline warning"]);
+    assert.deepEqual(await codes({ [RECOGNIZERS]: '{"a":1}\n{"a":2}' }), [
+      "recognizers.jsonl:2 missing_final_newline warning",
+    ]);
     assert.deepEqual(await codes({ [RECOGNIZERS]: '{"a":1}\n{"a": 2}' }), [
       "recognizers.jsonl:2 non_canonical_line error",
       "recognizers.jsonl:2 missing_final_newline warning",
@@ -136,7 +152,13 @@ describe("engine_state checks", () => {
     const ws = makeWorkspace({ "x.jsonl": `{"a":1}\n{"a":"${"x".repeat(5000)}"}\n{"a": 3}\n` });
     const problems: SourceProblem[] = [];
     const model = await checkJsonlFile(path.join(ws, "x.jsonl"), "x.jsonl", ws, problems, undefined, 1000);
-    assert.deepEqual(problems.map((p) => [p.line, p.code]), [[2, "line_too_long"], [3, "non_canonical_line"]]);
+    assert.deepEqual(
+      problems.map((p) => [p.line, p.code]),
+      [
+        [2, "line_too_long"],
+        [3, "non_canonical_line"],
+      ],
+    );
     assert.equal(model.records, 3);
   });
 
@@ -175,7 +197,7 @@ describe("engine_state checks", () => {
     fs.rmSync(ws, { recursive: true, force: true });
   });
 
-  it("a checkpoint written outside git says \"unknown\" and an empty candidates file is zero records", async () => {
+  it('a checkpoint written outside git says "unknown" and an empty candidates file is zero records', async () => {
     const ws = copyFixture("engine-state-unknown");
     assert.deepEqual(await problemsOf(ws), []);
     const location = await engineStateSource.detect(ws);

@@ -54,12 +54,18 @@ describe("engine_state round trip against python3", function () {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  for (const [name, ensureAscii] of [["ascii.jsonl", true], ["unicode.jsonl", false]] as const) {
+  for (const [name, ensureAscii] of [
+    ["ascii.jsonl", true],
+    ["unicode.jsonl", false],
+  ] as const) {
     it(`reads python3's ${name} without a problem and re-serializes it byte for byte`, async () => {
       const file = path.join(dir, name);
       const problems: SourceProblem[] = [];
       const model = await checkJsonlFile(file, name, dir, problems);
-      assert.deepEqual(problems.filter((p) => p.code !== "duplicate_candidate_id"), []);
+      assert.deepEqual(
+        problems.filter((p) => p.code !== "duplicate_candidate_id"),
+        [],
+      );
       assert.equal(model.records, COUNT);
       const bytes = fs.readFileSync(file);
       const lines = bytes.toString("utf8").split("\n");
@@ -95,7 +101,10 @@ describe("engine_state round trip against python3", function () {
     const tally = new Map<string, number>();
     for (const v of expected) tally.set(v, (tally.get(v) ?? 0) + 1);
     for (const kind of ["ok", "non_canonical", "invalid", "blank", "unloadable"]) {
-      assert.ok((tally.get(kind) ?? 0) > (kind === "unloadable" || kind === "blank" ? 5 : 100), `${kind}: ${tally.get(kind)}`);
+      assert.ok(
+        (tally.get(kind) ?? 0) > (kind === "unloadable" || kind === "blank" ? 5 : 100),
+        `${kind}: ${tally.get(kind)}`,
+      );
     }
   });
 });

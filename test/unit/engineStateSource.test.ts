@@ -10,11 +10,19 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { engineStateSource } from "../../src/core/sources/engineState/engineStateSource";
 import type { SourceLocation, SourceTreeNode } from "../../src/core/sources/stateSource";
-import { git, gitCommitAll, gitInitAndCommit, makeWorkspace, writeFiles, writerManifest } from "../helpers/engineStateWorkspace";
+import {
+  git,
+  gitCommitAll,
+  gitInitAndCommit,
+  makeWorkspace,
+  writeFiles,
+  writerManifest,
+} from "../helpers/engineStateWorkspace";
 import { copyFixture } from "./fixtures";
 
 const MANIFEST = "engine_state/manifest.json";
-const RECOGNIZER = '{"absent_features":{},"constant_features":{"relation":"has"},"pattern":[{"kind":"constant","token":"has"}],"teaching_set_id":"abc"}\n';
+const RECOGNIZER =
+  '{"absent_features":{},"constant_features":{"relation":"has"},"pattern":[{"kind":"constant","token":"has"}],"teaching_set_id":"abc"}\n';
 
 async function located(ws: string, options = {}): Promise<SourceLocation> {
   const location = await engineStateSource.detect(ws, options);
@@ -41,7 +49,10 @@ describe("engine_state source", () => {
     it("no folder is a clean slate: no source, no error; a stray file named engine_state is not a checkpoint", async () => {
       assert.equal(await engineStateSource.detect(makeWorkspace()), null);
       assert.equal(await engineStateSource.detect(makeWorkspace({ engine_state: "x" })), null);
-      assert.equal(await engineStateSource.detect(makeWorkspace({ "other/manifest.json": "{}" }), { engineStateDir: "missing" }), null);
+      assert.equal(
+        await engineStateSource.detect(makeWorkspace({ "other/manifest.json": "{}" }), { engineStateDir: "missing" }),
+        null,
+      );
     });
 
     it("the setting wins over CORE_ENGINE_STATE_DIR, which wins over engine_state/, all relative to the workspace", async () => {
@@ -54,14 +65,20 @@ describe("engine_state source", () => {
     });
 
     it("a configured folder outside the workspace, or a link out, is refused and never read", async () => {
-      const outside = makeWorkspace({ "state/manifest.json": '{"schema_version": 1, "written_at_revision": "SECRET"}', "state/recognizers.jsonl": RECOGNIZER });
+      const outside = makeWorkspace({
+        "state/manifest.json": '{"schema_version": 1, "written_at_revision": "SECRET"}',
+        "state/recognizers.jsonl": RECOGNIZER,
+      });
       const ws = makeWorkspace();
       const viaEnv = await located(ws, { env: { CORE_ENGINE_STATE_DIR: path.join(outside, "state") } });
       const viaLink = makeWorkspace();
       fs.symlinkSync(path.join(outside, "state"), path.join(viaLink, "engine_state"));
       for (const location of [viaEnv, await located(viaLink)]) {
         const problems = await engineStateSource.check(location);
-        assert.deepEqual(problems.map((p) => [p.code, p.severity]), [["unreadable_folder", "error"]]);
+        assert.deepEqual(
+          problems.map((p) => [p.code, p.severity]),
+          [["unreadable_folder", "error"]],
+        );
         const summary = await engineStateSource.summarize(location);
         assert.equal(summary.recognizers, 0);
         assert.equal(summary.written_at_revision, null);
@@ -75,11 +92,14 @@ describe("engine_state source", () => {
       fs.symlinkSync(path.join(outside, "secret.json"), path.join(ws, MANIFEST));
       execFileSync("mkfifo", [path.join(ws, "engine_state/recognizers.jsonl")]);
       const problems = await engineStateSource.check(await located(ws));
-      assert.deepEqual(problems.map((p) => `${path.basename(p.file)} ${p.code}`), [
-        "discovery_candidates.jsonl unreadable_file",
-        "manifest.json unreadable_file",
-        "recognizers.jsonl unreadable_file",
-      ]);
+      assert.deepEqual(
+        problems.map((p) => `${path.basename(p.file)} ${p.code}`),
+        [
+          "discovery_candidates.jsonl unreadable_file",
+          "manifest.json unreadable_file",
+          "recognizers.jsonl unreadable_file",
+        ],
+      );
       assert.match(problems[0].message, /a directory/);
       assert.match(problems[1].message, /outside the workspace/);
       assert.match(problems[2].message, /FIFO/);
@@ -94,7 +114,7 @@ describe("engine_state source", () => {
   });
 
   describe("HEAD and the stale-revision warning in a real git repository", () => {
-    it("fresh after the writer's commit, stale after the next commit, never stale for \"unknown\"", async () => {
+    it('fresh after the writer\'s commit, stale after the next commit, never stale for "unknown"', async () => {
       const ws = makeWorkspace({ "README.md": "x\n" });
       const first = gitInitAndCommit(ws);
       writeFiles(ws, { [MANIFEST]: manifestAt(first.slice(0, 12)), "engine_state/recognizers.jsonl": RECOGNIZER });
@@ -106,7 +126,10 @@ describe("engine_state source", () => {
       assert.deepEqual(await codesAt(ws), [`${MANIFEST}:4 stale_revision`]);
       const [problem] = await engineStateSource.check(location);
       assert.equal(problem.severity, "warning");
-      assert.match(problem.message, new RegExp(`written at revision "${first.slice(0, 12)}", but HEAD is ${second.slice(0, 12)}`));
+      assert.match(
+        problem.message,
+        new RegExp(`written at revision "${first.slice(0, 12)}", but HEAD is ${second.slice(0, 12)}`),
+      );
       const manifest = find(await engineStateSource.tree(location), "Manifest");
       assert.equal(manifest.description, `stale: written at ${first.slice(0, 7)}…, HEAD is ${second.slice(0, 7)}…`);
       assert.equal(find(manifest.children ?? [], "HEAD").description, `${second.slice(0, 12)} (main)`);
@@ -143,8 +166,14 @@ describe("engine_state source", () => {
       assert.equal((await engineStateSource.summarize(wtLocation)).head_revision, first);
       assert.deepEqual(await codesAt(worktree), []);
       const globs = engineStateSource.watchGlobs(wtLocation);
-      assert.ok(globs.some((g) => g.endsWith(".git/worktrees/" + path.basename(worktree) + "/HEAD")), globs.join(" "));
-      assert.ok(globs.some((g) => g.endsWith(".git/refs/heads/side")), globs.join(" "));
+      assert.ok(
+        globs.some((g) => g.endsWith(".git/worktrees/" + path.basename(worktree) + "/HEAD")),
+        globs.join(" "),
+      );
+      assert.ok(
+        globs.some((g) => g.endsWith(".git/refs/heads/side")),
+        globs.join(" "),
+      );
     });
 
     it("an unborn branch or no repository: HEAD unknown, never stale", async () => {
@@ -189,7 +218,10 @@ describe("engine_state source", () => {
     it("shows the manifest, counts, one node per line opening the file at it, and problems on their lines", async () => {
       const ws = copyFixture("engine-state-broken");
       const tree = await engineStateSource.tree(await located(ws));
-      assert.deepEqual(tree.map((n) => n.label), ["Manifest", "Recognizers", "Discovery candidates"]);
+      assert.deepEqual(
+        tree.map((n) => n.label),
+        ["Manifest", "Recognizers", "Discovery candidates"],
+      );
       const recognizers = find(tree, "Recognizers");
       assert.equal(recognizers.description, "4 · 4 problems");
       assert.deepEqual(

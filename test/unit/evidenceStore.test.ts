@@ -58,7 +58,14 @@ describe("evidence store on a hostile workspace (test/fixtures/evidence-bad)", (
     const { result: items, opened } = await watchingOpens(() => listEvidence(ws, "1.1"));
     const why = Object.fromEntries(items.map((i) => [i.file, i.ok ? "ok" : i.error]));
     assert.deepEqual(Object.keys(why).sort(), [
-      "1.1-bogus.json", "1.1-critic.json", "1.1-developer.json", "1.1-domain_expert.json", "1.1-explore.json", "1.1-review.json", "1.1-test.json", "1.1-tournament.json",
+      "1.1-bogus.json",
+      "1.1-critic.json",
+      "1.1-developer.json",
+      "1.1-domain_expert.json",
+      "1.1-explore.json",
+      "1.1-review.json",
+      "1.1-test.json",
+      "1.1-tournament.json",
     ]);
     assert.match(why["1.1-review.json"], /^invalid JSON/);
     assert.match(why["1.1-test.json"], /^schema: .*passed/s);
@@ -98,8 +105,17 @@ describe("evidence store on a hostile workspace (test/fixtures/evidence-bad)", (
     assert.ok(src?.ok);
     const parsed = tryParsePatch(src.text);
     assert.ok(parsed.ok);
-    const { result: rebuilt, opened } = await watchingOpens(() => reconstructPatch(parsed.files, (rel) => readWorkspaceText(ws, rel)));
-    assert.deepEqual(rebuilt.map((r) => [r.file.newPath, r.source]), [["../../outside/secret.txt", "hunks"], ["/etc/hostname", "hunks"], ["src/app.py", "workspace"]]);
+    const { result: rebuilt, opened } = await watchingOpens(() =>
+      reconstructPatch(parsed.files, (rel) => readWorkspaceText(ws, rel)),
+    );
+    assert.deepEqual(
+      rebuilt.map((r) => [r.file.newPath, r.source]),
+      [
+        ["../../outside/secret.txt", "hunks"],
+        ["/etc/hostname", "hunks"],
+        ["src/app.py", "workspace"],
+      ],
+    );
     assert.match(rebuilt[0].note, /leaves the workspace/);
     assert.deepEqual(opened, [join(ws, "src/app.py")]);
     assert.equal(rebuilt[2].before, "def f():\n    return 0\n");
@@ -119,7 +135,13 @@ describe("evidence store on a hostile workspace (test/fixtures/evidence-bad)", (
     assert.equal(t.history?.ok, false);
     assert.match(t.history && !t.history.ok ? t.history.error : "", /not a list of passes/);
     assert.ok(t.history && !t.history.ok && t.history.rawJson?.includes('"bar": 1'));
-    assert.deepEqual(t.results.map((r) => [r.dir, r.file.ok]), [["pass_01", false], ["pass_02", true]]);
+    assert.deepEqual(
+      t.results.map((r) => [r.dir, r.file.ok]),
+      [
+        ["pass_01", false],
+        ["pass_02", true],
+      ],
+    );
     assert.match(!t.results[0].file.ok ? t.results[0].file.error : "", /invalid JSON/);
     assert.equal(t.results[1].file.ok && t.results[1].file.value.known, false);
     const escape = await readTournament(ws, "../../outside");
@@ -142,9 +164,21 @@ describe("evidence store on a hostile workspace (test/fixtures/evidence-bad)", (
   });
 
   it("checks evidence_bundle paths without reading them", () => {
-    assert.deepEqual(checkBundleRef(ws, ".autodev/evidence/1.2-developer.json"), { ok: true, file: "1.2-developer.json" });
-    assert.deepEqual(checkBundleRef(ws, join(ws, ".autodev/evidence/1.2-developer.json")), { ok: true, file: "1.2-developer.json" });
-    for (const bad of ["../../../etc/passwd", "/etc/passwd", ".autodev/evidence/../plan.json", ".autodev/evidence/sub/x.json", ".autodev/plan.json"]) {
+    assert.deepEqual(checkBundleRef(ws, ".autodev/evidence/1.2-developer.json"), {
+      ok: true,
+      file: "1.2-developer.json",
+    });
+    assert.deepEqual(checkBundleRef(ws, join(ws, ".autodev/evidence/1.2-developer.json")), {
+      ok: true,
+      file: "1.2-developer.json",
+    });
+    for (const bad of [
+      "../../../etc/passwd",
+      "/etc/passwd",
+      ".autodev/evidence/../plan.json",
+      ".autodev/evidence/sub/x.json",
+      ".autodev/plan.json",
+    ]) {
       assert.equal(checkBundleRef(ws, bad).ok, false, bad);
     }
   });
@@ -165,11 +199,21 @@ describe("evidence store: linked evidence folders", () => {
         const target = link === ".autodev" ? outside : join(outside, "evidence");
         fs.mkdirSync(join(target, link === ".autodev" ? "evidence" : ""), { recursive: true });
         const evidence = link === ".autodev" ? join(outside, "evidence") : target;
-        fs.writeFileSync(join(evidence, "1.1-explore.json"), JSON.stringify({ task_id: "1.1", kind: "explore", findings: SECRET }));
-        fs.writeFileSync(join(evidence, "1.1.patch"), `diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-${SECRET}\n+x\n`);
+        fs.writeFileSync(
+          join(evidence, "1.1-explore.json"),
+          JSON.stringify({ task_id: "1.1", kind: "explore", findings: SECRET }),
+        );
+        fs.writeFileSync(
+          join(evidence, "1.1.patch"),
+          `diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-${SECRET}\n+x\n`,
+        );
         if (link === ".autodev/evidence") fs.mkdirSync(join(ws, ".autodev"));
         fs.symlinkSync(target, join(ws, link));
-        const { result, opened } = await watchingOpens(async () => [await listEvidence(ws, "1.1"), await readPatch(ws, "1.1"), await listEvidenceTasks(ws)]);
+        const { result, opened } = await watchingOpens(async () => [
+          await listEvidence(ws, "1.1"),
+          await readPatch(ws, "1.1"),
+          await listEvidenceTasks(ws),
+        ]);
         assert.deepEqual(opened, [], `${link}: opened ${opened.join(", ")}`);
         const text = JSON.stringify(result);
         assert.ok(!text.includes(SECRET), link);
@@ -212,8 +256,14 @@ describe("evidence store on Python-written evidence (test/fixtures/python-eviden
     assert.equal(befores["README.md"], "# Calc\n\nOps: add\n");
     assert.equal(befores["src/legacy.py"], "def add(a, b):\n    return a + b\n");
     assert.equal(befores["(added) src/ops.py"], "");
-    assert.equal(befores["docs/old_name.md"], "# Old name\n\nLine one.\nLine two.\nLine three.\nLine four.\nLine five.\n");
+    assert.equal(
+      befores["docs/old_name.md"],
+      "# Old name\n\nLine one.\nLine two.\nLine three.\nLine four.\nLine five.\n",
+    );
     assert.equal(befores["config/settings.json"], '{\n  "debug": false,\n  "level": "info"\n}');
-    assert.equal(befores["src/calc.py"], "from legacy import add\n\n\ndef total(xs):\n    t = 0\n    for x in xs:\n        t = add(t, x)\n    return t\n");
+    assert.equal(
+      befores["src/calc.py"],
+      "from legacy import add\n\n\ndef total(xs):\n    t = 0\n    for x in xs:\n        t = add(t, x)\n    return t\n",
+    );
   });
 });

@@ -8,12 +8,26 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PlanSkeleton, exactPlanFromCanonical, exactPlanModel, fastCanonicalLine, planOfCanonicalLine } from "../../src/core/sources/autodev/canonical/fastCanonical";
+import {
+  PlanSkeleton,
+  exactPlanFromCanonical,
+  exactPlanModel,
+  fastCanonicalLine,
+  planOfCanonicalLine,
+} from "../../src/core/sources/autodev/canonical/fastCanonical";
 import { LastHead, buildEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { computeEntryHash } from "../../src/core/sources/autodev/ledger/ledgerHash";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
-import { LedgerEntry, Plan, TASK_STATUSES, ledgerEntryToPy, planToPy, validateLedgerEntry, validatePlan } from "../../src/core/sources/autodev/plan/schemas";
+import {
+  LedgerEntry,
+  Plan,
+  TASK_STATUSES,
+  ledgerEntryToPy,
+  planToPy,
+  validateLedgerEntry,
+  validatePlan,
+} from "../../src/core/sources/autodev/plan/schemas";
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 
 const FIXTURES = path.join(__dirname, "../../../test/fixtures");
@@ -31,15 +45,50 @@ function plan(statuses: string[], extraTask: Record<string, PyValue> = {}): PyOb
   const tasks = statuses.map(
     (status, i) =>
       new Map<string, PyValue>([
-        ["id", `1.${i + 1}`], ["phase_id", "1"], ["title", `T${i}`], ["description", "d"], ["status", status], ["files", ["a.py"]],
-        ["acceptance", [new Map<string, PyValue>([["id", "a"], ["description", "x"], ["met", false]])]], ["depends_on", []],
-        ["retry_count", 0], ["escalated", false], ["assigned_agent", null], ["evidence_bundle", null], ["blocked_reason", null],
-        ["metadata", new Map<string, PyValue>([["w", new PyFloat(1.5)]])], ...Object.entries(extraTask),
+        ["id", `1.${i + 1}`],
+        ["phase_id", "1"],
+        ["title", `T${i}`],
+        ["description", "d"],
+        ["status", status],
+        ["files", ["a.py"]],
+        [
+          "acceptance",
+          [
+            new Map<string, PyValue>([
+              ["id", "a"],
+              ["description", "x"],
+              ["met", false],
+            ]),
+          ],
+        ],
+        ["depends_on", []],
+        ["retry_count", 0],
+        ["escalated", false],
+        ["assigned_agent", null],
+        ["evidence_bundle", null],
+        ["blocked_reason", null],
+        ["metadata", new Map<string, PyValue>([["w", new PyFloat(1.5)]])],
+        ...Object.entries(extraTask),
       ]),
   );
   return new Map<string, PyValue>([
-    ["plan_id", "p"], ["spec_hash", "s"], ["phases", [new Map<string, PyValue>([["id", "1"], ["title", "P"], ["description", ""], ["tasks", tasks]])]],
-    ["metadata", new Map()], ["created_at", "c"], ["updated_at", "u"], ["content_hash", ""],
+    ["plan_id", "p"],
+    ["spec_hash", "s"],
+    [
+      "phases",
+      [
+        new Map<string, PyValue>([
+          ["id", "1"],
+          ["title", "P"],
+          ["description", ""],
+          ["tasks", tasks],
+        ]),
+      ],
+    ],
+    ["metadata", new Map()],
+    ["created_at", "c"],
+    ["updated_at", "u"],
+    ["content_hash", ""],
   ]);
 }
 
@@ -84,16 +133,54 @@ describe("fastCanonicalLine", () => {
 
   it("accepts writer output with every escape, astral characters, big ints and floats", () => {
     const hostile = new Map<string, PyValue>([
-      ["task_id", "1.1"], ["s", 'q"b\\n\n\r\t\b\f\u0000\u001f\u007f\u00e9\u2028\u{1f600}/'], ["big", 2n ** 80n], ["neg", -(2n ** 70n)],
-      ["f", [new PyFloat(0.1), new PyFloat(-0), new PyFloat(1e16), new PyFloat(1e-5), new PyFloat(5e-324), new PyFloat(1.7976931348623157e308), new PyFloat(2)]],
-      ["\ue000", 1], ["\u{1f600}", 2], ["", [true, false, null]], ["nested", new Map([["b", new Map([["a", []]])]])],
+      ["task_id", "1.1"],
+      ["s", 'q"b\\n\n\r\t\b\f\u0000\u001f\u007f\u00e9\u2028\u{1f600}/'],
+      ["big", 2n ** 80n],
+      ["neg", -(2n ** 70n)],
+      [
+        "f",
+        [
+          new PyFloat(0.1),
+          new PyFloat(-0),
+          new PyFloat(1e16),
+          new PyFloat(1e-5),
+          new PyFloat(5e-324),
+          new PyFloat(1.7976931348623157e308),
+          new PyFloat(2),
+        ],
+      ],
+      ["\ue000", 1],
+      ["\u{1f600}", 2],
+      ["", [true, false, null]],
+      ["nested", new Map([["b", new Map([["a", []]])]])],
     ]);
-    const lines = ledger([["init_plan", new Map([["plan", plan(["pending"])]])], ["plan_tournament_complete", hostile], ["update_task_status", new Map<string, PyValue>([["status", "in_progress"], ["task_id", "1.1"]])]]);
+    const lines = ledger([
+      ["init_plan", new Map([["plan", plan(["pending"])]])],
+      ["plan_tournament_complete", hostile],
+      [
+        "update_task_status",
+        new Map<string, PyValue>([
+          ["status", "in_progress"],
+          ["task_id", "1.1"],
+        ]),
+      ],
+    ]);
     for (const line of lines) assertSameFacts(line);
   });
 
   it("leaves every non-canonical form to the full path", () => {
-    const [line] = ledger([["update_task_status", new Map<string, PyValue>([["n", 5], ["s", "a\nb\u00e9"], ["status", "coded"], ["task_id", "1.1"], ["x", new PyFloat(1.5)]])]]);
+    const [line] = ledger([
+      [
+        "update_task_status",
+        new Map<string, PyValue>([
+          ["n", 5],
+          ["s", "a\nb\u00e9"],
+          ["status", "coded"],
+          ["task_id", "1.1"],
+          ["x", new PyFloat(1.5)],
+        ]),
+      ],
+    ]);
     assert.ok(fast(line));
     const forms: [string, string][] = [
       ["no space after colon", line.replace('"op": ', '"op":')],
@@ -141,7 +228,15 @@ describe("fastCanonicalLine", () => {
   });
 
   it("accepts a rewritten line only in exact form: a changed value keeps it canonical, with the recomputed hash", () => {
-    const [line] = ledger([["update_task_status", new Map<string, PyValue>([["status", "coded"], ["task_id", "1.1"]])]]);
+    const [line] = ledger([
+      [
+        "update_task_status",
+        new Map<string, PyValue>([
+          ["status", "coded"],
+          ["task_id", "1.1"],
+        ]),
+      ],
+    ]);
     const edited = line.replace('"coded"', '"in_progress"');
     const f = fast(edited)!;
     assert.ok(f);
@@ -162,9 +257,20 @@ describe("fastCanonicalLine", () => {
       ["snapshot", new Map<string, PyValue>([["other", 1]])],
       ["snapshot", new Map([["plan", plan(["pending", "coded", "complete"])]])],
     ]);
-    const skeleton = (k: PlanSkeleton | null) => k && k.ids.map((id, i) => `${id}=${TASK_STATUSES[k.statuses[i]]}`).join(",");
+    const skeleton = (k: PlanSkeleton | null) =>
+      k && k.ids.map((id, i) => `${id}=${TASK_STATUSES[k.statuses[i]]}`).join(",");
     const flat = (p: Plan) => p.phases.flatMap((ph) => ph.tasks.map((t) => `${t.id}=${t.status}`)).join(",");
-    const want = ["1.1=pending,1.2=in_progress,1.3=complete", "1.1=pending,1.2=in_progress,1.3=complete", "1.1=pending,1.2=coded,1.3=complete", null, null, null, null, null, "1.1=pending,1.2=coded,1.3=complete"];
+    const want = [
+      "1.1=pending,1.2=in_progress,1.3=complete",
+      "1.1=pending,1.2=in_progress,1.3=complete",
+      "1.1=pending,1.2=coded,1.3=complete",
+      null,
+      null,
+      null,
+      null,
+      null,
+      "1.1=pending,1.2=coded,1.3=complete",
+    ];
     lines.forEach((line, i) => {
       const f = fast(line);
       assert.ok(f, `line ${i + 1} is canonical`);

@@ -43,8 +43,12 @@ function runs(command: string, args: string[], expect?: RegExp): boolean {
 const HELPERS: { name: string; helper: LockHelper }[] = [];
 if (POSIX) {
   if (runs("perl", ["-e", "1"])) HELPERS.push({ name: "perl", helper: { kind: "perl", command: "perl" } });
-  if (runs(PYTHON, ["-c", "import fcntl"])) HELPERS.push({ name: "python3", helper: { kind: "python", command: "python3" } });
-  if (runs("flock", ["--version"], /util-linux/)) HELPERS.push({ name: "flock(1)", helper: { kind: "flock", command: "flock" } });
+  if (runs(PYTHON, ["-c", "import fcntl"])) {
+    HELPERS.push({ name: "python3", helper: { kind: "python", command: "python3" } });
+  }
+  if (runs("flock", ["--version"], /util-linux/)) {
+    HELPERS.push({ name: "flock(1)", helper: { kind: "flock", command: "flock" } });
+  }
 }
 
 /** A child process read line by line. */

@@ -22,7 +22,10 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 /** The repository root: the nearest folder above this file with the extension's package.json. */
 function repoRoot(): string {
   let dir = __dirname;
-  while (!existsSync(join(dir, "package.json")) || !readFileSync(join(dir, "package.json"), "utf8").includes('"autodev-state"')) {
+  while (
+    !existsSync(join(dir, "package.json")) ||
+    !readFileSync(join(dir, "package.json"), "utf8").includes('"autodev-state"')
+  ) {
     const parent = dirname(dir);
     if (parent === dir) throw new Error("repository root not found");
     dir = parent;
@@ -87,7 +90,10 @@ export function commandIdsIn(src: string, fileName: string): Set<string> {
   const ids = new Set<string>();
   const literal = String.raw`["'\`](autodev\.[A-Za-z0-9_.\-]+)["'\`]`;
   const patterns = [
-    new RegExp(String.raw`\b(?:registerCommand|registerTextEditorCommand|register|executeCommand)\s*(?:<[^>]*>)?\(\s*${literal}`, "g"),
+    new RegExp(
+      String.raw`\b(?:registerCommand|registerTextEditorCommand|register|executeCommand)\s*(?:<[^>]*>)?\(\s*${literal}`,
+      "g",
+    ),
     new RegExp(String.raw`\b(?:command|commandId)\s*:\s*${literal}`, "g"),
     new RegExp(String.raw`\.command\s*=\s*${literal}`, "g"),
     new RegExp(String.raw`${literal}\s*:`, "g"),
@@ -101,7 +107,11 @@ export function commandIdsIn(src: string, fileName: string): Set<string> {
 export function relativeImportsIn(src: string): string[] {
   const code = stripComments(src);
   const out: string[] = [];
-  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["'`](\.{1,2}\/[^"'`]*)["'`]/g)) out.push(m[1]);
+  for (const m of code.matchAll(
+    /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["'`](\.{1,2}\/[^"'`]*)["'`]/g,
+  )) {
+    out.push(m[1]);
+  }
   return out;
 }
 
@@ -111,7 +121,9 @@ function nonCommandIds(): Set<string> {
   const views = Object.values((manifest.contributes?.views ?? {}) as Record<string, Array<{ id: string }>>).flat();
   for (const { id } of views) {
     ids.add(id);
-    for (const suffix of ["focus", "resetViewLocation", "toggleVisibility", "removeView", "open"]) ids.add(`${id}.${suffix}`);
+    for (const suffix of ["focus", "resetViewLocation", "toggleVisibility", "removeView", "open"]) {
+      ids.add(`${id}.${suffix}`);
+    }
   }
   const configs = [manifest.contributes?.configuration ?? []].flat() as Array<{ properties?: object }>;
   for (const config of configs) for (const key of Object.keys(config.properties ?? {})) ids.add(key);
@@ -157,10 +169,16 @@ describe("guards", () => {
       for (const f of sourceFiles(join(ROOT, "src", "core"))) {
         for (const spec of relativeImportsIn(readFileSync(f, "utf8"))) {
           const target = resolve(dirname(f), spec);
-          if (forbidden.some((x) => target === x || target === `${x}.ts` || target.startsWith(x + sep))) offenders.push(`${relative(ROOT, f)} → ${spec}`);
+          if (forbidden.some((x) => target === x || target === `${x}.ts` || target.startsWith(x + sep))) {
+            offenders.push(`${relative(ROOT, f)} → ${spec}`);
+          }
         }
       }
-      assert.deepEqual(offenders, [], `src/core must not depend on the protocol, the sample or the extension: ${offenders.join(", ")}`);
+      assert.deepEqual(
+        offenders,
+        [],
+        `src/core must not depend on the protocol, the sample or the extension: ${offenders.join(", ")}`,
+      );
     });
 
     it("the relative-import finder sees every form", () => {
@@ -199,7 +217,12 @@ describe("guards", () => {
         // registerCommand("autodev.commented", x)
         const viewType = "autodev.timeline";`;
       assert.deepEqual([...commandIdsIn(src, "extension.ts")].sort(), [
-        "autodev.a", "autodev.b", "autodev.c", "autodev.d", "autodev.e", "autodev.f",
+        "autodev.a",
+        "autodev.b",
+        "autodev.c",
+        "autodev.d",
+        "autodev.e",
+        "autodev.f",
       ]);
       const registry = `export const COMMANDS = { refresh: "autodev.refresh", verify: "autodev.verify" } as const;`;
       assert.deepEqual([...commandIdsIn(registry, "commandIds.ts")].sort(), ["autodev.refresh", "autodev.verify"]);
@@ -216,7 +239,9 @@ describe("guards", () => {
     });
 
     it("menus and keybindings name only contributed commands", () => {
-      const menus = Object.values((manifest.contributes?.menus ?? {}) as Record<string, Array<{ command?: string }>>).flat();
+      const menus = Object.values(
+        (manifest.contributes?.menus ?? {}) as Record<string, Array<{ command?: string }>>,
+      ).flat();
       const keys = (manifest.contributes?.keybindings ?? []) as Array<{ command?: string }>;
       const unknown = [...menus, ...keys]
         .map((m) => m.command)
@@ -246,7 +271,9 @@ describe("guards", () => {
         if (!known.has(id)) unknown.push(`${relative(ROOT, file)}: ${id}`);
       }
     }
-    for (const m of JSON.stringify(manifest).matchAll(/\$\(([a-z0-9-]+)\)/g)) if (!known.has(m[1])) unknown.push(`package.json: ${m[1]}`);
+    for (const m of JSON.stringify(manifest).matchAll(/\$\(([a-z0-9-]+)\)/g)) {
+      if (!known.has(m[1])) unknown.push(`package.json: ${m[1]}`);
+    }
     assert.deepEqual(unknown, [], "icons that VS Code does not know (pick one from @vscode/codicons)");
   });
 });

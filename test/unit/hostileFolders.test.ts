@@ -41,7 +41,11 @@ describe("hostile folders: the lock file (item 1)", function () {
   afterEach(() => h.cleanup());
 
   const variants: [string, (h: HostileRoot) => void, RegExp][] = [
-    ["a dangling link out of the workspace", (h) => fs.symlinkSync(path.join(h.outside, "created-by-lock"), h.at(".lock")), /\.lock.*(dangling|symbolic link)/],
+    [
+      "a dangling link out of the workspace",
+      (h) => fs.symlinkSync(path.join(h.outside, "created-by-lock"), h.at(".lock")),
+      /\.lock.*(dangling|symbolic link)/,
+    ],
     ["a link to a file outside", (h) => fs.symlinkSync(h.secret, h.at(".lock")), /\.lock.*outside the workspace/],
     ["a directory", (h) => fs.mkdirSync(h.at(".lock")), /\.lock.*directory/],
     ["a FIFO", (h) => execFileSync("mkfifo", [h.at(".lock")]), /\.lock.*FIFO/],
@@ -76,11 +80,18 @@ describe("hostile folders: the lock file (item 1)", function () {
     });
   }
 
-  for (const helper of [{ kind: "flock", command: "flock" }, { kind: "perl", command: "perl" }, { kind: "python", command: "python3" }] as const) {
+  for (const helper of [
+    { kind: "flock", command: "flock" },
+    { kind: "perl", command: "perl" },
+    { kind: "python", command: "python3" },
+  ] as const) {
     it(`acquireFileLock with ${helper.command} refuses a linked .lock before any helper opens it`, async () => {
       const link = path.join(h.ws, "x.lock");
       fs.symlinkSync(path.join(h.outside, "via-flock"), link);
-      await assert.rejects(acquireFileLock(link, { timeoutMs: 1000, helpers: [helper] }), (e: unknown) => e instanceof UnsafeLockFileError && /x\.lock.*symbolic link/.test((e as Error).message));
+      await assert.rejects(
+        acquireFileLock(link, { timeoutMs: 1000, helpers: [helper] }),
+        (e: unknown) => e instanceof UnsafeLockFileError && /x\.lock.*symbolic link/.test((e as Error).message),
+      );
       assert.deepEqual(listTree(h.outside), [h.secret]);
     });
   }
@@ -94,10 +105,26 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
 
   const ledgers: [string, (h: HostileRoot) => void, RegExp][] = [
     ["a FIFO", (h) => execFileSync("mkfifo", [h.at("plan-ledger.jsonl")]), /FIFO \(named pipe\)/],
-    ["a link to /dev/zero", (h) => fs.symlinkSync("/dev/zero", h.at("plan-ledger.jsonl")), /\/dev\/zero, outside the workspace/],
-    ["a link to /dev/urandom", (h) => fs.symlinkSync("/dev/urandom", h.at("plan-ledger.jsonl")), /\/dev\/urandom, outside the workspace/],
-    ["a character device (mknod)", (h) => execFileSync("mknod", [h.at("plan-ledger.jsonl"), "c", "1", "5"]), /character device/],
-    ["a link loop", (h) => (fs.symlinkSync("loop-b", h.at("plan-ledger.jsonl")), fs.symlinkSync("plan-ledger.jsonl", h.at("loop-b"))), /loop of symbolic links/],
+    [
+      "a link to /dev/zero",
+      (h) => fs.symlinkSync("/dev/zero", h.at("plan-ledger.jsonl")),
+      /\/dev\/zero, outside the workspace/,
+    ],
+    [
+      "a link to /dev/urandom",
+      (h) => fs.symlinkSync("/dev/urandom", h.at("plan-ledger.jsonl")),
+      /\/dev\/urandom, outside the workspace/,
+    ],
+    [
+      "a character device (mknod)",
+      (h) => execFileSync("mknod", [h.at("plan-ledger.jsonl"), "c", "1", "5"]),
+      /character device/,
+    ],
+    [
+      "a link loop",
+      (h) => (fs.symlinkSync("loop-b", h.at("plan-ledger.jsonl")), fs.symlinkSync("plan-ledger.jsonl", h.at("loop-b"))),
+      /loop of symbolic links/,
+    ],
     ["a directory", (h) => fs.mkdirSync(h.at("plan-ledger.jsonl")), /directory/],
     ["a link to a secret outside", (h) => fs.symlinkSync(h.secret, h.at("plan-ledger.jsonl")), /outside the workspace/],
   ];
@@ -105,7 +132,13 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
     it(`a ledger that is ${what}: verify, status, load and set-status answer with exit 2 and say what was found`, () => {
       fs.rmSync(h.at("plan-ledger.jsonl"));
       make(h);
-      for (const args of [["verify", h.ws], ["verify", h.ws, "--json"], ["status", h.ws], ["load", h.ws], ["set-status", h.ws, "2.1", "in_progress"]]) {
+      for (const args of [
+        ["verify", h.ws],
+        ["verify", h.ws, "--json"],
+        ["status", h.ws],
+        ["load", h.ws],
+        ["set-status", h.ws, "2.1", "in_progress"],
+      ]) {
         const r = runCliWithin10s(args);
         assert.equal(r.code, 2, `${args.join(" ")}: ${r.out}${r.err}`);
         if (args[0] === "set-status") {
@@ -185,15 +218,23 @@ describe("hostile folders: giant lines, bounded memory (item 3)", function () {
     fs.writeFileSync(ledger, "");
     fs.truncateSync(ledger, 2 * 1024 ** 3);
     const preload = path.join(h.root, "rss.js");
-    fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(2, '\\nMAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'));\n");
+    fs.writeFileSync(
+      preload,
+      "process.on('exit', () => require('fs').writeSync(2, '\\nMAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'));\n",
+    );
     const t0 = Date.now();
     const r = runCliWithin10s(["verify", h.ws, "--json"], process.env, ["--require", preload], 90);
-    console.log(`      2 GB sparse no-newline ledger: verify took ${((Date.now() - t0) / 1000).toFixed(1)} s (load average ${os.loadavg()[0].toFixed(1)})`);
+    console.log(
+      `      2 GB sparse no-newline ledger: verify took ${((Date.now() - t0) / 1000).toFixed(1)} s (load average ${os.loadavg()[0].toFixed(1)})`,
+    );
     assert.equal(r.code, 1, r.err);
     const j = JSON.parse(r.out);
     assert.equal(j.errors[0].kind, "line_too_long");
     assert.equal(j.errors[0].line, 1);
-    assert.match(j.errors[0].message, /ledger line 1 is 2147483648 bytes \(2048\.0 MB\), over the line-length limit of 256\.0 MB/);
+    assert.match(
+      j.errors[0].message,
+      /ledger line 1 is 2147483648 bytes \(2048\.0 MB\), over the line-length limit of 256\.0 MB/,
+    );
     const rssMB = Number(/MAXRSS_KB (\d+)/.exec(r.err)![1]) / 1024;
     console.log(`      2 GB sparse no-newline ledger: verify peak RSS ${rssMB.toFixed(0)} MB`);
     assert.ok(rssMB < 600, `peak RSS ${rssMB} MB`);
@@ -210,9 +251,18 @@ describe("hostile folders: giant lines, bounded memory (item 3)", function () {
     const j = JSON.parse(r.out);
     assert.equal(j.errors[0].kind, "line_too_long");
     assert.equal(j.errors[0].line, 4);
-    assert.match(j.errors[0].message, new RegExp(`ledger line 4 is ${Buffer.byteLength(big)} bytes .* over the line-length limit of 1\\.0 MB.*--max-line-mb`));
+    assert.match(
+      j.errors[0].message,
+      new RegExp(
+        `ledger line 4 is ${Buffer.byteLength(big)} bytes .* over the line-length limit of 1\\.0 MB.*--max-line-mb`,
+      ),
+    );
     assert.equal(j.entries, 21, "every entry after the long line was still read");
-    assert.equal(runCliWithin10s(["verify", h.ws, "--json", "--max-line-mb", "0"]).code, 2, "a bad limit is a usage error");
+    assert.equal(
+      runCliWithin10s(["verify", h.ws, "--json", "--max-line-mb", "0"]).code,
+      2,
+      "a bad limit is a usage error",
+    );
     setMaxLineBytes(1024 * 1024);
     const direct = await verifyLedger(h.ws);
     assert.equal(direct.report.errors[0].kind, "line_too_long");
@@ -246,7 +296,10 @@ describe("hostile folders: tail reads (item 4)", function () {
     assert.equal(got!.text.toString(), last);
     assert.equal(got!.missingFinalNewline, false);
     fs.writeFileSync(f, `a\rb`);
-    assert.deepEqual([String((await readLastLine(f))!.text), (await readLastLine(f))!.missingFinalNewline], ["b", true]);
+    assert.deepEqual(
+      [String((await readLastLine(f))!.text), (await readLastLine(f))!.missingFinalNewline],
+      ["b", true],
+    );
     fs.writeFileSync(f, " \n\n");
     assert.equal(await readLastLine(f), null);
     setMaxLineBytes(1024 * 1024);
@@ -261,6 +314,9 @@ describe("hostile folders: tail reads (item 4)", function () {
     const tail = await readTailLines(ledger, (op) => op === "snapshot", h.ws);
     assert.deepEqual(tail!.map(String), lines.slice(lastSnap));
     fs.writeFileSync(ledger, lines.join("\r\n") + "\r\n" + " ".repeat(2_500_000) + "\n");
-    assert.deepEqual((await readTailLines(ledger, (op) => op === "snapshot", h.ws))!.map(String), lines.slice(lastSnap));
+    assert.deepEqual(
+      (await readTailLines(ledger, (op) => op === "snapshot", h.ws))!.map(String),
+      lines.slice(lastSnap),
+    );
   });
 });

@@ -12,7 +12,10 @@ import { loadPlan, verifyLedger } from "../../src/core/sources/autodev/ledger/le
 import { escapeControls } from "../../src/core/text/displayText";
 
 /** A plan (python-small's) with `edit` applied, written as a JSON file for `init --plan`. */
-function planFile(h: HostileRoot, edit: (plan: { phases: { title: string; tasks: { title: string; description: string }[] }[] }) => void): string {
+function planFile(
+  h: HostileRoot,
+  edit: (plan: { phases: { title: string; tasks: { title: string; description: string }[] }[] }) => void,
+): string {
   const plan = JSON.parse(fs.readFileSync(path.join(REPO, "test/fixtures/python-small/.autodev/plan.json"), "utf8"));
   edit(plan);
   const file = path.join(h.root, "plan-in.json");
@@ -111,7 +114,10 @@ describe("hostile folders: terminal escapes and attacker-sized values (items 6, 
 
   it("escapeControls leaves text alone and escapes every class", () => {
     assert.equal(escapeControls("plain ünïcödé 🚀"), "plain ünïcödé 🚀");
-    assert.equal(escapeControls("\u0000\t\n\u001b\u007f\u0085\u200f\u2066\u2028"), "\\x00\\t\\n\\e\\x7f\\x85\\u200f\\u2066\\u2028");
+    assert.equal(
+      escapeControls("\u0000\t\n\u001b\u007f\u0085\u200f\u2066\u2028"),
+      "\\x00\\t\\n\\e\\x7f\\x85\\u200f\\u2066\\u2028",
+    );
     assert.equal(escapeControls("a\tb\nc\u001b", true), "a\tb\nc\\e");
   });
 });
@@ -156,7 +162,9 @@ describe("hostile folders: a commit cut by a full disk (item 9, tmpfs)", functio
       mounted = true;
     } catch (e) {
       mounted = false;
-      console.log(`      NOT RUN: mount -t tmpfs was refused here (${String((e as { stderr?: Buffer }).stderr ?? e).trim()}); this case needs root`);
+      console.log(
+        `      NOT RUN: mount -t tmpfs was refused here (${String((e as { stderr?: Buffer }).stderr ?? e).trim()}); this case needs root`,
+      );
     }
   });
   afterEach(() => {
@@ -183,13 +191,21 @@ describe("hostile folders: a commit cut by a full disk (item 9, tmpfs)", functio
     assert.match(r.err, /partial write: the update_task_status entry \(seq 22\) was appended to the ledger/);
     assert.match(r.err, /the snapshot entry was not written \(.*ENOSPC/);
     assert.doesNotMatch(r.err, /Nothing was changed/);
-    const after = fs.readFileSync(ledger, "utf8").trim().split("\n").map((l) => JSON.parse(l).op);
+    const after = fs
+      .readFileSync(ledger, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).op);
     assert.equal(after.length, entriesBefore + 1);
     assert.equal(after[after.length - 1], "update_task_status");
     fs.rmSync(path.join(mnt, "filler"));
     const next = runCliWithin10s(["retry", ws, "1.3"]);
     assert.equal(next.code, 0, next.err);
-    const ops = fs.readFileSync(ledger, "utf8").trim().split("\n").map((l) => JSON.parse(l).op);
+    const ops = fs
+      .readFileSync(ledger, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).op);
     // The cut write's audit entry, the snapshot the next write completed first, then that write's own entry and snapshot.
     const added = ops.slice(entriesBefore);
     assert.equal(added.length, 4);
@@ -204,7 +220,10 @@ describe("hostile folders: a commit cut by a full disk (item 9, tmpfs)", functio
 describe("lone-surrogate keys, judged like Python AutoDev's reader (item 10)", function () {
   this.timeout(60_000);
   const FIX = path.join(REPO, "test/fixtures/lone-surrogate-keys");
-  const expected = JSON.parse(fs.readFileSync(path.join(FIX, "expected.json"), "utf8")) as Record<string, { python_read: string }>;
+  const expected = JSON.parse(fs.readFileSync(path.join(FIX, "expected.json"), "utf8")) as Record<
+    string,
+    { python_read: string }
+  >;
 
   for (const [name, verdict] of Object.entries(expected)) {
     it(`${name}: Python's reader says ${verdict.python_read}, and so do we`, async () => {
@@ -220,10 +239,23 @@ describe("lone-surrogate keys, judged like Python AutoDev's reader (item 10)", f
       fs.cpSync(path.join(REPO, "test/fixtures/python-small/.autodev"), path.join(ws, ".autodev"), { recursive: true });
       const top = runCliWithin10s(["append", ws, "impl_tournament_complete", "--payload", '{"\\ud800": 1}']);
       assert.equal(top.code, 0, top.err);
-      assert.match(fs.readFileSync(path.join(ws, ".autodev/plan-ledger.jsonl"), "utf8"), /"payload": \{"\\ufffd\\ufffd\\ufffd": 1\}/);
-      const py = spawnSync("python3", [path.join(REPO, "test/python/verify_ledger.py"), path.join(ws, ".autodev/plan-ledger.jsonl")], { encoding: "utf8" });
+      assert.match(
+        fs.readFileSync(path.join(ws, ".autodev/plan-ledger.jsonl"), "utf8"),
+        /"payload": \{"\\ufffd\\ufffd\\ufffd": 1\}/,
+      );
+      const py = spawnSync(
+        "python3",
+        [path.join(REPO, "test/python/verify_ledger.py"), path.join(ws, ".autodev/plan-ledger.jsonl")],
+        { encoding: "utf8" },
+      );
       assert.match(py.stdout, /^OK /);
-      const nested = runCliWithin10s(["append", ws, "impl_tournament_complete", "--payload", '{"a": {"\\udfff x": [1]}}']);
+      const nested = runCliWithin10s([
+        "append",
+        ws,
+        "impl_tournament_complete",
+        "--payload",
+        '{"a": {"\\udfff x": [1]}}',
+      ]);
       assert.equal(nested.code, 2, nested.err);
       assert.match(nested.err, /refusing to append: UnicodeEncodeError.*lone surrogate.*Nothing was written/);
       assert.doesNotMatch(nested.err, /\n\s+at /);

@@ -6,7 +6,19 @@ import { JsonLines } from "../../src/core/sources/autodev/jsonLocate";
 import { deepestJsonNode, indexJsonOffsets } from "../../src/core/text/jsonOffsets";
 
 describe("JSON offsets (text/jsonOffsets.ts)", () => {
-  const text = ['{', '  "a": {', '    "b": [', '      1,', '      NaN', '    ],', '    "k\\u00e9y": -Infinity', '  },', '  "a2": 2,', '  "a2": 3', '}'].join("\n");
+  const text = [
+    "{",
+    '  "a": {',
+    '    "b": [',
+    "      1,",
+    "      NaN",
+    "    ],",
+    '    "k\\u00e9y": -Infinity',
+    "  },",
+    '  "a2": 2,',
+    '  "a2": 3',
+    "}",
+  ].join("\n");
 
   it("puts members at their key's line, items and the root at their value's line", () => {
     const lines = new JsonLines(text);

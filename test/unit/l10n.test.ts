@@ -26,7 +26,11 @@ function check(bundle?: string): { status: number | null; stderr: string } {
 }
 
 function tsFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? tsFiles(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : [],
+    );
 }
 
 /**
@@ -48,15 +52,27 @@ function untranslated(): string[] {
     new RegExp(String.raw`\.(?:notice|showOverlay|empty)\(\s*${lit}`),
   ];
   const thrownLiteral = new RegExp(String.raw`new Error\(\s*${lit}`);
-  const shown = new RegExp(String.raw`(?:\b(?:title|tooltip|label|description|detail|message|name|text)\s*[:=]|\b(?:warningItem|errorItem)\(|\b(?:button|toggle)\(\s*"[^"]*",)\s*(${lit})`, "g");
+  const shown = new RegExp(
+    String.raw`(?:\b(?:title|tooltip|label|description|detail|message|name|text)\s*[:=]|\b(?:warningItem|errorItem)\(|\b(?:button|toggle)\(\s*"[^"]*",)\s*(${lit})`,
+    "g",
+  );
   const words = /[A-Za-z]{2,}\s+[A-Za-z]{2,}/;
   const out: string[] = [];
-  for (const file of [...tsFiles(path.join(REPO_ROOT, "src", "extension")), ...tsFiles(path.join(REPO_ROOT, "webview"))]) {
+  for (const file of [
+    ...tsFiles(path.join(REPO_ROOT, "src", "extension")),
+    ...tsFiles(path.join(REPO_ROOT, "webview")),
+  ]) {
     fs.readFileSync(file, "utf8")
       .split("\n")
       .forEach((line, i) => {
         const code = line.replace(/\/\/.*$/, "");
-        if (/^\s*(?:\*|\/\*\*)/.test(code) || /\blog\.(?:info|warn|error)\(/.test(code) || line.includes("l10n-ignore")) return;
+        if (
+          /^\s*(?:\*|\/\*\*)/.test(code) ||
+          /\blog\.(?:info|warn|error)\(/.test(code) ||
+          line.includes("l10n-ignore")
+        ) {
+          return;
+        }
         const where = `${path.relative(REPO_ROOT, file)}:${i + 1}`;
         const thrown = file.startsWith(path.join(REPO_ROOT, "src")) && thrownLiteral.test(code);
         if (thrown || always.some((re) => re.test(code))) out.push(`${where}: ${code.trim()}`);

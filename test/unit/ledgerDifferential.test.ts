@@ -20,7 +20,9 @@ import { planToPy } from "../../src/core/sources/autodev/plan/schemas";
 import { PyValue } from "../../src/core/pyjson/pyValue";
 import { mutateLedger, Rng } from "./ledgerMutations";
 
-const FIXTURES = ["python-small", "python-evidence"].map((n) => path.join(__dirname, "../../../test/fixtures", n, ".autodev/plan-ledger.jsonl"));
+const FIXTURES = ["python-small", "python-evidence"].map((n) =>
+  path.join(__dirname, "../../../test/fixtures", n, ".autodev/plan-ledger.jsonl"),
+);
 const CASES_PER_FIXTURE = 250;
 
 interface PyOut {
@@ -59,7 +61,9 @@ describe("ledger verify/replay/load vs the Python reference", function () {
   it("agrees on the first error (kind, line, seq), the replayed plan and the loaded plan", async () => {
     const script = path.join(__dirname, "../../../test/python/ledger_reference.py");
     const files = cases.map((c) => path.join(c.root, ".autodev/plan-ledger.jsonl"));
-    const outLines = execFileSync("python3", [script, ...files], { encoding: "utf8", maxBuffer: 1 << 30 }).trim().split("\n");
+    const outLines = execFileSync("python3", [script, ...files], { encoding: "utf8", maxBuffer: 1 << 30 })
+      .trim()
+      .split("\n");
     assert.equal(outLines.length, cases.length);
     const failures: string[] = [];
     const kinds = new Map<string, number>();
@@ -72,18 +76,24 @@ describe("ledger verify/replay/load vs the Python reference", function () {
       kinds.set(py.first?.kind ?? "ok", (kinds.get(py.first?.kind ?? "ok") ?? 0) + 1);
       const where = `${c.name} (${c.mutation})`;
       if ((py.first === null) !== (first === null)) {
-        failures.push(`${where}: python ${JSON.stringify(py.first)} vs ours ${JSON.stringify(first && { kind: first.kind, line: first.line, msg: first.message })}`);
+        failures.push(
+          `${where}: python ${JSON.stringify(py.first)} vs ours ${JSON.stringify(first && { kind: first.kind, line: first.line, msg: first.message })}`,
+        );
         continue;
       }
       if (py.first && first) {
         const sameLine = py.first.line === null || py.first.line === first.line;
         const sameSeq = py.first.seq === null || Number(first.seq) === py.first.seq;
         if (py.first.kind !== first.kind || !sameLine || !sameSeq) {
-          failures.push(`${where}: python ${JSON.stringify(py.first)} vs ours ${JSON.stringify({ kind: first.kind, line: first.line, seq: String(first.seq), msg: first.message })}`);
+          failures.push(
+            `${where}: python ${JSON.stringify(py.first)} vs ours ${JSON.stringify({ kind: first.kind, line: first.line, seq: String(first.seq), msg: first.message })}`,
+          );
           continue;
         }
       } else {
-        if (py.entries !== report.entries) failures.push(`${where}: entries python ${py.entries} ours ${report.entries}`);
+        if (py.entries !== report.entries) {
+          failures.push(`${where}: entries python ${py.entries} ours ${report.entries}`);
+        }
         const ours = canon(plan ? planToPy(plan) : null);
         if (ours !== canon(pyFull.get("replay") ?? null)) failures.push(`${where}: replayed plans differ`);
       }
@@ -97,8 +107,11 @@ describe("ledger verify/replay/load vs the Python reference", function () {
         ourLoad = "null";
         ourLoadError = e.problem?.kind ?? "?";
       }
-      if (ourLoadError !== py.load_error) failures.push(`${where}: load error python ${py.load_error} ours ${ourLoadError}`);
-      else if (!ourLoadError && ourLoad !== canon(pyFull.get("load") ?? null)) failures.push(`${where}: loaded plans differ`);
+      if (ourLoadError !== py.load_error) {
+        failures.push(`${where}: load error python ${py.load_error} ours ${ourLoadError}`);
+      } else if (!ourLoadError && ourLoad !== canon(pyFull.get("load") ?? null)) {
+        failures.push(`${where}: loaded plans differ`);
+      }
     }
     assert.deepEqual(failures, [], `${failures.length} disagreements:\n${failures.slice(0, 20).join("\n")}`);
     console.log(`      outcomes: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}`);

@@ -26,7 +26,10 @@ export class Rng {
 }
 
 function lines(buf: Buffer): string[] {
-  return buf.toString("utf8").split("\n").filter((l, i, a) => i < a.length - 1 || l.length > 0);
+  return buf
+    .toString("utf8")
+    .split("\n")
+    .filter((l, i, a) => i < a.length - 1 || l.length > 0);
 }
 
 function join(ls: string[], nl = "\n"): Buffer {
@@ -53,9 +56,25 @@ export function rechain(ls: string[], from: number): string[] {
 }
 
 const STATUS_EDITS: [string, PyValue][] = [
-  ["status", "done"], ["status", "complete"], ["status", 5], ["task_id", "9.9"], ["task_id", 11], ["retry_count", "3"], ["retry_count", new PyFloat(2.7)],
-  ["retry_count", "x"], ["retry_count", true], ["retry_count", null], ["retry_count", " 4 "], ["retry_count", new PyFloat(Number.NaN)], ["escalated", "false"], ["escalated", 0],
-  ["escalated", []], ["escalated", new PyFloat(Number.NaN)], ["blocked_reason", 5], ["evidence_bundle", new Map([["x", 1]])], ["blocked_reason", "réason ☃ \u{1F600}"],
+  ["status", "done"],
+  ["status", "complete"],
+  ["status", 5],
+  ["task_id", "9.9"],
+  ["task_id", 11],
+  ["retry_count", "3"],
+  ["retry_count", new PyFloat(2.7)],
+  ["retry_count", "x"],
+  ["retry_count", true],
+  ["retry_count", null],
+  ["retry_count", " 4 "],
+  ["retry_count", new PyFloat(Number.NaN)],
+  ["escalated", "false"],
+  ["escalated", 0],
+  ["escalated", []],
+  ["escalated", new PyFloat(Number.NaN)],
+  ["blocked_reason", 5],
+  ["evidence_bundle", new Map([["x", 1]])],
+  ["blocked_reason", "réason ☃ \u{1F600}"],
 ];
 
 /** Applies one random mutation; returns the new bytes and a description. */
@@ -64,8 +83,10 @@ export function mutateLedger(base: Buffer, rng: Rng): { bytes: Buffer; mutation:
   const k = rng.int(ls.length);
   const r = rng.int(26);
   switch (r) {
-    case 0: return { bytes: join(ls.filter((_, i) => i !== k)), mutation: `drop line ${k + 1}` };
-    case 1: return { bytes: join([...ls.slice(0, k + 1), ls[k], ...ls.slice(k + 1)]), mutation: `duplicate line ${k + 1}` };
+    case 0:
+      return { bytes: join(ls.filter((_, i) => i !== k)), mutation: `drop line ${k + 1}` };
+    case 1:
+      return { bytes: join([...ls.slice(0, k + 1), ls[k], ...ls.slice(k + 1)]), mutation: `duplicate line ${k + 1}` };
     case 2: {
       const j = Math.min(k + 1, ls.length - 1);
       const s = ls.slice();
@@ -78,15 +99,33 @@ export function mutateLedger(base: Buffer, rng: Rng): { bytes: Buffer; mutation:
       b[at] = b[at] === 0x61 ? 0x62 : 0x61;
       return { bytes: b, mutation: `byte ${at} changed` };
     }
-    case 4: return { bytes: base.subarray(0, rng.int(base.length)), mutation: "truncated" };
-    case 5: return { bytes: join(ls, "\r\n"), mutation: "CRLF newlines" };
-    case 6: return { bytes: join(ls, "\r"), mutation: "CR newlines" };
-    case 7: return { bytes: Buffer.concat([Buffer.from("\ufeff"), base]), mutation: "BOM" };
-    case 8: return { bytes: join(ls.map((l, i) => (i === k ? `\x1c\x85 \t${l}\u3000` : l))), mutation: `python-whitespace around line ${k + 1}` };
-    case 9: return { bytes: join(ls.map((l, i) => (i === k ? `\ufeff${l}` : l))), mutation: `U+FEFF before line ${k + 1}` };
-    case 10: return { bytes: join([...ls.slice(0, k), "", "   ", ...ls.slice(k)]), mutation: `blank lines before ${k + 1}` };
-    case 11: return { bytes: join([...ls.slice(0, k), "{not json", ...ls.slice(k)]), mutation: `garbage line before ${k + 1}` };
-    case 12: return { bytes: Buffer.concat([base.subarray(0, base.length - 1), Buffer.from([0xff, 0x0a])]), mutation: "invalid UTF-8 at end" };
+    case 4:
+      return { bytes: base.subarray(0, rng.int(base.length)), mutation: "truncated" };
+    case 5:
+      return { bytes: join(ls, "\r\n"), mutation: "CRLF newlines" };
+    case 6:
+      return { bytes: join(ls, "\r"), mutation: "CR newlines" };
+    case 7:
+      return { bytes: Buffer.concat([Buffer.from("\ufeff"), base]), mutation: "BOM" };
+    case 8:
+      return {
+        bytes: join(ls.map((l, i) => (i === k ? `\x1c\x85 \t${l}\u3000` : l))),
+        mutation: `python-whitespace around line ${k + 1}`,
+      };
+    case 9:
+      return { bytes: join(ls.map((l, i) => (i === k ? `\ufeff${l}` : l))), mutation: `U+FEFF before line ${k + 1}` };
+    case 10:
+      return { bytes: join([...ls.slice(0, k), "", "   ", ...ls.slice(k)]), mutation: `blank lines before ${k + 1}` };
+    case 11:
+      return {
+        bytes: join([...ls.slice(0, k), "{not json", ...ls.slice(k)]),
+        mutation: `garbage line before ${k + 1}`,
+      };
+    case 12:
+      return {
+        bytes: Buffer.concat([base.subarray(0, base.length - 1), Buffer.from([0xff, 0x0a])]),
+        mutation: "invalid UTF-8 at end",
+      };
     case 13: {
       const s = ls.slice();
       s[k] = s[k].replace(/"prev_hash": "[0-9a-f]*"/, '"prev_hash": "00000000deadbeef"');
@@ -101,7 +140,8 @@ export function mutateLedger(base: Buffer, rng: Rng): { bytes: Buffer; mutation:
       });
       return { bytes: join(rechain(rest, 0)), mutation: "genesis dropped, renumbered and re-chained" };
     }
-    default: return semantic(ls, k, rng);
+    default:
+      return semantic(ls, k, rng);
   }
 }
 

@@ -47,9 +47,14 @@ describe("ledger reading", function () {
     assert.equal(report.ok, false);
     assert.equal(report.errors[0].kind, "self_hash_mismatch");
     assert.equal(report.errors[0].line, 4);
-    assert.match(report.errors[0].message, /^ledger line 4: self_hash mismatch \(computed [0-9a-f]{16}, stored [0-9a-f]{16}\)$/);
+    assert.match(
+      report.errors[0].message,
+      /^ledger line 4: self_hash mismatch \(computed [0-9a-f]{16}, stored [0-9a-f]{16}\)$/,
+    );
     const kinds = report.errors.map((e) => e.kind);
-    for (const k of ["edited_entry", "dropped_entries", "truncated_tail"]) assert.ok(kinds.includes(k as never), `${k} in ${kinds.join(",")}`);
+    for (const k of ["edited_entry", "dropped_entries", "truncated_tail"]) {
+      assert.ok(kinds.includes(k as never), `${k} in ${kinds.join(",")}`);
+    }
     assert.equal(report.head?.seq, 3, "the head is the last entry before the first error");
   });
 

@@ -10,9 +10,20 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PlanManager } from "../../src/core/sources/autodev/ledger/planManager";
-import { appendEntry, buildEntry, isoNow, planJsonText, readLastEntryHead } from "../../src/core/sources/autodev/ledger/ledgerWriter";
+import {
+  appendEntry,
+  buildEntry,
+  isoNow,
+  planJsonText,
+  readLastEntryHead,
+} from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { loadPlan, verifyLedger } from "../../src/core/sources/autodev/ledger/ledgerReader";
-import { LedgerCorruptError, InvalidTransitionError, PlanConcurrentModificationError, WriteRefusedError } from "../../src/core/errors";
+import {
+  LedgerCorruptError,
+  InvalidTransitionError,
+  PlanConcurrentModificationError,
+  WriteRefusedError,
+} from "../../src/core/errors";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { ledgerEntryToPy, validateLedgerEntry } from "../../src/core/sources/autodev/plan/schemas";
@@ -62,13 +73,29 @@ describe("ledger writer", function () {
     await pm.updateTaskStatus("1.3", "blocked", new Map([["blocked_reason", "needs <input> ✓ \u{1F600}"]]));
     await pm.markTaskRetry("1.3");
     await pm.markEscalated("1.3");
-    await pm.ledgerAppend("impl_tournament_complete", new Map<string, never>([["score", new PyFloat(0.1) as never], ["big", (2n ** 70n) as never]]));
+    await pm.ledgerAppend(
+      "impl_tournament_complete",
+      new Map<string, never>([
+        ["score", new PyFloat(0.1) as never],
+        ["big", (2n ** 70n) as never],
+      ]),
+    );
     const res = await verifyLedger(dir);
     assert.equal(res.report.ok, true, JSON.stringify(res.report.errors));
     assert.equal(res.report.entries, before + 9);
     const ops: string[] = [];
     await verifyLedger(dir, { onEntry: (s) => ops.push(s.op) });
-    assert.deepEqual(ops.slice(before), ["update_task_status", "snapshot", "update_task_status", "snapshot", "update_task_status", "snapshot", "update_task_status", "snapshot", "impl_tournament_complete"]);
+    assert.deepEqual(ops.slice(before), [
+      "update_task_status",
+      "snapshot",
+      "update_task_status",
+      "snapshot",
+      "update_task_status",
+      "snapshot",
+      "update_task_status",
+      "snapshot",
+      "impl_tournament_complete",
+    ]);
     assert.match(pythonVerifies(dir), new RegExp(`^OK ${before + 9} `));
     const task = (await pm.getTask("1.3"))!;
     assert.equal(task.status, "blocked");
@@ -82,8 +109,14 @@ describe("ledger writer", function () {
   it("refuses a forbidden transition without touching the ledger", async () => {
     const dir = copyFixture("python-small");
     const bytes = fs.readFileSync(ledgerPath(dir));
-    await assert.rejects(new PlanManager(dir, { sessionId: "s" }).updateTaskStatus("2.2", "complete"), InvalidTransitionError);
-    await assert.rejects(new PlanManager(dir, { sessionId: "s" }).updateTaskStatus("nope", "in_progress"), PlanConcurrentModificationError);
+    await assert.rejects(
+      new PlanManager(dir, { sessionId: "s" }).updateTaskStatus("2.2", "complete"),
+      InvalidTransitionError,
+    );
+    await assert.rejects(
+      new PlanManager(dir, { sessionId: "s" }).updateTaskStatus("nope", "in_progress"),
+      PlanConcurrentModificationError,
+    );
     assert.ok(fs.readFileSync(ledgerPath(dir)).equals(bytes));
   });
 
@@ -91,8 +124,14 @@ describe("ledger writer", function () {
     const dir = copyFixture("python-small");
     fs.appendFileSync(ledgerPath(dir), '{"seq": 22, "op": "snap');
     const bytes = fs.readFileSync(ledgerPath(dir));
-    await assert.rejects(readLastEntryHead(dir), (e: Error) => e instanceof LedgerCorruptError && /Manual recovery required/.test(e.message));
-    await assert.rejects(new PlanManager(dir, { sessionId: "s" }).updateTaskStatus("1.3", "in_progress"), LedgerCorruptError);
+    await assert.rejects(
+      readLastEntryHead(dir),
+      (e: Error) => e instanceof LedgerCorruptError && /Manual recovery required/.test(e.message),
+    );
+    await assert.rejects(
+      new PlanManager(dir, { sessionId: "s" }).updateTaskStatus("1.3", "in_progress"),
+      LedgerCorruptError,
+    );
     assert.ok(fs.readFileSync(ledgerPath(dir)).equals(bytes));
   });
 
@@ -123,7 +162,13 @@ describe("ledger writer", function () {
 
   it("buildEntry hashes what a reader re-derives (pydantic's JSON-mode dump): NaN in a payload still verifies", async () => {
     const head = { seq: 0, selfHash: "", missingFinalNewline: false };
-    const { line } = buildEntry(head, "impl_tournament_complete", new Map([["x", new PyFloat(Number.NaN)]]) as PyObject, "s", "2026-01-01T00:00:00+00:00");
+    const { line } = buildEntry(
+      head,
+      "impl_tournament_complete",
+      new Map([["x", new PyFloat(Number.NaN)]]) as PyObject,
+      "s",
+      "2026-01-01T00:00:00+00:00",
+    );
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nan-"));
     fs.mkdirSync(path.join(dir, ".autodev"));
     fs.writeFileSync(ledgerPath(dir), line);
@@ -134,11 +179,17 @@ describe("ledger writer", function () {
 
   it("refuses writes when read-only and through a .autodev link that leaves the workspace", async () => {
     const dir = copyFixture("python-small");
-    await assert.rejects(new PlanManager(dir, { sessionId: "s", readOnly: true }).updateTaskStatus("1.3", "in_progress"), WriteRefusedError);
+    await assert.rejects(
+      new PlanManager(dir, { sessionId: "s", readOnly: true }).updateTaskStatus("1.3", "in_progress"),
+      WriteRefusedError,
+    );
     const outside = copyFixture("python-small");
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), "ws-"));
     fs.symlinkSync(path.join(outside, ".autodev"), path.join(ws, ".autodev"));
-    await assert.rejects(new PlanManager(ws, { sessionId: "s" }).updateTaskStatus("1.3", "in_progress"), (e: Error) => e instanceof WriteRefusedError && /outside the workspace/.test(e.message));
+    await assert.rejects(
+      new PlanManager(ws, { sessionId: "s" }).updateTaskStatus("1.3", "in_progress"),
+      (e: Error) => e instanceof WriteRefusedError && /outside the workspace/.test(e.message),
+    );
     // Nor read (issue 11, item 8): a .autodev/ that resolves outside the workspace is an error, trusted or not.
     await assert.rejects(verifyLedger(ws), /the ledger .*resolves to .*outside the workspace/);
   });

@@ -26,8 +26,13 @@ function userFacingStrings(): Array<[string, string]> {
   const c = manifest.contributes as { [key: string]: Json };
   take("displayName", manifest.displayName);
   take("description", manifest.description);
-  take("capabilities", ((manifest.capabilities as { [k: string]: Json }).untrustedWorkspaces as { [k: string]: Json }).description);
-  for (const vc of (c.viewsContainers as { [k: string]: Json[] }).activitybar as Array<{ [k: string]: Json }>) take(`viewsContainers ${vc.id}`, vc.title);
+  take(
+    "capabilities",
+    ((manifest.capabilities as { [k: string]: Json }).untrustedWorkspaces as { [k: string]: Json }).description,
+  );
+  for (const vc of (c.viewsContainers as { [k: string]: Json[] }).activitybar as Array<{ [k: string]: Json }>) {
+    take(`viewsContainers ${vc.id}`, vc.title);
+  }
   for (const v of Object.values(c.views as { [k: string]: Array<{ [k: string]: Json }> }).flat()) {
     take(`view ${v.id}`, v.name);
     take(`view ${v.id} contextualTitle`, v.contextualTitle);
@@ -58,13 +63,23 @@ describe("manifest: marketplace and localization", () => {
     const literal = strings.filter(([, v]) => !/^%[^%]+%$/.test(v));
     assert.deepEqual(literal, [], "strings not in package.nls.json");
     const used = new Set(strings.map(([, v]) => v.slice(1, -1)));
-    assert.deepEqual([...used].filter((k) => !(k in nls)), [], "keys missing from package.nls.json");
-    assert.deepEqual(Object.keys(nls).filter((k) => !used.has(k)), [], "keys in package.nls.json nothing uses");
+    assert.deepEqual(
+      [...used].filter((k) => !(k in nls)),
+      [],
+      "keys missing from package.nls.json",
+    );
+    assert.deepEqual(
+      Object.keys(nls).filter((k) => !used.has(k)),
+      [],
+      "keys in package.nls.json nothing uses",
+    );
     for (const [k, v] of Object.entries(nls)) assert.ok(v.trim().length > 0, `empty string for ${k}`);
   });
 
   it("has the marketplace fields, a 128×128 PNG icon and a changelog", () => {
-    for (const field of ["repository", "bugs", "homepage", "keywords", "galleryBanner", "icon", "license"]) assert.ok(manifest[field], `package.json lacks ${field}`);
+    for (const field of ["repository", "bugs", "homepage", "keywords", "galleryBanner", "icon", "license"]) {
+      assert.ok(manifest[field], `package.json lacks ${field}`);
+    }
     const png = fs.readFileSync(path.join(REPO_ROOT, manifest.icon as string));
     assert.equal(png.subarray(1, 4).toString("latin1"), "PNG");
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], "icon width × height");
@@ -73,23 +88,47 @@ describe("manifest: marketplace and localization", () => {
   });
 
   it("the walkthrough goes from no state to evidence diffs, each step with media and a completion event", () => {
-    const [w] = (manifest.contributes as { walkthroughs: Array<{ id: string; steps: Array<{ id: string; media: { markdown?: string }; completionEvents: string[]; description: string }> }> }).walkthroughs;
-    assert.deepEqual(w.steps.map((s) => s.id), ["noState", "planView", "verify", "timeline", "evidence"]);
-    const commands = new Set(((manifest.contributes as { commands: Array<{ command: string }> }).commands).map((c) => c.command));
+    const [w] = (
+      manifest.contributes as {
+        walkthroughs: Array<{
+          id: string;
+          steps: Array<{ id: string; media: { markdown?: string }; completionEvents: string[]; description: string }>;
+        }>;
+      }
+    ).walkthroughs;
+    assert.deepEqual(
+      w.steps.map((s) => s.id),
+      ["noState", "planView", "verify", "timeline", "evidence"],
+    );
+    const commands = new Set(
+      (manifest.contributes as { commands: Array<{ command: string }> }).commands.map((c) => c.command),
+    );
     for (const s of w.steps) {
-      assert.ok(s.media.markdown && fs.existsSync(path.join(REPO_ROOT, s.media.markdown)), `${s.id}: media ${s.media.markdown}`);
+      assert.ok(
+        s.media.markdown && fs.existsSync(path.join(REPO_ROOT, s.media.markdown)),
+        `${s.id}: media ${s.media.markdown}`,
+      );
       assert.ok(s.completionEvents.length > 0, `${s.id}: no completion event`);
-      for (const e of s.completionEvents.filter((e) => e.startsWith("onCommand:"))) assert.ok(commands.has(e.slice("onCommand:".length)), `${s.id}: ${e} is not a contributed command`);
+      for (const e of s.completionEvents.filter((e) => e.startsWith("onCommand:"))) {
+        assert.ok(commands.has(e.slice("onCommand:".length)), `${s.id}: ${e} is not a contributed command`);
+      }
       const links = [...nls[s.description.slice(1, -1)].matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
-      for (const id of links.filter((id) => id.startsWith("autodev.") && !id.endsWith(".focus"))) assert.ok(commands.has(id), `${s.id} links to ${id}, which is not contributed`);
+      for (const id of links.filter((id) => id.startsWith("autodev.") && !id.endsWith(".focus"))) {
+        assert.ok(commands.has(id), `${s.id} links to ${id}, which is not contributed`);
+      }
     }
   });
 
   it("runtime strings go through vscode.l10n.t and l10n/bundle.l10n.json holds every one of them", () => {
     assert.equal(manifest.l10n, "./l10n");
-    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts/l10n-bundle.mjs"), "--check"], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts/l10n-bundle.mjs"), "--check"], {
+      encoding: "utf8",
+    });
     assert.equal(r.status, 0, r.stderr);
-    const bundle = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "l10n/bundle.l10n.json"), "utf8")) as Record<string, string>;
+    const bundle = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "l10n/bundle.l10n.json"), "utf8")) as Record<
+      string,
+      string
+    >;
     assert.ok(Object.keys(bundle).length > 0);
   });
 });

@@ -7,21 +7,53 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parsePatchFiles, ParsedPatchFile, summarizePatch } from "../../src/core/sources/autodev/evidence/patchModel";
-import { reconstructFile, reconstructPatch, reverseApply, sidesFromHunks, WorkspaceText } from "../../src/core/sources/autodev/evidence/patchReconstruct";
+import {
+  reconstructFile,
+  reconstructPatch,
+  reverseApply,
+  sidesFromHunks,
+  WorkspaceText,
+} from "../../src/core/sources/autodev/evidence/patchReconstruct";
 import { readWorkspaceText } from "../../src/core/sources/autodev/evidence/evidenceStore";
 
 /** Runs git in `cwd` with no user or system config (so the machine's settings cannot change the output). */
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "core.autocrlf=false", "-c", "core.quotepath=true", "-c", "diff.noprefix=false", "-c", "color.ui=never", ...args], {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: cwd, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" },
-  });
+  return execFileSync(
+    "git",
+    [
+      "-c",
+      "core.autocrlf=false",
+      "-c",
+      "core.quotepath=true",
+      "-c",
+      "diff.noprefix=false",
+      "-c",
+      "color.ui=never",
+      ...args,
+    ],
+    {
+      cwd,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_CONFIG_GLOBAL: "/dev/null",
+        HOME: cwd,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@t",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@t",
+      },
+    },
+  );
 }
 
 /** Raw bytes of `git show REV:path` as UTF-8 text (exact; execFileSync keeps CRs). */
 function show(cwd: string, rev: string, path: string): string {
-  return execFileSync("git", ["show", `${rev}:${path}`], { cwd, env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: cwd } }).toString("utf8");
+  return execFileSync("git", ["show", `${rev}:${path}`], {
+    cwd,
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: cwd },
+  }).toString("utf8");
 }
 
 function write(root: string, files: Record<string, string | Buffer>): void {
@@ -49,7 +81,8 @@ function stagedPatch(dir: string): string {
 
 const BEFORE: Record<string, string | Buffer> = {
   "README.md": "# Calc\n\nOps: add\n",
-  "src/calc.py": "from legacy import add\n\n\ndef total(xs):\n    t = 0\n    for x in xs:\n        t = add(t, x)\n    return t\n",
+  "src/calc.py":
+    "from legacy import add\n\n\ndef total(xs):\n    t = 0\n    for x in xs:\n        t = add(t, x)\n    return t\n",
   "src/legacy.py": "def add(a, b):\n    return a + b\n",
   "docs/old_name.md": "# Old name\n\nLine one.\nLine two.\nLine three.\n",
   "docs/same.md": "unchanged content\nstays\n",
@@ -65,7 +98,8 @@ const BEFORE: Record<string, string | Buffer> = {
 
 const AFTER_EDITS: Record<string, string | Buffer> = {
   "README.md": "# Calc\n\nOps: add, div\n\nSee src/ops.py.\n",
-  "src/calc.py": "from ops import add, div\n\n\ndef total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return div(total(xs), len(xs))\n",
+  "src/calc.py":
+    "from ops import add, div\n\n\ndef total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return div(total(xs), len(xs))\n",
   "src/ops.py": "def add(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a / b\n",
   "config/settings.json": '{\n  "debug": true,\n  "level": "debug",\n  "retries": 3\n}',
   "config/defaults.toml": '[units]\r\ndefault = "km"\r\nkeep = 1\r\nprecision = 3\r\n',
@@ -154,7 +188,10 @@ describe("patch reconstruction (real git diff output)", () => {
     const [cut] = await reconstructPatch([byPath("notes/cut.txt")], read);
     assert.deepEqual([cut.before, cut.after], ["one\ntwo\n", "one\ntwo"]);
     const [json] = await reconstructPatch([byPath("config/settings.json")], read);
-    assert.deepEqual([json.before, json.after], ['{\n  "debug": false,\n  "level": "info"\n}', '{\n  "debug": true,\n  "level": "debug",\n  "retries": 3\n}']);
+    assert.deepEqual(
+      [json.before, json.after],
+      ['{\n  "debug": false,\n  "level": "info"\n}', '{\n  "debug": true,\n  "level": "debug",\n  "retries": 3\n}'],
+    );
   });
 
   it("reads quoted (octal-escaped) and space-containing names", () => {
@@ -166,12 +203,21 @@ describe("patch reconstruction (real git diff output)", () => {
     const calc = reconstructFile(byPath("src/calc.py"), { kind: "text", text: "something else entirely\n" });
     assert.equal(calc.source, "hunks");
     assert.equal(calc.complete, false);
-    assert.equal(calc.before, "@@ -1,8 +1,9 @@\nfrom legacy import add\n\n\ndef total(xs):\n    t = 0\n    for x in xs:\n        t = add(t, x)\n    return t\n");
-    assert.equal(calc.after, "@@ -1,8 +1,9 @@\nfrom ops import add, div\n\n\ndef total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return div(total(xs), len(xs))\n");
+    assert.equal(
+      calc.before,
+      "@@ -1,8 +1,9 @@\nfrom legacy import add\n\n\ndef total(xs):\n    t = 0\n    for x in xs:\n        t = add(t, x)\n    return t\n",
+    );
+    assert.equal(
+      calc.after,
+      "@@ -1,8 +1,9 @@\nfrom ops import add, div\n\n\ndef total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return div(total(xs), len(xs))\n",
+    );
     const ops = reconstructFile(byPath("src/ops.py"), { kind: "missing" });
     assert.deepEqual([ops.source, ops.complete, ops.before, ops.after], ["hunks", true, "", AFTER_EDITS["src/ops.py"]]);
     const legacy = reconstructFile(byPath("src/legacy.py"), { kind: "text", text: "recreated\n" });
-    assert.deepEqual([legacy.source, legacy.complete, legacy.before, legacy.after], ["hunks", true, BEFORE["src/legacy.py"], ""]);
+    assert.deepEqual(
+      [legacy.source, legacy.complete, legacy.before, legacy.after],
+      ["hunks", true, BEFORE["src/legacy.py"], ""],
+    );
     const toml = reconstructFile(byPath("config/defaults.toml"), { kind: "unreadable", reason: "too large" });
     assert.equal(toml.before, '@@ -1,3 +1,4 @@\r\n[units]\r\ndefault = "m"\r\nkeep = 1\r\n');
     assert.match(toml.note, /too large/);

@@ -11,9 +11,40 @@ import { TASK_TRANSITIONS, assertTransition, canTransition } from "../../src/cor
 import { InvalidTransitionError } from "../../src/core/errors";
 
 const INPUTS = [
-  "0", "7", "-3", "123456789012345678901234567890", "2.7", "-2.7", "1e300", "NaN", "Infinity", "true", "false", "null",
-  '"5"', '" 5 "', '"+5"', '"-0"', '"1_000"', '"1__0"', '"_1"', '"1_"', '"5.0"', '"x"', '""', '"\\u0665"', '"\\uff15"', '"\\u00a05\\u3000"',
-  '"\\ud835\\udfd3"', "[]", "[0]", "{}", '{"a": 1}', '"false"', "0.0", "-0.0",
+  "0",
+  "7",
+  "-3",
+  "123456789012345678901234567890",
+  "2.7",
+  "-2.7",
+  "1e300",
+  "NaN",
+  "Infinity",
+  "true",
+  "false",
+  "null",
+  '"5"',
+  '" 5 "',
+  '"+5"',
+  '"-0"',
+  '"1_000"',
+  '"1__0"',
+  '"_1"',
+  '"1_"',
+  '"5.0"',
+  '"x"',
+  '""',
+  '"\\u0665"',
+  '"\\uff15"',
+  '"\\u00a05\\u3000"',
+  '"\\ud835\\udfd3"',
+  "[]",
+  "[0]",
+  "{}",
+  '{"a": 1}',
+  '"false"',
+  "0.0",
+  "-0.0",
 ];
 
 describe("Python builtins used by replay", () => {
@@ -28,7 +59,9 @@ for line in sys.stdin:
         r = ["err", type(e).__name__]
     print(json.dumps([r, bool(v)]))
 `;
-    const out = execFileSync("python3", ["-c", script], { input: INPUTS.join("\n") + "\n", encoding: "utf8" }).trim().split("\n");
+    const out = execFileSync("python3", ["-c", script], { input: INPUTS.join("\n") + "\n", encoding: "utf8" })
+      .trim()
+      .split("\n");
     INPUTS.forEach((input, i) => {
       const [[tag, value], truthy] = JSON.parse(out[i]) as [[string, string], boolean];
       const v = parsePyJson(input) as PyValue;
@@ -52,6 +85,12 @@ for line in sys.stdin:
     assert.ok(!canTransition("coded", "coded"));
     assert.ok(!canTransition("complete", "in_progress"));
     assert.ok(!canTransition("bogus", "pending"));
-    assert.throws(() => assertTransition("tournamented", "tested"), (e: Error) => e instanceof InvalidTransitionError && e.message === "invalid task transition 'tournamented' -> 'tested'; allowed from 'tournamented': ['blocked', 'complete']");
+    assert.throws(
+      () => assertTransition("tournamented", "tested"),
+      (e: Error) =>
+        e instanceof InvalidTransitionError &&
+        e.message ===
+          "invalid task transition 'tournamented' -> 'tested'; allowed from 'tournamented': ['blocked', 'complete']",
+    );
   });
 });

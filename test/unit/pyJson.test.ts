@@ -68,53 +68,61 @@ const LOADS_CASES: Record<string, ([string, string, string] | [string, string])[
     ["True", "Expecting value: line 1 column 1 (char 0)"],
   ],
   strings: [
-    ["\"\\ud800\"", "\"\\ud800\"", "\"\\ud800\""],
-    ["\"\\udc00\\ud800\"", "\"\\udc00\\ud800\"", "\"\\udc00\\ud800\""],
-    ["\"\\ud83d\\ude00\"", "\"\\ud83d\\ude00\"", "\"\\ud83d\\ude00\""],
-    ["\"\\uD83D\\uDE00\"", "\"\\ud83d\\ude00\"", "\"\\ud83d\\ude00\""],
-    ["\"\\ud800\\u0041\"", "\"\\ud800A\"", "\"\\ud800A\""],
-    ["\"\\ud800\\n\"", "\"\\ud800\\n\"", "\"\\ud800\\n\""],
-    ["\"\\u00E9\\u00e9\"", "\"\\u00e9\\u00e9\"", "\"\\u00e9\\u00e9\""],
-    ["\"\\/\\b\\f\\n\\r\\t\\\"\\\\\"", "\"/\\b\\f\\n\\r\\t\\\"\\\\\"", "\"/\\b\\f\\n\\r\\t\\\"\\\\\""],
-    ["\"\u007f\u2028\u0085\ufeff\"", "\"\\u007f\\u2028\\u0085\\ufeff\"", "\"\\u007f\\u2028\\u0085\\ufeff\""],
-    ["\"\ud83d\ude00\"", "\"\\ud83d\\ude00\"", "\"\\ud83d\\ude00\""],
-    ["\"a\u0001\"", "Invalid control character at: line 1 column 3 (char 2)"],
-    ["\"\t\"", "Invalid control character at: line 1 column 2 (char 1)"],
-    ["\"a\\x\"", "Invalid \\escape: line 1 column 3 (char 2)"],
-    ["\"\\'\"", "Invalid \\escape: line 1 column 2 (char 1)"],
-    ["\"\\u12\"", "Invalid \\uXXXX escape: line 1 column 3 (char 2)"],
-    ["\"\\u12x4\"", "Invalid \\uXXXX escape: line 1 column 3 (char 2)"],
-    ["\"\\u0041", "Invalid \\uXXXX escape: line 1 column 3 (char 2)"],
-    ["\"\\ud800\\u12x4\"", "Invalid \\uXXXX escape: line 1 column 9 (char 8)"],
-    ["\"\\ud800\\udc00", "Invalid \\uXXXX escape: line 1 column 9 (char 8)"],
-    ["\"abc", "Unterminated string starting at: line 1 column 1 (char 0)"],
-    ["\"\\", "Unterminated string starting at: line 1 column 1 (char 0)"],
-    ["\"\\\"", "Unterminated string starting at: line 1 column 1 (char 0)"],
+    ['"\\ud800"', '"\\ud800"', '"\\ud800"'],
+    ['"\\udc00\\ud800"', '"\\udc00\\ud800"', '"\\udc00\\ud800"'],
+    ['"\\ud83d\\ude00"', '"\\ud83d\\ude00"', '"\\ud83d\\ude00"'],
+    ['"\\uD83D\\uDE00"', '"\\ud83d\\ude00"', '"\\ud83d\\ude00"'],
+    ['"\\ud800\\u0041"', '"\\ud800A"', '"\\ud800A"'],
+    ['"\\ud800\\n"', '"\\ud800\\n"', '"\\ud800\\n"'],
+    ['"\\u00E9\\u00e9"', '"\\u00e9\\u00e9"', '"\\u00e9\\u00e9"'],
+    ['"\\/\\b\\f\\n\\r\\t\\"\\\\"', '"/\\b\\f\\n\\r\\t\\"\\\\"', '"/\\b\\f\\n\\r\\t\\"\\\\"'],
+    ['"\u007f\u2028\u0085\ufeff"', '"\\u007f\\u2028\\u0085\\ufeff"', '"\\u007f\\u2028\\u0085\\ufeff"'],
+    ['"\ud83d\ude00"', '"\\ud83d\\ude00"', '"\\ud83d\\ude00"'],
+    ['"a\u0001"', "Invalid control character at: line 1 column 3 (char 2)"],
+    ['"\t"', "Invalid control character at: line 1 column 2 (char 1)"],
+    ['"a\\x"', "Invalid \\escape: line 1 column 3 (char 2)"],
+    ['"\\\'"', "Invalid \\escape: line 1 column 2 (char 1)"],
+    ['"\\u12"', "Invalid \\uXXXX escape: line 1 column 3 (char 2)"],
+    ['"\\u12x4"', "Invalid \\uXXXX escape: line 1 column 3 (char 2)"],
+    ['"\\u0041', "Invalid \\uXXXX escape: line 1 column 3 (char 2)"],
+    ['"\\ud800\\u12x4"', "Invalid \\uXXXX escape: line 1 column 9 (char 8)"],
+    ['"\\ud800\\udc00', "Invalid \\uXXXX escape: line 1 column 9 (char 8)"],
+    ['"abc', "Unterminated string starting at: line 1 column 1 (char 0)"],
+    ['"\\', "Unterminated string starting at: line 1 column 1 (char 0)"],
+    ['"\\"', "Unterminated string starting at: line 1 column 1 (char 0)"],
   ],
   objects: [
-    ["{\"a\":1,\"b\":2,\"a\":3}", "{\"a\": 3, \"b\": 2}", "{\n  \"a\": 3,\n  \"b\": 2\n}"],
-    ["{\"10\":1,\"9\":2,\"0\":3,\"-1\":4}", "{\"-1\": 4, \"0\": 3, \"10\": 1, \"9\": 2}", "{\n  \"10\": 1,\n  \"9\": 2,\n  \"0\": 3,\n  \"-1\": 4\n}"],
-    ["{\"\\uffff\":1,\"\\ud83d\\ude00\":2,\"\\ue000\":3,\"\\ud800\":4,\"\\ud83d\\ue000\":5,\"z\":6}", "{\"z\": 6, \"\\ud800\": 4, \"\\ud83d\\ue000\": 5, \"\\ue000\": 3, \"\\uffff\": 1, \"\\ud83d\\ude00\": 2}", "{\n  \"\\uffff\": 1,\n  \"\\ud83d\\ude00\": 2,\n  \"\\ue000\": 3,\n  \"\\ud800\": 4,\n  \"\\ud83d\\ue000\": 5,\n  \"z\": 6\n}"],
-    ["{\"\":{},\"x\":[]}", "{\"\": {}, \"x\": []}", "{\n  \"\": {},\n  \"x\": []\n}"],
-    ["{\"a\":1,}", "Expecting property name enclosed in double quotes: line 1 column 8 (char 7)"],
-    ["{\"a\" 1}", "Expecting ':' delimiter: line 1 column 6 (char 5)"],
-    ["{\"a\":1 \"b\":2}", "Expecting ',' delimiter: line 1 column 8 (char 7)"],
+    ['{"a":1,"b":2,"a":3}', '{"a": 3, "b": 2}', '{\n  "a": 3,\n  "b": 2\n}'],
+    [
+      '{"10":1,"9":2,"0":3,"-1":4}',
+      '{"-1": 4, "0": 3, "10": 1, "9": 2}',
+      '{\n  "10": 1,\n  "9": 2,\n  "0": 3,\n  "-1": 4\n}',
+    ],
+    [
+      '{"\\uffff":1,"\\ud83d\\ude00":2,"\\ue000":3,"\\ud800":4,"\\ud83d\\ue000":5,"z":6}',
+      '{"z": 6, "\\ud800": 4, "\\ud83d\\ue000": 5, "\\ue000": 3, "\\uffff": 1, "\\ud83d\\ude00": 2}',
+      '{\n  "\\uffff": 1,\n  "\\ud83d\\ude00": 2,\n  "\\ue000": 3,\n  "\\ud800": 4,\n  "\\ud83d\\ue000": 5,\n  "z": 6\n}',
+    ],
+    ['{"":{},"x":[]}', '{"": {}, "x": []}', '{\n  "": {},\n  "x": []\n}'],
+    ['{"a":1,}', "Expecting property name enclosed in double quotes: line 1 column 8 (char 7)"],
+    ['{"a" 1}', "Expecting ':' delimiter: line 1 column 6 (char 5)"],
+    ['{"a":1 "b":2}', "Expecting ',' delimiter: line 1 column 8 (char 7)"],
     ["{'a':1}", "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"],
     ["{1:2}", "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"],
     ["{", "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"],
-    ["{\"a\":", "Expecting value: line 1 column 6 (char 5)"],
-    ["{\"a\"", "Expecting ':' delimiter: line 1 column 5 (char 4)"],
+    ['{"a":', "Expecting value: line 1 column 6 (char 5)"],
+    ['{"a"', "Expecting ':' delimiter: line 1 column 5 (char 4)"],
     ["{,}", "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"],
     ["[1,]", "Expecting value: line 1 column 4 (char 3)"],
     ["[,]", "Expecting value: line 1 column 2 (char 1)"],
     ["[1 2]", "Expecting ',' delimiter: line 1 column 4 (char 3)"],
-    ["[\"a\"", "Expecting ',' delimiter: line 1 column 5 (char 4)"],
+    ['["a"', "Expecting ',' delimiter: line 1 column 5 (char 4)"],
     ["[", "Expecting value: line 1 column 2 (char 1)"],
     ["[]]", "Extra data: line 1 column 3 (char 2)"],
     ["{}", "{}", "{}"],
     ["[]", "[]", "[]"],
     ["[[]]", "[[]]", "[\n  []\n]"],
-    ["{\"a\":{}}", "{\"a\": {}}", "{\n  \"a\": {}\n}"],
+    ['{"a":{}}', '{"a": {}}', '{\n  "a": {}\n}'],
   ],
   whitespace: [
     [" \t\n\r[ 1 ,\n 2 ]\r\n", "[1, 2]", "[\n  1,\n  2\n]"],
@@ -126,48 +134,48 @@ const LOADS_CASES: Record<string, ([string, string, string] | [string, string])[
     ["\ufeff1", "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"],
     [" \ufeff1", "Expecting value: line 1 column 2 (char 1)"],
     ["[1,\n2,]", "Expecting value: line 2 column 3 (char 6)"],
-    ["{\n  \"a\": 1,\n  \"b\" 2\n}", "Expecting ':' delimiter: line 3 column 7 (char 18)"],
-    ["[\"\ud83d\ude00\", x]", "Expecting value: line 1 column 7 (char 6)"],
-    ["\"\ud83d\ude00\ud83d\ude00\" 1", "Extra data: line 1 column 6 (char 5)"],
-    ["\n\n  [\"\ud83d\ude00\",\n   \"\ud83d\ude00\" x]", "Expecting ',' delimiter: line 4 column 8 (char 17)"],
+    ['{\n  "a": 1,\n  "b" 2\n}', "Expecting ':' delimiter: line 3 column 7 (char 18)"],
+    ['["\ud83d\ude00", x]', "Expecting value: line 1 column 7 (char 6)"],
+    ['"\ud83d\ude00\ud83d\ude00" 1', "Extra data: line 1 column 6 (char 5)"],
+    ['\n\n  ["\ud83d\ude00",\n   "\ud83d\ude00" x]', "Expecting ',' delimiter: line 4 column 8 (char 17)"],
   ],
 };
 
 /** `[float literal, repr(float(literal))]`. */
 const FLOAT_REPR_CASES: [string, string][] = [
-    ["0.0", "0.0"],
-    ["-0.0", "-0.0"],
-    ["1e-05", "1e-05"],
-    ["0.0001", "0.0001"],
-    ["9.999999999999999e-05", "9.999999999999999e-05"],
-    ["1e16", "1e+16"],
-    ["9999999999999998.0", "9999999999999998.0"],
-    ["1234567890123456.0", "1234567890123456.0"],
-    ["1.5e300", "1.5e+300"],
-    ["5e-324", "5e-324"],
-    ["2.0", "2.0"],
-    ["1.7976931348623157e308", "1.7976931348623157e+308"],
-    ["0.1", "0.1"],
-    ["1e22", "1e+22"],
-    ["1e21", "1e+21"],
-    ["123456789012345678.0", "1.2345678901234568e+17"],
-    ["1e15", "1000000000000000.0"],
-    ["0.00011", "0.00011"],
-    ["1.2345e-05", "1.2345e-05"],
-    ["-1.5e-07", "-1.5e-07"],
-    ["2.5e-310", "2.5e-310"],
-    ["100.0", "100.0"],
-    ["-123.456", "-123.456"],
-    ["0.30000000000000004", "0.30000000000000004"],
-    ["1e-320", "1e-320"],
-    ["4.35", "4.35"],
-    ["1e23", "1e+23"],
-    ["nan", "nan"],
-    ["inf", "inf"],
-    ["-inf", "-inf"],
-    ["9007199254740993.0", "9007199254740992.0"],
-    ["1e-4", "0.0001"],
-    ["12345678.9e-20", "1.23456789e-13"],
+  ["0.0", "0.0"],
+  ["-0.0", "-0.0"],
+  ["1e-05", "1e-05"],
+  ["0.0001", "0.0001"],
+  ["9.999999999999999e-05", "9.999999999999999e-05"],
+  ["1e16", "1e+16"],
+  ["9999999999999998.0", "9999999999999998.0"],
+  ["1234567890123456.0", "1234567890123456.0"],
+  ["1.5e300", "1.5e+300"],
+  ["5e-324", "5e-324"],
+  ["2.0", "2.0"],
+  ["1.7976931348623157e308", "1.7976931348623157e+308"],
+  ["0.1", "0.1"],
+  ["1e22", "1e+22"],
+  ["1e21", "1e+21"],
+  ["123456789012345678.0", "1.2345678901234568e+17"],
+  ["1e15", "1000000000000000.0"],
+  ["0.00011", "0.00011"],
+  ["1.2345e-05", "1.2345e-05"],
+  ["-1.5e-07", "-1.5e-07"],
+  ["2.5e-310", "2.5e-310"],
+  ["100.0", "100.0"],
+  ["-123.456", "-123.456"],
+  ["0.30000000000000004", "0.30000000000000004"],
+  ["1e-320", "1e-320"],
+  ["4.35", "4.35"],
+  ["1e23", "1e+23"],
+  ["nan", "nan"],
+  ["inf", "inf"],
+  ["-inf", "-inf"],
+  ["9007199254740993.0", "9007199254740992.0"],
+  ["1e-4", "0.0001"],
+  ["12345678.9e-20", "1.23456789e-13"],
 ];
 
 function loadsAnswer(doc: string): [string, string] | string {
@@ -220,7 +228,13 @@ describe("parsePyJson: value model", () => {
 
   it("lets a repeated key keep its first position and take its last value", () => {
     const value = parsePyJson('{"a":1,"b":2,"a":3}') as Map<string, PyValue>;
-    assert.deepEqual([...value.entries()], [["a", 3], ["b", 2]]);
+    assert.deepEqual(
+      [...value.entries()],
+      [
+        ["a", 3],
+        ["b", 2],
+      ],
+    );
   });
 
   it("keeps lone surrogates from escapes and joins escaped pairs", () => {
@@ -278,7 +292,11 @@ describe("pyJsonDumps", () => {
   });
 
   it("writes indent=4 with sort_keys, and indent=0 as bare newlines", () => {
-    const nested = pyObject([["b", [1, pyObject([["c", null]])]], ["a", new PyFloat(2.5)], ["d", []]]);
+    const nested = pyObject([
+      ["b", [1, pyObject([["c", null]])]],
+      ["a", new PyFloat(2.5)],
+      ["d", []],
+    ]);
     assert.equal(
       pyJsonDumps(nested, { indent: 4, sortKeys: true }),
       '{\n    "a": 2.5,\n    "b": [\n        1,\n        {\n            "c": null\n        }\n    ],\n    "d": []\n}',
@@ -294,8 +312,19 @@ describe("pyJsonDumps", () => {
 
   it("sorts keys by code point, not UTF-16 unit", () => {
     const keys = ["\uffff", "\u{1f600}", "\ue000", "\ud800", "\ud83d\ue000", "z", "\ud83d"];
-    assert.deepEqual([...keys].sort(comparePyStrings), ["z", "\ud800", "\ud83d", "\ud83d\ue000", "\ue000", "\uffff", "\u{1f600}"]);
-    assert.equal(comparePyStrings("a", "ab") < 0 && comparePyStrings("ab", "a") > 0 && comparePyStrings("x", "x") === 0, true);
+    assert.deepEqual([...keys].sort(comparePyStrings), [
+      "z",
+      "\ud800",
+      "\ud83d",
+      "\ud83d\ue000",
+      "\ue000",
+      "\uffff",
+      "\u{1f600}",
+    ]);
+    assert.equal(
+      comparePyStrings("a", "ab") < 0 && comparePyStrings("ab", "a") > 0 && comparePyStrings("x", "x") === 0,
+      true,
+    );
   });
 
   it("refuses what Python refuses: cycles, ints over 4300 digits, non-PyValues", () => {
@@ -311,7 +340,10 @@ describe("pyJsonDumps", () => {
   it("gives the same text as UTF-8 bytes for hashing", () => {
     const bytes = pyJsonDumpsBytes(value, { sortKeys: true });
     assert.equal(Buffer.from(bytes).toString("utf8"), dumpsSorted(value));
-    assert.equal(dumpsSorted(value), '{"a": {"z": NaN}, "b": [true, false, null, -0.0, 1000000000000000000000000000000, -9223372036854775808, "x\\u0000y"]}');
+    assert.equal(
+      dumpsSorted(value),
+      '{"a": {"z": NaN}, "b": [true, false, null, -0.0, 1000000000000000000000000000000, -9223372036854775808, "x\\u0000y"]}',
+    );
   });
 
   it("writes an integral but unsafe JS number as the exact int", () => {

@@ -31,27 +31,132 @@ class SeededRandom extends SharedRandom {
 
 const LITERALS = ["null", "true", "false", "NaN", "Infinity", "-Infinity"];
 const FIXED_INTS = [
-  "0", "-0", "1", "-1", "999999999999999", "1000000000000000", "-1000000000000000", "9007199254740991",
-  "9007199254740992", "9007199254740993", "-9007199254740993", "18446744073709551615", "18446744073709551616",
-  "-18446744073709551617", "123456789012345678901234567890",
+  "0",
+  "-0",
+  "1",
+  "-1",
+  "999999999999999",
+  "1000000000000000",
+  "-1000000000000000",
+  "9007199254740991",
+  "9007199254740992",
+  "9007199254740993",
+  "-9007199254740993",
+  "18446744073709551615",
+  "18446744073709551616",
+  "-18446744073709551617",
+  "123456789012345678901234567890",
 ];
 const FIXED_FLOATS = [
-  "1e-7", "2.0", "-0.0", "1E400", "-1e400", "5e-324", "1.7976931348623157e308", "1.7976931348623159e308", "0.1",
-  "1e16", "123456789012345678.0", "1e-5", "0.0001", "1e22", "1e21", "1e23", "1.5", "100.0", "4.35", "2.5E-3",
-  "1e+2", "1E-0", "0.0", "-0.0e0", "9007199254740993.0", "2.4703282292062328e-324", "2.2250738585072014e-308",
-  "0.30000000000000004", "1234567890123456.0", "12345678901234567.0", "1e0001", "-1.0E+16", "0.00009999999999999999",
+  "1e-7",
+  "2.0",
+  "-0.0",
+  "1E400",
+  "-1e400",
+  "5e-324",
+  "1.7976931348623157e308",
+  "1.7976931348623159e308",
+  "0.1",
+  "1e16",
+  "123456789012345678.0",
+  "1e-5",
+  "0.0001",
+  "1e22",
+  "1e21",
+  "1e23",
+  "1.5",
+  "100.0",
+  "4.35",
+  "2.5E-3",
+  "1e+2",
+  "1E-0",
+  "0.0",
+  "-0.0e0",
+  "9007199254740993.0",
+  "2.4703282292062328e-324",
+  "2.2250738585072014e-308",
+  "0.30000000000000004",
+  "1234567890123456.0",
+  "12345678901234567.0",
+  "1e0001",
+  "-1.0E+16",
+  "0.00009999999999999999",
 ];
 /** Keys chosen for duplicate handling and for code point vs UTF-16 sort order. */
 const TRICKY_KEYS = [
-  '"10"', '"9"', '"0"', '"-1"', '"1"', '"a"', '"A"', '""', '"aa"', '"\\uffff"', '"\uffff"', '"\\ud83d\\ude00"',
-  '"\u{1f600}"', '"\\ue000"', '"\ue000"', '"\\ud800"', '"\\udc00"', '"\\uDBFF\\uDFFF"', '"\u00e9"', '"\\u00e9"',
-  '"a\\u0000"', '"\\ud800\\u0041"', '"\\udc00\\ud800"', '"\ufb01"', '"\u{10ffff}"', '"\\ud83d"', '"\\ud83d\\ude00x"',
-  '"\\ud83d\\ue000"', '"\\ud83d\\uFFFF"', '"\\ud83dx"', '"\\ud83d\\udfff"',
+  '"10"',
+  '"9"',
+  '"0"',
+  '"-1"',
+  '"1"',
+  '"a"',
+  '"A"',
+  '""',
+  '"aa"',
+  '"\\uffff"',
+  '"\uffff"',
+  '"\\ud83d\\ude00"',
+  '"\u{1f600}"',
+  '"\\ue000"',
+  '"\ue000"',
+  '"\\ud800"',
+  '"\\udc00"',
+  '"\\uDBFF\\uDFFF"',
+  '"\u00e9"',
+  '"\\u00e9"',
+  '"a\\u0000"',
+  '"\\ud800\\u0041"',
+  '"\\udc00\\ud800"',
+  '"\ufb01"',
+  '"\u{10ffff}"',
+  '"\\ud83d"',
+  '"\\ud83d\\ude00x"',
+  '"\\ud83d\\ue000"',
+  '"\\ud83d\\uFFFF"',
+  '"\\ud83dx"',
+  '"\\ud83d\\udfff"',
 ];
-const RAW_SPECIALS = ["\u2028", "\u2029", "\u0085", "\u007f", "\u00a0", "\ufeff", "\ufffd", "\ufffe", "\uffff", "\u{1f600}"];
+const RAW_SPECIALS = [
+  "\u2028",
+  "\u2029",
+  "\u0085",
+  "\u007f",
+  "\u00a0",
+  "\ufeff",
+  "\ufffd",
+  "\ufffe",
+  "\uffff",
+  "\u{1f600}",
+];
 const BAD_NUMBERS = [
-  "01", "+1", ".5", "1.", "-", "1e", "1.e5", "0x10", "-01", "1e+", "--1", "1_000", "\u0661", "00", "-.5", "1.5.2",
-  "Infinity1", "nan", "-nan", "inf", "NAN", "infinity", "True", "None", "nul", "tru", "-Inf", "1 2",
+  "01",
+  "+1",
+  ".5",
+  "1.",
+  "-",
+  "1e",
+  "1.e5",
+  "0x10",
+  "-01",
+  "1e+",
+  "--1",
+  "1_000",
+  "\u0661",
+  "00",
+  "-.5",
+  "1.5.2",
+  "Infinity1",
+  "nan",
+  "-nan",
+  "inf",
+  "NAN",
+  "infinity",
+  "True",
+  "None",
+  "nul",
+  "tru",
+  "-Inf",
+  "1 2",
 ];
 const BAD_ESCAPES = ["\\x41", "\\u12", "\\U0041", "\\'", "\\a", "\\0", "\\u00G0", "\\ud83d\\uZZZZ", "\\", "\\u"];
 const BAD_WHITESPACE = ["\f", "\v", "\u00a0", "\u2028", "\u0085", "\ufeff", "\u3000"];
@@ -150,25 +255,34 @@ class HostileJsonGenerator {
   private stringPiece(): string {
     const r = this.rng;
     switch (r.below(12)) {
-      case 0: case 1: case 2: {
+      case 0:
+      case 1:
+      case 2: {
         const c = String.fromCharCode(0x20 + r.below(95));
         return c === '"' || c === "\\" ? "q" : c;
       }
-      case 3: return r.pick(['\\"', "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t"]);
-      case 4: return this.escape(r.below(0x10000));
+      case 3:
+        return r.pick(['\\"', "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t"]);
+      case 4:
+        return this.escape(r.below(0x10000));
       case 5: {
         const astral = 0x10000 + r.below(0x100000);
         return this.escape(0xd800 + ((astral - 0x10000) >> 10)) + this.escape(0xdc00 + (astral & 0x3ff));
       }
-      case 6: return this.escape(0xd800 + r.below(0x800));
+      case 6:
+        return this.escape(0xd800 + r.below(0x800));
       case 7: {
         const c = r.chance(0.5) ? 0x80 + r.below(0xd800 - 0x80) : 0xe000 + r.below(0x2000);
         return String.fromCharCode(c);
       }
-      case 8: return String.fromCodePoint(0x10000 + r.below(0x100000));
-      case 9: return r.pick(RAW_SPECIALS);
-      case 10: return this.escape(0xd800 + r.below(0x400)) + r.pick(["\u{1f600}", "\\u0041", "\\n", "x", this.escape(0xd800)]);
-      default: return this.escape(r.chance(0.8) ? r.below(0x20) : 0x7f);
+      case 8:
+        return String.fromCodePoint(0x10000 + r.below(0x100000));
+      case 9:
+        return r.pick(RAW_SPECIALS);
+      case 10:
+        return this.escape(0xd800 + r.below(0x400)) + r.pick(["\u{1f600}", "\\u0041", "\\n", "x", this.escape(0xd800)]);
+      default:
+        return this.escape(r.chance(0.8) ? r.below(0x20) : 0x7f);
     }
   }
 
@@ -176,21 +290,32 @@ class HostileJsonGenerator {
     const r = this.rng;
     const sign = r.chance(0.3) ? "-" : "";
     switch (r.below(10)) {
-      case 0: return r.pick(FIXED_INTS);
-      case 1: return r.pick(FIXED_FLOATS);
-      case 2: return String(r.below(2000) - 1000);
-      case 3: return sign + r.digits(1 + r.below(40), true);
-      case 4: return sign + r.digits(r.chance(0.03) ? 1000 + r.below(3300) : 20 + r.below(300), true);
-      case 5: case 6: return this.bitPatternFloat();
+      case 0:
+        return r.pick(FIXED_INTS);
+      case 1:
+        return r.pick(FIXED_FLOATS);
+      case 2:
+        return String(r.below(2000) - 1000);
+      case 3:
+        return sign + r.digits(1 + r.below(40), true);
+      case 4:
+        return sign + r.digits(r.chance(0.03) ? 1000 + r.below(3300) : 20 + r.below(300), true);
+      case 5:
+      case 6:
+        return this.bitPatternFloat();
       case 7: {
         const whole = r.chance(0.3) ? "0" : r.digits(1 + r.below(20), true);
         const fraction = r.chance(0.7) ? "." + r.digits(1 + r.below(25), false) : "";
-        const exponent = fraction === "" || r.chance(0.5)
-          ? r.pick(["e", "E"]) + r.pick(["", "+", "-"]) + r.digits(1 + r.below(3), false) : "";
+        const exponent =
+          fraction === "" || r.chance(0.5)
+            ? r.pick(["e", "E"]) + r.pick(["", "+", "-"]) + r.digits(1 + r.below(3), false)
+            : "";
         return sign + whole + (fraction || exponent ? fraction + exponent : ".0");
       }
-      case 8: return `${sign}${r.digits(1 + r.below(17), true)}e${r.chance(0.5) ? -300 - r.below(40) : 280 + r.below(40)}`;
-      default: return `${sign}1${r.pick(["", ".0", ".5"])}e${r.below(40) - 15}`;
+      case 8:
+        return `${sign}${r.digits(1 + r.below(17), true)}e${r.chance(0.5) ? -300 - r.below(40) : 280 + r.below(40)}`;
+      default:
+        return `${sign}1${r.pick(["", ".0", ".5"])}e${r.below(40) - 15}`;
     }
   }
 
@@ -204,9 +329,14 @@ class HostileJsonGenerator {
     if (r.chance(0.2)) x = (r.next() * 2097152 + r.below(2097152)) * 2 ** (r.below(120) - 60);
     if (!Number.isFinite(x)) return String(x);
     const notations = [
-      () => String(x), () => x.toExponential(), () => x.toExponential(r.below(21)), () => x.toPrecision(1 + r.below(21)),
-      () => (Math.abs(x) < 1e21 ? x.toFixed(r.below(21)) : String(x)), () => String(x).toUpperCase(),
-      () => x.toExponential().replace("e+", "e"), () => x.toPrecision(17),
+      () => String(x),
+      () => x.toExponential(),
+      () => x.toExponential(r.below(21)),
+      () => x.toPrecision(1 + r.below(21)),
+      () => (Math.abs(x) < 1e21 ? x.toFixed(r.below(21)) : String(x)),
+      () => String(x).toUpperCase(),
+      () => x.toExponential().replace("e+", "e"),
+      () => x.toPrecision(17),
     ];
     return r.pick(notations)();
   }
@@ -223,10 +353,20 @@ class HostileJsonGenerator {
     };
     const pos = r.below(doc.length + 1);
     switch (r.below(12)) {
-      case 0: return doc.slice(0, at(pos));
-      case 1: { const i = indexOfAny("]}"); return i < 0 ? doc + "," : insertAt(i, r.pick([",", " ,", ",\t"])); }
-      case 2: { const i = indexOfAny('"'); return i < 0 ? `'${doc}'` : doc.slice(0, i) + "'" + doc.slice(i + 1); }
-      case 3: { const i = indexOfAny('"'); return insertAt(i < 0 ? pos : i + 1, r.pick(BAD_ESCAPES)); }
+      case 0:
+        return doc.slice(0, at(pos));
+      case 1: {
+        const i = indexOfAny("]}");
+        return i < 0 ? doc + "," : insertAt(i, r.pick([",", " ,", ",\t"]));
+      }
+      case 2: {
+        const i = indexOfAny('"');
+        return i < 0 ? `'${doc}'` : doc.slice(0, i) + "'" + doc.slice(i + 1);
+      }
+      case 3: {
+        const i = indexOfAny('"');
+        return insertAt(i < 0 ? pos : i + 1, r.pick(BAD_ESCAPES));
+      }
       case 4: {
         const control = String.fromCharCode(r.pick([0, 1, 8, 9, 11, 12, 27, 31]));
         const i = indexOfAny('"');
@@ -238,12 +378,22 @@ class HostileJsonGenerator {
         const m = r.pick(numbers);
         return doc.slice(0, m.index) + r.pick(BAD_NUMBERS) + doc.slice((m.index as number) + m[0].length);
       }
-      case 6: return doc + r.pick(EXTRA_DATA);
-      case 7: { const i = indexOfAny(",:["); return insertAt(i < 0 ? pos : i + 1, r.pick(BAD_WHITESPACE)); }
-      case 8: return doc.slice(0, at(pos)) + doc.slice(at(at(pos) + 1));
-      case 9: return insertAt(pos, r.pick(['{', '}', '[', ']', ',', ':', '"', "\\", " ", "0", "e", ".", "-", "+"]));
-      case 10: { const i = indexOfAny(":,"); return i < 0 ? "\ufeff" + doc : doc.slice(0, i) + " " + doc.slice(i + 1); }
-      default: return r.chance(0.5) ? "\ufeff" + doc : doc.slice(0, Math.max(0, doc.lastIndexOf(r.pick(["]", "}"]))));
+      case 6:
+        return doc + r.pick(EXTRA_DATA);
+      case 7: {
+        const i = indexOfAny(",:[");
+        return insertAt(i < 0 ? pos : i + 1, r.pick(BAD_WHITESPACE));
+      }
+      case 8:
+        return doc.slice(0, at(pos)) + doc.slice(at(at(pos) + 1));
+      case 9:
+        return insertAt(pos, r.pick(["{", "}", "[", "]", ",", ":", '"', "\\", " ", "0", "e", ".", "-", "+"]));
+      case 10: {
+        const i = indexOfAny(":,");
+        return i < 0 ? "\ufeff" + doc : doc.slice(0, i) + " " + doc.slice(i + 1);
+      }
+      default:
+        return r.chance(0.5) ? "\ufeff" + doc : doc.slice(0, Math.max(0, doc.lastIndexOf(r.pick(["]", "}"]))));
     }
   }
 }
@@ -255,9 +405,18 @@ function isLowSurrogate(c: number): boolean {
 /** Documents placed at fixed boundaries: int digit limit, nesting limit, empty input. */
 function boundaryDocuments(rng: SeededRandom): string[] {
   return [
-    rng.digits(4300, true), "-" + rng.digits(4300, true), rng.digits(4301, true), `[1, -${rng.digits(4301, true)}]`,
-    rng.digits(5000, true) + ".0", "[".repeat(1200) + "]".repeat(1200), '{"a":'.repeat(1200) + "1" + "}".repeat(1200),
-    "[".repeat(900) + "]".repeat(900), '{"a":'.repeat(900) + "[]" + "}".repeat(900), "", " \t ", "\ufeff[]",
+    rng.digits(4300, true),
+    "-" + rng.digits(4300, true),
+    rng.digits(4301, true),
+    `[1, -${rng.digits(4301, true)}]`,
+    rng.digits(5000, true) + ".0",
+    "[".repeat(1200) + "]".repeat(1200),
+    '{"a":'.repeat(1200) + "1" + "}".repeat(1200),
+    "[".repeat(900) + "]".repeat(900),
+    '{"a":'.repeat(900) + "[]" + "}".repeat(900),
+    "",
+    " \t ",
+    "\ufeff[]",
   ];
 }
 
@@ -289,8 +448,10 @@ describe("Python JSON layer vs python3 (differential)", function () {
     try {
       const file = join(dir, "documents.jsonl");
       writeFileSync(file, documents.join("\n") + "\n", "utf8");
-      const script = [resolve(__dirname, "../../../test/python/json_oracle.py"), resolve("test/python/json_oracle.py")]
-        .find((p) => existsSync(p)) as string;
+      const script = [
+        resolve(__dirname, "../../../test/python/json_oracle.py"),
+        resolve("test/python/json_oracle.py"),
+      ].find((p) => existsSync(p)) as string;
       const run = spawnSync("python3", [script, file], { encoding: "utf8", maxBuffer: 1 << 30 });
       assert.equal(run.status, 0, `oracle failed: ${run.error ?? ""} ${run.stderr}`);
       const lines = run.stdout.split("\n");
@@ -310,14 +471,19 @@ describe("Python JSON layer vs python3 (differential)", function () {
   });
 
   /** Fails listing up to 10 documents where `differs` is true. */
-  function expectAgreement(what: string, differs: (expected: (typeof oracle)[number], actual: (typeof ours)[number]) => boolean) {
+  function expectAgreement(
+    what: string,
+    differs: (expected: (typeof oracle)[number], actual: (typeof ours)[number]) => boolean,
+  ) {
     const report: string[] = [];
     let count = 0;
     documents.forEach((doc, i) => {
       if (!differs(oracle[i], ours[i])) return;
       if (++count <= 10) {
-        report.push(`#${i} ${JSON.stringify(doc).slice(0, 400)}\n  python: ${JSON.stringify(oracle[i]).slice(0, 600)}` +
-          `\n  ours:   ${JSON.stringify(ours[i]).slice(0, 600)}`);
+        report.push(
+          `#${i} ${JSON.stringify(doc).slice(0, 400)}\n  python: ${JSON.stringify(oracle[i]).slice(0, 600)}` +
+            `\n  ours:   ${JSON.stringify(ours[i]).slice(0, 600)}`,
+        );
       }
     });
     assert.equal(count, 0, `${count} documents differ in ${what}:\n${report.join("\n")}`);
@@ -332,7 +498,10 @@ describe("Python JSON layer vs python3 (differential)", function () {
   });
 
   it("writes json.dumps(sort_keys=True) byte for byte, with the same sha256", () => {
-    expectAgreement("sorted dump", (e, a) => typeof e !== "string" && typeof a !== "string" && (e[0] !== a[0] || e[2] !== a[2]));
+    expectAgreement(
+      "sorted dump",
+      (e, a) => typeof e !== "string" && typeof a !== "string" && (e[0] !== a[0] || e[2] !== a[2]),
+    );
   });
 
   it("writes json.dumps(indent=2) byte for byte", () => {

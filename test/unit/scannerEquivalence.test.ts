@@ -26,19 +26,42 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LineSplitter, RawLine, decodeUtf8Strict, readLines } from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
+import {
+  LineSplitter,
+  RawLine,
+  decodeUtf8Strict,
+  readLines,
+} from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
 import { pyStrip } from "../../src/core/pyjson/pyBuiltins";
 import { LedgerScanner, ScanOptions } from "../../src/core/sources/autodev/ledger/ledgerScanner";
-import { exactPlanFromCanonical, exactPlanModel, fastCanonicalLine } from "../../src/core/sources/autodev/canonical/fastCanonical";
+import {
+  exactPlanFromCanonical,
+  exactPlanModel,
+  fastCanonicalLine,
+} from "../../src/core/sources/autodev/canonical/fastCanonical";
 import { LastHead, buildEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { PyJsonError, parsePyJson } from "../../src/core/pyjson/pyJsonParse";
-import { LedgerEntry, Plan, TASK_STATUSES, ledgerEntryHashInput, ledgerEntryToPy, validateLedgerEntry, validatePlan } from "../../src/core/sources/autodev/plan/schemas";
+import {
+  LedgerEntry,
+  Plan,
+  TASK_STATUSES,
+  ledgerEntryHashInput,
+  ledgerEntryToPy,
+  validateLedgerEntry,
+  validatePlan,
+} from "../../src/core/sources/autodev/plan/schemas";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { computeEntryHash, computeHash } from "../../src/core/sources/autodev/ledger/ledgerHash";
 import { ReplayError, applyStrict, TaskChange } from "../../src/core/sources/autodev/ledger/replay";
 import { canTransition } from "../../src/core/sources/autodev/plan/taskFsm";
 import { DamageClassifier } from "../../src/core/sources/autodev/ledger/damageClassifier";
-import { EntrySummary, LedgerHead, VerifyErrorKind, VerifyFinding, VerifyWarning } from "../../src/core/sources/autodev/ledger/verifyTypes";
+import {
+  EntrySummary,
+  LedgerHead,
+  VerifyErrorKind,
+  VerifyFinding,
+  VerifyWarning,
+} from "../../src/core/sources/autodev/ledger/verifyTypes";
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 import { displayMessage } from "../../src/core/text/displayText";
@@ -74,7 +97,11 @@ class LegacyScanner {
     this.bytesSeen = Math.max(this.bytesSeen, raw.end);
     const text = decodeUtf8Strict(raw.bytes);
     if (text === null) {
-      return this.unparsed(raw, "invalid_json", `ledger line ${raw.lineNo} is not valid UTF-8 text. Inspect and repair (or restore from snapshot).`);
+      return this.unparsed(
+        raw,
+        "invalid_json",
+        `ledger line ${raw.lineNo} is not valid UTF-8 text. Inspect and repair (or restore from snapshot).`,
+      );
     }
     const line = pyStrip(text);
     if (line.length === 0) return;
@@ -82,8 +109,17 @@ class LegacyScanner {
     try {
       obj = parsePyJson(line);
     } catch (e) {
-      const why = line.charCodeAt(0) === 0xfeff ? "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)" : e instanceof PyJsonError ? e.message : String(e);
-      return this.unparsed(raw, "invalid_json", `ledger line ${raw.lineNo} is not valid JSON: ${why}. Inspect and repair (or restore from snapshot).`);
+      const why =
+        line.charCodeAt(0) === 0xfeff
+          ? "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"
+          : e instanceof PyJsonError
+            ? e.message
+            : String(e);
+      return this.unparsed(
+        raw,
+        "invalid_json",
+        `ledger line ${raw.lineNo} is not valid JSON: ${why}. Inspect and repair (or restore from snapshot).`,
+      );
     }
     const res = validateLedgerEntry(obj);
     if (!res.ok) {
@@ -106,17 +142,45 @@ class LegacyScanner {
     const computed = computeEntryHash(entry);
     const L = raw.lineNo;
     let problem: VerifyFinding | null = null;
-    const expected = typeof this.prevSeq === "bigint" || typeof seq === "bigint" ? BigInt(this.prevSeq) + 1n : this.prevSeq + 1;
+    const expected =
+      typeof this.prevSeq === "bigint" || typeof seq === "bigint" ? BigInt(this.prevSeq) + 1n : this.prevSeq + 1;
     // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
     if (this.linkKnown && seq != expected) {
-      problem = { line: L, seq, kind: "seq_jump", message: `ledger line ${L}: seq jumped from ${this.prevSeq} to ${seq}`, atLine: L };
+      problem = {
+        line: L,
+        seq,
+        kind: "seq_jump",
+        message: `ledger line ${L}: seq jumped from ${this.prevSeq} to ${seq}`,
+        atLine: L,
+      };
     } else if (this.linkKnown && prevHash !== this.prevHash) {
-      problem = { line: L, seq, kind: "prev_hash_mismatch", message: `ledger line ${L}: prev_hash mismatch (expected '${this.prevHash}', saw '${prevHash}')`, atLine: L };
+      problem = {
+        line: L,
+        seq,
+        kind: "prev_hash_mismatch",
+        message: `ledger line ${L}: prev_hash mismatch (expected '${this.prevHash}', saw '${prevHash}')`,
+        atLine: L,
+      };
     } else if (computed !== selfHash) {
-      problem = { line: L, seq, kind: "self_hash_mismatch", message: `ledger line ${L}: self_hash mismatch (computed ${computed}, stored ${selfHash})`, atLine: L };
+      problem = {
+        line: L,
+        seq,
+        kind: "self_hash_mismatch",
+        message: `ledger line ${L}: self_hash mismatch (computed ${computed}, stored ${selfHash})`,
+        atLine: L,
+      };
     }
     if (problem) this.chainFinding(problem);
-    this.damage.entry({ line: L, seq, prevHash, selfHash, hashOk: computed === selfHash, expectedPrev: this.prevHash, expectedSeq: expected, linkKnown: this.linkKnown });
+    this.damage.entry({
+      line: L,
+      seq,
+      prevHash,
+      selfHash,
+      hashOk: computed === selfHash,
+      expectedPrev: this.prevHash,
+      expectedSeq: expected,
+      linkKnown: this.linkKnown,
+    });
     this.prevSeq = seq;
     this.prevHash = selfHash;
     this.linkKnown = true;
@@ -151,7 +215,9 @@ class LegacyScanner {
   }
 
   private replayOne(entry: LedgerEntry, line: number): TaskChange | null {
-    if (this.replayBroken && entry.op !== "init_plan" && entry.op !== "update_plan" && entry.op !== "snapshot") return null;
+    if (this.replayBroken && entry.op !== "init_plan" && entry.op !== "update_plan" && entry.op !== "snapshot") {
+      return null;
+    }
     try {
       const applied = applyStrict(this.planState, entry);
       this.planState = applied.plan;
@@ -214,7 +280,13 @@ class LegacyScanner {
     if (this.chainError && this.replayError) out.push(this.replayError);
     out.push(...this.findings);
     if (this.suppressed > 0) {
-      out.push({ line: null, seq: null, kind: "more_errors", message: `${this.suppressed} more findings not listed`, atLine: 0 });
+      out.push({
+        line: null,
+        seq: null,
+        kind: "more_errors",
+        message: `${this.suppressed} more findings not listed`,
+        atLine: 0,
+      });
     }
     return out;
   }
@@ -225,7 +297,6 @@ class LegacyScanner {
 }
 
 // ---------------------------------------------------------------- helpers
-
 
 /** A faithful text form of any scanner output (Maps in order, bigint, PyFloat, -0, undefined). */
 function ser(v: unknown): string {
@@ -244,7 +315,9 @@ function ser(v: unknown): string {
   if (v instanceof PyFloat) return `f${Object.is(v.value, -0) ? "-0" : v.value}`;
   if (v instanceof Map) return `M{${[...v].map(([k, x]) => `${JSON.stringify(k)}:${ser(x)}`).join(",")}}`;
   if (Array.isArray(v)) return `[${v.map(ser).join(",")}]`;
-  return `{${Object.entries(v as object).map(([k, x]) => `${JSON.stringify(k)}:${ser(x)}`).join(",")}}`;
+  return `{${Object.entries(v as object)
+    .map(([k, x]) => `${JSON.stringify(k)}:${ser(x)}`)
+    .join(",")}}`;
 }
 
 const obj = (pairs: [string, PyValue][]): PyObject => new Map(pairs);
@@ -252,10 +325,48 @@ const obj = (pairs: [string, PyValue][]): PyObject => new Map(pairs);
 // ---------------------------------------------------------------- corpus: ledgers as Python writes them
 
 const STRINGS = [
-  "plain", "", 'with "quotes"', "back\\slash", "new\nline", "tab\there", "\b\f\r", "\u0000", "\u001f", "\u007f", "caf\u00e9",
-  "\u65e5\u672c", "\u2028", "\u{1f600}", "\ud800", "x\udc00y", "/", "</script>", "\ue000", "\uffff", "a b", "100%",
+  "plain",
+  "",
+  'with "quotes"',
+  "back\\slash",
+  "new\nline",
+  "tab\there",
+  "\b\f\r",
+  "\u0000",
+  "\u001f",
+  "\u007f",
+  "caf\u00e9",
+  "\u65e5\u672c",
+  "\u2028",
+  "\u{1f600}",
+  "\ud800",
+  "x\udc00y",
+  "/",
+  "</script>",
+  "\ue000",
+  "\uffff",
+  "a b",
+  "100%",
 ];
-const KEYS = ["a", "b", "A", "_", "a b", "\u00e9", "\ue000", "\u{1f600}", "10", "9", "", "task_id", "plan", "z", "\u007f", "\ud800", "status"];
+const KEYS = [
+  "a",
+  "b",
+  "A",
+  "_",
+  "a b",
+  "\u00e9",
+  "\ue000",
+  "\u{1f600}",
+  "10",
+  "9",
+  "",
+  "task_id",
+  "plan",
+  "z",
+  "\u007f",
+  "\ud800",
+  "status",
+];
 const FLOATS = [0.1, -0, 0, 1e16, 1e-5, 1.5, 2, 5e-324, 1.7976931348623157e308, -2.5e-7, 123456789.125, 1e22];
 const INTS: (number | bigint)[] = [0, -1, 5, 42, 2 ** 53 - 1, 2n ** 63n, -(10n ** 30n), 10n ** 20n];
 
@@ -303,7 +414,16 @@ function taskPy(t: TaskModel, r: Rng): PyObject {
     ["description", "Do the thing."],
     ["status", t.status],
     ["files", ["src/a.py"]],
-    ["acceptance", [obj([["id", `${t.id}-a`], ["description", "works"], ["met", t.status === "complete"]])]],
+    [
+      "acceptance",
+      [
+        obj([
+          ["id", `${t.id}-a`],
+          ["description", "works"],
+          ["met", t.status === "complete"],
+        ]),
+      ],
+    ],
     ["depends_on", []],
     ["retry_count", t.retry],
     ["escalated", t.escalated],
@@ -320,7 +440,14 @@ function planPy(tasks: TaskModel[], r: Rng, stamp: string, variant: number): PyO
   const metadata = meta instanceof Map ? meta : obj([]);
   const phases: PyObject[] = [];
   for (const id of [...new Set(tasks.map((t) => t.phase))]) {
-    phases.push(obj([["id", id], ["title", `Phase ${id}`], ["description", ""], ["tasks", tasks.filter((t) => t.phase === id).map((t) => taskPy(t, r))]]));
+    phases.push(
+      obj([
+        ["id", id],
+        ["title", `Phase ${id}`],
+        ["description", ""],
+        ["tasks", tasks.filter((t) => t.phase === id).map((t) => taskPy(t, r))],
+      ]),
+    );
   }
   const plan = obj([
     ["plan_id", "plan-eq"],
@@ -333,16 +460,36 @@ function planPy(tasks: TaskModel[], r: Rng, stamp: string, variant: number): PyO
   ]);
   const someTask = (phases[r.below(phases.length)].get("tasks") as PyObject[])[0];
   switch (variant) {
-    case 1: someTask.set("retry_count", "2"); break; // coercible
-    case 2: someTask.set("escalated", 1); break; // coercible
-    case 3: plan.delete("content_hash"); break; // default
-    case 4: someTask.delete("metadata"); break; // default
-    case 5: someTask.set("status", "bogus"); break; // invalid
-    case 6: someTask.set("extra", true); break; // invalid
-    case 7: plan.set("phases", "nope"); break; // invalid
-    case 8: someTask.set("retry_count", new PyFloat(2)); break; // coercible
-    case 9: someTask.set("assigned_agent", 7); break; // invalid
-    case 10: someTask.set("id", "\u{1f600}-" + String(someTask.get("id"))); break; // exact, escaped id
+    case 1:
+      someTask.set("retry_count", "2");
+      break; // coercible
+    case 2:
+      someTask.set("escalated", 1);
+      break; // coercible
+    case 3:
+      plan.delete("content_hash");
+      break; // default
+    case 4:
+      someTask.delete("metadata");
+      break; // default
+    case 5:
+      someTask.set("status", "bogus");
+      break; // invalid
+    case 6:
+      someTask.set("extra", true);
+      break; // invalid
+    case 7:
+      plan.set("phases", "nope");
+      break; // invalid
+    case 8:
+      someTask.set("retry_count", new PyFloat(2));
+      break; // coercible
+    case 9:
+      someTask.set("assigned_agent", 7);
+      break; // invalid
+    case 10:
+      someTask.set("id", "\u{1f600}-" + String(someTask.get("id")));
+      break; // exact, escaped id
   }
   return plan;
 }
@@ -353,7 +500,16 @@ function baseLedger(r: Rng): string[] {
   const phaseCount = 1 + r.below(3);
   for (let p = 1; p <= phaseCount; p++) {
     for (let t = 1; t <= 1 + r.below(4); t++) {
-      tasks.push({ id: `${p}.${t}`, phase: String(p), status: "pending", retry: 0, escalated: false, evidence: null, blocked: null, metadata: obj([["priority", "low"]]) });
+      tasks.push({
+        id: `${p}.${t}`,
+        phase: String(p),
+        status: "pending",
+        retry: 0,
+        escalated: false,
+        evidence: null,
+        blocked: null,
+        metadata: obj([["priority", "low"]]),
+      });
     }
   }
   if (r.chance(0.1)) tasks.push({ ...tasks[0], metadata: obj([]) }); // a duplicate id: replay finds the first
@@ -363,7 +519,8 @@ function baseLedger(r: Rng): string[] {
   const add = (op: string, payload: PyObject, session = "sess-eq") => {
     clock += 1000 + r.below(5000);
     const micro = r.below(1_000_000);
-    const ts = new Date(clock).toISOString().slice(0, 19) + (micro ? `.${String(micro).padStart(6, "0")}` : "") + "+00:00";
+    const ts =
+      new Date(clock).toISOString().slice(0, 19) + (micro ? `.${String(micro).padStart(6, "0")}` : "") + "+00:00";
     let built: ReturnType<typeof buildEntry>;
     try {
       built = buildEntry(head, op, payload, r.chance(0.05) ? r.pick(STRINGS) : session, ts);
@@ -375,8 +532,25 @@ function baseLedger(r: Rng): string[] {
     lines.push(line.slice(0, -1));
   };
   const stamp = () => new Date(clock).toISOString();
-  if (r.chance(0.3)) add("plan_tournament_complete", obj([["converged", true], ["passes", 2], ["winner", "B"]]));
-  if (r.chance(0.05)) add("update_task_status", obj([["status", "coded"], ["task_id", "1.1"]])); // before_init
+  if (r.chance(0.3)) {
+    add(
+      "plan_tournament_complete",
+      obj([
+        ["converged", true],
+        ["passes", 2],
+        ["winner", "B"],
+      ]),
+    );
+  }
+  if (r.chance(0.05)) {
+    add(
+      "update_task_status",
+      obj([
+        ["status", "coded"],
+        ["task_id", "1.1"],
+      ]),
+    );
+  } // before_init
   if (r.chance(0.05)) add("snapshot", r.chance(0.5) ? obj([]) : obj([["plan", null]])); // missing_plan_payload
   add("init_plan", obj([["plan", planPy(tasks, r, stamp(), r.chance(0.1) ? 1 + r.below(10) : 0)]]));
   add("snapshot", obj([["plan", planPy(tasks, r, stamp(), 0)]]));
@@ -385,28 +559,65 @@ function baseLedger(r: Rng): string[] {
     const t = r.pick(tasks);
     const k = r.below(20);
     if (k < 8) {
-      const next = r.chance(0.85) ? (r.pick(["in_progress", "coded", "auto_gated", "reviewed", "tested", "tournamented", "complete", "blocked"]) as string) : r.pick(["bogus", "skipped", "pending"]);
-      const payload = obj([["task_id", r.chance(0.05) ? "9.9" : t.id], ["status", next]]);
-      if (r.chance(0.2)) payload.set("retry_count", r.pick<PyValue>([1, 2n ** 70n, "3", " 4 ", "x", new PyFloat(2.7), true, null, new PyFloat(NaN)]));
+      const next = r.chance(0.85)
+        ? (r.pick([
+            "in_progress",
+            "coded",
+            "auto_gated",
+            "reviewed",
+            "tested",
+            "tournamented",
+            "complete",
+            "blocked",
+          ]) as string)
+        : r.pick(["bogus", "skipped", "pending"]);
+      const payload = obj([
+        ["task_id", r.chance(0.05) ? "9.9" : t.id],
+        ["status", next],
+      ]);
+      if (r.chance(0.2)) {
+        payload.set(
+          "retry_count",
+          r.pick<PyValue>([1, 2n ** 70n, "3", " 4 ", "x", new PyFloat(2.7), true, null, new PyFloat(NaN)]),
+        );
+      }
       if (r.chance(0.15)) payload.set("escalated", r.pick<PyValue>([true, false, 0, "", "no", null]));
       if (r.chance(0.15)) payload.set("blocked_reason", r.pick<PyValue>(["why", null, 3, obj([["a", 1]])]));
       if (r.chance(0.15)) payload.set("evidence_bundle", r.pick<PyValue>([".autodev/evidence/x.json", null]));
       if (r.chance(0.1)) payload.set(r.pick(KEYS), randomValue(r, 1));
       if (r.chance(0.03)) payload.delete("status");
       add("update_task_status", payload);
-      if (typeof payload.get("status") === "string" && TASK_STATUSES.includes(payload.get("status") as never) && payload.get("task_id") === t.id) {
+      if (
+        typeof payload.get("status") === "string" &&
+        TASK_STATUSES.includes(payload.get("status") as never) &&
+        payload.get("task_id") === t.id
+      ) {
         t.status = payload.get("status") as string;
         const rc = payload.get("retry_count");
         if (typeof rc === "number" || typeof rc === "bigint") t.retry = rc;
       }
-      if (r.chance(0.8)) add("snapshot", obj([["plan", planPy(tasks, r, stamp(), r.chance(0.1) ? 1 + r.below(10) : 0)]]));
+      if (r.chance(0.8)) {
+        add("snapshot", obj([["plan", planPy(tasks, r, stamp(), r.chance(0.1) ? 1 + r.below(10) : 0)]]));
+      }
     } else if (k < 10) {
-      add("append_evidence", obj([["path", r.chance(0.8) ? `.autodev/evidence/${t.id}.json` : 5], ["task_id", t.id]]));
+      add(
+        "append_evidence",
+        obj([
+          ["path", r.chance(0.8) ? `.autodev/evidence/${t.id}.json` : 5],
+          ["task_id", t.id],
+        ]),
+      );
     } else if (k < 12) {
       const v = randomValue(r, 0);
       add("impl_tournament_complete", v instanceof Map ? v : obj([[r.pick(KEYS), v]]));
     } else if (k < 13) {
-      add(r.pick(["mark_blocked", "mark_complete"]), obj([["reason", "stuck"], ["task_id", r.chance(0.8) ? t.id : 7]]));
+      add(
+        r.pick(["mark_blocked", "mark_complete"]),
+        obj([
+          ["reason", "stuck"],
+          ["task_id", r.chance(0.8) ? t.id : 7],
+        ]),
+      );
     } else if (k < 14) {
       add("update_plan", obj([["plan", planPy(tasks, r, stamp(), r.below(11))]]));
     } else if (k < 15) {
@@ -440,14 +651,23 @@ function mutateLine(r: Rng, line: string): string {
     case 0: // flip a byte to anything
       return line.slice(0, at) + String.fromCharCode(r.below(256)) + line.slice(at + 1);
     case 1: // flip a byte to something JSON-ish
-      return line.slice(0, at) + r.pick(['"', "\\", " ", "0", "1", "{", "}", "[", "]", ",", ":", "e", ".", "-", "a", "\u00e9", "\t"]) + line.slice(at + 1);
+      return (
+        line.slice(0, at) +
+        r.pick(['"', "\\", " ", "0", "1", "{", "}", "[", "]", ",", ":", "e", ".", "-", "a", "\u00e9", "\t"]) +
+        line.slice(at + 1)
+      );
     case 2:
       return line.slice(0, at) + line.slice(at + 1);
     case 3: // whitespace
       return line.replace(r.pick([", ", ": "]), r.pick([",", ":", ",  ", ":  ", " , ", "\t,", ", \t"]));
     case 4:
-      return r.pick([" ", "\t", "\u000b", "\u000c", "\u001c", "\u00a0", "\u2028"]) + line + r.pick(["", " ", "\t", "\u3000", "\u0085"]);
-    case 5: { // a printable char as an escape
+      return (
+        r.pick([" ", "\t", "\u000b", "\u000c", "\u001c", "\u00a0", "\u2028"]) +
+        line +
+        r.pick(["", " ", "\t", "\u3000", "\u0085"])
+      );
+    case 5: {
+      // a printable char as an escape
       const m = /[A-Za-z0-9_ .:-](?=[^"]*"[,}\]])/g;
       const hits = [...line.matchAll(m)];
       if (!hits.length) return line;
@@ -456,21 +676,55 @@ function mutateLine(r: Rng, line: string): string {
       return line.slice(0, h.index) + "\\u" + (r.chance(0.5) ? hex : hex.toUpperCase()) + line.slice(h.index! + 1);
     }
     case 6: // alternative escapes
-      return line.replace(r.pick(["\\n", "\\t", "\\u00e9", "\\u007f", "\\ud83d", "\\\\", '\\"', "/", "\\b", "\\u0000"]), (s) =>
-        r.pick({
-          "\\n": ["\\u000a", "\\u000A"], "\\t": ["\\u0009"], "\\u00e9": ["\\u00E9", "\u00e9", "\u00c3\u00a9"], "\\u007f": ["\u007f", "\\u007F"],
-          "\\ud83d": ["\\uD83D", "\\ud83d\\ud83d"], "\\\\": ["\\u005c"], '\\"': ["\\u0022"], "/": ["\\/"], "\\b": ["\\u0008"], "\\u0000": ["\\u0000\\u0000", "\u0000"],
-        }[s] ?? [s]),
+      return line.replace(
+        r.pick(["\\n", "\\t", "\\u00e9", "\\u007f", "\\ud83d", "\\\\", '\\"', "/", "\\b", "\\u0000"]),
+        (s) =>
+          r.pick(
+            {
+              "\\n": ["\\u000a", "\\u000A"],
+              "\\t": ["\\u0009"],
+              "\\u00e9": ["\\u00E9", "\u00e9", "\u00c3\u00a9"],
+              "\\u007f": ["\u007f", "\\u007F"],
+              "\\ud83d": ["\\uD83D", "\\ud83d\\ud83d"],
+              "\\\\": ["\\u005c"],
+              '\\"': ["\\u0022"],
+              "/": ["\\/"],
+              "\\b": ["\\u0008"],
+              "\\u0000": ["\\u0000\\u0000", "\u0000"],
+            }[s] ?? [s],
+          ),
       );
-    case 7: { // number forms
+    case 7: {
+      // number forms
       const nums = [...line.matchAll(/(?<=[:[,] )-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?=[,}\]])/g)];
       if (!nums.length) return line;
       const h = r.pick(nums);
       const t = h[0];
-      const alt = r.pick([`${t}.0`, `0${t}`, `${t}e0`, `${t}E+00`, t.replace(/^-?/, "-"), "-0", "-0.0", `${t}0`, "1.50", "1e5", "1E+16", "1e+16", "100000.0", "NaN", "Infinity", "-Infinity", "1" + "0".repeat(4300), "1e400", "0.1000000000000000055511151231257827"]);
+      const alt = r.pick([
+        `${t}.0`,
+        `0${t}`,
+        `${t}e0`,
+        `${t}E+00`,
+        t.replace(/^-?/, "-"),
+        "-0",
+        "-0.0",
+        `${t}0`,
+        "1.50",
+        "1e5",
+        "1E+16",
+        "1e+16",
+        "100000.0",
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "1" + "0".repeat(4300),
+        "1e400",
+        "0.1000000000000000055511151231257827",
+      ]);
       return line.slice(0, h.index) + alt + line.slice(h.index! + t.length);
     }
-    case 8: { // swap two adjacent top-level-ish members
+    case 8: {
+      // swap two adjacent top-level-ish members
       const starts = memberStarts(line);
       if (starts.length < 2) return line;
       const i = r.below(starts.length - 1);
@@ -478,34 +732,67 @@ function mutateLine(r: Rng, line: string): string {
       const b = starts[i + 1];
       const aText = line.slice(a, b - 2);
       const restEnd = line.indexOf(", ", b);
-      if (restEnd < 0 || !line.slice(b, restEnd).match(/^"[^"]*": (?:"[^"]*"|-?\d+|true|false|null)$/) || !aText.match(/^"[^"]*": (?:"[^"]*"|-?\d+|true|false|null)$/)) return line;
+      if (
+        restEnd < 0 ||
+        !line.slice(b, restEnd).match(/^"[^"]*": (?:"[^"]*"|-?\d+|true|false|null)$/) ||
+        !aText.match(/^"[^"]*": (?:"[^"]*"|-?\d+|true|false|null)$/)
+      ) {
+        return line;
+      }
       return line.slice(0, a) + line.slice(b, restEnd) + ", " + aText + line.slice(restEnd);
     }
-    case 9: { // duplicate a simple member
+    case 9: {
+      // duplicate a simple member
       const m = [...line.matchAll(/"[a-z_]+": (?:"[^"\\]*"|-?\d+|true|false|null)(?=[,}])/g)];
       if (!m.length) return line;
       const h = r.pick(m);
       return line.slice(0, h.index! + h[0].length) + ", " + h[0] + line.slice(h.index! + h[0].length);
     }
     case 10: // drop a top-level field
-      return line.replace(r.pick([/"payload": \{\}, /, /, "session_id": "[^"]*"/, /"seq": \d+, /, /"prev_hash": "[^"]*", /]), "");
+      return line.replace(
+        r.pick([/"payload": \{\}, /, /, "session_id": "[^"]*"/, /"seq": \d+, /, /"prev_hash": "[^"]*", /]),
+        "",
+      );
     case 11: // extra field
-      return line.replace(r.pick(['{"op"', '"seq"', '{"plan"', '{"acceptance"']), (s) => (s.startsWith("{") ? `{"${r.pick(["aaa", "zzz", "extra"])}": 1, ${s.slice(1)}` : `"rz": 0, ${s}`));
+      return line.replace(r.pick(['{"op"', '"seq"', '{"plan"', '{"acceptance"']), (s) =>
+        s.startsWith("{") ? `{"${r.pick(["aaa", "zzz", "extra"])}": 1, ${s.slice(1)}` : `"rz": 0, ${s}`,
+      );
     case 12: // wrong types at top level
-      return line.replace(/"seq": (\d+)/, (_s, d) => `"seq": ${r.pick([`"${d}"`, `${d}.0`, "true", "null", `[${d}]`, `${d}e0`, `"${d} "`])}`);
+      return line.replace(
+        /"seq": (\d+)/,
+        (_s, d) => `"seq": ${r.pick([`"${d}"`, `${d}.0`, "true", "null", `[${d}]`, `${d}e0`, `"${d} "`])}`,
+      );
     case 13:
-      return line.replace(/"(prev_hash|session_id|timestamp|op)": ("[^"]*")/, (_s, k, v) => `"${k}": ${r.pick(["null", "1", "[]", "{}", v.toUpperCase(), '"snapshot"', '"bogus"'])}`);
+      return line.replace(
+        /"(prev_hash|session_id|timestamp|op)": ("[^"]*")/,
+        (_s, k, v) => `"${k}": ${r.pick(["null", "1", "[]", "{}", v.toUpperCase(), '"snapshot"', '"bogus"'])}`,
+      );
     case 14: // plan content types
-      return line.replace(r.pick([/"retry_count": \d+/, /"met": (?:true|false)/, /"escalated": (?:true|false)/, /"status": "[a-z_]+"/, /"assigned_agent": (?:null|"[^"]*")/]), (s) => {
-        const key = s.slice(0, s.indexOf(":"));
-        return `${key}: ${r.pick(['"1"', "1", "1.0", "true", "null", '"pending"', '"Pending"', '"in_progress"', "[]", '"yes"', "2.5", '"\\u0070ending"'])}`;
-      });
+      return line.replace(
+        r.pick([
+          /"retry_count": \d+/,
+          /"met": (?:true|false)/,
+          /"escalated": (?:true|false)/,
+          /"status": "[a-z_]+"/,
+          /"assigned_agent": (?:null|"[^"]*")/,
+        ]),
+        (s) => {
+          const key = s.slice(0, s.indexOf(":"));
+          return `${key}: ${r.pick(['"1"', "1", "1.0", "true", "null", '"pending"', '"Pending"', '"in_progress"', "[]", '"yes"', "2.5", '"\\u0070ending"'])}`;
+        },
+      );
     case 15: // NaN / Infinity in the payload
-      return line.replace(/"payload": \{/, `"payload": {"${r.pick(["0", "aaa", "zz"])}": ${r.pick(["NaN", "Infinity", "-Infinity", "[NaN]", '{"x": Infinity}'])}, `);
+      return line.replace(
+        /"payload": \{/,
+        `"payload": {"${r.pick(["0", "aaa", "zz"])}": ${r.pick(["NaN", "Infinity", "-Infinity", "[NaN]", '{"x": Infinity}'])}, `,
+      );
     case 16: // lone surrogates
-      return line.replace(/"payload": \{/, `"payload": {${r.pick(['"\\ud800": 1, ', '"a": "\\udc00", ', '"b": {"\\udbff": 2}, ', '"c": ["\\ud83d"], ', '"\\ud83d\\ude00": 0, '])}`);
+      return line.replace(
+        /"payload": \{/,
+        `"payload": {${r.pick(['"\\ud800": 1, ', '"a": "\\udc00", ', '"b": {"\\udbff": 2}, ', '"c": ["\\ud83d"], ', '"\\ud83d\\ude00": 0, '])}`,
+      );
     case 17: // payload shape
-      return line.replace(/"payload": \{/, `"payload": ${r.pick(["[], \"x\": {", "null, \"y\": {", "{\"a\": {"])}`);
+      return line.replace(/"payload": \{/, `"payload": ${r.pick(['[], "x": {', 'null, "y": {', '{"a": {'])}`);
     case 18: // a task removed or duplicated in a plan
       return line.replace(/\{"acceptance": [^{}]*(?:\{[^{}]*\}[^{}]*)*\}, /, (s) => (r.chance(0.5) ? "" : s + s));
     case 19: // truncate
@@ -517,7 +804,10 @@ function mutateLine(r: Rng, line: string): string {
     case 22: // uppercase/lowercase in hex hashes
       return line.replace(/"self_hash": "([0-9a-f]+)"/, (_s, h) => `"self_hash": "${h.toUpperCase()}"`);
     default: // astral vs BMP ordering of keys
-      return line.replace(/"payload": \{/, `"payload": {${r.pick(['"\\ud83d\\ude00": 1, "\\ue000": 2, ', '"\\ue000": 2, "\\ud83d\\ude00": 1, ', '"\\u00e9": 1, "\\u00e8": 2, ', '"a": 1, "a": 2, '])}`);
+      return line.replace(
+        /"payload": \{/,
+        `"payload": {${r.pick(['"\\ud83d\\ude00": 1, "\\ue000": 2, ', '"\\ue000": 2, "\\ud83d\\ude00": 1, ', '"\\u00e9": 1, "\\u00e8": 2, ', '"a": 1, "a": 2, '])}`,
+      );
   }
 }
 
@@ -588,11 +878,20 @@ interface AnyScanner {
  * so a scanner that keeps a view of a line past `feed` is caught) and records
  * everything observable. `probes`: line numbers after which `plan` is read.
  */
-function run(make: (opts: ScanOptions) => AnyScanner, file: Buffer, options: ScanOptions, chunkSeed: number, probes: Set<number>, entryArg: boolean): Outcome {
+function run(
+  make: (opts: ScanOptions) => AnyScanner,
+  file: Buffer,
+  options: ScanOptions,
+  chunkSeed: number,
+  probes: Set<number>,
+  entryArg: boolean,
+): Outcome {
   const log: string[] = [];
   const opts: ScanOptions = {
     ...options,
-    onEntry: entryArg ? (s: EntrySummary, e: LedgerEntry | null) => log.push(`E ${ser(s)} ${ser(e)}`) : (s: EntrySummary) => log.push(`E ${ser(s)}`),
+    onEntry: entryArg
+      ? (s: EntrySummary, e: LedgerEntry | null) => log.push(`E ${ser(s)} ${ser(e)}`)
+      : (s: EntrySummary) => log.push(`E ${ser(s)}`),
   };
   const scanner = make(opts);
   const r = new Rng(chunkSeed);
@@ -605,7 +904,7 @@ function run(make: (opts: ScanOptions) => AnyScanner, file: Buffer, options: Sca
     if (probes.has(l.lineNo)) log.push(`P${l.lineNo} ${ser(scanner.plan)} ${scanner.ok}`);
   };
   try {
-    for (let pos = 0; pos < file.length; ) {
+    for (let pos = 0; pos < file.length;) {
       const len = Math.min(file.length - pos, 1 + r.below(r.chance(0.5) ? 64 : 4096));
       file.copy(work, 0, pos, pos + len);
       splitter.push(work.subarray(0, len), onLine);
@@ -618,7 +917,8 @@ function run(make: (opts: ScanOptions) => AnyScanner, file: Buffer, options: Sca
   }
   // Since issue 11 the scanner shows messages with controls escaped and capped (displayMessage, 2,000
   // characters); the verbatim legacy copy predates that, so its messages get the same treatment here.
-  const shown = <T extends { message: string }>(f: T): T => (make === legacy ? { ...f, message: displayMessage(f.message, 2000) } : f);
+  const shown = <T extends { message: string }>(f: T): T =>
+    make === legacy ? { ...f, message: displayMessage(f.message, 2000) } : f;
   log.push(`errors ${ser(scanner.errors().map(shown))}`);
   log.push(`warnings ${ser(scanner.warnings().map(shown))}`);
   log.push(`entries ${scanner.entries} head ${ser(scanner.head)} ok ${scanner.ok} bytes ${scanner.bytes}`);
@@ -648,9 +948,19 @@ function checkFile(file: Buffer, seed: number, label: string): { lines: number; 
     const full = run(current, file, { ...options, fastPath: false }, chunkSeed, probes, entryArg);
     const fast = run(current, file, options, chunkSeed, probes, entryArg);
     // EQ_DUMP=path keeps the first differing ledger file, to debug a failure.
-    if (process.env.EQ_DUMP && (full.text !== want.text || fast.text !== want.text)) fs.writeFileSync(process.env.EQ_DUMP, file);
-    assert.equal(full.text, want.text, `${label} ${JSON.stringify(options)}: full path differs from the legacy scanner`);
-    assert.equal(fast.text, want.text, `${label} ${JSON.stringify(options)}: fast path differs from the legacy scanner`);
+    if (process.env.EQ_DUMP && (full.text !== want.text || fast.text !== want.text)) {
+      fs.writeFileSync(process.env.EQ_DUMP, file);
+    }
+    assert.equal(
+      full.text,
+      want.text,
+      `${label} ${JSON.stringify(options)}: full path differs from the legacy scanner`,
+    );
+    assert.equal(
+      fast.text,
+      want.text,
+      `${label} ${JSON.stringify(options)}: fast path differs from the legacy scanner`,
+    );
     stats = { lines: lineCount, fast: fast.fastLines };
   }
   return stats;
@@ -751,8 +1061,26 @@ describe("ledger scanner fast paths (differential)", function () {
         const res = validateLedgerEntry(parsePyJson(line));
         assert.ok(res.ok, `fast path accepted a line the schema rejects: ${line.slice(0, 300)}`);
         const entry = res.value;
-        const facts = { seq: entry.seq, prev: entry.prev_hash, self: entry.self_hash, hash: computeEntryHash(entry), op: entry.op, ts: entry.timestamp, session: entry.session_id, taskId: typeof entry.payload.get("task_id") === "string" ? entry.payload.get("task_id") : null };
-        const got = { seq: fast.seq, prev: fast.prevHash, self: fast.selfHash, hash: fast.computedHash, op: fast.op, ts: fast.timestamp, session: fast.sessionId, taskId: fast.payloadTaskId };
+        const facts = {
+          seq: entry.seq,
+          prev: entry.prev_hash,
+          self: entry.self_hash,
+          hash: computeEntryHash(entry),
+          op: entry.op,
+          ts: entry.timestamp,
+          session: entry.session_id,
+          taskId: typeof entry.payload.get("task_id") === "string" ? entry.payload.get("task_id") : null,
+        };
+        const got = {
+          seq: fast.seq,
+          prev: fast.prevHash,
+          self: fast.selfHash,
+          hash: fast.computedHash,
+          op: fast.op,
+          ts: fast.timestamp,
+          session: fast.sessionId,
+          taskId: fast.payloadTaskId,
+        };
         assert.equal(ser(got), ser(facts), `fast facts differ for ${line.slice(0, 300)}`);
         assert.equal(ser(fast.entryLazy()), ser(entry));
         assert.equal(dumpsSorted(ledgerEntryToPy(entry)), line, "an accepted line must be exactly its canonical dump");
@@ -763,11 +1091,21 @@ describe("ledger scanner fast paths (differential)", function () {
           assert.ok(v.ok, `fast path proved an invalid plan valid: ${line.slice(0, 300)}`);
           const tasks = v.value.phases.flatMap((p) => p.tasks);
           const k = fast.skeleton;
-          assert.equal(k.ids.map((id, n) => `${id}=${TASK_STATUSES[k.statuses[n]]}`).join(","), tasks.map((t) => `${t.id}=${t.status}`).join(","));
-          for (const [id, at] of k.positions) assert.equal(at, tasks.findIndex((t) => t.id === id));
+          assert.equal(
+            k.ids.map((id, n) => `${id}=${TASK_STATUSES[k.statuses[n]]}`).join(","),
+            tasks.map((t) => `${t.id}=${t.status}`).join(","),
+          );
+          for (const [id, at] of k.positions) {
+            assert.equal(
+              at,
+              tasks.findIndex((t) => t.id === id),
+            );
+          }
           assert.equal(k.positions.size, new Set(tasks.map((t) => t.id)).size);
           const built = exactPlanFromCanonical(line.slice(fast.planStart, fast.planEnd), k);
-          if (built) assert.equal(ser(built), ser(v.value), "the plan built from canonical bytes is not the validator's");
+          if (built) {
+            assert.equal(ser(built), ser(v.value), "the plan built from canonical bytes is not the validator's");
+          }
           assert.equal(fast.planIsNull, false);
           assert.equal(line.slice(fast.planStart, fast.planEnd), dumpsSorted(plan as PyValue));
         }
@@ -790,7 +1128,13 @@ let parallelScans = 0;
  * `split.mainChunks`, exactly that many by this thread and the rest by the
  * workers; or with `reference` through the original reader (`readLines` + `feed`).
  */
-async function runParallel(file: Buffer, options: ScanOptions, splitAt: number[], reference = false, split: { threads?: number; mainChunks?: number } = {}): Promise<string> {
+async function runParallel(
+  file: Buffer,
+  options: ScanOptions,
+  splitAt: number[],
+  reference = false,
+  split: { threads?: number; mainChunks?: number } = {},
+): Promise<string> {
   const tmp = path.join(os.tmpdir(), `autodev-eq-parallel-${process.pid}.jsonl`);
   fs.writeFileSync(tmp, file);
   const log: string[] = [];
@@ -799,7 +1143,13 @@ async function runParallel(file: Buffer, options: ScanOptions, splitAt: number[]
   try {
     const c = reference
       ? await readLines(tmp, (l) => scanner.feed(l))
-      : await scanLedgerFile(tmp, scanner, { threads: split.threads ?? 2, minBytes: 0, splitAt, mainChunks: split.mainChunks, onSegments: () => parallelScans++ });
+      : await scanLedgerFile(tmp, scanner, {
+          threads: split.threads ?? 2,
+          minBytes: 0,
+          splitAt,
+          mainChunks: split.mainChunks,
+          onSegments: () => parallelScans++,
+        });
     cursor = ser(c);
   } catch (e) {
     log.push(`THREW ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
@@ -819,8 +1169,9 @@ function splitTargets(r: Rng, file: Buffer, count: number): number[] {
   const terminators: number[] = [];
   for (let i = 0; i < file.length; i++) if (file[i] === 0x0a || file[i] === 0x0d) terminators.push(i);
   for (let k = 0; k < count; k++) {
-    if (terminators.length > 0 && r.chance(0.6)) out.push(Math.max(0, Math.min(file.length, r.pick(terminators) + r.below(3) - 1)));
-    else out.push(r.below(file.length + 1));
+    if (terminators.length > 0 && r.chance(0.6)) {
+      out.push(Math.max(0, Math.min(file.length, r.pick(terminators) + r.below(3) - 1)));
+    } else out.push(r.below(file.length + 1));
   }
   return out;
 }
@@ -834,10 +1185,20 @@ async function checkParallel(file: Buffer, r: Rng, label: string): Promise<void>
   // Every way of sharing the chunks: this thread takes the first m, the workers the rest (m = 0: the workers take all).
   const mainChunks = r.below(splitAt.length + 2);
   const forced = await runParallel(file, options, splitAt, false, { threads: 2 + r.below(2), mainChunks });
-  if (process.env.EQ_DUMP && (got !== want || single !== want || forced !== want)) fs.writeFileSync(process.env.EQ_DUMP, file);
+  if (process.env.EQ_DUMP && (got !== want || single !== want || forced !== want)) {
+    fs.writeFileSync(process.env.EQ_DUMP, file);
+  }
   assert.equal(single, want, `${label} ${JSON.stringify(options)}: the one-thread scan differs from readLines + feed`);
-  assert.equal(got, want, `${label} ${JSON.stringify(options)} chunks near ${splitAt.join(",")}: parallel scan differs from the sequential one`);
-  assert.equal(forced, want, `${label} ${JSON.stringify(options)} chunks near ${splitAt.join(",")}, ${mainChunks} in this thread: parallel scan differs from the sequential one`);
+  assert.equal(
+    got,
+    want,
+    `${label} ${JSON.stringify(options)} chunks near ${splitAt.join(",")}: parallel scan differs from the sequential one`,
+  );
+  assert.equal(
+    forced,
+    want,
+    `${label} ${JSON.stringify(options)} chunks near ${splitAt.join(",")}, ${mainChunks} in this thread: parallel scan differs from the sequential one`,
+  );
 }
 
 describe("ledger scanner, parallel path (differential)", function () {
@@ -864,7 +1225,12 @@ describe("ledger scanner, parallel path (differential)", function () {
         }
         if (r.chance(0.6)) rechainAll(lines);
       }
-      const file = files % 5 === 1 ? Buffer.from(lines.join("\r\n")) : files % 5 === 2 ? Buffer.from(lines.join("\r") + "\r") : assemble(r, lines);
+      const file =
+        files % 5 === 1
+          ? Buffer.from(lines.join("\r\n"))
+          : files % 5 === 2
+            ? Buffer.from(lines.join("\r") + "\r")
+            : assemble(r, lines);
       await checkParallel(file, r, `file #${files}`);
     }
     assert.ok(parallelScans - before >= 50, `only ${parallelScans - before} of 60 scans ran in parallel`);
@@ -873,7 +1239,21 @@ describe("ledger scanner, parallel path (differential)", function () {
   it("gives the sequential verdicts on tiny and degenerate files", async () => {
     const r = new Rng(0x717e);
     const line = baseLedger(new Rng(3))[0];
-    const files = ["", "\n", "\r", "\r\n", "\n\n\n", line, `${line}\n`, `${line}\r`, `${line}\r\n${line.slice(0, 40)}`, `\ufeff${line}\n`, `${line}\n\r\n\r${line}`];
-    for (const text of files) for (let k = 0; k < 2; k++) await checkParallel(Buffer.from(text), r, JSON.stringify(text.slice(0, 20)));
+    const files = [
+      "",
+      "\n",
+      "\r",
+      "\r\n",
+      "\n\n\n",
+      line,
+      `${line}\n`,
+      `${line}\r`,
+      `${line}\r\n${line.slice(0, 40)}`,
+      `\ufeff${line}\n`,
+      `${line}\n\r\n\r${line}`,
+    ];
+    for (const text of files) {
+      for (let k = 0; k < 2; k++) await checkParallel(Buffer.from(text), r, JSON.stringify(text.slice(0, 20)));
+    }
   });
 });

@@ -115,43 +115,231 @@ const nines = (n: number): string => "9".repeat(n);
 
 const ODD: PyValue[] = [null, [], obj(), obj(["a", 1]), ["x"], f(1.5), true];
 const INT_LIKE: PyValue[] = [
-  0, 1, -1, 7, 2, true, false, f(3), f(-0), f(1.5), f(NaN), f(Infinity), f(-Infinity), f(1e20), f(2 ** 63),
-  f(2 ** 63 - 1024), f(-(2 ** 63)), f(-(2 ** 63) + 1024), f(2 ** 53 + 2), big(2n ** 63n), big(2n ** 70n),
-  big(-(2n ** 100n)), "5", " 5 ", "5.0", "5.5", "1_000", "1e3", "+5", "-5", "05", "0x10", "-0", "00.000", "0-5",
-  "+0-5", "--5", "+-5", "1__0", "_1", "1_", "\u00a05", "\u00855", "\ufeff5", "\u30005\t", "\u0665", nines(30),
-  nines(4300), nines(4301), `-${nines(4300)}`, `+${nines(4300)}`, `0000000${nines(4300)}`, `${nines(4300)}.0`,
-  `${nines(4301)}_9`, `${"0".repeat(5000)}1`, "1_000.00", "1.0_0", "0_.0", "0_0", "-00", "5.", ".0", "", " ", "nan", ...ODD,
+  0,
+  1,
+  -1,
+  7,
+  2,
+  true,
+  false,
+  f(3),
+  f(-0),
+  f(1.5),
+  f(NaN),
+  f(Infinity),
+  f(-Infinity),
+  f(1e20),
+  f(2 ** 63),
+  f(2 ** 63 - 1024),
+  f(-(2 ** 63)),
+  f(-(2 ** 63) + 1024),
+  f(2 ** 53 + 2),
+  big(2n ** 63n),
+  big(2n ** 70n),
+  big(-(2n ** 100n)),
+  "5",
+  " 5 ",
+  "5.0",
+  "5.5",
+  "1_000",
+  "1e3",
+  "+5",
+  "-5",
+  "05",
+  "0x10",
+  "-0",
+  "00.000",
+  "0-5",
+  "+0-5",
+  "--5",
+  "+-5",
+  "1__0",
+  "_1",
+  "1_",
+  "\u00a05",
+  "\u00855",
+  "\ufeff5",
+  "\u30005\t",
+  "\u0665",
+  nines(30),
+  nines(4300),
+  nines(4301),
+  `-${nines(4300)}`,
+  `+${nines(4300)}`,
+  `0000000${nines(4300)}`,
+  `${nines(4300)}.0`,
+  `${nines(4301)}_9`,
+  `${"0".repeat(5000)}1`,
+  "1_000.00",
+  "1.0_0",
+  "0_.0",
+  "0_0",
+  "-00",
+  "5.",
+  ".0",
+  "",
+  " ",
+  "nan",
+  ...ODD,
 ];
 const FLOAT_LIKE: PyValue[] = [
-  f(0.5), f(-0), f(NaN), f(Infinity), f(-Infinity), f(1e308), f(5e-324), f(1e-7), f(1e16), f(123456789.125), 3, 0, -7,
-  big(2n ** 70n), big(10n ** 308n), big(10n ** 309n), big(2n ** 1024n - 2n ** 970n), big(2n ** 1024n - 2n ** 970n - 1n),
-  true, false, "3.5", " 3.5 ", "nan", "-NaN", "inf", "-Infinity", "INF", "infinit", "1_0", "1_0.5", " 1_0", "_1",
-  "1__0", "1e5", "1E+5", ".5", "5.", ".", "e5", "1e", "0x10", "", "1e400", "-1e400", "\u00855", "\ufeff5", "1_e5",
-  "1e1_0", "0.1e-400", `1${"0".repeat(400)}`, "+3", "++3", "1.e5", ...ODD,
+  f(0.5),
+  f(-0),
+  f(NaN),
+  f(Infinity),
+  f(-Infinity),
+  f(1e308),
+  f(5e-324),
+  f(1e-7),
+  f(1e16),
+  f(123456789.125),
+  3,
+  0,
+  -7,
+  big(2n ** 70n),
+  big(10n ** 308n),
+  big(10n ** 309n),
+  big(2n ** 1024n - 2n ** 970n),
+  big(2n ** 1024n - 2n ** 970n - 1n),
+  true,
+  false,
+  "3.5",
+  " 3.5 ",
+  "nan",
+  "-NaN",
+  "inf",
+  "-Infinity",
+  "INF",
+  "infinit",
+  "1_0",
+  "1_0.5",
+  " 1_0",
+  "_1",
+  "1__0",
+  "1e5",
+  "1E+5",
+  ".5",
+  "5.",
+  ".",
+  "e5",
+  "1e",
+  "0x10",
+  "",
+  "1e400",
+  "-1e400",
+  "\u00855",
+  "\ufeff5",
+  "1_e5",
+  "1e1_0",
+  "0.1e-400",
+  `1${"0".repeat(400)}`,
+  "+3",
+  "++3",
+  "1.e5",
+  ...ODD,
 ];
 const BOOL_LIKE: PyValue[] = [
-  true, false, 0, 1, 2, -1, f(0), f(-0), f(1), f(2), f(1.5), f(NaN), f(Infinity), f(2 ** 63), f(2 ** 62),
-  big(2n ** 63n - 1n), big(2n ** 63n), big(-(2n ** 63n)), big(-(2n ** 63n) - 1n), "true", "True", "tRuE", "yes", "off",
-  "F", "f", "n", "N", "no", "1", "0", " 1", "1 ", "", "on", "t", "y", "2", "01", "\u017f", "\u212a", "ok", ...ODD,
+  true,
+  false,
+  0,
+  1,
+  2,
+  -1,
+  f(0),
+  f(-0),
+  f(1),
+  f(2),
+  f(1.5),
+  f(NaN),
+  f(Infinity),
+  f(2 ** 63),
+  f(2 ** 62),
+  big(2n ** 63n - 1n),
+  big(2n ** 63n),
+  big(-(2n ** 63n)),
+  big(-(2n ** 63n) - 1n),
+  "true",
+  "True",
+  "tRuE",
+  "yes",
+  "off",
+  "F",
+  "f",
+  "n",
+  "N",
+  "no",
+  "1",
+  "0",
+  " 1",
+  "1 ",
+  "",
+  "on",
+  "t",
+  "y",
+  "2",
+  "01",
+  "\u017f",
+  "\u212a",
+  "ok",
+  ...ODD,
 ];
-const STR_LIKE: PyValue[] = ["", "x", "1.1", "\u00e9", "\ud800", "\udc80x", "a\u0000b", "\ud83d\ude00", 5, f(2), false, ...ODD];
-const LIST_LIKE: PyValue[] = [[], ["a"], ["a", "b"], ["a", 5], [null], "abc", obj(), obj(["a", "b"]), null, 5, [["x"]], ["\ud800"]];
+const STR_LIKE: PyValue[] = [
+  "",
+  "x",
+  "1.1",
+  "\u00e9",
+  "\ud800",
+  "\udc80x",
+  "a\u0000b",
+  "\ud83d\ude00",
+  5,
+  f(2),
+  false,
+  ...ODD,
+];
+const LIST_LIKE: PyValue[] = [
+  [],
+  ["a"],
+  ["a", "b"],
+  ["a", 5],
+  [null],
+  "abc",
+  obj(),
+  obj(["a", "b"]),
+  null,
+  5,
+  [["x"]],
+  ["\ud800"],
+];
 
 /** A random JSON-ish value with Python-only details: NaN, Infinity, -0.0, big ints, odd keys. */
 function randomAny(rng: Rng, depth: number): PyValue {
   const r = rng.int(depth > 0 ? 14 : 10);
   switch (r) {
-    case 0: return null;
-    case 1: return rng.chance(0.5);
-    case 2: return rng.int(2000) - 1000;
-    case 3: return rng.pick([big(2n ** 64n), big(-(2n ** 80n)), big(10n ** 40n), 2 ** 53 - 1]);
-    case 4: return f(rng.pick([0.1, -0, 2.5, 1e300, 1e-300, 3, NaN, Infinity, -Infinity, 1e16, 1e-5]));
-    case 5: case 6: return rng.pick(["", "a", "Z\u00fc", "\ud800", "\u2028", "line\nbreak", "quote\"s", "1"]);
-    case 7: return rng.pick(INT_LIKE);
-    case 8: return rng.pick(FLOAT_LIKE);
-    case 9: return rng.pick(STR_LIKE);
-    case 10: case 11: return Array.from({ length: rng.int(4) }, () => randomAny(rng, depth - 1));
-    default: return randomMap(rng, depth - 1);
+    case 0:
+      return null;
+    case 1:
+      return rng.chance(0.5);
+    case 2:
+      return rng.int(2000) - 1000;
+    case 3:
+      return rng.pick([big(2n ** 64n), big(-(2n ** 80n)), big(10n ** 40n), 2 ** 53 - 1]);
+    case 4:
+      return f(rng.pick([0.1, -0, 2.5, 1e300, 1e-300, 3, NaN, Infinity, -Infinity, 1e16, 1e-5]));
+    case 5:
+    case 6:
+      return rng.pick(["", "a", "Z\u00fc", "\ud800", "\u2028", "line\nbreak", 'quote"s', "1"]);
+    case 7:
+      return rng.pick(INT_LIKE);
+    case 8:
+      return rng.pick(FLOAT_LIKE);
+    case 9:
+      return rng.pick(STR_LIKE);
+    case 10:
+    case 11:
+      return Array.from({ length: rng.int(4) }, () => randomAny(rng, depth - 1));
+    default:
+      return randomMap(rng, depth - 1);
   }
 }
 
@@ -162,38 +350,110 @@ function randomMap(rng: Rng, depth: number): PyObject {
   return m;
 }
 
-type Kind = "str" | "int" | "float" | "bool" | "nstr" | "nfloat" | "lstr" | "dict" | "ldict" | readonly string[] | { list: string };
+type Kind =
+  | "str"
+  | "int"
+  | "float"
+  | "bool"
+  | "nstr"
+  | "nfloat"
+  | "lstr"
+  | "dict"
+  | "ldict"
+  | readonly string[]
+  | { list: string };
 type Field = readonly [name: string, kind: Kind, required: boolean];
 
 const EV_FIELDS: Record<string, Field[]> = {
-  developer: [["diff", "nstr", false], ["files_changed", "lstr", false], ["output_text", "str", false], ["duration_s", "float", false], ["success", "bool", false]],
-  review: [["verdict", ["APPROVED", "NEEDS_CHANGES", "REJECTED"], true], ["issues", "lstr", false], ["output_text", "str", false]],
-  test: [["passed", "int", false], ["failed", "int", false], ["total", "int", false], ["output_text", "str", false], ["coverage_pct", "nfloat", false]],
-  explore: [["findings", "str", true], ["files_referenced", "lstr", false]],
-  domain_expert: [["topic", "str", false], ["findings", "str", true], ["confidence", ["HIGH", "MEDIUM", "LOW"], false]],
-  critic: [["verdict", ["APPROVED", "NEEDS_REVISION", "REJECTED"], true], ["issues", "lstr", false], ["output_text", "str", false]],
+  developer: [
+    ["diff", "nstr", false],
+    ["files_changed", "lstr", false],
+    ["output_text", "str", false],
+    ["duration_s", "float", false],
+    ["success", "bool", false],
+  ],
+  review: [
+    ["verdict", ["APPROVED", "NEEDS_CHANGES", "REJECTED"], true],
+    ["issues", "lstr", false],
+    ["output_text", "str", false],
+  ],
+  test: [
+    ["passed", "int", false],
+    ["failed", "int", false],
+    ["total", "int", false],
+    ["output_text", "str", false],
+    ["coverage_pct", "nfloat", false],
+  ],
+  explore: [
+    ["findings", "str", true],
+    ["files_referenced", "lstr", false],
+  ],
+  domain_expert: [
+    ["topic", "str", false],
+    ["findings", "str", true],
+    ["confidence", ["HIGH", "MEDIUM", "LOW"], false],
+  ],
+  critic: [
+    ["verdict", ["APPROVED", "NEEDS_REVISION", "REJECTED"], true],
+    ["issues", "lstr", false],
+    ["output_text", "str", false],
+  ],
   tournament: [
-    ["tournament_id", "str", true], ["phase", ["plan", "impl"], true], ["passes", "int", true], ["winner", ["A", "B", "AB"], true],
-    ["converged", "bool", true], ["history", "ldict", false], ["final_diff", "nstr", false],
+    ["tournament_id", "str", true],
+    ["phase", ["plan", "impl"], true],
+    ["passes", "int", true],
+    ["winner", ["A", "B", "AB"], true],
+    ["converged", "bool", true],
+    ["history", "ldict", false],
+    ["final_diff", "nstr", false],
   ],
 };
 const KINDS = Object.keys(EV_FIELDS);
 const MODELS: Record<string, Field[]> = {
-  AcceptanceCriterion: [["id", "str", true], ["description", "str", true], ["met", "bool", false]],
-  Task: [
-    ["id", "str", true], ["phase_id", "str", true], ["title", "str", true], ["description", "str", true],
-    ["status", S.TASK_STATUSES, false], ["files", "lstr", false], ["acceptance", { list: "AcceptanceCriterion" }, false],
-    ["depends_on", "lstr", false], ["retry_count", "int", false], ["escalated", "bool", false], ["assigned_agent", "nstr", false],
-    ["evidence_bundle", "nstr", false], ["blocked_reason", "nstr", false], ["metadata", "dict", false],
+  AcceptanceCriterion: [
+    ["id", "str", true],
+    ["description", "str", true],
+    ["met", "bool", false],
   ],
-  Phase: [["id", "str", true], ["title", "str", true], ["description", "str", false], ["tasks", { list: "Task" }, true]],
+  Task: [
+    ["id", "str", true],
+    ["phase_id", "str", true],
+    ["title", "str", true],
+    ["description", "str", true],
+    ["status", S.TASK_STATUSES, false],
+    ["files", "lstr", false],
+    ["acceptance", { list: "AcceptanceCriterion" }, false],
+    ["depends_on", "lstr", false],
+    ["retry_count", "int", false],
+    ["escalated", "bool", false],
+    ["assigned_agent", "nstr", false],
+    ["evidence_bundle", "nstr", false],
+    ["blocked_reason", "nstr", false],
+    ["metadata", "dict", false],
+  ],
+  Phase: [
+    ["id", "str", true],
+    ["title", "str", true],
+    ["description", "str", false],
+    ["tasks", { list: "Task" }, true],
+  ],
   Plan: [
-    ["plan_id", "str", true], ["spec_hash", "str", true], ["phases", { list: "Phase" }, true], ["metadata", "dict", false],
-    ["created_at", "str", true], ["updated_at", "str", true], ["content_hash", "str", false],
+    ["plan_id", "str", true],
+    ["spec_hash", "str", true],
+    ["phases", { list: "Phase" }, true],
+    ["metadata", "dict", false],
+    ["created_at", "str", true],
+    ["updated_at", "str", true],
+    ["content_hash", "str", false],
   ],
   LedgerEntry: [
-    ["seq", "int", true], ["timestamp", "str", true], ["session_id", "str", true], ["op", S.LEDGER_OPS, true],
-    ["payload", "dict", false], ["prev_hash", "str", true], ["self_hash", "str", true],
+    ["seq", "int", true],
+    ["timestamp", "str", true],
+    ["session_id", "str", true],
+    ["op", S.LEDGER_OPS, true],
+    ["payload", "dict", false],
+    ["prev_hash", "str", true],
+    ["self_hash", "str", true],
   ],
 };
 for (const k of KINDS) MODELS[`ev:${k}`] = [["task_id", "str", true], ["kind", [k], false], ...EV_FIELDS[k]!];
@@ -208,17 +468,30 @@ function fieldsOf(rng: Rng, model: string, v: PyObject): { key: string; fields: 
 
 function validValue(rng: Rng, kind: Kind, depth: number): PyValue {
   if (Array.isArray(kind)) return rng.pick(kind as readonly string[]);
-  if (typeof kind === "object") return Array.from({ length: rng.int(depth > 1 ? 4 : 3) }, () => validInput(rng, (kind as { list: string }).list, depth - 1));
+  if (typeof kind === "object") {
+    return Array.from({ length: rng.int(depth > 1 ? 4 : 3) }, () =>
+      validInput(rng, (kind as { list: string }).list, depth - 1),
+    );
+  }
   switch (kind) {
-    case "str": return rng.pick(["", "1.1", "Task title", "\u00e9t\u00e9", "\ud800"]);
-    case "int": return rng.pick([0, 1, 3, 42, -5, big(2n ** 70n), big(-(2n ** 64n))]);
-    case "float": return rng.pick<PyValue>([f(12.25), f(0), f(-0), f(NaN), f(Infinity), f(1e-7), 3]);
-    case "bool": return rng.chance(0.5);
-    case "nstr": return rng.chance(0.4) ? null : rng.pick(["x", ".autodev/evidence/1.1-developer.json"]);
-    case "nfloat": return rng.chance(0.4) ? null : rng.pick<PyValue>([f(87.5), f(NaN), 100]);
-    case "lstr": return Array.from({ length: rng.int(3) }, () => rng.pick(["src/a.py", "1.1", ""]));
-    case "dict": return randomMap(rng, 2);
-    case "ldict": return Array.from({ length: rng.int(3) }, () => randomMap(rng, 2));
+    case "str":
+      return rng.pick(["", "1.1", "Task title", "\u00e9t\u00e9", "\ud800"]);
+    case "int":
+      return rng.pick([0, 1, 3, 42, -5, big(2n ** 70n), big(-(2n ** 64n))]);
+    case "float":
+      return rng.pick<PyValue>([f(12.25), f(0), f(-0), f(NaN), f(Infinity), f(1e-7), 3]);
+    case "bool":
+      return rng.chance(0.5);
+    case "nstr":
+      return rng.chance(0.4) ? null : rng.pick(["x", ".autodev/evidence/1.1-developer.json"]);
+    case "nfloat":
+      return rng.chance(0.4) ? null : rng.pick<PyValue>([f(87.5), f(NaN), 100]);
+    case "lstr":
+      return Array.from({ length: rng.int(3) }, () => rng.pick(["src/a.py", "1.1", ""]));
+    case "dict":
+      return randomMap(rng, 2);
+    case "ldict":
+      return Array.from({ length: rng.int(3) }, () => randomMap(rng, 2));
   }
   return null;
 }
@@ -228,16 +501,36 @@ function pool(rng: Rng, kind: Kind): PyValue[] {
   if (Array.isArray(kind)) {
     const lits = kind as readonly string[];
     const s = lits[lits.length - 1]!;
-    return [...lits.slice(0, 2), s, s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s}x`, `${s}\ud800`, 5, null, [s], true];
+    return [
+      ...lits.slice(0, 2),
+      s,
+      s.toUpperCase(),
+      s.toLowerCase(),
+      ` ${s}`,
+      `${s}x`,
+      `${s}\ud800`,
+      5,
+      null,
+      [s],
+      true,
+    ];
   }
   if (typeof kind === "object") return [obj(), [5], [obj()], "x", null, [null], obj(["id", "1"])];
   switch (kind) {
-    case "int": return INT_LIKE;
-    case "float": case "nfloat": return FLOAT_LIKE;
-    case "bool": return BOOL_LIKE;
-    case "lstr": case "ldict": return LIST_LIKE;
-    case "dict": return [obj(), [], "x", null, 5, [["a", 1]], randomMap(rng, 1), obj(["\ud800", 1], ["\udc00", f(NaN)])];
-    default: return STR_LIKE;
+    case "int":
+      return INT_LIKE;
+    case "float":
+    case "nfloat":
+      return FLOAT_LIKE;
+    case "bool":
+      return BOOL_LIKE;
+    case "lstr":
+    case "ldict":
+      return LIST_LIKE;
+    case "dict":
+      return [obj(), [], "x", null, 5, [["a", 1]], randomMap(rng, 1), obj(["\ud800", 1], ["\udc00", f(NaN)])];
+    default:
+      return STR_LIKE;
   }
 }
 
@@ -270,7 +563,9 @@ function validInput(rng: Rng, model: string, depth = 3): PyObject {
   for (const [name, kind, required] of MODELS[key]!) {
     if (required || rng.chance(name === "kind" ? 0.97 : 0.5)) m.set(name, validValue(rng, kind, depth));
   }
-  if (model === "LedgerEntry" && rng.chance(0.3)) m.set("payload", obj(["plan", validInput(rng, "Plan", 2)], ["n", f(NaN)]));
+  if (model === "LedgerEntry" && rng.chance(0.3)) {
+    m.set("payload", obj(["plan", validInput(rng, "Plan", 2)], ["n", f(NaN)]));
+  }
   return m;
 }
 
@@ -286,11 +581,16 @@ function mutate(rng: Rng, v: PyValue, model: string): PyValue {
   } else if (r === 4 && m.size > 0) {
     m.delete(rng.pick([...m.keys()]));
   } else if (r === 5) {
-    m.set(rng.pick(["extra", "zzz", "__proto__", "constructor", "", "kind", "Status", "task_id", "payload"]), randomAny(rng, 1));
+    m.set(
+      rng.pick(["extra", "zzz", "__proto__", "constructor", "", "kind", "Status", "task_id", "payload"]),
+      randomAny(rng, 1),
+    );
   } else if (r === 6 && model === "Evidence") {
     m.set("kind", rng.pick<PyValue>([...KINDS, "Developer", "nope", 5, null, true, ["test"]]));
   } else if (r === 7) {
-    const nested = fields.filter(([name, kind]) => typeof kind === "object" && !Array.isArray(kind) && Array.isArray(m.get(name)));
+    const nested = fields.filter(
+      ([name, kind]) => typeof kind === "object" && !Array.isArray(kind) && Array.isArray(m.get(name)),
+    );
     if (nested.length > 0) {
       const [name, kind] = rng.pick(nested);
       const list = [...(m.get(name) as PyValue[])];
@@ -384,13 +684,17 @@ describe("schemas vs pydantic (differential)", function () {
       const locs = theirs.get("locs") as PyValue[];
       const types = theirs.get("types") as PyValue[];
       const theirErrs = canon(locs.map((l, j) => [l, types[j]!]));
-      if (ourErrs !== theirErrs) failures.push(`${where}\n  errors differ\n  ours:     ${ourErrs}\n  pydantic: ${theirErrs}`);
+      if (ourErrs !== theirErrs) {
+        failures.push(`${where}\n  errors differ\n  ours:     ${ourErrs}\n  pydantic: ${theirErrs}`);
+      }
     });
     const elapsed = Date.now() - started;
     assert.deepEqual(failures.slice(0, 15), [], `seed ${seed}: ${failures.length} of ${cases.length} cases disagree`);
     assert.ok(cases.length >= 5000);
     // Both outcomes must be well represented, or the corpus tests little.
     assert.ok(accepted > cases.length * 0.25 && accepted < cases.length * 0.75, `accepted ${accepted}/${cases.length}`);
-    console.log(`      ${cases.length} cases (${accepted} accepted, ${dumpErrors} of them unserializable) in ${elapsed} ms (oracle ${oracleMs} ms)`);
+    console.log(
+      `      ${cases.length} cases (${accepted} accepted, ${dumpErrors} of them unserializable) in ${elapsed} ms (oracle ${oracleMs} ms)`,
+    );
   });
 });

@@ -22,12 +22,16 @@ function cli(...args: string[]): { code: number; out: string; err: string } {
 }
 
 /** A source that lives in `.fake/` and reports what it is told to. */
-function fakeSource(problems: StateSource["check"] extends (l: SourceLocation) => Promise<infer P> ? P : never): StateSource {
+function fakeSource(
+  problems: StateSource["check"] extends (l: SourceLocation) => Promise<infer P> ? P : never,
+): StateSource {
   return {
     kind: "fake",
     displayName: "Fake",
     async detect(workspace) {
-      return fs.existsSync(path.join(workspace, ".fake")) ? { kind: "fake", workspace, dir: path.join(workspace, ".fake"), relDir: ".fake" } : null;
+      return fs.existsSync(path.join(workspace, ".fake"))
+        ? { kind: "fake", workspace, dir: path.join(workspace, ".fake"), relDir: ".fake" }
+        : null;
     },
     watchGlobs: () => [".fake/**"],
     check: async () => problems,
@@ -42,7 +46,10 @@ describe("CLI check and sources", function () {
   it("check --json on an intact Python ledger: ok, one autodev source, no problems, exit 0", () => {
     const r = cli("check", path.join(REPO_ROOT, "test/fixtures/python-small"), "--json");
     assert.equal(r.code, 0, r.err);
-    assert.deepEqual(JSON.parse(r.out), { ok: true, sources: [{ kind: "autodev", path: ".autodev", ok: true, problems: [] }] });
+    assert.deepEqual(JSON.parse(r.out), {
+      ok: true,
+      sources: [{ kind: "autodev", path: ".autodev", ok: true, problems: [] }],
+    });
   });
 
   it("check exits 1 on a tampered ledger with the finding at its line", () => {
@@ -57,23 +64,41 @@ describe("CLI check and sources", function () {
     assert.equal(j.sources[0].ok, false);
     const first = j.sources[0].problems[0];
     assert.deepEqual(Object.keys(first), ["file", "line", "severity", "code", "message"]);
-    assert.deepEqual([first.file, first.line, first.severity, first.code], [".autodev/plan-ledger.jsonl", 3, "error", "self_hash_mismatch"]);
+    assert.deepEqual(
+      [first.file, first.line, first.severity, first.code],
+      [".autodev/plan-ledger.jsonl", 3, "error", "self_hash_mismatch"],
+    );
     assert.match(first.message, /^self_hash mismatch: computed [0-9a-f]{16}, stored [0-9a-f]{16}/);
   });
 
   it("check reports missing evidence and plan.json drift as warnings (exit 0)", () => {
     const dir = copyFixture("python-small");
-    fs.writeFileSync(planPath(dir), fs.readFileSync(planPath(dir), "utf8").replace('"Create hello module"', '"Create bye module"'));
+    fs.writeFileSync(
+      planPath(dir),
+      fs.readFileSync(planPath(dir), "utf8").replace('"Create hello module"', '"Create bye module"'),
+    );
     const r = cli("check", dir, "--json");
     assert.equal(r.code, 0, r.err);
-    const problems = JSON.parse(r.out).sources[0].problems as { file: string; line: number; severity: string; code: string }[];
+    const problems = JSON.parse(r.out).sources[0].problems as {
+      file: string;
+      line: number;
+      severity: string;
+      code: string;
+    }[];
     const drift = problems.find((p) => p.code === "plan_json_mismatch");
     assert.ok(drift, JSON.stringify(problems));
     assert.equal(drift.file, ".autodev/plan.json");
     assert.equal(drift.severity, "warning");
-    assert.equal(fs.readFileSync(planPath(dir), "utf8").split("\n")[drift.line - 1].includes("Create bye module"), true);
+    assert.equal(
+      fs.readFileSync(planPath(dir), "utf8").split("\n")[drift.line - 1].includes("Create bye module"),
+      true,
+    );
     const bad = JSON.parse(cli("check", path.join(REPO_ROOT, "test/fixtures/evidence-bad"), "--json").out);
-    assert.ok(bad.sources[0].problems.some((p: { code: string; severity: string }) => p.code === "missing_evidence" && p.severity === "warning"));
+    assert.ok(
+      bad.sources[0].problems.some(
+        (p: { code: string; severity: string }) => p.code === "missing_evidence" && p.severity === "warning",
+      ),
+    );
   });
 
   it("check and sources exit 2 when DIR holds no state folder", () => {
@@ -104,26 +129,49 @@ describe("CLI check and sources", function () {
     it("lists it next to AutoDev, in registration order, and an error fails the check", async () => {
       const dir = copyFixture("python-small");
       fs.mkdirSync(path.join(dir, ".fake"));
-      const unregister = registerSourceForTest(fakeSource([{ file: ".fake/a.json", line: 4, severity: "error", code: "fake_bad", message: "bad" }]));
+      const unregister = registerSourceForTest(
+        fakeSource([{ file: ".fake/a.json", line: 4, severity: "error", code: "fake_bad", message: "bad" }]),
+      );
       try {
         const doc = await checkDir(dir);
         assert.ok(doc);
-        assert.deepEqual(doc.sources.map((s) => [s.kind, s.path, s.ok]), [["autodev", ".autodev", true], ["fake", ".fake", false]]);
+        assert.deepEqual(
+          doc.sources.map((s) => [s.kind, s.path, s.ok]),
+          [
+            ["autodev", ".autodev", true],
+            ["fake", ".fake", false],
+          ],
+        );
         assert.equal(doc.ok, false);
-        assert.deepEqual(doc.sources[1].problems, [{ file: ".fake/a.json", line: 4, severity: "error", code: "fake_bad", message: "bad" }]);
+        assert.deepEqual(doc.sources[1].problems, [
+          { file: ".fake/a.json", line: 4, severity: "error", code: "fake_bad", message: "bad" },
+        ]);
         const summaries = await summarizeDir(dir);
         assert.deepEqual(summaries?.[1], { kind: "fake", path: ".fake", items: 2, name: "f" });
       } finally {
         unregister();
       }
-      assert.deepEqual((await checkDir(dir))?.sources.map((s) => s.kind), ["autodev"]);
+      assert.deepEqual(
+        (await checkDir(dir))?.sources.map((s) => s.kind),
+        ["autodev"],
+      );
     });
 
     it("warnings alone keep ok; a source whose check throws becomes a check_failed error", async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fake-"));
       fs.mkdirSync(path.join(dir, ".fake"));
       const warn = fakeSource([{ file: ".fake/a.json", line: null, severity: "warning", code: "w", message: "w" }]);
-      assert.deepEqual(await checkDir(dir, [warn]), { ok: true, sources: [{ kind: "fake", path: ".fake", ok: true, problems: [{ file: ".fake/a.json", line: null, severity: "warning", code: "w", message: "w" }] }] });
+      assert.deepEqual(await checkDir(dir, [warn]), {
+        ok: true,
+        sources: [
+          {
+            kind: "fake",
+            path: ".fake",
+            ok: true,
+            problems: [{ file: ".fake/a.json", line: null, severity: "warning", code: "w", message: "w" }],
+          },
+        ],
+      });
       const throwing: StateSource = { ...warn, check: async () => Promise.reject(new Error("boom")) };
       const doc = await checkDir(dir, [throwing]);
       assert.equal(doc?.ok, false);

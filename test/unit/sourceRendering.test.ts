@@ -19,8 +19,20 @@ const TREE: SourceTreeNode[] = [
     label: "Tasks",
     expanded: true,
     children: [
-      { id: "task|T-1", label: "T-1 First", description: "done", icon: { id: "pass-filled", color: "testing.iconPassed" }, children: [], target: { kind: "file", file: ".fake/state.json", line: 7 } },
-      { id: "task|T-2", label: "T-2 Second", icon: { id: "circle-large-outline" }, children: [{ id: "task|T-2|dep|T-1", label: "depends on T-1", target: { kind: "reveal", nodeId: "task|T-1" } }] },
+      {
+        id: "task|T-1",
+        label: "T-1 First",
+        description: "done",
+        icon: { id: "pass-filled", color: "testing.iconPassed" },
+        children: [],
+        target: { kind: "file", file: ".fake/state.json", line: 7 },
+      },
+      {
+        id: "task|T-2",
+        label: "T-2 Second",
+        icon: { id: "circle-large-outline" },
+        children: [{ id: "task|T-2|dep|T-1", label: "depends on T-1", target: { kind: "reveal", nodeId: "task|T-1" } }],
+      },
     ],
   },
 ];
@@ -35,7 +47,14 @@ function fakeState(problems: SourceProblem[] | null, tree: SourceTreeNode[] = TR
     displayName: "Fake",
     cwd: "/ws",
     folder: { name: "ws", uri: { toString: () => "file:///ws", fsPath: "/ws" } },
-    source: { kind: "fake", displayName: "Fake", relDir: ".fake", dir: "/ws/.fake", watchGlobs: [".fake/**"], hasTimeline: false },
+    source: {
+      kind: "fake",
+      displayName: "Fake",
+      relDir: ".fake",
+      dir: "/ws/.fake",
+      watchGlobs: [".fake/**"],
+      hasTimeline: false,
+    },
     problems,
     tree,
     error: null,
@@ -57,9 +76,15 @@ describe("generic source rendering", () => {
     const [tasks] = model.children(root);
     assert.equal(tasks.kind, "sourceNode");
     const kids = model.children(tasks as Extract<typeof tasks, { kind: "sourceNode" }>);
-    assert.deepEqual(kids.map((k) => k.id), ["file:///ws|fake|task|T-1", "file:///ws|fake|task|T-2"]);
+    assert.deepEqual(
+      kids.map((k) => k.id),
+      ["file:///ws|fake|task|T-1", "file:///ws|fake|task|T-2"],
+    );
     const item = model.item(kids[0] as never, false) as unknown as {
-      collapsibleState: number; description: string; iconPath: { id: string; color?: { id: string } }; command: { command: string; arguments: unknown[] };
+      collapsibleState: number;
+      description: string;
+      iconPath: { id: string; color?: { id: string } };
+      command: { command: string; arguments: unknown[] };
     };
     assert.equal(item.description, "done");
     assert.deepEqual([item.iconPath.id, item.iconPath.color?.id], ["pass-filled", "testing.iconPassed"]);
@@ -77,15 +102,27 @@ describe("generic source rendering", () => {
     const model = new SourceTreeModel();
     const loading = fakeState(null, [], 0);
     const first = model.children(model.root(loading));
-    assert.deepEqual(first.map((n) => n.kind === "info" && n.label), ["Loading…"]);
+    assert.deepEqual(
+      first.map((n) => n.kind === "info" && n.label),
+      ["Loading…"],
+    );
     const read = fakeState([], [{ id: "x", label: "X" }], 1);
-    assert.deepEqual(model.children(model.root(read)).map((n) => n.id), ["file:///ws|fake|x"]);
+    assert.deepEqual(
+      model.children(model.root(read)).map((n) => n.id),
+      ["file:///ws|fake|x"],
+    );
   });
 
   it("puts problems in Problems at file:line with code, severity and source, and replaces them on the next read", () => {
     const changes = new EventEmitter();
     let current = fakeState([
-      { file: ".fake/state.json", line: 12, severity: "error", code: "invalid_enum", message: "status must be one of …" },
+      {
+        file: ".fake/state.json",
+        line: 12,
+        severity: "error",
+        code: "invalid_enum",
+        message: "status must be one of …",
+      },
       { file: ".fake/state.json", line: null, severity: "warning", code: "stray", message: "w" },
       { file: ".fake/log.json", line: 2, column: 5, severity: "info", code: "i", message: "i" },
       { file: "../outside.json", line: 1, severity: "error", code: "escape", message: "never shown" },
@@ -103,13 +140,29 @@ describe("generic source rendering", () => {
     changes.emit("change", current);
     const shown = fakeCollections.get("autodev-sources")!;
     const state = shown.get("file:///ws/.fake/state.json")!;
-    assert.deepEqual(state.map((d) => [d.range.start.line, d.severity, d.code, d.source]), [[11, 0, "invalid_enum", "Fake"], [0, 1, "stray", "Fake"]]);
-    assert.deepEqual(shown.get("file:///ws/.fake/log.json")!.map((d) => [d.range.start.line, d.range.start.character, d.severity]), [[1, 4, 2]]);
-    assert.equal([...shown.keys()].some((k) => k.includes("outside")), false, "a path out of the folder is never shown");
+    assert.deepEqual(
+      state.map((d) => [d.range.start.line, d.severity, d.code, d.source]),
+      [
+        [11, 0, "invalid_enum", "Fake"],
+        [0, 1, "stray", "Fake"],
+      ],
+    );
+    assert.deepEqual(
+      shown.get("file:///ws/.fake/log.json")!.map((d) => [d.range.start.line, d.range.start.character, d.severity]),
+      [[1, 4, 2]],
+    );
+    assert.equal(
+      [...shown.keys()].some((k) => k.includes("outside")),
+      false,
+      "a path out of the folder is never shown",
+    );
     current = fakeState([{ file: ".fake/log.json", line: 1, severity: "warning", code: "w2", message: "w2" }], TREE, 2);
     changes.emit("change", current);
     assert.equal(shown.has("file:///ws/.fake/state.json"), false, "fixed problems go away");
-    assert.deepEqual(shown.get("file:///ws/.fake/log.json")!.map((d) => d.code), ["w2"]);
+    assert.deepEqual(
+      shown.get("file:///ws/.fake/log.json")!.map((d) => d.code),
+      ["w2"],
+    );
     diags.dispose();
   });
 });

@@ -17,16 +17,48 @@ import type { TimelineEntryRow, TimelinePage } from "../../src/protocol";
 import { REPO_ROOT } from "./fixtures";
 
 const ROWS: SourceTimelineRow[] = [
-  { index: 1, time: "2026-01-01T10:00:00Z", actor: "coordinator", action: "phase_change", taskId: null, status: null, summary: "plan → execute", file: ".fake/log.json", line: 2 },
-  { index: 2, time: "2026-01-01T10:05:00Z", actor: "executor", action: "task_done", taskId: "T-1", status: "complete", summary: "wrote a.ts", file: ".fake/log.json", line: 3 },
-  { index: 3, time: "2026-01-01T10:09:00Z", actor: "verifier", action: "verify", taskId: "T-1", status: "passed", summary: "all criteria met", file: ".fake/log.json", line: 4 },
+  {
+    index: 1,
+    time: "2026-01-01T10:00:00Z",
+    actor: "coordinator",
+    action: "phase_change",
+    taskId: null,
+    status: null,
+    summary: "plan → execute",
+    file: ".fake/log.json",
+    line: 2,
+  },
+  {
+    index: 2,
+    time: "2026-01-01T10:05:00Z",
+    actor: "executor",
+    action: "task_done",
+    taskId: "T-1",
+    status: "complete",
+    summary: "wrote a.ts",
+    file: ".fake/log.json",
+    line: 3,
+  },
+  {
+    index: 3,
+    time: "2026-01-01T10:09:00Z",
+    actor: "verifier",
+    action: "verify",
+    taskId: "T-1",
+    status: "passed",
+    summary: "all criteria met",
+    file: ".fake/log.json",
+    line: 4,
+  },
 ];
 
 const fake: StateSource = {
   kind: "fake-timeline",
   displayName: "Fake",
   async detect(workspace) {
-    return fs.existsSync(path.join(workspace, ".fake")) ? { kind: "fake-timeline", workspace, dir: path.join(workspace, ".fake"), relDir: ".fake" } : null;
+    return fs.existsSync(path.join(workspace, ".fake"))
+      ? { kind: "fake-timeline", workspace, dir: path.join(workspace, ".fake"), relDir: ".fake" }
+      : null;
   },
   watchGlobs: () => [".fake/**"],
   check: async () => [],
@@ -36,7 +68,14 @@ const fake: StateSource = {
 };
 
 function query(filter: Partial<typeof EMPTY_FILTER> = {}) {
-  return { query: { filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots: true, timeZone: "UTC" }, offset: 0, limit: 50, anchorSeq: null, locateSeq: null, facets: true };
+  return {
+    query: { filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots: true, timeZone: "UTC" },
+    offset: 0,
+    limit: 50,
+    anchorSeq: null,
+    locateSeq: null,
+    facets: true,
+  };
 }
 
 function entries(page: TimelinePage): TimelineEntryRow[] {
@@ -54,39 +93,98 @@ describe("source timelines in the worker", () => {
   after(() => unregister());
 
   it("detects the source with its timeline, refreshes it and pages its rows newest first with summaries", async () => {
-    const found = (await handleSourceRequest({ id: 1, type: "sourceDetect", cwd: dir })) as { kind: string; hasTimeline: boolean }[];
-    assert.deepEqual(found.map((d) => [d.kind, d.hasTimeline]), [["fake-timeline", true]]);
-    const snap = (await handleSourceRequest({ id: 2, type: "sourceRefresh", cwd: dir, kind: "fake-timeline" })) as { timelineRows: number };
+    const found = (await handleSourceRequest({ id: 1, type: "sourceDetect", cwd: dir })) as {
+      kind: string;
+      hasTimeline: boolean;
+    }[];
+    assert.deepEqual(
+      found.map((d) => [d.kind, d.hasTimeline]),
+      [["fake-timeline", true]],
+    );
+    const snap = (await handleSourceRequest({ id: 2, type: "sourceRefresh", cwd: dir, kind: "fake-timeline" })) as {
+      timelineRows: number;
+    };
     assert.equal(snap.timelineRows, 3);
-    const page = (await handleSourceRequest({ id: 3, type: "sourceTimelinePage", cwd: dir, kind: "fake-timeline", ...query() })) as TimelinePage;
-    assert.deepEqual(entries(page).map((r) => [r.seq, r.op, r.sessionId, r.taskId, r.toStatus, r.summary]), [
-      [3, "verify", "verifier", "T-1", "passed", "all criteria met"],
-      [2, "task_done", "executor", "T-1", "complete", "wrote a.ts"],
-      [1, "phase_change", "coordinator", null, null, "plan → execute"],
-    ]);
+    const page = (await handleSourceRequest({
+      id: 3,
+      type: "sourceTimelinePage",
+      cwd: dir,
+      kind: "fake-timeline",
+      ...query(),
+    })) as TimelinePage;
+    assert.deepEqual(
+      entries(page).map((r) => [r.seq, r.op, r.sessionId, r.taskId, r.toStatus, r.summary]),
+      [
+        [3, "verify", "verifier", "T-1", "passed", "all criteria met"],
+        [2, "task_done", "executor", "T-1", "complete", "wrote a.ts"],
+        [1, "phase_change", "coordinator", null, null, "plan → execute"],
+      ],
+    );
     assert.deepEqual(page.facets?.ops.map((f) => f.value).sort(), ["phase_change", "task_done", "verify"]);
   });
 
   it("filters by action (op), actor (session) and task like the ledger timeline", async () => {
-    const byOp = (await handleSourceRequest({ id: 4, type: "sourceTimelinePage", cwd: dir, kind: "fake-timeline", ...query({ ops: ["task_done"] }) })) as TimelinePage;
-    assert.deepEqual(entries(byOp).map((r) => r.seq), [2]);
-    const byActor = (await handleSourceRequest({ id: 5, type: "sourceTimelinePage", cwd: dir, kind: "fake-timeline", ...query({ sessionId: "verifier" }) })) as TimelinePage;
-    assert.deepEqual(entries(byActor).map((r) => r.seq), [3]);
-    const byTask = (await handleSourceRequest({ id: 6, type: "sourceTimelinePage", cwd: dir, kind: "fake-timeline", ...query({ taskId: "T-1" }) })) as TimelinePage;
-    assert.deepEqual(entries(byTask).map((r) => r.seq), [3, 2]);
+    const byOp = (await handleSourceRequest({
+      id: 4,
+      type: "sourceTimelinePage",
+      cwd: dir,
+      kind: "fake-timeline",
+      ...query({ ops: ["task_done"] }),
+    })) as TimelinePage;
+    assert.deepEqual(
+      entries(byOp).map((r) => r.seq),
+      [2],
+    );
+    const byActor = (await handleSourceRequest({
+      id: 5,
+      type: "sourceTimelinePage",
+      cwd: dir,
+      kind: "fake-timeline",
+      ...query({ sessionId: "verifier" }),
+    })) as TimelinePage;
+    assert.deepEqual(
+      entries(byActor).map((r) => r.seq),
+      [3],
+    );
+    const byTask = (await handleSourceRequest({
+      id: 6,
+      type: "sourceTimelinePage",
+      cwd: dir,
+      kind: "fake-timeline",
+      ...query({ taskId: "T-1" }),
+    })) as TimelinePage;
+    assert.deepEqual(
+      entries(byTask).map((r) => r.seq),
+      [3, 2],
+    );
   });
 
   it("gives a row's details and its file and line", async () => {
-    const detail = (await handleSourceRequest({ id: 7, type: "sourceTimelineDetail", cwd: dir, kind: "fake-timeline", seq: 2 })) as { row: TimelineEntryRow; payload: string; diff: unknown };
+    const detail = (await handleSourceRequest({
+      id: 7,
+      type: "sourceTimelineDetail",
+      cwd: dir,
+      kind: "fake-timeline",
+      seq: 2,
+    })) as { row: TimelineEntryRow; payload: string; diff: unknown };
     assert.equal(detail.row.summary, "wrote a.ts");
     assert.match(detail.payload, /^\.fake\/log\.json:3\n\nwrote a\.ts$/);
     assert.equal(detail.diff, null);
-    assert.deepEqual(await handleSourceRequest({ id: 8, type: "sourceTimelineWhere", cwd: dir, kind: "fake-timeline", seq: 3 }), { file: ".fake/log.json", line: 4 });
-    assert.equal(await handleSourceRequest({ id: 9, type: "sourceTimelineDetail", cwd: dir, kind: "fake-timeline", seq: 99 }), null);
+    assert.deepEqual(
+      await handleSourceRequest({ id: 8, type: "sourceTimelineWhere", cwd: dir, kind: "fake-timeline", seq: 3 }),
+      { file: ".fake/log.json", line: 4 },
+    );
+    assert.equal(
+      await handleSourceRequest({ id: 9, type: "sourceTimelineDetail", cwd: dir, kind: "fake-timeline", seq: 99 }),
+      null,
+    );
   });
 
   it("refuses an unknown kind with a clear error", async () => {
-    await assert.rejects(handleSourceRequest({ id: 10, type: "sourceCheck", cwd: dir, kind: "nope" }), /no state source of kind "nope"/);
+    await assert.rejects(
+      handleSourceRequest({ id: 10, type: "sourceCheck", cwd: dir, kind: "nope" }),
+      /no state source of kind "nope"/,
+    );
   });
 
   it("AutoDev's source lists its ledger entries as rows (op, session, status change)", async () => {

@@ -12,7 +12,13 @@ import { applyStrict } from "../../src/core/sources/autodev/ledger/replay";
 import { Plan, planToPy, validatePlan } from "../../src/core/sources/autodev/plan/schemas";
 
 /** Markers the payloads would set on `window` if they ever ran. */
-export const PWNED_MARKERS = ["__pwnedTitle", "__pwnedImg", "__pwnedStyle", "__pwnedSession", "__pwnedPayload"] as const;
+export const PWNED_MARKERS = [
+  "__pwnedTitle",
+  "__pwnedImg",
+  "__pwnedStyle",
+  "__pwnedSession",
+  "__pwnedPayload",
+] as const;
 
 const SCRIPT = `<script>window.top.__pwnedTitle=1;alert("title")</script>`;
 const IMG = `<img src=x onerror="window.top.__pwnedImg=1;alert('img')">`;
@@ -26,20 +32,51 @@ export const HOSTILE_SESSIONS = [`sess-<script>window.top.__pwnedSession=1</scri
 
 function task(id: string, title: string, extra: Record<string, PyValue> = {}): PyObject {
   return new Map<string, PyValue>([
-    ["id", id], ["phase_id", "1"], ["title", title], ["description", `${IMG} ${JS_LINK}`], ["status", "pending"],
-    ["files", [JS_LINK, "src/<b>bold</b>.py"]], ["acceptance", [new Map<string, PyValue>([["id", `${id}-a`], ["description", STYLE], ["met", false]])]],
-    ["depends_on", []], ["retry_count", 0], ["escalated", false], ["assigned_agent", IMG], ["evidence_bundle", null], ["blocked_reason", null],
-    ["metadata", new Map<string, PyValue>([["note", SCRIPT]])], ...Object.entries(extra),
+    ["id", id],
+    ["phase_id", "1"],
+    ["title", title],
+    ["description", `${IMG} ${JS_LINK}`],
+    ["status", "pending"],
+    ["files", [JS_LINK, "src/<b>bold</b>.py"]],
+    [
+      "acceptance",
+      [
+        new Map<string, PyValue>([
+          ["id", `${id}-a`],
+          ["description", STYLE],
+          ["met", false],
+        ]),
+      ],
+    ],
+    ["depends_on", []],
+    ["retry_count", 0],
+    ["escalated", false],
+    ["assigned_agent", IMG],
+    ["evidence_bundle", null],
+    ["blocked_reason", null],
+    ["metadata", new Map<string, PyValue>([["note", SCRIPT]])],
+    ...Object.entries(extra),
   ]);
 }
 
 function plan(tasks: PyObject[], extraPhase: PyObject | null): Plan {
-  const phases: PyValue[] = [new Map<string, PyValue>([["id", "1"], ["title", IMG], ["description", STYLE], ["tasks", tasks]])];
+  const phases: PyValue[] = [
+    new Map<string, PyValue>([
+      ["id", "1"],
+      ["title", IMG],
+      ["description", STYLE],
+      ["tasks", tasks],
+    ]),
+  ];
   if (extraPhase) phases.push(extraPhase);
   const raw = new Map<string, PyValue>([
-    ["plan_id", `hostile-${SCRIPT}`], ["spec_hash", "0bad<script>"], ["phases", phases],
+    ["plan_id", `hostile-${SCRIPT}`],
+    ["spec_hash", "0bad<script>"],
+    ["phases", phases],
     ["metadata", new Map<string, PyValue>([["title", `${STYLE}${IMG} Hostile plan ${BIDI}`]])],
-    ["created_at", "2026-01-02T10:00:00+00:00"], ["updated_at", "2026-01-02T10:00:00+00:00"], ["content_hash", ""],
+    ["created_at", "2026-01-02T10:00:00+00:00"],
+    ["updated_at", "2026-01-02T10:00:00+00:00"],
+    ["content_hash", ""],
   ]);
   const res = validatePlan(raw);
   if (!res.ok) throw new Error(`hostile plan invalid: ${res.error}`);
@@ -48,7 +85,12 @@ function plan(tasks: PyObject[], extraPhase: PyObject | null): Plan {
 
 /** Writes `.autodev/plan-ledger.jsonl` and `plan.json` under `dir`; returns the entry count. */
 export function writeHostileFixture(dir: string): number {
-  const tasks = [task("1.1", `${SCRIPT} Evil task`), task("1.2", BIDI), task(HOSTILE_TASK_ID, JS_LINK), task("1.4", `</script>${STYLE}`)];
+  const tasks = [
+    task("1.1", `${SCRIPT} Evil task`),
+    task("1.2", BIDI),
+    task(HOSTILE_TASK_ID, JS_LINK),
+    task("1.4", `</script>${STYLE}`),
+  ];
   const first = plan(tasks, null);
   let current: Plan | null = null;
   let head: LastHead = { seq: 0, selfHash: "", missingFinalNewline: false };
@@ -69,12 +111,42 @@ export function writeHostileFixture(dir: string): number {
   const [a, b] = HOSTILE_SESSIONS;
   append("init_plan", new Map([["plan", planToPy(first)]]), a);
   snapshot(a);
-  status("1.1", "in_progress", a, [["note", IMG], ["link", JS_LINK], [`key ${SCRIPT}`, STYLE]]);
+  status("1.1", "in_progress", a, [
+    ["note", IMG],
+    ["link", JS_LINK],
+    [`key ${SCRIPT}`, STYLE],
+  ]);
   status("1.2", "blocked", a, [["blocked_reason", `<a href="${JS_LINK}">${BIDI}</a>`]]);
-  append("append_evidence", new Map<string, PyValue>([["task_id", "1.1"], ["path", JS_LINK]]), a);
-  append("impl_tournament_complete", new Map<string, PyValue>([["task_id", HOSTILE_TASK_ID], ["winner", SCRIPT], ["passes", 1]]), b);
-  status(HOSTILE_TASK_ID, "in_progress", b, [["retry_count", 1], ["escalated", true]]);
-  const second = plan([...tasks.slice(0, 3)], new Map<string, PyValue>([["id", "2"], ["title", STYLE], ["description", ""], ["tasks", [task("2.1", `${IMG}${BIDI}`)]]]));
+  append(
+    "append_evidence",
+    new Map<string, PyValue>([
+      ["task_id", "1.1"],
+      ["path", JS_LINK],
+    ]),
+    a,
+  );
+  append(
+    "impl_tournament_complete",
+    new Map<string, PyValue>([
+      ["task_id", HOSTILE_TASK_ID],
+      ["winner", SCRIPT],
+      ["passes", 1],
+    ]),
+    b,
+  );
+  status(HOSTILE_TASK_ID, "in_progress", b, [
+    ["retry_count", 1],
+    ["escalated", true],
+  ]);
+  const second = plan(
+    [...tasks.slice(0, 3)],
+    new Map<string, PyValue>([
+      ["id", "2"],
+      ["title", STYLE],
+      ["description", ""],
+      ["tasks", [task("2.1", `${IMG}${BIDI}`)]],
+    ]),
+  );
   append("update_plan", new Map([["plan", planToPy(second)]]), b);
   snapshot(b);
   status("2.1", "in_progress", b);

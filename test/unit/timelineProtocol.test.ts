@@ -5,7 +5,11 @@ import * as assert from "node:assert/strict";
 import { parseWebviewMessage } from "../../src/protocol";
 
 const folderUri = "file:///work/ws";
-const query = { filter: { ops: ["snapshot"], taskId: "1.1", sessionId: "", status: "", text: "abc", changesOnly: true }, foldSnapshots: true, timeZone: "Europe/Berlin" };
+const query = {
+  filter: { ops: ["snapshot"], taskId: "1.1", sessionId: "", status: "", text: "abc", changesOnly: true },
+  foldSnapshots: true,
+  timeZone: "Europe/Berlin",
+};
 
 const VALID: unknown[] = [
   { type: "ready", folderUri: null },
@@ -32,9 +36,38 @@ describe("timeline protocol validation", () => {
 
   it("refuses extra keys at any depth (strict objects)", () => {
     assert.equal(parseWebviewMessage({ type: "openLine", folderUri, seq: 3, line: 1 }).ok, false);
-    assert.equal(parseWebviewMessage({ type: "query", requestId: 1, folderUri, query: { ...query, extra: 1 }, offset: 0, limit: 1, anchorSeq: null, locateSeq: null, facets: false }).ok, false);
-    assert.equal(parseWebviewMessage({ type: "query", requestId: 1, folderUri, query: { ...query, filter: { ...query.filter, regex: ".*" } }, offset: 0, limit: 1, anchorSeq: null, locateSeq: null, facets: false }).ok, false);
-    assert.equal(parseWebviewMessage(JSON.parse('{"type":"backToLive","folderUri":"x","__proto__":{"polluted":1}}')).ok, false);
+    assert.equal(
+      parseWebviewMessage({
+        type: "query",
+        requestId: 1,
+        folderUri,
+        query: { ...query, extra: 1 },
+        offset: 0,
+        limit: 1,
+        anchorSeq: null,
+        locateSeq: null,
+        facets: false,
+      }).ok,
+      false,
+    );
+    assert.equal(
+      parseWebviewMessage({
+        type: "query",
+        requestId: 1,
+        folderUri,
+        query: { ...query, filter: { ...query.filter, regex: ".*" } },
+        offset: 0,
+        limit: 1,
+        anchorSeq: null,
+        locateSeq: null,
+        facets: false,
+      }).ok,
+      false,
+    );
+    assert.equal(
+      parseWebviewMessage(JSON.parse('{"type":"backToLive","folderUri":"x","__proto__":{"polluted":1}}')).ok,
+      false,
+    );
   });
 
   it("refuses unknown types, missing fields and wrong types", () => {
@@ -57,11 +90,34 @@ describe("timeline protocol validation", () => {
   });
 
   it("refuses oversized values", () => {
-    const big = { type: "query", requestId: 1, folderUri, query, offset: 0, limit: 501, anchorSeq: null, locateSeq: null, facets: false };
+    const big = {
+      type: "query",
+      requestId: 1,
+      folderUri,
+      query,
+      offset: 0,
+      limit: 501,
+      anchorSeq: null,
+      locateSeq: null,
+      facets: false,
+    };
     assert.equal(parseWebviewMessage(big).ok, false);
-    assert.equal(parseWebviewMessage({ ...big, limit: 10, query: { ...query, filter: { ...query.filter, text: "x".repeat(201) } } }).ok, false);
-    assert.equal(parseWebviewMessage({ ...big, limit: 10, query: { ...query, timeZone: "Europe/Berlin; rm -rf" } }).ok, false);
-    assert.equal(parseWebviewMessage({ type: "revealTask", folderUri, taskId: "x".repeat(201), focus: true }).ok, false);
+    assert.equal(
+      parseWebviewMessage({
+        ...big,
+        limit: 10,
+        query: { ...query, filter: { ...query.filter, text: "x".repeat(201) } },
+      }).ok,
+      false,
+    );
+    assert.equal(
+      parseWebviewMessage({ ...big, limit: 10, query: { ...query, timeZone: "Europe/Berlin; rm -rf" } }).ok,
+      false,
+    );
+    assert.equal(
+      parseWebviewMessage({ type: "revealTask", folderUri, taskId: "x".repeat(201), focus: true }).ok,
+      false,
+    );
     assert.equal(parseWebviewMessage({ type: "setFolder", folderUri: "f".repeat(5000) }).ok, false);
   });
 

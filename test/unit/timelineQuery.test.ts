@@ -3,7 +3,15 @@
 // and its speed and memory on 100,000 entries.
 import * as assert from "node:assert/strict";
 import type { TimelineEntryRow, TimelineFilter, TimelineQuery } from "../../src/protocol";
-import { EMPTY_FILTER, TimelineIndex, chainStateAt, deriveChange, isChange, matchesFilter, textMatcher } from "../../src/core/timeline/timelineQuery";
+import {
+  EMPTY_FILTER,
+  TimelineIndex,
+  chainStateAt,
+  deriveChange,
+  isChange,
+  matchesFilter,
+  textMatcher,
+} from "../../src/core/timeline/timelineQuery";
 import { entryChangeLabel } from "../../src/core/sources/autodev/timeline/entryChangeLabel";
 import { LocalDays } from "../../src/core/timeline/timelineDays";
 import { EntrySummary } from "../../src/core/sources/autodev/ledger/verifyTypes";
@@ -13,43 +21,120 @@ type Partial2 = Partial<EntrySummary> & Pick<EntrySummary, "op">;
 /** Entries with consecutive seqs, one minute apart from 2026-03-01T10:00Z unless given. */
 function entries(specs: Partial2[]): EntrySummary[] {
   return specs.map((s, i) => ({
-    seq: i + 1, line: i + 1, start: i * 100, end: i * 100 + 99,
+    seq: i + 1,
+    line: i + 1,
+    start: i * 100,
+    end: i * 100 + 99,
     timestamp: new Date(Date.UTC(2026, 2, 1, 10, i)).toISOString().replace("Z", "+00:00"),
-    sessionId: "s1", selfHash: `${(i + 1).toString(16).padStart(4, "0")}beef`, taskId: null, fromStatus: null, toStatus: null, retryCount: null, escalated: false, chain: "ok",
+    sessionId: "s1",
+    selfHash: `${(i + 1).toString(16).padStart(4, "0")}beef`,
+    taskId: null,
+    fromStatus: null,
+    toStatus: null,
+    retryCount: null,
+    escalated: false,
+    chain: "ok",
     ...s,
   }));
 }
 
-const status = (taskId: string, from: string, to: string, extra: Partial<EntrySummary> = {}): Partial2 => ({ op: "update_task_status", taskId, fromStatus: from, toStatus: to, ...extra });
+const status = (taskId: string, from: string, to: string, extra: Partial<EntrySummary> = {}): Partial2 => ({
+  op: "update_task_status",
+  taskId,
+  fromStatus: from,
+  toStatus: to,
+  ...extra,
+});
 const snap = (extra: Partial<EntrySummary> = {}): Partial2 => ({ op: "snapshot", ...extra });
-const q = (filter: Partial<TimelineFilter> = {}, foldSnapshots = true, timeZone = "UTC"): TimelineQuery => ({ filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots, timeZone });
+const q = (filter: Partial<TimelineFilter> = {}, foldSnapshots = true, timeZone = "UTC"): TimelineQuery => ({
+  filter: { ...EMPTY_FILTER, ...filter },
+  foldSnapshots,
+  timeZone,
+});
 const noTitles = () => null;
-const all: { offset: number; limit: number; anchorSeq: number | null; locateSeq: number | null; facets: boolean } = { offset: 0, limit: 500, anchorSeq: null, locateSeq: null, facets: false };
+const all: { offset: number; limit: number; anchorSeq: number | null; locateSeq: number | null; facets: boolean } = {
+  offset: 0,
+  limit: 500,
+  anchorSeq: null,
+  locateSeq: null,
+  facets: false,
+};
 
-function pageOf(index: TimelineIndex, query: TimelineQuery, req: Partial<typeof all> = {}, titleOf: (id: string) => string | null = noTitles) {
+function pageOf(
+  index: TimelineIndex,
+  query: TimelineQuery,
+  req: Partial<typeof all> = {},
+  titleOf: (id: string) => string | null = noTitles,
+) {
   return index.page(query, { ...all, ...req }, titleOf, 1, null);
 }
-const seqs = (rows: readonly { kind: string }[]) => rows.filter((r): r is TimelineEntryRow => r.kind === "entry").map((r) => r.seq);
+const seqs = (rows: readonly { kind: string }[]) =>
+  rows.filter((r): r is TimelineEntryRow => r.kind === "entry").map((r) => r.seq);
 
 describe("timeline view model", () => {
   describe("status-change derivation", () => {
     it("classifies every kind of entry", () => {
-      const es = entries([{ op: "init_plan" }, snap(), status("1", "pending", "in_progress"), status("1", "coded", "coded"), { op: "append_evidence", taskId: "1" }, { op: "impl_tournament_complete", taskId: "1" }, { op: "mark_complete", taskId: "1", fromStatus: "tested", toStatus: "complete" }, { op: "update_task_status", taskId: "9" }, { op: "update_plan" }]);
-      assert.deepEqual(es.map(deriveChange), ["plan", "snapshot", "status", "same-status", "evidence", "audit", "status", "other", "plan"]);
+      const es = entries([
+        { op: "init_plan" },
+        snap(),
+        status("1", "pending", "in_progress"),
+        status("1", "coded", "coded"),
+        { op: "append_evidence", taskId: "1" },
+        { op: "impl_tournament_complete", taskId: "1" },
+        { op: "mark_complete", taskId: "1", fromStatus: "tested", toStatus: "complete" },
+        { op: "update_task_status", taskId: "9" },
+        { op: "update_plan" },
+      ]);
+      assert.deepEqual(es.map(deriveChange), [
+        "plan",
+        "snapshot",
+        "status",
+        "same-status",
+        "evidence",
+        "audit",
+        "status",
+        "other",
+        "plan",
+      ]);
     });
 
     it("a retry and an escalation are what they are, not coded → coded", () => {
-      const es = entries([status("1", "coded", "coded", { retryCount: 2 }), status("1", "coded", "coded", { escalated: true }), status("1", "coded", "in_progress", { retryCount: 3 }), status("1", "coded", "coded")]);
+      const es = entries([
+        status("1", "coded", "coded", { retryCount: 2 }),
+        status("1", "coded", "coded", { escalated: true }),
+        status("1", "coded", "in_progress", { retryCount: 3 }),
+        status("1", "coded", "coded"),
+      ]);
       assert.deepEqual(es.map(deriveChange), ["retry", "escalated", "status", "same-status"]);
-      assert.deepEqual(es.map(entryChangeLabel), ["retry 2", "escalated", "coded → in_progress · retry 3", "coded (unchanged)"]);
-      assert.deepEqual(es.map((e) => isChange(deriveChange(e))), [true, true, true, false]);
+      assert.deepEqual(es.map(entryChangeLabel), [
+        "retry 2",
+        "escalated",
+        "coded → in_progress · retry 3",
+        "coded (unchanged)",
+      ]);
+      assert.deepEqual(
+        es.map((e) => isChange(deriveChange(e))),
+        [true, true, true, false],
+      );
     });
   });
 
   describe("filters", () => {
-    const es = entries([{ op: "init_plan" }, snap(), status("1.1", "pending", "in_progress"), snap(), status("1.2", "pending", "blocked", { sessionId: "s2" }), snap({ sessionId: "s2" }), status("1.1", "in_progress", "in_progress"), { op: "append_evidence", taskId: "1.1" }]);
+    const es = entries([
+      { op: "init_plan" },
+      snap(),
+      status("1.1", "pending", "in_progress"),
+      snap(),
+      status("1.2", "pending", "blocked", { sessionId: "s2" }),
+      snap({ sessionId: "s2" }),
+      status("1.1", "in_progress", "in_progress"),
+      { op: "append_evidence", taskId: "1.1" },
+    ]);
     const titles = (id: string) => (id === "1.2" ? "Add Config Loader" : null);
-    const match = (f: Partial<TimelineFilter>) => es.filter((e) => matchesFilter(e, { ...EMPTY_FILTER, ...f }, textMatcher(f.text ?? ""), titles)).map((e) => e.seq);
+    const match = (f: Partial<TimelineFilter>) =>
+      es
+        .filter((e) => matchesFilter(e, { ...EMPTY_FILTER, ...f }, textMatcher(f.text ?? ""), titles))
+        .map((e) => e.seq);
 
     it("by op, task, session and resulting status", () => {
       assert.deepEqual(match({ ops: ["snapshot"] }), [2, 4, 6]);
@@ -75,7 +160,16 @@ describe("timeline view model", () => {
 
   describe("rows, folding and grouping", () => {
     it("folds a snapshot into the entry it follows, newest first, with one group header", () => {
-      const index = new TimelineIndex(entries([{ op: "init_plan" }, snap(), status("1", "pending", "in_progress"), snap(), status("1", "in_progress", "coded")]), 1);
+      const index = new TimelineIndex(
+        entries([
+          { op: "init_plan" },
+          snap(),
+          status("1", "pending", "in_progress"),
+          snap(),
+          status("1", "in_progress", "coded"),
+        ]),
+        1,
+      );
       const p = pageOf(index, q());
       assert.equal(p.total, 4);
       assert.equal(p.matched, 5);
@@ -90,12 +184,30 @@ describe("timeline view model", () => {
     });
 
     it("does not fold a snapshot of another session, after a snapshot, or with a broken chain", () => {
-      const index = new TimelineIndex(entries([{ op: "init_plan" }, snap({ sessionId: "other" }), snap({ sessionId: "other" }), status("1", "pending", "coded"), snap({ chain: "self_hash_mismatch" })]), 1);
+      const index = new TimelineIndex(
+        entries([
+          { op: "init_plan" },
+          snap({ sessionId: "other" }),
+          snap({ sessionId: "other" }),
+          status("1", "pending", "coded"),
+          snap({ chain: "self_hash_mismatch" }),
+        ]),
+        1,
+      );
       assert.deepEqual(seqs(pageOf(index, q()).rows), [5, 4, 3, 2, 1]);
     });
 
     it("folds the snapshot even when a task filter hides it on its own", () => {
-      const index = new TimelineIndex(entries([{ op: "init_plan" }, status("1", "pending", "coded"), snap(), status("2", "pending", "coded"), snap()]), 1);
+      const index = new TimelineIndex(
+        entries([
+          { op: "init_plan" },
+          status("1", "pending", "coded"),
+          snap(),
+          status("2", "pending", "coded"),
+          snap(),
+        ]),
+        1,
+      );
       const p = pageOf(index, q({ taskId: "1" }));
       assert.deepEqual(seqs(p.rows), [2]);
       assert.equal((p.rows[1] as TimelineEntryRow).snapshot?.seq, 3);
@@ -105,11 +217,16 @@ describe("timeline view model", () => {
       const at = (h: number, m: number) => new Date(Date.UTC(2026, 2, 1, h, m)).toISOString();
       const next = (h: number, m: number) => new Date(Date.UTC(2026, 2, 2, h, m)).toISOString();
       const es = entries([
-        { op: "init_plan", timestamp: at(23, 0) }, status("1", "pending", "coded", { timestamp: at(23, 30) }),
-        status("1", "coded", "tested", { timestamp: next(0, 30) }), status("1", "tested", "complete", { timestamp: next(1, 0), sessionId: "s2" }),
+        { op: "init_plan", timestamp: at(23, 0) },
+        status("1", "pending", "coded", { timestamp: at(23, 30) }),
+        status("1", "coded", "tested", { timestamp: next(0, 30) }),
+        status("1", "tested", "complete", { timestamp: next(1, 0), sessionId: "s2" }),
       ]);
       const index = new TimelineIndex(es, 1);
-      const groups = (tz: string) => pageOf(index, q({}, true, tz)).rows.filter((r) => r.kind === "group").map((g) => (g.kind === "group" ? `${g.sessionId} ${g.day} ${g.entries}` : ""));
+      const groups = (tz: string) =>
+        pageOf(index, q({}, true, tz))
+          .rows.filter((r) => r.kind === "group")
+          .map((g) => (g.kind === "group" ? `${g.sessionId} ${g.day} ${g.entries}` : ""));
       assert.deepEqual(groups("UTC"), ["s2 2026-03-02 1", "s1 2026-03-02 1", "s1 2026-03-01 2"]);
       assert.deepEqual(groups("America/New_York"), ["s2 2026-03-01 1", "s1 2026-03-01 3"]);
       assert.deepEqual(groups("Not/AZone"), groups("UTC"));
@@ -118,7 +235,11 @@ describe("timeline view model", () => {
 
   describe("paging, jump and anchor", () => {
     const n = 1000;
-    const es = entries(Array.from({ length: n }, (_, i) => (i % 2 === 1 ? snap() : status(String(i % 7), "pending", i % 3 ? "coded" : "tested"))));
+    const es = entries(
+      Array.from({ length: n }, (_, i) =>
+        i % 2 === 1 ? snap() : status(String(i % 7), "pending", i % 3 ? "coded" : "tested"),
+      ),
+    );
     const index = new TimelineIndex(es, 7);
 
     it("pages cover the display rows exactly once, newest first", () => {
@@ -127,8 +248,13 @@ describe("timeline view model", () => {
       assert.equal(headers, 2, "1000 minutes from 10:00 UTC span two days");
       assert.equal(first.total, n / 2 + headers);
       const seen: number[] = [];
-      for (let offset = 0; offset < first.total; offset += 64) seen.push(...seqs(pageOf(index, q(), { offset, limit: 64 }).rows));
-      assert.deepEqual(seen, Array.from({ length: n / 2 }, (_, i) => n - 1 - 2 * i));
+      for (let offset = 0; offset < first.total; offset += 64) {
+        seen.push(...seqs(pageOf(index, q(), { offset, limit: 64 }).rows));
+      }
+      assert.deepEqual(
+        seen,
+        Array.from({ length: n / 2 }, (_, i) => n - 1 - 2 * i),
+      );
       assert.equal(first.generation, 7);
       assert.equal(pageOf(index, q(), { offset: first.total, limit: 10 }).rows.length, 0);
     });
@@ -144,7 +270,13 @@ describe("timeline view model", () => {
     });
 
     it("an append shifts the old rows by the rows inserted above them", () => {
-      const full = entries([{ op: "init_plan" }, status("1", "pending", "coded"), snap(), status("1", "coded", "tested"), snap()]);
+      const full = entries([
+        { op: "init_plan" },
+        status("1", "pending", "coded"),
+        snap(),
+        status("1", "coded", "tested"),
+        snap(),
+      ]);
       const live = full.slice(0, 3);
       const li = new TimelineIndex(live, 1);
       const before = pageOf(li, q(), { anchorSeq: 1 });
@@ -157,8 +289,14 @@ describe("timeline view model", () => {
 
     it("facets count ops, resulting statuses, sessions and tasks", () => {
       const f = pageOf(index, q(), { limit: 0, facets: true }).facets!;
-      assert.deepEqual(f.ops, [{ value: "snapshot", count: 500 }, { value: "update_task_status", count: 500 }]);
-      assert.deepEqual(f.statuses.map((s) => s.value), ["coded", "tested"]);
+      assert.deepEqual(f.ops, [
+        { value: "snapshot", count: 500 },
+        { value: "update_task_status", count: 500 },
+      ]);
+      assert.deepEqual(
+        f.statuses.map((s) => s.value),
+        ["coded", "tested"],
+      );
       assert.deepEqual(f.sessions, [{ value: "s1", count: 1000 }]);
       assert.equal(f.tasks.length, 7);
     });
@@ -167,7 +305,12 @@ describe("timeline view model", () => {
   describe("local days", () => {
     it("finds the local day across DST switches with a few Intl calls", () => {
       const ny = new LocalDays("America/New_York");
-      const fmt = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" });
+      const fmt = new Intl.DateTimeFormat("en-CA", {
+        timeZone: "America/New_York",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+      });
       for (let ms = Date.UTC(2026, 2, 1); ms < Date.UTC(2026, 11, 31); ms += 3_600_000 * 7 + 60_000 * 13) {
         assert.equal(ny.dayOf(ms), fmt.format(new Date(ms)), new Date(ms).toISOString());
       }
@@ -180,11 +323,22 @@ describe("timeline view model", () => {
     const e = entries([{ op: "init_plan" }, status("1", "pending", "coded", { chain: "prev_hash_mismatch" }), snap()]);
     it("ok before the break, broken at it, unverified after it", () => {
       const brk = { index: 1, kind: "prev_hash_mismatch", here: true };
-      assert.deepEqual(e.map((x, i) => chainStateAt(x, i, brk)), ["ok", "broken", "unverified"]);
-      assert.deepEqual(e.map((x, i) => chainStateAt({ ...x, chain: "ok" }, i, { index: 1, kind: "invalid_json", here: false })), ["ok", "unverified", "unverified"]);
+      assert.deepEqual(
+        e.map((x, i) => chainStateAt(x, i, brk)),
+        ["ok", "broken", "unverified"],
+      );
+      assert.deepEqual(
+        e.map((x, i) => chainStateAt({ ...x, chain: "ok" }, i, { index: 1, kind: "invalid_json", here: false })),
+        ["ok", "unverified", "unverified"],
+      );
       const p = new TimelineIndex(e, 1).page(q({}, false), all, noTitles, 1, brk);
       assert.equal(p.brokenSeq, 2);
-      assert.deepEqual(p.rows.filter((r): r is TimelineEntryRow => r.kind === "entry").map((r) => `${r.seq}:${r.chain}:${r.chainKind}`), ["3:unverified:null", "2:broken:prev_hash_mismatch", "1:ok:null"]);
+      assert.deepEqual(
+        p.rows
+          .filter((r): r is TimelineEntryRow => r.kind === "entry")
+          .map((r) => `${r.seq}:${r.chain}:${r.chainKind}`),
+        ["3:unverified:null", "2:broken:prev_hash_mismatch", "1:ok:null"],
+      );
     });
   });
 
@@ -192,14 +346,32 @@ describe("timeline view model", () => {
     this.timeout(60_000);
     it("builds a filtered view in well under a second and pages in milliseconds", () => {
       const N = 100_000;
-      const ops = ["update_task_status", "snapshot", "append_evidence", "update_task_status", "snapshot", "impl_tournament_complete"];
+      const ops = [
+        "update_task_status",
+        "snapshot",
+        "append_evidence",
+        "update_task_status",
+        "snapshot",
+        "impl_tournament_complete",
+      ];
       const big: EntrySummary[] = [];
       for (let i = 0; i < N; i++) {
         const op = ops[i % ops.length];
         big.push({
-          seq: i + 1, line: i + 1, start: i * 300, end: i * 300 + 299, op, sessionId: `sess-${Math.floor(i / 5000)}`,
-          timestamp: new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString().replace("Z", "+00:00"), selfHash: i.toString(16).padStart(64, "0"),
-          taskId: op === "snapshot" ? null : `${1 + (i % 20)}.${1 + (i % 25)}`, fromStatus: op === "update_task_status" ? "pending" : null, toStatus: op === "update_task_status" ? "in_progress" : null, retryCount: null, escalated: false, chain: "ok",
+          seq: i + 1,
+          line: i + 1,
+          start: i * 300,
+          end: i * 300 + 299,
+          op,
+          sessionId: `sess-${Math.floor(i / 5000)}`,
+          timestamp: new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString().replace("Z", "+00:00"),
+          selfHash: i.toString(16).padStart(64, "0"),
+          taskId: op === "snapshot" ? null : `${1 + (i % 20)}.${1 + (i % 25)}`,
+          fromStatus: op === "update_task_status" ? "pending" : null,
+          toStatus: op === "update_task_status" ? "in_progress" : null,
+          retryCount: null,
+          escalated: false,
+          chain: "ok",
         });
       }
       const index = new TimelineIndex(big, 1);
@@ -212,7 +384,9 @@ describe("timeline view model", () => {
       t = performance.now();
       const filtered = pageOf(index, q({ text: "7.1" }), { limit: 200 });
       const textMs = performance.now() - t;
-      console.log(`      100k: first page ${buildMs.toFixed(0)} ms (view + facets), page ${pageMs.toFixed(2)} ms, text filter ${textMs.toFixed(0)} ms; ${first.total} rows`);
+      console.log(
+        `      100k: first page ${buildMs.toFixed(0)} ms (view + facets), page ${pageMs.toFixed(2)} ms, text filter ${textMs.toFixed(0)} ms; ${first.total} rows`,
+      );
       assert.ok(first.total > 60_000 && first.total < 70_000);
       assert.ok(filtered.matched > 0);
     });

@@ -18,7 +18,9 @@ const ROOT = path.resolve(__dirname, "..", "..", "..");
 const FIXTURES = path.join(ROOT, "test", "fixtures");
 let nextId = 1;
 
-async function ask<T extends WorkerRequest["type"]>(req: Omit<Extract<WorkerRequest, { type: T }>, "id">): Promise<WorkerResults[T]> {
+async function ask<T extends WorkerRequest["type"]>(
+  req: Omit<Extract<WorkerRequest, { type: T }>, "id">,
+): Promise<WorkerResults[T]> {
   return (await handleRequest({ ...req, id: nextId++ } as WorkerRequest, () => undefined)) as WorkerResults[T];
 }
 
@@ -28,9 +30,33 @@ function copyFixture(name: string): string {
   return dir;
 }
 
-const query = (filter: Partial<TimelineQuery["filter"]> = {}, foldSnapshots = true): TimelineQuery => ({ filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots, timeZone: "UTC" });
-const page = (cwd: string, q = query(), extra: Partial<{ offset: number; limit: number; anchorSeq: number | null; locateSeq: number | null; facets: boolean }> = {}): Promise<TimelinePage> =>
-  ask<"timelinePage">({ type: "timelinePage", cwd, query: q, offset: 0, limit: 500, anchorSeq: null, locateSeq: null, facets: false, ...extra });
+const query = (filter: Partial<TimelineQuery["filter"]> = {}, foldSnapshots = true): TimelineQuery => ({
+  filter: { ...EMPTY_FILTER, ...filter },
+  foldSnapshots,
+  timeZone: "UTC",
+});
+const page = (
+  cwd: string,
+  q = query(),
+  extra: Partial<{
+    offset: number;
+    limit: number;
+    anchorSeq: number | null;
+    locateSeq: number | null;
+    facets: boolean;
+  }> = {},
+): Promise<TimelinePage> =>
+  ask<"timelinePage">({
+    type: "timelinePage",
+    cwd,
+    query: q,
+    offset: 0,
+    limit: 500,
+    anchorSeq: null,
+    locateSeq: null,
+    facets: false,
+    ...extra,
+  });
 const entryRows = (p: TimelinePage) => p.rows.filter((r): r is TimelineEntryRow => r.kind === "entry");
 
 describe("timeline worker service", () => {
@@ -49,16 +75,25 @@ describe("timeline worker service", () => {
     assert.equal(p.entries, 21);
     assert.equal(p.rows[0].kind, "group");
     const rows = entryRows(p);
-    assert.deepEqual(rows.map((r) => r.seq), [20, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1]);
+    assert.deepEqual(
+      rows.map((r) => r.seq),
+      [20, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1],
+    );
     const r3 = rows.find((r) => r.seq === 3)!;
-    assert.deepEqual([r3.taskId, r3.fromStatus, r3.toStatus, r3.change, r3.chain, r3.snapshot?.seq], ["1.1", "pending", "in_progress", "status", "ok", 4]);
+    assert.deepEqual(
+      [r3.taskId, r3.fromStatus, r3.toStatus, r3.change, r3.chain, r3.snapshot?.seq],
+      ["1.1", "pending", "in_progress", "status", "ok", 4],
+    );
     assert.equal(r3.taskTitle, "Create hello module");
     assert.equal(rows.find((r) => r.seq === 20)!.snapshot?.seq, 21);
     assert.ok(p.facets!.ops.some((o) => o.value === "update_task_status"));
     const unfolded = await page(cwd, query({}, false));
     assert.equal(entryRows(unfolded).length, 21);
     const blocked = await page(cwd, query({ status: "blocked" }));
-    assert.deepEqual(entryRows(blocked).map((r) => r.seq), [13]);
+    assert.deepEqual(
+      entryRows(blocked).map((r) => r.seq),
+      [13],
+    );
   });
 
   it("details: the payload from the entry's bytes, prev_hash, and what changed in the plan", async () => {
@@ -66,11 +101,20 @@ describe("timeline worker service", () => {
     const d3 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 3 }))!;
     assert.match(d3.payload, /"task_id": "1\.1"/);
     assert.equal(d3.prevHash, entryRows(await page(cwd, query({}, false))).find((r) => r.seq === 2)!.selfHash);
-    assert.deepEqual(d3.diff!.changed, [{ taskId: "1.1", title: "Create hello module", fields: [{ field: "status", from: "pending", to: "in_progress" }] }]);
+    assert.deepEqual(d3.diff!.changed, [
+      {
+        taskId: "1.1",
+        title: "Create hello module",
+        fields: [{ field: "status", from: "pending", to: "in_progress" }],
+      },
+    ]);
     const d7 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 7 }))!;
     assert.deepEqual(d7.diff!.changed[0].fields, [{ field: "retry_count", from: "0", to: "1" }]);
     const d17 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 17 }))!;
-    assert.deepEqual(d17.diff!.changed[0].fields.map((f) => f.field), ["escalated"]);
+    assert.deepEqual(
+      d17.diff!.changed[0].fields.map((f) => f.field),
+      ["escalated"],
+    );
     const snap = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 4 }))!;
     assert.equal(snap.diff!.changed.length + snap.diff!.added.length + snap.diff!.removed.length, 0);
     assert.equal((await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 19 }))!.diff, null);
@@ -84,8 +128,24 @@ describe("timeline worker service", () => {
   it("live appends grow the same generation and shift the old rows", async () => {
     const cwd = await fixture("python-small");
     const before = await page(cwd, query(), { anchorSeq: 3 });
-    await appendEntry(cwd, "update_task_status", new Map([["task_id", "1.3"], ["status", "in_progress"]]), "sess-live");
-    await appendEntry(cwd, "append_evidence", new Map([["task_id", "1.3"], ["path", "e.json"]]), "sess-live");
+    await appendEntry(
+      cwd,
+      "update_task_status",
+      new Map([
+        ["task_id", "1.3"],
+        ["status", "in_progress"],
+      ]),
+      "sess-live",
+    );
+    await appendEntry(
+      cwd,
+      "append_evidence",
+      new Map([
+        ["task_id", "1.3"],
+        ["path", "e.json"],
+      ]),
+      "sess-live",
+    );
     await ask<"refresh">({ type: "refresh", cwd });
     const after = await page(cwd, query(), { anchorSeq: 3 });
     assert.equal(after.generation, before.generation);
@@ -122,12 +182,24 @@ describe("timeline worker service", () => {
           worker.postMessage({ ...req, id });
         });
       await call<"refresh">({ type: "refresh", cwd });
-      const p = await call<"timelinePage">({ type: "timelinePage", cwd, query: query({}, false), offset: 0, limit: 100, anchorSeq: null, locateSeq: null, facets: false });
+      const p = await call<"timelinePage">({
+        type: "timelinePage",
+        cwd,
+        query: query({}, false),
+        offset: 0,
+        limit: 100,
+        anchorSeq: null,
+        locateSeq: null,
+        facets: false,
+      });
       assert.equal(p.brokenSeq, 13);
       const chain = new Map(entryRows(p).map((r) => [r.seq, r.chain]));
       assert.deepEqual([chain.get(12), chain.get(13), chain.get(14)], ["ok", "broken", "unverified"]);
       const d = (await call<"timelineDetail">({ type: "timelineDetail", cwd, seq: 13 }))!;
-      assert.ok(d.problems.some((m) => /self_hash mismatch/.test(m)), d.problems.join("\n"));
+      assert.ok(
+        d.problems.some((m) => /self_hash mismatch/.test(m)),
+        d.problems.join("\n"),
+      );
     } finally {
       await worker.terminate();
     }
@@ -138,7 +210,11 @@ describe("timeline worker service", () => {
     dirs.push(gen);
     assert.equal(writeHostileFixture(gen), 14);
     for (const f of ["plan-ledger.jsonl", "plan.json"]) {
-      assert.equal(fs.readFileSync(path.join(gen, ".autodev", f), "utf8"), fs.readFileSync(path.join(FIXTURES, "hostile", ".autodev", f), "utf8"), `${f} is stale: rerun node out/test/unit/timelineHostileFixture.js test/fixtures/hostile`);
+      assert.equal(
+        fs.readFileSync(path.join(gen, ".autodev", f), "utf8"),
+        fs.readFileSync(path.join(FIXTURES, "hostile", ".autodev", f), "utf8"),
+        `${f} is stale: rerun node out/test/unit/timelineHostileFixture.js test/fixtures/hostile`,
+      );
     }
     const cwd = await fixture("hostile");
     const p = await page(cwd, query({}, false), { facets: true });

@@ -12,7 +12,11 @@ import { LedgerSession } from "../../src/core/sources/autodev/ledger/ledgerSessi
 import { verifyLedger } from "../../src/core/sources/autodev/ledger/ledgerReader";
 import { PlanManager } from "../../src/core/sources/autodev/ledger/planManager";
 import { ledgerPath } from "../../src/core/sources/autodev/autodevPaths";
-import { VerificationRecord, parseVerificationRecord, recordBytesRead } from "../../src/core/sources/autodev/ledger/verificationRecord";
+import {
+  VerificationRecord,
+  parseVerificationRecord,
+  recordBytesRead,
+} from "../../src/core/sources/autodev/ledger/verificationRecord";
 import { planToPy } from "../../src/core/sources/autodev/plan/schemas";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { copyFixture } from "./fixtures";
@@ -41,7 +45,9 @@ async function grownLedger(moves: number): Promise<string> {
   const pm = new PlanManager(dir, { sessionId: "t" });
   const ids = ["1.3", "1.4", "2.1", "2.2"];
   const path = ["in_progress", "coded"];
-  for (let k = 0; k < moves; k++) await pm.updateTaskStatus(ids[Math.floor(k / 2) % ids.length], path[k % 2]).catch(() => undefined);
+  for (let k = 0; k < moves; k++) {
+    await pm.updateTaskStatus(ids[Math.floor(k / 2) % ids.length], path[k % 2]).catch(() => undefined);
+  }
   return dir;
 }
 
@@ -74,7 +80,10 @@ describe("verification record", function () {
     assert.equal(u.bytesRead, size - record.resume.offset, "the scan starts at the latest plan line");
     assert.ok(record.resume.offset > size / 2, "the resume point is near the end");
     const lastLine = s.entries[s.entries.length - 1];
-    assert.ok(bytes <= fingerprints + (size - record.resume.offset) + (lastLine.end - lastLine.start), `read ${bytes} bytes`);
+    assert.ok(
+      bytes <= fingerprints + (size - record.resume.offset) + (lastLine.end - lastLine.start),
+      `read ${bytes} bytes`,
+    );
     assert.ok(s.partial);
     const full = new LedgerSession(dir);
     await full.refresh();
@@ -130,7 +139,10 @@ describe("verification record", function () {
     const dir = await grownLedger(2);
     const record = await recordOf(dir);
     assert.equal(parseVerificationRecord({ ...record, extra: 1 }), null);
-    assert.equal(parseVerificationRecord({ ...record, lastLine: { ...record.lastLine, end: record.length + 1 } }), null);
+    assert.equal(
+      parseVerificationRecord({ ...record, lastLine: { ...record.lastLine, end: record.length + 1 } }),
+      null,
+    );
     assert.equal(parseVerificationRecord({ ...record, version: 2 }), null);
     assert.equal(parseVerificationRecord("{}"), null);
   });

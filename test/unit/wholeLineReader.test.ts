@@ -8,7 +8,12 @@
  * buffer's lines are scanned), the same, with no read left running on return.
  */
 import * as assert from "node:assert/strict";
-import { LineCursor, LineSplitter, RawLine, START_CURSOR } from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
+import {
+  LineCursor,
+  LineSplitter,
+  RawLine,
+  START_CURSOR,
+} from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
 import { readWholeLines } from "../../src/core/sources/autodev/ledger/read/wholeLineReader";
 import { SeededRandom as Rng } from "../../src/sample/seededRandom";
 
@@ -93,7 +98,11 @@ describe("readWholeLines", () => {
       assert.equal(inFlight, 0, "a read was still running after readWholeLines returned");
       assert.ok(maxInFlight <= 1);
       const upTo = stopAfter >= 0 ? Math.min(stopAfter + 1, want.lines.length) : want.lines.length;
-      assert.deepEqual(got, want.lines.slice(0, upTo), `file ${JSON.stringify(file.toString("latin1"))} buffer ${bufferBytes}`);
+      assert.deepEqual(
+        got,
+        want.lines.slice(0, upTo),
+        `file ${JSON.stringify(file.toString("latin1"))} buffer ${bufferBytes}`,
+      );
     }
   });
 });

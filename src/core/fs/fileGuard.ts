@@ -21,12 +21,25 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 /** What a path turned out to be, in words for messages. */
-export type FoundKind = "regular file" | "directory" | "FIFO (named pipe)" | "socket" | "character device" | "block device" | "symbolic link" | "special file";
+export type FoundKind =
+  | "regular file"
+  | "directory"
+  | "FIFO (named pipe)"
+  | "socket"
+  | "character device"
+  | "block device"
+  | "symbolic link"
+  | "special file";
 
 /** Why a file or folder was not read; `at` is the path component concerned (workspace-relative) in `links: "refuse"` mode. */
 export type FileRefusal =
   /** An errno other than ENOENT while checking (`lstat`), opening or reading. */
-  | { readonly why: "unreadable"; readonly step: "check" | "open" | "read"; readonly code: string; readonly at?: string }
+  | {
+      readonly why: "unreadable";
+      readonly step: "check" | "open" | "read";
+      readonly code: string;
+      readonly at?: string;
+    }
   /** `realpath` (or the `lstat` of its result) failed: a dangling link, a loop. */
   | { readonly why: "broken link"; readonly code: string }
   /** The root itself cannot be resolved. */
@@ -36,7 +49,12 @@ export type FileRefusal =
   /** A `..` or `.` component in a path checked with `links: "refuse"`. */
   | { readonly why: "escapes" }
   /** Something other than the wanted kind (`at` is set for a component above the last). */
-  | { readonly why: "wrong kind"; readonly found: FoundKind; readonly expected: "file" | "folder"; readonly at?: string }
+  | {
+      readonly why: "wrong kind";
+      readonly found: FoundKind;
+      readonly expected: "file" | "folder";
+      readonly at?: string;
+    }
   /** The opened handle is not the file checked (`found` null: a regular file, but another inode). */
   | { readonly why: "changed"; readonly found: FoundKind | null }
   | { readonly why: "too large"; readonly size: number; readonly maxBytes: number }
@@ -73,7 +91,8 @@ export type GuardedBytes =
   | { readonly kind: "read"; readonly bytes: Buffer };
 
 /** Flags of every open: read only, never through a final link, never blocking (a FIFO). */
-export const GUARDED_OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+export const GUARDED_OPEN_FLAGS =
+  fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
 /** Describes a stat result in words. */
 export function describeKind(st: fs.Stats): FoundKind {
@@ -105,7 +124,12 @@ function isMissing(code: string, opts: FileGuardOptions): boolean {
 }
 
 /** `links: "refuse"`: lstat's each component of `file` below the root; folders above, `want` last. */
-async function walkWithoutLinks(file: string, root: string, want: "file" | "folder", opts: FileGuardOptions): Promise<GuardedPath> {
+async function walkWithoutLinks(
+  file: string,
+  root: string,
+  want: "file" | "folder",
+  opts: FileGuardOptions,
+): Promise<GuardedPath> {
   const rel = path.relative(root, file);
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return refused({ why: "escapes" });
   const parts = rel.split(path.sep);
@@ -122,7 +146,9 @@ async function walkWithoutLinks(file: string, root: string, want: "file" | "fold
     }
     const last = i === parts.length - 1;
     const expected = last ? want : "folder";
-    if (expected === "file" ? !st.isFile() : !st.isDirectory()) return refused({ why: "wrong kind", found: describeKind(st), expected, ...(last ? {} : { at }) });
+    if (expected === "file" ? !st.isFile() : !st.isDirectory()) {
+      return refused({ why: "wrong kind", found: describeKind(st), expected, ...(last ? {} : { at }) });
+    }
     if (last) return { kind: "ok", real: abs, stat: st };
   }
   return { kind: "missing" };
@@ -132,17 +158,25 @@ async function walkWithoutLinks(file: string, root: string, want: "file" | "fold
  * Checks `file` without opening it: missing, refused, or its resolved path and
  * `lstat` (a `want` inside the root, within the size cap for files).
  */
-export async function guardPath(file: string, opts: FileGuardOptions, want: "file" | "folder" = "file"): Promise<GuardedPath> {
+export async function guardPath(
+  file: string,
+  opts: FileGuardOptions,
+  want: "file" | "folder" = "file",
+): Promise<GuardedPath> {
   if (opts.links === "refuse" && opts.root !== null) {
     const walked = await walkWithoutLinks(file, opts.root, want, opts);
     if (walked.kind !== "ok" || want === "folder") return walked;
-    return opts.maxBytes !== undefined && walked.stat.size > opts.maxBytes ? refused({ why: "too large", size: walked.stat.size, maxBytes: opts.maxBytes }) : walked;
+    return opts.maxBytes !== undefined && walked.stat.size > opts.maxBytes
+      ? refused({ why: "too large", size: walked.stat.size, maxBytes: opts.maxBytes })
+      : walked;
   }
   let st: fs.Stats;
   try {
     st = await fs.promises.lstat(file);
   } catch (e) {
-    return isMissing(errnoCode(e), opts) ? { kind: "missing" } : refused({ why: "unreadable", step: "check", code: errnoCode(e) });
+    return isMissing(errnoCode(e), opts)
+      ? { kind: "missing" }
+      : refused({ why: "unreadable", step: "check", code: errnoCode(e) });
   }
   let real: string;
   try {
@@ -160,9 +194,15 @@ export async function guardPath(file: string, opts: FileGuardOptions, want: "fil
     }
     if (!isInside(realRoot, real)) return refused({ why: "outside", real, realRoot });
   }
-  if (want === "folder") return st.isDirectory() ? { kind: "ok", real, stat: st } : refused({ why: "wrong kind", found: describeKind(st), expected: "folder" });
+  if (want === "folder") {
+    return st.isDirectory()
+      ? { kind: "ok", real, stat: st }
+      : refused({ why: "wrong kind", found: describeKind(st), expected: "folder" });
+  }
   if (!st.isFile()) return refused({ why: "wrong kind", found: describeKind(st), expected: "file" });
-  if (opts.maxBytes !== undefined && st.size > opts.maxBytes) return refused({ why: "too large", size: st.size, maxBytes: opts.maxBytes });
+  if (opts.maxBytes !== undefined && st.size > opts.maxBytes) {
+    return refused({ why: "too large", size: st.size, maxBytes: opts.maxBytes });
+  }
   return { kind: "ok", real, stat: st };
 }
 
@@ -182,7 +222,9 @@ export async function openGuarded(file: string, opts: FileGuardOptions): Promise
   try {
     handle = await fs.promises.open(checked.real, GUARDED_OPEN_FLAGS);
   } catch (e) {
-    return errnoCode(e) === "ENOENT" ? { kind: "missing" } : refused({ why: "unreadable", step: "open", code: errnoCode(e) });
+    return errnoCode(e) === "ENOENT"
+      ? { kind: "missing" }
+      : refused({ why: "unreadable", step: "open", code: errnoCode(e) });
   }
   try {
     const st = await handle.stat();

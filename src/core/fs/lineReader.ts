@@ -62,7 +62,8 @@ export async function readFileLines(
     let notUtf8 = false;
     if (!tooLong) {
       try {
-        const bytes = parts.length === 0 ? (tail ?? Buffer.alloc(0)) : parts.length === 1 ? parts[0] : Buffer.concat(parts, kept);
+        const bytes =
+          parts.length === 0 ? (tail ?? Buffer.alloc(0)) : parts.length === 1 ? parts[0] : Buffer.concat(parts, kept);
         text = utf8.decode(bytes);
       } catch {
         notUtf8 = true;

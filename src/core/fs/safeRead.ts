@@ -85,23 +85,36 @@ function detailOf(refusal: FileRefusal, root: string, folder: boolean): string {
   const expected = folder ? "a folder" : "a regular file";
   switch (refusal.why) {
     case "unreadable":
-      if (refusal.step === "check") return folder ? `expected a folder, found ${errnoText(refusal.code)}` : `cannot be checked: ${errnoText(refusal.code)}`;
+      if (refusal.step === "check") {
+        return folder
+          ? `expected a folder, found ${errnoText(refusal.code)}`
+          : `cannot be checked: ${errnoText(refusal.code)}`;
+      }
       return `cannot be ${refusal.step === "open" ? "opened" : "read"}: ${errnoText(refusal.code)}`;
     case "broken link": {
       const found = refusal.code === "ENOENT" ? "a symbolic link to a missing target" : errnoText(refusal.code);
-      return folder ? `expected a folder, found ${found}` : `expected a regular file, found ${found}; remove the link or replace it with the file`;
+      return folder
+        ? `expected a folder, found ${found}`
+        : `expected a regular file, found ${found}; remove the link or replace it with the file`;
     }
     case "root unresolved":
       return `the workspace folder ${root} cannot be resolved: ${errnoText(refusal.code)}`;
     case "outside":
     case "escapes": {
-      const where = refusal.why === "outside" ? `resolves to ${refusal.real}, outside the workspace ${refusal.realRoot}` : "leaves the workspace";
+      const where =
+        refusal.why === "outside"
+          ? `resolves to ${refusal.real}, outside the workspace ${refusal.realRoot}`
+          : "leaves the workspace";
       return `${where}; remove the link or replace it with ${folder ? "a folder" : "the file"}`;
     }
     case "wrong kind":
-      return folder ? `expected a folder, found a ${refusal.found}` : `expected ${expected}, found a ${refusal.found}; remove it or replace it with the real file`;
+      return folder
+        ? `expected a folder, found a ${refusal.found}`
+        : `expected ${expected}, found a ${refusal.found}; remove it or replace it with the real file`;
     case "changed":
-      return refusal.found === null ? "was replaced by another file while it was opened" : `changed into a ${refusal.found} while it was opened`;
+      return refusal.found === null
+        ? "was replaced by another file while it was opened"
+        : `changed into a ${refusal.found} while it was opened`;
     case "too large":
       return `is ${refusal.size} bytes, over the ${refusal.maxBytes}-byte limit`;
     case "grew":
@@ -110,9 +123,18 @@ function detailOf(refusal: FileRefusal, root: string, folder: boolean): string {
 }
 
 /** The {@link UnsafeFileError} for a refusal of `file` (a folder when `folder`). */
-export function unsafeFileError(refusal: FileRefusal, file: string, opts: SafeReadOptions, folder = false): UnsafeFileError {
+export function unsafeFileError(
+  refusal: FileRefusal,
+  file: string,
+  opts: SafeReadOptions,
+  folder = false,
+): UnsafeFileError {
   const what = opts.what ?? displayPath(opts.root, file);
-  return new UnsafeFileError(`${what} (${displayPath(opts.root, file)}): ${detailOf(refusal, opts.root, folder)}; not read`, file, foundOf(refusal));
+  return new UnsafeFileError(
+    `${what} (${displayPath(opts.root, file)}): ${detailOf(refusal, opts.root, folder)}; not read`,
+    file,
+    foundOf(refusal),
+  );
 }
 
 /**

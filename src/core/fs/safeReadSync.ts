@@ -7,7 +7,16 @@
  * safeRead.ts's words.
  */
 import * as fs from "node:fs";
-import { GUARDED_OPEN_FLAGS, describeKind, errnoCode, isInside, recheckOpened, type FileGuardOptions, type FileRefusal, type GuardedBytes } from "./fileGuard";
+import {
+  GUARDED_OPEN_FLAGS,
+  describeKind,
+  errnoCode,
+  isInside,
+  recheckOpened,
+  type FileGuardOptions,
+  type FileRefusal,
+  type GuardedBytes,
+} from "./fileGuard";
 import { unsafeFileError, type SafeReadOptions } from "./safeRead";
 
 const refused = (refusal: FileRefusal): GuardedBytes => ({ kind: "refused", refusal });
@@ -19,7 +28,9 @@ export function readGuardedSync(file: string, opts: FileGuardOptions): GuardedBy
     st = fs.lstatSync(file);
   } catch (e) {
     const code = errnoCode(e);
-    return code === "ENOENT" || (code === "ENOTDIR" && opts.notDirIsMissing === true) ? { kind: "missing" } : refused({ why: "unreadable", step: "check", code });
+    return code === "ENOENT" || (code === "ENOTDIR" && opts.notDirIsMissing === true)
+      ? { kind: "missing" }
+      : refused({ why: "unreadable", step: "check", code });
   }
   let real: string;
   try {
@@ -44,7 +55,9 @@ export function readGuardedSync(file: string, opts: FileGuardOptions): GuardedBy
   try {
     fd = fs.openSync(real, GUARDED_OPEN_FLAGS);
   } catch (e) {
-    return errnoCode(e) === "ENOENT" ? { kind: "missing" } : refused({ why: "unreadable", step: "open", code: errnoCode(e) });
+    return errnoCode(e) === "ENOENT"
+      ? { kind: "missing" }
+      : refused({ why: "unreadable", step: "open", code: errnoCode(e) });
   }
   try {
     const opened = fs.fstatSync(fd);

@@ -10,7 +10,17 @@
 import { z } from "zod";
 import { PyFloat, PyObject, PyValue, isPyObject } from "./pyValue";
 import { pyFloatRepr } from "./pyFloatRepr";
-import { LONE_SURROGATE, Outcome, UNICODE_MSG, boolRule, fail, floatRule, intRule, ok, textRule } from "./pyScalarRules";
+import {
+  LONE_SURROGATE,
+  Outcome,
+  UNICODE_MSG,
+  boolRule,
+  fail,
+  floatRule,
+  intRule,
+  ok,
+  textRule,
+} from "./pyScalarRules";
 
 /** What a building block accepts: a PyValue, or `undefined` for a missing key. */
 export type PyInput = PyValue | undefined;
@@ -86,8 +96,11 @@ export const pyDict: PySchema<PyObject> = scalar((v) =>
 function strRepr(s: string): string {
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
   const named: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-  // eslint-disable-next-line no-control-regex -- escaping control characters is the point
-  const body = s.replace(/[\\\x00-\x1f\x7f]/g, (c) => named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  const body = s.replace(
+    // eslint-disable-next-line no-control-regex -- escaping control characters is the point
+    /[\\\x00-\x1f\x7f]/g,
+    (c) => named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
   return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;
 }
 
@@ -183,7 +196,13 @@ export function pyTaggedUnion<V extends Record<string, PySchema<unknown>>>(
   const expected = tags.map((t) => `'${t}'`).join(", ");
   return block((v, ctx): z.output<V[keyof V]> => {
     if (!isPyObject(v)) {
-      report(ctx, [], "model_attributes_type", "Input should be a valid dictionary or object to extract fields from", v);
+      report(
+        ctx,
+        [],
+        "model_attributes_type",
+        "Input should be a valid dictionary or object to extract fields from",
+        v,
+      );
       return z.NEVER;
     }
     const tag = v.get(discriminator);

@@ -9,7 +9,14 @@ import { PyJsonError } from "./pyJsonError";
 const SHORT_ESCAPES: readonly (string | undefined)[] = (() => {
   const table: (string | undefined)[] = new Array(128).fill(undefined);
   const pairs: [string, string][] = [
-    ['"', '"'], ["\\", "\\"], ["/", "/"], ["b", "\b"], ["f", "\f"], ["n", "\n"], ["r", "\r"], ["t", "\t"],
+    ['"', '"'],
+    ["\\", "\\"],
+    ["/", "/"],
+    ["b", "\b"],
+    ["f", "\f"],
+    ["n", "\n"],
+    ["r", "\r"],
+    ["t", "\t"],
   ];
   for (const [escape, value] of pairs) table[escape.charCodeAt(0)] = value;
   return table;
@@ -40,7 +47,11 @@ function hex4(s: string, at: number): number {
  * (the first backslash, control character or the end): its value and the
  * index after its closing quote. Throws {@link PyJsonError} where Python raises.
  */
-export function scanEscapedString(s: string, quote: number, from: number): { readonly text: string; readonly end: number } {
+export function scanEscapedString(
+  s: string,
+  quote: number,
+  from: number,
+): { readonly text: string; readonly end: number } {
   const n = s.length;
   let out = s.slice(quote + 1, from);
   let i = from;

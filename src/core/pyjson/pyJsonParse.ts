@@ -94,8 +94,16 @@ class PyJsonScanner {
       case 0x2d: // -
         if (s.startsWith("-Infinity", i)) return this.literal(9, new PyFloat(-Infinity));
         return this.number(i);
-      case 0x30: case 0x31: case 0x32: case 0x33: case 0x34:
-      case 0x35: case 0x36: case 0x37: case 0x38: case 0x39:
+      case 0x30:
+      case 0x31:
+      case 0x32:
+      case 0x33:
+      case 0x34:
+      case 0x35:
+      case 0x36:
+      case 0x37:
+      case 0x38:
+      case 0x39:
         return this.number(i);
     }
     throw this.fail(i, "Expecting value");

@@ -16,7 +16,14 @@ function needsEscape(c: number, keepLayout: boolean): boolean {
   if (c < 0x7f) return false;
   if (c <= 0x9f) return true; // DEL and C1 (0x9b is a one-byte CSI)
   return (
-    c === 0x061c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x2028 || c === 0x2029 || c === 0xfeff
+    c === 0x061c ||
+    c === 0x200e ||
+    c === 0x200f ||
+    (c >= 0x202a && c <= 0x202e) ||
+    (c >= 0x2066 && c <= 0x2069) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0xfeff
   );
 }
 

@@ -68,7 +68,9 @@ export class SourceTimelineService {
   page(key: string, req: TimelinePageRequest): TimelinePage {
     const c = this.get(key);
     const page = c.index.page(req.query, req, () => null, 0, null);
-    const rows = page.rows.map((r) => (r.kind === "entry" ? { ...r, summary: clip(c.bySeq.get(r.seq)?.summary ?? "") } : r));
+    const rows = page.rows.map((r) =>
+      r.kind === "entry" ? { ...r, summary: clip(c.bySeq.get(r.seq)?.summary ?? "") } : r,
+    );
     return { ...page, rows };
   }
 
@@ -80,7 +82,16 @@ export class SourceTimelineService {
     if (i < 0 || !src) return null;
     const row = { ...c.index.entryRow(i, () => null, null), summary: clip(src.summary) };
     const text = [`${src.file}:${src.line}`, src.summary].filter(Boolean).join("\n\n");
-    return { row, prevHash: "", problems: [], payload: text, payloadChars: text.length, truncated: false, diff: null, diffError: null };
+    return {
+      row,
+      prevHash: "",
+      problems: [],
+      payload: text,
+      payloadChars: text.length,
+      truncated: false,
+      diff: null,
+      diffError: null,
+    };
   }
 
   /** File and line of row `seq`, or null. */
@@ -105,7 +116,17 @@ function sameRows(a: readonly SourceTimelineRow[], b: readonly SourceTimelineRow
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
-    if (x.index !== y.index || x.time !== y.time || x.action !== y.action || x.summary !== y.summary || x.status !== y.status || x.taskId !== y.taskId || x.actor !== y.actor) return false;
+    if (
+      x.index !== y.index ||
+      x.time !== y.time ||
+      x.action !== y.action ||
+      x.summary !== y.summary ||
+      x.status !== y.status ||
+      x.taskId !== y.taskId ||
+      x.actor !== y.actor
+    ) {
+      return false;
+    }
   }
   return true;
 }

@@ -17,7 +17,15 @@ export class LocalDays {
   private readonly names = new Map<number, string>();
 
   constructor(timeZone: string) {
-    const options: Intl.DateTimeFormatOptions = { hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" };
+    const options: Intl.DateTimeFormatOptions = {
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    };
     let fmt: Intl.DateTimeFormat;
     try {
       fmt = new Intl.DateTimeFormat("en-US", { ...options, timeZone: timeZone || "UTC" });
@@ -65,7 +73,9 @@ export class LocalDays {
 
   private measure(ms: number): number {
     const p: Record<string, number> = {};
-    for (const part of this.fmt.formatToParts(new Date(ms))) if (part.type !== "literal") p[part.type] = Number(part.value);
+    for (const part of this.fmt.formatToParts(new Date(ms))) {
+      if (part.type !== "literal") p[part.type] = Number(part.value);
+    }
     const local = Date.UTC(p.year, p.month - 1, p.day, p.hour % 24, p.minute, p.second);
     return local - Math.floor(ms / 1000) * 1000;
   }

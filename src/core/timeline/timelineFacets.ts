@@ -43,7 +43,12 @@ export class FacetTally {
     this.counted = n;
     const natural = (a: Ranked, b: Ranked) => NATURAL.compare(a[0], b[0]);
     const newest = (a: Ranked, b: Ranked) => b[1].last - a[1].last;
-    const facets = { ops: list(this.ops, natural), statuses: list(this.statuses, natural), sessions: list(this.sessions, newest), tasks: list(this.tasks, natural) };
+    const facets = {
+      ops: list(this.ops, natural),
+      statuses: list(this.statuses, natural),
+      sessions: list(this.sessions, newest),
+      tasks: list(this.tasks, natural),
+    };
     this.cache = { length: n, facets };
     return facets;
   }
@@ -59,5 +64,8 @@ function bump(m: Map<string, Tally>, k: string | null, i: number): void {
 }
 
 function list(m: Map<string, Tally>, sort: (a: Ranked, b: Ranked) => number): FacetCount[] {
-  return [...m].sort(sort).slice(0, MAX_FACET_VALUES).map(([value, x]) => ({ value, count: x.count }));
+  return [...m]
+    .sort(sort)
+    .slice(0, MAX_FACET_VALUES)
+    .map(([value, x]) => ({ value, count: x.count }));
 }

@@ -5,7 +5,16 @@
  * session and local day, newest first, and hands out pages of display rows —
  * so 100,000 entries never cross to the host or the webview at once.
  */
-import type { ChainState, ChangeKind, TimelineEntryRow, TimelineFacets, TimelineFilter, TimelinePage, TimelineQuery, TimelineRow } from "./timelineTypes";
+import type {
+  ChainState,
+  ChangeKind,
+  TimelineEntryRow,
+  TimelineFacets,
+  TimelineFilter,
+  TimelinePage,
+  TimelineQuery,
+  TimelineRow,
+} from "./timelineTypes";
 import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
 import { EntrySummary } from "../sources/autodev/ledger/verifyTypes";
@@ -15,7 +24,14 @@ const PLAN_CHANGE_OPS: ReadonlySet<string> = new Set(["init_plan", "update_plan"
 const AUDIT_ONLY_OPS: ReadonlySet<string> = new Set(["plan_tournament_complete", "impl_tournament_complete"]);
 
 /** A filter that lets everything through. */
-export const EMPTY_FILTER: TimelineFilter = { ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false };
+export const EMPTY_FILTER: TimelineFilter = {
+  ops: [],
+  taskId: "",
+  sessionId: "",
+  status: "",
+  text: "",
+  changesOnly: false,
+};
 
 /** What an entry did: a status change (from → to, known by replay), a retry, an escalation, a plan change, a snapshot… */
 export function deriveChange(e: EntrySummary): ChangeKind {
@@ -51,7 +67,12 @@ export function textMatcher(text: string): TextMatcher {
 }
 
 /** Does the entry pass the filter? */
-export function matchesFilter(e: EntrySummary, f: TimelineFilter, text: TextMatcher, titleOf: (taskId: string) => string | null): boolean {
+export function matchesFilter(
+  e: EntrySummary,
+  f: TimelineFilter,
+  text: TextMatcher,
+  titleOf: (taskId: string) => string | null,
+): boolean {
   if (f.ops.length > 0 && !f.ops.includes(e.op)) return false;
   if (f.taskId && e.taskId !== f.taskId) return false;
   if (f.sessionId && e.sessionId !== f.sessionId) return false;
@@ -150,7 +171,7 @@ export class TimelineIndex {
       anchorRow: req.anchorSeq === null ? null : this.rowOfSeq(v, req.anchorSeq),
       located: req.locateSeq === null ? null : this.rowOfSeq(v, req.locateSeq),
       facets: req.facets ? this.facets() : null,
-      brokenSeq: chainBreak?.here ? this.entries[chainBreak.index]?.seq ?? null : null,
+      brokenSeq: chainBreak?.here ? (this.entries[chainBreak.index]?.seq ?? null) : null,
     };
   }
 
@@ -158,9 +179,23 @@ export class TimelineIndex {
   entryRow(i: number, titleOf: (taskId: string) => string | null, chainBreak: ChainBreak | null): TimelineEntryRow {
     const e = this.entries[i];
     return {
-      kind: "entry", seq: e.seq, line: e.line, op: e.op, timestamp: e.timestamp, sessionId: e.sessionId, selfHash: e.selfHash,
-      taskId: e.taskId, taskTitle: e.taskId === null ? null : titleOf(e.taskId), fromStatus: e.fromStatus, toStatus: e.toStatus,
-      retryCount: e.retryCount, escalated: e.escalated, change: deriveChange(e), chain: chainStateAt(e, i, chainBreak), chainKind: chainKindAt(e, i, chainBreak), snapshot: null,
+      kind: "entry",
+      seq: e.seq,
+      line: e.line,
+      op: e.op,
+      timestamp: e.timestamp,
+      sessionId: e.sessionId,
+      selfHash: e.selfHash,
+      taskId: e.taskId,
+      taskTitle: e.taskId === null ? null : titleOf(e.taskId),
+      fromStatus: e.fromStatus,
+      toStatus: e.toStatus,
+      retryCount: e.retryCount,
+      escalated: e.escalated,
+      change: deriveChange(e),
+      chain: chainStateAt(e, i, chainBreak),
+      chainKind: chainKindAt(e, i, chainBreak),
+      snapshot: null,
     };
   }
 
@@ -171,11 +206,23 @@ export class TimelineIndex {
     return r >= 0 ? r : null;
   }
 
-  private rowAt(v: ViewData, r: number, titleOf: (taskId: string) => string | null, chainBreak: ChainBreak | null): TimelineRow {
+  private rowAt(
+    v: ViewData,
+    r: number,
+    titleOf: (taskId: string) => string | null,
+    chainBreak: ChainBreak | null,
+  ): TimelineRow {
     const x = v.rows[r];
     if (x < 0) {
       const g = v.groups[-x - 1];
-      return { kind: "group", sessionId: g.sessionId, day: g.day, entries: g.entries, newest: this.entries[g.newest].timestamp, oldest: this.entries[g.oldest].timestamp };
+      return {
+        kind: "group",
+        sessionId: g.sessionId,
+        day: g.day,
+        entries: g.entries,
+        newest: this.entries[g.newest].timestamp,
+        oldest: this.entries[g.oldest].timestamp,
+      };
     }
     const row = this.entryRow(x, titleOf, chainBreak);
     const s = v.folded[x];

@@ -8,7 +8,8 @@
 export type ChainState = "ok" | "broken" | "unverified";
 
 /** What an entry did, derived from its op and its status change (known by replay). */
-export type ChangeKind = "status" | "retry" | "escalated" | "same-status" | "plan" | "snapshot" | "evidence" | "audit" | "other";
+export type ChangeKind =
+  "status" | "retry" | "escalated" | "same-status" | "plan" | "snapshot" | "evidence" | "audit" | "other";
 
 /** A snapshot folded into the entry it follows (the commit path writes entry + snapshot). */
 export interface TimelineSnapshotMark {

@@ -6,7 +6,14 @@
  */
 import type { TimelineEntryDetail, TimelinePage } from "../timeline/timelineTypes";
 import { STATE_SOURCES } from "../sources/sourceRegistry";
-import { ActionPreview, DetectOptions, SourceLocation, SourceProblem, SourceTreeNode, StateSource } from "../sources/stateSource";
+import {
+  ActionPreview,
+  DetectOptions,
+  SourceLocation,
+  SourceProblem,
+  SourceTreeNode,
+  StateSource,
+} from "../sources/stateSource";
 import { SourceTimelineService } from "../timeline/sourceTimeline";
 import type { TimelinePageRequest } from "../sources/autodev/timeline/ledgerTimelineService";
 
@@ -47,7 +54,11 @@ export type SourceRequest =
   | (SourceRequestBase & { readonly type: "sourceRefresh" | "sourceCheck" | "sourceTree" | "sourceSummarize" })
   | (SourceRequestBase & { readonly type: "sourceTimelinePage" } & TimelinePageRequest)
   | (SourceRequestBase & { readonly type: "sourceTimelineDetail" | "sourceTimelineWhere"; readonly seq: number })
-  | (SourceRequestBase & { readonly type: "sourcePreviewAction" | "sourceRunAction"; readonly action: string; readonly args: readonly string[] });
+  | (SourceRequestBase & {
+      readonly type: "sourcePreviewAction" | "sourceRunAction";
+      readonly action: string;
+      readonly args: readonly string[];
+    });
 
 /** The result type of each source request. */
 export interface SourceResults {
@@ -77,7 +88,11 @@ async function locate(req: SourceRequestBase): Promise<{ source: StateSource; lo
   return { source, location };
 }
 
-async function loadTimeline(req: SourceRequestBase, source: StateSource, location: SourceLocation): Promise<number | null> {
+async function loadTimeline(
+  req: SourceRequestBase,
+  source: StateSource,
+  location: SourceLocation,
+): Promise<number | null> {
   if (!source.timeline) return null;
   const rows = await source.timeline(location);
   timelines.update(keyOf(req.cwd, req.kind), rows);
@@ -91,7 +106,14 @@ export async function handleSourceRequest(req: SourceRequest): Promise<SourceRes
     for (const source of STATE_SOURCES) {
       const location = await source.detect(req.cwd, req.options);
       if (!location) continue;
-      out.push({ kind: source.kind, displayName: source.displayName, relDir: location.relDir, dir: location.dir, watchGlobs: source.watchGlobs(location), hasTimeline: !!source.timeline });
+      out.push({
+        kind: source.kind,
+        displayName: source.displayName,
+        relDir: location.relDir,
+        dir: location.dir,
+        watchGlobs: source.watchGlobs(location),
+        hasTimeline: !!source.timeline,
+      });
     }
     return out;
   }
@@ -114,7 +136,11 @@ export async function handleSourceRequest(req: SourceRequest): Promise<SourceRes
   switch (req.type) {
     case "sourceRefresh": {
       const t0 = performance.now();
-      const [problems, tree, timelineRows] = await Promise.all([source.check(location), source.tree(location), loadTimeline(req, source, location)]);
+      const [problems, tree, timelineRows] = await Promise.all([
+        source.check(location),
+        source.tree(location),
+        loadTimeline(req, source, location),
+      ]);
       return { problems, tree, timelineRows, ms: performance.now() - t0 };
     }
     case "sourceCheck":

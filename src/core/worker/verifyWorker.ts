@@ -32,7 +32,13 @@ function session(cwd: string): LedgerSession {
   return s;
 }
 
-async function refreshResult(s: LedgerSession, full: boolean, id: number, post: (m: WorkerMessage) => void, stored?: unknown): Promise<RefreshResult> {
+async function refreshResult(
+  s: LedgerSession,
+  full: boolean,
+  id: number,
+  post: (m: WorkerMessage) => void,
+  stored?: unknown,
+): Promise<RefreshResult> {
   const t0 = performance.now();
   const ctl = new AbortController();
   running.set(id, ctl);
@@ -49,7 +55,16 @@ async function refreshResult(s: LedgerSession, full: boolean, id: number, post: 
       update = u;
     } else update = await s.refresh(ctl.signal, progress);
     const next = update.mode === "none" ? undefined : await s.verificationRecord();
-    return { update, report: s.report, plan: s.plan, entries: s.partial ? s.report.entries : s.entries.length, head: s.rememberable(), ms: performance.now() - t0, record: next, rewritten };
+    return {
+      update,
+      report: s.report,
+      plan: s.plan,
+      entries: s.partial ? s.report.entries : s.entries.length,
+      head: s.rememberable(),
+      ms: performance.now() - t0,
+      record: next,
+      rewritten,
+    };
   } finally {
     running.delete(id);
   }
@@ -65,7 +80,10 @@ async function errorText(p: Promise<unknown>): Promise<string | null> {
 }
 
 /** Handles one request; exported for tests that run it without a thread. */
-export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage) => void): Promise<WorkerResults[keyof WorkerResults]> {
+export async function handleRequest(
+  req: WorkerRequest,
+  post: (m: WorkerMessage) => void,
+): Promise<WorkerResults[keyof WorkerResults]> {
   switch (req.type) {
     case "refresh":
       return refreshResult(session(req.cwd), false, req.id, post, req.record);
@@ -96,7 +114,11 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
       let entries = 0;
       const err1 = await errorText(replayLedger(req.cwd).then((r) => ((replayed = r.plan), (entries = r.entries))));
       const err2 = await errorText(loadPlan(req.cwd).then((r) => (fast = r.plan)));
-      const onDisk = await readRegularText(planPath(req.cwd), { root: req.cwd, what: "plan.json", maxBytes: getMaxLineBytes() }).catch(() => null);
+      const onDisk = await readRegularText(planPath(req.cwd), {
+        root: req.cwd,
+        what: "plan.json",
+        maxBytes: getMaxLineBytes(),
+      }).catch(() => null);
       const text = (p: Plan | null) => (p ? planJsonText(p) : null);
       return { replayed: text(replayed), fastPath: text(fast), planJson: onDisk, error: err1 ?? err2, entries };
     }
@@ -108,7 +130,11 @@ export async function handleRequest(req: WorkerRequest, post: (m: WorkerMessage)
       return pj ? [...out, pj] : out;
     }
     case "setStatus": {
-      const pm = new PlanManager(req.cwd, { sessionId: req.sessionId, lockTimeoutS: req.lockTimeoutS, readOnly: req.readOnly });
+      const pm = new PlanManager(req.cwd, {
+        sessionId: req.sessionId,
+        lockTimeoutS: req.lockTimeoutS,
+        readOnly: req.readOnly,
+      });
       await pm.updateTaskStatus(req.taskId, req.status);
       // The new head from the file's tail, not a re-read and re-parse of the whole ledger.
       return { seq: Number((await readLastEntryHead(req.cwd)).seq) };

@@ -25,7 +25,13 @@ export type WorkerRequest =
       readonly record?: unknown;
     }
   | { readonly id: number; readonly type: "tailPlan"; readonly cwd: string }
-  | { readonly id: number; readonly type: "entries"; readonly cwd: string; readonly offset: number; readonly limit: number }
+  | {
+      readonly id: number;
+      readonly type: "entries";
+      readonly cwd: string;
+      readonly offset: number;
+      readonly limit: number;
+    }
   | { readonly id: number; readonly type: "entryText"; readonly cwd: string; readonly seq: number }
   | { readonly id: number; readonly type: "planAt"; readonly cwd: string; readonly seq: number }
   | { readonly id: number; readonly type: "verify"; readonly cwd: string }
@@ -56,7 +62,13 @@ export type WorkerRequest =
     }
   | { readonly id: number; readonly type: "timelineDetail"; readonly cwd: string; readonly seq: number }
   | { readonly id: number; readonly type: "timelineEntry"; readonly cwd: string; readonly seq: number }
-  | { readonly id: number; readonly type: "autodevRunView"; readonly cwd: string; readonly plan: RunPlan; readonly probeOnly: boolean }
+  | {
+      readonly id: number;
+      readonly type: "autodevRunView";
+      readonly cwd: string;
+      readonly plan: RunPlan;
+      readonly probeOnly: boolean;
+    }
   | SourceRequest;
 
 /** The result type of each request type. */
@@ -114,7 +126,14 @@ export interface RefreshResult {
 /** Messages from the worker. */
 export type WorkerMessage =
   | { readonly kind: "result"; readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly kind: "result"; readonly id: number; readonly ok: false; readonly error: string; readonly errorName: string; readonly errorKind?: string }
+  | {
+      readonly kind: "result";
+      readonly id: number;
+      readonly ok: false;
+      readonly error: string;
+      readonly errorName: string;
+      readonly errorKind?: string;
+    }
   | { readonly kind: "progress"; readonly cwd: string; readonly bytes: number; readonly total: number };
 
 /** Distributes `Omit` over a union (so each request variant keeps its own fields). */

@@ -21,7 +21,11 @@ const SEVERITY: Record<ProblemSeverity, vscode.DiagnosticSeverity> = {
 export function problemDiagnostic(p: SourceProblem, sourceName: string): vscode.Diagnostic {
   const line = Math.max(0, (p.line ?? 1) - 1);
   const col = Math.max(0, (p.column ?? 1) - 1);
-  const d = new vscode.Diagnostic(new vscode.Range(line, p.column ? col : 0, line, Number.MAX_SAFE_INTEGER), displayMessage(p.message), SEVERITY[p.severity]);
+  const d = new vscode.Diagnostic(
+    new vscode.Range(line, p.column ? col : 0, line, Number.MAX_SAFE_INTEGER),
+    displayMessage(p.message),
+    SEVERITY[p.severity],
+  );
   d.source = sourceName;
   d.code = p.code;
   return d;
@@ -68,6 +72,9 @@ export class SourceDiagnostics extends Disposable {
       byFile.set(uri.toString(), slot);
     }
     for (const { uri, diags } of byFile.values()) this.collection.set(uri, diags);
-    this.filesOf.set(state.key, [...byFile.values()].map((x) => x.uri));
+    this.filesOf.set(
+      state.key,
+      [...byFile.values()].map((x) => x.uri),
+    );
   }
 }

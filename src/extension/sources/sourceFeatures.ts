@@ -18,8 +18,15 @@ import { SourceTargetOpener } from "./sourceTargetOpener";
 import { SourceWorkspaces } from "./sourceWorkspaces";
 
 /** Creates the registry of generic sources; AutoDev's presence comes from its adapter. */
-export function createSourceWorkspaces(worker: LedgerWorkerClient, log: OutputLog, settings: Settings, autodev: AutodevWorkspaces): SourceWorkspaces {
-  return new SourceWorkspaces(worker, log, settings, [{ kind: "autodev", present: () => autodev.folders.length > 0, onDidChange: autodev.onDidChange }]);
+export function createSourceWorkspaces(
+  worker: LedgerWorkerClient,
+  log: OutputLog,
+  settings: Settings,
+  autodev: AutodevWorkspaces,
+): SourceWorkspaces {
+  return new SourceWorkspaces(worker, log, settings, [
+    { kind: "autodev", present: () => autodev.folders.length > 0, onDidChange: autodev.onDidChange },
+  ]);
 }
 
 /** What the source features need from the composition root. */
@@ -33,7 +40,10 @@ export interface SourceFeatureServices {
 }
 
 /** Registers Problems sync and node clicks of the generic sources; returns what tests inspect. */
-export function registerSourceFeatures(context: vscode.ExtensionContext, s: SourceFeatureServices): { diagnostics: SourceDiagnostics; opener: SourceTargetOpener } {
+export function registerSourceFeatures(
+  context: vscode.ExtensionContext,
+  s: SourceFeatureServices,
+): { diagnostics: SourceDiagnostics; opener: SourceTargetOpener } {
   const diagnostics = new SourceDiagnostics(s.sources);
   const opener = new SourceTargetOpener(s.sources, s.worker, s.docs, async (state, localId) => {
     const node = s.tree.findSourceNode(state, localId);

@@ -110,13 +110,20 @@ export class SourceFolderState extends Disposable {
 
   private async read(): Promise<void> {
     try {
-      const r = await this.worker.request({ type: "sourceRefresh", cwd: this.cwd, kind: this.kind, options: this.detectOptions });
+      const r = await this.worker.request({
+        type: "sourceRefresh",
+        cwd: this.cwd,
+        kind: this.kind,
+        options: this.detectOptions,
+      });
       this.lastProblems = r.problems;
       this.lastTree = r.tree;
       this.rows = r.timelineRows;
       this.lastError = null;
       const c = this.counts;
-      this.log.info(`${this.folder.name}: ${this.displayName} read in ${Math.round(r.ms)} ms (${c.error} errors, ${c.warning} warnings${r.timelineRows !== null ? `, ${r.timelineRows} timeline rows` : ""})`);
+      this.log.info(
+        `${this.folder.name}: ${this.displayName} read in ${Math.round(r.ms)} ms (${c.error} errors, ${c.warning} warnings${r.timelineRows !== null ? `, ${r.timelineRows} timeline rows` : ""})`,
+      );
     } catch (e) {
       this.lastError = e instanceof Error ? e.message : String(e);
       this.log.error(`${this.folder.name}: reading ${this.displayName} failed`, e);

@@ -27,7 +27,11 @@ export const NodeTargetSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("reveal"), nodeId: z.string().min(1).max(4096) }),
   z.strictObject({ kind: z.literal("diff"), title: z.string().max(500), left: DiffSideSchema, right: DiffSideSchema }),
   z.strictObject({ kind: z.literal("text"), title: z.string().max(500), language: z.string().max(64), text }),
-  z.strictObject({ kind: z.literal("action"), action: z.string().min(1).max(200), args: z.array(z.string().max(4096)).max(32) }),
+  z.strictObject({
+    kind: z.literal("action"),
+    action: z.string().min(1).max(200),
+    args: z.array(z.string().max(4096)).max(32),
+  }),
 ]);
 
 /** Reveals a node of a source in the Plan view by its source-local id. */
@@ -47,20 +51,43 @@ export class SourceTargetOpener {
     const state = typeof key === "string" ? this.sources.byKey(key) : undefined;
     if (!state) throw new Error(vscode.l10n.t("that state source is no longer in this workspace"));
     const parsed = NodeTargetSchema.safeParse(rawTarget);
-    if (!parsed.success) throw new Error(vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")));
+    if (!parsed.success) {
+      throw new Error(
+        vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")),
+      );
+    }
     const target = parsed.data as NodeTarget;
     switch (target.kind) {
       case "file":
         return this.openFile(state, target.file, target.line);
       case "reveal":
-        if (!(await this.reveal(state, target.nodeId))) void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: {0} is not in the {1} tree.", target.nodeId.replace(/^.*\|/, ""), state.displayName));
+        if (!(await this.reveal(state, target.nodeId))) {
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t(
+              "AutoDev: {0} is not in the {1} tree.",
+              target.nodeId.replace(/^.*\|/, ""),
+              state.displayName,
+            ),
+          );
+        }
         return;
       case "diff":
-        await vscode.commands.executeCommand("vscode.diff", this.sideUri(state, target.left), this.sideUri(state, target.right), target.title, { preview: true });
+        await vscode.commands.executeCommand(
+          "vscode.diff",
+          this.sideUri(state, target.left),
+          this.sideUri(state, target.right),
+          target.title,
+          { preview: true },
+        );
         return;
       case "text": {
         const doc = await vscode.workspace.openTextDocument(this.docs.put(`${safeName(target.title)}`, target.text));
-        const typed = target.language ? await vscode.languages.setTextDocumentLanguage(doc, target.language).then((d) => d, () => doc) : doc;
+        const typed = target.language
+          ? await vscode.languages.setTextDocumentLanguage(doc, target.language).then(
+              (d) => d,
+              () => doc,
+            )
+          : doc;
         await vscode.window.showTextDocument(typed, { preview: true });
         return;
       }
@@ -80,10 +107,16 @@ export class SourceTargetOpener {
   private inside(state: SourceFolderState, file: string): vscode.Uri {
     const abs = path.resolve(state.cwd, file);
     const rel = path.relative(state.cwd, abs);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
+    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+      throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
+    }
     if (!vscode.workspace.isTrusted && fs.existsSync(abs)) {
       const real = path.relative(fs.realpathSync(state.cwd), fs.realpathSync(abs));
-      if (real.startsWith("..") || path.isAbsolute(real)) throw new Error(vscode.l10n.t("{0} links outside the workspace folder; it is not opened in an untrusted workspace", file));
+      if (real.startsWith("..") || path.isAbsolute(real)) {
+        throw new Error(
+          vscode.l10n.t("{0} links outside the workspace folder; it is not opened in an untrusted workspace", file),
+        );
+      }
     }
     return vscode.Uri.file(abs);
   }
@@ -95,17 +128,33 @@ export class SourceTargetOpener {
   /** Previews, confirms (modal) and runs a source action; refused in an untrusted workspace. */
   async runAction(state: SourceFolderState, action: string, args: readonly string[]): Promise<string | undefined> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: {0} actions write to the workspace; trust the workspace first.", state.displayName));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t("AutoDev: {0} actions write to the workspace; trust the workspace first.", state.displayName),
+      );
       return undefined;
     }
-    const preview = await this.worker.request({ type: "sourcePreviewAction", cwd: state.cwd, kind: state.kind, options: state.options, action, args });
+    const preview = await this.worker.request({
+      type: "sourcePreviewAction",
+      cwd: state.cwd,
+      kind: state.kind,
+      options: state.options,
+      action,
+      args,
+    });
     // The action's title, detail and report come from its source in src/core (English, as the CLI prints them).
     const writes = preview.writes.map((w) => `  ${w}`).join("\n") || `  ${vscode.l10n.t("(nothing)")}`;
     const detail = `${preview.detail}\n\n${vscode.l10n.t("Will write:")}\n${writes}`;
     const run = vscode.l10n.t("Run");
     const pick = await vscode.window.showWarningMessage(preview.title, { modal: true, detail }, run);
     if (pick !== run) return undefined;
-    const report = await this.worker.request({ type: "sourceRunAction", cwd: state.cwd, kind: state.kind, options: state.options, action, args });
+    const report = await this.worker.request({
+      type: "sourceRunAction",
+      cwd: state.cwd,
+      kind: state.kind,
+      options: state.options,
+      action,
+      args,
+    });
     void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: {0}", report));
     await state.refresh();
     return report;

@@ -25,7 +25,13 @@ export function sourceNodeItem(state: SourceFolderState, node: SourceTreeNode, i
   item.iconPath = themeIcon(node.icon);
   if (node.contextValue) item.contextValue = node.contextValue;
   // A click runs autodev.openSourceTarget with (source key, target); see sourceTargetOpener.ts.
-  if (node.target) item.command = { command: "autodev.openSourceTarget", title: vscode.l10n.t("Open"), arguments: [state.key, node.target] };
+  if (node.target) {
+    item.command = {
+      command: "autodev.openSourceTarget",
+      title: vscode.l10n.t("Open"),
+      arguments: [state.key, node.target],
+    };
+  }
   return item;
 }
 
@@ -34,10 +40,23 @@ export function sourceRootItem(state: SourceFolderState, id: string, multiFolder
   const item = new vscode.TreeItem(state.displayName, vscode.TreeItemCollapsibleState.Expanded);
   item.id = id;
   const c = state.counts;
-  const health = state.error ? vscode.l10n.t("cannot read") : state.problems === null ? vscode.l10n.t("checking…") : problemCountsText(c.error, c.warning);
+  const health = state.error
+    ? vscode.l10n.t("cannot read")
+    : state.problems === null
+      ? vscode.l10n.t("checking…")
+      : problemCountsText(c.error, c.warning);
   item.description = [multiFolder ? state.folder.name : "", state.source.relDir, health].filter(Boolean).join(" · ");
-  item.iconPath = new vscode.ThemeIcon(state.error || c.error ? "warning" : "checklist", state.error || c.error ? new vscode.ThemeColor("errorForeground") : undefined);
-  item.tooltip = vscode.l10n.t("{0} state in {1}/{2}: {3}", state.displayName, state.folder.name, state.source.relDir, health);
+  item.iconPath = new vscode.ThemeIcon(
+    state.error || c.error ? "warning" : "checklist",
+    state.error || c.error ? new vscode.ThemeColor("errorForeground") : undefined,
+  );
+  item.tooltip = vscode.l10n.t(
+    "{0} state in {1}/{2}: {3}",
+    state.displayName,
+    state.folder.name,
+    state.source.relDir,
+    health,
+  );
   item.contextValue = `sourceRoot.${state.kind}`;
   return item;
 }

@@ -33,7 +33,9 @@ export class SourceTreeModel {
   children(node: RootNode | WrappedNode): PlanNode[] {
     if (node.kind === "sourceRoot") return this.build(node.state).top;
     const b = this.build(node.state);
-    return (node.node.children ?? []).map((c) => b.byLocalId.get(c.id)).filter((n): n is WrappedNode => n !== undefined);
+    return (node.node.children ?? [])
+      .map((c) => b.byLocalId.get(c.id))
+      .filter((n): n is WrappedNode => n !== undefined);
   }
 
   /** The wrapped node of a source-local id (for `reveal` targets). */
@@ -43,7 +45,9 @@ export class SourceTreeModel {
 
   /** The tree item of a source root or node. */
   item(node: RootNode | WrappedNode, multiFolder: boolean): vscode.TreeItem {
-    return node.kind === "sourceRoot" ? sourceRootItem(node.state, node.id, multiFolder) : sourceNodeItem(node.state, node.node, node.id);
+    return node.kind === "sourceRoot"
+      ? sourceRootItem(node.state, node.id, multiFolder)
+      : sourceNodeItem(node.state, node.node, node.id);
   }
 
   /** Drops the cache of sources that are gone. */
@@ -64,8 +68,11 @@ export class SourceTreeModel {
       return w;
     };
     const top: PlanNode[] = [];
-    if (state.error) top.push(info(root, "error", vscode.l10n.t("Cannot read {0}: {1}", state.source.relDir, state.error), "error"));
-    else if (state.problems === null && state.tree.length === 0) top.push(info(root, "loading", vscode.l10n.t("Loading…"), "info"));
+    if (state.error) {
+      top.push(info(root, "error", vscode.l10n.t("Cannot read {0}: {1}", state.source.relDir, state.error), "error"));
+    } else if (state.problems === null && state.tree.length === 0) {
+      top.push(info(root, "loading", vscode.l10n.t("Loading…"), "info"));
+    }
     top.push(...state.tree.map((n) => wrap(n, root)));
     const b = { generation: state.generation, root, top, byLocalId };
     this.built.set(state.key, b);
@@ -74,5 +81,12 @@ export class SourceTreeModel {
 }
 
 function info(root: RootNode, suffix: string, label: string, icon: string): PlanNode {
-  return { kind: "info", id: `${root.id}|${suffix}`, parent: root, label, icon, color: icon === "error" ? "errorForeground" : undefined };
+  return {
+    kind: "info",
+    id: `${root.id}|${suffix}`,
+    parent: root,
+    label,
+    icon,
+    color: icon === "error" ? "errorForeground" : undefined,
+  };
 }

@@ -43,7 +43,11 @@ export class SourceWorkspaces extends Disposable {
     super();
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()));
     this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()));
-    this.register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("autodev.engineStateDir") && void this.sync()));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => e.affectsConfiguration("autodev.engineStateDir") && void this.sync(),
+      ),
+    );
     for (const a of adapters) this.register(a.onDidChange(() => this.updateContextKeys()));
   }
 
@@ -51,7 +55,11 @@ export class SourceWorkspaces extends Disposable {
   get all(): SourceFolderState[] {
     const order = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
     const kinds = STATE_SOURCES.map((s) => s.kind);
-    return [...this.states.values()].sort((a, b) => order.indexOf(a.folder.uri.toString()) - order.indexOf(b.folder.uri.toString()) || kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
+    return [...this.states.values()].sort(
+      (a, b) =>
+        order.indexOf(a.folder.uri.toString()) - order.indexOf(b.folder.uri.toString()) ||
+        kinds.indexOf(a.kind) - kinds.indexOf(b.kind),
+    );
   }
 
   /** The sources of one workspace folder. */
@@ -94,7 +102,8 @@ export class SourceWorkspaces extends Disposable {
         seen.add(key);
         const known = this.states.get(key);
         if (known) {
-          const moved = known.source.relDir !== d.relDir || known.source.watchGlobs.join("\n") !== d.watchGlobs.join("\n");
+          const moved =
+            known.source.relDir !== d.relDir || known.source.watchGlobs.join("\n") !== d.watchGlobs.join("\n");
           known.redetected(d, options);
           if (moved) {
             this.unwatch(key);
@@ -164,7 +173,9 @@ export class SourceWorkspaces extends Disposable {
   private updateContextKeys(): void {
     const present = new Set(this.all.map((s) => s.kind));
     for (const a of this.adapters) if (a.present()) present.add(a.kind);
-    for (const s of STATE_SOURCES) void vscode.commands.executeCommand("setContext", `autodev.has.${s.kind}`, present.has(s.kind));
+    for (const s of STATE_SOURCES) {
+      void vscode.commands.executeCommand("setContext", `autodev.has.${s.kind}`, present.has(s.kind));
+    }
     void vscode.commands.executeCommand("setContext", "autodev.hasState", present.size > 0);
   }
 

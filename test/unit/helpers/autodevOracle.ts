@@ -22,7 +22,12 @@ export let oracleKind = "";
 export function askOracle<T = Record<string, unknown>>(requests: readonly object[]): T[] {
   const script = path.join(REPO_ROOT, "test/python/autodev_oracle.py");
   if (!fs.existsSync(script)) throw new Error(`${script} not found`);
-  const r = spawnSync("python3", [script], { input: requests.map((q) => JSON.stringify(q)).join("\n") + "\n", encoding: "utf8", timeout: 120_000, env: process.env });
+  const r = spawnSync("python3", [script], {
+    input: requests.map((q) => JSON.stringify(q)).join("\n") + "\n",
+    encoding: "utf8",
+    timeout: 120_000,
+    env: process.env,
+  });
   if (r.status !== 0) throw new Error(`autodev_oracle.py failed (${r.status}): ${r.stderr}`);
   const lines = r.stdout.trim().split("\n");
   oracleKind = (JSON.parse(lines[0]) as { oracle: string }).oracle;

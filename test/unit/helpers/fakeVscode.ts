@@ -93,7 +93,8 @@ const languages = {
 
 /** `vscode.l10n` without a bundle, as VS Code runs in English: `{0}`, `{1}`… replaced by the arguments. */
 const l10n = {
-  t: (message: string, ...args: Array<string | number | boolean>) => message.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m)),
+  t: (message: string, ...args: Array<string | number | boolean>) =>
+    message.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m)),
 };
 
 /** The fake module object. */

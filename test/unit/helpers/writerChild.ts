@@ -19,10 +19,23 @@ async function main(): Promise<void> {
       if (n % 2 === 0) await pm.markTaskRetry("1.3");
       else {
         const size = [1, 1000, 100_000, 2_000_000][n % 4];
-        await pm.ledgerAppend("impl_tournament_complete", new Map<string, PyValue>([["writer", tag], ["n", n], ["blob", "x".repeat(size)]]) as PyObject);
+        await pm.ledgerAppend(
+          "impl_tournament_complete",
+          new Map<string, PyValue>([
+            ["writer", tag],
+            ["n", n],
+            ["blob", "x".repeat(size)],
+          ]) as PyObject,
+        );
       }
     } else {
-      await pm.ledgerAppend("impl_tournament_complete", new Map<string, PyValue>([["writer", tag], ["n", n]]) as PyObject);
+      await pm.ledgerAppend(
+        "impl_tournament_complete",
+        new Map<string, PyValue>([
+          ["writer", tag],
+          ["n", n],
+        ]) as PyObject,
+      );
     }
     process.stdout.write(`WROTE ${n}\n`);
   }

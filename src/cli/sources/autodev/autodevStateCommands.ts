@@ -32,7 +32,11 @@ export function tournamentJson(t: TournamentSummary): Record<string, unknown> {
       scores: p.scores,
       valid_judges: p.validJudges,
       elapsed_s: p.elapsedS,
-      judges: p.judges.map((j) => ({ ranking: j.ranking, ...(j.error !== null ? { error: j.error } : {}), ...(j.plugin !== null ? { plugin: j.plugin } : {}) })),
+      judges: p.judges.map((j) => ({
+        ranking: j.ranking,
+        ...(j.error !== null ? { error: j.error } : {}),
+        ...(j.plugin !== null ? { plugin: j.plugin } : {}),
+      })),
       incumbent_hash_before: p.hashBefore,
       incumbent_hash_after: p.hashAfter,
     })),
@@ -55,12 +59,22 @@ export async function cmdTournaments(args: ParsedArgs): Promise<number> {
     if (tournaments.length === 0) println("no tournaments");
     for (const t of tournaments) {
       const conv = t.converged === null ? "convergence unknown" : t.converged ? "converged" : "did not converge";
-      println(`${t.id}  ${t.phase}${t.taskId ? ` task ${t.taskId}` : ""}  ${t.passes.length} pass${t.passes.length === 1 ? "" : "es"}, last winner ${t.winner ?? "—"}, ${conv}${t.finished ? "" : " (unfinished)"}`);
+      println(
+        `${t.id}  ${t.phase}${t.taskId ? ` task ${t.taskId}` : ""}  ${t.passes.length} pass${t.passes.length === 1 ? "" : "es"}, last winner ${t.winner ?? "—"}, ${conv}${t.finished ? "" : " (unfinished)"}`,
+      );
       for (const p of t.passes) {
-        const judges = p.judges.map((j) => (j.ranking ? j.ranking.join(">") : j.error ? "error" : "no ranking")).join(", ");
-        println(`  pass ${col(String(p.pass), 3)} ${col(p.winner, 2)} ${scoreLine(p.scores)}  judges ${p.validJudges}/${p.judges.length} [${judges}]  ${p.elapsedS}s`);
+        const judges = p.judges
+          .map((j) => (j.ranking ? j.ranking.join(">") : j.error ? "error" : "no ranking"))
+          .join(", ");
+        println(
+          `  pass ${col(String(p.pass), 3)} ${col(p.winner, 2)} ${scoreLine(p.scores)}  judges ${p.validJudges}/${p.judges.length} [${judges}]  ${p.elapsedS}s`,
+        );
       }
-      if (t.leftoverWorktrees) eprintln(`  ${t.dir}/worktrees/ is left over from a crashed run (${t.leftoverWorktrees.length} entries); remove it with git worktree prune and rm -r`);
+      if (t.leftoverWorktrees) {
+        eprintln(
+          `  ${t.dir}/worktrees/ is left over from a crashed run (${t.leftoverWorktrees.length} entries); remove it with git worktree prune and rm -r`,
+        );
+      }
       for (const e of t.errors) eprintln(`  ${t.dir}: ${e}`);
     }
     for (const e of errors) eprintln(e);
@@ -69,7 +83,16 @@ export async function cmdTournaments(args: ParsedArgs): Promise<number> {
 }
 
 function lessonJson(e: KnowledgeEntry): Record<string, unknown> {
-  return { id: e.id, text: e.text, role_source: e.role_source, confidence: e.confidence, confirmations: e.confirmations, applied_count: e.applied_count, timestamp: e.timestamp, rank: e.rank };
+  return {
+    id: e.id,
+    text: e.text,
+    role_source: e.role_source,
+    confidence: e.confidence,
+    confirmations: e.confirmations,
+    applied_count: e.applied_count,
+    timestamp: e.timestamp,
+    rank: e.rank,
+  };
 }
 
 /** `knowledge [DIR] [--json]`: lessons ranked as Python ranks them, and rejected lessons. */
@@ -88,9 +111,16 @@ export async function cmdKnowledge(args: ParsedArgs): Promise<number> {
       errors: k.errors,
     });
   } else {
-    for (const [name, list] of [["swarm (.autodev/knowledge.jsonl)", k.swarm], [`hive (${k.hivePath})${k.hiveEnabled ? "" : " — disabled in config.json"}`, k.hive]] as const) {
+    for (const [name, list] of [
+      ["swarm (.autodev/knowledge.jsonl)", k.swarm],
+      [`hive (${k.hivePath})${k.hiveEnabled ? "" : " — disabled in config.json"}`, k.hive],
+    ] as const) {
       println(`${name}: ${list.length} lesson${list.length === 1 ? "" : "s"}`);
-      for (const e of list) println(`  ${e.rank.toFixed(3)}  conf ${e.confidence.toFixed(2)}  ×${e.confirmations}  applied ${e.applied_count}  [${e.role_source}] ${e.text}`);
+      for (const e of list) {
+        println(
+          `  ${e.rank.toFixed(3)}  conf ${e.confidence.toFixed(2)}  ×${e.confirmations}  applied ${e.applied_count}  [${e.role_source}] ${e.text}`,
+        );
+      }
     }
     println(`rejected: ${k.rejected.length}`);
     for (const r of k.rejected) println(`  ${r.text}  — ${r.reason} (${r.rejected_at})`);
@@ -101,7 +131,10 @@ export async function cmdKnowledge(args: ParsedArgs): Promise<number> {
 }
 
 /** The run-state fields `status --json` adds: running, waiting, config, spec, next. */
-export async function runStateJson(dir: string, plan: (PlanTasks & { spec_hash: string }) | null): Promise<Record<string, unknown>> {
+export async function runStateJson(
+  dir: string,
+  plan: (PlanTasks & { spec_hash: string }) | null,
+): Promise<Record<string, unknown>> {
   const [probe, inline, config] = await Promise.all([probeAutodevRunning(dir), readInlineState(dir), readConfig(dir)]);
   const spec = await checkSpecDrift(dir, plan?.spec_hash ?? null);
   const w = inline.waiting;
@@ -125,8 +158,21 @@ export async function runStateJson(dir: string, plan: (PlanTasks & { spec_hash: 
         }
       : null,
     inline_errors: inline.errors,
-    config: config.present ? { ok: config.ok, errors: config.errors.map((e) => ({ path: e.path, message: e.message, line: e.line })), qa_retry_limit: config.qaRetryLimit } : null,
-    spec: spec === null ? null : spec.state === "checked" ? { matches: spec.matches, message: spec.message } : spec.state === "no_spec" ? { matches: false, message: "no .autodev/spec.md" } : { matches: false, message: spec.error },
+    config: config.present
+      ? {
+          ok: config.ok,
+          errors: config.errors.map((e) => ({ path: e.path, message: e.message, line: e.line })),
+          qa_retry_limit: config.qaRetryLimit,
+        }
+      : null,
+    spec:
+      spec === null
+        ? null
+        : spec.state === "checked"
+          ? { matches: spec.matches, message: spec.message }
+          : spec.state === "no_spec"
+            ? { matches: false, message: "no .autodev/spec.md" }
+            : { matches: false, message: spec.error },
     next: { resume: next.resume, execute: next.execute },
   };
 }

@@ -56,7 +56,9 @@ function nearbyLedgerDir(dir: string): string | null {
  * "no AutoDev ledger at …" and the folder the user probably meant.
  */
 export function requireLedger(dir: string): void {
-  if (!isDirectory(dir)) throw new InvalidInputError(`${dir} is not a folder (expected the folder that contains ${AUTODEV_DIR}/)`);
+  if (!isDirectory(dir)) {
+    throw new InvalidInputError(`${dir} is not a folder (expected the folder that contains ${AUTODEV_DIR}/)`);
+  }
   const ledger = ledgerPath(dir);
   // Only "nothing there" (lstat ENOENT) is answered here. Anything else at the ledger's path (a FIFO, a
   // device, a link, EACCES) is left to the command's checked read, which names what it found and what to
@@ -70,7 +72,11 @@ export function requireLedger(dir: string): void {
   const found = nearbyLedgerDir(dir);
   // Suggest it the way the user wrote DIR: relative stays relative.
   const near = found === null || path.isAbsolute(dir) ? found : path.relative(process.cwd(), found) || ".";
-  if (near !== null) throw new InvalidInputError(`no AutoDev ledger at ${ledger}; did you mean ${near}? (DIR is the folder that contains ${AUTODEV_DIR}/)`);
+  if (near !== null) {
+    throw new InvalidInputError(
+      `no AutoDev ledger at ${ledger}; did you mean ${near}? (DIR is the folder that contains ${AUTODEV_DIR}/)`,
+    );
+  }
   const hint = isDirectory(path.join(dir, AUTODEV_DIR))
     ? `${AUTODEV_DIR}/ exists but holds no ${LEDGER_FILE} yet: run AutoDev (\`autodev plan\`) or \`autodev-state init ${dir} --plan FILE\``
     : `this folder has no ${AUTODEV_DIR}/: point at the folder AutoDev runs in, or create a plan with \`autodev-state init ${dir} --plan FILE\``;
@@ -85,7 +91,9 @@ export async function requirePlan(dir: string): Promise<Plan> {
   requireLedger(dir);
   const plan = await livePlan(dir);
   if (plan === null) {
-    throw new InvalidInputError(`the ledger at ${ledgerPath(dir)} has no plan yet (no init_plan entry); nothing was written. Create one with \`autodev-state init ${dir} --plan FILE\``);
+    throw new InvalidInputError(
+      `the ledger at ${ledgerPath(dir)} has no plan yet (no init_plan entry); nothing was written. Create one with \`autodev-state init ${dir} --plan FILE\``,
+    );
   }
   return plan;
 }
@@ -108,7 +116,9 @@ export function unknownTaskMessage(id: string, ids: readonly string[]): string {
 
 /** Exit 2 naming the known ops when `op` is not one of them. */
 export function requireKnownOp(op: string): void {
-  if (!(LEDGER_OPS as readonly string[]).includes(op)) throw new InvalidInputError(`unknown op ${JSON.stringify(op)}; known ops: ${LEDGER_OPS.join(", ")}`);
+  if (!(LEDGER_OPS as readonly string[]).includes(op)) {
+    throw new InvalidInputError(`unknown op ${JSON.stringify(op)}; known ops: ${LEDGER_OPS.join(", ")}`);
+  }
 }
 
 /** The live plan for a read command's task argument, or null when the ledger has none (then any id is accepted). */

@@ -7,9 +7,20 @@
 import { ParsedArgs, withOptionalDir } from "../../cliArgs";
 import { eprintln, printJson, println } from "../../cliOutput";
 import { livePlan, requireLedger, requireTask } from "./cliPreflight";
-import { listEvidence, PATCH_SOURCES, readPatch, readPatchSource, readWorkspaceText } from "../../../core/sources/autodev/evidence/evidenceStore";
+import {
+  listEvidence,
+  PATCH_SOURCES,
+  readPatch,
+  readPatchSource,
+  readWorkspaceText,
+} from "../../../core/sources/autodev/evidence/evidenceStore";
 import { summarizeEvidence } from "../../../core/sources/autodev/evidence/evidenceSummary";
-import { describePaths, ParsedPatchFile, patchStats, tryParsePatch } from "../../../core/sources/autodev/evidence/patchModel";
+import {
+  describePaths,
+  ParsedPatchFile,
+  patchStats,
+  tryParsePatch,
+} from "../../../core/sources/autodev/evidence/patchModel";
 import { reconstructPatch } from "../../../core/sources/autodev/evidence/patchReconstruct";
 import { passSummary, readTournament, TournamentRecord } from "../../../core/sources/autodev/evidence/tournamentStore";
 
@@ -45,10 +56,19 @@ export async function cmdEvidence(args: ParsedArgs): Promise<number> {
   if (items.length === 0 && !patch) await requireTaskInPlan(dir, task);
   const parsedPatch = patch?.ok ? tryParsePatch(patch.text) : null;
   const tournaments = new Map<string, TournamentRecord>();
-  for (const i of items) if (i.ok && i.evidence.kind === "tournament") tournaments.set(i.file, await readTournament(dir, i.evidence.tournament_id));
+  for (const i of items) {
+    if (i.ok && i.evidence.kind === "tournament") {
+      tournaments.set(i.file, await readTournament(dir, i.evidence.tournament_id));
+    }
+  }
   const tProblems = [...tournaments.values()].flatMap((t) => tournamentLines(t).problems);
   const brokenSections = parsedPatch?.ok ? parsedPatch.files.filter((f) => f.error) : [];
-  const bad = items.filter((i) => !i.ok).length + (patch && !patch.ok ? 1 : 0) + (parsedPatch && !parsedPatch.ok ? 1 : 0) + brokenSections.length + tProblems.length;
+  const bad =
+    items.filter((i) => !i.ok).length +
+    (patch && !patch.ok ? 1 : 0) +
+    (parsedPatch && !parsedPatch.ok ? 1 : 0) +
+    brokenSections.length +
+    tProblems.length;
   if (args.switches.has("json")) {
     printJson({
       task_id: task,
@@ -56,8 +76,26 @@ export async function cmdEvidence(args: ParsedArgs): Promise<number> {
       bundles: items.map((i) => {
         if (!i.ok) return { file: i.file, kind: i.kind, ok: false, error: i.error };
         const t = tournaments.get(i.file);
-        const tournament = t ? { id: t.id, folder: t.exists, error: t.error, history_passes: t.history?.ok ? t.history.value.length : null, results: t.results.map((r) => ({ dir: r.dir, ok: r.file.ok, ...(r.file.ok ? { summary: passSummary(r.file.value) } : { error: r.file.error }) })) } : undefined;
-        return { file: i.file, kind: i.kind, ok: true, summary: summarizeEvidence(i.evidence), ...(tournament ? { tournament } : {}) };
+        const tournament = t
+          ? {
+              id: t.id,
+              folder: t.exists,
+              error: t.error,
+              history_passes: t.history?.ok ? t.history.value.length : null,
+              results: t.results.map((r) => ({
+                dir: r.dir,
+                ok: r.file.ok,
+                ...(r.file.ok ? { summary: passSummary(r.file.value) } : { error: r.file.error }),
+              })),
+            }
+          : undefined;
+        return {
+          file: i.file,
+          kind: i.kind,
+          ok: true,
+          summary: summarizeEvidence(i.evidence),
+          ...(tournament ? { tournament } : {}),
+        };
       }),
       patch:
         patch === null
@@ -66,7 +104,12 @@ export async function cmdEvidence(args: ParsedArgs): Promise<number> {
             ? { file: patch.file, ok: false, error: patch.error }
             : parsedPatch && !parsedPatch.ok
               ? { file: patch.file, ok: false, error: parsedPatch.error }
-              : { file: patch.file, ok: brokenSections.length === 0, files: parsedPatch?.ok ? parsedPatch.files.length : 0, errors: brokenSections.map((f) => ({ path: describePaths(f), error: f.error })) },
+              : {
+                  file: patch.file,
+                  ok: brokenSections.length === 0,
+                  files: parsedPatch?.ok ? parsedPatch.files.length : 0,
+                  errors: brokenSections.map((f) => ({ path: describePaths(f), error: f.error })),
+                },
     });
   } else {
     if (items.length === 0 && !patch) println(`no evidence for task ${task}`);
@@ -143,7 +186,12 @@ export async function cmdDiff(args: ParsedArgs): Promise<number> {
   } else {
     println(`${found.file}: ${patchStats(parsed.files)}`);
     for (const r of rebuilt) {
-      const sides = r.source === "workspace" ? "sides from the workspace" : r.source === "hunks" ? `from hunks only: ${r.note}` : r.note;
+      const sides =
+        r.source === "workspace"
+          ? "sides from the workspace"
+          : r.source === "hunks"
+            ? `from hunks only: ${r.note}`
+            : r.note;
       if (r.file.error) eprintln(`INVALID  ${describePaths(r.file)}: ${r.file.error}`);
       else println(fileLine(r.file, sides));
     }

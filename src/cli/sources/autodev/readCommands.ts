@@ -23,7 +23,9 @@ export async function cmdVerify(args: ParsedArgs): Promise<number> {
   requireLedger(dir);
   // Only the last status change per task is kept (for the missing-evidence warnings): bounded memory.
   const lastChange = new Map<string, EntrySummary>();
-  const { report, plan } = await verifyLedger(dir, { onEntry: (e) => e.taskId && e.toStatus && lastChange.set(e.taskId, e) });
+  const { report, plan } = await verifyLedger(dir, {
+    onEntry: (e) => e.taskId && e.toStatus && lastChange.set(e.taskId, e),
+  });
   const warnings: VerifyWarning[] = [...report.warnings];
   if (report.ok) {
     if (plan) warnings.push(...(await missingEvidenceWarnings(dir, plan, [...lastChange.values()])));
@@ -37,13 +39,28 @@ export async function cmdVerify(args: ParsedArgs): Promise<number> {
       entries: report.entries,
       head: report.head ? { seq: report.head.seq, self_hash: report.head.selfHash } : null,
       errors: report.errors.map((e) => ({ line: e.line, seq: e.seq, kind: e.kind, message: e.message })),
-      warnings: warnings.map((w) => ({ file: w.kind.startsWith("plan_json") ? "plan.json" : "plan-ledger.jsonl", line: w.atLine, seq: w.seq, kind: w.kind, message: w.message })),
+      warnings: warnings.map((w) => ({
+        file: w.kind.startsWith("plan_json") ? "plan.json" : "plan-ledger.jsonl",
+        line: w.atLine,
+        seq: w.seq,
+        kind: w.kind,
+        message: w.message,
+      })),
     });
   } else {
-    if (report.ok) println(`ledger ok: ${report.entries} entries${report.head ? `, head seq ${report.head.seq} (${displayValue(report.head.selfHash)})` : ""}`);
-    else {
-      println(`ledger BROKEN: ${report.errors.length} finding${report.errors.length === 1 ? "" : "s"} in ${report.entries} entries`);
-      for (const e of report.errors) println(`  ${e.kind}${e.line !== null ? ` (line ${e.line})` : ` (line ${e.atLine}, seq ${e.seq})`}: ${displayMessage(e.message)}`);
+    if (report.ok) {
+      println(
+        `ledger ok: ${report.entries} entries${report.head ? `, head seq ${report.head.seq} (${displayValue(report.head.selfHash)})` : ""}`,
+      );
+    } else {
+      println(
+        `ledger BROKEN: ${report.errors.length} finding${report.errors.length === 1 ? "" : "s"} in ${report.entries} entries`,
+      );
+      for (const e of report.errors) {
+        println(
+          `  ${e.kind}${e.line !== null ? ` (line ${e.line})` : ` (line ${e.atLine}, seq ${e.seq})`}: ${displayMessage(e.message)}`,
+        );
+      }
       if (report.head) println(`last good entry: seq ${report.head.seq} at line ${report.head.line}`);
     }
     for (const w of warnings) println(`warning: ${where(w)}: ${displayMessage(w.message)}`);
@@ -58,12 +75,18 @@ export async function cmdReplay(args: ParsedArgs): Promise<number> {
   let at: number | undefined;
   if (atRaw !== undefined) {
     at = Number(atRaw);
-    if (!/^\s*\d+\s*$/.test(atRaw) || !Number.isSafeInteger(at) || at < 1) throw new UsageError(`--at must be an entry's seq (a whole number from 1), got ${JSON.stringify(atRaw)}`);
+    if (!/^\s*\d+\s*$/.test(atRaw) || !Number.isSafeInteger(at) || at < 1) {
+      throw new UsageError(`--at must be an entry's seq (a whole number from 1), got ${JSON.stringify(atRaw)}`);
+    }
   }
   requireLedger(dir);
   const { plan, entries } = await replayLedger(dir, at);
   if (at !== undefined && at > entries) {
-    throw new InvalidInputError(entries === 0 ? `replay --at ${at}: the ledger is empty` : `replay --at ${at}: past the last entry (seq ${entries}); choose a seq from 1 to ${entries}`);
+    throw new InvalidInputError(
+      entries === 0
+        ? `replay --at ${at}: the ledger is empty`
+        : `replay --at ${at}: past the last entry (seq ${entries}); choose a seq from 1 to ${entries}`,
+    );
   }
   return printPlan(args, plan, entries);
 }
@@ -110,7 +133,15 @@ export async function cmdStatus(args: ParsedArgs): Promise<number> {
       const ev = (await listEvidence(dir, t.id)).length + ((await readPatch(dir, t.id)) ? 1 : 0);
       const status = String(t.status);
       byStatus[status] = (byStatus[status] ?? 0) + 1;
-      rows.push({ phase_id: phase.id, id: t.id, title: t.title, status, retry_count: t.retry_count, escalated: t.escalated, evidence: ev });
+      rows.push({
+        phase_id: phase.id,
+        id: t.id,
+        title: t.title,
+        status,
+        retry_count: t.retry_count,
+        escalated: t.escalated,
+        evidence: ev,
+      });
     }
   }
   const done = (byStatus.complete ?? 0) + (byStatus.skipped ?? 0);
@@ -124,7 +155,19 @@ export async function cmdStatus(args: ParsedArgs): Promise<number> {
     totals: { tasks: rows.length, done, by_status: byStatus },
     ledger: { entries, last_op: lastEntry?.op ?? null, last_timestamp: lastEntry?.timestamp ?? null },
   };
-  const run = summary.autodev_dir ? await runStateJson(dir, plan ? { phases: plan.phases.map((p) => ({ tasks: p.tasks.map((t) => ({ id: t.id, status: String(t.status), title: t.title })) })), spec_hash: plan.spec_hash } : null) : { running: false, waiting: null, config: null, spec: null };
+  const run = summary.autodev_dir
+    ? await runStateJson(
+        dir,
+        plan
+          ? {
+              phases: plan.phases.map((p) => ({
+                tasks: p.tasks.map((t) => ({ id: t.id, status: String(t.status), title: t.title })),
+              })),
+              spec_hash: plan.spec_hash,
+            }
+          : null,
+      )
+    : { running: false, waiting: null, config: null, spec: null };
   if (args.switches.has("json")) {
     printJson({ ...summary, ...run });
     return 0;
@@ -134,14 +177,22 @@ export async function cmdStatus(args: ParsedArgs): Promise<number> {
     if (summary.autodev_dir) for (const l of runStateLines(run)) println(displayMessage(l));
     return 0;
   }
-  println(`Plan ${displayValue(planTitle(plan))}  spec ${displayValue(plan.spec_hash)}  updated ${displayValue(plan.updated_at)}`);
-  println(`${col("PHASE", 6)} ${col("TASK", 8)} ${col("STATUS", 13)} ${col("RETRY", 5)} ${col("ESC", 3)} ${col("EVID", 4)} TITLE`);
+  println(
+    `Plan ${displayValue(planTitle(plan))}  spec ${displayValue(plan.spec_hash)}  updated ${displayValue(plan.updated_at)}`,
+  );
+  println(
+    `${col("PHASE", 6)} ${col("TASK", 8)} ${col("STATUS", 13)} ${col("RETRY", 5)} ${col("ESC", 3)} ${col("EVID", 4)} TITLE`,
+  );
   for (const r of rows) {
-    println(`${col(r.phase_id, 6)} ${col(r.id, 8)} ${col(r.status, 13)} ${col(String(r.retry_count), 5)} ${col(r.escalated ? "!" : "", 3)} ${col(String(r.evidence), 4)} ${displayValue(r.title)}`);
+    println(
+      `${col(r.phase_id, 6)} ${col(r.id, 8)} ${col(r.status, 13)} ${col(String(r.retry_count), 5)} ${col(r.escalated ? "!" : "", 3)} ${col(String(r.evidence), 4)} ${displayValue(r.title)}`,
+    );
   }
   const parts = Object.entries(byStatus).map(([k, v]) => `${v} ${displayValue(k)}`);
   println(`${done}/${rows.length} done · ${parts.join(", ")}`);
-  println(`ledger: ${entries} entries, last ${lastEntry ? `${displayValue(lastEntry.op)} at ${displayValue(lastEntry.timestamp)}` : "—"}`);
+  println(
+    `ledger: ${entries} entries, last ${lastEntry ? `${displayValue(lastEntry.op)} at ${displayValue(lastEntry.timestamp)}` : "—"}`,
+  );
   for (const l of runStateLines(run)) println(displayMessage(l));
   return 0;
 }
@@ -162,19 +213,43 @@ export async function cmdLog(args: ParsedArgs): Promise<number> {
     },
   });
   // A task the ledger never mentions and the plan does not have is a mistake, not an empty result.
-  if (task !== undefined && !taskSeen && plan && !taskIds(plan).includes(task)) throw new InvalidInputError(unknownTaskMessage(task, taskIds(plan)));
+  if (task !== undefined && !taskSeen && plan && !taskIds(plan).includes(task)) {
+    throw new InvalidInputError(unknownTaskMessage(task, taskIds(plan)));
+  }
   if (args.switches.has("json")) {
-    printJson(rows.map((r) => ({ seq: r.seq, line: r.line, timestamp: r.timestamp, session_id: r.sessionId, op: r.op, task_id: r.taskId, from: r.fromStatus, to: r.toStatus, retry_count: r.retryCount, escalated: r.escalated, change: entryChangeLabel(r), self_hash: r.selfHash, chain: r.chain })));
+    printJson(
+      rows.map((r) => ({
+        seq: r.seq,
+        line: r.line,
+        timestamp: r.timestamp,
+        session_id: r.sessionId,
+        op: r.op,
+        task_id: r.taskId,
+        from: r.fromStatus,
+        to: r.toStatus,
+        retry_count: r.retryCount,
+        escalated: r.escalated,
+        change: entryChangeLabel(r),
+        self_hash: r.selfHash,
+        chain: r.chain,
+      })),
+    );
   } else {
     for (const r of rows) {
       const label = entryChangeLabel(r);
       const change = label ? ` ${displayValue(label)}` : "";
       const mark = r.chain === "ok" ? "" : `  [${r.chain}]`;
-      println(`${col(`#${r.seq}`, 6)} ${displayValue(r.timestamp.slice(0, 19))}  ${col(r.op, 24)} ${col(r.taskId ?? "", 6)}${change}  (${displayValue(r.sessionId)})${mark}`);
+      println(
+        `${col(`#${r.seq}`, 6)} ${displayValue(r.timestamp.slice(0, 19))}  ${col(r.op, 24)} ${col(r.taskId ?? "", 6)}${change}  (${displayValue(r.sessionId)})${mark}`,
+      );
     }
     if (rows.length === 0) {
-      const filters = [task !== undefined ? `--task ${task}` : "", op !== undefined ? `--op ${op}` : ""].filter(Boolean).join(" ");
-      eprintln(filters ? `no entries match ${filters} (${report.entries} entries in the ledger)` : "the ledger has no entries");
+      const filters = [task !== undefined ? `--task ${task}` : "", op !== undefined ? `--op ${op}` : ""]
+        .filter(Boolean)
+        .join(" ");
+      eprintln(
+        filters ? `no entries match ${filters} (${report.entries} entries in the ledger)` : "the ledger has no entries",
+      );
     }
   }
   return report.ok ? 0 : 1;

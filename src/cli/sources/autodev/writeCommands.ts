@@ -18,7 +18,10 @@ import { assertTransition } from "../../../core/sources/autodev/plan/taskFsm";
 /** The commit path for DIR; every argument is checked before this is called, so a mistake touches nothing. */
 function manager(dir: string, args: ParsedArgs): PlanManager {
   requireDir(dir);
-  return new PlanManager(dir, { sessionId: args.options.get("session") ?? "autodev-state-cli", lockTimeoutS: lockTimeout(args) });
+  return new PlanManager(dir, {
+    sessionId: args.options.get("session") ?? "autodev-state-cli",
+    lockTimeoutS: lockTimeout(args),
+  });
 }
 
 /** Checks the options, that DIR has a plan and that it has `task`; creates nothing (no .autodev/, no .lock). */
@@ -63,7 +66,9 @@ export async function cmdEscalate(args: ParsedArgs): Promise<number> {
 function readJsonArg(args: ParsedArgs, inline: string, fileOpt: string): PyValue {
   const text = args.options.get(inline);
   const file = args.options.get(fileOpt);
-  if ((text === undefined) === (file === undefined)) throw new UsageError(`give exactly one of --${inline} JSON or --${fileOpt} FILE`);
+  if ((text === undefined) === (file === undefined)) {
+    throw new UsageError(`give exactly one of --${inline} JSON or --${fileOpt} FILE`);
+  }
   return readJsonText(text, file, inline);
 }
 
@@ -77,7 +82,9 @@ function readJsonText(text: string | undefined, file: string | undefined, inline
   try {
     return parsePyJson(source.replace(/^\uFEFF/, "").trim());
   } catch (e) {
-    throw new InvalidInputError(`${file ?? `--${inline}`} is not valid JSON: ${e instanceof PyJsonError ? e.message : String(e)}`);
+    throw new InvalidInputError(
+      `${file ?? `--${inline}`} is not valid JSON: ${e instanceof PyJsonError ? e.message : String(e)}`,
+    );
   }
 }
 
@@ -105,9 +112,15 @@ export async function cmdAppend(args: ParsedArgs): Promise<number> {
         const status = payload.get("status");
         const task = plan ? findTask(plan, payload.get("task_id") ?? "") : undefined;
         applyStrict(plan ? structuredClonePlan(plan) : null, probe);
-        if (op === "update_task_status" && task && typeof status === "string" && status !== task.status) assertTransition(String(task.status), status);
+        if (op === "update_task_status" && task && typeof status === "string" && status !== task.status) {
+          assertTransition(String(task.status), status);
+        }
       } catch (e) {
-        if (e instanceof ReplayError) throw new InvalidInputError(`refusing to append: replay would fail: ${e.message.replace("entry seq=0 ", "")}`);
+        if (e instanceof ReplayError) {
+          throw new InvalidInputError(
+            `refusing to append: replay would fail: ${e.message.replace("entry seq=0 ", "")}`,
+          );
+        }
         throw e;
       }
       return { audit: { op, payload }, result: undefined };

@@ -6,7 +6,14 @@
  */
 import type * as fs from "node:fs";
 import * as path from "node:path";
-import { guardPath, openGuarded, readGuarded, type FileGuardOptions, type FileRefusal, type FoundKind } from "../../fs/fileGuard";
+import {
+  guardPath,
+  openGuarded,
+  readGuarded,
+  type FileGuardOptions,
+  type FileRefusal,
+  type FoundKind,
+} from "../../fs/fileGuard";
 import type { SourceProblem } from "../stateSource";
 
 /** The state folder and its files, relative to the workspace folder (forward slashes). */
@@ -69,12 +76,24 @@ function refusalProblem(rel: string, why: FileRefusal): SourceProblem {
     }
     case "wrong kind": {
       const expected = why.expected === "file" ? "a regular file" : "a folder";
-      return refusal(rel, "unsafe_file", `${why.at ?? rel} is ${kindOf(why.found)}; expected ${expected} inside the workspace. It was not read: replace it with ${expected}.`);
+      return refusal(
+        rel,
+        "unsafe_file",
+        `${why.at ?? rel} is ${kindOf(why.found)}; expected ${expected} inside the workspace. It was not read: replace it with ${expected}.`,
+      );
     }
     case "changed":
-      return refusal(rel, "unsafe_file", `${rel} changed into something other than a regular file while it was opened; it was not read.`);
+      return refusal(
+        rel,
+        "unsafe_file",
+        `${rel} changed into something other than a regular file while it was opened; it was not read.`,
+      );
     case "too large":
-      return refusal(rel, "file_too_large", `${rel} is ${mib(why.size)}; the limit is ${mib(why.maxBytes)}. It was not read.`);
+      return refusal(
+        rel,
+        "file_too_large",
+        `${rel} is ${mib(why.size)}; the limit is ${mib(why.maxBytes)}. It was not read.`,
+      );
     case "grew":
       return refusal(rel, "file_too_large", `${rel} grew past the ${why.maxBytes}-byte limit while it was read.`);
     default:
@@ -102,8 +121,14 @@ export async function guardAgloopPath(
 ): Promise<
   { kind: "ok"; abs: string; stat: fs.Stats } | { kind: "missing" } | { kind: "refused"; problem: SourceProblem }
 > {
-  if (rel.split("/").some((p) => p === ".." || p === ".")) return { kind: "refused", problem: refusalProblem(rel, { why: "escapes" }) };
-  const checked = await guardPath(absolute(workspace, rel), guardOptions(workspace), want === "dir" ? "folder" : "file");
+  if (rel.split("/").some((p) => p === ".." || p === ".")) {
+    return { kind: "refused", problem: refusalProblem(rel, { why: "escapes" }) };
+  }
+  const checked = await guardPath(
+    absolute(workspace, rel),
+    guardOptions(workspace),
+    want === "dir" ? "folder" : "file",
+  );
   if (checked.kind === "refused") return { kind: "refused", problem: refusalProblem(rel, checked.refusal) };
   return checked.kind === "ok" ? { kind: "ok", abs: checked.real, stat: checked.stat } : checked;
 }

@@ -44,11 +44,23 @@ function errorProblem(e: VerifyFinding): SourceProblem {
 
 function warningProblem(w: VerifyWarning): SourceProblem {
   const onPlan = w.kind === "plan_json_mismatch" || w.kind === "plan_json_missing";
-  return { file: onPlan ? PLAN_REL : LEDGER_REL, line: w.atLine > 0 ? w.atLine : null, severity: "warning", code: w.kind, message: w.message };
+  return {
+    file: onPlan ? PLAN_REL : LEDGER_REL,
+    line: w.atLine > 0 ? w.atLine : null,
+    severity: "warning",
+    code: w.kind,
+    message: w.message,
+  };
 }
 
 /** Reads the ledger once: report, replayed plan and entry summaries. */
-async function readAll(location: SourceLocation): Promise<{ ok: boolean; errors: readonly VerifyFinding[]; warnings: readonly VerifyWarning[]; plan: Plan | null; entries: EntrySummary[] }> {
+async function readAll(location: SourceLocation): Promise<{
+  ok: boolean;
+  errors: readonly VerifyFinding[];
+  warnings: readonly VerifyWarning[];
+  plan: Plan | null;
+  entries: EntrySummary[];
+}> {
   const entries: EntrySummary[] = [];
   const { report, plan } = await verifyLedger(location.workspace, { onEntry: (s) => void entries.push(s) });
   return { ok: report.ok, errors: report.errors, warnings: report.warnings, plan, entries };
@@ -101,7 +113,9 @@ export const AUTODEV_SOURCE: StateSource = {
 
   async summarize(location) {
     const { ok, plan, entries } = await readAll(location);
-    const tasks = (plan?.phases ?? []).flatMap((p) => p.tasks.map((t) => ({ id: t.id, title: t.title, status: String(t.status), depends_on: [...t.depends_on] })));
+    const tasks = (plan?.phases ?? []).flatMap((p) =>
+      p.tasks.map((t) => ({ id: t.id, title: t.title, status: String(t.status), depends_on: [...t.depends_on] })),
+    );
     const title = plan?.metadata.get("title");
     return {
       kind: "autodev",
@@ -117,7 +131,11 @@ export const AUTODEV_SOURCE: StateSource = {
   async tree(location): Promise<readonly SourceTreeNode[]> {
     const { plan } = await readAll(location);
     const run = await readRunState(location.workspace, runPlanOf(plan));
-    return [...runTopNodes(run), ...autodevTree(plan, path.posix.join(location.relDir, PLAN_FILE)), ...runBottomNodes(run)];
+    return [
+      ...runTopNodes(run),
+      ...autodevTree(plan, path.posix.join(location.relDir, PLAN_FILE)),
+      ...runBottomNodes(run),
+    ];
   },
 
   async timeline(location) {

@@ -24,9 +24,21 @@ function taskNode(task: Task, known: ReadonlySet<string>): SourceTreeNode {
       icon: known.has(dep) ? { id: "link" } : { id: "warning", color: "problemsWarningIcon.foreground" },
       target: known.has(dep) ? { kind: "reveal" as const, nodeId: `autodev|task|${dep}` } : undefined,
     })),
-    ...task.files.map((f) => ({ id: `${id}|file|${f}`, label: f, icon: { id: "file" }, target: { kind: "file" as const, file: f } })),
+    ...task.files.map((f) => ({
+      id: `${id}|file|${f}`,
+      label: f,
+      icon: { id: "file" },
+      target: { kind: "file" as const, file: f },
+    })),
   ];
-  return { id, label: `${task.id} ${task.title}`, description: taskStatusLabel(status), icon: taskStatusIcon(status), children, contextValue: `autodevTask.${status}` };
+  return {
+    id,
+    label: `${task.id} ${task.title}`,
+    description: taskStatusLabel(status),
+    icon: taskStatusIcon(status),
+    children,
+    contextValue: `autodevTask.${status}`,
+  };
 }
 
 /** The tree of `plan` (an info leaf when there is none); `planFile` is what a phase click opens. */

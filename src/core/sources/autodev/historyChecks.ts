@@ -15,7 +15,11 @@ import { EntrySummary, VerifyWarning } from "./ledger/verifyTypes";
 import { planPath } from "./autodevPaths";
 
 /** Evidence a task's status implies but that is missing (or invalid). */
-export async function missingEvidenceWarnings(cwd: string, plan: Plan, entries: readonly EntrySummary[]): Promise<VerifyWarning[]> {
+export async function missingEvidenceWarnings(
+  cwd: string,
+  plan: Plan,
+  entries: readonly EntrySummary[],
+): Promise<VerifyWarning[]> {
   const lastChange = new Map<string, EntrySummary>();
   for (const e of entries) if (e.taskId && e.toStatus) lastChange.set(e.taskId, e);
   const out: VerifyWarning[] = [];
@@ -31,7 +35,10 @@ export async function missingEvidenceWarnings(cwd: string, plan: Plan, entries: 
       const missing = needs.filter((k) => !have.has(k));
       const at = lastChange.get(task.id);
       if (missing.length > 0) {
-        const why = missing.includes("tournament") && missing.length === 1 ? " (the impl tournament is enabled in config.json; it was skipped or failed)" : "";
+        const why =
+          missing.includes("tournament") && missing.length === 1
+            ? " (the impl tournament is enabled in config.json; it was skipped or failed)"
+            : "";
         out.push({
           atLine: at?.line ?? 1,
           seq: at?.seq ?? null,
@@ -40,8 +47,18 @@ export async function missingEvidenceWarnings(cwd: string, plan: Plan, entries: 
         });
       }
       const dev = items.find((i) => i.ok && i.evidence.kind === "developer");
-      if (dev?.ok && dev.evidence.kind === "developer" && dev.evidence.diff && (await readPatch(cwd, task.id)) === null) {
-        out.push({ atLine: at?.line ?? 1, seq: at?.seq ?? null, kind: "missing_evidence", message: `task ${task.id} is '${status}' and its developer evidence has a diff, but .autodev/evidence/${task.id}.patch (written with it) is missing` });
+      if (
+        dev?.ok &&
+        dev.evidence.kind === "developer" &&
+        dev.evidence.diff &&
+        (await readPatch(cwd, task.id)) === null
+      ) {
+        out.push({
+          atLine: at?.line ?? 1,
+          seq: at?.seq ?? null,
+          kind: "missing_evidence",
+          message: `task ${task.id} is '${status}' and its developer evidence has a diff, but .autodev/evidence/${task.id}.patch (written with it) is missing`,
+        });
       }
     }
   }
@@ -58,7 +75,14 @@ export async function planJsonWarning(cwd: string, plan: Plan | null): Promise<V
     return { atLine: 1, seq: null, kind: "plan_json_mismatch", message: e instanceof Error ? e.message : String(e) };
   }
   if (onDisk === null) {
-    return plan ? { atLine: 1, seq: null, kind: "plan_json_missing", message: "plan.json is missing; the ledger has a plan (run any write, or AutoDev, to recreate it)" } : null;
+    return plan
+      ? {
+          atLine: 1,
+          seq: null,
+          kind: "plan_json_missing",
+          message: "plan.json is missing; the ledger has a plan (run any write, or AutoDev, to recreate it)",
+        }
+      : null;
   }
   if (!plan) return null;
   const expected = planJsonText(plan);

@@ -11,8 +11,18 @@ import type { JsonPath } from "../../text/jsonOffsets";
 import { formatJsonPath } from "./jsonLocate";
 
 const BOOL_STRINGS: Readonly<Record<string, boolean>> = {
-  "0": false, off: false, f: false, false: false, n: false, no: false,
-  "1": true, on: true, t: true, true: true, y: true, yes: true,
+  "0": false,
+  off: false,
+  f: false,
+  false: false,
+  n: false,
+  no: false,
+  "1": true,
+  on: true,
+  t: true,
+  true: true,
+  y: true,
+  yes: true,
 };
 
 function intFromString(s: string): number | null {
@@ -34,7 +44,12 @@ export const pyLaxInt = z.unknown().transform((v, ctx): number => {
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "number") {
     if (Number.isInteger(v)) return v;
-    ctx.addIssue({ code: "custom", message: Number.isFinite(v) ? "Input should be a valid integer, got a number with a fractional part" : "Input should be a finite number" });
+    ctx.addIssue({
+      code: "custom",
+      message: Number.isFinite(v)
+        ? "Input should be a valid integer, got a number with a fractional part"
+        : "Input should be a finite number",
+    });
     return z.NEVER;
   }
   if (typeof v === "string") {
@@ -104,7 +119,10 @@ export function zodToPathErrors(err: z.ZodError): PathError[] {
 }
 
 function firstUnionMessage(issue: z.core.$ZodIssueInvalidUnion): string {
-  const msgs = issue.errors.flat().map((i) => i.message).filter((m) => !/expected null/i.test(m));
+  const msgs = issue.errors
+    .flat()
+    .map((i) => i.message)
+    .filter((m) => !/expected null/i.test(m));
   return msgs[0] ?? issue.message;
 }
 

@@ -66,12 +66,19 @@ function refusalMessage(refusal: FileRefusal, label: string): string {
  * resolves outside it is refused; without it (the hive file under the home
  * folder) any regular file is read. `label` names the file in messages.
  */
-export async function readStateFile(abs: string, max: number, confineTo: string | null, label = abs): Promise<StateFileRead> {
+export async function readStateFile(
+  abs: string,
+  max: number,
+  confineTo: string | null,
+  label = abs,
+): Promise<StateFileRead> {
   const read = await readGuarded(abs, { root: confineTo, maxBytes: max, notDirIsMissing: true });
   if (read.kind === "missing") return read;
   if (read.kind === "refused") return { kind: "error", error: refusalMessage(read.refusal, label) };
   const text = decodeUtf8Strict(read.bytes);
-  return text === null ? { kind: "error", error: `${label} is not valid UTF-8` } : { kind: "ok", text, bytes: read.bytes.length };
+  return text === null
+    ? { kind: "error", error: `${label} is not valid UTF-8` }
+    : { kind: "ok", text, bytes: read.bytes.length };
 }
 
 /** Reads a file of the workspace `cwd` given relative to it (forward slashes), confined to the workspace. */
@@ -80,7 +87,10 @@ export function readWorkspaceStateFile(cwd: string, rel: string, max = MAX_SMALL
 }
 
 /** Names in a workspace folder (sorted), `[]` when it does not exist, or why it was not listed. */
-export async function listWorkspaceDir(cwd: string, rel: string): Promise<{ ok: true; names: string[] } | { ok: false; error: string }> {
+export async function listWorkspaceDir(
+  cwd: string,
+  rel: string,
+): Promise<{ ok: true; names: string[] } | { ok: false; error: string }> {
   const checked = await guardPath(path.join(cwd, ...rel.split("/")), { root: cwd, notDirIsMissing: true }, "folder");
   if (checked.kind === "missing") return { ok: true, names: [] };
   if (checked.kind === "refused") return { ok: false, error: refusalMessage(checked.refusal, rel) };

@@ -24,7 +24,12 @@ export interface LocatedError {
 /** A document that validated (with its plain value and key lines), or its errors. */
 export type JsonValidation<T> =
   | { readonly ok: true; readonly value: T; readonly raw: unknown; readonly lines: JsonLines }
-  | { readonly ok: false; readonly errors: readonly LocatedError[]; readonly raw: unknown | undefined; readonly lines: JsonLines };
+  | {
+      readonly ok: false;
+      readonly errors: readonly LocatedError[];
+      readonly raw: unknown | undefined;
+      readonly lines: JsonLines;
+    };
 
 /** Parses `text` (Python's JSON rules) and validates it with `schema`. */
 export function validateJsonText<T>(text: string, schema: z.ZodType<T>): JsonValidation<T> {
@@ -49,5 +54,7 @@ export function locate(lines: JsonLines, p: JsonPath, message: string): LocatedE
 
 /** A plain object's own value at `key`, or undefined (no prototype lookups). */
 export function own(o: unknown, key: string): unknown {
-  return o !== null && typeof o === "object" && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined;
+  return o !== null && typeof o === "object" && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, key)
+    ? (o as Record<string, unknown>)[key]
+    : undefined;
 }

@@ -73,7 +73,9 @@ export function canonicalDump(value: PyValue, ensureAscii: boolean): string {
     const keys = Array.from(v.keys());
     if (needsSort(keys)) keys.sort(comparePyStrings);
     let out = "{";
-    for (let i = 0; i < keys.length; i++) out += (i > 0 ? "," : "") + quote(keys[i]) + ":" + write(v.get(keys[i]) as PyValue);
+    for (let i = 0; i < keys.length; i++) {
+      out += (i > 0 ? "," : "") + quote(keys[i]) + ":" + write(v.get(keys[i]) as PyValue);
+    }
     return out + "}";
   };
   return write(value);

@@ -73,7 +73,10 @@ export async function inspectEngineStateDir(workspace: string, dir: string): Pro
  * slate, not an error). A configured folder outside the workspace, or a configured path that
  * is not a folder, is returned with a `refusal` and is never read.
  */
-export async function detectEngineState(workspace: string, options: DetectOptions = {}): Promise<EngineStateLocation | null> {
+export async function detectEngineState(
+  workspace: string,
+  options: DetectOptions = {},
+): Promise<EngineStateLocation | null> {
   const { value, from } = configuredDir(options);
   const dir = path.resolve(workspace, value);
   const base = { kind: "engine_state" as const, workspace, dir, relDir: relativeTo(workspace, dir) || "." };

@@ -90,5 +90,15 @@ export async function readEngineState(location: SourceLocation): Promise<EngineS
     problems,
     duplicateCandidateIds(files.candidates),
   );
-  return { location, files, manifest, head, stale, recognizers, candidates, refusal: null, problems: sortProblems(problems) };
+  return {
+    location,
+    files,
+    manifest,
+    head,
+    stale,
+    recognizers,
+    candidates,
+    refusal: null,
+    problems: sortProblems(problems),
+  };
 }

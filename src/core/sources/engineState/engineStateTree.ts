@@ -28,8 +28,26 @@ export function engineStateTree(model: EngineStateModel): SourceTreeNode[] {
   }
   return [
     manifestNode(model, base),
-    fileNode(model, base, "recognizers", "Recognizers", model.files.recognizers, model.recognizers, recognizerView, "symbol-class"),
-    fileNode(model, base, "candidates", "Discovery candidates", model.files.candidates, model.candidates, candidateView, "lightbulb"),
+    fileNode(
+      model,
+      base,
+      "recognizers",
+      "Recognizers",
+      model.files.recognizers,
+      model.recognizers,
+      recognizerView,
+      "symbol-class",
+    ),
+    fileNode(
+      model,
+      base,
+      "candidates",
+      "Discovery candidates",
+      model.files.candidates,
+      model.candidates,
+      candidateView,
+      "lightbulb",
+    ),
   ];
 }
 
@@ -60,13 +78,33 @@ function manifestNode(model: EngineStateModel, base: string): SourceTreeNode {
     m.state !== "ok"
       ? []
       : [
-          leaf(`${base}:manifest:schema`, "Schema version", m.schemaVersionText ?? "absent (0)", target, m.schemaUnsupported ? ERROR_ICON : undefined),
+          leaf(
+            `${base}:manifest:schema`,
+            "Schema version",
+            m.schemaVersionText ?? "absent (0)",
+            target,
+            m.schemaUnsupported ? ERROR_ICON : undefined,
+          ),
           leaf(`${base}:manifest:turns`, "Turn count", m.turnCountText ?? "absent", target),
-          leaf(`${base}:manifest:revision`, "Written at revision", displayValue(m.writtenAtRevisionText ?? "absent", 60), target, model.stale ? WARNING_ICON : undefined),
+          leaf(
+            `${base}:manifest:revision`,
+            "Written at revision",
+            displayValue(m.writtenAtRevisionText ?? "absent", 60),
+            target,
+            model.stale ? WARNING_ICON : undefined,
+          ),
           leaf(`${base}:manifest:head`, "HEAD", head, undefined, model.stale ? WARNING_ICON : undefined),
         ];
   for (const p of problems) {
-    children.push(leaf(`${base}:manifest:problem:${p.code}:${p.line ?? 0}`, p.code, displayValue(p.message, 160), { kind: "file", file, ...(p.line ? { line: p.line } : {}) }, p.severity === "error" ? ERROR_ICON : WARNING_ICON));
+    children.push(
+      leaf(
+        `${base}:manifest:problem:${p.code}:${p.line ?? 0}`,
+        p.code,
+        displayValue(p.message, 160),
+        { kind: "file", file, ...(p.line ? { line: p.line } : {}) },
+        p.severity === "error" ? ERROR_ICON : WARNING_ICON,
+      ),
+    );
   }
   return {
     id: `${base}:manifest`,
@@ -83,7 +121,9 @@ function manifestNode(model: EngineStateModel, base: string): SourceTreeNode {
 
 function headText(model: EngineStateModel): string {
   const sha = (model.head.sha ?? "").slice(0, 12);
-  return model.head.ref === null ? `${sha} (detached)` : `${sha} (${displayValue(model.head.ref.replace(/^refs\/heads\//, ""), 60)})`;
+  return model.head.ref === null
+    ? `${sha} (detached)`
+    : `${sha} (${displayValue(model.head.ref.replace(/^refs\/heads\//, ""), 60)})`;
 }
 
 /** The first 7 characters and an ellipsis, as the stale description shows revisions. */
@@ -92,7 +132,13 @@ function short(revision: string | null): string {
   return revision.length > 7 ? `${displayValue(revision.slice(0, 7))}…` : displayValue(revision);
 }
 
-function leaf(id: string, label: string, description: string, target?: SourceTreeNode["target"], icon?: NodeIcon): SourceTreeNode {
+function leaf(
+  id: string,
+  label: string,
+  description: string,
+  target?: SourceTreeNode["target"],
+  icon?: NodeIcon,
+): SourceTreeNode {
   return { id, label, description, ...(target ? { target } : {}), ...(icon ? { icon } : {}) };
 }
 
@@ -111,10 +157,23 @@ function fileNode(
   const flagged = problems.length > 0 ? ` · ${problems.length} problem${problems.length === 1 ? "" : "s"}` : "";
   const children = content.entries.map((entry) => lineNode(`${base}:${key}`, file, entry, view));
   if (content.omitted > 0) {
-    children.push({ id: `${base}:${key}:more`, label: `… ${content.omitted} more lines`, description: "open the file to see them", target: { kind: "file", file } });
+    children.push({
+      id: `${base}:${key}:more`,
+      label: `… ${content.omitted} more lines`,
+      description: "open the file to see them",
+      target: { kind: "file", file },
+    });
   }
   for (const p of problems.filter((p) => p.line === null)) {
-    children.unshift(leaf(`${base}:${key}:problem:${p.code}`, p.code, displayValue(p.message, 160), undefined, p.severity === "error" ? ERROR_ICON : WARNING_ICON));
+    children.unshift(
+      leaf(
+        `${base}:${key}:problem:${p.code}`,
+        p.code,
+        displayValue(p.message, 160),
+        undefined,
+        p.severity === "error" ? ERROR_ICON : WARNING_ICON,
+      ),
+    );
   }
   return {
     id: `${base}:${key}`,
@@ -127,12 +186,19 @@ function fileNode(
   };
 }
 
-function lineNode(parent: string, file: string, entry: LineEntry, view: (value: NonNullable<LineEntry["value"]>) => RecordView): SourceTreeNode {
+function lineNode(
+  parent: string,
+  file: string,
+  entry: LineEntry,
+  view: (value: NonNullable<LineEntry["value"]>) => RecordView,
+): SourceTreeNode {
   const shown = entry.value === null ? null : view(entry.value);
   const label = shown?.label ?? `line ${entry.lineNo}: ${entry.problem === null ? "blank" : "unreadable"}`;
   const description = [`line ${entry.lineNo}`, shown?.description].filter(Boolean).join(" · ");
   const tooltip = [
-    ...(entry.problem !== null ? [`**${entry.severity === "error" ? "Error" : "Warning"}:** ${escapeMarkdown(entry.problem)}`] : []),
+    ...(entry.problem !== null
+      ? [`**${entry.severity === "error" ? "Error" : "Warning"}:** ${escapeMarkdown(entry.problem)}`]
+      : []),
     ...(shown?.details ?? []).map((d) => escapeMarkdown(d)),
   ].join("\n\n");
   return {

@@ -83,7 +83,9 @@ export function refFile(files: GitFiles, ref: string): string {
 /** Reads HEAD of the repository at `workspace` (its `.git` only; parents are not searched). */
 export async function readGitHead(workspace: string): Promise<GitHead> {
   const files = locateGitFiles(workspace);
-  if (files === null) return { sha: null, ref: null, files: null, reason: "the workspace folder is not a git repository" };
+  if (files === null) {
+    return { sha: null, ref: null, files: null, reason: "the workspace folder is not a git repository" };
+  }
   let content = await readText(path.join(files.gitDir, "HEAD"));
   if (content === null) return { sha: null, ref: null, files, reason: "HEAD cannot be read" };
   let ref: string | null = null;
@@ -116,11 +118,15 @@ async function packedRef(files: GitFiles, ref: string): Promise<string | null> {
   if (opened.kind !== "open") return null;
   let found: string | null = null;
   try {
-    await readFileLines(opened.handle, (line) => {
-      if (found !== null || line.text === null) return;
-      const space = line.text.indexOf(" ");
-      if (space > 0 && line.text.slice(space + 1) === ref) found = line.text.slice(0, space);
-    }, 4096);
+    await readFileLines(
+      opened.handle,
+      (line) => {
+        if (found !== null || line.text === null) return;
+        const space = line.text.indexOf(" ");
+        if (space > 0 && line.text.slice(space + 1) === ref) found = line.text.slice(0, space);
+      },
+      4096,
+    );
   } finally {
     await opened.handle.close();
   }

@@ -101,33 +101,75 @@ function checkLine(
   const where = `${rel} line ${line.lineNo}`;
   let value: PyValue | null = null;
   if (line.tooLong) {
-    at("error", "line_too_long", `${where} is ${line.byteLength} bytes, longer than the ${maxLineBytes}-byte limit; it was not read. Expected one JSON record of ordinary size.`);
+    at(
+      "error",
+      "line_too_long",
+      `${where} is ${line.byteLength} bytes, longer than the ${maxLineBytes}-byte limit; it was not read. Expected one JSON record of ordinary size.`,
+    );
   } else if (line.notUtf8 || line.text === null) {
-    at("error", "invalid_json", `${where} is not valid UTF-8: the writer's loader (read_text) raises UnicodeDecodeError for the whole file.`);
+    at(
+      "error",
+      "invalid_json",
+      `${where} is not valid UTF-8: the writer's loader (read_text) raises UnicodeDecodeError for the whole file.`,
+    );
   } else if (pyStrip(line.text) === "") {
-    at("error", "non_canonical_line", `${where} is blank: the loader skips it and re-saving drops it, so the file does not round-trip. Remove the line.`);
+    at(
+      "error",
+      "non_canonical_line",
+      `${where} is blank: the loader skips it and re-saving drops it, so the file does not round-trip. Remove the line.`,
+    );
   } else {
     const breakAt = splitlinesBreakColumn(line.text);
     const verdict = judgeLine(line.text);
     if (verdict.kind === "invalid_json") {
-      at("error", "invalid_json", `${where} is not valid JSON (${verdict.message}); json.loads refuses it, so the checkpoint does not load.`, verdict.column);
+      at(
+        "error",
+        "invalid_json",
+        `${where} is not valid JSON (${verdict.message}); json.loads refuses it, so the checkpoint does not load.`,
+        verdict.column,
+      );
     } else {
       value = verdict.value;
       if (breakAt > 0) {
-        const char = line.text.charCodeAt(breakAt - 1).toString(16).toUpperCase().padStart(4, "0");
-        at("error", "unloadable_line", `${where} holds a raw U+${char} at column ${breakAt}: the loader splits lines with str.splitlines(), which breaks there, so json.loads fails. Write it escaped (ensure_ascii=True writes \\u${char.toLowerCase()}).`, breakAt);
+        const char = line.text
+          .charCodeAt(breakAt - 1)
+          .toString(16)
+          .toUpperCase()
+          .padStart(4, "0");
+        at(
+          "error",
+          "unloadable_line",
+          `${where} holds a raw U+${char} at column ${breakAt}: the loader splits lines with str.splitlines(), which breaks there, so json.loads fails. Write it escaped (ensure_ascii=True writes \\u${char.toLowerCase()}).`,
+          breakAt,
+        );
       } else if (verdict.kind === "non_canonical") {
-        const expected = displayValue(verdict.expected.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
+        const expected = displayValue(
+          verdict.expected.slice(Math.max(0, verdict.column - 21), verdict.column + 40),
+          80,
+        );
         const found = displayValue(line.text.slice(Math.max(0, verdict.column - 21), verdict.column + 40), 80);
-        at("error", "non_canonical_line", `${where} does not re-serialize to the same bytes (column ${verdict.column}): the writer's json.dumps(sort_keys=True, separators=(",", ":")) gives …${expected}… where the line has …${found}…. Re-save the checkpoint with the writer.`, verdict.column);
+        at(
+          "error",
+          "non_canonical_line",
+          `${where} does not re-serialize to the same bytes (column ${verdict.column}): the writer's json.dumps(sort_keys=True, separators=(",", ":")) gives …${expected}… where the line has …${found}…. Re-save the checkpoint with the writer.`,
+          verdict.column,
+        );
       } else if (line.terminator === "\r\n" || line.terminator === "\r") {
-        at("error", "non_canonical_line", `${where} ends with ${line.terminator === "\r" ? "CR" : "CRLF"}; the writer ends every line with LF ("\\n"), so the file does not round-trip.`);
+        at(
+          "error",
+          "non_canonical_line",
+          `${where} ends with ${line.terminator === "\r" ? "CR" : "CRLF"}; the writer ends every line with LF ("\\n"), so the file does not round-trip.`,
+        );
       }
       if (visit !== undefined) for (const p of visit(value, line.lineNo)) out.push({ file: rel, ...p });
     }
   }
   if (line.terminator === "") {
-    at("warning", "missing_final_newline", `${where} is the last line and has no final newline; the writer ends the file with "\\n" (a torn or hand-edited write?).`);
+    at(
+      "warning",
+      "missing_final_newline",
+      `${where} is the last line and has no final newline; the writer ends the file with "\\n" (a torn or hand-edited write?).`,
+    );
   }
   return value;
 }

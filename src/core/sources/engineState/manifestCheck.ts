@@ -99,7 +99,9 @@ export async function checkManifest(
     return { ...NO_MANIFEST, state: "invalid" };
   }
   const text = decodeUtf8Strict(read.bytes);
-  if (text === null) return invalid(`${rel} is not valid UTF-8: the writer's loader (read_text) raises UnicodeDecodeError.`);
+  if (text === null) {
+    return invalid(`${rel} is not valid UTF-8: the writer's loader (read_text) raises UnicodeDecodeError.`);
+  }
   const content = pyStrip(text);
   if (content === "") return { ...NO_MANIFEST, state: "empty" };
   const offset = text.indexOf(content);
@@ -109,10 +111,17 @@ export async function checkManifest(
   } catch (e) {
     if (!(e instanceof PyJsonError)) throw e;
     const at = lineColumn(text, offset + e.index);
-    return invalid(`${rel} is not valid JSON (${e.msg} at line ${at.line} column ${at.column}); json.loads refuses it, so the checkpoint does not load.`, at.line, at.column);
+    return invalid(
+      `${rel} is not valid JSON (${e.msg} at line ${at.line} column ${at.column}); json.loads refuses it, so the checkpoint does not load.`,
+      at.line,
+      at.column,
+    );
   }
   if (!isPyObject(value)) {
-    return invalid(`${rel} must hold a JSON object {"schema_version", "turn_count", "written_at_revision"}; found ${kindOf(value)}.`, 1);
+    return invalid(
+      `${rel} must hold a JSON object {"schema_version", "turn_count", "written_at_revision"}; found ${kindOf(value)}.`,
+      1,
+    );
   }
   return describeManifest(value, text, rel, problems);
 }
@@ -132,7 +141,10 @@ function describeManifest(manifest: PyObject, text: string, rel: string, problem
   const schemaUnsupported = schemaVersion === null || schemaVersion > SUPPORTED_SCHEMA_VERSION;
   const versionText = version === undefined ? null : canonicalDump(version, false);
   if (schemaUnsupported) {
-    const found = schemaVersion === null ? `${displayValue(versionText ?? "", 40)}, which is not an integer` : `${versionText}, newer than ${SUPPORTED_SCHEMA_VERSION}`;
+    const found =
+      schemaVersion === null
+        ? `${displayValue(versionText ?? "", 40)}, which is not an integer`
+        : `${versionText}, newer than ${SUPPORTED_SCHEMA_VERSION}`;
     problems.push({
       file: rel,
       line: keyLine(text, "schema_version") ?? 1,
@@ -149,7 +161,8 @@ function describeManifest(manifest: PyObject, text: string, rel: string, problem
     turnCount: pyIntValue(turns),
     turnCountText: turns === undefined ? null : displayValue(canonicalDump(turns, false), 60),
     writtenAtRevision: typeof revision === "string" ? revision : null,
-    writtenAtRevisionText: revision === undefined ? null : typeof revision === "string" ? revision : canonicalDump(revision, false),
+    writtenAtRevisionText:
+      revision === undefined ? null : typeof revision === "string" ? revision : canonicalDump(revision, false),
     revisionLine: keyLine(text, "written_at_revision"),
   };
 }
@@ -160,6 +173,9 @@ export function staleReason(manifest: ManifestInfo, head: string | null): string
   const revision = manifest.writtenAtRevision;
   if (revision === "unknown" || revision === "") return null;
   if (revision !== null && head.startsWith(revision)) return null;
-  const written = revision === null ? `"${displayValue(manifest.writtenAtRevisionText, 40)}" (not a string)` : `"${displayValue(revision, 40)}"`;
+  const written =
+    revision === null
+      ? `"${displayValue(manifest.writtenAtRevisionText, 40)}" (not a string)`
+      : `"${displayValue(revision, 40)}"`;
   return `written at revision ${written}, but HEAD is ${head.slice(0, 12)}`;
 }

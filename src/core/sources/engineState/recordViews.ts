@@ -69,7 +69,10 @@ export function candidateView(value: PyValue): RecordView {
     .filter((v) => v !== undefined)
     .map((v) => text(v, 30));
   return {
-    label: subject === undefined && intent === undefined ? "(no proposed chain)" : `${text(subject, 40)} · ${text(intent, 20)}`,
+    label:
+      subject === undefined && intent === undefined
+        ? "(no proposed chain)"
+        : `${text(subject, 40)} · ${text(intent, 20)}`,
     description: [typeof id === "string" ? shortId(id) : "no candidate_id", ...tags].join(" · "),
     details: [
       `candidate_id: ${text(id, 100)}`,

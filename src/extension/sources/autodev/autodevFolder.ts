@@ -22,7 +22,6 @@ export interface TimeTravel {
   readonly plan: Plan | null;
 }
 
-
 /** How long after a resumed start the whole ledger is re-verified in the background. */
 const BACKGROUND_VERIFY_DELAY_MS = 20_000;
 
@@ -223,10 +222,12 @@ export class AutodevFolder extends Disposable {
         this.log.warn(`${this.folder.name}: ${finding.message}`);
         const show = vscode.l10n.t("Show Ledger");
         const accept = vscode.l10n.t("Accept Current History");
-        void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: {0}", finding.message), show, accept).then(async (pick) => {
-          if (pick === accept) await this.acceptHistory();
-          if (pick === show) await vscode.window.showTextDocument(vscode.Uri.file(this.ledgerFile));
-        });
+        void vscode.window
+          .showWarningMessage(vscode.l10n.t("AutoDev: {0}", finding.message), show, accept)
+          .then(async (pick) => {
+            if (pick === accept) await this.acceptHistory();
+            if (pick === show) await vscode.window.showTextDocument(vscode.Uri.file(this.ledgerFile));
+          });
         return;
       }
     }
@@ -235,12 +236,29 @@ export class AutodevFolder extends Disposable {
 
   private async compareRemembered(h: RememberedHead): Promise<RewriteFinding | null> {
     if (this.entryCount < h.seq) {
-      return { kind: "rollback", message: vscode.l10n.t("the ledger was rolled back: seq {0} ({1}) was verified earlier, but now it has only {2} entries. History was rewritten.", h.seq, h.selfHash, this.entryCount) };
+      return {
+        kind: "rollback",
+        message: vscode.l10n.t(
+          "the ledger was rolled back: seq {0} ({1}) was verified earlier, but now it has only {2} entries. History was rewritten.",
+          h.seq,
+          h.selfHash,
+          this.entryCount,
+        ),
+      };
     }
     const page = await this.worker.request({ type: "entries", cwd: this.cwd, offset: h.seq - 1, limit: 1 });
     const e = page.items[0];
     if (e && e.seq === h.seq && e.selfHash !== h.selfHash) {
-      return { kind: "fork", message: vscode.l10n.t("the ledger's history was rewritten: seq {0} had hash {1} when verified earlier, and now has {2} (line {3}).", h.seq, h.selfHash, e.selfHash, e.line) };
+      return {
+        kind: "fork",
+        message: vscode.l10n.t(
+          "the ledger's history was rewritten: seq {0} had hash {1} when verified earlier, and now has {2} (line {3}).",
+          h.seq,
+          h.selfHash,
+          e.selfHash,
+          e.line,
+        ),
+      };
     }
     return null;
   }

@@ -38,7 +38,9 @@ export class AutodevWorkspaces extends Disposable {
 
   /** Folders with `.autodev/`, in workspace order. */
   get folders(): AutodevFolder[] {
-    return (vscode.workspace.workspaceFolders ?? []).map((f) => this.byUri.get(f.uri.toString())).filter((f): f is AutodevFolder => !!f);
+    return (vscode.workspace.workspaceFolders ?? [])
+      .map((f) => this.byUri.get(f.uri.toString()))
+      .filter((f): f is AutodevFolder => !!f);
   }
 
   /** The folder state for a workspace folder, if it has `.autodev/`. */
@@ -133,7 +135,10 @@ function linkRefusal(folder: string): string | null {
       if (!fs.existsSync(p)) continue;
       const rel = path.relative(root, fs.realpathSync(p));
       if (rel.startsWith("..") || path.isAbsolute(rel)) {
-        return vscode.l10n.t("{0} links outside this workspace folder; it is not read in an untrusted workspace. Trust the workspace to read it (it is never written through the link).", path.relative(folder, p));
+        return vscode.l10n.t(
+          "{0} links outside this workspace folder; it is not read in an untrusted workspace. Trust the workspace to read it (it is never written through the link).",
+          path.relative(folder, p),
+        );
       }
     }
   } catch (e) {

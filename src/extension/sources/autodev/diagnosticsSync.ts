@@ -22,12 +22,17 @@ export class DiagnosticsSync extends Disposable {
     private readonly settings: Settings,
   ) {
     super();
-    this.register(workspaces.onDidChange((f) => (f ? this.schedule(f) : workspaces.folders.forEach((x) => this.schedule(x)))));
+    this.register(
+      workspaces.onDidChange((f) => (f ? this.schedule(f) : workspaces.folders.forEach((x) => this.schedule(x)))),
+    );
   }
 
   private schedule(f: AutodevFolder): void {
     clearTimeout(this.pending.get(f));
-    this.pending.set(f, setTimeout(() => void this.update(f), 100));
+    this.pending.set(
+      f,
+      setTimeout(() => void this.update(f), 100),
+    );
   }
 
   /** Recomputes the diagnostics of one folder now. */
@@ -40,9 +45,21 @@ export class DiagnosticsSync extends Disposable {
     if (this.settings.historyWarnings && f.report.ok) history = await this.historyOf(f);
     const extra = history.map((w) => ({ uri: w.kind.startsWith("plan_json") ? planUri : ledger, warning: w }));
     this.diagnostics.clear(planUri);
-    this.diagnostics.set(ledger, f.report, extra.filter((x) => x.uri !== ledger), this.settings.historyWarnings);
+    this.diagnostics.set(
+      ledger,
+      f.report,
+      extra.filter((x) => x.uri !== ledger),
+      this.settings.historyWarnings,
+    );
     const onLedger = extra.filter((x) => x.uri === ledger);
-    if (onLedger.length) this.diagnostics.set(ledger, { ...f.report, warnings: [...f.report.warnings, ...onLedger.map((x) => x.warning)] }, extra.filter((x) => x.uri !== ledger), this.settings.historyWarnings);
+    if (onLedger.length) {
+      this.diagnostics.set(
+        ledger,
+        { ...f.report, warnings: [...f.report.warnings, ...onLedger.map((x) => x.warning)] },
+        extra.filter((x) => x.uri !== ledger),
+        this.settings.historyWarnings,
+      );
+    }
   }
 
   private historyOf(f: AutodevFolder) {

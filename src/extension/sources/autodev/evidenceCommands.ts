@@ -8,7 +8,13 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { EVIDENCE_KINDS } from "../../../core/sources/autodev/evidence/evidenceSchemas";
-import { PATCH_SOURCES, PatchSource, confinedDir, isContainedRelPath, listEvidenceTasks } from "../../../core/sources/autodev/evidence/evidenceStore";
+import {
+  PATCH_SOURCES,
+  PatchSource,
+  confinedDir,
+  isContainedRelPath,
+  listEvidenceTasks,
+} from "../../../core/sources/autodev/evidence/evidenceStore";
 import { summarizeEvidence } from "../../../core/sources/autodev/evidence/evidenceSummary";
 import { isSafeSegment } from "../../../core/sources/autodev/autodevPaths";
 import { diffSourceLabel, loadTaskEvidence } from "../../../core/sources/autodev/evidence/taskEvidence";
@@ -52,7 +58,9 @@ export class EvidenceCommands {
     const folder = typeof folderUri === "string" ? this.content.folderOf(folderUri) : undefined;
     if (!folder) throw new Error(vscode.l10n.t("open this from the AutoDev Plan view (no AutoDev folder given)"));
     if (field === "relPath") return { folder, taskId: "", relPath: typeof taskId === "string" ? taskId : "" };
-    if (typeof taskId !== "string" || !isSafeSegment(taskId)) throw new Error(vscode.l10n.t("task id {0} is not a safe file name", JSON.stringify(taskId) ?? String(taskId)));
+    if (typeof taskId !== "string" || !isSafeSegment(taskId)) {
+      throw new Error(vscode.l10n.t("task id {0} is not a safe file name", JSON.stringify(taskId) ?? String(taskId)));
+    }
     const v = typeof value === "string" ? value : undefined;
     const i = typeof index === "number" && Number.isInteger(index) && index >= 0 ? index : undefined;
     return { folder, taskId, [field]: v, index: i };
@@ -61,8 +69,13 @@ export class EvidenceCommands {
   /** Opens the readable Markdown view of a bundle (or of the `.patch`); returns its URI. */
   async openView(t: EvidenceTarget): Promise<vscode.Uri> {
     const kind = t.kind ?? "";
-    if (kind !== "patch" && !(EVIDENCE_KINDS as readonly string[]).includes(kind)) throw new Error(vscode.l10n.t("unknown evidence kind {0}", JSON.stringify(kind)));
-    const uri = evidenceUri({ view: "bundle", folder: t.folder.folder.uri.toString(), task: t.taskId, kind: kind as "patch" }, `${t.taskId}-${kind}.md`);
+    if (kind !== "patch" && !(EVIDENCE_KINDS as readonly string[]).includes(kind)) {
+      throw new Error(vscode.l10n.t("unknown evidence kind {0}", JSON.stringify(kind)));
+    }
+    const uri = evidenceUri(
+      { view: "bundle", folder: t.folder.folder.uri.toString(), task: t.taskId, kind: kind as "patch" },
+      `${t.taskId}-${kind}.md`,
+    );
     this.content.invalidate(t.folder);
     // The built-in Markdown preview renders it (escaped data, no HTML); without it, the Markdown text.
     const shown = await Promise.resolve(vscode.commands.executeCommand("markdown.showPreview", uri)).then(
@@ -76,15 +89,22 @@ export class EvidenceCommands {
   /** Opens a diff (every file, or the target's file); returns what was opened. */
   openDiff(t: EvidenceTarget): Promise<OpenedDiff> {
     const source = t.source ?? "patch";
-    if (!PATCH_SOURCES.includes(source)) throw new Error(vscode.l10n.t("unknown diff source {0}", JSON.stringify(source)));
+    if (!PATCH_SOURCES.includes(source)) {
+      throw new Error(vscode.l10n.t("unknown diff source {0}", JSON.stringify(source)));
+    }
     return this.opener.open(t.folder, t.taskId, source, t.index);
   }
 
   /** Opens a bundle's `output_text` as a read-only document; returns its URI. */
   async openOutput(t: EvidenceTarget): Promise<vscode.Uri> {
     const kind = t.kind ?? "";
-    if (!(EVIDENCE_KINDS as readonly string[]).includes(kind)) throw new Error(vscode.l10n.t("unknown evidence kind {0}", JSON.stringify(kind)));
-    const uri = evidenceUri({ view: "output", folder: t.folder.folder.uri.toString(), task: t.taskId, kind: kind as "review" }, `${t.taskId}-${kind} output.txt`);
+    if (!(EVIDENCE_KINDS as readonly string[]).includes(kind)) {
+      throw new Error(vscode.l10n.t("unknown evidence kind {0}", JSON.stringify(kind)));
+    }
+    const uri = evidenceUri(
+      { view: "output", folder: t.folder.folder.uri.toString(), task: t.taskId, kind: kind as "review" },
+      `${t.taskId}-${kind} output.txt`,
+    );
     this.content.invalidate(t.folder);
     await vscode.window.showTextDocument(uri, { preview: true });
     return uri;
@@ -93,7 +113,10 @@ export class EvidenceCommands {
   /** Opens an evidence file's text as it is (read-only, confined, size-limited); returns its URI. */
   async openRaw(t: EvidenceTarget): Promise<vscode.Uri> {
     if (!t.file) throw new Error(vscode.l10n.t("no evidence file given"));
-    const uri = evidenceUri({ view: "raw", folder: t.folder.folder.uri.toString(), task: t.taskId, file: t.file }, t.file);
+    const uri = evidenceUri(
+      { view: "raw", folder: t.folder.folder.uri.toString(), task: t.taskId, file: t.file },
+      t.file,
+    );
     this.content.invalidate(t.folder);
     await vscode.window.showTextDocument(uri, { preview: true });
     return uri;
@@ -103,7 +126,9 @@ export class EvidenceCommands {
   async openReferenced(t: EvidenceTarget): Promise<vscode.Uri | undefined> {
     const rel = t.relPath ?? "";
     const abs = path.join(t.folder.cwd, rel);
-    const refused = !isContainedRelPath(rel) ? vscode.l10n.t("{0} is absolute or leaves the workspace", JSON.stringify(rel)) : await confinedDir(t.folder.cwd, abs);
+    const refused = !isContainedRelPath(rel)
+      ? vscode.l10n.t("{0} is absolute or leaves the workspace", JSON.stringify(rel))
+      : await confinedDir(t.folder.cwd, abs);
     if (refused !== null) {
       void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: not opened: {0}", refused));
       return undefined;
@@ -128,29 +153,66 @@ export class EvidenceCommands {
     }
     const tasks = new Map((folder.plan?.phases ?? []).flatMap((p) => p.tasks.map((t) => [t.id, t] as const)));
     const taskPick = await vscode.window.showQuickPick(
-      [...listed.tasks].map(([id, files]) => ({ label: id, description: tasks.get(id)?.title ?? (id === "plan" ? vscode.l10n.t("plan-level evidence") : vscode.l10n.t("not a task of the plan")), detail: files.join(", "), id })),
-      { title: vscode.l10n.t("Evidence in {0}", folder.folder.name), placeHolder: vscode.l10n.t("Which task's evidence?") },
+      [...listed.tasks].map(([id, files]) => ({
+        label: id,
+        description:
+          tasks.get(id)?.title ??
+          (id === "plan" ? vscode.l10n.t("plan-level evidence") : vscode.l10n.t("not a task of the plan")),
+        detail: files.join(", "),
+        id,
+      })),
+      {
+        title: vscode.l10n.t("Evidence in {0}", folder.folder.name),
+        placeHolder: vscode.l10n.t("Which task's evidence?"),
+      },
     );
     if (!taskPick) return;
-    const pick = await vscode.window.showQuickPick(await this.picksFor(folder, taskPick.id, tasks.get(taskPick.id)), { title: vscode.l10n.t("Evidence of {0}", taskPick.id) });
+    const pick = await vscode.window.showQuickPick(await this.picksFor(folder, taskPick.id, tasks.get(taskPick.id)), {
+      title: vscode.l10n.t("Evidence of {0}", taskPick.id),
+    });
     await pick?.run?.();
   }
 
-  private async picksFor(folder: AutodevFolder, taskId: string, task: { status: unknown; evidence_bundle: unknown } | undefined): Promise<Pick[]> {
+  private async picksFor(
+    folder: AutodevFolder,
+    taskId: string,
+    task: { status: unknown; evidence_bundle: unknown } | undefined,
+  ): Promise<Pick[]> {
     const te = await loadTaskEvidence(folder.cwd, taskId, String(task?.status ?? ""), null);
     const base = { folder, taskId };
     const picks: Pick[] = [];
     for (const i of te.items) {
       if (!i.ok) {
-        picks.push({ label: `$(error) ${i.file}`, detail: i.error, run: () => this.openRaw({ ...base, file: i.file }) });
+        picks.push({
+          label: `$(error) ${i.file}`,
+          detail: i.error,
+          run: () => this.openRaw({ ...base, file: i.file }),
+        });
         continue;
       }
-      picks.push({ label: `$(book) ${summarizeEvidence(i.evidence)}`, description: i.file, run: () => this.openView({ ...base, kind: i.kind }) });
+      picks.push({
+        label: `$(book) ${summarizeEvidence(i.evidence)}`,
+        description: i.file,
+        run: () => this.openView({ ...base, kind: i.kind }),
+      });
       const e = i.evidence;
-      if ("output_text" in e && e.output_text) picks.push({ label: `$(output) ${vscode.l10n.t("output of {0}", i.file)}`, run: () => this.openOutput({ ...base, kind: i.kind }) });
+      if ("output_text" in e && e.output_text) {
+        picks.push({
+          label: `$(output) ${vscode.l10n.t("output of {0}", i.file)}`,
+          run: () => this.openOutput({ ...base, kind: i.kind }),
+        });
+      }
     }
     for (const [source, d] of te.diffs) {
-      picks.push({ label: `$(diff) ${diffSourceLabel(d)}`, detail: d.ok ? (d.files.length === 1 ? vscode.l10n.t("1 file") : vscode.l10n.t("{0} files", d.files.length)) : d.error, run: () => this.openDiff({ ...base, source: source as PatchSource }) });
+      picks.push({
+        label: `$(diff) ${diffSourceLabel(d)}`,
+        detail: d.ok
+          ? d.files.length === 1
+            ? vscode.l10n.t("1 file")
+            : vscode.l10n.t("{0} files", d.files.length)
+          : d.error,
+        run: () => this.openDiff({ ...base, source: source as PatchSource }),
+      });
     }
     if (te.patch && !te.patch.ok) picks.push({ label: `$(error) ${te.patch.file}`, detail: te.patch.error });
     return picks;

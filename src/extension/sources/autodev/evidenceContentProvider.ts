@@ -8,7 +8,14 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { confinedDir, readEvidence, readInside, readPatchSource, readWorkspaceText, PatchSource } from "../../../core/sources/autodev/evidence/evidenceStore";
+import {
+  confinedDir,
+  readEvidence,
+  readInside,
+  readPatchSource,
+  readWorkspaceText,
+  PatchSource,
+} from "../../../core/sources/autodev/evidence/evidenceStore";
 import { evidenceMarkdown, mdText, patchMarkdown } from "../../../core/sources/autodev/evidence/evidenceSummary";
 import { decodeUtf8Strict } from "../../../core/sources/autodev/ledger/read/ledgerLineReader";
 import { ParsedPatchFile, tryParsePatch } from "../../../core/sources/autodev/evidence/patchModel";
@@ -22,7 +29,9 @@ import { Disposable } from "../../disposable";
 import { EVIDENCE_SCHEME, EvidenceDocRequest, parseEvidenceUri } from "./evidenceUris";
 
 /** A diff of one source rebuilt for display, or why it could not be. */
-export type RebuiltDiff = { readonly ok: true; readonly label: string; readonly text: string; readonly files: readonly ReconstructedFile[] } | { readonly ok: false; readonly label: string; readonly error: string };
+export type RebuiltDiff =
+  | { readonly ok: true; readonly label: string; readonly text: string; readonly files: readonly ReconstructedFile[] }
+  | { readonly ok: false; readonly label: string; readonly error: string };
 
 /** How long a rebuilt diff is reused (ms). */
 const CACHE_MS = 10_000;
@@ -60,7 +69,12 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
     if (!found.ok) return { ok: false, label, error: found.error };
     const parsed = tryParsePatch(found.text);
     if (!parsed.ok) return { ok: false, label, error: parsed.error };
-    return { ok: true, label, text: found.text, files: await reconstructPatch(parsed.files, (rel) => readWorkspaceText(cwd, rel)) };
+    return {
+      ok: true,
+      label,
+      text: found.text,
+      files: await reconstructPatch(parsed.files, (rel) => readWorkspaceText(cwd, rel)),
+    };
   }
 
   /** Forgets cached diffs (of one folder, or all) and tells VS Code to reload open evidence documents. */
@@ -70,7 +84,9 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme !== EVIDENCE_SCHEME) continue;
       const req = parseEvidenceUri(doc.uri);
-      if (typeof req !== "string" && (!folder || req.folder === folder.folder.uri.toString())) this.changed.fire(doc.uri);
+      if (typeof req !== "string" && (!folder || req.folder === folder.folder.uri.toString())) {
+        this.changed.fire(doc.uri);
+      }
     }
   }
 
@@ -116,13 +132,21 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
     if (!found) return `${heading}${vscode.l10n.t("No .patch.")}\n`;
     if (!found.ok) return `${heading}⚠️ ${mdText(`${found.file}: ${found.error}`)}\n`;
     const parsed = tryParsePatch(found.text);
-    return patchMarkdown(taskId, found.file, parsed.ok ? parsed.files : null, found.text, parsed.ok ? null : parsed.error);
+    return patchMarkdown(
+      taskId,
+      found.file,
+      parsed.ok ? parsed.files : null,
+      found.text,
+      parsed.ok ? null : parsed.error,
+    );
   }
 
   private async bundleView(folder: AutodevFolder, taskId: string, kind: string): Promise<string> {
     const item = await readEvidence(folder.cwd, taskId, kind);
     if (!item) return `# ${vscode.l10n.t("No {0} evidence for task {1}", mdText(kind), mdText(taskId))}\n`;
-    if (!item.ok) return `# ${vscode.l10n.t("Invalid evidence — {0}", mdText(item.file))}\n\n⚠️ ${mdText(item.error)}\n`;
+    if (!item.ok) {
+      return `# ${vscode.l10n.t("Invalid evidence — {0}", mdText(item.file))}\n\n⚠️ ${mdText(item.error)}\n`;
+    }
     const e = item.evidence;
     let diffFiles: ParsedPatchFile[] | null = null;
     const diffText = e.kind === "developer" ? e.diff : e.kind === "tournament" ? e.final_diff : null;
@@ -141,6 +165,9 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
     const read = await readInside(dir, path.join(dir, file));
     if (!read.ok) return vscode.l10n.t("AutoDev: {0}", read.error);
     const text = decodeUtf8Strict(read.data);
-    return text ?? `${vscode.l10n.t("AutoDev: {0} is not valid UTF-8; shown with replacement characters:", file)}\n\n${read.data.toString("utf8")}`;
+    return (
+      text ??
+      `${vscode.l10n.t("AutoDev: {0} is not valid UTF-8; shown with replacement characters:", file)}\n\n${read.data.toString("utf8")}`
+    );
   }
 }

@@ -54,10 +54,16 @@ export class EvidenceDiffOpener {
     const all = diff.files.map((file, i) => ({ file, i }));
     const chosen = index === undefined ? all : all.filter((x) => x.i === index);
     const showable = chosen.filter((x) => x.file.source !== "none");
-    for (const x of chosen.filter((c) => c.file.source === "none")) this.log.warn(`${diff.label}: ${describePaths(x.file.file)}: ${x.file.note}`);
+    for (const x of chosen.filter((c) => c.file.source === "none")) {
+      this.log.warn(`${diff.label}: ${describePaths(x.file.file)}: ${x.file.note}`);
+    }
     if (showable.length === 0) {
       const why = chosen[0]?.file.note ?? vscode.l10n.t("no files");
-      void vscode.window.showWarningMessage(chosen.length === 1 ? vscode.l10n.t("AutoDev: nothing to compare in {0}: {1}.", diff.label, why) : vscode.l10n.t("AutoDev: nothing to compare in {0}.", diff.label));
+      void vscode.window.showWarningMessage(
+        chosen.length === 1
+          ? vscode.l10n.t("AutoDev: nothing to compare in {0}: {1}.", diff.label, why)
+          : vscode.l10n.t("AutoDev: nothing to compare in {0}.", diff.label),
+      );
       return NONE;
     }
     const sides = showable.map(({ file, i }) => this.sidesOf(folder, taskId, source, i, file, diff.label));
@@ -74,18 +80,33 @@ export class EvidenceDiffOpener {
       return { mode: "changes", sides };
     }
     const pick = await vscode.window.showQuickPick(
-      showable.map(({ file }, n) => ({ label: describePaths(file.file), description: `${file.file.change} +${file.file.added} −${file.file.removed}`, detail: file.note, n })),
+      showable.map(({ file }, n) => ({
+        label: describePaths(file.file),
+        description: `${file.file.change} +${file.file.added} −${file.file.removed}`,
+        detail: file.note,
+        n,
+      })),
       { title, placeHolder: vscode.l10n.t("Which file's diff?") },
     );
     if (pick) await this.openOne(sides[pick.n]);
     return { mode: "pick", sides: pick ? [sides[pick.n]] : [] };
   }
 
-  private sidesOf(folder: AutodevFolder, taskId: string, source: PatchSource, index: number, r: ReconstructedFile, label: string) {
+  private sidesOf(
+    folder: AutodevFolder,
+    taskId: string,
+    source: PatchSource,
+    index: number,
+    r: ReconstructedFile,
+    label: string,
+  ) {
     const uri = (side: DiffSide) => {
       const p = side === "before" ? (r.file.oldPath ?? r.file.newPath) : (r.file.newPath ?? r.file.oldPath);
       const marker = r.source === "hunks" ? `${hunksOnlyMark()}/` : "";
-      return evidenceUri({ view: "side", folder: folder.folder.uri.toString(), task: taskId, source, index, side }, `${marker}${p ?? "file"}`);
+      return evidenceUri(
+        { view: "side", folder: folder.folder.uri.toString(), task: taskId, source, index, side },
+        `${marker}${p ?? "file"}`,
+      );
     };
     return { left: uri("before"), right: uri("after"), title: diffTitle(r, label) };
   }

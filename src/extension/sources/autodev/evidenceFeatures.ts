@@ -40,7 +40,10 @@ export interface EvidenceFeatures {
 }
 
 /** Registers evidence nodes, commands and providers. */
-export function registerEvidenceFeatures(context: vscode.ExtensionContext, services: EvidenceServices): EvidenceFeatures {
+export function registerEvidenceFeatures(
+  context: vscode.ExtensionContext,
+  services: EvidenceServices,
+): EvidenceFeatures {
   const content = new EvidenceContentProvider(services.workspaces);
   const contributor = new EvidenceTreeContributor(services.tree, content, services.log);
   const opener = new EvidenceDiffOpener(content, services.log);
@@ -57,14 +60,43 @@ export function registerEvidenceFeatures(context: vscode.ExtensionContext, servi
 const PLAN_TASK_ID = "plan";
 
 /** A "Plan evidence" group at the end of a root, when `.autodev/evidence/plan-*.json` exist. */
-async function planEvidenceGroup(contributor: EvidenceTreeContributor, folder: AutodevFolder, root: Extract<PlanNode, { kind: "root" }>): Promise<PlanNode[]> {
+async function planEvidenceGroup(
+  contributor: EvidenceTreeContributor,
+  folder: AutodevFolder,
+  root: Extract<PlanNode, { kind: "root" }>,
+): Promise<PlanNode[]> {
   const pseudo = {
-    id: PLAN_TASK_ID, phase_id: "", title: "Plan", description: "", status: "pending", files: [], acceptance: [], depends_on: [],
-    retry_count: 0, escalated: false, assigned_agent: null, evidence_bundle: null, blocked_reason: null, metadata: new Map(),
+    id: PLAN_TASK_ID,
+    phase_id: "",
+    title: "Plan",
+    description: "",
+    status: "pending",
+    files: [],
+    acceptance: [],
+    depends_on: [],
+    retry_count: 0,
+    escalated: false,
+    assigned_agent: null,
+    evidence_bundle: null,
+    blocked_reason: null,
+    metadata: new Map(),
   } as unknown as Task;
   const te = await contributor.taskEvidence(folder, pseudo).catch(() => null);
   if (!te || (te.items.length === 0 && !te.patch)) return [];
   const id = `${root.id}|plan-evidence`;
-  const holder = { kind: "task", id, folder, parent: root, task: pseudo, plan: folder.plan! } as Extract<PlanNode, { kind: "task" }>;
-  return [{ kind: "group", id, folder, parent: root, label: vscode.l10n.t("Plan evidence"), icon: "archive", children: () => contributor.contribute(folder, pseudo, holder) }];
+  const holder = { kind: "task", id, folder, parent: root, task: pseudo, plan: folder.plan! } as Extract<
+    PlanNode,
+    { kind: "task" }
+  >;
+  return [
+    {
+      kind: "group",
+      id,
+      folder,
+      parent: root,
+      label: vscode.l10n.t("Plan evidence"),
+      icon: "archive",
+      children: () => contributor.contribute(folder, pseudo, holder),
+    },
+  ];
 }

@@ -17,7 +17,11 @@ export const TASK_DECORATION_SCHEME = "autodev-task";
 
 /** The resource URI a task's tree item sets to receive its evidence badge. */
 export function taskDecorationUri(folder: AutodevFolder, taskId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: TASK_DECORATION_SCHEME, path: `/${encodeURIComponent(taskId)}`, query: new URLSearchParams({ f: folder.folder.uri.toString() }).toString() });
+  return vscode.Uri.from({
+    scheme: TASK_DECORATION_SCHEME,
+    path: `/${encodeURIComponent(taskId)}`,
+    query: new URLSearchParams({ f: folder.folder.uri.toString() }).toString(),
+  });
 }
 
 /** FileDecorationProvider of missing-evidence badges. */
@@ -31,7 +35,10 @@ export class EvidenceTaskDecorations extends Disposable implements vscode.FileDe
   ) {
     super();
     this.register(vscode.window.registerFileDecorationProvider(this));
-    this.register(workspaces.onDidChange(() => this.changed.fire(undefined)), contributor.onDidRefresh(() => this.changed.fire(undefined)));
+    this.register(
+      workspaces.onDidChange(() => this.changed.fire(undefined)),
+      contributor.onDidRefresh(() => this.changed.fire(undefined)),
+    );
   }
 
   async provideFileDecoration(uri: vscode.Uri): Promise<vscode.FileDecoration | undefined> {
@@ -47,8 +54,17 @@ export class EvidenceTaskDecorations extends Disposable implements vscode.FileDe
       badge: "!",
       tooltip:
         te.missing.length === 1
-          ? vscode.l10n.t("status '{0}' implies {1} evidence, which is missing or invalid", String(task.status), te.missing[0])
-          : vscode.l10n.t("status '{0}' implies {1} and {2} evidence, which is missing or invalid", String(task.status), te.missing.slice(0, -1).join(", "), te.missing[te.missing.length - 1]),
+          ? vscode.l10n.t(
+              "status '{0}' implies {1} evidence, which is missing or invalid",
+              String(task.status),
+              te.missing[0],
+            )
+          : vscode.l10n.t(
+              "status '{0}' implies {1} and {2} evidence, which is missing or invalid",
+              String(task.status),
+              te.missing.slice(0, -1).join(", "),
+              te.missing[te.missing.length - 1],
+            ),
       color: new vscode.ThemeColor("problemsWarningIcon.foreground"),
       propagate: false,
     };

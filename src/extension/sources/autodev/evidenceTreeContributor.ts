@@ -96,30 +96,71 @@ export class EvidenceTreeContributor extends Disposable {
       te = await this.taskEvidence(folder, task);
     } catch (e) {
       this.log.error(`evidence of task ${task.id}`, e);
-      return [this.node(parent, "failed", errorItem(vscode.l10n.t("evidence could not be read"), e instanceof Error ? e.message : String(e)))];
+      return [
+        this.node(
+          parent,
+          "failed",
+          errorItem(vscode.l10n.t("evidence could not be read"), e instanceof Error ? e.message : String(e)),
+        ),
+      ];
     }
     const nodes: PlanNode[] = [];
     for (const k of te.missing) {
       const status = String(task.status);
-      const why = vscode.l10n.t("Task {0} is '{1}', which comes after the {2} gate, but .autodev/evidence/{0}-{2}.json is missing or invalid.", task.id, status, k);
-      nodes.push(this.node(parent, `missing|${k}`, warningItem(vscode.l10n.t("no valid {0} evidence", k), vscode.l10n.t("status '{0}' implies it", status), why)));
+      const why = vscode.l10n.t(
+        "Task {0} is '{1}', which comes after the {2} gate, but .autodev/evidence/{0}-{2}.json is missing or invalid.",
+        task.id,
+        status,
+        k,
+      );
+      nodes.push(
+        this.node(
+          parent,
+          `missing|${k}`,
+          warningItem(vscode.l10n.t("no valid {0} evidence", k), vscode.l10n.t("status '{0}' implies it", status), why),
+        ),
+      );
     }
     const ref = te.bundleRef;
-    if (ref && !ref.ok) nodes.push(this.node(parent, "ref", errorItem(vscode.l10n.t("evidence_bundle refused"), ref.error)));
-    else if (ref?.ok && !ref.exists) nodes.push(this.node(parent, "ref", warningItem(vscode.l10n.t("evidence_bundle missing"), vscode.l10n.t("{0} does not exist", ref.file))));
+    if (ref && !ref.ok) {
+      nodes.push(this.node(parent, "ref", errorItem(vscode.l10n.t("evidence_bundle refused"), ref.error)));
+    } else if (ref?.ok && !ref.exists) {
+      nodes.push(
+        this.node(
+          parent,
+          "ref",
+          warningItem(vscode.l10n.t("evidence_bundle missing"), vscode.l10n.t("{0} does not exist", ref.file)),
+        ),
+      );
+    }
     const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
     const valid = te.items.filter((i): i is Extract<EvidenceItem, { ok: true }> => i.ok);
-    const rows: Array<{ kind: string; make: () => PlanNode }> = valid.map((i) => ({ kind: i.kind, make: () => this.bundleNode(folder, parent, te, i, ref?.ok ? ref.file : null) }));
+    const rows: Array<{ kind: string; make: () => PlanNode }> = valid.map((i) => ({
+      kind: i.kind,
+      make: () => this.bundleNode(folder, parent, te, i, ref?.ok ? ref.file : null),
+    }));
     if (te.patch) rows.push({ kind: "patch", make: () => this.patchNode(folder, parent, te) });
     rows.sort((a, b) => rank(a.kind) - rank(b.kind));
     nodes.push(...rows.map((r) => r.make()));
     for (const bad of te.items.filter((i) => !i.ok)) {
-      nodes.push(this.node(parent, `bad|${bad.file}`, errorItem(bad.file, bad.ok ? "" : bad.error, true), { folder, taskId: task.id, file: bad.file }));
+      nodes.push(
+        this.node(parent, `bad|${bad.file}`, errorItem(bad.file, bad.ok ? "" : bad.error, true), {
+          folder,
+          taskId: task.id,
+          file: bad.file,
+        }),
+      );
     }
     return nodes;
   }
 
-  private node(parent: PlanNode, suffix: string, item: vscode.TreeItem, target?: EvidenceTarget, children?: () => PlanNode[]): PlanNode {
+  private node(
+    parent: PlanNode,
+    suffix: string,
+    item: vscode.TreeItem,
+    target?: EvidenceTarget,
+    children?: () => PlanNode[],
+  ): PlanNode {
     const node: PlanNode = { kind: "extra", id: `${parent.id}|ev|${suffix}`, parent, item, children };
     if (target) this.targets.set(node, target);
     return node;
@@ -129,9 +170,22 @@ export class EvidenceTreeContributor extends Disposable {
     const p = te.patch!;
     if (!p.ok) return this.node(parent, `patch|${p.file}`, errorItem(p.file, p.error));
     const info = te.diffs.get("patch");
-    if (!info || !info.ok) return this.node(parent, `patch|${p.file}`, errorItem(p.file, info && !info.ok ? info.error : vscode.l10n.t("empty patch"), true), { folder, taskId: te.taskId, file: p.file, kind: "patch" });
+    if (!info || !info.ok) {
+      return this.node(
+        parent,
+        `patch|${p.file}`,
+        errorItem(p.file, info && !info.ok ? info.error : vscode.l10n.t("empty patch"), true),
+        { folder, taskId: te.taskId, file: p.file, kind: "patch" },
+      );
+    }
     const target = { folder, taskId: te.taskId, kind: "patch", file: p.file, source: "patch" as const };
-    const self: PlanNode = this.node(parent, `patch|${p.file}`, patchItem(folder, te.taskId, p.file, info.files), target, () => this.fileNodes(folder, self, te, "patch"));
+    const self: PlanNode = this.node(
+      parent,
+      `patch|${p.file}`,
+      patchItem(folder, te.taskId, p.file, info.files),
+      target,
+      () => this.fileNodes(folder, self, te, "patch"),
+    );
     return self;
   }
 
@@ -139,22 +193,75 @@ export class EvidenceTreeContributor extends Disposable {
     const info = te.diffs.get(source);
     if (!info) return [];
     if (!info.ok) return [this.node(parent, `diff|${source}`, errorItem(vscode.l10n.t("diff"), info.error))];
-    const shown = info.files.slice(0, MAX_FILE_NODES).map((f, i) => this.node(parent, `f|${source}|${i}`, diffFileItem(folder, te.taskId, source, i, f), { folder, taskId: te.taskId, source, index: i }));
+    const shown = info.files.slice(0, MAX_FILE_NODES).map((f, i) =>
+      this.node(parent, `f|${source}|${i}`, diffFileItem(folder, te.taskId, source, i, f), {
+        folder,
+        taskId: te.taskId,
+        source,
+        index: i,
+      }),
+    );
     const more = info.files.length - shown.length;
-    return more > 0 ? [...shown, this.node(parent, `f|${source}|more`, warningItem(vscode.l10n.t("{0} more files", more), vscode.l10n.t("open the diff to see them all")))] : shown;
+    return more > 0
+      ? [
+          ...shown,
+          this.node(
+            parent,
+            `f|${source}|more`,
+            warningItem(vscode.l10n.t("{0} more files", more), vscode.l10n.t("open the diff to see them all")),
+          ),
+        ]
+      : shown;
   }
 
-  private bundleNode(folder: AutodevFolder, parent: TaskNode, te: TaskEvidence, i: Extract<EvidenceItem, { ok: true }>, starred: string | null): PlanNode {
+  private bundleNode(
+    folder: AutodevFolder,
+    parent: TaskNode,
+    te: TaskEvidence,
+    i: Extract<EvidenceItem, { ok: true }>,
+    starred: string | null,
+  ): PlanNode {
     const e = i.evidence;
-    const source: PatchSource | undefined = e.kind === "developer" && e.diff ? "developer" : e.kind === "tournament" && e.final_diff ? "tournament" : undefined;
+    const source: PatchSource | undefined =
+      e.kind === "developer" && e.diff
+        ? "developer"
+        : e.kind === "tournament" && e.final_diff
+          ? "tournament"
+          : undefined;
     const target: EvidenceTarget = { folder, taskId: te.taskId, kind: e.kind, file: i.file, source };
     const kids = (): PlanNode[] => {
       const out: PlanNode[] = [];
       if (e.kind === "developer") out.push(...this.fileNodes(folder, self, te, "developer"));
-      if (e.kind === "review" || e.kind === "critic") e.issues.forEach((text, n) => out.push(this.node(self, `issue|${n}`, issueItem(text, n + 1))));
-      if (e.kind === "explore") for (const rel of e.files_referenced) out.push(this.node(self, `ref|${rel}`, referencedFileItem(folder, rel), { folder, taskId: te.taskId, relPath: rel }));
-      if (e.kind === "tournament") out.push(...this.tournamentNodes(folder, self, te, i.file, e.history.map((h, n) => describePass(h, n + 1))));
-      if ("output_text" in e && e.output_text) out.push(this.node(self, "output", outputItem(folder, te.taskId, e.kind, e.output_text), { folder, taskId: te.taskId, kind: e.kind }));
+      if (e.kind === "review" || e.kind === "critic") {
+        e.issues.forEach((text, n) => out.push(this.node(self, `issue|${n}`, issueItem(text, n + 1))));
+      }
+      if (e.kind === "explore") {
+        for (const rel of e.files_referenced) {
+          out.push(
+            this.node(self, `ref|${rel}`, referencedFileItem(folder, rel), { folder, taskId: te.taskId, relPath: rel }),
+          );
+        }
+      }
+      if (e.kind === "tournament") {
+        out.push(
+          ...this.tournamentNodes(
+            folder,
+            self,
+            te,
+            i.file,
+            e.history.map((h, n) => describePass(h, n + 1)),
+          ),
+        );
+      }
+      if ("output_text" in e && e.output_text) {
+        out.push(
+          this.node(self, "output", outputItem(folder, te.taskId, e.kind, e.output_text), {
+            folder,
+            taskId: te.taskId,
+            kind: e.kind,
+          }),
+        );
+      }
       return out;
     };
     const hasKids =
@@ -163,11 +270,23 @@ export class EvidenceTreeContributor extends Disposable {
       (e.kind === "explore" && e.files_referenced.length > 0) ||
       e.kind === "tournament" ||
       ("output_text" in e && !!e.output_text);
-    const self: PlanNode = this.node(parent, `b|${i.file}`, bundleItem(folder, i.file, e, hasKids, starred === i.file), target, hasKids ? kids : undefined);
+    const self: PlanNode = this.node(
+      parent,
+      `b|${i.file}`,
+      bundleItem(folder, i.file, e, hasKids, starred === i.file),
+      target,
+      hasKids ? kids : undefined,
+    );
     return self;
   }
 
-  private tournamentNodes(folder: AutodevFolder, parent: PlanNode, te: TaskEvidence, file: string, fromEvidence: TournamentPass[]): PlanNode[] {
+  private tournamentNodes(
+    folder: AutodevFolder,
+    parent: PlanNode,
+    te: TaskEvidence,
+    file: string,
+    fromEvidence: TournamentPass[],
+  ): PlanNode[] {
     const rec = te.tournaments.get(file);
     const out: PlanNode[] = [];
     const judges = new Map<number, TournamentPass>();
@@ -178,18 +297,44 @@ export class EvidenceTreeContributor extends Disposable {
     const shown = new Set<number>();
     passes.forEach((p, n) => {
       if (p.n !== null) shown.add(p.n);
-      out.push(this.node(parent, `pass|${n}`, passItem(p, where, p.n !== null ? (judges.get(p.n)?.judges ?? p.judges) : p.judges)));
+      out.push(
+        this.node(
+          parent,
+          `pass|${n}`,
+          passItem(p, where, p.n !== null ? (judges.get(p.n)?.judges ?? p.judges) : p.judges),
+        ),
+      );
     });
-    for (const [n, p] of judges) if (!shown.has(n)) out.push(this.node(parent, `result|${n}`, passItem(p, `pass_${String(n).padStart(2, "0")}/result.json`, p.judges)));
+    for (const [n, p] of judges) {
+      if (!shown.has(n)) {
+        out.push(
+          this.node(parent, `result|${n}`, passItem(p, `pass_${String(n).padStart(2, "0")}/result.json`, p.judges)),
+        );
+      }
+    }
     if (rec?.error) out.push(this.node(parent, "t-error", warningItem(vscode.l10n.t("tournament folder"), rec.error)));
-    if (rec?.history && !rec.history.ok) out.push(this.node(parent, "t-history", warningItem("history.json", rec.history.error)));
-    for (const r of rec?.results ?? []) if (!r.file.ok) out.push(this.node(parent, `t-result|${r.dir}`, warningItem(`${r.dir}/result.json`, r.file.error)));
+    if (rec?.history && !rec.history.ok) {
+      out.push(this.node(parent, "t-history", warningItem("history.json", rec.history.error)));
+    }
+    for (const r of rec?.results ?? []) {
+      if (!r.file.ok) {
+        out.push(this.node(parent, `t-result|${r.dir}`, warningItem(`${r.dir}/result.json`, r.file.error)));
+      }
+    }
     const info = te.diffs.get("tournament");
     if (info) {
-      const item = info.ok ? patchItem(folder, te.taskId, file, info.files, true) : errorItem(vscode.l10n.t("final diff"), info.error);
+      const item = info.ok
+        ? patchItem(folder, te.taskId, file, info.files, true)
+        : errorItem(vscode.l10n.t("final diff"), info.error);
       item.description = undefined;
       item.contextValue = info.ok ? "autodevEvidence.finaldiff.diff" : item.contextValue;
-      const finalNode: PlanNode = this.node(parent, "final", item, { folder, taskId: te.taskId, source: "tournament" }, info.ok ? () => this.fileNodes(folder, finalNode, te, "tournament") : undefined);
+      const finalNode: PlanNode = this.node(
+        parent,
+        "final",
+        item,
+        { folder, taskId: te.taskId, source: "tournament" },
+        info.ok ? () => this.fileNodes(folder, finalNode, te, "tournament") : undefined,
+      );
       out.push(finalNode);
     }
     return out;

@@ -41,7 +41,14 @@ const KIND_ICON: Record<string, string> = {
   patch: "diff",
 };
 
-const CHANGE_ICON: Record<string, string> = { added: "diff-added", deleted: "diff-removed", renamed: "diff-renamed", copied: "diff-added", modified: "diff-modified", mode: "settings-gear" };
+const CHANGE_ICON: Record<string, string> = {
+  added: "diff-added",
+  deleted: "diff-removed",
+  renamed: "diff-renamed",
+  copied: "diff-added",
+  modified: "diff-modified",
+  mode: "settings-gear",
+};
 
 function icon(id: string, color?: string): vscode.ThemeIcon {
   return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
@@ -57,21 +64,36 @@ function md(text: string): vscode.MarkdownString {
 function bundleColor(e: Evidence): string | undefined {
   if (evidenceFailed(e)) return "testing.iconFailed";
   if ((e.kind === "review" || e.kind === "critic") && e.verdict !== "APPROVED") return "problemsWarningIcon.foreground";
-  if (e.kind === "review" || e.kind === "critic" || e.kind === "test" || e.kind === "developer") return "testing.iconPassed";
+  if (e.kind === "review" || e.kind === "critic" || e.kind === "test" || e.kind === "developer") {
+    return "testing.iconPassed";
+  }
   return e.kind === "tournament" && !e.converged ? "charts.orange" : undefined;
 }
 
 /** Context value tokens: `autodevEvidence.<kind>[.diff][.output][.raw]`, for menus. */
 export function evidenceContext(kind: string, flags: { diff?: boolean; output?: boolean; raw?: boolean }): string {
-  return ["autodevEvidence", kind, flags.diff ? "diff" : "", flags.output ? "output" : "", flags.raw ? "raw" : ""].filter(Boolean).join(".");
+  return ["autodevEvidence", kind, flags.diff ? "diff" : "", flags.output ? "output" : "", flags.raw ? "raw" : ""]
+    .filter(Boolean)
+    .join(".");
 }
 
 /** A valid bundle: icon by kind, the one-line summary as label, the file as description. */
-export function bundleItem(folder: AutodevFolder, file: string, e: Evidence, hasChildren: boolean, starred: boolean): vscode.TreeItem {
-  const item = new vscode.TreeItem(summarizeEvidence(e), hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+export function bundleItem(
+  folder: AutodevFolder,
+  file: string,
+  e: Evidence,
+  hasChildren: boolean,
+  starred: boolean,
+): vscode.TreeItem {
+  const item = new vscode.TreeItem(
+    summarizeEvidence(e),
+    hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
   item.iconPath = icon(KIND_ICON[e.kind] ?? "file", bundleColor(e));
   item.description = `${file}${starred ? " ★" : ""}`;
-  item.tooltip = md(`${summarizeEvidence(e)}\n.autodev/evidence/${file}${starred ? `\n${vscode.l10n.t("(the task's evidence_bundle)")}` : ""}`);
+  item.tooltip = md(
+    `${summarizeEvidence(e)}\n.autodev/evidence/${file}${starred ? `\n${vscode.l10n.t("(the task's evidence_bundle)")}` : ""}`,
+  );
   const diff = (e.kind === "developer" && !!e.diff) || (e.kind === "tournament" && !!e.final_diff);
   const output = "output_text" in e && e.output_text !== "";
   item.contextValue = evidenceContext(e.kind, { diff, output, raw: true });
@@ -87,21 +109,42 @@ export function bundleItem(folder: AutodevFolder, file: string, e: Evidence, has
  * The task's `.patch`: "patch: 4 files, +17 −8" (", 1 malformed" and a red icon when sections do not
  * parse); `finalDiff` labels a tournament's final diff the same way ("final diff: …").
  */
-export function patchItem(folder: AutodevFolder, taskId: string, file: string, files: readonly ParsedPatchFile[], finalDiff = false): vscode.TreeItem {
+export function patchItem(
+  folder: AutodevFolder,
+  taskId: string,
+  file: string,
+  files: readonly ParsedPatchFile[],
+  finalDiff = false,
+): vscode.TreeItem {
   const broken = files.filter((f) => f.error).length;
   const stats = broken ? vscode.l10n.t("{0}, {1} malformed", patchStats(files), broken) : patchStats(files);
   const label = finalDiff ? vscode.l10n.t("final diff: {0}", stats) : vscode.l10n.t("patch: {0}", stats);
-  const item = new vscode.TreeItem(label, files.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    label,
+    files.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
   item.iconPath = broken ? icon("diff", "errorForeground") : icon("diff");
   item.description = file;
-  item.tooltip = md(`.autodev/evidence/${file}\n${stats}\n${vscode.l10n.t("Click to open the diff; expand for its files.")}`);
+  item.tooltip = md(
+    `.autodev/evidence/${file}\n${stats}\n${vscode.l10n.t("Click to open the diff; expand for its files.")}`,
+  );
   item.contextValue = evidenceContext("patch", { diff: true, raw: true });
-  item.command = { command: "autodev.openEvidenceDiff", title: vscode.l10n.t("Open Diff"), arguments: [folder.folder.uri.toString(), taskId, finalDiff ? "tournament" : "patch"] };
+  item.command = {
+    command: "autodev.openEvidenceDiff",
+    title: vscode.l10n.t("Open Diff"),
+    arguments: [folder.folder.uri.toString(), taskId, finalDiff ? "tournament" : "patch"],
+  };
   return item;
 }
 
 /** One file of a diff: click opens that file's side-by-side diff. */
-export function diffFileItem(folder: AutodevFolder, taskId: string, source: PatchSource, index: number, f: ParsedPatchFile): vscode.TreeItem {
+export function diffFileItem(
+  folder: AutodevFolder,
+  taskId: string,
+  source: PatchSource,
+  index: number,
+  f: ParsedPatchFile,
+): vscode.TreeItem {
   const item = new vscode.TreeItem(describePaths(f), vscode.TreeItemCollapsibleState.None);
   if (f.error) {
     item.iconPath = icon("error", "errorForeground");
@@ -110,9 +153,21 @@ export function diffFileItem(folder: AutodevFolder, taskId: string, source: Patc
     return item;
   }
   item.iconPath = icon(f.binary ? "file-binary" : (CHANGE_ICON[f.change] ?? "diff"));
-  item.description = [`${f.change} +${f.added} −${f.removed}`, f.noNewlineAtEnd ? vscode.l10n.t("no newline at end") : "", f.binary ? vscode.l10n.t("binary") : ""].filter(Boolean).join(" · ");
+  item.description = [
+    `${f.change} +${f.added} −${f.removed}`,
+    f.noNewlineAtEnd ? vscode.l10n.t("no newline at end") : "",
+    f.binary ? vscode.l10n.t("binary") : "",
+  ]
+    .filter(Boolean)
+    .join(" · ");
   item.contextValue = evidenceContext("file", { diff: !f.binary });
-  if (!f.binary) item.command = { command: "autodev.openEvidenceDiff", title: vscode.l10n.t("Open Diff"), arguments: [folder.folder.uri.toString(), taskId, source, index] };
+  if (!f.binary) {
+    item.command = {
+      command: "autodev.openEvidenceDiff",
+      title: vscode.l10n.t("Open Diff"),
+      arguments: [folder.folder.uri.toString(), taskId, source, index],
+    };
+  }
   return item;
 }
 
@@ -128,7 +183,11 @@ export function errorItem(label: string, why: string, raw = false): vscode.TreeI
 }
 
 /** A warning row (missing evidence, a dangling evidence_bundle, tournament folder problems). */
-export function warningItem(label: string, detail: string, tooltip = vscode.l10n.t("{0}: {1}", label, detail)): vscode.TreeItem {
+export function warningItem(
+  label: string,
+  detail: string,
+  tooltip = vscode.l10n.t("{0}: {1}", label, detail),
+): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.iconPath = icon("warning", "problemsWarningIcon.foreground");
   item.description = detail;
@@ -140,7 +199,10 @@ export function warningItem(label: string, detail: string, tooltip = vscode.l10n
 /** One issue of a review or critic verdict (first line as label, all of it in the tooltip). */
 export function issueItem(text: string, n: number): vscode.TreeItem {
   const first = text.split("\n")[0] || vscode.l10n.t("(empty issue)");
-  const item = new vscode.TreeItem(first.length > 120 ? `${first.slice(0, 119)}…` : first, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    first.length > 120 ? `${first.slice(0, 119)}…` : first,
+    vscode.TreeItemCollapsibleState.None,
+  );
   item.iconPath = icon("comment");
   item.description = vscode.l10n.t("issue {0}", n);
   item.tooltip = md(text);
@@ -153,7 +215,12 @@ export function passItem(p: TournamentPass, where: string, judges: TournamentPas
   item.iconPath = icon(p.known ? "milestone" : "question", p.known ? undefined : "problemsWarningIcon.foreground");
   const j = judges.map((x) => `${x.name}: ${formatScores(x.scores)}`).join("; ");
   item.description = j ? vscode.l10n.t("judges {0}", j) : where;
-  const lines = [`${passSummary(p)} (${where})`, j ? vscode.l10n.t("judges: {0}", j) : "", p.notes.length ? vscode.l10n.t("notes: {0}", p.notes.join("; ")) : "", p.known ? "" : p.rawJson];
+  const lines = [
+    `${passSummary(p)} (${where})`,
+    j ? vscode.l10n.t("judges: {0}", j) : "",
+    p.notes.length ? vscode.l10n.t("notes: {0}", p.notes.join("; ")) : "",
+    p.known ? "" : p.rawJson,
+  ];
   item.tooltip = md(lines.filter(Boolean).join("\n"));
   return item;
 }
@@ -165,7 +232,11 @@ export function outputItem(folder: AutodevFolder, taskId: string, kind: string, 
   item.iconPath = icon("output");
   item.description = linesText(lines);
   item.tooltip = md(text.length > 500 ? `${text.slice(0, 500)}…` : text);
-  item.command = { command: "autodev.openEvidenceOutput", title: vscode.l10n.t("Show Output"), arguments: [folder.folder.uri.toString(), taskId, kind] };
+  item.command = {
+    command: "autodev.openEvidenceOutput",
+    title: vscode.l10n.t("Show Output"),
+    arguments: [folder.folder.uri.toString(), taskId, kind],
+  };
   return item;
 }
 
@@ -173,7 +244,15 @@ export function outputItem(folder: AutodevFolder, taskId: string, kind: string, 
 export function referencedFileItem(folder: AutodevFolder, rel: string): vscode.TreeItem {
   const item = new vscode.TreeItem(rel, vscode.TreeItemCollapsibleState.None);
   item.iconPath = vscode.ThemeIcon.File;
-  item.resourceUri = vscode.Uri.from({ scheme: EVIDENCE_SCHEME, path: `/${rel.replace(/^\/+/, "")}`, query: "v=label" });
-  item.command = { command: "autodev.openReferencedFile", title: vscode.l10n.t("Open File"), arguments: [folder.folder.uri.toString(), rel] };
+  item.resourceUri = vscode.Uri.from({
+    scheme: EVIDENCE_SCHEME,
+    path: `/${rel.replace(/^\/+/, "")}`,
+    query: "v=label",
+  });
+  item.command = {
+    command: "autodev.openReferencedFile",
+    title: vscode.l10n.t("Open File"),
+    arguments: [folder.folder.uri.toString(), rel],
+  };
   return item;
 }

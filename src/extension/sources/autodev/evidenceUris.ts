@@ -21,7 +21,14 @@ export type DiffSide = "before" | "after";
 
 /** What an evidence document shows. */
 export type EvidenceDocRequest =
-  | { readonly view: "side"; readonly folder: string; readonly task: string; readonly source: PatchSource; readonly index: number; readonly side: DiffSide }
+  | {
+      readonly view: "side";
+      readonly folder: string;
+      readonly task: string;
+      readonly source: PatchSource;
+      readonly index: number;
+      readonly side: DiffSide;
+    }
   | { readonly view: "bundle"; readonly folder: string; readonly task: string; readonly kind: EvidenceKind | "patch" }
   | { readonly view: "output"; readonly folder: string; readonly task: string; readonly kind: EvidenceKind }
   | { readonly view: "raw"; readonly folder: string; readonly task: string; readonly file: string };
@@ -47,14 +54,24 @@ export function evidenceUri(req: EvidenceDocRequest, label: string): vscode.Uri 
   // Diff sides carry only the file's path, so the multi-file diff editor shows "calc.py src" and
   // treats before/after as the same file (it compares paths, not queries) unless it was renamed.
   const prefix = req.view === "side" ? "" : `/${labelSegments(req.task)}`;
-  return vscode.Uri.from({ scheme: EVIDENCE_SCHEME, path: `${prefix}/${labelSegments(label) || "evidence"}`, query: q.toString() });
+  return vscode.Uri.from({
+    scheme: EVIDENCE_SCHEME,
+    path: `${prefix}/${labelSegments(label) || "evidence"}`,
+    query: q.toString(),
+  });
 }
 
 const SafeId = z.string().refine(isSafeSegment, { message: "not a safe file name" }); // l10n-ignore: a code, shown through issueText()
 const Base = { f: z.string().min(1, "names no workspace folder"), t: SafeId };
 /** The query of an evidence URI, validated strictly (unknown keys are refused). */
 const QuerySchema = z.discriminatedUnion("v", [
-  z.strictObject({ v: z.literal("side"), ...Base, s: z.enum(PATCH_SOURCES as [PatchSource, ...PatchSource[]]), i: z.coerce.number().int().min(0).max(100_000), side: z.enum(["before", "after"]) }),
+  z.strictObject({
+    v: z.literal("side"),
+    ...Base,
+    s: z.enum(PATCH_SOURCES as [PatchSource, ...PatchSource[]]),
+    i: z.coerce.number().int().min(0).max(100_000),
+    side: z.enum(["before", "after"]),
+  }),
   z.strictObject({ v: z.literal("bundle"), ...Base, k: z.enum([...EVIDENCE_KINDS, "patch"]) }),
   z.strictObject({ v: z.literal("output"), ...Base, k: z.enum(EVIDENCE_KINDS) }),
   z.strictObject({ v: z.literal("raw"), ...Base, n: SafeId }),
@@ -102,7 +119,9 @@ export function parseEvidenceUri(uri: vscode.Uri): EvidenceDocRequest | string {
       return { view: "output", ...base, kind: q.k };
     case "raw": {
       const mine = q.n === `${q.t}.patch` || (q.n.startsWith(`${q.t}-`) && q.n.endsWith(".json"));
-      return mine ? { view: "raw", ...base, file: q.n } : vscode.l10n.t("{0} is not an evidence file of task {1}", JSON.stringify(q.n), q.t);
+      return mine
+        ? { view: "raw", ...base, file: q.n }
+        : vscode.l10n.t("{0} is not an evidence file of task {1}", JSON.stringify(q.n), q.t);
     }
   }
 }

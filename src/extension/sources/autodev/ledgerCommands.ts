@@ -54,54 +54,97 @@ export class LedgerCommands {
     const limit = this.settings.confirmVerifyAboveMB * 1024 * 1024;
     if (limit > 0 && size > limit) {
       const verify = vscode.l10n.t("Verify");
-      const go = await vscode.window.showWarningMessage(vscode.l10n.t("The ledger is {0} MB. Verify it fully now?", (size / 1048576).toFixed(0)), { modal: true }, verify);
+      const go = await vscode.window.showWarningMessage(
+        vscode.l10n.t("The ledger is {0} MB. Verify it fully now?", (size / 1048576).toFixed(0)),
+        { modal: true },
+        verify,
+      );
       if (go !== verify) return undefined;
     }
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("AutoDev: verifying {0}/.autodev/plan-ledger.jsonl", f.folder.name), cancellable: true },
-      async (progress, token) => {
-        let id = 0;
-        let last = 0;
-        const sub = this.worker.onProgress((p) => {
-          if (p.cwd !== f.cwd || p.total === 0) return;
-          const pct = (p.bytes / p.total) * 100;
-          progress.report({ increment: pct - last, message: vscode.l10n.t("{0} / {1} MB", (p.bytes / 1048576).toFixed(0), (p.total / 1048576).toFixed(0)) });
-          this.statusBar.setProgress(vscode.l10n.t("verifying {0}%", Math.round(pct)));
-          last = pct;
-        });
-        const cancel = token.onCancellationRequested(() => void this.worker.request({ type: "cancel", cwd: f.cwd, target: id }));
-        try {
-          return await this.worker.request({ type: "verify", cwd: f.cwd }, (i) => (id = i));
-        } finally {
-          sub.dispose();
-          cancel.dispose();
-          this.statusBar.setProgress(null);
-        }
-      },
-    ).then(
-      (r) => r,
-      (e: Error) => {
-        if (/cancelled/.test(e.message)) void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: verification cancelled."));
-        else throw e;
-        return null;
-      },
-    );
+    const result = await vscode.window
+      .withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t("AutoDev: verifying {0}/.autodev/plan-ledger.jsonl", f.folder.name),
+          cancellable: true,
+        },
+        async (progress, token) => {
+          let id = 0;
+          let last = 0;
+          const sub = this.worker.onProgress((p) => {
+            if (p.cwd !== f.cwd || p.total === 0) return;
+            const pct = (p.bytes / p.total) * 100;
+            progress.report({
+              increment: pct - last,
+              message: vscode.l10n.t("{0} / {1} MB", (p.bytes / 1048576).toFixed(0), (p.total / 1048576).toFixed(0)),
+            });
+            this.statusBar.setProgress(vscode.l10n.t("verifying {0}%", Math.round(pct)));
+            last = pct;
+          });
+          const cancel = token.onCancellationRequested(
+            () => void this.worker.request({ type: "cancel", cwd: f.cwd, target: id }),
+          );
+          try {
+            return await this.worker.request({ type: "verify", cwd: f.cwd }, (i) => (id = i));
+          } finally {
+            sub.dispose();
+            cancel.dispose();
+            this.statusBar.setProgress(null);
+          }
+        },
+      )
+      .then(
+        (r) => r,
+        (e: Error) => {
+          if (/cancelled/.test(e.message)) {
+            void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: verification cancelled."));
+          } else throw e;
+          return null;
+        },
+      );
     if (!result) return undefined;
     await f.apply(result);
     const r = result.report;
-    this.writeReport(f, r.ok, r.entries, r.errors.map((e) => `  line ${e.atLine}${e.seq !== null ? ` (seq ${e.seq})` : ""} — ${e.kind}: ${e.message}`), r.warnings.map((w) => `  line ${w.atLine} — ${w.kind}: ${w.message}`), result.ms);
+    this.writeReport(
+      f,
+      r.ok,
+      r.entries,
+      r.errors.map((e) => `  line ${e.atLine}${e.seq !== null ? ` (seq ${e.seq})` : ""} — ${e.kind}: ${e.message}`),
+      r.warnings.map((w) => `  line ${w.atLine} — ${w.kind}: ${w.message}`),
+      result.ms,
+    );
     const seconds = (result.ms / 1000).toFixed(1);
-    if (r.ok && r.warnings.length) void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: ledger ok — {0} entries verified in {1} s ({2} warnings in Problems).", r.entries, seconds, r.warnings.length));
-    else if (r.ok) void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: ledger ok — {0} entries verified in {1} s.", r.entries, seconds));
-    else {
+    if (r.ok && r.warnings.length) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          "AutoDev: ledger ok — {0} entries verified in {1} s ({2} warnings in Problems).",
+          r.entries,
+          seconds,
+          r.warnings.length,
+        ),
+      );
+    } else if (r.ok) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t("AutoDev: ledger ok — {0} entries verified in {1} s.", r.entries, seconds),
+      );
+    } else {
       const first = r.errors[0];
       const goToLine = vscode.l10n.t("Go to Line");
       const showReport = vscode.l10n.t("Show Report");
       // The finding's text comes from src/core (English, as the CLI prints it).
       const message =
         r.errors.length === 1
-          ? vscode.l10n.t("AutoDev: ledger broken at line {0}: {1} (1 finding; see Problems)", first.atLine, humanMessage(first))
-          : vscode.l10n.t("AutoDev: ledger broken at line {0}: {1} ({2} findings; see Problems)", first.atLine, humanMessage(first), r.errors.length);
+          ? vscode.l10n.t(
+              "AutoDev: ledger broken at line {0}: {1} (1 finding; see Problems)",
+              first.atLine,
+              humanMessage(first),
+            )
+          : vscode.l10n.t(
+              "AutoDev: ledger broken at line {0}: {1} ({2} findings; see Problems)",
+              first.atLine,
+              humanMessage(first),
+              r.errors.length,
+            );
       // Not awaited: the command resolves with the verdict while the message waits for the user.
       void vscode.window.showErrorMessage(message, goToLine, showReport).then((pick) => {
         if (pick === goToLine) void this.openLedgerLine(f, first.atLine);
@@ -111,7 +154,14 @@ export class LedgerCommands {
     return r.ok;
   }
 
-  private writeReport(f: AutodevFolder, ok: boolean, entries: number, errors: string[], warnings: string[], ms: number): void {
+  private writeReport(
+    f: AutodevFolder,
+    ok: boolean,
+    entries: number,
+    errors: string[],
+    warnings: string[],
+    ms: number,
+  ): void {
     this.log.info(`Verification of ${f.ledgerFile}: ${ok ? "OK" : "BROKEN"}, ${entries} entries, ${Math.round(ms)} ms`);
     for (const e of errors) this.log.error(e);
     for (const w of warnings) this.log.warn(w);
@@ -121,8 +171,12 @@ export class LedgerCommands {
   async replay(arg?: unknown): Promise<void> {
     const f = await this.picker.pick(arg);
     if (!f) return;
-    const c = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("AutoDev: replaying the ledger from genesis…") }, () =>
-      this.worker.request({ type: "replayCompare", cwd: f.cwd }),
+    const c = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t("AutoDev: replaying the ledger from genesis…"),
+      },
+      () => this.worker.request({ type: "replayCompare", cwd: f.cwd }),
     );
     if (c.error) {
       void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: replay failed: {0}", c.error));
@@ -131,24 +185,45 @@ export class LedgerCommands {
     const replayedUri = this.docs.put("replayed-plan.json", c.replayed ?? "null\n");
     const sameFast = c.replayed === c.fastPath;
     const sameDisk = c.replayed === c.planJson;
-    this.log.info(`Replay of ${f.folder.name}: ${c.entries} entries; plan.json ${sameDisk ? "matches" : "differs"}; snapshot fast path ${sameFast ? "matches" : "differs"}`);
+    this.log.info(
+      `Replay of ${f.folder.name}: ${c.entries} entries; plan.json ${sameDisk ? "matches" : "differs"}; snapshot fast path ${sameFast ? "matches" : "differs"}`,
+    );
     if (sameDisk && sameFast) {
-      void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: replayed {0} entries; plan.json and the snapshot fast path both match the replayed plan.", c.entries));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          "AutoDev: replayed {0} entries; plan.json and the snapshot fast path both match the replayed plan.",
+          c.entries,
+        ),
+      );
       return;
     }
     if (!sameDisk) {
-      const left = c.planJson === null ? this.docs.put(vscode.l10n.t("plan.json (missing)"), "") : vscode.Uri.file(planPath(f.cwd));
-      await vscode.commands.executeCommand("vscode.diff", left, replayedUri, vscode.l10n.t("plan.json ↔ replayed from genesis ({0})", f.folder.name));
+      const left =
+        c.planJson === null
+          ? this.docs.put(vscode.l10n.t("plan.json (missing)"), "")
+          : vscode.Uri.file(planPath(f.cwd));
+      await vscode.commands.executeCommand(
+        "vscode.diff",
+        left,
+        replayedUri,
+        vscode.l10n.t("plan.json ↔ replayed from genesis ({0})", f.folder.name),
+      );
     }
     if (!sameFast) {
       const fastUri = this.docs.put("snapshot-fast-path.json", c.fastPath ?? "null\n");
-      await vscode.commands.executeCommand("vscode.diff", fastUri, replayedUri, vscode.l10n.t("snapshot fast path ↔ replayed from genesis ({0})", f.folder.name));
+      await vscode.commands.executeCommand(
+        "vscode.diff",
+        fastUri,
+        replayedUri,
+        vscode.l10n.t("snapshot fast path ↔ replayed from genesis ({0})", f.folder.name),
+      );
     }
-    const differs = !sameDisk && !sameFast
-      ? vscode.l10n.t("AutoDev: the replayed plan differs from plan.json and the snapshot fast path; see the diff.")
-      : !sameDisk
-        ? vscode.l10n.t("AutoDev: the replayed plan differs from plan.json; see the diff.")
-        : vscode.l10n.t("AutoDev: the replayed plan differs from the snapshot fast path; see the diff.");
+    const differs =
+      !sameDisk && !sameFast
+        ? vscode.l10n.t("AutoDev: the replayed plan differs from plan.json and the snapshot fast path; see the diff.")
+        : !sameDisk
+          ? vscode.l10n.t("AutoDev: the replayed plan differs from plan.json; see the diff.")
+          : vscode.l10n.t("AutoDev: the replayed plan differs from the snapshot fast path; see the diff.");
     void vscode.window.showWarningMessage(differs);
   }
 
@@ -157,10 +232,12 @@ export class LedgerCommands {
     const f = await this.picker.pick(arg);
     if (!f) return;
     if (typeof seqArg === "number") return f.travelTo(seqArg);
-    const { total, items } = await this.worker.request({ type: "entries", cwd: f.cwd, offset: 0, limit: 0 }).then(async (head) => {
-      const limit = 5000;
-      return this.worker.request({ type: "entries", cwd: f.cwd, offset: Math.max(0, head.total - limit), limit });
-    });
+    const { total, items } = await this.worker
+      .request({ type: "entries", cwd: f.cwd, offset: 0, limit: 0 })
+      .then(async (head) => {
+        const limit = 5000;
+        return this.worker.request({ type: "entries", cwd: f.cwd, offset: Math.max(0, head.total - limit), limit });
+      });
     const picks = items
       .slice()
       .reverse()
@@ -170,7 +247,10 @@ export class LedgerCommands {
         detail: e.timestamp,
         seq: e.seq,
       }));
-    const pick = await vscode.window.showQuickPick(picks, { placeHolder: vscode.l10n.t("Show the plan as of which entry? ({0} entries; newest first)", total), matchOnDescription: true });
+    const pick = await vscode.window.showQuickPick(picks, {
+      placeHolder: vscode.l10n.t("Show the plan as of which entry? ({0} entries; newest first)", total),
+      matchOnDescription: true,
+    });
     if (pick) await f.travelTo(pick.seq);
   }
 
@@ -179,7 +259,9 @@ export class LedgerCommands {
     if (!f) return;
     const file = fn(f.cwd);
     if (!fs.existsSync(file)) {
-      void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: {0}/.autodev/{1} does not exist.", f.folder.name, name));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t("AutoDev: {0}/.autodev/{1} does not exist.", f.folder.name, name),
+      );
       return;
     }
     await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
@@ -191,11 +273,17 @@ export class LedgerCommands {
     if (!f) return;
     let target = line;
     if (target === undefined) {
-      const typed = await vscode.window.showInputBox({ prompt: vscode.l10n.t("Ledger line number"), validateInput: (v) => (/^\d+$/.test(v) ? null : vscode.l10n.t("a line number")) });
+      const typed = await vscode.window.showInputBox({
+        prompt: vscode.l10n.t("Ledger line number"),
+        validateInput: (v) => (/^\d+$/.test(v) ? null : vscode.l10n.t("a line number")),
+      });
       if (!typed) return;
       target = Number(typed);
     }
     const pos = new vscode.Position(Math.max(0, target - 1), 0);
-    await vscode.window.showTextDocument(vscode.Uri.file(f.ledgerFile), { selection: new vscode.Range(pos, pos), preview: true });
+    await vscode.window.showTextDocument(vscode.Uri.file(f.ledgerFile), {
+      selection: new vscode.Range(pos, pos),
+      preview: true,
+    });
   }
 }

@@ -17,7 +17,12 @@ export class LedgerDiagnostics extends Disposable {
   private readonly collection = this.register(vscode.languages.createDiagnosticCollection("autodev"));
 
   /** Replaces the diagnostics of one ledger file (plus extra warnings on other files, e.g. plan.json). */
-  set(ledger: vscode.Uri, report: VerifyReport | null, extra: readonly { uri: vscode.Uri; warning: VerifyWarning }[] = [], includeWarnings = true): void {
+  set(
+    ledger: vscode.Uri,
+    report: VerifyReport | null,
+    extra: readonly { uri: vscode.Uri; warning: VerifyWarning }[] = [],
+    includeWarnings = true,
+  ): void {
     const diags: vscode.Diagnostic[] = [];
     for (const e of report?.errors ?? []) diags.push(this.errorDiagnostic(ledger, e));
     if (includeWarnings) for (const w of report?.warnings ?? []) diags.push(this.warningDiagnostic(w));
@@ -48,15 +53,30 @@ export class LedgerDiagnostics extends Disposable {
     const d = new vscode.Diagnostic(range, displayMessage(humanMessage(e)), primary);
     d.source = SOURCE;
     d.code = e.kind;
-    if (line > 0 && (e.kind === "prev_hash_mismatch" || e.kind === "seq_jump" || e.kind === "inserted_entry" || e.kind === "dropped_entries")) {
-      d.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(ledger, new vscode.Range(line - 1, 0, line - 1, 0)), vscode.l10n.t("the entry before it"))];
+    if (
+      line > 0 &&
+      (e.kind === "prev_hash_mismatch" ||
+        e.kind === "seq_jump" ||
+        e.kind === "inserted_entry" ||
+        e.kind === "dropped_entries")
+    ) {
+      d.relatedInformation = [
+        new vscode.DiagnosticRelatedInformation(
+          new vscode.Location(ledger, new vscode.Range(line - 1, 0, line - 1, 0)),
+          vscode.l10n.t("the entry before it"),
+        ),
+      ];
     }
     return d;
   }
 
   private warningDiagnostic(w: VerifyWarning): vscode.Diagnostic {
     const line = Math.max(0, w.atLine - 1);
-    const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), displayMessage(w.message), vscode.DiagnosticSeverity.Warning);
+    const d = new vscode.Diagnostic(
+      new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
+      displayMessage(w.message),
+      vscode.DiagnosticSeverity.Warning,
+    );
     d.source = SOURCE;
     d.code = w.kind;
     return d;

@@ -40,7 +40,10 @@ export class RunStateDiagnostics extends Disposable {
         byFile.set(uri.toString(), slot);
       }
       for (const { uri, diags } of byFile.values()) this.collection.set(uri, diags);
-      this.filesOf.set(folder.cwd, [...byFile.values()].map((x) => x.uri));
+      this.filesOf.set(
+        folder.cwd,
+        [...byFile.values()].map((x) => x.uri),
+      );
     }
     for (const [cwd, uris] of this.filesOf) {
       if (live.has(cwd)) continue;

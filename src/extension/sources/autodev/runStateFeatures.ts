@@ -27,7 +27,14 @@ export interface RunStateFeatures {
 /** Registers the run-state view, tree nodes, problems, status item and open command. */
 export function registerRunStateFeatures(
   context: vscode.ExtensionContext,
-  s: { workspaces: AutodevWorkspaces; worker: LedgerWorkerClient; log: OutputLog; tree: PlanTreeProvider; commands: CommandManager; docs: ReadOnlyDocuments },
+  s: {
+    workspaces: AutodevWorkspaces;
+    worker: LedgerWorkerClient;
+    log: OutputLog;
+    tree: PlanTreeProvider;
+    commands: CommandManager;
+    docs: ReadOnlyDocuments;
+  },
 ): RunStateFeatures {
   const view = new AutodevRunStateView(s.workspaces, s.worker, s.log);
   const diagnostics = new RunStateDiagnostics(view);

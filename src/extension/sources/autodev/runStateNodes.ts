@@ -14,12 +14,21 @@ type RootNode = Extract<PlanNode, { kind: "root" }>;
 
 function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: PlanNode): PlanNode {
   const C = vscode.TreeItemCollapsibleState;
-  const item = new vscode.TreeItem(node.label, node.children === undefined ? C.None : node.expanded ? C.Expanded : C.Collapsed);
+  const item = new vscode.TreeItem(
+    node.label,
+    node.children === undefined ? C.None : node.expanded ? C.Expanded : C.Collapsed,
+  );
   item.description = node.description;
   if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip, false);
   item.iconPath = themeIcon(node.icon);
   item.contextValue = node.contextValue ?? "autodevRun";
-  if (node.target) item.command = { command: "autodev.openRunTarget", title: vscode.l10n.t("Open"), arguments: [folder.folder.uri.toString(), node.target] };
+  if (node.target) {
+    item.command = {
+      command: "autodev.openRunTarget",
+      title: vscode.l10n.t("Open"),
+      arguments: [folder.folder.uri.toString(), node.target],
+    };
+  }
   const self: PlanNode = {
     kind: "extra",
     id: `${folder.folder.uri.toString()}|${node.id}`,
@@ -31,7 +40,11 @@ function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: PlanNode): Pl
 }
 
 /** The nodes above (`top`) and below (`bottom`) the plan of `root`, empty until the first read. */
-export function runStateNodes(view: AutodevRunStateView, folder: AutodevFolder, root: RootNode): { top: PlanNode[]; bottom: PlanNode[] } {
+export function runStateNodes(
+  view: AutodevRunStateView,
+  folder: AutodevFolder,
+  root: RootNode,
+): { top: PlanNode[]; bottom: PlanNode[] } {
   const v = view.of(folder);
   if (!v) return { top: [], bottom: [] };
   return { top: v.top.map((n) => wrap(folder, n, root)), bottom: v.bottom.map((n) => wrap(folder, n, root)) };

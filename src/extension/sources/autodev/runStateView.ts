@@ -15,7 +15,8 @@ import { AutodevFolder } from "./autodevFolder";
 import { AutodevWorkspaces } from "./autodevWorkspaces";
 
 /** Files whose change means "read the run state again" (relative to the workspace folder). */
-export const RUN_STATE_GLOB = ".autodev/{config.json,spec.md,inline-state.json,knowledge.jsonl,rejected_lessons.jsonl,.lock,responses/**,delegations/**,tournaments/**,evidence/*-tournament.json}";
+export const RUN_STATE_GLOB =
+  ".autodev/{config.json,spec.md,inline-state.json,knowledge.jsonl,rejected_lessons.jsonl,.lock,responses/**,delegations/**,tournaments/**,evidence/*-tournament.json}";
 const DEBOUNCE_MS = 300;
 const POLL_RUNNING_MS = 2000;
 const POLL_IDLE_MS = 15_000;
@@ -58,7 +59,12 @@ export class AutodevRunStateView extends Disposable {
   /** Reads one folder's run state now. */
   async refresh(folder: AutodevFolder): Promise<void> {
     try {
-      const view = await this.worker.request({ type: "autodevRunView", cwd: folder.cwd, plan: runPlanOf(folder.live), probeOnly: false });
+      const view = await this.worker.request({
+        type: "autodevRunView",
+        cwd: folder.cwd,
+        plan: runPlanOf(folder.live),
+        probeOnly: false,
+      });
       if (this.isDisposed) return;
       this.views.set(folder.cwd, view);
       this.changed.fire(folder);
@@ -84,7 +90,9 @@ export class AutodevRunStateView extends Disposable {
     }
     for (const folder of this.workspaces.folders) {
       if (!this.watchers.has(folder.cwd)) {
-        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder.folder, RUN_STATE_GLOB));
+        const watcher = vscode.workspace.createFileSystemWatcher(
+          new vscode.RelativePattern(folder.folder, RUN_STATE_GLOB),
+        );
         const bump = () => this.debounced(folder);
         watcher.onDidCreate(bump);
         watcher.onDidChange(bump);
@@ -97,7 +105,10 @@ export class AutodevRunStateView extends Disposable {
 
   private debounced(folder: AutodevFolder): void {
     clearTimeout(this.timers.get(folder.cwd));
-    this.timers.set(folder.cwd, setTimeout(() => void this.refresh(folder), DEBOUNCE_MS));
+    this.timers.set(
+      folder.cwd,
+      setTimeout(() => void this.refresh(folder), DEBOUNCE_MS),
+    );
   }
 
   /**
@@ -114,7 +125,9 @@ export class AutodevRunStateView extends Disposable {
 
   private async probeRunning(): Promise<void> {
     for (const { folder, view } of this.all) {
-      const probe = await this.worker.request({ type: "autodevRunView", cwd: folder.cwd, plan: null, probeOnly: true }).catch(() => null);
+      const probe = await this.worker
+        .request({ type: "autodevRunView", cwd: folder.cwd, plan: null, probeOnly: true })
+        .catch(() => null);
       if (probe && probe.running !== view.running) await this.refresh(folder);
     }
     this.schedulePoll();

@@ -9,7 +9,9 @@ import type { AutodevRunStateView } from "./runStateView";
 
 /** Keeps the run status item in sync with the run views. */
 export class RunStatusItem extends Disposable {
-  private readonly item = this.register(vscode.window.createStatusBarItem("autodev.run", vscode.StatusBarAlignment.Left, 49));
+  private readonly item = this.register(
+    vscode.window.createStatusBarItem("autodev.run", vscode.StatusBarAlignment.Left, 49),
+  );
 
   constructor(private readonly view: AutodevRunStateView) {
     super();
@@ -36,7 +38,9 @@ export class RunStatusItem extends Disposable {
       this.item.tooltip = running.map((x) => `${x.folder.folder.name}: ${x.view.runningDetail}`).join("\n");
     } else if (waiting.length) {
       this.item.text = `$(debug-pause) ${waiting.map((x) => (multi ? `${x.folder.folder.name}: ` : "") + x.view.waiting).join(" · ")}`;
-      this.item.tooltip = vscode.l10n.t("AutoDev is suspended in inline mode until the agent writes its response; click to see the delegation.");
+      this.item.tooltip = vscode.l10n.t(
+        "AutoDev is suspended in inline mode until the agent writes its response; click to see the delegation.",
+      );
     } else {
       this.shown = false;
       this.item.hide();

@@ -29,7 +29,11 @@ export class RunTargetOpener {
     const folder = this.workspaces.folders.find((f) => f.folder.uri.toString() === z.string().parse(folderUri));
     if (!folder) throw new Error(vscode.l10n.t("that AutoDev folder is no longer in this workspace"));
     const parsed = NodeTargetSchema.safeParse(rawTarget);
-    if (!parsed.success) throw new Error(vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")));
+    if (!parsed.success) {
+      throw new Error(
+        vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")),
+      );
+    }
     const target = parsed.data as NodeTarget;
     switch (target.kind) {
       case "file":
@@ -37,11 +41,21 @@ export class RunTargetOpener {
           await vscode.window.showTextDocument(await this.readOnly(folder.cwd, target.file), { preview: true });
           return;
         }
-        await vscode.window.showTextDocument(this.inside(folder.cwd, target.file), { preview: true, selection: new vscode.Range(Math.max(0, (target.line ?? 1) - 1), 0, Math.max(0, (target.line ?? 1) - 1), 0) });
+        await vscode.window.showTextDocument(this.inside(folder.cwd, target.file), {
+          preview: true,
+          selection: new vscode.Range(Math.max(0, (target.line ?? 1) - 1), 0, Math.max(0, (target.line ?? 1) - 1), 0),
+        });
         return;
       case "diff": {
-        const side = (s: typeof target.left) => (s.kind === "file" ? this.readOnly(folder.cwd, s.file) : Promise.resolve(this.docs.put(s.name, s.text)));
-        await vscode.commands.executeCommand("vscode.diff", await side(target.left), await side(target.right), target.title, { preview: true });
+        const side = (s: typeof target.left) =>
+          s.kind === "file" ? this.readOnly(folder.cwd, s.file) : Promise.resolve(this.docs.put(s.name, s.text));
+        await vscode.commands.executeCommand(
+          "vscode.diff",
+          await side(target.left),
+          await side(target.right),
+          target.title,
+          { preview: true },
+        );
         return;
       }
       case "reveal": {
@@ -60,17 +74,23 @@ export class RunTargetOpener {
   /** A state file's text as a read-only document (confined, regular files only, size-capped). */
   private async readOnly(cwd: string, rel: string): Promise<vscode.Uri> {
     const read = await readWorkspaceStateFile(cwd, rel, MAX_ARTIFACT_BYTES);
-    if (read.kind !== "ok") throw new Error(read.kind === "missing" ? vscode.l10n.t("{0} does not exist (any more)", rel) : read.error);
+    if (read.kind !== "ok") {
+      throw new Error(read.kind === "missing" ? vscode.l10n.t("{0} does not exist (any more)", rel) : read.error);
+    }
     return this.docs.put(rel.slice(rel.lastIndexOf("/") + 1), read.text);
   }
 
   private inside(cwd: string, file: string): vscode.Uri {
     const abs = path.resolve(cwd, file);
     const rel = path.relative(cwd, abs);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
+    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+      throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
+    }
     if (fs.existsSync(abs)) {
       const real = path.relative(fs.realpathSync(cwd), fs.realpathSync(abs));
-      if (real.startsWith("..") || path.isAbsolute(real)) throw new Error(vscode.l10n.t("{0} links outside the workspace folder; it is not opened", file));
+      if (real.startsWith("..") || path.isAbsolute(real)) {
+        throw new Error(vscode.l10n.t("{0} links outside the workspace folder; it is not opened", file));
+      }
     }
     return vscode.Uri.file(abs);
   }

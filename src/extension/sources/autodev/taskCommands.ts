@@ -22,16 +22,35 @@ type TaskArg = { folder: AutodevFolder; task: Task };
 export type TransitionVerb = "Skip" | "Resume";
 
 /** The words of one edge in the UI language: its button, its confirmation and its failure. */
-function verbTexts(verb: TransitionVerb, id: string, title: string, from: string, to: string, why = ""): { button: string; confirm: string; failed: string } {
+function verbTexts(
+  verb: TransitionVerb,
+  id: string,
+  title: string,
+  from: string,
+  to: string,
+  why = "",
+): { button: string; confirm: string; failed: string } {
   return verb === "Skip"
     ? {
         button: vscode.l10n.t("Skip"),
-        confirm: vscode.l10n.t('Skip task {0} "{1}"? This appends a ledger entry ({2} → {3}) and a snapshot, as Python AutoDev would.', id, title, from, to),
+        confirm: vscode.l10n.t(
+          'Skip task {0} "{1}"? This appends a ledger entry ({2} → {3}) and a snapshot, as Python AutoDev would.',
+          id,
+          title,
+          from,
+          to,
+        ),
         failed: vscode.l10n.t("AutoDev: could not skip task {0}: {1}", id, why),
       }
     : {
         button: vscode.l10n.t("Resume"),
-        confirm: vscode.l10n.t('Resume task {0} "{1}"? This appends a ledger entry ({2} → {3}) and a snapshot, as Python AutoDev would.', id, title, from, to),
+        confirm: vscode.l10n.t(
+          'Resume task {0} "{1}"? This appends a ledger entry ({2} → {3}) and a snapshot, as Python AutoDev would.',
+          id,
+          title,
+          from,
+          to,
+        ),
         failed: vscode.l10n.t("AutoDev: could not resume task {0}: {1}", id, why),
       };
 }
@@ -62,7 +81,8 @@ export class TaskCommands {
         const t = asTaskNode(arg) ?? (await this.pickTask(undefined, null));
         if (t) await vscode.env.clipboard.writeText(t.task.id);
       },
-      "autodev.revealTask": (folderUri, taskId) => this.reveal(folderUri, typeof taskId === "string" ? taskId : undefined),
+      "autodev.revealTask": (folderUri, taskId) =>
+        this.reveal(folderUri, typeof taskId === "string" ? taskId : undefined),
     };
   }
 
@@ -71,17 +91,34 @@ export class TaskCommands {
     if (!folder?.live) return undefined;
     const tasks = folder.live.phases.flatMap((p) => p.tasks).filter((t) => status === null || t.status === status);
     if (tasks.length === 0) {
-      void vscode.window.showInformationMessage(status === null ? vscode.l10n.t("AutoDev: no task is in the plan.") : vscode.l10n.t("AutoDev: no task is {0}.", status));
+      void vscode.window.showInformationMessage(
+        status === null
+          ? vscode.l10n.t("AutoDev: no task is in the plan.")
+          : vscode.l10n.t("AutoDev: no task is {0}.", status),
+      );
       return undefined;
     }
-    const pick = await vscode.window.showQuickPick(tasks.map((t) => ({ label: `${t.id} ${t.title}`, description: String(t.status), t })), { placeHolder: vscode.l10n.t("Which task?") });
+    const pick = await vscode.window.showQuickPick(
+      tasks.map((t) => ({ label: `${t.id} ${t.title}`, description: String(t.status), t })),
+      { placeHolder: vscode.l10n.t("Which task?") },
+    );
     return pick ? { folder, task: pick.t } : undefined;
   }
 
   /** Confirms and applies one FSM edge. Returns the new seq, or undefined. */
-  async transition(arg: unknown, from: string, to: string, verb: TransitionVerb, confirm = true): Promise<number | undefined> {
+  async transition(
+    arg: unknown,
+    from: string,
+    to: string,
+    verb: TransitionVerb,
+    confirm = true,
+  ): Promise<number | undefined> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: this workspace is not trusted, so AutoDev State is read-only here. Trust the workspace to change task status."));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          "AutoDev: this workspace is not trusted, so AutoDev State is read-only here. Trust the workspace to change task status.",
+        ),
+      );
       return undefined;
     }
     const picked = asTaskNode(arg) ?? (await this.pickTask(arg, from));
@@ -89,16 +126,22 @@ export class TaskCommands {
     // Tree nodes can be older than the live plan: act on the task as it is now.
     const current = picked.folder.live?.phases.flatMap((p) => p.tasks).find((x) => x.id === picked.task.id);
     if (!current) {
-      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: task {0} is no longer in the plan.", picked.task.id));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t("AutoDev: task {0} is no longer in the plan.", picked.task.id),
+      );
       return undefined;
     }
     const t = { folder: picked.folder, task: current };
     if (t.folder.timeTravel) {
-      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: you are viewing an earlier plan; go back to live before changing a task."));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t("AutoDev: you are viewing an earlier plan; go back to live before changing a task."),
+      );
       return undefined;
     }
     if (String(t.task.status) !== from) {
-      void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: task {0} is {1}, not {2}.", t.task.id, String(t.task.status), from));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t("AutoDev: task {0} is {1}, not {2}.", t.task.id, String(t.task.status), from),
+      );
       return undefined;
     }
     if (confirm) {
@@ -108,8 +151,13 @@ export class TaskCommands {
     }
     try {
       const { seq } = await this.worker.request({
-        type: "setStatus", cwd: t.folder.cwd, taskId: t.task.id, status: to,
-        sessionId: `vscode-${os.hostname()}`, lockTimeoutS: this.settings.lockTimeoutSeconds, readOnly: !vscode.workspace.isTrusted,
+        type: "setStatus",
+        cwd: t.folder.cwd,
+        taskId: t.task.id,
+        status: to,
+        sessionId: `vscode-${os.hostname()}`,
+        lockTimeoutS: this.settings.lockTimeoutSeconds,
+        readOnly: !vscode.workspace.isTrusted,
       });
       this.log.info(`${t.folder.folder.name}: task ${t.task.id} ${from} → ${to} (ledger head seq ${seq})`);
       await t.folder.refresh();

@@ -261,7 +261,15 @@ class ProvenLine implements FastLine {
     // What `validateLedgerEntry(parsePyJson(line))` returns for a line in exact form: its fields in
     // model order, the payload a fresh dict (`dict[str, Any]` copies), no coercion anywhere.
     const payload = parsePyJson(latin1(this.bytes, this.payloadStart, this.payloadEnd)) as PyObject;
-    this.cached = { seq: this.seq, timestamp: this.timestamp, session_id: this.sessionId, op: this.op, payload, prev_hash: this.prevHash, self_hash: this.selfHash };
+    this.cached = {
+      seq: this.seq,
+      timestamp: this.timestamp,
+      session_id: this.sessionId,
+      op: this.op,
+      payload,
+      prev_hash: this.prevHash,
+      self_hash: this.selfHash,
+    };
     return this.cached;
   }
 }
@@ -298,4 +306,3 @@ function intOf(s: number, e: number): number | bigint {
   }
   return pyInt(BigInt(latin1(lineBytes, s, e)));
 }
-

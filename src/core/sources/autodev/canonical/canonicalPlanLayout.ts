@@ -78,5 +78,10 @@ export function skeletonOfLayout(proven: PlanLayout): PlanSkeleton {
     ranges[2 + 2 * k] = proven.metaStart[k];
     ranges[3 + 2 * k] = proven.metaEnd[k];
   }
-  return { ids: sharedIds, positions: sharedPositions, statuses: Uint8Array.from(proven.taskStatus), metadataRanges: ranges };
+  return {
+    ids: sharedIds,
+    positions: sharedPositions,
+    statuses: Uint8Array.from(proven.taskStatus),
+    metadataRanges: ranges,
+  };
 }

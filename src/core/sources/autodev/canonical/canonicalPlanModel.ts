@@ -23,8 +23,20 @@ import { PlanSkeleton } from "./canonicalPlanLayout";
 const PLAN_FIELDS = ["plan_id", "spec_hash", "phases", "metadata", "created_at", "updated_at", "content_hash"];
 const PHASE_FIELDS = ["id", "title", "description", "tasks"];
 const TASK_FIELDS = [
-  "id", "phase_id", "title", "description", "status", "files", "acceptance", "depends_on",
-  "retry_count", "escalated", "assigned_agent", "evidence_bundle", "blocked_reason", "metadata",
+  "id",
+  "phase_id",
+  "title",
+  "description",
+  "status",
+  "files",
+  "acceptance",
+  "depends_on",
+  "retry_count",
+  "escalated",
+  "assigned_agent",
+  "evidence_bundle",
+  "blocked_reason",
+  "metadata",
 ];
 const CRITERION_FIELDS = ["id", "description", "met"];
 const ENTRY_FIELDS = ["seq", "timestamp", "session_id", "op", "payload", "prev_hash", "self_hash"];
@@ -46,8 +58,10 @@ const STATUS_SET: ReadonlySet<unknown> = new Set(TASK_STATUSES);
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 let trustedStrings = false;
-const isStr = (v: PyValue | undefined): v is string => typeof v === "string" && (trustedStrings || !LONE_SURROGATE.test(v));
-const isInt = (v: PyValue | undefined): v is number | bigint => typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
+const isStr = (v: PyValue | undefined): v is string =>
+  typeof v === "string" && (trustedStrings || !LONE_SURROGATE.test(v));
+const isInt = (v: PyValue | undefined): v is number | bigint =>
+  typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
 const isStrOrNull = (v: PyValue | undefined): v is string | null => v === null || isStr(v);
 
 function strArray(v: PyValue | undefined): string[] | null {
@@ -86,8 +100,23 @@ function exactTask(v: PyValue): Task | null {
   const blocked_reason = v.get("blocked_reason");
   const metadata = v.get("metadata");
   if (!isStr(id) || !isStr(phase_id) || !isStr(title) || !isStr(description) || !STATUS_SET.has(status)) return null;
-  if (files === null || depends_on === null || !Array.isArray(acceptanceIn) || !isInt(retry_count) || typeof escalated !== "boolean") return null;
-  if (!isStrOrNull(assigned_agent) || !isStrOrNull(evidence_bundle) || !isStrOrNull(blocked_reason) || !(metadata instanceof Map)) return null;
+  if (
+    files === null ||
+    depends_on === null ||
+    !Array.isArray(acceptanceIn) ||
+    !isInt(retry_count) ||
+    typeof escalated !== "boolean"
+  ) {
+    return null;
+  }
+  if (
+    !isStrOrNull(assigned_agent) ||
+    !isStrOrNull(evidence_bundle) ||
+    !isStrOrNull(blocked_reason) ||
+    !(metadata instanceof Map)
+  ) {
+    return null;
+  }
   const acceptance: AcceptanceCriterion[] = [];
   for (const a of acceptanceIn) {
     const c = exactCriterion(a);
@@ -95,8 +124,20 @@ function exactTask(v: PyValue): Task | null {
     acceptance.push(c);
   }
   return {
-    id, phase_id, title, description, status: status as Task["status"], files, acceptance, depends_on,
-    retry_count, escalated, assigned_agent, evidence_bundle, blocked_reason, metadata: new Map(metadata),
+    id,
+    phase_id,
+    title,
+    description,
+    status: status as Task["status"],
+    files,
+    acceptance,
+    depends_on,
+    retry_count,
+    escalated,
+    assigned_agent,
+    evidence_bundle,
+    blocked_reason,
+    metadata: new Map(metadata),
   };
 }
 
@@ -176,7 +217,9 @@ export function exactPlanFromCanonical(text: string, skeleton: PlanSkeleton): Pl
     if (known !== undefined) return new Map(known);
     const parsed = parsePyJson(src) as PyObject;
     let immutable = true;
-    for (const v of parsed.values()) if (v !== null && typeof v === "object" && !(v instanceof PyFloat)) immutable = false;
+    for (const v of parsed.values()) {
+      if (v !== null && typeof v === "object" && !(v instanceof PyFloat)) immutable = false;
+    }
     if (immutable) flat.set(src, parsed);
     return new Map(parsed);
   };
@@ -190,11 +233,26 @@ export function exactPlanFromCanonical(text: string, skeleton: PlanSkeleton): Pl
     for (const t of tasksIn) {
       const retry = t.retry_count as unknown as number;
       if (!Number.isSafeInteger(retry) || retry >= 1e15 || retry <= -1e15) return null;
-      const acceptance = (t.acceptance as unknown as Json[]).map((a): AcceptanceCriterion => ({ id: a.id, description: a.description, met: a.met }));
+      const acceptance = (t.acceptance as unknown as Json[]).map((a): AcceptanceCriterion => ({
+        id: a.id,
+        description: a.description,
+        met: a.met,
+      }));
       tasks.push({
-        id: t.id, phase_id: t.phase_id, title: t.title, description: t.description, status: t.status, files: t.files, acceptance,
-        depends_on: t.depends_on, retry_count: retry === 0 ? 0 : retry, escalated: t.escalated, assigned_agent: t.assigned_agent,
-        evidence_bundle: t.evidence_bundle, blocked_reason: t.blocked_reason, metadata: dict(2 + 2 * position),
+        id: t.id,
+        phase_id: t.phase_id,
+        title: t.title,
+        description: t.description,
+        status: t.status,
+        files: t.files,
+        acceptance,
+        depends_on: t.depends_on,
+        retry_count: retry === 0 ? 0 : retry,
+        escalated: t.escalated,
+        assigned_agent: t.assigned_agent,
+        evidence_bundle: t.evidence_bundle,
+        blocked_reason: t.blocked_reason,
+        metadata: dict(2 + 2 * position),
       });
       position++;
     }
@@ -202,7 +260,12 @@ export function exactPlanFromCanonical(text: string, skeleton: PlanSkeleton): Pl
   }
   if (position !== skeleton.ids.length) return null;
   return {
-    plan_id: raw.plan_id, spec_hash: raw.spec_hash, phases, metadata: dict(0),
-    created_at: raw.created_at, updated_at: raw.updated_at, content_hash: raw.content_hash,
+    plan_id: raw.plan_id,
+    spec_hash: raw.spec_hash,
+    phases,
+    metadata: dict(0),
+    created_at: raw.created_at,
+    updated_at: raw.updated_at,
+    content_hash: raw.content_hash,
   };
 }

@@ -92,7 +92,14 @@ function task(i: number, t: number): number {
   if (t >= 0 && sameAsTemplate(i, template.taskStart[t], template.taskEnd[t])) {
     const end = i + (template.taskEnd[t] - template.taskStart[t]);
     const shift = i - planBase - template.taskStart[t];
-    recordTask(i, end, template.taskId[t], template.taskStatus[t], template.metaStart[t] + shift + planBase, template.metaEnd[t] + shift + planBase);
+    recordTask(
+      i,
+      end,
+      template.taskId[t],
+      template.taskStatus[t],
+      template.metaStart[t] + shift + planBase,
+      template.metaEnd[t] + shift + planBase,
+    );
     return end;
   }
   const start = i;

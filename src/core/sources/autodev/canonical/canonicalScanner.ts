@@ -31,7 +31,6 @@ const HEX: Int8Array = (() => {
   return t;
 })();
 
-
 /** The bytes of an ASCII string. */
 export const bytesOf = (s: string): Uint8Array => Uint8Array.from(s, (ch) => ch.charCodeAt(0));
 
@@ -198,8 +197,14 @@ export function intValue(i: number): number {
 export function boolValue(i: number): number {
   if (i < 0) return -1;
   const b = lineBytes;
-  if (b[i] === 0x74) return b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65 && i + 4 <= lineLength ? i + 4 : -1;
-  if (b[i] === 0x66) return b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65 && i + 5 <= lineLength ? i + 5 : -1;
+  if (b[i] === 0x74) {
+    return b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65 && i + 4 <= lineLength ? i + 4 : -1;
+  }
+  if (b[i] === 0x66) {
+    return b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65 && i + 5 <= lineLength
+      ? i + 5
+      : -1;
+  }
   return -1;
 }
 
@@ -231,8 +236,16 @@ export function value(i: number, depth: number): number {
     case 0x6e:
       return nullAt(i) ? i + 4 : -1;
     case 0x2d:
-    case 0x30: case 0x31: case 0x32: case 0x33: case 0x34:
-    case 0x35: case 0x36: case 0x37: case 0x38: case 0x39:
+    case 0x30:
+    case 0x31:
+    case 0x32:
+    case 0x33:
+    case 0x34:
+    case 0x35:
+    case 0x36:
+    case 0x37:
+    case 0x38:
+    case 0x39:
       return num(i);
     default:
       return -1; // NaN, Infinity, -Infinity are not canonical in a payload

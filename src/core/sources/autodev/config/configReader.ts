@@ -9,7 +9,13 @@ import * as path from "node:path";
 import { AUTODEV_DIR, CONFIG_FILE } from "../autodevPaths";
 import { readWorkspaceStateFile } from "../stateFile";
 import { LocatedError, locate, own, validateJsonText } from "../validateJson";
-import { AutodevConfig, AutodevConfigSchema, DEFAULT_HIVE_PATH, DEFAULT_QA_RETRY_LIMIT, missingAgentRoles } from "./configSchema";
+import {
+  AutodevConfig,
+  AutodevConfigSchema,
+  DEFAULT_HIVE_PATH,
+  DEFAULT_QA_RETRY_LIMIT,
+  missingAgentRoles,
+} from "./configSchema";
 import { pyLaxInt } from "../pydanticLax";
 
 /** The config file, relative to the workspace. */
@@ -44,11 +50,21 @@ export async function readConfig(cwd: string): Promise<ConfigReport> {
   const empty = { file: CONFIG_REL, config: null, hivePath: null, hiveEnabled: true };
   const read = await readWorkspaceStateFile(cwd, CONFIG_REL);
   if (read.kind === "missing") return { ...empty, present: false, ok: true, errors: [], qaRetryLimit: null };
-  if (read.kind === "error") return { ...empty, present: true, ok: false, errors: [{ path: "(file)", message: read.error, line: 1 }], qaRetryLimit: null };
+  if (read.kind === "error") {
+    return {
+      ...empty,
+      present: true,
+      ok: false,
+      errors: [{ path: "(file)", message: read.error, line: 1 }],
+      qaRetryLimit: null,
+    };
+  }
   const v = validateJsonText(read.text, AutodevConfigSchema);
   if (v.ok) {
     const missing = missingAgentRoles(v.value);
-    const errors = missing.length ? [locate(v.lines, ["agents"], `missing required agent roles: [${missing.map((r) => `'${r}'`).join(", ")}]`)] : [];
+    const errors = missing.length
+      ? [locate(v.lines, ["agents"], `missing required agent roles: [${missing.map((r) => `'${r}'`).join(", ")}]`)]
+      : [];
     return {
       present: true,
       file: CONFIG_REL,
@@ -62,7 +78,10 @@ export async function readConfig(cwd: string): Promise<ConfigReport> {
   }
   const raw = v.raw;
   const limitRaw = own(raw, "qa_retry_limit");
-  const limit = limitRaw === undefined ? DEFAULT_QA_RETRY_LIMIT : laxValue<number>(limitRaw, (x) => pyLaxInt.safeParse(x)) ?? null;
+  const limit =
+    limitRaw === undefined
+      ? DEFAULT_QA_RETRY_LIMIT
+      : (laxValue<number>(limitRaw, (x) => pyLaxInt.safeParse(x)) ?? null);
   const hivePath = own(own(raw, "hive"), "path");
   const enabled = (x: unknown) => x === undefined || x === true;
   return {

@@ -8,8 +8,20 @@ import { pyLaxBool, pyLaxFloat, pyLaxInt, pyOptional, pyStr } from "../pydanticL
 
 /** Roles `require_all_roles()` demands in `agents`. */
 export const REQUIRED_AGENT_ROLES: readonly string[] = [
-  "architect", "explorer", "domain_expert", "developer", "reviewer", "test_engineer", "critic_sounding_board",
-  "critic_drift_verifier", "docs", "designer", "critic_t", "architect_b", "synthesizer", "judge",
+  "architect",
+  "explorer",
+  "domain_expert",
+  "developer",
+  "reviewer",
+  "test_engineer",
+  "critic_sounding_board",
+  "critic_drift_verifier",
+  "docs",
+  "designer",
+  "critic_t",
+  "architect_b",
+  "synthesizer",
+  "judge",
 ];
 
 /** The hive file when config does not say: `~/.local/share/autodev/shared-learnings.jsonl`. */
@@ -76,7 +88,11 @@ const KnowledgeSchema = z.strictObject({
 /** `AutodevConfig`. */
 export const AutodevConfigSchema = z.strictObject({
   schema_version: z.literal("1.0.0", { error: "Input should be '1.0.0'" }).default("1.0.0"),
-  platform: z.enum(["claude_code", "cursor", "inline", "auto"], { error: "Input should be 'claude_code', 'cursor', 'inline' or 'auto'" }).default("auto"),
+  platform: z
+    .enum(["claude_code", "cursor", "inline", "auto"], {
+      error: "Input should be 'claude_code', 'cursor', 'inline' or 'auto'",
+    })
+    .default("auto"),
   agents: z.record(pyStr, AgentConfigSchema),
   tournaments: TournamentsSchema,
   qa_gates: QAGatesSchema.default(() => QAGatesSchema.parse({})),

@@ -17,7 +17,8 @@ export function writerTaskId(name: string, kind: string): string | null {
 }
 
 /** How a bundle found by the `{taskId}-` prefix relates to the listed task. */
-export type BundleFit = { readonly fit: "own" } | { readonly fit: "other_task" } | { readonly fit: "mismatch"; readonly error: string };
+export type BundleFit =
+  { readonly fit: "own" } | { readonly fit: "other_task" } | { readonly fit: "mismatch"; readonly error: string };
 
 /**
  * Whether bundle `name`, whose content says task `contentTask` kind `kind`,
@@ -28,17 +29,28 @@ export type BundleFit = { readonly fit: "own" } | { readonly fit: "other_task" }
  */
 export function bundleFit(name: string, taskId: string, contentTask: string, kind: string): BundleFit {
   const writer = writerTaskId(name, kind);
-  if (writer === null) return { fit: "mismatch", error: `file name ${name} does not end in -${kind}.json, but the content says kind ${kind}` };
+  if (writer === null) {
+    return {
+      fit: "mismatch",
+      error: `file name ${name} does not end in -${kind}.json, but the content says kind ${kind}`,
+    };
+  }
   if (contentTask === taskId) return { fit: "own" };
   if (writer === taskId && taskId.startsWith(`${contentTask}-`)) return { fit: "own" };
   if (writer !== taskId) return { fit: "other_task" };
-  return { fit: "mismatch", error: `file name says task ${writer} kind ${kind}, content says task ${contentTask} kind ${kind}` };
+  return {
+    fit: "mismatch",
+    error: `file name says task ${writer} kind ${kind}, content says task ${contentTask} kind ${kind}`,
+  };
 }
 
 /** The kind a file name suggests (for a file whose content could not be read), "?" when none. */
 export function kindFromName(name: string, taskId: string): string {
   const known = EVIDENCE_KINDS.find((k) => name.endsWith(`-${k}.json`));
-  return known ?? (name.startsWith(`${taskId}-`) && name.endsWith(".json") ? name.slice(taskId.length + 1, -".json".length) : "?");
+  return (
+    known ??
+    (name.startsWith(`${taskId}-`) && name.endsWith(".json") ? name.slice(taskId.length + 1, -".json".length) : "?")
+  );
 }
 
 /**

@@ -25,7 +25,15 @@ import { PyObject, PyValue } from "../../../pyjson/pyValue";
 import { pyDumpAny, pyDumpDict, pyDumpFloat, pyDumpModel } from "../plan/schemas";
 
 /** Every evidence kind, in the order Python's union lists the variants. */
-export const EVIDENCE_KINDS = ["developer", "review", "test", "explore", "domain_expert", "critic", "tournament"] as const;
+export const EVIDENCE_KINDS = [
+  "developer",
+  "review",
+  "test",
+  "explore",
+  "domain_expert",
+  "critic",
+  "tournament",
+] as const;
 /** An evidence kind (the `kind` discriminator). */
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 

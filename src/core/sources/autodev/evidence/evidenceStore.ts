@@ -23,24 +23,39 @@ export const MAX_WORKSPACE_FILE_BYTES = 8 * 1024 * 1024;
 
 /** One evidence file of a task, valid or not. */
 export type EvidenceItem =
-  | { readonly file: string; readonly kind: string; readonly ok: true; readonly evidence: Evidence; readonly bytes: number }
+  | {
+      readonly file: string;
+      readonly kind: string;
+      readonly ok: true;
+      readonly evidence: Evidence;
+      readonly bytes: number;
+    }
   | { readonly file: string; readonly kind: string; readonly ok: false; readonly error: string };
 
 /** A task's patch, if any. */
-export type PatchItem = { readonly file: string; readonly ok: true; readonly text: string } | { readonly file: string; readonly ok: false; readonly error: string };
+export type PatchItem =
+  | { readonly file: string; readonly ok: true; readonly text: string }
+  | { readonly file: string; readonly ok: false; readonly error: string };
 
 /**
  * Reads a file that must live inside `dir` (after resolving links), refusing
  * anything larger than `max`. Returns the bytes or a reason.
  */
-export async function readInside(dir: string, file: string, max = MAX_EVIDENCE_BYTES): Promise<{ ok: true; data: Buffer } | { ok: false; error: string }> {
+export async function readInside(
+  dir: string,
+  file: string,
+  max = MAX_EVIDENCE_BYTES,
+): Promise<{ ok: true; data: Buffer } | { ok: false; error: string }> {
   let realDir: string;
   let real: string;
   try {
     realDir = await fs.promises.realpath(dir);
     real = await fs.promises.realpath(file);
   } catch (e) {
-    return { ok: false, error: `cannot open ${path.basename(file)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };
+    return {
+      ok: false,
+      error: `cannot open ${path.basename(file)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+    };
   }
   const rel = path.relative(realDir, real);
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
@@ -48,15 +63,29 @@ export async function readInside(dir: string, file: string, max = MAX_EVIDENCE_B
   }
   // Never open a FIFO or device: the open (or a read) would block a thread of Node's shared pool forever.
   const lst = await fs.promises.lstat(real).catch((e: NodeJS.ErrnoException) => e);
-  if (lst instanceof Error) return { ok: false, error: `cannot open ${path.basename(file)}: ${lst.code ?? lst.message}` };
-  if (!lst.isFile()) return { ok: false, error: `${path.basename(file)} is not a regular file (found a ${describeKind(lst)}); not read` };
+  if (lst instanceof Error) {
+    return { ok: false, error: `cannot open ${path.basename(file)}: ${lst.code ?? lst.message}` };
+  }
+  if (!lst.isFile()) {
+    return {
+      ok: false,
+      error: `${path.basename(file)} is not a regular file (found a ${describeKind(lst)}); not read`,
+    };
+  }
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
   const fh = await fs.promises.open(real, flags).catch((e: NodeJS.ErrnoException) => e);
   if (fh instanceof Error) return { ok: false, error: `cannot open ${path.basename(file)}: ${fh.code ?? fh.message}` };
   try {
     const st = await fh.stat();
-    if (!st.isFile()) return { ok: false, error: `${path.basename(file)} is not a regular file (found a ${describeKind(st)}); not read` };
-    if (st.size > max) return { ok: false, error: `${path.basename(file)} is ${st.size} bytes, over the ${max}-byte limit; not read` };
+    if (!st.isFile()) {
+      return {
+        ok: false,
+        error: `${path.basename(file)} is not a regular file (found a ${describeKind(st)}); not read`,
+      };
+    }
+    if (st.size > max) {
+      return { ok: false, error: `${path.basename(file)} is ${st.size} bytes, over the ${max}-byte limit; not read` };
+    }
     return { ok: true, data: await fh.readFile() };
   } finally {
     await fh.close();
@@ -87,7 +116,9 @@ export async function confinedDir(cwd: string, dir: string): Promise<string | nu
     const root = await fs.promises.realpath(cwd);
     const real = await fs.promises.realpath(dir);
     const rel = path.relative(root, real);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) return `${path.relative(cwd, dir) || dir} resolves to ${real}, outside the workspace; not read`;
+    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+      return `${path.relative(cwd, dir) || dir} resolves to ${real}, outside the workspace; not read`;
+    }
     return null;
   } catch (e) {
     return `cannot open ${path.relative(cwd, dir) || dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
@@ -112,10 +143,23 @@ async function listConfined(cwd: string, dir: string): Promise<string[] | { erro
 
 /** Every `{taskId}-*.json` bundle of a task (sorted by name, as Python's `list_evidence`), errors included. */
 export async function listEvidence(cwd: string, taskId: string): Promise<EvidenceItem[]> {
-  if (!isSafeSegment(taskId)) return [{ file: taskId, kind: "?", ok: false, error: `task id ${JSON.stringify(taskId)} is not a safe file name; not read` }];
+  if (!isSafeSegment(taskId)) {
+    return [
+      {
+        file: taskId,
+        kind: "?",
+        ok: false,
+        error: `task id ${JSON.stringify(taskId)} is not a safe file name; not read`,
+      },
+    ];
+  }
   const dir = evidenceDir(cwd);
   const names = await listConfined(cwd, dir);
-  if (!Array.isArray(names)) return names.error === null ? [] : [{ file: `${AUTODEV_DIR}/${EVIDENCE_DIR}`, kind: "?", ok: false, error: names.error }];
+  if (!Array.isArray(names)) {
+    return names.error === null
+      ? []
+      : [{ file: `${AUTODEV_DIR}/${EVIDENCE_DIR}`, kind: "?", ok: false, error: names.error }];
+  }
   const prefix = `${taskId}-`;
   const out: EvidenceItem[] = [];
   for (const name of names) {
@@ -160,7 +204,9 @@ export async function readPatch(cwd: string, taskId: string): Promise<PatchItem 
   const read = await readInside(evidenceDir(cwd), file);
   if (!read.ok) return { file: path.basename(file), ok: false, error: read.error };
   const text = decodeUtf8Strict(read.data);
-  return text === null ? { file: path.basename(file), ok: false, error: "not valid UTF-8" } : { file: path.basename(file), ok: true, text };
+  return text === null
+    ? { file: path.basename(file), ok: false, error: "not valid UTF-8" }
+    : { file: path.basename(file), ok: true, text };
 }
 
 /** `write_evidence`: `json.dumps(bundle, indent=2)` (no final newline, as Python) written atomically. */
@@ -185,7 +231,10 @@ export type PatchSource = "patch" | "developer" | "tournament";
 export const PATCH_SOURCES: readonly PatchSource[] = ["patch", "developer", "tournament"];
 
 /** A diff's text and where it came from, an error, or null when the source has no diff. */
-export type PatchSourceText = { readonly ok: true; readonly file: string; readonly text: string } | { readonly ok: false; readonly file: string; readonly error: string } | null;
+export type PatchSourceText =
+  | { readonly ok: true; readonly file: string; readonly text: string }
+  | { readonly ok: false; readonly file: string; readonly error: string }
+  | null;
 
 /** The diff text of `source`: the `.patch`, the developer bundle's `diff` or the tournament bundle's `final_diff`. */
 export async function readPatchSource(cwd: string, taskId: string, source: PatchSource): Promise<PatchSourceText> {
@@ -200,7 +249,16 @@ export async function readPatchSource(cwd: string, taskId: string, source: Patch
 
 /** True when `rel` is a relative path that stays inside its base folder (no `..`, not absolute, no NUL). */
 export function isContainedRelPath(rel: string): boolean {
-  if (rel.length === 0 || rel.length > 4096 || rel.includes("\0") || path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel) || rel.startsWith("\\")) return false;
+  if (
+    rel.length === 0 ||
+    rel.length > 4096 ||
+    rel.includes("\0") ||
+    path.isAbsolute(rel) ||
+    /^[a-zA-Z]:/.test(rel) ||
+    rel.startsWith("\\")
+  ) {
+    return false;
+  }
   return !rel.split(/[\\/]/).some((seg) => seg === "..");
 }
 
@@ -208,14 +266,22 @@ export function isContainedRelPath(rel: string): boolean {
  * A workspace file's text for rebuilding a diff: refused (never read) when
  * the path leaves the workspace, directly or through links, or is too large.
  */
-export async function readWorkspaceText(cwd: string, rel: string, max = MAX_WORKSPACE_FILE_BYTES): Promise<WorkspaceText> {
-  if (!isContainedRelPath(rel)) return { kind: "unreadable", reason: `${JSON.stringify(rel)} is absolute or leaves the workspace` };
+export async function readWorkspaceText(
+  cwd: string,
+  rel: string,
+  max = MAX_WORKSPACE_FILE_BYTES,
+): Promise<WorkspaceText> {
+  if (!isContainedRelPath(rel)) {
+    return { kind: "unreadable", reason: `${JSON.stringify(rel)} is absolute or leaves the workspace` };
+  }
   const abs = path.join(cwd, rel);
   try {
     await fs.promises.lstat(abs);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ENOTDIR" ? { kind: "missing" } : { kind: "unreadable", reason: code ?? String(e) };
+    return code === "ENOENT" || code === "ENOTDIR"
+      ? { kind: "missing" }
+      : { kind: "unreadable", reason: code ?? String(e) };
   }
   const read = await readInside(cwd, abs, max);
   if (!read.ok) return { kind: "unreadable", reason: read.error };
@@ -224,9 +290,13 @@ export async function readWorkspaceText(cwd: string, rel: string, max = MAX_WORK
 }
 
 /** Task ids that have evidence files (bundles or patches), with their file names; or why the folder was not listed. */
-export async function listEvidenceTasks(cwd: string): Promise<{ ok: true; tasks: Map<string, string[]> } | { ok: false; error: string }> {
+export async function listEvidenceTasks(
+  cwd: string,
+): Promise<{ ok: true; tasks: Map<string, string[]> } | { ok: false; error: string }> {
   const names = await listConfined(cwd, evidenceDir(cwd));
-  if (!Array.isArray(names)) return names.error === null ? { ok: true, tasks: new Map() } : { ok: false, error: names.error };
+  if (!Array.isArray(names)) {
+    return names.error === null ? { ok: true, tasks: new Map() } : { ok: false, error: names.error };
+  }
   const tasks = new Map<string, string[]>();
   for (const name of names) {
     let id: string | null = null;
@@ -245,6 +315,16 @@ export async function listEvidenceTasks(cwd: string): Promise<{ ok: true; tasks:
 export function checkBundleRef(cwd: string, ref: string): { ok: true; file: string } | { ok: false; error: string } {
   const rel = path.isAbsolute(ref) ? path.relative(cwd, ref) : ref;
   const parts = rel.split(/[\\/]/).filter((p) => p !== "" && p !== ".");
-  const ok = isContainedRelPath(rel) && parts.length === 3 && parts[0] === AUTODEV_DIR && parts[1] === EVIDENCE_DIR && isSafeSegment(parts[2]);
-  return ok ? { ok: true, file: parts[2] } : { ok: false, error: `evidence_bundle ${JSON.stringify(ref)} is not a file in ${AUTODEV_DIR}/${EVIDENCE_DIR}/; not read` };
+  const ok =
+    isContainedRelPath(rel) &&
+    parts.length === 3 &&
+    parts[0] === AUTODEV_DIR &&
+    parts[1] === EVIDENCE_DIR &&
+    isSafeSegment(parts[2]);
+  return ok
+    ? { ok: true, file: parts[2] }
+    : {
+        ok: false,
+        error: `evidence_bundle ${JSON.stringify(ref)} is not a file in ${AUTODEV_DIR}/${EVIDENCE_DIR}/; not read`,
+      };
 }

@@ -60,7 +60,11 @@ export function evidenceFailed(e: Evidence): boolean {
 }
 
 /** The evidence kinds a task in `status` should have but lacks (`have` = kinds with a valid bundle). */
-export function missingEvidence(status: string, have: ReadonlySet<string>, expect: EvidenceExpectations = DEFAULT_EXPECTATIONS): string[] {
+export function missingEvidence(
+  status: string,
+  have: ReadonlySet<string>,
+  expect: EvidenceExpectations = DEFAULT_EXPECTATIONS,
+): string[] {
   return requiredEvidenceKinds(status, expect).filter((k) => !have.has(k));
 }
 
@@ -72,7 +76,11 @@ export function missingEvidence(status: string, have: ReadonlySet<string>, expec
  */
 export function mdEscape(s: string, atLineStart = true): string {
   const inline = s.replace(/[\\`*_[\]<>|~&$]/g, "\\$&");
-  return !atLineStart ? inline : inline.replace(/^(\s*)([-+=#>]|\d+(?=[.)](\s|$)))/, (_m, ws: string, mark: string) => (/\d/.test(mark) ? `${ws}${mark}\\` : `${ws}\\${mark}`));
+  return !atLineStart
+    ? inline
+    : inline.replace(/^(\s*)([-+=#>]|\d+(?=[.)](\s|$)))/, (_m, ws: string, mark: string) =>
+        /\d/.test(mark) ? `${ws}${mark}\\` : `${ws}\\${mark}`,
+      );
 }
 
 /** Escaped multi-line text: lines kept (hard breaks), leading spaces kept as no-break spaces. */
@@ -97,11 +105,30 @@ function cell(s: string): string {
 }
 
 function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  return [`| ${head.map(cell).join(" | ")} |`, `|${head.map(() => " --- |").join("")}`, ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`)].join("\n") + "\n";
+  return (
+    [
+      `| ${head.map(cell).join(" | ")} |`,
+      `|${head.map(() => " --- |").join("")}`,
+      ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+    ].join("\n") + "\n"
+  );
 }
 
-const VERDICT_MARK: Record<string, string> = { APPROVED: "✅", NEEDS_CHANGES: "⚠️", NEEDS_REVISION: "⚠️", REJECTED: "❌" };
-const TITLES: Record<string, string> = { developer: "Developer", review: "Review", test: "Tests", explore: "Exploration", domain_expert: "Domain expert", critic: "Critic", tournament: "Tournament" };
+const VERDICT_MARK: Record<string, string> = {
+  APPROVED: "✅",
+  NEEDS_CHANGES: "⚠️",
+  NEEDS_REVISION: "⚠️",
+  REJECTED: "❌",
+};
+const TITLES: Record<string, string> = {
+  developer: "Developer",
+  review: "Review",
+  test: "Tests",
+  explore: "Exploration",
+  domain_expert: "Domain expert",
+  critic: "Critic",
+  tournament: "Tournament",
+};
 
 /** Context for {@link evidenceMarkdown}: where the bundle is and what else is known. */
 export interface EvidenceMarkdownContext {
@@ -128,28 +155,49 @@ function issuesSection(issues: readonly string[]): string {
 
 function diffSection(files: readonly PatchFile[] | null | undefined, title: string): string {
   if (!files || files.length === 0) return "";
-  return `\n## ${title} (${mdEscape(patchStats(files))})\n\n${table(["File", "Change", "Lines"], files.map((f) => [describePaths(f), f.change + (f.binary ? " (binary)" : ""), `+${f.added} −${f.removed}${f.noNewlineAtEnd ? " (no newline at end)" : ""}`]))}`;
+  return `\n## ${title} (${mdEscape(patchStats(files))})\n\n${table(
+    ["File", "Change", "Lines"],
+    files.map((f) => [
+      describePaths(f),
+      f.change + (f.binary ? " (binary)" : ""),
+      `+${f.added} −${f.removed}${f.noNewlineAtEnd ? " (no newline at end)" : ""}`,
+    ]),
+  )}`;
 }
 
 function passRows(passes: readonly TournamentPass[]): string[][] {
-  return passes.map((p) => [p.n === null ? "?" : String(p.n), p.winner ?? (p.known ? "—" : "unrecognised"), formatScores(p.scores) || "—", p.judges.length ? p.judges.map((j) => `${j.name}: ${formatScores(j.scores)}`).join("; ") : "—", p.converged ? "yes" : p.converged === false ? "no" : "—"]);
+  return passes.map((p) => [
+    p.n === null ? "?" : String(p.n),
+    p.winner ?? (p.known ? "—" : "unrecognised"),
+    formatScores(p.scores) || "—",
+    p.judges.length ? p.judges.map((j) => `${j.name}: ${formatScores(j.scores)}`).join("; ") : "—",
+    p.converged ? "yes" : p.converged === false ? "no" : "—",
+  ]);
 }
 
 function rawEntries(passes: readonly TournamentPass[], heading: string): string {
   const unknown = passes.filter((p) => !p.known);
-  return unknown.length ? `\n### ${heading}: entries shown as written\n\n${unknown.map((p) => mdFence(p.rawJson, "json")).join("\n")}` : "";
+  return unknown.length
+    ? `\n### ${heading}: entries shown as written\n\n${unknown.map((p) => mdFence(p.rawJson, "json")).join("\n")}`
+    : "";
 }
 
 function tournamentSections(e: TournamentEvidence, rec: TournamentRecord | null | undefined): string {
   let md = `\n## Passes (from the evidence)\n\n`;
   const fromEvidence = e.history.map((h, i) => describePass(h, i + 1));
-  md += fromEvidence.length ? table(["Pass", "Winner", "Scores", "Judges", "Converged"], passRows(fromEvidence)) + rawEntries(fromEvidence, "Evidence history") : "No history recorded in the bundle.\n";
+  md += fromEvidence.length
+    ? table(["Pass", "Winner", "Scores", "Judges", "Converged"], passRows(fromEvidence)) +
+      rawEntries(fromEvidence, "Evidence history")
+    : "No history recorded in the bundle.\n";
   md += `\n## Tournament folder .autodev/tournaments/${mdEscape(e.tournament_id)}/\n\n`;
   if (!rec || !rec.exists) return md + (rec?.error ? `⚠️ ${mdText(rec.error)}\n` : "Not present.\n");
   if (rec.error) md += `⚠️ ${mdText(rec.error)}\n\n`;
   if (rec.history === null) md += "No `history.json`.\n";
-  else if (!rec.history.ok) md += `⚠️ history.json: ${mdText(rec.history.error)}\n\n${rec.history.rawJson ? mdFence(rec.history.rawJson, "json") : ""}`;
-  else md += `### history.json\n\n${rec.history.value.length ? table(["Pass", "Winner", "Scores", "Judges", "Converged"], passRows(rec.history.value)) : "Empty.\n"}${rawEntries(rec.history.value, "history.json")}`;
+  else if (!rec.history.ok) {
+    md += `⚠️ history.json: ${mdText(rec.history.error)}\n\n${rec.history.rawJson ? mdFence(rec.history.rawJson, "json") : ""}`;
+  } else {
+    md += `### history.json\n\n${rec.history.value.length ? table(["Pass", "Winner", "Scores", "Judges", "Converged"], passRows(rec.history.value)) : "Empty.\n"}${rawEntries(rec.history.value, "history.json")}`;
+  }
   if (rec.results.length) {
     md += `\n### Pass results (judge scores)\n\n`;
     for (const r of rec.results) {
@@ -159,7 +207,13 @@ function tournamentSections(e: TournamentEvidence, rec: TournamentRecord | null 
       else {
         const p = r.file.value;
         md += `Winner: **${mdEscape(p.winner ?? "—")}**${p.scores.length ? ` · scores ${mdEscape(formatScores(p.scores))}` : ""}\n\n`;
-        if (p.judges.length) md += table(["Judge", "Scores"], p.judges.map((j) => [j.name, formatScores(j.scores) || "—"])) + "\n";
+        if (p.judges.length) {
+          md +=
+            table(
+              ["Judge", "Scores"],
+              p.judges.map((j) => [j.name, formatScores(j.scores) || "—"]),
+            ) + "\n";
+        }
         if (p.notes.length) md += p.notes.map((n) => `- ${mdText(n)}`).join("\n") + "\n\n";
       }
     }
@@ -179,7 +233,10 @@ export function evidenceMarkdown(e: Evidence, ctx: EvidenceMarkdownContext): str
     case "test": {
       const [p, f, t] = [Number(e.passed), Number(e.failed), Number(e.total)];
       md += `\n${f > 0 ? "❌" : "✅"} ${mdEscape(`${p} passed, ${f} failed, ${t} total`)}\n\n`;
-      md += table(["Passed", "Failed", "Total", "Coverage"], [[String(p), String(f), String(t), e.coverage_pct === null ? "—" : fmtPct(e.coverage_pct)]]);
+      md += table(
+        ["Passed", "Failed", "Total", "Coverage"],
+        [[String(p), String(f), String(t), e.coverage_pct === null ? "—" : fmtPct(e.coverage_pct)]],
+      );
       if (p + f !== t) md += `\n⚠️ passed + failed (${p + f}) is not the total (${t}).\n`;
       md += outputSection(e.output_text);
       break;
@@ -205,7 +262,13 @@ export function evidenceMarkdown(e: Evidence, ctx: EvidenceMarkdownContext): str
 }
 
 /** A readable Markdown document of a diff: its files, then the diff itself (fenced). */
-export function patchMarkdown(taskId: string, label: string, files: readonly PatchFile[] | null, text: string, error: string | null): string {
+export function patchMarkdown(
+  taskId: string,
+  label: string,
+  files: readonly PatchFile[] | null,
+  text: string,
+  error: string | null,
+): string {
   let md = `# Diff — task ${mdEscape(taskId)}\n\n_${mdEscape(label)}_\n`;
   if (error) md += `\n⚠️ ${mdText(error)}\n`;
   md += diffSection(files, "Files");

@@ -125,7 +125,9 @@ export function splitPatchSections(text: string): string[] {
   const gitStyle = lines.some((l) => l.startsWith("diff --git "));
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    const starts = gitStyle ? l.startsWith("diff --git ") : l.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ") && !inHunk(cur);
+    const starts = gitStyle
+      ? l.startsWith("diff --git ")
+      : l.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ") && !inHunk(cur);
     if (starts && cur.length) {
       sections.push(cur.join(""));
       cur = [];
@@ -216,7 +218,9 @@ function parseSection(section: string): ParsedPatchFile {
       else if (l.startsWith("\\")) noNewlineAtEnd = true;
     }
   }
-  if (!error && !git && patch.hunks.length === 0 && !binary) error = "not a unified diff: no file headers or hunks found";
+  if (!error && !git && patch.hunks.length === 0 && !binary) {
+    error = "not a unified diff: no file headers or hunks found";
+  }
   if (!error && oldPath === null && newPath === null) error = "no file name in this section";
   const change: PatchChange = isNew
     ? "added"
@@ -229,7 +233,18 @@ function parseSection(section: string): ParsedPatchFile {
           : patch.hunks.length || binary
             ? "modified"
             : "mode";
-  return { oldPath, newPath, change, added, removed, noNewlineAtEnd, binary, patch, text: section, ...(error ? { error } : {}) };
+  return {
+    oldPath,
+    newPath,
+    change,
+    added,
+    removed,
+    noNewlineAtEnd,
+    binary,
+    patch,
+    text: section,
+    ...(error ? { error } : {}),
+  };
 }
 
 /**
@@ -255,7 +270,15 @@ export function tryParsePatch(text: string): { ok: true; files: ParsedPatchFile[
 
 /** Per-file summary of a patch (no hunks). */
 export function summarizePatch(text: string): PatchFile[] {
-  return parsePatchFiles(text).map(({ oldPath, newPath, change, added, removed, noNewlineAtEnd, binary }) => ({ oldPath, newPath, change, added, removed, noNewlineAtEnd, binary }));
+  return parsePatchFiles(text).map(({ oldPath, newPath, change, added, removed, noNewlineAtEnd, binary }) => ({
+    oldPath,
+    newPath,
+    change,
+    added,
+    removed,
+    noNewlineAtEnd,
+    binary,
+  }));
 }
 
 /** "4 files, +22 −7" for a whole patch. */

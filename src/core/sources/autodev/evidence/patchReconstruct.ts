@@ -12,7 +12,10 @@ import { applyPatch, reversePatch, StructuredPatchHunk } from "diff";
 import { ParsedPatchFile } from "./patchModel";
 
 /** What the workspace has at a path. */
-export type WorkspaceText = { readonly kind: "text"; readonly text: string } | { readonly kind: "missing" } | { readonly kind: "unreadable"; readonly reason: string };
+export type WorkspaceText =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "missing" }
+  | { readonly kind: "unreadable"; readonly reason: string };
 
 /** Where the two sides came from. */
 export type SidesSource = "workspace" | "hunks" | "none";
@@ -77,7 +80,8 @@ function usesCrlf(file: ParsedPatchFile): boolean {
 
 /** The `@@ -a,b +c,d @@` line of a hunk, as git writes it. */
 export function hunkHeader(h: StructuredPatchHunk): string {
-  const range = (start: number, count: number) => (count === 1 ? `${start}` : `${count === 0 ? start - 1 : start},${count}`);
+  const range = (start: number, count: number) =>
+    count === 1 ? `${start}` : `${count === 0 ? start - 1 : start},${count}`;
   return `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`;
 }
 
@@ -129,12 +133,18 @@ export function reverseApply(file: ParsedPatchFile, current: string): string | n
 
 function fromHunks(file: ParsedPatchFile, why: string): ReconstructedFile {
   const s = sidesFromHunks(file);
-  const what = s.complete ? "both sides are from the patch's hunks (the whole file)" : "only the changed regions are shown, from the patch's hunks";
+  const what = s.complete
+    ? "both sides are from the patch's hunks (the whole file)"
+    : "only the changed regions are shown, from the patch's hunks";
   return { file, before: s.before, after: s.after, source: "hunks", complete: s.complete, note: `${why}; ${what}` };
 }
 
 function describeMissing(current: WorkspaceText): string {
-  return current.kind === "missing" ? "the file is not in the workspace" : current.kind === "unreadable" ? `the workspace file was not read (${current.reason})` : "";
+  return current.kind === "missing"
+    ? "the file is not in the workspace"
+    : current.kind === "unreadable"
+      ? `the workspace file was not read (${current.reason})`
+      : "";
 }
 
 /**
@@ -143,28 +153,68 @@ function describeMissing(current: WorkspaceText): string {
  */
 export function reconstructFile(file: ParsedPatchFile, current: WorkspaceText): ReconstructedFile {
   if (file.error) return { file, before: "", after: "", source: "none", complete: false, note: file.error };
-  if (file.binary) return { file, before: "", after: "", source: "none", complete: false, note: "binary file: the patch does not carry its contents" };
+  if (file.binary) {
+    return {
+      file,
+      before: "",
+      after: "",
+      source: "none",
+      complete: false,
+      note: "binary file: the patch does not carry its contents",
+    };
+  }
   if (file.change === "added") {
     const s = sidesFromHunks(file);
     if (current.kind === "text" && current.text === s.after) {
-      return { file, before: "", after: current.text, source: "workspace", complete: true, note: "added file; the workspace file matches the patch" };
+      return {
+        file,
+        before: "",
+        after: current.text,
+        source: "workspace",
+        complete: true,
+        note: "added file; the workspace file matches the patch",
+      };
     }
-    return fromHunks(file, current.kind === "text" ? "the workspace file has changed since it was added" : describeMissing(current));
+    return fromHunks(
+      file,
+      current.kind === "text" ? "the workspace file has changed since it was added" : describeMissing(current),
+    );
   }
   if (file.change === "deleted") {
     const s = sidesFromHunks(file);
-    if (current.kind === "missing") return { file, before: s.before, after: "", source: "workspace", complete: true, note: "deleted file; it is gone from the workspace, as the patch says" };
+    if (current.kind === "missing") {
+      return {
+        file,
+        before: s.before,
+        after: "",
+        source: "workspace",
+        complete: true,
+        note: "deleted file; it is gone from the workspace, as the patch says",
+      };
+    }
     return fromHunks(file, current.kind === "text" ? "the workspace has this file again" : describeMissing(current));
   }
   if (current.kind !== "text") {
     if (file.patch.hunks.length === 0) {
-      return { file, before: "", after: "", source: "none", complete: false, note: `${describeMissing(current)}, and the patch has no lines of it` };
+      return {
+        file,
+        before: "",
+        after: "",
+        source: "none",
+        complete: false,
+        note: `${describeMissing(current)}, and the patch has no lines of it`,
+      };
     }
     return fromHunks(file, describeMissing(current));
   }
   const before = reverseApply(file, current.text);
-  if (before === null) return fromHunks(file, "the patch does not reverse-apply to the workspace file (it changed since)");
-  const how = file.patch.hunks.length === 0 ? "no content change; both sides are the workspace file" : "reverse-applied to the workspace file";
+  if (before === null) {
+    return fromHunks(file, "the patch does not reverse-apply to the workspace file (it changed since)");
+  }
+  const how =
+    file.patch.hunks.length === 0
+      ? "no content change; both sides are the workspace file"
+      : "reverse-applied to the workspace file";
   return { file, before, after: current.text, source: "workspace", complete: true, note: how };
 }
 
@@ -177,11 +227,15 @@ export function workspacePathOf(file: ParsedPatchFile): string | null {
  * Reconstructs every file of a parsed patch, reading workspace files through
  * `read` (which must refuse paths outside the workspace).
  */
-export async function reconstructPatch(files: readonly ParsedPatchFile[], read: (relPath: string) => Promise<WorkspaceText>): Promise<ReconstructedFile[]> {
+export async function reconstructPatch(
+  files: readonly ParsedPatchFile[],
+  read: (relPath: string) => Promise<WorkspaceText>,
+): Promise<ReconstructedFile[]> {
   const out: ReconstructedFile[] = [];
   for (const file of files) {
     const rel = workspacePathOf(file);
-    const current: WorkspaceText = file.error || file.binary ? { kind: "missing" } : rel === null ? { kind: "missing" } : await read(rel);
+    const current: WorkspaceText =
+      file.error || file.binary ? { kind: "missing" } : rel === null ? { kind: "missing" } : await read(rel);
     out.push(reconstructFile(file, current));
   }
   return out;

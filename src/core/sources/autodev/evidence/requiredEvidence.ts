@@ -10,7 +10,14 @@
 import { NEEDS_REVIEW_EVIDENCE, NEEDS_TEST_EVIDENCE } from "../plan/taskFsm";
 
 /** Statuses at or past which a task should have developer evidence. */
-export const NEEDS_DEVELOPER_EVIDENCE: readonly string[] = ["coded", "auto_gated", "reviewed", "tested", "tournamented", "complete"];
+export const NEEDS_DEVELOPER_EVIDENCE: readonly string[] = [
+  "coded",
+  "auto_gated",
+  "reviewed",
+  "tested",
+  "tournamented",
+  "complete",
+];
 /** Statuses at or past which a task should have tournament evidence (when the impl tournament runs). */
 export const NEEDS_TOURNAMENT_EVIDENCE: readonly string[] = ["tournamented", "complete"];
 
@@ -25,7 +32,10 @@ export const DEFAULT_EXPECTATIONS: EvidenceExpectations = { implTournament: true
 
 /** Minimal view of config.json's tournament and judge settings (null = no valid config: defaults). */
 export interface TournamentSettings {
-  readonly tournaments: { readonly impl: { readonly enabled: boolean }; readonly auto_disable_for_models: readonly string[] };
+  readonly tournaments: {
+    readonly impl: { readonly enabled: boolean };
+    readonly auto_disable_for_models: readonly string[];
+  };
   readonly agents: Readonly<Record<string, { readonly model: string | null }>>;
 }
 

@@ -5,7 +5,15 @@
  * `final_diff`), its tournament folders, the evidence its status implies but
  * lacks, and what its `evidence_bundle` path points to. Never throws.
  */
-import { EvidenceItem, PatchItem, PATCH_SOURCES, PatchSource, checkBundleRef, listEvidence, readPatch } from "./evidenceStore";
+import {
+  EvidenceItem,
+  PatchItem,
+  PATCH_SOURCES,
+  PatchSource,
+  checkBundleRef,
+  listEvidence,
+  readPatch,
+} from "./evidenceStore";
 import { missingEvidence } from "./evidenceSummary";
 import { DEFAULT_EXPECTATIONS, EvidenceExpectations } from "./requiredEvidence";
 import { ParsedPatchFile, tryParsePatch } from "./patchModel";
@@ -14,11 +22,18 @@ import { TournamentRecord, readTournament } from "./tournamentStore";
 
 /** A parsed diff of one source, or why it could not be parsed. */
 export type DiffInfo =
-  | { readonly source: PatchSource; readonly file: string; readonly ok: true; readonly files: readonly ParsedPatchFile[] }
+  | {
+      readonly source: PatchSource;
+      readonly file: string;
+      readonly ok: true;
+      readonly files: readonly ParsedPatchFile[];
+    }
   | { readonly source: PatchSource; readonly file: string; readonly ok: false; readonly error: string };
 
 /** What a task's `evidence_bundle` points to. */
-export type BundleRef = { readonly ok: true; readonly file: string; readonly exists: boolean } | { readonly ok: false; readonly error: string };
+export type BundleRef =
+  | { readonly ok: true; readonly file: string; readonly exists: boolean }
+  | { readonly ok: false; readonly error: string };
 
 /** A task's evidence. */
 export interface TaskEvidence {
@@ -36,7 +51,10 @@ export interface TaskEvidence {
 }
 
 /** The diff text each source holds, from what was already read. */
-function diffTexts(items: readonly EvidenceItem[], patch: PatchItem | null): Array<{ source: PatchSource; file: string; text: string }> {
+function diffTexts(
+  items: readonly EvidenceItem[],
+  patch: PatchItem | null,
+): Array<{ source: PatchSource; file: string; text: string }> {
   const out: Array<{ source: PatchSource; file: string; text: string }> = [];
   for (const source of PATCH_SOURCES) {
     if (source === "patch") {
@@ -53,26 +71,47 @@ function diffTexts(items: readonly EvidenceItem[], patch: PatchItem | null): Arr
 }
 
 /** Loads a task's evidence (`status` and `evidenceBundle` come from the plan's task). */
-export async function loadTaskEvidence(cwd: string, taskId: string, status: string, evidenceBundle: string | null, expect: EvidenceExpectations = DEFAULT_EXPECTATIONS): Promise<TaskEvidence> {
+export async function loadTaskEvidence(
+  cwd: string,
+  taskId: string,
+  status: string,
+  evidenceBundle: string | null,
+  expect: EvidenceExpectations = DEFAULT_EXPECTATIONS,
+): Promise<TaskEvidence> {
   const items = await listEvidence(cwd, taskId);
   const patch = isSafeSegment(taskId) ? await readPatch(cwd, taskId) : null;
   const diffs = new Map<PatchSource, DiffInfo>();
   for (const d of diffTexts(items, patch)) {
     const parsed = tryParsePatch(d.text);
-    diffs.set(d.source, parsed.ok ? { source: d.source, file: d.file, ok: true, files: parsed.files } : { source: d.source, file: d.file, ok: false, error: parsed.error });
+    diffs.set(
+      d.source,
+      parsed.ok
+        ? { source: d.source, file: d.file, ok: true, files: parsed.files }
+        : { source: d.source, file: d.file, ok: false, error: parsed.error },
+    );
   }
   const tournaments = new Map<string, TournamentRecord>();
-  for (const i of items) if (i.ok && i.evidence.kind === "tournament") tournaments.set(i.file, await readTournament(cwd, i.evidence.tournament_id));
+  for (const i of items) {
+    if (i.ok && i.evidence.kind === "tournament") {
+      tournaments.set(i.file, await readTournament(cwd, i.evidence.tournament_id));
+    }
+  }
   const have = new Set(items.filter((i) => i.ok).map((i) => i.kind));
   let bundleRef: BundleRef | null = null;
   if (evidenceBundle !== null && evidenceBundle !== "") {
     const ref = checkBundleRef(cwd, evidenceBundle);
-    bundleRef = ref.ok ? { ok: true, file: ref.file, exists: items.some((i) => i.file === ref.file) || patch?.file === ref.file } : ref;
+    bundleRef = ref.ok
+      ? { ok: true, file: ref.file, exists: items.some((i) => i.file === ref.file) || patch?.file === ref.file }
+      : ref;
   }
   return { taskId, items, patch, diffs, tournaments, missing: missingEvidence(status, have, expect), bundleRef };
 }
 
 /** Label of a diff source: "1.1.patch", "developer diff (1.1-developer.json)", "tournament final diff (…)". */
 export function diffSourceLabel(d: { source: PatchSource; file: string }): string {
-  return d.source === "patch" ? d.file : d.source === "developer" ? `developer diff (${d.file})` : `tournament final diff (${d.file})`;
+  return d.source === "patch"
+    ? d.file
+    : d.source === "developer"
+      ? `developer diff (${d.file})`
+      : `tournament final diff (${d.file})`;
 }

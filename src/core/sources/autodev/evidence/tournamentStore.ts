@@ -39,7 +39,9 @@ export interface TournamentPass {
 }
 
 /** A file of the tournament folder: understood, or why not. */
-export type TournamentFile<T> = { readonly ok: true; readonly value: T; readonly rawJson: string } | { readonly ok: false; readonly error: string; readonly rawJson?: string };
+export type TournamentFile<T> =
+  | { readonly ok: true; readonly value: T; readonly rawJson: string }
+  | { readonly ok: false; readonly error: string; readonly rawJson?: string };
 
 /** What `.autodev/tournaments/{id}/` holds. */
 export interface TournamentRecord {
@@ -50,7 +52,11 @@ export interface TournamentRecord {
   /** `history.json` (null when absent). */
   readonly history: TournamentFile<TournamentPass[]> | null;
   /** `pass_NN/result.json`, by pass number. */
-  readonly results: ReadonlyArray<{ readonly dir: string; readonly n: number; readonly file: TournamentFile<TournamentPass> }>;
+  readonly results: ReadonlyArray<{
+    readonly dir: string;
+    readonly n: number;
+    readonly file: TournamentFile<TournamentPass>;
+  }>;
 }
 
 /** A Python JSON value as plain JS (dicts as null-prototype objects, floats as numbers). */
@@ -67,11 +73,18 @@ export function pyToPlain(v: PyValue): unknown {
 }
 
 const numericEntries = (o: unknown): Array<[string, number]> =>
-  o && typeof o === "object" && !Array.isArray(o) ? Object.entries(o).filter((e): e is [string, number] => typeof e[1] === "number" && Number.isFinite(e[1])) : [];
+  o && typeof o === "object" && !Array.isArray(o)
+    ? Object.entries(o).filter((e): e is [string, number] => typeof e[1] === "number" && Number.isFinite(e[1]))
+    : [];
 
 /** Loose schemas: every field optional, a field of the wrong type is dropped, unknown keys kept. */
 const ScoresSchema = z.record(z.string(), z.unknown()).transform(numericEntries);
-const JudgeSchema = z.looseObject({ judge: z.string().optional().catch(undefined), name: z.string().optional().catch(undefined), id: z.string().optional().catch(undefined), scores: ScoresSchema.optional().catch(undefined) });
+const JudgeSchema = z.looseObject({
+  judge: z.string().optional().catch(undefined),
+  name: z.string().optional().catch(undefined),
+  id: z.string().optional().catch(undefined),
+  scores: ScoresSchema.optional().catch(undefined),
+});
 const PassSchema = z.looseObject({
   pass_num: z.number().int().optional().catch(undefined),
   pass: z.number().int().optional().catch(undefined),
@@ -80,8 +93,14 @@ const PassSchema = z.looseObject({
   winner: z.string().optional().catch(undefined),
   converged: z.boolean().optional().catch(undefined),
   scores: ScoresSchema.optional().catch(undefined),
-  judges: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional().catch(undefined),
-  notes: z.union([z.array(z.unknown()), z.string()]).optional().catch(undefined),
+  judges: z
+    .union([z.array(z.unknown()), z.record(z.string(), z.unknown())])
+    .optional()
+    .catch(undefined),
+  notes: z
+    .union([z.array(z.unknown()), z.string()])
+    .optional()
+    .catch(undefined),
 });
 const NAME_KEYS = new Set(["judge", "name", "id", "scores"]);
 
@@ -103,10 +122,15 @@ export function describePass(raw: PyValue, fallbackN: number | null): Tournament
   const rawJson = dumpsIndent2(raw);
   const plain = pyToPlain(raw);
   const p = PassSchema.safeParse(plain);
-  if (!p.success) return { n: fallbackN, winner: null, converged: null, scores: [], judges: [], notes: [], known: false, rawJson };
+  if (!p.success) {
+    return { n: fallbackN, winner: null, converged: null, scores: [], judges: [], notes: [], known: false, rawJson };
+  }
   const d = p.data;
   const judges = judgesOf(d.judges);
-  const notes = d.notes === undefined ? [] : (Array.isArray(d.notes) ? d.notes : [d.notes]).map((x) => (typeof x === "string" ? x : JSON.stringify(x)));
+  const notes =
+    d.notes === undefined
+      ? []
+      : (Array.isArray(d.notes) ? d.notes : [d.notes]).map((x) => (typeof x === "string" ? x : JSON.stringify(x)));
   const scores = d.scores ?? [];
   return {
     n: d.pass_num ?? d.pass ?? d.round ?? d.pass_number ?? fallbackN,
@@ -123,11 +147,16 @@ export function describePass(raw: PyValue, fallbackN: number | null): Tournament
 /** The pass entries of a history value: a list, or a dict holding one under `passes`/`history`/`rounds`. */
 export function historyEntries(v: PyValue): PyValue[] | null {
   if (Array.isArray(v)) return v;
-  if (isPyObject(v)) for (const key of ["passes", "history", "rounds"]) if (Array.isArray(v.get(key))) return v.get(key) as PyValue[];
+  if (isPyObject(v)) {
+    for (const key of ["passes", "history", "rounds"]) if (Array.isArray(v.get(key))) return v.get(key) as PyValue[];
+  }
   return null;
 }
 
-async function readJsonFile(root: string, file: string): Promise<{ ok: true; value: PyValue; rawJson: string } | { ok: false; error: string }> {
+async function readJsonFile(
+  root: string,
+  file: string,
+): Promise<{ ok: true; value: PyValue; rawJson: string } | { ok: false; error: string }> {
   const read = await readInside(root, file, MAX_TOURNAMENT_FILE_BYTES);
   if (!read.ok) return read;
   const text = decodeUtf8Strict(read.data);
@@ -136,7 +165,10 @@ async function readJsonFile(root: string, file: string): Promise<{ ok: true; val
     const value = parsePyJson(text);
     return { ok: true, value, rawJson: dumpsIndent2(value) };
   } catch (e) {
-    return { ok: false, error: `${path.basename(file)}: invalid JSON: ${e instanceof PyJsonError ? e.message : String(e)}` };
+    return {
+      ok: false,
+      error: `${path.basename(file)}: invalid JSON: ${e instanceof PyJsonError ? e.message : String(e)}`,
+    };
   }
 }
 
@@ -173,7 +205,13 @@ export async function readTournament(cwd: string, id: string): Promise<Tournamen
   try {
     names = (await fs.promises.readdir(dir)).filter((n) => /^pass_\d{1,6}$/.test(n));
   } catch (e) {
-    return { id, exists: true, error: `cannot list ${id}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, history, results: [] };
+    return {
+      id,
+      exists: true,
+      error: `cannot list ${id}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      history,
+      results: [],
+    };
   }
   names.sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
   const results: Array<{ dir: string; n: number; file: TournamentFile<TournamentPass> }> = [];
@@ -184,7 +222,10 @@ export async function readTournament(cwd: string, id: string): Promise<Tournamen
     const r = await readJsonFile(root, file);
     results.push({ dir: name, n, file: r.ok ? { ok: true, value: describePass(r.value, n), rawJson: r.rawJson } : r });
   }
-  const error = names.length > MAX_TOURNAMENT_PASSES ? `only the first ${MAX_TOURNAMENT_PASSES} of ${names.length} passes were read` : null;
+  const error =
+    names.length > MAX_TOURNAMENT_PASSES
+      ? `only the first ${MAX_TOURNAMENT_PASSES} of ${names.length} passes were read`
+      : null;
   return { id, exists: true, error, history, results };
 }
 

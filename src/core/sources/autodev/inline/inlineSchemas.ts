@@ -16,7 +16,15 @@ export const DELEGATIONS_REL = `${AUTODEV_DIR}/delegations`;
 export const RESPONSES_REL = `${AUTODEV_DIR}/responses`;
 
 /** The orchestrator steps a run can be suspended at. */
-export const ORCHESTRATOR_STEPS = ["developer", "reviewer", "test_engineer", "critic_sounding_board", "plan_explorer", "plan_domain_expert", "plan_architect"] as const;
+export const ORCHESTRATOR_STEPS = [
+  "developer",
+  "reviewer",
+  "test_engineer",
+  "critic_sounding_board",
+  "plan_explorer",
+  "plan_domain_expert",
+  "plan_architect",
+] as const;
 
 /** `InlineSuspendState`. */
 export const InlineSuspendStateSchema = z.strictObject({
@@ -27,7 +35,9 @@ export const InlineSuspendStateSchema = z.strictObject({
   pending_role: pyStr,
   delegation_path: pyStr,
   response_path: pyStr,
-  orchestrator_step: z.enum(ORCHESTRATOR_STEPS, { error: `Input should be ${ORCHESTRATOR_STEPS.map((s) => `'${s}'`).join(", ")}` }),
+  orchestrator_step: z.enum(ORCHESTRATOR_STEPS, {
+    error: `Input should be ${ORCHESTRATOR_STEPS.map((s) => `'${s}'`).join(", ")}`,
+  }),
   retry_count: pyLaxInt.default(0),
   last_issues: z.array(pyStr).default(() => []),
 });

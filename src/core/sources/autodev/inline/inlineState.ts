@@ -67,10 +67,16 @@ export interface InlineReport {
 }
 
 /** Reads and checks one response file against the task and role it should answer (null = any). */
-export async function checkResponse(cwd: string, rel: string, expect: { taskId: string; role: string } | null): Promise<ResponseCheck> {
+export async function checkResponse(
+  cwd: string,
+  rel: string,
+  expect: { taskId: string; role: string } | null,
+): Promise<ResponseCheck> {
   const read = await readWorkspaceStateFile(cwd, rel);
   if (read.kind === "missing") return { file: rel, state: "missing", error: null, response: null };
-  if (read.kind === "error") return { file: rel, state: "invalid", error: { path: "(file)", message: read.error, line: 1 }, response: null };
+  if (read.kind === "error") {
+    return { file: rel, state: "invalid", error: { path: "(file)", message: read.error, line: 1 }, response: null };
+  }
   const v = validateJsonText(read.text, InlineResponseFileSchema);
   if (!v.ok) return { file: rel, state: "invalid", error: v.errors[0], response: null };
   const r = v.value;
@@ -78,7 +84,16 @@ export async function checkResponse(cwd: string, rel: string, expect: { taskId: 
   const want = expect ?? { taskId: r.task_id, role: r.role };
   if (r.task_id !== want.taskId || r.role !== want.role || name !== `${r.task_id}-${r.role}.json`) {
     const line = v.lines.exactLineOf(["task_id"]) ?? 1;
-    return { file: rel, state: "invalid", error: { path: "task_id", message: `response mismatch: expected ${want.taskId}/${want.role} (file ${name}), got ${r.task_id}/${r.role}`, line }, response: r };
+    return {
+      file: rel,
+      state: "invalid",
+      error: {
+        path: "task_id",
+        message: `response mismatch: expected ${want.taskId}/${want.role} (file ${name}), got ${r.task_id}/${r.role}`,
+        line,
+      },
+      response: r,
+    };
   }
   return { file: rel, state: "present", error: null, response: r };
 }
@@ -97,18 +112,41 @@ export async function readInlineState(cwd: string): Promise<InlineReport> {
   }
   const read = await readWorkspaceStateFile(cwd, INLINE_STATE_REL);
   if (read.kind === "missing") return { waiting: null, errors: [], responses, delegations, listErrors };
-  if (read.kind === "error") return { waiting: null, errors: [{ path: "(file)", message: read.error, line: 1 }], responses, delegations, listErrors };
+  if (read.kind === "error") {
+    return {
+      waiting: null,
+      errors: [{ path: "(file)", message: read.error, line: 1 }],
+      responses,
+      delegations,
+      listErrors,
+    };
+  }
   const v = validateJsonText(read.text, InlineSuspendStateSchema);
   if (!v.ok) return { waiting: null, errors: v.errors, responses, delegations, listErrors };
   const s = v.value;
   if (!isSafeSegment(`${s.pending_task_id}-${s.pending_role}.json`) || !isSafeSegment(s.pending_task_id)) {
     const line = v.lines.exactLineOf(["pending_task_id"]) ?? 1;
-    return { waiting: null, errors: [{ path: "pending_task_id", message: `task ${JSON.stringify(s.pending_task_id)} / role ${JSON.stringify(s.pending_role)} do not make a safe file name; not followed`, line }], responses, delegations, listErrors };
+    return {
+      waiting: null,
+      errors: [
+        {
+          path: "pending_task_id",
+          message: `task ${JSON.stringify(s.pending_task_id)} / role ${JSON.stringify(s.pending_role)} do not make a safe file name; not followed`,
+          line,
+        },
+      ],
+      responses,
+      delegations,
+      listErrors,
+    };
   }
   const delegationPath = delegationRel(s.pending_task_id, s.pending_role);
   const responsePath = responseRel(s.pending_task_id, s.pending_role);
   const norm = (p: string) => p.replace(/\\/g, "/").replace(/^\.\//, "");
-  const odd = [norm(s.delegation_path) !== delegationPath ? `delegation_path ${JSON.stringify(s.delegation_path)}` : null, norm(s.response_path) !== responsePath ? `response_path ${JSON.stringify(s.response_path)}` : null].filter((x) => x !== null);
+  const odd = [
+    norm(s.delegation_path) !== delegationPath ? `delegation_path ${JSON.stringify(s.delegation_path)}` : null,
+    norm(s.response_path) !== responsePath ? `response_path ${JSON.stringify(s.response_path)}` : null,
+  ].filter((x) => x !== null);
   return {
     waiting: {
       taskId: s.pending_task_id,
@@ -122,7 +160,9 @@ export async function readInlineState(cwd: string): Promise<InlineReport> {
       delegationExists: await isPlainWorkspaceFile(cwd, delegationPath),
       responsePath,
       response: await checkResponse(cwd, responsePath, { taskId: s.pending_task_id, role: s.pending_role }),
-      pathNote: odd.length ? `${odd.join(" and ")} differ from where autodev resume looks (${delegationPath}, ${responsePath}); those are shown instead` : null,
+      pathNote: odd.length
+        ? `${odd.join(" and ")} differ from where autodev resume looks (${delegationPath}, ${responsePath}); those are shown instead`
+        : null,
     },
     errors: [],
     responses,

@@ -78,7 +78,12 @@ export function rankLesson(e: { confidence: number; timestamp: string; applied_c
 const PY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 /** `_read_jsonl` + model validation: the valid rows (with their 1-based line), skipped lines reported. */
-export function parseJsonl<T>(text: string, file: string, schema: z.ZodType<T>, skipped: SkippedLine[]): Array<T & { line: number }> {
+export function parseJsonl<T>(
+  text: string,
+  file: string,
+  schema: z.ZodType<T>,
+  skipped: SkippedLine[],
+): Array<T & { line: number }> {
   const out: Array<T & { line: number }> = [];
   text.split(PY_LINE_BREAK).forEach((raw, i) => {
     const s = raw.trim();
@@ -87,7 +92,11 @@ export function parseJsonl<T>(text: string, file: string, schema: z.ZodType<T>, 
     try {
       v = pyToPlain(parsePyJson(s));
     } catch (e) {
-      skipped.push({ file, line: i + 1, reason: e instanceof PyJsonError ? `corrupt JSON (${e.msg})` : "corrupt JSON" });
+      skipped.push({
+        file,
+        line: i + 1,
+        reason: e instanceof PyJsonError ? `corrupt JSON (${e.msg})` : "corrupt JSON",
+      });
       return;
     }
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
@@ -102,7 +111,10 @@ export function parseJsonl<T>(text: string, file: string, schema: z.ZodType<T>, 
 }
 
 /** Sorted by rank, highest first; equal ranks keep file order (Python's sort is stable). */
-export function rankEntries(entries: ReadonlyArray<z.output<typeof KnowledgeEntrySchema> & { line: number }>, nowS: number): KnowledgeEntry[] {
+export function rankEntries(
+  entries: ReadonlyArray<z.output<typeof KnowledgeEntrySchema> & { line: number }>,
+  nowS: number,
+): KnowledgeEntry[] {
   return entries
     .map((e, i) => ({ e: { ...e, rank: rankLesson(e, nowS) }, i }))
     .sort((a, b) => b.e.rank - a.e.rank || a.i - b.i)
@@ -122,19 +134,49 @@ export interface KnowledgeOptions {
 }
 
 /** Reads the swarm, the hive and the rejected lessons; never throws. */
-export async function readKnowledge(cwd: string, config: ConfigReport, options: KnowledgeOptions = {}): Promise<KnowledgeReport> {
+export async function readKnowledge(
+  cwd: string,
+  config: ConfigReport,
+  options: KnowledgeOptions = {},
+): Promise<KnowledgeReport> {
   const nowS = options.nowS ?? Date.now() / 1000;
   const skipped: SkippedLine[] = [];
   const errors: string[] = [];
   const swarmRel = `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`;
   const rejectedRel = `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`;
-  const swarmRaw = parseJsonl(textOf(await readWorkspaceStateFile(cwd, swarmRel, MAX_KNOWLEDGE_BYTES), errors), swarmRel, KnowledgeEntrySchema, skipped);
-  const rejected = parseJsonl(textOf(await readWorkspaceStateFile(cwd, rejectedRel, MAX_KNOWLEDGE_BYTES), errors), rejectedRel, RejectedLessonSchema, skipped);
+  const swarmRaw = parseJsonl(
+    textOf(await readWorkspaceStateFile(cwd, swarmRel, MAX_KNOWLEDGE_BYTES), errors),
+    swarmRel,
+    KnowledgeEntrySchema,
+    skipped,
+  );
+  const rejected = parseJsonl(
+    textOf(await readWorkspaceStateFile(cwd, rejectedRel, MAX_KNOWLEDGE_BYTES), errors),
+    rejectedRel,
+    RejectedLessonSchema,
+    skipped,
+  );
   const hivePath = resolveHivePath(cwd, config.hivePath, options.home);
   let hiveRaw: Array<z.output<typeof KnowledgeEntrySchema> & { line: number }> = [];
   if (config.hiveEnabled) {
-    if (!hivePath.endsWith(".jsonl")) errors.push(`hive.path ${JSON.stringify(hivePath)} is not a .jsonl file; not read`);
-    else hiveRaw = parseJsonl(textOf(await readStateFile(hivePath, MAX_KNOWLEDGE_BYTES, null, hivePath), errors), hivePath, KnowledgeEntrySchema, skipped);
+    if (!hivePath.endsWith(".jsonl")) {
+      errors.push(`hive.path ${JSON.stringify(hivePath)} is not a .jsonl file; not read`);
+    } else {
+      hiveRaw = parseJsonl(
+        textOf(await readStateFile(hivePath, MAX_KNOWLEDGE_BYTES, null, hivePath), errors),
+        hivePath,
+        KnowledgeEntrySchema,
+        skipped,
+      );
+    }
   }
-  return { swarm: rankEntries(swarmRaw, nowS), hive: rankEntries(hiveRaw, nowS), hivePath, hiveEnabled: config.hiveEnabled, rejected, skipped, errors };
+  return {
+    swarm: rankEntries(swarmRaw, nowS),
+    hive: rankEntries(hiveRaw, nowS),
+    hivePath,
+    hiveEnabled: config.hiveEnabled,
+    rejected,
+    skipped,
+    errors,
+  };
 }

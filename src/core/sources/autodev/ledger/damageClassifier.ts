@@ -48,7 +48,10 @@ export class DamageClassifier {
     this.resolveSuspect(e);
     if (!e.hashOk) {
       this.emit({
-        line: e.line, seq: e.seq, kind: "edited_entry", atLine: e.line,
+        line: e.line,
+        seq: e.seq,
+        kind: "edited_entry",
+        atLine: e.line,
         message: `line ${e.line} (seq ${e.seq}) was changed after it was written: its content no longer matches its self_hash. Restore the original line from a backup or a copy of the ledger.`,
       });
     }
@@ -59,7 +62,10 @@ export class DamageClassifier {
       if (!seqOk && e.seq > e.expectedSeq && !linkOk) {
         const missing = BigInt(e.seq) - BigInt(e.expectedSeq);
         this.emit({
-          line: e.line, seq: e.seq, kind: "dropped_entries", atLine: e.line,
+          line: e.line,
+          seq: e.seq,
+          kind: "dropped_entries",
+          atLine: e.line,
           message: `${missing} entr${missing === 1n ? "y is" : "ies are"} missing before line ${e.line} (seq ${e.expectedSeq}${missing > 1n ? `–${BigInt(e.seq) - 1n}` : ""}).`,
         });
       } else if (!seqOk && e.seq < e.expectedSeq) {
@@ -67,7 +73,10 @@ export class DamageClassifier {
         const twin = this.recent.find((r) => r.seq == e.seq);
         const dup = twin && twin.selfHash === e.selfHash;
         this.emit({
-          line: e.line, seq: e.seq, kind: dup ? "duplicate_entry" : "reordered_entries", atLine: e.line,
+          line: e.line,
+          seq: e.seq,
+          kind: dup ? "duplicate_entry" : "reordered_entries",
+          atLine: e.line,
           message: dup
             ? `line ${e.line} repeats the entry of line ${twin!.line} (seq ${e.seq}); delete the duplicate line.`
             : `line ${e.line} (seq ${e.seq}) is out of order: seq ${e.expectedSeq} was expected here${twin ? `, and seq ${e.seq} already appeared at line ${twin.line}` : ""}.`,
@@ -87,7 +96,10 @@ export class DamageClassifier {
       const { line, unterminated } = this.lastUnparsed;
       if (unterminated) {
         this.emit({
-          line, seq: null, kind: "truncated_tail", atLine: line,
+          line,
+          seq: null,
+          kind: "truncated_tail",
+          atLine: line,
           message: `the last line (${line}) is incomplete — a write was cut off. Python AutoDev refuses to append after it: remove that line (the entries before it are intact).`,
         });
       } else this.emitCorrupt(line);
@@ -97,7 +109,10 @@ export class DamageClassifier {
 
   private emitCorrupt(line: number): void {
     this.emit({
-      line, seq: null, kind: "corrupt_line", atLine: line,
+      line,
+      seq: null,
+      kind: "corrupt_line",
+      atLine: line,
       message: `line ${line} is not a ledger entry; remove or repair it, or restore the ledger from a copy.`,
     });
   }
@@ -109,17 +124,26 @@ export class DamageClassifier {
     // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
     if (next && next.seq == s.seq && next.prevHash === s.expectedPrev) {
       this.emit({
-        line: s.line, seq: s.seq, kind: "inserted_entry", atLine: s.line,
+        line: s.line,
+        seq: s.seq,
+        kind: "inserted_entry",
+        atLine: s.line,
         message: `line ${s.line} was inserted: it does not link to the entry before it, and the next line links past it. Delete line ${s.line}.`,
       });
     } else if (next && next.prevHash === s.selfHash) {
       this.emit({
-        line: s.line, seq: s.seq, kind: "edited_entry", atLine: s.line,
+        line: s.line,
+        seq: s.seq,
+        kind: "edited_entry",
+        atLine: s.line,
         message: `line ${s.line} (seq ${s.seq}) no longer links to the entry before it: its prev_hash, or the previous entry's self_hash, was edited.`,
       });
     } else {
       this.emit({
-        line: s.line, seq: s.seq, kind: "corrupt_line", atLine: s.line,
+        line: s.line,
+        seq: s.seq,
+        kind: "corrupt_line",
+        atLine: s.line,
         message: `line ${s.line} (seq ${s.seq}) does not link to the entry before it (prev_hash ${s.prevHash}, expected ${s.expectedPrev}).`,
       });
     }

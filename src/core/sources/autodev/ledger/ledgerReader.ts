@@ -40,18 +40,30 @@ async function exists(file: string, cwd: string): Promise<boolean> {
 }
 
 /** Verifies `<cwd>/.autodev/plan-ledger.jsonl`: chain checks then replay, reporting all damage. */
-export async function verifyLedger(cwd: string, options: ScanOptions & { signal?: AbortSignal; file?: string; threads?: number } = {}): Promise<VerifyResult> {
+export async function verifyLedger(
+  cwd: string,
+  options: ScanOptions & { signal?: AbortSignal; file?: string; threads?: number } = {},
+): Promise<VerifyResult> {
   const file = options.file ?? ledgerPath(cwd);
   const scanner = new LedgerScanner(options);
   let cursor: LineCursor = START_CURSOR;
-  if (await exists(file, cwd)) cursor = await scanLedgerFile(file, scanner, { signal: options.signal, threads: options.threads });
+  if (await exists(file, cwd)) {
+    cursor = await scanLedgerFile(file, scanner, { signal: options.signal, threads: options.threads });
+  }
   return { report: reportOf(scanner), plan: scanner.ok ? scanner.plan : null, cursor, scanner };
 }
 
 /** Builds the report from a scanner's current state. */
 export function reportOf(scanner: LedgerScanner): VerifyReport {
   const errors = scanner.errors();
-  return { ok: errors.length === 0, entries: scanner.entries, head: scanner.head, errors, warnings: scanner.warnings(), bytes: scanner.bytes };
+  return {
+    ok: errors.length === 0,
+    entries: scanner.entries,
+    head: scanner.head,
+    errors,
+    warnings: scanner.warnings(),
+    bytes: scanner.bytes,
+  };
 }
 
 /** Raises the first problem as Python would (`LedgerCorruptError`). */
@@ -67,7 +79,10 @@ function raiseFirst(scanner: LedgerScanner): void {
  * that builds no entry objects (summaries only), then a re-read of just the
  * latest snapshot line and the lines after it.
  */
-export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ plan: Plan | null; entries: number; head: VerifyReport["head"]; lastOp?: string }> {
+export async function loadPlan(
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<{ plan: Plan | null; entries: number; head: VerifyReport["head"]; lastOp?: string }> {
   const file = ledgerPath(cwd);
   if (!(await exists(file, cwd))) return { plan: null, entries: 0, head: null };
   let snapshot: EntrySummary | null = null;
@@ -87,7 +102,12 @@ export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ pla
   const snap = snapshot as EntrySummary | null;
   if (!snap) {
     if (first) throw new LedgerCorruptError(first.message, first);
-    return { plan: scanner.plan, entries: scanner.entries, head: scanner.head, lastOp: (last as EntrySummary | null)?.op };
+    return {
+      plan: scanner.plan,
+      entries: scanner.entries,
+      head: scanner.head,
+      lastOp: (last as EntrySummary | null)?.op,
+    };
   }
   const tail: LedgerEntry[] = [];
   await readLines(
@@ -105,7 +125,9 @@ export async function loadPlan(cwd: string, signal?: AbortSignal): Promise<{ pla
     try {
       plan = applyTolerant(plan, later).plan!;
     } catch (e) {
-      if (e instanceof ReplayError) throw new LedgerCorruptError(e.message, { line: null, seq: Number(e.seq), kind: e.kind, message: e.message });
+      if (e instanceof ReplayError) {
+        throw new LedgerCorruptError(e.message, { line: null, seq: Number(e.seq), kind: e.kind, message: e.message });
+      }
       throw e;
     }
   }
@@ -125,7 +147,12 @@ function parseEntryLine(bytes: Buffer): LedgerEntry | null {
 function fromSnapshot(snap: LedgerEntry): Plan {
   const raw = snap.payload.get("plan");
   if (raw === undefined) {
-    throw new LedgerCorruptError(`entry seq=${snap.seq} op=snapshot is missing payload.plan`, { line: null, seq: Number(snap.seq), kind: "missing_plan_payload", message: "snapshot without payload.plan" });
+    throw new LedgerCorruptError(`entry seq=${snap.seq} op=snapshot is missing payload.plan`, {
+      line: null,
+      seq: Number(snap.seq),
+      kind: "missing_plan_payload",
+      message: "snapshot without payload.plan",
+    });
   }
   const res = validatePlan(raw);
   if (!res.ok) {
@@ -139,7 +166,11 @@ function fromSnapshot(snap: LedgerEntry): Plan {
  * `replay_ledger`, optionally stopping after entry `atSeq` (time travel).
  * Throws the first problem as `LedgerCorruptError`.
  */
-export async function replayLedger(cwd: string, atSeq?: number, signal?: AbortSignal): Promise<{ plan: Plan | null; entries: number }> {
+export async function replayLedger(
+  cwd: string,
+  atSeq?: number,
+  signal?: AbortSignal,
+): Promise<{ plan: Plan | null; entries: number }> {
   const file = ledgerPath(cwd);
   if (!(await exists(file, cwd))) return { plan: null, entries: 0 };
   const scanner = new LedgerScanner({ replay: true, maxFindings: 1 });

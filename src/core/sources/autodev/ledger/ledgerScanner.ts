@@ -79,7 +79,10 @@ export class LedgerScanner {
 
   /** Feeds one physical line. */
   feed(raw: RawLine): void {
-    const fast = raw.overLimit !== undefined || this.options.fastPath === false ? null : fastCanonicalLine(raw.bytes, this.replayOn);
+    const fast =
+      raw.overLimit !== undefined || this.options.fastPath === false
+        ? null
+        : fastCanonicalLine(raw.bytes, this.replayOn);
     this.feedScanned(raw, fast, null);
   }
 
@@ -105,11 +108,17 @@ export class LedgerScanner {
    */
   feedScanned(raw: RawLine, fast: FastLine | null, planBytes: (() => Buffer) | null): void {
     this.bytesSeen = Math.max(this.bytesSeen, raw.end);
-    if (raw.overLimit !== undefined) return this.unparsed(raw, "line_too_long", lineTooLongMessage(raw.lineNo, raw.end - raw.start, raw.overLimit));
+    if (raw.overLimit !== undefined) {
+      return this.unparsed(raw, "line_too_long", lineTooLongMessage(raw.lineNo, raw.end - raw.start, raw.overLimit));
+    }
     if (fast) return this.acceptFast(raw, fast, planBytes);
     const text = decodeUtf8Strict(raw.bytes);
     if (text === null) {
-      return this.unparsed(raw, "invalid_json", `ledger line ${raw.lineNo} is not valid UTF-8 text. Inspect and repair (or restore from snapshot).`);
+      return this.unparsed(
+        raw,
+        "invalid_json",
+        `ledger line ${raw.lineNo} is not valid UTF-8 text. Inspect and repair (or restore from snapshot).`,
+      );
     }
     const line = pyStrip(text);
     if (line.length === 0) return;
@@ -117,8 +126,17 @@ export class LedgerScanner {
     try {
       obj = parsePyJson(line);
     } catch (e) {
-      const why = line.charCodeAt(0) === 0xfeff ? "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)" : e instanceof PyJsonError ? e.message : String(e);
-      return this.unparsed(raw, "invalid_json", `ledger line ${raw.lineNo} is not valid JSON: ${why}. Inspect and repair (or restore from snapshot).`);
+      const why =
+        line.charCodeAt(0) === 0xfeff
+          ? "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"
+          : e instanceof PyJsonError
+            ? e.message
+            : String(e);
+      return this.unparsed(
+        raw,
+        "invalid_json",
+        `ledger line ${raw.lineNo} is not valid JSON: ${why}. Inspect and repair (or restore from snapshot).`,
+      );
     }
     const res = validateLedgerEntry(obj);
     if (!res.ok) {
@@ -135,20 +153,54 @@ export class LedgerScanner {
   }
 
   /** The chain checks of one parsed entry (seq, prev_hash, self_hash), the damage map and the head. */
-  private link(raw: RawLine, seq: number | bigint, prevHash: string, selfHash: string, computed: string): VerifyFinding | null {
+  private link(
+    raw: RawLine,
+    seq: number | bigint,
+    prevHash: string,
+    selfHash: string,
+    computed: string,
+  ): VerifyFinding | null {
     const L = raw.lineNo;
     let problem: VerifyFinding | null = null;
-    const expected = typeof this.prevSeq === "bigint" || typeof seq === "bigint" ? BigInt(this.prevSeq) + 1n : this.prevSeq + 1;
+    const expected =
+      typeof this.prevSeq === "bigint" || typeof seq === "bigint" ? BigInt(this.prevSeq) + 1n : this.prevSeq + 1;
     // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
     if (this.linkKnown && seq != expected) {
-      problem = { line: L, seq, kind: "seq_jump", message: `ledger line ${L}: seq jumped from ${this.prevSeq} to ${seq}`, atLine: L };
+      problem = {
+        line: L,
+        seq,
+        kind: "seq_jump",
+        message: `ledger line ${L}: seq jumped from ${this.prevSeq} to ${seq}`,
+        atLine: L,
+      };
     } else if (this.linkKnown && prevHash !== this.prevHash) {
-      problem = { line: L, seq, kind: "prev_hash_mismatch", message: `ledger line ${L}: prev_hash mismatch (expected '${displayValue(this.prevHash)}', saw '${displayValue(prevHash)}')`, atLine: L };
+      problem = {
+        line: L,
+        seq,
+        kind: "prev_hash_mismatch",
+        message: `ledger line ${L}: prev_hash mismatch (expected '${displayValue(this.prevHash)}', saw '${displayValue(prevHash)}')`,
+        atLine: L,
+      };
     } else if (computed !== selfHash) {
-      problem = { line: L, seq, kind: "self_hash_mismatch", message: `ledger line ${L}: self_hash mismatch (computed ${computed}, stored ${displayValue(selfHash)})`, atLine: L };
+      problem = {
+        line: L,
+        seq,
+        kind: "self_hash_mismatch",
+        message: `ledger line ${L}: self_hash mismatch (computed ${computed}, stored ${displayValue(selfHash)})`,
+        atLine: L,
+      };
     }
     if (problem) this.chainFinding(problem);
-    this.damage.entry({ line: L, seq, prevHash, selfHash, hashOk: computed === selfHash, expectedPrev: this.prevHash, expectedSeq: expected, linkKnown: this.linkKnown });
+    this.damage.entry({
+      line: L,
+      seq,
+      prevHash,
+      selfHash,
+      hashOk: computed === selfHash,
+      expectedPrev: this.prevHash,
+      expectedSeq: expected,
+      linkKnown: this.linkKnown,
+    });
     this.prevSeq = seq;
     this.prevHash = selfHash;
     this.linkKnown = true;
@@ -165,7 +217,17 @@ export class LedgerScanner {
     if (onEntry) {
       const taskId = entry.payload.get("task_id");
       onEntry(
-        this.summary(raw, entry.seq, entry.op, entry.timestamp, entry.session_id, entry.self_hash, change, typeof taskId === "string" ? taskId : null, problem),
+        this.summary(
+          raw,
+          entry.seq,
+          entry.op,
+          entry.timestamp,
+          entry.session_id,
+          entry.self_hash,
+          change,
+          typeof taskId === "string" ? taskId : null,
+          problem,
+        ),
         this.entryArg ? entry : null,
       );
     }
@@ -177,7 +239,17 @@ export class LedgerScanner {
     const onEntry = this.options.onEntry;
     if (onEntry) {
       onEntry(
-        this.summary(raw, fast.seq, fast.op, fast.timestamp, fast.sessionId, fast.selfHash, change, fast.payloadTaskId, problem),
+        this.summary(
+          raw,
+          fast.seq,
+          fast.op,
+          fast.timestamp,
+          fast.sessionId,
+          fast.selfHash,
+          change,
+          fast.payloadTaskId,
+          problem,
+        ),
         this.entryArg ? fast.entryLazy() : null,
       );
     }
@@ -257,7 +329,13 @@ export class LedgerScanner {
     if (this.chainError && replayError) out.push(replayError);
     out.push(...this.findings);
     if (this.suppressed > 0) {
-      out.push({ line: null, seq: null, kind: "more_errors", message: `${this.suppressed} more findings not listed`, atLine: 0 });
+      out.push({
+        line: null,
+        seq: null,
+        kind: "more_errors",
+        message: `${this.suppressed} more findings not listed`,
+        atLine: 0,
+      });
     }
     return out.map(boundedMessage);
   }

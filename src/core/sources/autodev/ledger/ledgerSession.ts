@@ -127,7 +127,12 @@ export class LedgerSession {
     const ll = lastLine as { start: number; end: number } | null;
     if (ll) this.anchor = { ...ll, hash: sha(await readRange(this.file, ll.start, ll.end)) };
     if (!this.scanner.ok) this.tailPlan = (await loadFromTail(this.cwd)).plan;
-    return { mode: full ? "full" : "append", reason, added: this.index.length - before, bytesRead: total - from.offset };
+    return {
+      mode: full ? "full" : "append",
+      reason,
+      added: this.index.length - before,
+      bytesRead: total - from.offset,
+    };
   }
 
   /** Forces the next refresh to rescan from the start. */
@@ -155,12 +160,21 @@ export class LedgerSession {
    * verified prefix was rewritten. The index then starts at the resume
    * point ({@link partial}) until a full refresh.
    */
-  async resume(record: VerificationRecord, signal?: AbortSignal, onProgress?: (bytes: number, total: number) => void): Promise<SessionUpdate & { rewritten: boolean }> {
+  async resume(
+    record: VerificationRecord,
+    signal?: AbortSignal,
+    onProgress?: (bytes: number, total: number) => void,
+  ): Promise<SessionUpdate & { rewritten: boolean }> {
     const check = await checkVerificationRecord(this.file, record);
     if (!check.holds) {
       this.reset();
       const u = await this.refresh(signal, onProgress);
-      return { ...u, mode: u.mode === "missing" ? "missing" : "full", reason: check.reason, rewritten: check.rewritten };
+      return {
+        ...u,
+        mode: u.mode === "missing" ? "missing" : "full",
+        reason: check.reason,
+        rewritten: check.rewritten,
+      };
     }
     this.reset();
     const at = record.resume;
@@ -173,7 +187,12 @@ export class LedgerSession {
       // The bytes re-read do not continue the chain as recorded: trust nothing, verify it all.
       this.reset();
       const full = await this.refresh(signal, onProgress);
-      return { ...full, mode: "full", reason: "the ledger does not continue the chain verified earlier", rewritten: true };
+      return {
+        ...full,
+        mode: "full",
+        reason: "the ledger does not continue the chain verified earlier",
+        rewritten: true,
+      };
     }
     return { ...u, mode: "resumed", rewritten: false };
   }
@@ -194,7 +213,11 @@ export class LedgerSession {
       const plan = this.index[k];
       const before = k > 0 ? this.index[k - 1] : null;
       const base = this.resumedAt?.entriesBefore ?? 0;
-      const prev = before ? { prevSeq: before.seq, prevHash: before.selfHash } : this.resumedAt ? { prevSeq: this.resumedAt.prevSeq, prevHash: this.resumedAt.prevHash } : { prevSeq: 0, prevHash: "" };
+      const prev = before
+        ? { prevSeq: before.seq, prevHash: before.selfHash }
+        : this.resumedAt
+          ? { prevSeq: this.resumedAt.prevSeq, prevHash: this.resumedAt.prevHash }
+          : { prevSeq: 0, prevHash: "" };
       resume = { offset: plan.start, lineNo: plan.line, ...prev, entriesBefore: base + k };
     } else if (this.resumedAt) resume = this.resumedAt;
     else resume = { offset: 0, lineNo: 1, prevSeq: 0, prevHash: "", entriesBefore: 0 };
@@ -278,10 +301,16 @@ export class LedgerSession {
   checkRemembered(head: RememberedHead): RewriteFinding | null {
     const now = this.findBySeq(head.seq);
     if (!now) {
-      return { kind: "rollback", message: `The ledger was rolled back: seq ${head.seq} (${head.selfHash}) was verified earlier, but the ledger now ends at seq ${this.index.at(-1)?.seq ?? 0}. History was rewritten.` };
+      return {
+        kind: "rollback",
+        message: `The ledger was rolled back: seq ${head.seq} (${head.selfHash}) was verified earlier, but the ledger now ends at seq ${this.index.at(-1)?.seq ?? 0}. History was rewritten.`,
+      };
     }
     if (now.selfHash !== head.selfHash) {
-      return { kind: "fork", message: `The ledger's history was rewritten: seq ${head.seq} had hash ${head.selfHash} when it was verified, and now has ${now.selfHash} (line ${now.line}).` };
+      return {
+        kind: "fork",
+        message: `The ledger's history was rewritten: seq ${head.seq} had hash ${head.selfHash} when it was verified, and now has ${now.selfHash} (line ${now.line}).`,
+      };
     }
     return null;
   }

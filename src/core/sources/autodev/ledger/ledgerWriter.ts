@@ -15,7 +15,15 @@ import { linesBackward, openLedgerForTail } from "./read/ledgerTail";
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
 import { dumpsIndent2, dumpsSorted } from "../../../pyjson/pyJsonDump";
 import { PyObject, PyValue, isPyObject } from "../../../pyjson/pyValue";
-import { LedgerEntry, Plan, PyDumpError, ledgerEntryHashInput, ledgerEntryToPy, planToPy, validateLedgerEntry } from "../plan/schemas";
+import {
+  LedgerEntry,
+  Plan,
+  PyDumpError,
+  ledgerEntryHashInput,
+  ledgerEntryToPy,
+  planToPy,
+  validateLedgerEntry,
+} from "../plan/schemas";
 import { autodevRoot, ledgerPath, planPath } from "../autodevPaths";
 
 /** Python's `datetime.now(timezone.utc).isoformat()`: microseconds, `+00:00`, no fraction when it is zero. */
@@ -40,7 +48,10 @@ export interface LastHead {
  * `LedgerCorruptError` when that line is over the line-length limit, and
  * `UnsafeFileError` for a ledger that is not a regular file inside `root`.
  */
-export async function readLastLine(file: string, root?: string): Promise<{ text: Buffer; missingFinalNewline: boolean } | null> {
+export async function readLastLine(
+  file: string,
+  root?: string,
+): Promise<{ text: Buffer; missingFinalNewline: boolean } | null> {
   const fh = await openLedgerForTail(file, root);
   if (fh === null) return null;
   try {
@@ -84,7 +95,8 @@ export async function readLastEntryHead(cwd: string): Promise<LastHead> {
   }
   const seq = isPyObject(obj) ? obj.get("seq") : undefined;
   const selfHash = isPyObject(obj) ? obj.get("self_hash") : undefined;
-  const seqOk = typeof seq === "bigint" || typeof seq === "boolean" || (typeof seq === "number" && Number.isInteger(seq));
+  const seqOk =
+    typeof seq === "bigint" || typeof seq === "boolean" || (typeof seq === "number" && Number.isInteger(seq));
   if (!seqOk || typeof selfHash !== "string") {
     throw new LedgerCorruptError(`last ledger line is missing seq/self_hash fields: ${file}`);
   }
@@ -93,7 +105,13 @@ export async function readLastEntryHead(cwd: string): Promise<LastHead> {
 }
 
 /** Builds, validates and hashes the next entry after `head` (no I/O). */
-export function buildEntry(head: LastHead, op: string, payload: PyObject, sessionId: string, timestamp = isoNow()): { entry: LedgerEntry; line: string } {
+export function buildEntry(
+  head: LastHead,
+  op: string,
+  payload: PyObject,
+  sessionId: string,
+  timestamp = isoNow(),
+): { entry: LedgerEntry; line: string } {
   const seq = typeof head.seq === "bigint" ? head.seq + 1n : head.seq + 1;
   const body: PyObject = new Map<string, PyValue>([
     ["seq", typeof seq === "bigint" && seq <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seq) : seq],
@@ -134,7 +152,12 @@ export function planJsonText(plan: Plan): string {
 }
 
 /** `snapshot_plan`: writes plan.json atomically, then appends a `snapshot` entry (caller holds the lock). */
-export async function snapshotPlan(cwd: string, plan: Plan, sessionId: string, onPlanJson?: () => void): Promise<LedgerEntry> {
+export async function snapshotPlan(
+  cwd: string,
+  plan: Plan,
+  sessionId: string,
+  onPlanJson?: () => void,
+): Promise<LedgerEntry> {
   await fs.promises.mkdir(autodevRoot(cwd), { recursive: true });
   const dumped = planToPy(plan);
   await atomicWriteFile(planPath(cwd), dumpsIndent2(dumped) + "\n", ".plan.");

@@ -15,7 +15,12 @@ import { LedgerEntry, Plan, Task, planToPy } from "../plan/schemas";
 import { PyObject, PyValue } from "../../../pyjson/pyValue";
 import { assertTransition } from "../plan/taskFsm";
 import { AUDIT_OPS, PLAN_OPS, findTask } from "./replay";
-import { LedgerCorruptError, PartialCommitError, PlanConcurrentModificationError, WriteRefusedError } from "../../../errors";
+import {
+  LedgerCorruptError,
+  PartialCommitError,
+  PlanConcurrentModificationError,
+  WriteRefusedError,
+} from "../../../errors";
 import { autodevRoot, ledgerPath, lockPath, planPath } from "../autodevPaths";
 import { pyIntCall, pyTruthy } from "../../../pyjson/pyBuiltins";
 
@@ -62,7 +67,7 @@ export class PlanManager {
   /** A task by id, or null. */
   async getTask(taskId: string): Promise<Task | null> {
     const plan = await this.load();
-    return plan ? findTask(plan, taskId) ?? null : null;
+    return plan ? (findTask(plan, taskId) ?? null) : null;
   }
 
   /** First task with status `pending`, phase-major. */
@@ -75,7 +80,9 @@ export class PlanManager {
   /** `init_plan`: refuses when a plan exists; appends `init_plan` then the snapshot. */
   async initPlan(plan: Plan): Promise<Plan> {
     return this.commit((current) => {
-      if (current !== null) throw new PlanConcurrentModificationError("plan already initialized; call save() or update_task_status()");
+      if (current !== null) {
+        throw new PlanConcurrentModificationError("plan already initialized; call save() or update_task_status()");
+      }
       const now = isoNow();
       const stamped: Plan = { ...plan, updated_at: now, created_at: plan.created_at || now };
       return { audit: { op: "init_plan", payload: planPayload(stamped) }, snapshot: stamped, result: stamped };
@@ -95,7 +102,10 @@ export class PlanManager {
     return this.commit((plan) => {
       const task = requireTask(plan, taskId);
       assertTransition(String(task.status), status);
-      const payload: PyObject = new Map<string, PyValue>([["task_id", taskId], ["status", status]]);
+      const payload: PyObject = new Map<string, PyValue>([
+        ["task_id", taskId],
+        ["status", status],
+      ]);
       for (const [k, v] of meta ?? []) payload.set(k, v);
       const t = task as unknown as Record<string, unknown>;
       t.status = status;
@@ -114,7 +124,11 @@ export class PlanManager {
       const task = requireTask(plan, taskId);
       const count = typeof task.retry_count === "bigint" ? task.retry_count + 1n : (task.retry_count as number) + 1;
       (task as unknown as Record<string, unknown>).retry_count = count;
-      const payload: PyObject = new Map<string, PyValue>([["task_id", taskId], ["status", task.status as string], ["retry_count", count]]);
+      const payload: PyObject = new Map<string, PyValue>([
+        ["task_id", taskId],
+        ["status", task.status as string],
+        ["retry_count", count],
+      ]);
       return { audit: { op: "update_task_status", payload }, snapshot: plan!, result: count };
     });
   }
@@ -124,7 +138,11 @@ export class PlanManager {
     return this.commit((plan) => {
       const task = requireTask(plan, taskId);
       (task as unknown as Record<string, unknown>).escalated = true;
-      const payload: PyObject = new Map<string, PyValue>([["task_id", taskId], ["status", task.status as string], ["escalated", true]]);
+      const payload: PyObject = new Map<string, PyValue>([
+        ["task_id", taskId],
+        ["status", task.status as string],
+        ["escalated", true],
+      ]);
       return { audit: { op: "update_task_status", payload }, snapshot: plan!, result: undefined };
     });
   }
@@ -132,7 +150,10 @@ export class PlanManager {
   /** `ledger_append`: one audit-only entry (no snapshot, as Python). */
   async ledgerAppend(op: string, payload: PyObject = new Map()): Promise<LedgerEntry> {
     let written: LedgerEntry | undefined;
-    await this.commit(() => ({ audit: { op, payload }, result: undefined }), (e) => (written = e));
+    await this.commit(
+      () => ({ audit: { op, payload }, result: undefined }),
+      (e) => (written = e),
+    );
     return written!;
   }
 
@@ -170,7 +191,9 @@ export class PlanManager {
       const cause = e instanceof Error ? e.message : String(e);
       throw new PartialCommitError(
         `partial write: the ${audit.op} entry (seq ${audit.seq}) was appended to the ledger` +
-          (planJson ? " and plan.json was rewritten, but the snapshot entry was not written" : ", but plan.json was not rewritten and the snapshot entry was not written") +
+          (planJson
+            ? " and plan.json was rewritten, but the snapshot entry was not written"
+            : ", but plan.json was not rewritten and the snapshot entry was not written") +
           ` (${cause}). The ledger is valid and holds the change` +
           (planJson ? "." : "; plan.json is one change behind it.") +
           " Free the cause (e.g. disk space) and make any write: AutoDev State's next write completes the missing snapshot first.",
@@ -183,7 +206,9 @@ export class PlanManager {
   /** Refuses writes when read-only, or when `.autodev/` or its files resolve outside the workspace. */
   async assertWritable(): Promise<void> {
     if (this.options.readOnly) {
-      throw new WriteRefusedError("this workspace is not trusted, so AutoDev State is read-only here. Trust the workspace to allow writes.");
+      throw new WriteRefusedError(
+        "this workspace is not trusted, so AutoDev State is read-only here. Trust the workspace to allow writes.",
+      );
     }
     const root = await fs.promises.realpath(this.cwd);
     await fs.promises.mkdir(autodevRoot(this.cwd), { recursive: true });
@@ -192,7 +217,10 @@ export class PlanManager {
       try {
         real = await fs.promises.realpath(p);
       } catch (e) {
-        const exists = await fs.promises.lstat(p).then(() => true, () => false);
+        const exists = await fs.promises.lstat(p).then(
+          () => true,
+          () => false,
+        );
         if (!exists) continue; // does not exist yet; its folder was checked
         throw new WriteRefusedError(
           `${path.relative(this.cwd, p)} cannot be resolved (${(e as NodeJS.ErrnoException).code ?? String(e)}: a dangling or looping link?). Nothing was written; replace it with a real file or remove it.`,

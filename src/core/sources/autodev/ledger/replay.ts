@@ -13,7 +13,8 @@ import { AUDIT_OPS, PLAN_OPS } from "../plan/planConstants";
 /** Why an entry could not be applied; `kind` matches the verify error kinds. */
 export class ReplayError extends Error {
   constructor(
-    readonly kind: "missing_plan_payload" | "before_init" | "unknown_task" | "plan_invalid" | "bad_payload" | "unknown_op",
+    readonly kind:
+      "missing_plan_payload" | "before_init" | "unknown_task" | "plan_invalid" | "bad_payload" | "unknown_op",
     readonly seq: number | bigint,
     message: string,
   ) {
@@ -94,7 +95,11 @@ class SkeletonIndex implements TaskIndex {
  * into TASK_STATUSES). It has no phases of its own: read what replay did with
  * {@link skeletonTouched}.
  */
-export function skeletonPlan(ids: readonly string[], positions: ReadonlyMap<string, number>, statuses: Uint8Array): Plan {
+export function skeletonPlan(
+  ids: readonly string[],
+  positions: ReadonlyMap<string, number>,
+  statuses: Uint8Array,
+): Plan {
   const plan = { phases: [] } as unknown as Plan;
   taskIndexCache.set(plan, new SkeletonIndex(ids, positions, statuses));
   return plan;
@@ -109,7 +114,11 @@ export function skeletonTouched(plan: Plan): ReadonlyMap<number, Task> | null {
 function validated(entry: LedgerEntry, raw: PyValue | undefined): Plan {
   const res = validatePlan(raw ?? null);
   if (!res.ok) {
-    throw new ReplayError("plan_invalid", entry.seq, `entry seq=${entry.seq} op=${entry.op}: payload.plan is not a valid Plan: ${res.error}`);
+    throw new ReplayError(
+      "plan_invalid",
+      entry.seq,
+      `entry seq=${entry.seq} op=${entry.op}: payload.plan is not a valid Plan: ${res.error}`,
+    );
   }
   return res.value;
 }
@@ -119,7 +128,11 @@ function intOrThrow(entry: LedgerEntry, v: PyValue): number | bigint {
     return pyIntCall(v);
   } catch (e) {
     const msg = e instanceof PyIntError ? e.message : String(e);
-    throw new ReplayError("bad_payload", entry.seq, `entry seq=${entry.seq} ${entry.op}: retry_count is not an integer (${msg})`);
+    throw new ReplayError(
+      "bad_payload",
+      entry.seq,
+      `entry seq=${entry.seq} ${entry.op}: retry_count is not an integer (${msg})`,
+    );
   }
 }
 
@@ -170,7 +183,9 @@ export function applyStrict(plan: Plan | null, entry: LedgerEntry): Applied {
     case "mark_blocked":
     case "mark_complete": {
       const taskId = payload.get("task_id");
-      if (typeof taskId !== "string") throw new ReplayError("bad_payload", seq, `entry seq=${seq} ${op} missing task_id`);
+      if (typeof taskId !== "string") {
+        throw new ReplayError("bad_payload", seq, `entry seq=${seq} ${op} missing task_id`);
+      }
       return { plan, change: markTerminal(plan, entry, taskId) };
     }
     case "append_evidence": {
@@ -206,7 +221,9 @@ function appendEvidence(plan: Plan, entry: LedgerEntry): void {
 export function applyTolerant(plan: Plan, entry: LedgerEntry): Applied {
   const { op, payload, seq } = entry;
   if (PLAN_OPS.has(op)) {
-    if (!payload.has("plan")) throw new ReplayError("missing_plan_payload", seq, `entry seq=${seq} op=${op} is missing payload.plan`);
+    if (!payload.has("plan")) {
+      throw new ReplayError("missing_plan_payload", seq, `entry seq=${seq} op=${op} is missing payload.plan`);
+    }
     return { plan: validated(entry, payload.get("plan")), change: null };
   }
   switch (op) {

@@ -130,7 +130,9 @@ export class ScannerReplay {
 
   /** Applies to the full plan (if built and separate) an entry just applied to the skeleton. */
   private mirror(entry: LedgerEntry): void {
-    if (this.fullPlan !== null && this.fullPlan !== this.replayPlan && !AUDIT_OPS.has(entry.op)) applyQuietly(this.fullPlan, entry);
+    if (this.fullPlan !== null && this.fullPlan !== this.replayPlan && !AUDIT_OPS.has(entry.op)) {
+      applyQuietly(this.fullPlan, entry);
+    }
   }
 
   /**

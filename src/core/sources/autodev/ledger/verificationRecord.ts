@@ -37,7 +37,13 @@ export const VerificationRecordSchema = z.strictObject({
   lastLine: fingerprint,
   samples: z.array(fingerprint).max(256),
   /** Where to resume: the start of the latest plan-carrying line and the chain state before it. */
-  resume: z.strictObject({ offset: uint, lineNo: z.number().int().positive(), prevSeq: uint, prevHash: z.string(), entriesBefore: uint }),
+  resume: z.strictObject({
+    offset: uint,
+    lineNo: z.number().int().positive(),
+    prevSeq: uint,
+    prevHash: z.string(),
+    entriesBefore: uint,
+  }),
 });
 
 /** A verification record (see {@link VerificationRecordSchema}). */
@@ -49,7 +55,14 @@ export function parseVerificationRecord(value: unknown): VerificationRecord | nu
   if (!res.success) return null;
   const r = res.data;
   const inside = (f: { start: number; end: number }) => f.start <= f.end && f.end <= r.length;
-  if (!inside(r.lastLine) || !r.samples.every(inside) || r.resume.offset > r.length || r.resume.entriesBefore > r.entries) return null;
+  if (
+    !inside(r.lastLine) ||
+    !r.samples.every(inside) ||
+    r.resume.offset > r.length ||
+    r.resume.entriesBefore > r.entries
+  ) {
+    return null;
+  }
   return r;
 }
 
@@ -74,7 +87,9 @@ export async function makeVerificationRecord(file: string, facts: RecordFacts): 
     const st = await fh.stat();
     if (st.size < facts.length) return null;
     const samples = [];
-    for (const [start, end] of sampleRanges(facts.length)) samples.push({ start, end, sha256: await hashRange(fh, start, end) });
+    for (const [start, end] of sampleRanges(facts.length)) {
+      samples.push({ start, end, sha256: await hashRange(fh, start, end) });
+    }
     const lastLine = { ...facts.lastLine, sha256: await hashRange(fh, facts.lastLine.start, facts.lastLine.end) };
     return { version: 1, ...facts, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, lastLine, samples };
   } finally {
@@ -133,14 +148,22 @@ export async function checkVerificationRecord(file: string, record: Verification
     const st = await fh.stat();
     const replaced = st.dev !== record.dev || st.ino !== record.ino;
     if (st.size < record.length) {
-      return { holds: false, reason: `the ledger is shorter (${st.size} bytes) than the ${record.length} bytes verified earlier: it was truncated or rolled back`, rewritten: true };
+      return {
+        holds: false,
+        reason: `the ledger is shorter (${st.size} bytes) than the ${record.length} bytes verified earlier: it was truncated or rolled back`,
+        rewritten: true,
+      };
     }
     if (!replaced && st.size === record.length && st.mtimeMs !== record.mtimeMs) {
       return { holds: false, reason: "the ledger was rewritten in place since it was verified", rewritten: true };
     }
     for (const f of [record.lastLine, ...record.samples]) {
       if ((await hashRange(fh, f.start, f.end)) !== f.sha256) {
-        return { holds: false, reason: `bytes ${f.start}–${f.end} changed since the ledger was verified: its history was rewritten`, rewritten: true };
+        return {
+          holds: false,
+          reason: `bytes ${f.start}–${f.end} changed since the ledger was verified: its history was rewritten`,
+          rewritten: true,
+        };
       }
     }
     return { holds: true, replaced, grown: st.size > record.length };

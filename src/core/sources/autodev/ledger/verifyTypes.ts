@@ -49,7 +49,8 @@ export interface VerifyFinding {
 export interface VerifyWarning {
   readonly atLine: number;
   readonly seq: number | bigint | null;
-  readonly kind: "fsm_violation" | "missing_evidence" | "plan_json_mismatch" | "plan_json_missing" | "rollback" | "fork";
+  readonly kind:
+    "fsm_violation" | "missing_evidence" | "plan_json_mismatch" | "plan_json_missing" | "rollback" | "fork";
   readonly message: string;
 }
 

@@ -225,7 +225,8 @@ class HeldLock implements FileLock {
  * keeps it from creating a file through a link). Synchronous like the mkdir above.
  */
 function prepareLockFile(lockFile: string): void {
-  const flags = fs.constants.O_RDWR | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+  const flags =
+    fs.constants.O_RDWR | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
   let fd: number;
   try {
     fd = fs.openSync(lockFile, flags, 0o666);
@@ -234,17 +235,31 @@ function prepareLockFile(lockFile: string): void {
     let found = `an error (${code})`;
     try {
       const st = fs.lstatSync(lockFile);
-      found = st.isSymbolicLink() ? `a symbolic link to ${fs.readlinkSync(lockFile)}` : st.isDirectory() ? "a directory" : found;
+      found = st.isSymbolicLink()
+        ? `a symbolic link to ${fs.readlinkSync(lockFile)}`
+        : st.isDirectory()
+          ? "a directory"
+          : found;
     } catch {
       // keep the errno text
     }
-    throw new UnsafeLockFileError(`refusing to lock ${lockFile}: expected a regular file, found ${found}. Nothing was written; remove it (AutoDev recreates it) and try again.`);
+    throw new UnsafeLockFileError(
+      `refusing to lock ${lockFile}: expected a regular file, found ${found}. Nothing was written; remove it (AutoDev recreates it) and try again.`,
+    );
   }
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) {
-      const kind = st.isFIFO() ? "a FIFO (named pipe)" : st.isCharacterDevice() ? "a character device" : st.isSocket() ? "a socket" : "a special file";
-      throw new UnsafeLockFileError(`refusing to lock ${lockFile}: expected a regular file, found ${kind}. Nothing was written; remove it (AutoDev recreates it) and try again.`);
+      const kind = st.isFIFO()
+        ? "a FIFO (named pipe)"
+        : st.isCharacterDevice()
+          ? "a character device"
+          : st.isSocket()
+            ? "a socket"
+            : "a special file";
+      throw new UnsafeLockFileError(
+        `refusing to lock ${lockFile}: expected a regular file, found ${kind}. Nothing was written; remove it (AutoDev recreates it) and try again.`,
+      );
     }
   } finally {
     fs.closeSync(fd);

@@ -57,7 +57,9 @@ export async function startLockHelperDriver(
     }
     try {
       const driver =
-        helper.kind === "flock" ? await FlockBinaryDriver.start(helper, lockFile) : await ScriptDriver.start(helper, lockFile);
+        helper.kind === "flock"
+          ? await FlockBinaryDriver.start(helper, lockFile)
+          : await ScriptDriver.start(helper, lockFile);
       failedHelpers.delete(key);
       return driver;
     } catch (error) {
@@ -107,7 +109,9 @@ class ScriptDriver implements LockHelperDriver {
       proc.kill();
       await proc.whenClosed();
       throw new Error(
-        line?.startsWith("ERROR ") ? line.slice(6) : proc.describeFailure(line === null ? "no READY line" : `said ${JSON.stringify(line)}`),
+        line?.startsWith("ERROR ")
+          ? line.slice(6)
+          : proc.describeFailure(line === null ? "no READY line" : `said ${JSON.stringify(line)}`),
       );
     }
     return new ScriptDriver(proc, `${ready[1]} ${ready[3]} (pid ${ready[2]})`);
@@ -135,7 +139,12 @@ class ScriptDriver implements LockHelperDriver {
       if (line === "TIMEOUT") return { kind: "timeout" };
       if (line?.startsWith("ERROR ")) return { kind: "error", message: line.slice(6) };
       this.proc.kill();
-      return { kind: "error", message: this.proc.describeFailure(line === null ? "helper exited" : `unexpected answer ${JSON.stringify(line)}`) };
+      return {
+        kind: "error",
+        message: this.proc.describeFailure(
+          line === null ? "helper exited" : `unexpected answer ${JSON.stringify(line)}`,
+        ),
+      };
     } finally {
       setRef(this.proc.child, false);
     }
@@ -235,7 +244,10 @@ class FlockBinaryDriver implements LockHelperDriver {
     proc.kill();
     await proc.whenClosed();
     if (proc.exitCode === FLOCK_TIMEOUT_EXIT) return { kind: "timeout" };
-    return { kind: "error", message: proc.describeFailure(line === null ? "flock(1) exited" : `said ${JSON.stringify(line)}`) };
+    return {
+      kind: "error",
+      message: proc.describeFailure(line === null ? "flock(1) exited" : `said ${JSON.stringify(line)}`),
+    };
   }
 
   async release(): Promise<void> {

@@ -14,16 +14,26 @@
 import type { InlineWaiting } from "../inline/inlineState";
 
 /** The statuses `_find_in_progress_task` looks for. */
-export const RESUMABLE_STATUSES: readonly string[] = ["in_progress", "coded", "auto_gated", "reviewed", "tested", "tournamented"];
+export const RESUMABLE_STATUSES: readonly string[] = [
+  "in_progress",
+  "coded",
+  "auto_gated",
+  "reviewed",
+  "tested",
+  "tournamented",
+];
 
 /** A minimal plan view (the plan schema's tasks, in phase order). */
 export interface PlanTasks {
-  readonly phases: ReadonlyArray<{ readonly tasks: ReadonlyArray<{ readonly id: string; readonly status: string; readonly title: string }> }>;
+  readonly phases: ReadonlyArray<{
+    readonly tasks: ReadonlyArray<{ readonly id: string; readonly status: string; readonly title: string }>;
+  }>;
 }
 
 /** One command's next move. */
 export interface NextMove {
-  readonly action: "wait_for_response" | "collect_response" | "fail_invalid_response" | "rerun_task" | "start_task" | "nothing";
+  readonly action:
+    "wait_for_response" | "collect_response" | "fail_invalid_response" | "rerun_task" | "start_task" | "nothing";
   readonly taskId: string | null;
   /** One sentence for people. */
   readonly text: string;
@@ -35,7 +45,10 @@ export interface NextSteps {
   readonly execute: NextMove;
 }
 
-function firstTask(plan: PlanTasks | null, pred: (status: string) => boolean): { id: string; status: string; title: string } | null {
+function firstTask(
+  plan: PlanTasks | null,
+  pred: (status: string) => boolean,
+): { id: string; status: string; title: string } | null {
   for (const phase of plan?.phases ?? []) for (const t of phase.tasks) if (pred(String(t.status))) return t;
   return null;
 }
@@ -43,10 +56,20 @@ function firstTask(plan: PlanTasks | null, pred: (status: string) => boolean): {
 function planMove(plan: PlanTasks | null, forResume: boolean): NextMove {
   if (plan === null) return { action: "nothing", taskId: null, text: "no plan: run `autodev plan` first" };
   const working = forResume ? firstTask(plan, (s) => RESUMABLE_STATUSES.includes(s)) : null;
-  if (working) return { action: "rerun_task", taskId: working.id, text: `re-run task ${working.id} (now '${working.status}') from the developer step` };
+  if (working) {
+    return {
+      action: "rerun_task",
+      taskId: working.id,
+      text: `re-run task ${working.id} (now '${working.status}') from the developer step`,
+    };
+  }
   const pending = firstTask(plan, (s) => s === "pending");
   if (pending) return { action: "start_task", taskId: pending.id, text: `start task ${pending.id}: ${pending.title}` };
-  return { action: "nothing", taskId: null, text: forResume ? "nothing to resume: no pending or in-progress tasks" : "nothing to execute: no pending task" };
+  return {
+    action: "nothing",
+    taskId: null,
+    text: forResume ? "nothing to resume: no pending or in-progress tasks" : "nothing to execute: no pending task",
+  };
 }
 
 /** Decides the next move of `autodev resume` and `autodev execute`. */
@@ -55,13 +78,34 @@ export function decideNextSteps(plan: PlanTasks | null, waiting: InlineWaiting |
   if (waiting !== null) {
     const who = `${waiting.taskId}/${waiting.role}`;
     if (waiting.response.state === "missing") {
-      return { resume: { action: "wait_for_response", taskId: waiting.taskId, text: `waits: the agent must answer ${waiting.delegationPath} in ${waiting.responsePath} first` }, execute };
+      return {
+        resume: {
+          action: "wait_for_response",
+          taskId: waiting.taskId,
+          text: `waits: the agent must answer ${waiting.delegationPath} in ${waiting.responsePath} first`,
+        },
+        execute,
+      };
     }
     if (waiting.response.state === "invalid") {
-      return { resume: { action: "fail_invalid_response", taskId: waiting.taskId, text: `fails: ${waiting.responsePath} is invalid (${waiting.response.error?.message ?? "unreadable"}); fix or rewrite it` }, execute };
+      return {
+        resume: {
+          action: "fail_invalid_response",
+          taskId: waiting.taskId,
+          text: `fails: ${waiting.responsePath} is invalid (${waiting.response.error?.message ?? "unreadable"}); fix or rewrite it`,
+        },
+        execute,
+      };
     }
     const after = planMove(plan, true);
-    return { resume: { action: "collect_response", taskId: waiting.taskId, text: `collects the ${who} response and continues: ${after.text}` }, execute };
+    return {
+      resume: {
+        action: "collect_response",
+        taskId: waiting.taskId,
+        text: `collects the ${who} response and continues: ${after.text}`,
+      },
+      execute,
+    };
   }
   return { resume: planMove(plan, true), execute };
 }

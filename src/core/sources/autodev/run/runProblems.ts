@@ -16,32 +16,96 @@ import { TOURNAMENTS_REL } from "../tournaments/tournamentIndex";
 export function runStateProblems(rs: RunState): SourceProblem[] {
   const out: SourceProblem[] = [];
   for (const e of rs.config.errors) {
-    out.push({ file: rs.config.file, line: e.line, severity: "error", code: e.path === "(json)" ? "config_invalid_json" : "config_invalid", message: `${e.path === "(json)" || e.path === "(file)" ? "" : `${e.path}: `}${e.message} (AutoDev refuses to start with this config.json; fix the value or remove the key)` });
+    out.push({
+      file: rs.config.file,
+      line: e.line,
+      severity: "error",
+      code: e.path === "(json)" ? "config_invalid_json" : "config_invalid",
+      message: `${e.path === "(json)" || e.path === "(file)" ? "" : `${e.path}: `}${e.message} (AutoDev refuses to start with this config.json; fix the value or remove the key)`,
+    });
   }
   for (const e of rs.inline.errors) {
-    out.push({ file: INLINE_STATE_REL, line: e.line, severity: "error", code: "inline_state_invalid", message: `${e.path}: ${e.message} (autodev resume cannot load this suspend state)` });
+    out.push({
+      file: INLINE_STATE_REL,
+      line: e.line,
+      severity: "error",
+      code: "inline_state_invalid",
+      message: `${e.path}: ${e.message} (autodev resume cannot load this suspend state)`,
+    });
   }
   const w = rs.inline.waiting;
   if (w?.response.state === "invalid" && w.response.error) {
-    out.push({ file: w.responsePath, line: w.response.error.line, severity: "error", code: "inline_response_invalid", message: `${w.response.error.path}: ${w.response.error.message} (autodev resume will fail to collect this ${w.role} response for ${w.taskId})` });
+    out.push({
+      file: w.responsePath,
+      line: w.response.error.line,
+      severity: "error",
+      code: "inline_response_invalid",
+      message: `${w.response.error.path}: ${w.response.error.message} (autodev resume will fail to collect this ${w.role} response for ${w.taskId})`,
+    });
   }
-  if (w?.pathNote) out.push({ file: INLINE_STATE_REL, line: null, severity: "warning", code: "inline_paths_differ", message: w.pathNote });
+  if (w?.pathNote) {
+    out.push({
+      file: INLINE_STATE_REL,
+      line: null,
+      severity: "warning",
+      code: "inline_paths_differ",
+      message: w.pathNote,
+    });
+  }
   for (const r of rs.inline.responses) {
-    if (r.state === "invalid" && r.error && r.file !== w?.responsePath) out.push({ file: r.file, line: r.error.line, severity: "warning", code: "inline_response_invalid", message: `${r.error.path}: ${r.error.message}` });
+    if (r.state === "invalid" && r.error && r.file !== w?.responsePath) {
+      out.push({
+        file: r.file,
+        line: r.error.line,
+        severity: "warning",
+        code: "inline_response_invalid",
+        message: `${r.error.path}: ${r.error.message}`,
+      });
+    }
   }
-  if (rs.spec?.state === "checked" && !rs.spec.matches) out.push({ file: SPEC_REL, line: null, severity: "warning", code: "spec_drift", message: rs.spec.message });
-  if (rs.spec?.state === "error") out.push({ file: SPEC_REL, line: null, severity: "warning", code: "spec_unreadable", message: rs.spec.error });
-  for (const e of rs.tournamentErrors) out.push({ file: TOURNAMENTS_REL, line: null, severity: "warning", code: "tournament_unreadable", message: e });
+  if (rs.spec?.state === "checked" && !rs.spec.matches) {
+    out.push({ file: SPEC_REL, line: null, severity: "warning", code: "spec_drift", message: rs.spec.message });
+  }
+  if (rs.spec?.state === "error") {
+    out.push({ file: SPEC_REL, line: null, severity: "warning", code: "spec_unreadable", message: rs.spec.error });
+  }
+  for (const e of rs.tournamentErrors) {
+    out.push({ file: TOURNAMENTS_REL, line: null, severity: "warning", code: "tournament_unreadable", message: e });
+  }
   for (const t of rs.tournaments) {
-    for (const e of t.errors) out.push({ file: t.dir, line: null, severity: "warning", code: "tournament_unreadable", message: e });
+    for (const e of t.errors) {
+      out.push({ file: t.dir, line: null, severity: "warning", code: "tournament_unreadable", message: e });
+    }
     if (t.leftoverWorktrees) {
-      out.push({ file: `${t.dir}/worktrees`, line: null, severity: "warning", code: "tournament_worktrees_left", message: `${t.dir}/worktrees/ is left over from an impl tournament that did not finish (${t.leftoverWorktrees.length} entr${t.leftoverWorktrees.length === 1 ? "y" : "ies"}); run git worktree prune and remove the folder` });
+      out.push({
+        file: `${t.dir}/worktrees`,
+        line: null,
+        severity: "warning",
+        code: "tournament_worktrees_left",
+        message: `${t.dir}/worktrees/ is left over from an impl tournament that did not finish (${t.leftoverWorktrees.length} entr${t.leftoverWorktrees.length === 1 ? "y" : "ies"}); run git worktree prune and remove the folder`,
+      });
     }
   }
   for (const s of rs.knowledge.skipped) {
     const inWs = s.file.startsWith(`${AUTODEV_DIR}/`);
-    out.push({ file: inWs ? s.file : `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`, line: inWs ? s.line : null, severity: "warning", code: "knowledge_line_skipped", message: inWs ? `line skipped by AutoDev too: ${s.reason}` : `${s.file} line ${s.line} skipped by AutoDev too: ${s.reason}` });
+    out.push({
+      file: inWs ? s.file : `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`,
+      line: inWs ? s.line : null,
+      severity: "warning",
+      code: "knowledge_line_skipped",
+      message: inWs
+        ? `line skipped by AutoDev too: ${s.reason}`
+        : `${s.file} line ${s.line} skipped by AutoDev too: ${s.reason}`,
+    });
   }
-  for (const e of rs.knowledge.errors) out.push({ file: `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`, line: null, severity: "warning", code: "knowledge_unreadable", message: e });
+  for (const e of rs.knowledge.errors) {
+    out.push({
+      file: `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`,
+      line: null,
+      severity: "warning",
+      code: "knowledge_unreadable",
+      message: e,
+    });
+  }
   return out;
 }

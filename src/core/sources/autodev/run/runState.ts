@@ -40,7 +40,9 @@ export interface RunStateOptions {
 /** Reads the run state of `cwd` given its plan. */
 export async function readRunState(cwd: string, plan: RunPlan, options: RunStateOptions = {}): Promise<RunState> {
   const [running, inline, config] = await Promise.all([
-    options.probe === false ? Promise.resolve<RunningProbe>({ running: null, detail: "not probed" }) : probeAutodevRunning(cwd),
+    options.probe === false
+      ? Promise.resolve<RunningProbe>({ running: null, detail: "not probed" })
+      : probeAutodevRunning(cwd),
     readInlineState(cwd),
     readConfig(cwd),
   ]);
@@ -64,7 +66,17 @@ export async function readRunState(cwd: string, plan: RunPlan, options: RunState
 }
 
 /** A plan (the schema's) reduced to what the run state needs. */
-export function runPlanOf(plan: { spec_hash: string; phases: ReadonlyArray<{ tasks: ReadonlyArray<{ id: string; status: unknown; title: string }> }> } | null): RunPlan {
+export function runPlanOf(
+  plan: {
+    spec_hash: string;
+    phases: ReadonlyArray<{ tasks: ReadonlyArray<{ id: string; status: unknown; title: string }> }>;
+  } | null,
+): RunPlan {
   if (plan === null) return null;
-  return { spec_hash: plan.spec_hash, phases: plan.phases.map((p) => ({ tasks: p.tasks.map((t) => ({ id: t.id, status: String(t.status), title: t.title })) })) };
+  return {
+    spec_hash: plan.spec_hash,
+    phases: plan.phases.map((p) => ({
+      tasks: p.tasks.map((t) => ({ id: t.id, status: String(t.status), title: t.title })),
+    })),
+  };
 }

@@ -47,15 +47,23 @@ finally:
 function runProbe(helper: LockHelper, file: string): Promise<string | null> {
   const script = helper.kind === "perl" ? ["-e", PERL_PROBE, file] : ["-c", PYTHON_PROBE, file];
   return new Promise((resolve) => {
-    execFile(helper.command, [...(helper.args ?? []), ...script], { timeout: 5000, windowsHide: true }, (err, stdout) => {
-      const line = String(stdout).trim().split("\n")[0] ?? "";
-      resolve(err && !line ? null : line || null);
-    });
+    execFile(
+      helper.command,
+      [...(helper.args ?? []), ...script],
+      { timeout: 5000, windowsHide: true },
+      (err, stdout) => {
+        const line = String(stdout).trim().split("\n")[0] ?? "";
+        resolve(err && !line ? null : line || null);
+      },
+    );
   });
 }
 
 /** Probes `.autodev/.lock` of `cwd` (see the module comment). */
-export async function probeAutodevRunning(cwd: string, helpers: readonly LockHelper[] = defaultLockHelpers()): Promise<RunningProbe> {
+export async function probeAutodevRunning(
+  cwd: string,
+  helpers: readonly LockHelper[] = defaultLockHelpers(),
+): Promise<RunningProbe> {
   const file = lockPath(cwd);
   let st: fs.Stats;
   try {
@@ -63,12 +71,16 @@ export async function probeAutodevRunning(cwd: string, helpers: readonly LockHel
   } catch {
     return { running: false, detail: "no .autodev/.lock: nothing holds it" };
   }
-  if (!st.isFile()) return { running: null, detail: `.autodev/.lock is not a regular file (a link, FIFO or device); not probed` };
+  if (!st.isFile()) {
+    return { running: null, detail: `.autodev/.lock is not a regular file (a link, FIFO or device); not probed` };
+  }
   if (process.platform === "win32") return { running: null, detail: "the lock probe runs on POSIX only" };
   for (const helper of helpers.filter((h) => h.kind !== "flock")) {
     const answer = await runProbe(helper, file);
     if (answer === null) continue;
-    if (answer === "HELD") return { running: true, detail: "another process holds .autodev/.lock (AutoDev is writing or running a step)" };
+    if (answer === "HELD") {
+      return { running: true, detail: "another process holds .autodev/.lock (AutoDev is writing or running a step)" };
+    }
     if (answer === "FREE") return { running: false, detail: ".autodev/.lock is free" };
     return { running: null, detail: `.autodev/.lock could not be probed: ${answer.slice(6, 200)}` };
   }

@@ -17,7 +17,13 @@ export const SPEC_REL = `${AUTODEV_DIR}/${SPEC_FILE}`;
 export type SpecDrift =
   | { readonly state: "no_spec" }
   | { readonly state: "error"; readonly error: string }
-  | { readonly state: "checked"; readonly matches: boolean; readonly specHash: string; readonly planHash: string; readonly message: string };
+  | {
+      readonly state: "checked";
+      readonly matches: boolean;
+      readonly specHash: string;
+      readonly planHash: string;
+      readonly message: string;
+    };
 
 /** Python's `_spec_hash`: the first 16 hex digits of the SHA-256 of the UTF-8 text. */
 export function specHash(text: string): string {
@@ -34,7 +40,15 @@ export async function checkSpecDrift(cwd: string, planSpecHash: string | null): 
   const candidates = [body, read.text];
   const hit = candidates.find((c) => specHash(c) === planSpecHash);
   const own = specHash(body);
-  if (hit !== undefined) return { state: "checked", matches: true, specHash: specHash(hit), planHash: planSpecHash, message: "spec.md matches the plan's spec_hash" };
+  if (hit !== undefined) {
+    return {
+      state: "checked",
+      matches: true,
+      specHash: specHash(hit),
+      planHash: planSpecHash,
+      message: "spec.md matches the plan's spec_hash",
+    };
+  }
   const stripped = body.trim() !== body || !read.text.endsWith("\n");
   return {
     state: "checked",

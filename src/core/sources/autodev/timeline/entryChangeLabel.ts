@@ -8,7 +8,9 @@
 import { EntrySummary } from "../ledger/verifyTypes";
 
 /** The parts of an entry's label, in order (empty when the entry touched no task status). */
-export function entryChangeParts(e: Pick<EntrySummary, "fromStatus" | "toStatus" | "retryCount" | "escalated">): string[] {
+export function entryChangeParts(
+  e: Pick<EntrySummary, "fromStatus" | "toStatus" | "retryCount" | "escalated">,
+): string[] {
   if (e.toStatus === null) return [];
   const parts: string[] = [];
   const moved = e.fromStatus !== e.toStatus;
@@ -20,7 +22,9 @@ export function entryChangeParts(e: Pick<EntrySummary, "fromStatus" | "toStatus"
 }
 
 /** The label joined with " · ", or null when the entry touched no task status. */
-export function entryChangeLabel(e: Pick<EntrySummary, "fromStatus" | "toStatus" | "retryCount" | "escalated">): string | null {
+export function entryChangeLabel(
+  e: Pick<EntrySummary, "fromStatus" | "toStatus" | "retryCount" | "escalated">,
+): string | null {
   const parts = entryChangeParts(e);
   return parts.length ? parts.join(" · ") : null;
 }

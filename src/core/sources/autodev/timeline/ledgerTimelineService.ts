@@ -44,7 +44,10 @@ export interface TimelineEntryRef {
 export class TimelineService {
   private readonly indexes = new WeakMap<readonly EntrySummary[], TimelineIndex>();
   private readonly titleMaps = new WeakMap<Plan, { version: number; titles: Map<string, string> }>();
-  private readonly breaks = new WeakMap<LedgerSession, { entries: readonly EntrySummary[]; length: number; value: ChainBreak | null }>();
+  private readonly breaks = new WeakMap<
+    LedgerSession,
+    { entries: readonly EntrySummary[]; length: number; value: ChainBreak | null }
+  >();
   private nextGeneration = 1;
   private nextTitlesVersion = 1;
 
@@ -101,14 +104,20 @@ export class TimelineService {
     };
   }
 
-  private async diffAt(s: LedgerSession, index: TimelineIndex, i: number): Promise<Pick<TimelineEntryDetail, "diff" | "diffError">> {
+  private async diffAt(
+    s: LedgerSession,
+    index: TimelineIndex,
+    i: number,
+  ): Promise<Pick<TimelineEntryDetail, "diff" | "diffError">> {
     const entries = index.entries;
     const e = entries[i];
     if (NO_DIFF_OPS.has(e.op)) return { diff: null, diffError: null };
     if (!PLAN_OPS.has(e.op)) {
       let k = i;
       while (k > 0 && !PLAN_OPS.has(entries[k].op)) k--;
-      if (i - k > MAX_DIFF_REPLAY) return { diff: null, diffError: `not computed: ${i - k} entries since the last plan-carrying entry` };
+      if (i - k > MAX_DIFF_REPLAY) {
+        return { diff: null, diffError: `not computed: ${i - k} entries since the last plan-carrying entry` };
+      }
     }
     try {
       const before = i > 0 ? await s.planAt(entries[i - 1].seq) : null;
@@ -137,7 +146,9 @@ export class TimelineService {
     let t = this.titleMaps.get(plan);
     if (!t) {
       const titles = new Map<string, string>();
-      for (const p of plan.phases) for (const task of p.tasks) if (!titles.has(task.id)) titles.set(task.id, task.title);
+      for (const p of plan.phases) {
+        for (const task of p.tasks) if (!titles.has(task.id)) titles.set(task.id, task.title);
+      }
       this.titleMaps.set(plan, (t = { version: this.nextTitlesVersion++, titles }));
     }
     const titles = t.titles;

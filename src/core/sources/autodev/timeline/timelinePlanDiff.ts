@@ -8,7 +8,18 @@ import type { PlanDiff, PlanDiffChange, PlanDiffField, PlanDiffTask } from "../.
 import { Plan, Task } from "../plan/schemas";
 
 /** Task fields the diff compares, in the order it reports them. */
-export const DIFF_FIELDS = ["status", "retry_count", "escalated", "blocked_reason", "evidence_bundle", "title", "assigned_agent", "phase_id", "acceptance", "depends_on"] as const;
+export const DIFF_FIELDS = [
+  "status",
+  "retry_count",
+  "escalated",
+  "blocked_reason",
+  "evidence_bundle",
+  "title",
+  "assigned_agent",
+  "phase_id",
+  "acceptance",
+  "depends_on",
+] as const;
 
 /** At most this many items in each list (the rest are counted in `omitted`). */
 export const DIFF_LIMIT = 200;
@@ -18,7 +29,9 @@ export function diffValueText(v: unknown): string {
   if (v === null || v === undefined) return "—";
   if (typeof v === "string") return v.length > 300 ? `${v.slice(0, 300)}…` : v;
   if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
-  if (typeof v === "object" && v !== null && "value" in v && typeof (v as { value: unknown }).value === "number") return String((v as { value: number }).value);
+  if (typeof v === "object" && v !== null && "value" in v && typeof (v as { value: unknown }).value === "number") {
+    return String((v as { value: number }).value);
+  }
   if (Array.isArray(v)) return v.map(diffValueText).join(", ") || "(none)";
   return "…";
 }
@@ -54,7 +67,12 @@ export function taskFieldChanges(a: Task, b: Task): PlanDiffField[] {
 }
 
 /** Compares the plan before an entry (`before`, the result of entry `baseSeq`) with the plan after it. */
-export function planDiff(before: Plan | null, after: Plan | null, baseSeq: number | null, limit = DIFF_LIMIT): PlanDiff {
+export function planDiff(
+  before: Plan | null,
+  after: Plan | null,
+  baseSeq: number | null,
+  limit = DIFF_LIMIT,
+): PlanDiff {
   const a = tasksById(before);
   const b = tasksById(after);
   const added: PlanDiffTask[] = [];
@@ -92,5 +110,9 @@ export function planDiff(before: Plan | null, after: Plan | null, baseSeq: numbe
 
 /** True when the diff found nothing. */
 export function isEmptyDiff(d: PlanDiff): boolean {
-  return !d.planReplaced && d.added.length + d.removed.length + d.changed.length + d.phasesAdded.length + d.phasesRemoved.length + d.omitted === 0;
+  return (
+    !d.planReplaced &&
+    d.added.length + d.removed.length + d.changed.length + d.phasesAdded.length + d.phasesRemoved.length + d.omitted ===
+      0
+  );
 }

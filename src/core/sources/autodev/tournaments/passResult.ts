@@ -60,8 +60,16 @@ function str(v: unknown): string | null {
 
 /** A judge detail dict as a verdict. */
 export function judgeVerdict(d: Record<string, unknown>): JudgeVerdict {
-  const ranking = Array.isArray(d.ranking) && d.ranking.every((x) => typeof x === "string") ? (d.ranking as string[]) : null;
-  const order = d.order && typeof d.order === "object" && !Array.isArray(d.order) ? Object.fromEntries(Object.entries(d.order as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string")) : null;
+  const ranking =
+    Array.isArray(d.ranking) && d.ranking.every((x) => typeof x === "string") ? (d.ranking as string[]) : null;
+  const order =
+    d.order && typeof d.order === "object" && !Array.isArray(d.order)
+      ? Object.fromEntries(
+          Object.entries(d.order as Record<string, unknown>).filter(
+            (e): e is [string, string] => typeof e[1] === "string",
+          ),
+        )
+      : null;
   return { ranking, order, rawResponse: str(d.raw_response), error: str(d.error), plugin: str(d.plugin) };
 }
 

@@ -11,7 +11,9 @@ import { listWorkspaceDir, readWorkspaceStateFile } from "../stateFile";
 const MAX_BUNDLES = 2000;
 
 /** tournament id → the task whose tournament evidence names it, and whether it converged. */
-export async function tournamentEvidenceIndex(cwd: string): Promise<Map<string, { taskId: string; converged: boolean }>> {
+export async function tournamentEvidenceIndex(
+  cwd: string,
+): Promise<Map<string, { taskId: string; converged: boolean }>> {
   const out = new Map<string, { taskId: string; converged: boolean }>();
   const rel = `${AUTODEV_DIR}/${EVIDENCE_DIR}`;
   const listing = await listWorkspaceDir(cwd, rel);
@@ -20,7 +22,9 @@ export async function tournamentEvidenceIndex(cwd: string): Promise<Map<string, 
     const read = await readWorkspaceStateFile(cwd, `${rel}/${name}`, 16 * 1024 * 1024);
     if (read.kind !== "ok") continue;
     const parsed = parseEvidence(Buffer.from(read.text, "utf8"));
-    if (parsed.ok && parsed.evidence.kind === "tournament") out.set(parsed.evidence.tournament_id, { taskId: parsed.evidence.task_id, converged: parsed.evidence.converged });
+    if (parsed.ok && parsed.evidence.kind === "tournament") {
+      out.set(parsed.evidence.tournament_id, { taskId: parsed.evidence.task_id, converged: parsed.evidence.converged });
+    }
   }
   return out;
 }

@@ -85,7 +85,13 @@ async function passesFromHistory(cwd: string, rel: string, errors: string[]): Pr
 }
 
 /** Reads one tournament folder (`id` must be a `plan-`/`impl-` name listed in the tournaments folder). */
-async function readOne(cwd: string, id: string, phase: "plan" | "impl", ev: Map<string, { taskId: string; converged: boolean }>, cfg: AutodevConfig | null): Promise<TournamentSummary> {
+async function readOne(
+  cwd: string,
+  id: string,
+  phase: "plan" | "impl",
+  ev: Map<string, { taskId: string; converged: boolean }>,
+  cfg: AutodevConfig | null,
+): Promise<TournamentSummary> {
   const dir = `${TOURNAMENTS_REL}/${id}`;
   const errors: string[] = [];
   const listing = await listWorkspaceDir(cwd, dir);
@@ -94,8 +100,12 @@ async function readOne(cwd: string, id: string, phase: "plan" | "impl", ev: Map<
   const files: string[] = [];
   const passArtifacts: PassArtifacts[] = [];
   const fromResults: PassRecord[] = [];
-  const passDirs = names.filter((n) => PASS_DIR.test(n)).sort((a, b) => Number(PASS_DIR.exec(a)![1]) - Number(PASS_DIR.exec(b)![1]));
-  if (passDirs.length > MAX_PASSES) errors.push(`only the first ${MAX_PASSES} of ${passDirs.length} pass folders were read`);
+  const passDirs = names
+    .filter((n) => PASS_DIR.test(n))
+    .sort((a, b) => Number(PASS_DIR.exec(a)![1]) - Number(PASS_DIR.exec(b)![1]));
+  if (passDirs.length > MAX_PASSES) {
+    errors.push(`only the first ${MAX_PASSES} of ${passDirs.length} pass folders were read`);
+  }
   for (const pd of passDirs.slice(0, MAX_PASSES)) {
     const n = Number(PASS_DIR.exec(pd)![1]);
     const inner = await listWorkspaceDir(cwd, `${dir}/${pd}`);
@@ -103,7 +113,14 @@ async function readOne(cwd: string, id: string, phase: "plan" | "impl", ev: Map<
     if (!inner.ok) errors.push(inner.error);
     for (const f of inner.ok ? inner.names : []) files.push(`${pd}/${f}`);
     const at = (f: string) => (have.has(f) ? `${dir}/${pd}/${f}` : null);
-    passArtifacts.push({ pass: n, dir: `${dir}/${pd}`, versionA: at("version_a.md"), critic: at("critic.md"), versionB: at("version_b.md"), versionAB: at("version_ab.md") });
+    passArtifacts.push({
+      pass: n,
+      dir: `${dir}/${pd}`,
+      versionA: at("version_a.md"),
+      critic: at("critic.md"),
+      versionB: at("version_b.md"),
+      versionAB: at("version_ab.md"),
+    });
     if (have.has("result.json")) {
       const read = await readWorkspaceStateFile(cwd, `${dir}/${pd}/result.json`, MAX_TOURNAMENT_JSON);
       if (read.kind === "error") errors.push(read.error);
@@ -152,13 +169,19 @@ async function readOne(cwd: string, id: string, phase: "plan" | "impl", ev: Map<
 }
 
 /** Every `plan-*` / `impl-*` tournament of the workspace, in name order, and listing problems. */
-export async function readTournaments(cwd: string, cfg: AutodevConfig | null): Promise<{ tournaments: TournamentSummary[]; errors: string[] }> {
+export async function readTournaments(
+  cwd: string,
+  cfg: AutodevConfig | null,
+): Promise<{ tournaments: TournamentSummary[]; errors: string[] }> {
   const listing = await listWorkspaceDir(cwd, TOURNAMENTS_REL);
   if (!listing.ok) return { tournaments: [], errors: [listing.error] };
   const ids = listing.names.filter((n) => /^(plan|impl)-[^/\\]{1,200}$/.test(n));
-  const errors = ids.length > MAX_TOURNAMENTS ? [`only the first ${MAX_TOURNAMENTS} of ${ids.length} tournaments were read`] : [];
+  const errors =
+    ids.length > MAX_TOURNAMENTS ? [`only the first ${MAX_TOURNAMENTS} of ${ids.length} tournaments were read`] : [];
   const ev = await tournamentEvidenceIndex(cwd);
   const tournaments: TournamentSummary[] = [];
-  for (const id of ids.slice(0, MAX_TOURNAMENTS)) tournaments.push(await readOne(cwd, id, id.startsWith("plan-") ? "plan" : "impl", ev, cfg));
+  for (const id of ids.slice(0, MAX_TOURNAMENTS)) {
+    tournaments.push(await readOne(cwd, id, id.startsWith("plan-") ? "plan" : "impl", ev, cfg));
+  }
   return { tournaments, errors };
 }

@@ -12,7 +12,12 @@ import { mdTooltip, plainLabel } from "./treeText";
 const ERR = { id: "error", color: "problemsErrorIcon.foreground" };
 
 function leaf(id: string, label: string, description: string, file: string): SourceTreeNode {
-  return { id: `autodev|config|${id}`, label, description: plainLabel(description, 100), target: { kind: "file", file } };
+  return {
+    id: `autodev|config|${id}`,
+    label,
+    description: plainLabel(description, 100),
+    target: { kind: "file", file },
+  };
 }
 
 /** The "Config" section (null when there is no config.json). */
@@ -30,10 +35,18 @@ export function configSection(c: ConfigReport, waiting: InlineWaiting | null): S
   if (cfg) {
     const g = cfg.guardrails;
     const t = cfg.tournaments;
-    const phase = (p: typeof t.plan) => (p.enabled ? `on · ${p.num_judges} judges · k=${p.convergence_k} · ≤${p.max_rounds} rounds` : "off");
+    const phase = (p: typeof t.plan) =>
+      p.enabled ? `on · ${p.num_judges} judges · k=${p.convergence_k} · ≤${p.max_rounds} rounds` : "off";
     children.push(
       leaf("platform", "Platform", cfg.platform, c.file),
-      leaf("retries", "QA retry limit", waiting ? `${cfg.qa_retry_limit} · ${waiting.taskId} at ${retryLabel(waiting.retryCount, cfg.qa_retry_limit)}` : String(cfg.qa_retry_limit), c.file),
+      leaf(
+        "retries",
+        "QA retry limit",
+        waiting
+          ? `${cfg.qa_retry_limit} · ${waiting.taskId} at ${retryLabel(waiting.retryCount, cfg.qa_retry_limit)}`
+          : String(cfg.qa_retry_limit),
+        c.file,
+      ),
       {
         id: "autodev|config|guardrails",
         label: "Guardrails",
@@ -44,7 +57,12 @@ export function configSection(c: ConfigReport, waiting: InlineWaiting | null): S
           leaf("guardrails|tools", "Tool calls per task", String(g.max_tool_calls_per_task), c.file),
           leaf("guardrails|duration", "Duration per task", `${g.max_duration_s_per_task}s`, c.file),
           leaf("guardrails|diff", "Diff size", `${g.max_diff_bytes} bytes`, c.file),
-          leaf("guardrails|cost", "Cost budget per plan", g.cost_budget_usd_per_plan === null ? "none" : `$${g.cost_budget_usd_per_plan}`, c.file),
+          leaf(
+            "guardrails|cost",
+            "Cost budget per plan",
+            g.cost_budget_usd_per_plan === null ? "none" : `$${g.cost_budget_usd_per_plan}`,
+            c.file,
+          ),
         ],
       },
       {
@@ -65,7 +83,9 @@ export function configSection(c: ConfigReport, waiting: InlineWaiting | null): S
   return {
     id: "autodev|config",
     label: "Config",
-    description: c.ok ? `${cfg?.platform ?? ""} · valid` : `${c.errors.length} error${c.errors.length === 1 ? "" : "s"}`,
+    description: c.ok
+      ? `${cfg?.platform ?? ""} · valid`
+      : `${c.errors.length} error${c.errors.length === 1 ? "" : "s"}`,
     icon: c.ok ? { id: "settings-gear" } : ERR,
     target: { kind: "file", file: c.file },
     children,

@@ -14,9 +14,19 @@ function lessonNode(base: string, e: KnowledgeEntry, file: string | null, nowS: 
   return {
     id: `${base}|${e.id}|${e.line}`,
     label: plainLabel(e.text, 100),
-    description: [plainLabel(e.role_source, 30), `conf ${e.confidence.toFixed(2)}`, `×${e.confirmations}`, `applied ${e.applied_count}`, age].filter(Boolean).join(" · "),
+    description: [
+      plainLabel(e.role_source, 30),
+      `conf ${e.confidence.toFixed(2)}`,
+      `×${e.confirmations}`,
+      `applied ${e.applied_count}`,
+      age,
+    ]
+      .filter(Boolean)
+      .join(" · "),
     icon: { id: "lightbulb" },
-    tooltip: mdTooltip(`${e.text}\n\nrank ${e.rank.toFixed(3)} (confidence × recency × (1 + ln(applied + 1)))\nid ${e.id}`),
+    tooltip: mdTooltip(
+      `${e.text}\n\nrank ${e.rank.toFixed(3)} (confidence × recency × (1 + ln(applied + 1)))\nid ${e.id}`,
+    ),
     target: file ? { kind: "file", file, line: e.line } : undefined,
   };
 }
@@ -26,7 +36,13 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
   if (k.swarm.length + k.hive.length + k.rejected.length + k.errors.length + k.skipped.length === 0) return null;
   const swarmFile = `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`;
   const children: SourceTreeNode[] = [
-    { id: "autodev|knowledge|swarm", label: "Project lessons", description: `${k.swarm.length} · knowledge.jsonl`, icon: { id: "book" }, children: k.swarm.map((e) => lessonNode("autodev|knowledge|swarm", e, swarmFile, nowS)) },
+    {
+      id: "autodev|knowledge|swarm",
+      label: "Project lessons",
+      description: `${k.swarm.length} · knowledge.jsonl`,
+      icon: { id: "book" },
+      children: k.swarm.map((e) => lessonNode("autodev|knowledge|swarm", e, swarmFile, nowS)),
+    },
     {
       id: "autodev|knowledge|hive",
       label: "Hive lessons",
@@ -50,7 +66,31 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
       })),
     });
   }
-  for (const e of k.errors) children.push({ id: `autodev|knowledge|error|${children.length}`, label: plainLabel(e), icon: { id: "warning", color: "problemsWarningIcon.foreground" } });
-  if (k.skipped.length) children.push({ id: "autodev|knowledge|skipped", label: `${k.skipped.length} line${k.skipped.length === 1 ? "" : "s"} skipped`, icon: { id: "warning", color: "problemsWarningIcon.foreground" }, tooltip: mdTooltip(k.skipped.slice(0, 50).map((s) => `${s.file}:${s.line}: ${s.reason}`).join("\n")) });
-  return { id: "autodev|knowledge", label: "Knowledge", description: `${k.swarm.length} project · ${k.hive.length} hive · ${k.rejected.length} rejected`, icon: { id: "lightbulb" }, children };
+  for (const e of k.errors) {
+    children.push({
+      id: `autodev|knowledge|error|${children.length}`,
+      label: plainLabel(e),
+      icon: { id: "warning", color: "problemsWarningIcon.foreground" },
+    });
+  }
+  if (k.skipped.length) {
+    children.push({
+      id: "autodev|knowledge|skipped",
+      label: `${k.skipped.length} line${k.skipped.length === 1 ? "" : "s"} skipped`,
+      icon: { id: "warning", color: "problemsWarningIcon.foreground" },
+      tooltip: mdTooltip(
+        k.skipped
+          .slice(0, 50)
+          .map((s) => `${s.file}:${s.line}: ${s.reason}`)
+          .join("\n"),
+      ),
+    });
+  }
+  return {
+    id: "autodev|knowledge",
+    label: "Knowledge",
+    description: `${k.swarm.length} project · ${k.hive.length} hive · ${k.rejected.length} rejected`,
+    icon: { id: "lightbulb" },
+    children,
+  };
 }

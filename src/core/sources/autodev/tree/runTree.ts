@@ -27,25 +27,73 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
   const base = "autodev|waiting";
   const r = w.response;
   const children: SourceTreeNode[] = [
-    { id: `${base}|delegation`, label: "Delegation", description: w.delegationExists ? w.delegationPath : `${w.delegationPath} (missing)`, icon: w.delegationExists ? { id: "mail" } : WARN, target: w.delegationExists ? { kind: "file", file: w.delegationPath } : undefined },
+    {
+      id: `${base}|delegation`,
+      label: "Delegation",
+      description: w.delegationExists ? w.delegationPath : `${w.delegationPath} (missing)`,
+      icon: w.delegationExists ? { id: "mail" } : WARN,
+      target: w.delegationExists ? { kind: "file", file: w.delegationPath } : undefined,
+    },
     r.state === "missing"
-      ? { id: `${base}|response`, label: "Response: not written yet", description: w.responsePath, icon: { id: "circle-large-outline" }, tooltip: mdTooltip(`The agent must write ${w.responsePath}, then run autodev resume.`) }
+      ? {
+          id: `${base}|response`,
+          label: "Response: not written yet",
+          description: w.responsePath,
+          icon: { id: "circle-large-outline" },
+          tooltip: mdTooltip(`The agent must write ${w.responsePath}, then run autodev resume.`),
+        }
       : r.state === "present"
-        ? { id: `${base}|response`, label: "Response: present", description: w.responsePath, icon: { id: "check", color: "testing.iconPassed" }, target: { kind: "file", file: w.responsePath } }
-        : { id: `${base}|response`, label: `Response: invalid (line ${r.error?.line ?? 1})`, description: plainLabel(r.error?.message ?? "", 80), icon: ERR, tooltip: mdTooltip(r.error ? `${r.error.path}: ${r.error.message}` : ""), target: { kind: "file", file: w.responsePath, line: r.error?.line ?? 1 } },
+        ? {
+            id: `${base}|response`,
+            label: "Response: present",
+            description: w.responsePath,
+            icon: { id: "check", color: "testing.iconPassed" },
+            target: { kind: "file", file: w.responsePath },
+          }
+        : {
+            id: `${base}|response`,
+            label: `Response: invalid (line ${r.error?.line ?? 1})`,
+            description: plainLabel(r.error?.message ?? "", 80),
+            icon: ERR,
+            tooltip: mdTooltip(r.error ? `${r.error.path}: ${r.error.message}` : ""),
+            target: { kind: "file", file: w.responsePath, line: r.error?.line ?? 1 },
+          },
   ];
   if (w.lastIssues.length) {
-    children.push({ id: `${base}|issues`, label: "Last issues", description: `${w.lastIssues.length}`, icon: { id: "list-unordered" }, children: w.lastIssues.slice(0, 100).map((s, i) => ({ id: `${base}|issue|${i}`, label: plainLabel(s), tooltip: mdTooltip(s) })) });
+    children.push({
+      id: `${base}|issues`,
+      label: "Last issues",
+      description: `${w.lastIssues.length}`,
+      icon: { id: "list-unordered" },
+      children: w.lastIssues
+        .slice(0, 100)
+        .map((s, i) => ({ id: `${base}|issue|${i}`, label: plainLabel(s), tooltip: mdTooltip(s) })),
+    });
   }
-  if (w.pathNote) children.push({ id: `${base}|paths`, label: "Paths in inline-state.json differ", icon: WARN, tooltip: mdTooltip(w.pathNote) });
-  children.push({ id: `${base}|state`, label: "Suspend state", description: `${w.step} · ${plainLabel(w.sessionId, 40)} · ${plainLabel(w.suspendedAt, 40)}`, icon: { id: "json" }, target: { kind: "file", file: ".autodev/inline-state.json" } });
+  if (w.pathNote) {
+    children.push({
+      id: `${base}|paths`,
+      label: "Paths in inline-state.json differ",
+      icon: WARN,
+      tooltip: mdTooltip(w.pathNote),
+    });
+  }
+  children.push({
+    id: `${base}|state`,
+    label: "Suspend state",
+    description: `${w.step} · ${plainLabel(w.sessionId, 40)} · ${plainLabel(w.suspendedAt, 40)}`,
+    icon: { id: "json" },
+    target: { kind: "file", file: ".autodev/inline-state.json" },
+  });
   const limit = rs.config.qaRetryLimit;
   return {
     id: base,
     label: plainLabel(waitingLabel(w, w.retryCount > 0 ? limit : null)),
     description: r.state === "missing" ? "response missing" : `response ${r.state}`,
     icon: r.state === "invalid" ? ERR : { id: "debug-pause", color: "charts.yellow" },
-    tooltip: mdTooltip(`AutoDev is suspended in inline mode: ${w.role} must answer task ${w.taskId} (${retryLabel(w.retryCount, limit)}).`),
+    tooltip: mdTooltip(
+      `AutoDev is suspended in inline mode: ${w.role} must answer task ${w.taskId} (${retryLabel(w.retryCount, limit)}).`,
+    ),
     expanded: true,
     children,
   };
@@ -62,8 +110,15 @@ function answeredNode(rs: RunState): SourceTreeNode | null {
     icon: { id: "mail-read" },
     children: answered.map((r) => ({
       id: `autodev|responses|${r.file}`,
-      label: plainLabel(r.response ? `${r.response.task_id} ${r.response.role}` : r.file.slice(r.file.lastIndexOf("/") + 1)),
-      description: r.state === "invalid" ? `invalid: ${plainLabel(r.error?.message ?? "", 60)}` : r.response?.success ? `ok · ${r.response.duration_s}s` : "failed",
+      label: plainLabel(
+        r.response ? `${r.response.task_id} ${r.response.role}` : r.file.slice(r.file.lastIndexOf("/") + 1),
+      ),
+      description:
+        r.state === "invalid"
+          ? `invalid: ${plainLabel(r.error?.message ?? "", 60)}`
+          : r.response?.success
+            ? `ok · ${r.response.duration_s}s`
+            : "failed",
       icon: r.state === "invalid" ? WARN : r.response?.success ? { id: "check" } : { id: "close" },
       tooltip: r.response ? mdTooltip(r.response.text) : undefined,
       target: { kind: "file", file: r.file, line: r.error?.line },
@@ -74,7 +129,15 @@ function answeredNode(rs: RunState): SourceTreeNode | null {
 /** Nodes shown above the plan: running (while the lock is held) and the inline suspension. */
 export function runTopNodes(rs: RunState): SourceTreeNode[] {
   const out: SourceTreeNode[] = [];
-  if (rs.running.running) out.push({ id: "autodev|running", label: "AutoDev is running", description: "holds .autodev/.lock", icon: { id: "sync~spin", color: "charts.blue" }, tooltip: mdTooltip(rs.running.detail) });
+  if (rs.running.running) {
+    out.push({
+      id: "autodev|running",
+      label: "AutoDev is running",
+      description: "holds .autodev/.lock",
+      icon: { id: "sync~spin", color: "charts.blue" },
+      tooltip: mdTooltip(rs.running.detail),
+    });
+  }
   const waiting = waitingNode(rs);
   if (waiting) out.push(waiting);
   return out;
@@ -88,8 +151,20 @@ function nextNode(rs: RunState): SourceTreeNode {
     description: plainLabel(`resume: ${n.resume.text}`, 80),
     icon: { id: "debug-step-over" },
     children: [
-      { id: "autodev|next|resume", label: "autodev resume", description: plainLabel(n.resume.text), tooltip: mdTooltip(n.resume.text), target: n.resume.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.resume.taskId}` } : undefined },
-      { id: "autodev|next|execute", label: "autodev execute", description: plainLabel(n.execute.text), tooltip: mdTooltip(n.execute.text), target: n.execute.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.execute.taskId}` } : undefined },
+      {
+        id: "autodev|next|resume",
+        label: "autodev resume",
+        description: plainLabel(n.resume.text),
+        tooltip: mdTooltip(n.resume.text),
+        target: n.resume.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.resume.taskId}` } : undefined,
+      },
+      {
+        id: "autodev|next|execute",
+        label: "autodev execute",
+        description: plainLabel(n.execute.text),
+        tooltip: mdTooltip(n.execute.text),
+        target: n.execute.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.execute.taskId}` } : undefined,
+      },
     ],
   };
 }
@@ -103,10 +178,19 @@ function planEvidenceNode(rs: RunState): SourceTreeNode | null {
     icon: { id: "search" },
     children: rs.planEvidence.map((i) => ({
       id: `autodev|planEvidence|${i.file}`,
-      label: i.ok ? (i.kind === "explore" ? "Explorer findings" : i.kind === "domain_expert" ? "Domain expert" : plainLabel(i.kind, 40)) : plainLabel(i.file, 80),
+      label: i.ok
+        ? i.kind === "explore"
+          ? "Explorer findings"
+          : i.kind === "domain_expert"
+            ? "Domain expert"
+            : plainLabel(i.kind, 40)
+        : plainLabel(i.file, 80),
       description: i.ok ? plainLabel(summarizeEvidence(i.evidence), 100) : `invalid: ${plainLabel(i.error, 80)}`,
       icon: i.ok ? { id: "file-text" } : ERR,
-      tooltip: i.ok && "findings" in i.evidence && typeof i.evidence.findings === "string" ? mdTooltip(i.evidence.findings) : undefined,
+      tooltip:
+        i.ok && "findings" in i.evidence && typeof i.evidence.findings === "string"
+          ? mdTooltip(i.evidence.findings)
+          : undefined,
       target: { kind: "file", file: `${AUTODEV_DIR}/${EVIDENCE_DIR}/${i.file}` },
     })),
   };
@@ -126,8 +210,24 @@ export function runBottomNodes(rs: RunState, nowS = Date.now() / 1000): SourceTr
   const c = configSection(rs.config, rs.inline.waiting);
   if (c) out.push(c);
   const s = rs.spec;
-  if (s?.state === "checked") out.push({ id: "autodev|spec", label: s.matches ? "Spec matches the plan" : "Spec drift", description: s.matches ? s.specHash : `spec ${s.specHash} ≠ plan ${s.planHash}`, icon: s.matches ? { id: "pass" } : WARN, tooltip: mdTooltip(s.message), target: { kind: "file", file: SPEC_REL } });
-  else if (s?.state === "error") out.push({ id: "autodev|spec", label: "Spec unreadable", description: plainLabel(s.error, 80), icon: WARN });
-  else if (s?.state === "no_spec") out.push({ id: "autodev|spec", label: "No spec.md", description: "the plan phase writes it", icon: { id: "info" } });
+  if (s?.state === "checked") {
+    out.push({
+      id: "autodev|spec",
+      label: s.matches ? "Spec matches the plan" : "Spec drift",
+      description: s.matches ? s.specHash : `spec ${s.specHash} ≠ plan ${s.planHash}`,
+      icon: s.matches ? { id: "pass" } : WARN,
+      tooltip: mdTooltip(s.message),
+      target: { kind: "file", file: SPEC_REL },
+    });
+  } else if (s?.state === "error") {
+    out.push({ id: "autodev|spec", label: "Spec unreadable", description: plainLabel(s.error, 80), icon: WARN });
+  } else if (s?.state === "no_spec") {
+    out.push({
+      id: "autodev|spec",
+      label: "No spec.md",
+      description: "the plan phase writes it",
+      icon: { id: "info" },
+    });
+  }
   return out;
 }

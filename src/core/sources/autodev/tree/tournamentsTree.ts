@@ -13,7 +13,17 @@ import { mdTooltip, plainLabel } from "./treeText";
 const WARN = { id: "warning", color: "problemsWarningIcon.foreground" };
 
 function fileNode(id: string, label: string, file: string | null, description?: string): SourceTreeNode[] {
-  return file ? [{ id, label, description: description ?? file.slice(file.lastIndexOf("/") + 1), icon: { id: "markdown" }, target: { kind: "file", file } }] : [];
+  return file
+    ? [
+        {
+          id,
+          label,
+          description: description ?? file.slice(file.lastIndexOf("/") + 1),
+          icon: { id: "markdown" },
+          target: { kind: "file", file },
+        },
+      ]
+    : [];
 }
 
 function diffTarget(title: string, left: string, right: string): NodeTarget {
@@ -23,10 +33,29 @@ function diffTarget(title: string, left: string, right: string): NodeTarget {
 function judgeNodes(base: string, p: PassRecord): SourceTreeNode[] {
   return p.judges.map((j, i) => {
     const who = j.plugin ? `plugin ${plainLabel(j.plugin, 40)}` : `Judge ${i + 1}`;
-    const verdict = j.ranking ? j.ranking.map((l) => plainLabel(l, 4)).join(" > ") : j.error ? "failed" : "no usable ranking";
-    const order = j.order ? Object.entries(j.order).map(([k, v]) => `${k}=${v}`).join(", ") : null;
-    const tip = [order ? `Shown as ${order}` : "", j.error ? `Error: ${j.error}` : "", j.rawResponse ? `Response:\n${j.rawResponse}` : ""].filter(Boolean).join("\n\n");
-    return { id: `${base}|judge|${i}`, label: `${who}: ${verdict}`, icon: j.ranking ? { id: "person" } : WARN, tooltip: tip ? mdTooltip(tip) : undefined };
+    const verdict = j.ranking
+      ? j.ranking.map((l) => plainLabel(l, 4)).join(" > ")
+      : j.error
+        ? "failed"
+        : "no usable ranking";
+    const order = j.order
+      ? Object.entries(j.order)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(", ")
+      : null;
+    const tip = [
+      order ? `Shown as ${order}` : "",
+      j.error ? `Error: ${j.error}` : "",
+      j.rawResponse ? `Response:\n${j.rawResponse}` : "",
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+    return {
+      id: `${base}|judge|${i}`,
+      label: `${who}: ${verdict}`,
+      icon: j.ranking ? { id: "person" } : WARN,
+      tooltip: tip ? mdTooltip(tip) : undefined,
+    };
   });
 }
 
@@ -38,7 +67,14 @@ function passNode(t: TournamentSummary, p: PassRecord, art: PassArtifacts | unde
     ...fileNode(`${base}|b`, "Version B", art?.versionB ?? null),
     ...fileNode(`${base}|ab`, "Version AB (synthesis)", art?.versionAB ?? null),
   ];
-  if (art?.versionA && art.versionAB) children.push({ id: `${base}|diff`, label: "Compare A ↔ AB", icon: { id: "diff" }, target: diffTarget(`${t.id} pass ${p.pass}: A ↔ AB`, art.versionA, art.versionAB) });
+  if (art?.versionA && art.versionAB) {
+    children.push({
+      id: `${base}|diff`,
+      label: "Compare A ↔ AB",
+      icon: { id: "diff" },
+      target: diffTarget(`${t.id} pass ${p.pass}: A ↔ AB`, art.versionA, art.versionAB),
+    });
+  }
   children.push(...judgeNodes(base, p));
   const incumbent = t.incumbents.find((x) => x.afterPass === p.pass);
   if (incumbent) children.push(...fileNode(`${base}|incumbent`, `Incumbent after pass ${p.pass}`, incumbent.file));
@@ -55,28 +91,72 @@ function passNode(t: TournamentSummary, p: PassRecord, art: PassArtifacts | unde
 /** One tournament. */
 export function tournamentNode(t: TournamentSummary): SourceTreeNode {
   const base = `autodev|tournament|${t.id}`;
-  const conv = t.converged === null ? (t.finished ? "convergence unknown" : "unfinished") : t.converged ? "converged" : "not converged";
+  const conv =
+    t.converged === null
+      ? t.finished
+        ? "convergence unknown"
+        : "unfinished"
+      : t.converged
+        ? "converged"
+        : "not converged";
   const children: SourceTreeNode[] = [];
-  if (t.leftoverWorktrees) children.push({ id: `${base}|worktrees`, label: "Leftover worktrees from a crashed run", description: `${t.leftoverWorktrees.length}`, icon: WARN, tooltip: mdTooltip(t.leftoverWorktrees.join("\n")) });
-  for (const e of t.errors) children.push({ id: `${base}|error|${children.length}`, label: plainLabel(e), icon: WARN, tooltip: mdTooltip(e) });
+  if (t.leftoverWorktrees) {
+    children.push({
+      id: `${base}|worktrees`,
+      label: "Leftover worktrees from a crashed run",
+      description: `${t.leftoverWorktrees.length}`,
+      icon: WARN,
+      tooltip: mdTooltip(t.leftoverWorktrees.join("\n")),
+    });
+  }
+  for (const e of t.errors) {
+    children.push({ id: `${base}|error|${children.length}`, label: plainLabel(e), icon: WARN, tooltip: mdTooltip(e) });
+  }
   children.push(...fileNode(`${base}|initial`, "Initial version", t.initial));
   const arts = new Map(t.passArtifacts.map((a) => [a.pass, a]));
   for (const p of t.passes) children.push(passNode(t, p, arts.get(p.pass)));
   children.push(...fileNode(`${base}|final`, "Final output", t.final));
-  if (t.initial && t.final) children.push({ id: `${base}|diff`, label: "Compare initial ↔ final", icon: { id: "diff" }, target: diffTarget(`${t.id}: initial ↔ final`, t.initial, t.final) });
+  if (t.initial && t.final) {
+    children.push({
+      id: `${base}|diff`,
+      label: "Compare initial ↔ final",
+      icon: { id: "diff" },
+      target: diffTarget(`${t.id}: initial ↔ final`, t.initial, t.final),
+    });
+  }
   return {
     id: base,
     label: t.id,
-    description: [t.phase === "impl" && t.taskId ? `task ${t.taskId}` : t.phase, `${t.passes.length} pass${t.passes.length === 1 ? "" : "es"}`, t.winner ? `last ${t.winner}` : null, conv].filter(Boolean).join(" · "),
+    description: [
+      t.phase === "impl" && t.taskId ? `task ${t.taskId}` : t.phase,
+      `${t.passes.length} pass${t.passes.length === 1 ? "" : "es"}`,
+      t.winner ? `last ${t.winner}` : null,
+      conv,
+    ]
+      .filter(Boolean)
+      .join(" · "),
     icon: t.leftoverWorktrees || t.errors.length ? WARN : { id: "git-compare" },
     children,
   };
 }
 
 /** The "Tournaments" section (null when there are none and nothing went wrong). */
-export function tournamentsSection(tournaments: readonly TournamentSummary[], errors: readonly string[]): SourceTreeNode | null {
+export function tournamentsSection(
+  tournaments: readonly TournamentSummary[],
+  errors: readonly string[],
+): SourceTreeNode | null {
   if (tournaments.length === 0 && errors.length === 0) return null;
-  const children: SourceTreeNode[] = errors.map((e, i) => ({ id: `autodev|tournaments|error|${i}`, label: plainLabel(e), icon: WARN }));
+  const children: SourceTreeNode[] = errors.map((e, i) => ({
+    id: `autodev|tournaments|error|${i}`,
+    label: plainLabel(e),
+    icon: WARN,
+  }));
   children.push(...tournaments.map(tournamentNode));
-  return { id: "autodev|tournaments", label: "Tournaments", description: `${tournaments.length}`, icon: { id: "git-compare" }, children };
+  return {
+    id: "autodev|tournaments",
+    label: "Tournaments",
+    description: `${tournaments.length}`,
+    icon: { id: "git-compare" },
+    children,
+  };
 }

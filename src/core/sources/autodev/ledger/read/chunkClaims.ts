@@ -18,7 +18,9 @@ export const MAX_CHUNKS = 0x7fff;
 
 /** Fresh claims over `count` chunks (none claimed yet). */
 export function newChunkClaims(count: number): ChunkClaims {
-  if (!Number.isInteger(count) || count < 1 || count > MAX_CHUNKS) throw new RangeError(`chunk count ${count} is outside 1..${MAX_CHUNKS}`);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_CHUNKS) {
+    throw new RangeError(`chunk count ${count} is outside 1..${MAX_CHUNKS}`);
+  }
   const word = new Int32Array(new SharedArrayBuffer(8));
   word[0] = count;
   return { word };

@@ -42,7 +42,9 @@ class ChunkResult {
   /** The plan bytes of the chunk's line `lineNo` (relative), which must be its last proven plan. */
   planBytes(lineNo: number): Buffer {
     const lp = this.finished?.lastPlan;
-    if (!lp || lp.lineNo !== lineNo) throw new Error(`internal error: plan bytes of chunk line ${lineNo} were not kept`);
+    if (!lp || lp.lineNo !== lineNo) {
+      throw new Error(`internal error: plan bytes of chunk line ${lineNo} were not kept`);
+    }
     return Buffer.from(lp.bytes.buffer, lp.bytes.byteOffset, lp.bytes.length);
   }
 }
@@ -132,7 +134,16 @@ export async function scanChunks(
   const forced = options.mainChunks !== undefined;
   const floor = forced ? Math.max(0, Math.min(count, options.mainChunks!)) : 0;
   const claims: ChunkClaims = newChunkClaims(count);
-  const task: ChunkTask = { fd: fh.fd, starts, size, claims, floor, forced, wantPlans: scanner.wantsPlans, maxLineBytes: getMaxLineBytes() };
+  const task: ChunkTask = {
+    fd: fh.fd,
+    starts,
+    size,
+    claims,
+    floor,
+    forced,
+    wantPlans: scanner.wantsPlans,
+    maxLineBytes: getMaxLineBytes(),
+  };
   const workers = new ChunkWorkers(script, task, options.threads);
   try {
     const read: ReadAt = (b, off, len, position) => fh.read(b, off, len, position).then((r) => r.bytesRead);
@@ -154,7 +165,11 @@ export async function scanChunks(
         const { result, message } = await workers.next(next);
         if (message.kind === "done") {
           result.finished = message;
-          cursor = { offset: message.cursor.offset, lineNo: base + message.cursor.lineNo - 1, afterCR: message.cursor.afterCR };
+          cursor = {
+            offset: message.cursor.offset,
+            lineNo: base + message.cursor.lineNo - 1,
+            afterCR: message.cursor.afterCR,
+          };
           base += message.cursor.lineNo - 1;
           workers.forget(next);
           break;
@@ -175,7 +190,13 @@ function positionsOf(ids: readonly string[]): ReadonlyMap<string, number> {
   return positions;
 }
 
-function feedBatch(scanner: LedgerScanner, result: ChunkResult, m: SegmentBatch, base: number, onLine: ChunkScanOptions["onLine"]): void {
+function feedBatch(
+  scanner: LedgerScanner,
+  result: ChunkResult,
+  m: SegmentBatch,
+  base: number,
+  onLine: ChunkScanOptions["onLine"],
+): void {
   const view = Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.length);
   for (const [version, ids] of m.ids) result.ids.set(version, { ids, positions: positionsOf(ids) });
   for (const l of m.lines) {
@@ -187,7 +208,12 @@ function feedBatch(scanner: LedgerScanner, result: ChunkResult, m: SegmentBatch,
       let skeleton: PlanSkeleton | null = null;
       if (f.statuses !== null) {
         const shared = result.ids.get(f.idsVersion)!;
-        skeleton = { ids: shared.ids, positions: shared.positions, statuses: f.statuses, metadataRanges: f.metadataRanges! };
+        skeleton = {
+          ids: shared.ids,
+          positions: shared.positions,
+          statuses: f.statuses,
+          metadataRanges: f.metadataRanges!,
+        };
       }
       // ProvenLine takes the facts it knows; the skeleton's parts ride along unread.
       const fast = fastLineOf(bytes, { ...f, skeleton });

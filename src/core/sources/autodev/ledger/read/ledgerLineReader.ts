@@ -77,7 +77,13 @@ export async function readLines(
   const fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new UnsafeFileError(`${file}: expected a regular file, found a ${describeKind(st)}; not read`, file, describeKind(st));
+    if (!st.isFile()) {
+      throw new UnsafeFileError(
+        `${file}: expected a regular file, found a ${describeKind(st)}; not read`,
+        file,
+        describeKind(st),
+      );
+    }
     const size = until ?? st.size;
     const splitter = new LineSplitter(from);
     let pos = from.offset;
@@ -193,12 +199,25 @@ export class LineSplitter {
     const length = this.offset - this.lineStart;
     if (this.oversize) {
       this.oversize = false;
-      onLine({ lineNo: this.lineNo, start: this.lineStart, end: this.offset, bytes: Buffer.alloc(0), terminated: false, overLimit: this.limit });
+      onLine({
+        lineNo: this.lineNo,
+        start: this.lineStart,
+        end: this.offset,
+        bytes: Buffer.alloc(0),
+        terminated: false,
+        overLimit: this.limit,
+      });
       return;
     }
     if (this.pendingLen === 0) return;
     const content = this.take(Buffer.alloc(0));
-    onLine({ lineNo: this.lineNo, start: this.lineStart, end: this.lineStart + length, bytes: content, terminated: false });
+    onLine({
+      lineNo: this.lineNo,
+      start: this.lineStart,
+      end: this.lineStart + length,
+      bytes: content,
+      terminated: false,
+    });
   }
 
   /** The position after the last terminated line. */

@@ -45,11 +45,26 @@ async function run(): Promise<void> {
     const k = claimBack(task.claims, task.floor);
     if (k < 0) return;
     const end = k + 1 < starts.length ? starts[k + 1] : size;
-    await scanSegment({ fd: task.fd, start: starts[k], end, wantPlans: task.wantPlans, last: k + 1 === starts.length, maxLineBytes: task.maxLineBytes }, (m) => send(k, m), buffers);
+    await scanSegment(
+      {
+        fd: task.fd,
+        start: starts[k],
+        end,
+        wantPlans: task.wantPlans,
+        last: k + 1 === starts.length,
+        maxLineBytes: task.maxLineBytes,
+      },
+      (m) => send(k, m),
+      buffers,
+    );
   }
 }
 
 run().then(
   () => parentPort?.postMessage({ chunk: -1, message: { kind: "exit" } } satisfies ChunkMessage),
-  (e: unknown) => parentPort?.postMessage({ chunk: -1, message: { kind: "error", message: e instanceof Error ? e.message : String(e) } } satisfies ChunkMessage),
+  (e: unknown) =>
+    parentPort?.postMessage({
+      chunk: -1,
+      message: { kind: "error", message: e instanceof Error ? e.message : String(e) },
+    } satisfies ChunkMessage),
 );

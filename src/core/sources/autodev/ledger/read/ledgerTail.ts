@@ -76,7 +76,11 @@ export async function* linesBackward(
   let over = false;
   const complete = (start: number, head: Buffer): BackwardLine => {
     const tooLong = over || segEnd - start > limit;
-    const line = { start, end: segEnd, bytes: tooLong ? null : partsLen ? Buffer.concat([head, ...parts]) : Buffer.from(head) };
+    const line = {
+      start,
+      end: segEnd,
+      bytes: tooLong ? null : partsLen ? Buffer.concat([head, ...parts]) : Buffer.from(head),
+    };
     parts = [];
     partsLen = 0;
     over = false;
@@ -133,7 +137,11 @@ export async function openLedgerForTail(file: string, root?: string): Promise<fs
   const st = await fh.stat();
   if (!st.isFile()) {
     await fh.close();
-    throw new UnsafeFileError(`${file}: expected a regular file, found a ${describeKind(st)}; not read`, file, describeKind(st));
+    throw new UnsafeFileError(
+      `${file}: expected a regular file, found a ${describeKind(st)}; not read`,
+      file,
+      describeKind(st),
+    );
   }
   return fh;
 }
@@ -144,7 +152,11 @@ export async function openLedgerForTail(file: string, root?: string): Promise<fs
  * out), or null when the file is missing. When no line matches, returns every
  * line. `root`: the workspace the ledger must resolve inside.
  */
-export async function readTailLines(file: string, isStart: (op: string) => boolean, root?: string): Promise<Buffer[] | null> {
+export async function readTailLines(
+  file: string,
+  isStart: (op: string) => boolean,
+  root?: string,
+): Promise<Buffer[] | null> {
   const fh = await openLedgerForTail(file, root);
   if (fh === null) return null;
   const found: Buffer[] = [];

@@ -66,7 +66,10 @@ let script: string | null | undefined;
 /** The bundled worker script, next to this module or one folder up (null when absent). */
 function workerScript(): string | null {
   if (script === undefined) {
-    const candidates = [path.join(__dirname, "ledgerSegmentWorker.js"), path.join(__dirname, "..", "ledgerSegmentWorker.js")];
+    const candidates = [
+      path.join(__dirname, "ledgerSegmentWorker.js"),
+      path.join(__dirname, "..", "ledgerSegmentWorker.js"),
+    ];
     script = candidates.find((c) => fs.existsSync(c)) ?? null;
   }
   return script;
@@ -76,27 +79,55 @@ function workerScript(): string | null {
  * Scans `file` from its start into `scanner` (which must be fresh), in
  * parallel when that pays off; returns the cursor after the last terminated line.
  */
-export async function scanLedgerFile(file: string, scanner: LedgerScanner, options: ParallelScanOptions = {}): Promise<LineCursor> {
+export async function scanLedgerFile(
+  file: string,
+  scanner: LedgerScanner,
+  options: ParallelScanOptions = {},
+): Promise<LineCursor> {
   const threads = options.threads ?? verifyThreads();
   const onLine = (l: RawLine): void => {
     scanner.feed(l);
     options.onLine?.(l);
   };
   const sequential = async (fh: fs.promises.FileHandle, size: number): Promise<LineCursor> =>
-    readWholeLines(async (b, off, len, position) => (await fh.read(b, off, len, position)).bytesRead, START_CURSOR, size, true, onLine, { signal: options.signal });
+    readWholeLines(
+      async (b, off, len, position) => (await fh.read(b, off, len, position)).bytesRead,
+      START_CURSOR,
+      size,
+      true,
+      onLine,
+      { signal: options.signal },
+    );
   // O_NONBLOCK: a FIFO put in the ledger's place cannot block the open; then only a regular file is read.
   const fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new UnsafeFileError(`${file}: expected a regular file, found a ${describeKind(st)}; not read`, file, describeKind(st));
+    if (!st.isFile()) {
+      throw new UnsafeFileError(
+        `${file}: expected a regular file, found a ${describeKind(st)}; not read`,
+        file,
+        describeKind(st),
+      );
+    }
     const size = options.until ?? st.size;
-    const worker = threads > 1 && scanner.acceptsScannedLines && size >= (options.minBytes ?? parallelMinBytes()) ? workerScript() : null;
+    const worker =
+      threads > 1 && scanner.acceptsScannedLines && size >= (options.minBytes ?? parallelMinBytes())
+        ? workerScript()
+        : null;
     if (worker === null) return await sequential(fh, size);
     const bounds = await lineStarts(fh, size, options.splitAt ?? chunkTargets(size, threads));
     if (bounds.length === 0) return await sequential(fh, size);
     const starts = [0, ...bounds];
     options.onSegments?.(starts);
-    return await scanChunks(worker, fh, size, starts, scanner, { threads: threads - 1, signal: options.signal, onLine: options.onLine, mainChunks: options.mainChunks }, onLine);
+    return await scanChunks(
+      worker,
+      fh,
+      size,
+      starts,
+      scanner,
+      { threads: threads - 1, signal: options.signal, onLine: options.onLine, mainChunks: options.mainChunks },
+      onLine,
+    );
   } finally {
     await fh.close();
   }

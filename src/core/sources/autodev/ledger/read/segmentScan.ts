@@ -101,7 +101,11 @@ const BATCH_BYTES = 1 << 20;
  * Scans a segment, calling `send` with each batch and finally the done
  * message; `send` may return a promise (flow control) that is awaited.
  */
-export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) => void | Promise<void>, buffers?: ReadBuffers): Promise<void> {
+export async function scanSegment(
+  task: SegmentTask,
+  send: (m: SegmentMessage) => void | Promise<void>,
+  buffers?: ReadBuffers,
+): Promise<void> {
   let lines: SegmentLine[] = [];
   let parts: Buffer[] = [];
   let partsLength = 0;
@@ -146,7 +150,9 @@ export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) =
       }
       const provenPlan = sk !== null && PLAN_OPS.has(fast.op);
       if (task.wantPlans && !provenPlan && !AUDIT_OPS.has(fast.op)) bytesAt = keepBytes(l.bytes);
-      if (provenPlan && task.wantPlans) planView = { lineNo: l.lineNo, bytes: l.bytes.subarray(fast.planStart, fast.planEnd) };
+      if (provenPlan && task.wantPlans) {
+        planView = { lineNo: l.lineNo, bytes: l.bytes.subarray(fast.planStart, fast.planEnd) };
+      }
       facts = {
         seq: fast.seq,
         prevHash: fast.prevHash,
@@ -168,7 +174,15 @@ export async function scanSegment(task: SegmentTask, send: (m: SegmentMessage) =
       weight += sk ? sk.statuses.length + 4 * sk.metadataRanges.length : 0;
     }
     weight += 200;
-    lines.push({ lineNo: l.lineNo, start: l.start, end: l.end, terminated: l.terminated, facts, bytesAt, bytesLength: bytesAt < 0 ? 0 : l.bytes.length });
+    lines.push({
+      lineNo: l.lineNo,
+      start: l.start,
+      end: l.end,
+      terminated: l.terminated,
+      facts,
+      bytesAt,
+      bytesLength: bytesAt < 0 ? 0 : l.bytes.length,
+    });
   };
   const flush = async (): Promise<void> => {
     if (lines.length === 0) return;

@@ -104,12 +104,19 @@ export async function readWholeLines(
         issue(buf, have);
         continue;
       }
-      if (cut === 0) cut = total; // a giant line: the splitter keeps (or skips) its pieces
+      if (cut === 0) {
+        cut = total;
+      } // a giant line: the splitter keeps (or skips) its pieces
       else if (buf[cut - 1] === 0x0d) crCut = pos - total + cut;
       // Carry the partial last line into the next buffer and start reading after it, then scan
       // this buffer's whole lines while the read runs. Buffers past PREFETCH_MAX (giant lines) are
       // not doubled: their carry moves within the one buffer and the read waits for the scan.
-      const next = buf.length <= PREFETCH_MAX ? (spare !== null && spare.length >= buf.length ? spare : Buffer.allocUnsafe(buf.length)) : null;
+      const next =
+        buf.length <= PREFETCH_MAX
+          ? spare !== null && spare.length >= buf.length
+            ? spare
+            : Buffer.allocUnsafe(buf.length)
+          : null;
       if (next !== null) {
         buf.copy(next, 0, cut, total);
         have = total - cut;
@@ -147,9 +154,14 @@ const YIELD_MS = 10;
  * range), in slices cut after a `\n`, letting the event loop turn between
  * slices when they took long.
  */
-async function pushInSlices(splitter: LineSplitter, buf: Buffer, cut: number, onLine: (line: RawLine) => void | false): Promise<boolean> {
+async function pushInSlices(
+  splitter: LineSplitter,
+  buf: Buffer,
+  cut: number,
+  onLine: (line: RawLine) => void | false,
+): Promise<boolean> {
   let t0 = performance.now();
-  for (let s = 0; s < cut; ) {
+  for (let s = 0; s < cut;) {
     const lf = s + SLICE < cut ? buf.indexOf(0x0a, s + SLICE) : -1;
     const e = lf >= 0 && lf < cut ? lf + 1 : cut;
     if (splitter.push(buf.subarray(s, e), onLine) === false) return false;
