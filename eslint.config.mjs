@@ -1,7 +1,10 @@
 // ESLint flat config: the `yo code` setup (typescript-eslint recommended, naming convention for
 // imports, curly, eqeqeq, no-throw-literal, semi) plus the architecture rules: src/core stays plain
 // Node (no `vscode`) and never imports the webview protocol, the sample/demo code or the extension.
+// The build and test scripts (`*.mjs`: esbuild.mjs, this file, scripts/) are linted as Node ES
+// modules; the functions they hand to Playwright's page.evaluate run in the browser, hence its globals.
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 const CORE_FORBIDDEN = [
@@ -23,12 +26,29 @@ export default tseslint.config(
       ".cache/**",
       "test-artifacts/**",
       "test/fixtures/**",
-      "**/*.mjs",
+      "bench/data/**",
       "**/*.js",
     ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    files: ["**/*.mjs"],
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: "module",
+      globals: { ...globals.node, ...globals.browser },
+    },
+    rules: {
+      curly: ["warn", "multi-line"],
+      eqeqeq: "warn",
+      "no-throw-literal": "warn",
+      "@typescript-eslint/no-unused-vars": [
+        "warn",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" },
+      ],
+    },
+  },
   {
     files: ["**/*.ts"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module" },

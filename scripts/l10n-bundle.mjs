@@ -36,10 +36,11 @@ export function collectMessages() {
     for (const m of text.matchAll(call)) {
       const rest = text.slice(m.index + m[0].length);
       const lit = /^(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)/.exec(rest);
-      if (!lit)
+      if (!lit) {
         throw new Error(
           `${relative(ROOT, file)}: l10n.t( must take a string literal (at ${text.slice(0, m.index).split("\n").length})`,
         );
+      }
       const raw = lit[1] ?? lit[2] ?? lit[3];
       messages.add(lit[1] !== undefined ? JSON.parse(`"${raw}"`) : raw.replace(/\\(.)/g, "$1"));
     }

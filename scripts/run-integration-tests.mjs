@@ -71,7 +71,7 @@ async function main() {
   let server;
   let browser;
   let timer;
-  let exitCode = 1;
+  let exitCode; // set by the try block or its catch
   let finish = null;
   let interrupted = false;
   // The server runs in its own process group: on Ctrl-C or a CI kill, stop it through `finally`.

@@ -252,8 +252,9 @@ async function fixtureSession(work) {
     // The same timeline as a view in the AutoDev sidebar, beside the Plan tree (narrow layout).
     await page.locator(".sidebar .pane-header", { hasText: "Timeline" }).first().click();
     const side = await waitFor(async () => {
-      for (const f of page.frames())
+      for (const f of page.frames()) {
         if (f !== frame && (await f.$("#timeline-root .tl-row.entry:not([hidden])").catch(() => null))) return true;
+      }
       return false;
     }, 30_000);
     check("the sidebar Timeline view shows rows", side);

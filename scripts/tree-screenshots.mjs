@@ -67,8 +67,9 @@ async function rows(page) {
 }
 
 async function main() {
-  for (const f of ["dist/extension.js", "dist/makeDemo.js"])
+  for (const f of ["dist/extension.js", "dist/makeDemo.js"]) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
+  }
   const readme = process.argv.includes("--readme");
   mkdirSync(ARTIFACTS, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "autodev-tree-shots-"));

@@ -67,8 +67,9 @@ export function installEnv(base = process.env) {
   const env = {};
   for (const [key, value] of Object.entries(base)) {
     if (/^npm_config_/i.test(key) && !KEEP_NPM_CONFIG.test(key)) continue;
-    if (/^(npm_lifecycle_|npm_package_)|^(npm_command|npm_execpath|npm_node_execpath|INIT_CWD|NODE)$/i.test(key))
+    if (/^(npm_lifecycle_|npm_package_)|^(npm_command|npm_execpath|npm_node_execpath|INIT_CWD|NODE)$/i.test(key)) {
       continue;
+    }
     env[key] = value;
   }
   return serverEnv(env);

@@ -50,7 +50,7 @@ async function growLedger(dir: string, bytes: number): Promise<void> {
 describe("crash safety and concurrent writers", function () {
   this.timeout(600_000);
 
-  it(`survives ${KILLS} SIGKILLs of writers at random moments`, async () => {
+  it(`survives ${KILLS} SIGKILLs of writers at random moments @slow`, async () => {
     const dir = copyFixture("python-small");
     await growLedger(dir, 3_000_000);
     const rng = new Rng(4242);
