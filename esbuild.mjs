@@ -71,7 +71,11 @@ if (args.has("--tests")) {
   });
 }
 if (args.has("--bench")) {
-  contexts.push({ ...nodeCommon, entryPoints: { run: "bench/run.ts" }, outdir: "dist/bench" });
+  contexts.push({
+    ...nodeCommon,
+    entryPoints: { run: "bench/run.ts", graphReport: "bench/graphReport.ts" },
+    outdir: "dist/bench",
+  });
 }
 
 /** The webview's icon font: @vscode/codicons' stylesheet and font, next to each other in dist/media/. */

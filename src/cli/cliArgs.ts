@@ -99,9 +99,12 @@ DIR is the folder that contains .autodev/ (default: the current folder).
 Every state folder (.autodev/, .agloop/, engine_state/, …):
   check    [DIR] [--json]                      every problem of every state folder in DIR (exit 1 on an error, 2 when none)
   sources  [DIR] [--json]                      each state folder in DIR with a summary
+  graph    [DIR] [--json | --format json|dot|mermaid|text] [--source KIND]
+                                               tasks and dependencies: cycles, critical path, blocked chains
 
 Read:
-  verify   [DIR] [--json]                      check the hash chain, then replay
+  verify   [DIR] [--json] [--expect-head SEQ:HASH]
+                                               check the hash chain, then replay (and that entry SEQ still has HASH)
   replay   [DIR] [--at SEQ] [--json]           rebuild the plan from genesis (up to SEQ)
   load     [DIR] [--json]                      the plan as AutoDev loads it (latest snapshot + later entries)
   status   [DIR] [--json]                      plan, tasks, retries, escalations, evidence counts; running, waiting, config, spec, next
@@ -110,6 +113,8 @@ Read:
   diff     [DIR] TASK [--json]                 summarise a task's patch per file
   tournaments [DIR] [--json]                   plan and impl tournaments: passes, winners, scores, judges
   knowledge   [DIR] [--json]                   lessons (swarm, hive) ranked as AutoDev ranks them, rejected lessons
+  report   [DIR] [--format md|html|json] [--out FILE]
+                                               the run report: plan, task histories, evidence, tournaments, verified head
 
 Write (each holds .autodev/.lock, the lock Python AutoDev takes):
   set-status [DIR] TASK STATUS [--reason TEXT]

@@ -14,7 +14,14 @@ const DETAILS: Record<string, string> = {
     "Checks every ledger entry the way Python AutoDev does (JSON, schema, seq, prev_hash, self_hash), then replays the plan.\n" +
     "Prints every finding with its line, then warnings: status changes the task state machine forbids, tasks past\n" +
     "reviewed/tested without that evidence, a plan.json that does not match the ledger.\n" +
-    "Exit 0 when the chain and the replay are sound (warnings do not fail), 1 when broken, 2 when there is no ledger.",
+    "--expect-head SEQ:HASH (the head a previous `verify --json` printed, committed beside the code) also requires\n" +
+    'entry SEQ to still be there with that self_hash: a cut tail ("truncated: the ledger ends at seq N") or a replaced\n' +
+    'history ("rewritten: entry SEQ has hash X") fails, though what is left of the chain verifies.\n' +
+    "Exit 0 when the chain and the replay are sound (warnings do not fail), 1 when broken or the head is gone, 2 when there is no ledger.",
+  graph:
+    "The tasks of every state folder in DIR and what they depend on (AutoDev's depends_on; agloop's depends_on and\n" +
+    "dag_edges), with the dependency cycles, the critical path of what is not done and the tasks held up by a blocked one.\n" +
+    "--format dot / mermaid for docs and pull requests (labels escaped); --json is --format json; --source KIND keeps one source.",
   replay:
     "Rebuilds the plan from the first entry. --at SEQ stops after entry SEQ (1 … the last seq): the plan as it was then.",
   load: "The plan as Python's PlanManager.load returns it: the latest snapshot plus the entries after it.",
@@ -26,6 +33,12 @@ const DETAILS: Record<string, string> = {
   evidence:
     "Lists a task's evidence bundles with a one-line summary each and validates them (exit 1 if any is invalid).",
   diff: "Summarises a task's patch per file and whether each file's before/after can be rebuilt from the workspace.",
+  report:
+    "The run report: the plan, every task with its status history from the ledger (seq, time, from → to), retries,\n" +
+    "escalation and blocked reason, its evidence and diffs in a line each, the tournaments, the knowledge counts, and\n" +
+    "the verified head {seq, self_hash} with the verdict. html is one self-contained file (no script, no external\n" +
+    "resource) that prints well; json is for scripts; md (the default) for pull requests. --out FILE writes it\n" +
+    "atomically (the format follows a .html/.json extension). A broken ledger still gets a report; exit 1 then.",
   "set-status":
     "Moves a task to STATUS through the task state machine (exit 4, ledger untouched, if the move is not allowed).",
   retry: "Raises the task's retry_count by one (Python's mark_task_retry).",

@@ -12,6 +12,8 @@ import { cmdAppend, cmdEscalate, cmdInit, cmdRetry, cmdSetStatus } from "./sourc
 import { cmdDiff, cmdEvidence } from "./sources/autodev/evidenceCommands";
 import { cmdKnowledge, cmdTournaments } from "./sources/autodev/autodevStateCommands";
 import { cmdCheck, cmdSources } from "./sourceCommands";
+import { cmdGraph } from "./graphCommand";
+import { cmdReport } from "./sources/autodev/reportCommand";
 import {
   InvalidInputError,
   InvalidTransitionError,
@@ -26,7 +28,7 @@ type Command = { run: (a: ParsedArgs) => Promise<number>; valued: string[]; swit
 
 const WRITE_OPTS = ["lock-timeout", "session"];
 const COMMANDS: Record<string, Command> = {
-  verify: { run: cmdVerify, valued: [], switches: ["json"] },
+  verify: { run: cmdVerify, valued: ["expect-head"], switches: ["json"] },
   replay: { run: cmdReplay, valued: ["at"], switches: ["json"] },
   load: { run: cmdLoad, valued: [], switches: ["json"] },
   status: { run: cmdStatus, valued: [], switches: ["json"] },
@@ -36,6 +38,8 @@ const COMMANDS: Record<string, Command> = {
   tournaments: { run: cmdTournaments, valued: [], switches: ["json"] },
   knowledge: { run: cmdKnowledge, valued: [], switches: ["json"] },
   check: { run: (a) => cmdCheck(a), valued: [], switches: ["json"] },
+  graph: { run: (a) => cmdGraph(a), valued: ["format", "source"], switches: ["json"] },
+  report: { run: cmdReport, valued: ["format", "out"], switches: [] },
   sources: { run: (a) => cmdSources(a), valued: [], switches: ["json"] },
   "set-status": { run: cmdSetStatus, valued: ["reason", ...WRITE_OPTS], switches: [] },
   retry: { run: cmdRetry, valued: WRITE_OPTS, switches: [] },

@@ -102,7 +102,8 @@ export async function summarizeDir(
   return out.map(({ kind, path, ...rest }) => ({ kind, path, ...rest }));
 }
 
-function noSource(dir: string, sources: readonly StateSource[]): number {
+/** Says DIR holds no state folder (stderr) and returns exit code 2. */
+export function noSource(dir: string, sources: readonly StateSource[]): number {
   eprintln(
     `autodev-state: no state folder in ${dir} (known sources: ${sources.map((s) => s.displayName).join(", ")}). Run it in the repository root, or pass DIR.`,
   );

@@ -7,6 +7,7 @@
  * one line in `sourceRegistry.ts`. Nothing in `src/extension/` names a source kind, except an
  * optional adapter under `src/extension/sources/<kind>/` where VS Code needs something special.
  */
+import type { PlanGraph } from "../graph/planGraph";
 
 /**
  * The kinds of state folder the product knows. Open-ended (`string & {}`) so a
@@ -142,6 +143,8 @@ export interface StateSource {
   tree(location: SourceLocation): Promise<readonly SourceTreeNode[]>;
   /** The source's log as timeline rows, oldest first; omitted when the source has no history. */
   timeline?(location: SourceLocation): Promise<readonly SourceTimelineRow[]>;
+  /** The plan as a graph (tasks and their dependencies); omitted when the source has no plan. */
+  graph?(location: SourceLocation): Promise<PlanGraph>;
   /** What `runAction` would write (for a confirmation), or a reason it cannot run. */
   previewAction?(location: SourceLocation, action: string, args: readonly string[]): Promise<ActionPreview>;
   /** Runs a write action (never called in an untrusted workspace); returns a one-line report. */

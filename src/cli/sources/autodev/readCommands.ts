@@ -16,16 +16,28 @@ import { EntrySummary, VerifyWarning } from "../../../core/sources/autodev/ledge
 import { autodevRoot } from "../../../core/sources/autodev/autodevPaths";
 import { displayMessage, displayValue } from "../../../core/text/displayText";
 import { runStateJson, runStateLines } from "./autodevStateCommands";
+import { AnchorWatch, parseAnchoredHead } from "../../../core/sources/autodev/report/anchoredHead";
 
-/** `verify [DIR] [--json]`: the same findings and warnings in text (stdout) and JSON; exit 1 when broken. */
+/**
+ * `verify [DIR] [--json] [--expect-head SEQ:HASH]`: the same findings and warnings in text (stdout)
+ * and JSON; exit 1 when broken, or when the ledger no longer holds the anchored head.
+ */
 export async function cmdVerify(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
+  const expectRaw = args.options.get("expect-head");
+  const anchor = expectRaw === undefined ? null : parseAnchoredHead(expectRaw);
+  if (anchor && !anchor.ok) throw new UsageError(`--expect-head: ${anchor.error}`);
+  const watch = anchor ? new AnchorWatch(anchor.head) : null;
   requireLedger(dir);
   // Only the last status change per task is kept (for the missing-evidence warnings): bounded memory.
   const lastChange = new Map<string, EntrySummary>();
   const { report, plan } = await verifyLedger(dir, {
-    onEntry: (e) => e.taskId && e.toStatus && lastChange.set(e.taskId, e),
+    onEntry: (e) => {
+      watch?.see(e.seq, e.selfHash);
+      if (e.taskId && e.toStatus) lastChange.set(e.taskId, e);
+    },
   });
+  const anchorVerdict = watch?.verdict(report.ok, report.head ? Number(report.head.seq) : 0) ?? null;
   const warnings: VerifyWarning[] = [...report.warnings];
   if (report.ok) {
     if (plan) warnings.push(...(await missingEvidenceWarnings(dir, plan, [...lastChange.values()])));
@@ -46,6 +58,17 @@ export async function cmdVerify(args: ParsedArgs): Promise<number> {
         kind: w.kind,
         message: w.message,
       })),
+      ...(watch && anchorVerdict
+        ? {
+            expect_head: {
+              seq: watch.anchor.seq,
+              self_hash: watch.anchor.selfHash,
+              ok: anchorVerdict.kind === "extends",
+              verdict: anchorVerdict.kind,
+              message: anchorVerdict.message,
+            },
+          }
+        : {}),
     });
   } else {
     if (report.ok) {
@@ -64,8 +87,11 @@ export async function cmdVerify(args: ParsedArgs): Promise<number> {
       if (report.head) println(`last good entry: seq ${report.head.seq} at line ${report.head.line}`);
     }
     for (const w of warnings) println(`warning: ${where(w)}: ${displayMessage(w.message)}`);
+    if (anchorVerdict) {
+      println(`${anchorVerdict.kind === "extends" ? "" : "expect-head FAILED: "}${anchorVerdict.message}`);
+    }
   }
-  return report.ok ? 0 : 1;
+  return report.ok && (anchorVerdict === null || anchorVerdict.kind === "extends") ? 0 : 1;
 }
 
 /** `replay [DIR] [--at SEQ] [--json]` */

@@ -11,6 +11,7 @@ import { planRecovery, previewRecovery, RECOVER_ACTION, RecoveryRefusedError, ru
 import { loadAgloopSnapshot } from "./agloopSnapshot";
 import { asArray, asRecord, asString } from "./agloopText";
 import { buildAgloopTree } from "./agloopTree";
+import { agloopGraph } from "./agloopGraph";
 import { readLogFile } from "./logFile";
 
 /** Files whose presence in `.agloop/` means agloop state lives here. */
@@ -94,6 +95,8 @@ export const agloopSource: StateSource = {
   async timeline(location) {
     return (await readLogFile(location.workspace)).rows;
   },
+
+  graph: agloopGraph,
 
   async previewAction(location, action, args): Promise<ActionPreview> {
     requireRecoverAction(action);

@@ -1,7 +1,10 @@
 /**
  * Cycles in a task dependency graph (state.json's depends_on, plan.yaml's depends_on and
- * dag_edges). Iterative, so a hostile graph of any depth cannot overflow the stack.
+ * dag_edges), for the checks: one report per group of tasks that depend on each other, with the
+ * edge that closes it (so the problem points at a line). Built on the generic graph engine's
+ * iterative Tarjan components, so a hostile graph of any depth cannot overflow the stack.
  */
+import { cyclesOf, indexEdges, stronglyConnected } from "../../graph/graphCycles";
 
 /** An edge `from` → `to` ("from depends on to", or a DAG edge), with where it is written. */
 export interface DependencyEdge {
@@ -16,44 +19,25 @@ export interface DependencyCycle {
   readonly closing: DependencyEdge;
 }
 
-/** Every elementary cycle found by one depth-first pass (one report per back edge). */
+/** One cycle per strongly connected tangle of tasks (a task depending on itself counts). */
 export function findCycles(edges: readonly DependencyEdge[]): DependencyCycle[] {
-  const out = new Map<string, DependencyEdge[]>();
-  for (const e of edges) {
-    const list = out.get(e.from) ?? [];
-    list.push(e);
-    out.set(e.from, list);
-  }
-  const state = new Map<string, 1 | 2>(); // 1 = on the stack, 2 = done
-  const cycles: DependencyCycle[] = [];
+  const ids: string[] = [];
   const seen = new Set<string>();
-  for (const start of out.keys()) {
-    if (state.has(start)) continue;
-    const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
-    state.set(start, 1);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      const edgesOut = out.get(top.id) ?? [];
-      if (top.next >= edgesOut.length) {
-        state.set(top.id, 2);
-        stack.pop();
-        continue;
-      }
-      const edge = edgesOut[top.next++];
-      const mark = state.get(edge.to);
-      if (mark === undefined) {
-        state.set(edge.to, 1);
-        stack.push({ id: edge.to, next: 0 });
-      } else if (mark === 1) {
-        const from = stack.findIndex((f) => f.id === edge.to);
-        const ids = stack.slice(from).map((f) => f.id);
-        const key = [...ids].sort().join(",");
-        if (!seen.has(key)) {
-          seen.add(key);
-          cycles.push({ ids: [...ids, edge.to], closing: edge });
-        }
+  for (const e of edges) {
+    for (const id of [e.from, e.to]) {
+      if (!seen.has(id)) {
+        seen.add(id);
+        ids.push(id);
       }
     }
+  }
+  const { out } = indexEdges(ids, edges);
+  const cycles: DependencyCycle[] = [];
+  for (const cycle of cyclesOf(out, stronglyConnected(out))) {
+    const names = cycle.map((v) => ids[v]);
+    const last = names[names.length - 1];
+    const closing = edges.find((e) => e.from === last && e.to === names[0]);
+    if (closing) cycles.push({ ids: [...names, names[0]], closing });
   }
   return cycles;
 }

@@ -16,6 +16,7 @@ import { sortProblems } from "../sourceProblems";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
 import { AUTODEV_DIR, LEDGER_FILE, PLAN_FILE, autodevRoot, ledgerPath } from "./autodevPaths";
 import { autodevTree } from "./autodevTree";
+import { autodevGraph } from "./autodevGraph";
 import { readRunState, runPlanOf } from "./run/runState";
 import { runStateProblems } from "./run/runProblems";
 import { runBottomNodes, runTopNodes } from "./tree/runTree";
@@ -141,4 +142,6 @@ export const AUTODEV_SOURCE: StateSource = {
   async timeline(location) {
     return (await readAll(location)).entries.map(rowOf);
   },
+
+  graph: autodevGraph,
 };

@@ -1,0 +1,81 @@
+/**
+ * `autodev-state report [DIR] [--format md|html|json] [--out FILE]`: the run report of `.autodev/`
+ * — the plan, each task's status history from the ledger, evidence and diffs, tournaments,
+ * knowledge counts and the verified head with the verdict. A broken ledger still gets its report
+ * (the verdict says so) and the command exits 1, as `verify` does.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { randomBytes } from "node:crypto";
+import { ParsedArgs, UsageError, withOptionalDir } from "../../cliArgs";
+import { eprintln } from "../../cliOutput";
+import { requireLedger } from "./cliPreflight";
+import { collectRunReport } from "../../../core/sources/autodev/report/reportCollect";
+import { reportHtmlChunks } from "../../../core/sources/autodev/report/reportHtml";
+import { reportJsonChunks } from "../../../core/sources/autodev/report/reportJson";
+import { reportMarkdownChunks } from "../../../core/sources/autodev/report/reportMarkdown";
+import type { RunReport } from "../../../core/sources/autodev/report/reportTypes";
+
+const FORMATS = ["md", "html", "json"] as const;
+type ReportFormat = (typeof FORMATS)[number];
+
+/** The report in one of the formats, in pieces (the CLI writes them as they come). */
+export function reportChunks(r: RunReport, format: ReportFormat): Iterable<string> {
+  if (format === "html") return reportHtmlChunks(r);
+  if (format === "json") return reportJsonChunks(r);
+  return reportMarkdownChunks(r);
+}
+
+/** Writes the pieces to stdout, waiting whenever the pipe is full (a slow reader never makes us buffer it all). */
+async function toStdout(chunks: Iterable<string>): Promise<void> {
+  for (const chunk of chunks) {
+    if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once("drain", resolve));
+  }
+}
+
+/** Writes the pieces to a temp file beside `target`, flushes it and renames it over `target` (never a half report). */
+async function toFile(target: string, chunks: Iterable<string>): Promise<void> {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const fh = await fs.promises.open(tmp, "wx", 0o644);
+  try {
+    try {
+      for (const chunk of chunks) await fh.write(chunk);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, target);
+  } catch (e) {
+    await fs.promises.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}
+
+function formatOf(args: ParsedArgs): ReportFormat {
+  const raw = args.options.get("format");
+  if (raw === undefined) {
+    const out = args.options.get("out");
+    const ext = out === undefined ? "" : path.extname(out).toLowerCase();
+    return ext === ".html" || ext === ".htm" ? "html" : ext === ".json" ? "json" : "md";
+  }
+  if (!(FORMATS as readonly string[]).includes(raw)) {
+    throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got ${JSON.stringify(raw).slice(0, 60)}`);
+  }
+  return raw as ReportFormat;
+}
+
+/** `report [DIR] …`: exit 0 on a verified ledger, 1 on a broken one (the report is written either way). */
+export async function cmdReport(args: ParsedArgs): Promise<number> {
+  const { dir } = withOptionalDir(args.positionals, []);
+  const format = formatOf(args);
+  const out = args.options.get("out");
+  requireLedger(dir);
+  const report = await collectRunReport(dir);
+  const chunks = reportChunks(report, format);
+  if (out === undefined) await toStdout(chunks);
+  else {
+    await toFile(path.resolve(out), chunks);
+    eprintln(`report written to ${out} (${report.ok ? "verified" : "ledger BROKEN"}, ${format})`);
+  }
+  return report.ok ? 0 : 1;
+}

@@ -1,0 +1,66 @@
+/**
+ * AutoDev's plan as a graph: phases are the groups, tasks the nodes, `depends_on` the edges (a
+ * dependency finishes before its dependant). The plan is the one the verified ledger replays to;
+ * on a broken ledger the graph falls back to the last plan readable from the tail, marked
+ * unverified, so the user still sees the structure while `check` explains the damage.
+ */
+import { buildPlanGraph, GraphEdge, GraphNode, PlanGraph } from "../../graph/planGraph";
+import type { SourceLocation } from "../stateSource";
+import { isDoneStatus } from "../taskStatusIcons";
+import { loadFromTail, verifyLedger } from "./ledger/ledgerReader";
+import { Plan } from "./plan/schemas";
+
+/** The graph nodes, edges and phase groups of a plan (pure; for the report and the tests too). */
+export function planGraphParts(plan: Plan | null): {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  groups: { id: string; label: string }[];
+} {
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const groups: { id: string; label: string }[] = [];
+  for (const phase of plan?.phases ?? []) {
+    groups.push({ id: phase.id, label: `Phase ${phase.id}: ${phase.title}` });
+    for (const t of phase.tasks) {
+      const status = String(t.status);
+      nodes.push({
+        id: t.id,
+        label: t.title,
+        status,
+        phase: phase.id,
+        done: isDoneStatus(status),
+        blocked: status === "blocked",
+        retries: Number(t.retry_count) || 0,
+        escalated: t.escalated,
+        blockedReason: t.blocked_reason,
+        treeNodeId: `autodev|task|${t.id}`,
+      });
+      for (const dep of t.depends_on) edges.push({ from: dep, to: t.id });
+    }
+  }
+  return { nodes, edges, groups };
+}
+
+/** The graph of `.autodev/` (never throws for bad data: an unreadable ledger is an empty graph with a note). */
+export async function autodevGraph(location: SourceLocation): Promise<PlanGraph> {
+  const notes: string[] = [];
+  let plan: Plan | null = null;
+  let verified: boolean;
+  try {
+    const { report, plan: replayed } = await verifyLedger(location.workspace, { replay: true });
+    verified = report.ok;
+    plan = replayed;
+    if (!report.ok) {
+      notes.push(
+        "the ledger does not verify (run `autodev-state verify`); this is the last plan readable from its tail, unverified.",
+      );
+      plan = (await loadFromTail(location.workspace)).plan;
+      if (!plan) notes.push("no plan could be read from the ledger's tail either.");
+    }
+  } catch (e) {
+    verified = false;
+    notes.push(`the ledger could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const parts = planGraphParts(plan);
+  return buildPlanGraph({ kind: "autodev", path: location.relDir, ...parts, verified, notes });
+}

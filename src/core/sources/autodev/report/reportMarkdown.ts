@@ -1,0 +1,149 @@
+/**
+ * The run report as Markdown (`report --format md`, the default): for a pull request, an issue or
+ * a wiki. Every value from the state files goes through {@link mdCell} — one line, controls shown
+ * as escapes, every Markdown and HTML metacharacter backslash-escaped — so a title cannot become a
+ * heading, a link, an image or raw HTML, nor break out of a table cell.
+ */
+import { mdEscape } from "../evidence/evidenceSummary";
+import { escapeControls } from "../../../text/displayText";
+import type { ReportTask, RunReport, StatusChange } from "./reportTypes";
+
+/** A value from a file for one line of Markdown (a table cell or a list item). */
+export function mdCell(value: unknown, max = 500): string {
+  const flat = String(value).replace(/\s+/g, " ").trim();
+  const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return mdEscape(escapeControls(cut), false) || "—";
+}
+
+/** The note column of a status change: retry, escalation, chain state. */
+export function changeNote(h: StatusChange): string {
+  return [
+    h.retry !== null ? `retry ${h.retry}` : "",
+    h.escalated ? "escalated" : "",
+    h.chain !== "ok" ? `not verified (${h.chain})` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/** "2 retries, escalated, blocked: reason" for a task, or "". */
+export function taskFlags(t: ReportTask): string[] {
+  return [
+    t.retryCount > 0 ? `${t.retryCount} retr${t.retryCount === 1 ? "y" : "ies"}` : "",
+    t.escalated ? "escalated" : "",
+    t.blockedReason ? `blocked: ${t.blockedReason}` : "",
+  ].filter(Boolean);
+}
+
+/** How many of a task's diffs are marked reviewed ("2/5 reviewed"), or "" when no mark is known. */
+export function reviewedCount(t: ReportTask): string {
+  const known = t.diffs.filter((d) => d.reviewed !== undefined);
+  return known.length === 0 ? "" : `${known.filter((d) => d.reviewed).length}/${t.diffs.length} reviewed`;
+}
+
+function taskSection(t: ReportTask): string[] {
+  const out = [`### ${mdCell(t.id)} ${mdCell(t.title)}`, ""];
+  out.push(`- Status: **${mdCell(t.status)}**`);
+  for (const f of taskFlags(t)) out.push(`- ${mdCell(f)}`);
+  if (t.dependsOn.length > 0) out.push(`- Depends on: ${t.dependsOn.map((d) => mdCell(d)).join(", ")}`);
+  if (t.missing.length > 0) out.push(`- Missing evidence: ${t.missing.map((m) => mdCell(m)).join(", ")}`);
+  out.push("");
+  if (t.history.length > 0) {
+    out.push("| Seq | Time | Change | Note |", "| ---: | --- | --- | --- |");
+    if (t.historyOmitted > 0) out.push(`| … | | ${t.historyOmitted} earlier changes not listed | |`);
+    for (const h of t.history) {
+      out.push(
+        `| ${h.seq} | ${mdCell(h.timestamp)} | ${mdCell(h.from ?? "?")} → ${mdCell(h.to)} | ${mdCell(changeNote(h) || " ")} |`,
+      );
+    }
+    out.push("");
+  } else out.push("No status change in the ledger.", "");
+  for (const e of t.evidence) {
+    out.push(`- Evidence ${mdCell(e.kind)} (${mdCell(e.file)}): ${e.ok ? "" : "invalid: "}${mdCell(e.summary)}`);
+  }
+  const reviewed = reviewedCount(t);
+  for (const d of t.diffs) {
+    const mark = d.reviewed === undefined ? "" : d.reviewed ? " — reviewed" : " — not reviewed";
+    out.push(`- Diff ${mdCell(d.source)}: ${d.ok ? "" : "does not parse: "}${mdCell(d.summary)}${mark}`);
+  }
+  if (reviewed) out.push(`- Diffs reviewed: ${reviewed}`);
+  if (t.evidence.length + t.diffs.length > 0) out.push("");
+  return out;
+}
+
+/** The whole report as Markdown. */
+export function reportToMarkdown(r: RunReport): string {
+  return [...reportMarkdownChunks(r)].join("");
+}
+
+/** The report as Markdown in pieces (one per task), so a long report is written without holding it whole. */
+export function* reportMarkdownChunks(r: RunReport): Generator<string> {
+  const out: string[] = [`# Run report: ${mdCell(r.title ?? "no plan")}`, ""];
+  out.push(
+    `Workspace ${mdCell(r.workspace)} · plan ${mdCell(r.planId ?? "—")} · spec ${mdCell(r.specHash ?? "—")} · plan updated ${mdCell(r.updatedAt ?? "—")} · report made ${mdCell(r.generatedAt)}`,
+    "",
+    "## Verdict",
+    "",
+    `**${r.ok ? "Verified" : "BROKEN"}** — ${mdCell(r.verdict, 2000)}`,
+    "",
+  );
+  if (r.head) {
+    out.push(
+      `Head: seq **${r.head.seq}**, self_hash \`${mdCell(r.head.selfHash)}\`. Anchor it in CI with \`autodev-state verify --expect-head ${mdCell(`${r.head.seq}:${r.head.selfHash}`)}\`.`,
+      "",
+    );
+  }
+  for (const f of r.findings) {
+    out.push(
+      `- ${mdCell(f.kind)}${f.line !== null ? ` (line ${f.line})` : ""}${f.seq !== null ? ` seq ${f.seq}` : ""}: ${mdCell(f.message)}`,
+    );
+  }
+  if (r.findings.length > 0) out.push("");
+  if (!r.planVerified && r.phases.length > 0) out.push("> The plan below is not verified.", "");
+  out.push("## Plan", "");
+  if (r.phases.length === 0) out.push("No plan.", "");
+  for (const p of r.phases) {
+    out.push(
+      `### Phase ${mdCell(p.id)}: ${mdCell(p.title)}`,
+      "",
+      "| Task | Status | Retries | Escalated | Depends on | Evidence |",
+      "| --- | --- | ---: | --- | --- | ---: |",
+    );
+    for (const t of p.tasks) {
+      out.push(
+        `| ${mdCell(t.id)} ${mdCell(t.title)} | ${mdCell(t.status)} | ${t.retryCount} | ${t.escalated ? "yes" : ""} | ${t.dependsOn.map((d) => mdCell(d)).join(", ")} | ${t.evidence.length} |`,
+      );
+    }
+    out.push("");
+  }
+  out.push("## Tasks", "");
+  yield out.join("\n") + "\n";
+  out.length = 0;
+  for (const p of r.phases) for (const t of p.tasks) yield taskSection(t).join("\n") + "\n";
+  out.push("## Tournaments", "");
+  if (r.tournaments.length === 0) out.push("None.", "");
+  else {
+    out.push("| Tournament | Phase | Task | Passes | Winner | Converged |", "| --- | --- | --- | ---: | --- | --- |");
+    for (const t of r.tournaments) {
+      const conv = t.converged === null ? "unknown" : t.converged ? "yes" : "no";
+      out.push(
+        `| ${mdCell(t.id)} | ${t.phase} | ${mdCell(t.taskId ?? "—")} | ${t.passes} | ${mdCell(t.winner ?? "—")} | ${conv}${t.finished ? "" : " (unfinished)"} |`,
+      );
+    }
+    out.push("");
+  }
+  const k = r.knowledge;
+  out.push(
+    "## Knowledge",
+    "",
+    `${k.swarm} swarm lessons, ${k.hive} hive lessons, ${k.rejected} rejected, ${k.skipped} unreadable lines.`,
+    "",
+  );
+  const notes = [...r.notes, ...k.errors];
+  if (notes.length > 0) {
+    out.push("## Notes", "");
+    for (const n of notes) out.push(`- ${mdCell(n, 1000)}`);
+    out.push("");
+  }
+  yield out.join("\n");
+}
