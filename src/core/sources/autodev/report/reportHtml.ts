@@ -28,7 +28,7 @@ code, .hash { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-
 .verdict { border: 2px solid var(--ok); border-radius: 6px; padding: .6rem .9rem; } .verdict.broken { border-color: var(--bad); }
 .verdict strong { color: var(--ok); } .verdict.broken strong { color: var(--bad); }
 .status { font-weight: 600; white-space: nowrap; } .status.blocked, .failed { color: var(--warn); } .status.complete { color: var(--ok); }
-section.task { border-top: 1px solid var(--line); } ul { margin: .2rem 0 .6rem; padding-left: 1.3rem; }
+section.task { border-top: 1px solid var(--line); } h2 + section.task { border-top: none; } ul { margin: .2rem 0 .6rem; padding-left: 1.3rem; }
 @media print { body { margin: 0; max-width: none; font-size: 11pt; color: #000; background: #fff; } section.task, table { break-inside: avoid; }
   h2 { break-after: avoid; } .verdict { border-color: #000; } a { color: inherit; } }
 `;
