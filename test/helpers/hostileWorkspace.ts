@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 /** The repository root (tests run from out/test/...). */
 export const REPO = path.join(__dirname, "../../..");
@@ -82,4 +82,58 @@ export function listTree(dir: string): string[] {
     if (e.isDirectory()) out.push(...listTree(p));
   }
   return out.sort();
+}
+
+/** Two busy processes (`node -e 'for(;;);'`), so a race is tested on a loaded machine; `stop()` ends them. */
+export interface CpuBurners {
+  stop(): void;
+}
+
+/** Starts `count` CPU burners (default 2, one per core of the shared machines). */
+export function startCpuBurners(count = 2): CpuBurners {
+  const children = Array.from({ length: count }, () =>
+    spawn(process.execPath, ["-e", "for(;;);"], { stdio: "ignore", detached: false }),
+  );
+  return {
+    stop: () => {
+      for (const c of children) c.kill("SIGKILL");
+    },
+  };
+}
+
+/** Runs `fn` with CPU burners running; always stops them. */
+export async function withCpuBurners<T>(fn: () => Promise<T>, count = 2): Promise<T> {
+  const burners = startCpuBurners(count);
+  try {
+    return await fn();
+  } finally {
+    burners.stop();
+  }
+}
+
+/** Result of an asynchronous child run. */
+export interface ChildRun extends CliRun {
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** Runs a command asynchronously (so several run side by side), collecting its output. */
+export function runChild(
+  cmd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env });
+    let out = "";
+    let err = "";
+    c.stdout.on("data", (d) => (out += d));
+    c.stderr.on("data", (d) => (err += d));
+    c.on("error", reject);
+    c.on("close", (code, signal) => resolve({ code: code ?? -1, signal, out, err }));
+  });
+}
+
+/** Runs the built CLI asynchronously. */
+export function runCliAsync(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<ChildRun> {
+  return runChild(process.execPath, [CLI_JS, ...args], env);
 }

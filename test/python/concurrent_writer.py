@@ -4,6 +4,11 @@
 rule (json.dumps(sort_keys=True) + sha256[:16]) by temp file + fsync + rename.
 
 usage: concurrent_writer.py DIR COUNT TAG
+
+With AUTODEV_PY_SRC set to a checkout of the AutoDev repository (and filelock,
+structlog importable) the REAL writer appends instead: AutoDev's own
+PlanManager.ledger_append, which takes filelock's lock and calls append_entry.
+The first output line says which: "WRITER real" or "WRITER reproduction".
 """
 import datetime
 import fcntl
@@ -46,6 +51,22 @@ def append(root, payload, session):
     os.replace(tmp, ledger)
 
 
+def main_real(root, count, tag):
+    import asyncio
+    from pathlib import Path
+
+    sys.path.insert(0, os.path.join(os.environ["AUTODEV_PY_SRC"], "src"))
+    from state.plan_manager import PlanManager  # type: ignore
+
+    async def loop():
+        pm = PlanManager(Path(root), session_id="python-" + tag, lock_timeout_s=60.0)
+        for n in range(count):
+            await pm.ledger_append("impl_tournament_complete", {"writer": tag, "n": n})
+
+    asyncio.run(loop())
+    print("DONE", count, flush=True)
+
+
 def main(root, count, tag):
     lock = os.path.join(root, ".autodev", ".lock")
     for n in range(count):
@@ -65,4 +86,9 @@ def main(root, count, tag):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), sys.argv[3])
+    if os.environ.get("AUTODEV_PY_SRC"):
+        print("WRITER real", flush=True)
+        main_real(sys.argv[1], int(sys.argv[2]), sys.argv[3])
+    else:
+        print("WRITER reproduction", flush=True)
+        main(sys.argv[1], int(sys.argv[2]), sys.argv[3])

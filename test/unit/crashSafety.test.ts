@@ -128,7 +128,12 @@ describe("crash safety and concurrent writers", function () {
       run(process.execPath, [CHILD, dir, "concurrent", String(per), "A"]),
       run(process.execPath, [CHILD, dir, "concurrent", String(per), "B"]),
       run(process.execPath, [CHILD, dir, "concurrent", String(per), "C"]),
-      run("python3", [path.join(REPO_ROOT, "test/python/concurrent_writer.py"), dir, String(per), "P"]),
+      run(process.env.AUTODEV_PYTHON ?? "python3", [
+        path.join(REPO_ROOT, "test/python/concurrent_writer.py"),
+        dir,
+        String(per),
+        "P",
+      ]),
     ]);
     const seen = new Map<string, number>();
     const { report } = await verifyLedger(dir, {

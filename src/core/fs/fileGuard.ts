@@ -9,9 +9,17 @@
  * 3. only a regular file (or, for folders, a directory) passes: never a FIFO,
  *    socket or device (a FIFO would block a thread forever);
  * 4. open with `O_NOFOLLOW | O_NONBLOCK` (a file swapped for a FIFO between the
- *    checks cannot block the open), then `fstat`: still a regular file, the
- *    same inode, not over the size cap;
- * 5. read at most the cap plus one byte (a file growing past it is refused).
+ *    checks cannot block the open), then `fstat`: still a regular file, not
+ *    over the size cap;
+ * 5. ask where the descriptor really is (openedPath.ts): on Linux its real
+ *    path from `/proc/self/fd/N` must lie inside the root (exactly the path
+ *    walked, with `links: "refuse"`), elsewhere a fresh walk must find the same
+ *    device and inode. A folder above swapped for a link while the file was
+ *    opened never hands out the outside file. A file replaced by rename while it
+ *    was opened (every write of AutoDev and the agloop hooks) is no error: on
+ *    Linux the descriptor holds a whole version of it; elsewhere the open is
+ *    tried again, up to {@link OPEN_ATTEMPTS} times;
+ * 6. read at most the cap plus one byte (a file growing past it is refused).
  *
  * Nothing here throws for a hostile file: each way a file can be refused is a
  * {@link FileRefusal}, and each caller words it (safeRead.ts throws
@@ -55,8 +63,10 @@ export type FileRefusal =
       readonly expected: "file" | "folder";
       readonly at?: string;
     }
-  /** The opened handle is not the file checked (`found` null: a regular file, but another inode). */
+  /** The opened handle is not the file checked (`found` null: a regular file, but another inode every time it was tried). */
   | { readonly why: "changed"; readonly found: FoundKind | null }
+  /** The opened descriptor was found at `real`, not where the path leads (a folder above it swapped for a link while it was opened). */
+  | { readonly why: "swapped"; readonly real: string; readonly inside: boolean }
   | { readonly why: "too large"; readonly size: number; readonly maxBytes: number }
   | { readonly why: "grew"; readonly maxBytes: number };
 
@@ -204,63 +214,4 @@ export async function guardPath(
     return refused({ why: "too large", size: st.size, maxBytes: opts.maxBytes });
   }
   return { kind: "ok", real, stat: st };
-}
-
-/** Re-checks an opened handle against the `lstat` of the checks: a regular file, the same inode, within the cap. */
-export function recheckOpened(opened: fs.Stats, checked: fs.Stats, maxBytes: number | undefined): FileRefusal | null {
-  if (!opened.isFile()) return { why: "changed", found: describeKind(opened) };
-  if (opened.ino !== checked.ino || opened.dev !== checked.dev) return { why: "changed", found: null };
-  if (maxBytes !== undefined && opened.size > maxBytes) return { why: "too large", size: opened.size, maxBytes };
-  return null;
-}
-
-/** Opens `file` for reading after {@link guardPath}; the handle is re-checked with `fstat`. The caller closes it. */
-export async function openGuarded(file: string, opts: FileGuardOptions): Promise<GuardedHandle> {
-  const checked = await guardPath(file, opts);
-  if (checked.kind !== "ok") return checked;
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(checked.real, GUARDED_OPEN_FLAGS);
-  } catch (e) {
-    return errnoCode(e) === "ENOENT"
-      ? { kind: "missing" }
-      : refused({ why: "unreadable", step: "open", code: errnoCode(e) });
-  }
-  try {
-    const st = await handle.stat();
-    const refusal = recheckOpened(st, checked.stat, opts.maxBytes);
-    if (refusal === null) return { kind: "open", handle, size: st.size };
-    await handle.close();
-    return refused(refusal);
-  } catch (e) {
-    await handle.close();
-    return refused({ why: "unreadable", step: "read", code: errnoCode(e) });
-  }
-}
-
-/**
- * Reads a whole file after {@link openGuarded}. With a cap, at most the cap plus
- * one byte is read and a file that grew past the cap is refused; without one,
- * the size `fstat` gave after the open is read (a growing log is cut there).
- */
-export async function readGuarded(file: string, opts: FileGuardOptions): Promise<GuardedBytes> {
-  const opened = await openGuarded(file, opts);
-  if (opened.kind !== "open") return opened;
-  const { handle, size } = opened;
-  try {
-    const capped = opts.maxBytes !== undefined;
-    const buf = Buffer.allocUnsafe(capped ? Math.min(size, opts.maxBytes!) + 1 : size);
-    let filled = 0;
-    while (filled < buf.length) {
-      const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    if (capped && filled > opts.maxBytes!) return refused({ why: "grew", maxBytes: opts.maxBytes! });
-    return { kind: "read", bytes: filled === buf.length ? buf : buf.subarray(0, filled) };
-  } catch (e) {
-    return refused({ why: "unreadable", step: "read", code: errnoCode(e) });
-  } finally {
-    await handle.close();
-  }
 }

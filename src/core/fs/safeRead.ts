@@ -7,7 +7,8 @@
  */
 import * as path from "node:path";
 import { InvalidInputError } from "../errors";
-import { guardPath, openGuarded, readGuarded, type FileRefusal } from "./fileGuard";
+import { guardPath, type FileRefusal } from "./fileGuard";
+import { OPEN_ATTEMPTS, openGuarded, readGuarded } from "./guardedOpen";
 import type * as fs from "node:fs";
 
 // The ledger readers (src/core/sources/autodev/ledger/read/) import describeKind from here; it lives in fileGuard.ts.
@@ -74,6 +75,8 @@ function foundOf(refusal: FileRefusal): string {
       return refusal.found;
     case "changed":
       return refusal.found ?? "another file";
+    case "swapped":
+      return refusal.inside ? "symbolic link" : "outside";
     case "too large":
     case "grew":
       return "too large";
@@ -113,8 +116,10 @@ function detailOf(refusal: FileRefusal, root: string, folder: boolean): string {
         : `expected ${expected}, found a ${refusal.found}; remove it or replace it with the real file`;
     case "changed":
       return refusal.found === null
-        ? "was replaced by another file while it was opened"
+        ? `kept being replaced while it was opened (${OPEN_ATTEMPTS} tries); try again when its writer is idle`
         : `changed into a ${refusal.found} while it was opened`;
+    case "swapped":
+      return `a folder above it was swapped for a link while it was opened (the opened file is ${refusal.real}${refusal.inside ? "" : ", outside the workspace"}); remove the link and keep the real ${folder ? "folder" : "file"} there`;
     case "too large":
       return `is ${refusal.size} bytes, over the ${refusal.maxBytes}-byte limit`;
     case "grew":

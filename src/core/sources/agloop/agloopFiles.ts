@@ -6,14 +6,8 @@
  */
 import type * as fs from "node:fs";
 import * as path from "node:path";
-import {
-  guardPath,
-  openGuarded,
-  readGuarded,
-  type FileGuardOptions,
-  type FileRefusal,
-  type FoundKind,
-} from "../../fs/fileGuard";
+import { openGuarded, readGuarded } from "../../fs/guardedOpen";
+import { guardPath, type FileGuardOptions, type FileRefusal, type FoundKind } from "../../fs/fileGuard";
 import type { SourceProblem } from "../stateSource";
 
 /** The state folder and its files, relative to the workspace folder (forward slashes). */
@@ -86,7 +80,15 @@ function refusalProblem(rel: string, why: FileRefusal): SourceProblem {
       return refusal(
         rel,
         "unsafe_file",
-        `${rel} changed into something other than a regular file while it was opened; it was not read.`,
+        why.found === null
+          ? `${rel} kept being replaced while it was opened; it was not read (try again).`
+          : `${rel} changed into ${kindOf(why.found)} while it was opened; it was not read.`,
+      );
+    case "swapped":
+      return refusal(
+        rel,
+        "unsafe_file",
+        `A folder above ${rel} was swapped for a link while it was opened (it led to ${why.real}${why.inside ? "" : ", outside the workspace"}); it was not read.`,
       );
     case "too large":
       return refusal(

@@ -7,7 +7,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { guardPath, readGuarded, type FileRefusal, type FoundKind } from "../../fs/fileGuard";
+import { guardPath, type FileRefusal, type FoundKind } from "../../fs/fileGuard";
+import { readGuarded } from "../../fs/guardedOpen";
 import { decodeUtf8Strict } from "./ledger/read/ledgerLineReader";
 
 /** What reading a state file gave. */
@@ -53,7 +54,11 @@ function refusalMessage(refusal: FileRefusal, label: string): string {
     case "wrong kind":
       return `${label} is ${describeType(refusal.found)}, expected ${refusal.expected === "file" ? "a regular file; not read" : "a folder"}`;
     case "changed":
-      return `${label} is ${refusal.found === null ? "another file than the one checked" : describeType(refusal.found)}, expected a regular file; not read`;
+      return refusal.found === null
+        ? `${label} kept being replaced while it was opened; not read (try again)`
+        : `${label} is ${describeType(refusal.found)}, expected a regular file; not read`;
+    case "swapped":
+      return `a folder above ${label} was swapped for a link while it was opened (it led to ${refusal.real}); not read`;
     case "too large":
       return `${label} is ${refusal.size} bytes, over the ${refusal.maxBytes}-byte limit; not read`;
     case "grew":

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { readFileLines } from "../../fs/lineReader";
-import { openGuarded, readGuarded } from "../../fs/fileGuard";
+import { openGuarded, readGuarded } from "../../fs/guardedOpen";
 import { readGuardedSync } from "../../fs/safeReadSync";
 
 /** Where the files that decide HEAD live (absolute paths). */

@@ -10,7 +10,7 @@ import type { ProblemSeverity, SourceProblem } from "../stateSource";
 import { judgeLine, splitlinesBreakColumn } from "./canonicalJsonLine";
 import { displayValue } from "../../text/displayText";
 import { DEFAULT_MAX_LINE_BYTES, readFileLines, type FileLine } from "../../fs/lineReader";
-import { openGuarded } from "../../fs/fileGuard";
+import { openGuarded } from "../../fs/guardedOpen";
 import { refusalReason } from "./refusalReason";
 
 /** Most line entries kept per file for the tree; counts go on past it. */

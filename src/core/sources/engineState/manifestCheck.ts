@@ -10,7 +10,7 @@ import { isPyObject, PyFloat, type PyObject, type PyValue } from "../../pyjson/p
 import type { SourceProblem } from "../stateSource";
 import { displayValue } from "../../text/displayText";
 import { canonicalDump } from "./canonicalJsonLine";
-import { readGuarded } from "../../fs/fileGuard";
+import { readGuarded } from "../../fs/guardedOpen";
 import { refusalReason } from "./refusalReason";
 
 /** The newest `schema_version` the writer (AssetOverflow/core 0b19e083) loads. */

@@ -39,7 +39,11 @@ export function refusalReason(refusal: FileRefusal): string {
     case "wrong kind":
       return `is ${describe(refusal.found)}, not a regular file`;
     case "changed":
-      return "was replaced by something else while it was being opened";
+      return refusal.found === null
+        ? "kept being replaced while it was being opened"
+        : `was replaced by ${describe(refusal.found)} while it was being opened`;
+    case "swapped":
+      return `was reached through a folder swapped for a link while it was being opened (it led to ${refusal.real})`;
     case "too large":
       return `is ${refusal.size} bytes, more than the ${refusal.maxBytes} bytes expected of it`;
     case "grew":

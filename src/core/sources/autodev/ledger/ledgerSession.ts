@@ -21,6 +21,7 @@ import { reportOf, loadFromTail } from "./ledgerReader";
 import { EntrySummary, VerifyReport } from "./verifyTypes";
 import { Plan } from "../plan/schemas";
 import { ledgerPath } from "../autodevPaths";
+import { openExistingLedger } from "./ledgerOpen";
 
 /** What a refresh did. */
 export interface SessionUpdate {
@@ -324,7 +325,7 @@ export class LedgerSession {
 
 /** Reads bytes [start, end) of a file. */
 export async function readRange(file: string, start: number, end: number): Promise<Buffer> {
-  const fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)); // never blocks on a FIFO swapped in
+  const fh = await openExistingLedger(file); // guarded: never a FIFO, a device or a file outside the workspace
   try {
     const buf = Buffer.alloc(end - start);
     await fh.read(buf, 0, buf.length, start);

@@ -14,7 +14,8 @@
  * renaming it over the ledger, so every append replaces the file — the
  * fingerprints decide.
  */
-import * as fs from "node:fs";
+import type * as fs from "node:fs";
+import { openLedgerFile } from "./ledgerOpen";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 
@@ -82,7 +83,8 @@ export interface RecordFacts {
 
 /** Reads and fingerprints what a record needs; null when the file changed under us (shorter than `length`). */
 export async function makeVerificationRecord(file: string, facts: RecordFacts): Promise<VerificationRecord | null> {
-  const fh = await fs.promises.open(file, "r");
+  const fh = await openLedgerFile(file); // guarded: never blocks on a FIFO swapped in, never reads outside
+  if (fh === null) return null;
   try {
     const st = await fh.stat();
     if (st.size < facts.length) return null;
@@ -138,9 +140,9 @@ export type RecordCheck =
 export async function checkVerificationRecord(file: string, record: VerificationRecord): Promise<RecordCheck> {
   let fh: fs.promises.FileHandle;
   try {
-    const lst = await fs.promises.lstat(file);
-    if (!lst.isFile()) return { holds: false, reason: "the ledger is not a regular file", rewritten: false };
-    fh = await fs.promises.open(file, "r");
+    const opened = await openLedgerFile(file);
+    if (opened === null) return { holds: false, reason: "the ledger could not be opened", rewritten: false };
+    fh = opened;
   } catch {
     return { holds: false, reason: "the ledger could not be opened", rewritten: false };
   }

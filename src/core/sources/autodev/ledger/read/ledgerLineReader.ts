@@ -7,8 +7,7 @@
  * sequence, so byte offsets stay exact and each line can be re-read later from
  * its byte range (the timeline loads payloads on demand this way).
  */
-import * as fs from "node:fs";
-import { UnsafeFileError, describeKind } from "../../../../fs/safeRead";
+import { openExistingLedger } from "../ledgerOpen";
 
 /** One physical line of the ledger file. */
 export interface RawLine {
@@ -73,17 +72,10 @@ export async function readLines(
   until?: number,
   signal?: AbortSignal,
 ): Promise<LineCursor> {
-  // O_NONBLOCK: a FIFO put in the ledger's place cannot block the open; then only a regular file is read.
-  const fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  // The guarded open (ledgerOpen.ts): a regular file inside the workspace, never a FIFO, device or outside file.
+  const fh = await openExistingLedger(file);
   try {
     const st = await fh.stat();
-    if (!st.isFile()) {
-      throw new UnsafeFileError(
-        `${file}: expected a regular file, found a ${describeKind(st)}; not read`,
-        file,
-        describeKind(st),
-      );
-    }
     const size = until ?? st.size;
     const splitter = new LineSplitter(from);
     let pos = from.offset;

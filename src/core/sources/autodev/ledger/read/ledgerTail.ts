@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import { decodeUtf8Strict, getMaxLineBytes } from "./ledgerLineReader";
 import { pyStrip } from "../../../../pyjson/pyBuiltins";
-import { UnsafeFileError, describeKind, openRegularFile } from "../../../../fs/safeRead";
+import { openLedgerFile } from "../ledgerOpen";
 import { parsePyJson } from "../../../../pyjson/pyJsonParse";
 import { LedgerEntry, validateLedgerEntry } from "../../plan/schemas";
 import { fastCanonicalLine } from "../../canonical/fastCanonical";
@@ -121,29 +121,12 @@ export async function* linesBackward(
 }
 
 /**
- * Opens a ledger for reading backwards: after the workspace checks of
- * `openRegularFile` when `root` is given, else with O_NONBLOCK and an fstat
- * check (never a FIFO or device). Null when the file does not exist.
+ * Opens a ledger for reading backwards: the guarded open of ledgerOpen.ts,
+ * confined to `root` (default: the workspace above its `.autodev/`). Null when
+ * the file does not exist.
  */
 export async function openLedgerForTail(file: string, root?: string): Promise<fs.promises.FileHandle | null> {
-  if (root !== undefined) return openRegularFile(file, { root, what: "the ledger" });
-  let fh: fs.promises.FileHandle;
-  try {
-    fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
-  }
-  const st = await fh.stat();
-  if (!st.isFile()) {
-    await fh.close();
-    throw new UnsafeFileError(
-      `${file}: expected a regular file, found a ${describeKind(st)}; not read`,
-      file,
-      describeKind(st),
-    );
-  }
-  return fh;
+  return openLedgerFile(file, root);
 }
 
 /**

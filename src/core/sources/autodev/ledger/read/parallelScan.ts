@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { UnsafeFileError, describeKind } from "../../../../fs/safeRead";
+import { openExistingLedger } from "../ledgerOpen";
 import { LineCursor, RawLine, START_CURSOR } from "./ledgerLineReader";
 import { readWholeLines } from "./wholeLineReader";
 import { LedgerScanner } from "../ledgerScanner";
@@ -98,17 +98,10 @@ export async function scanLedgerFile(
       onLine,
       { signal: options.signal },
     );
-  // O_NONBLOCK: a FIFO put in the ledger's place cannot block the open; then only a regular file is read.
-  const fh = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  // The guarded open (ledgerOpen.ts): a regular file inside the workspace, never a FIFO, device or outside file.
+  const fh = await openExistingLedger(file);
   try {
     const st = await fh.stat();
-    if (!st.isFile()) {
-      throw new UnsafeFileError(
-        `${file}: expected a regular file, found a ${describeKind(st)}; not read`,
-        file,
-        describeKind(st),
-      );
-    }
     const size = options.until ?? st.size;
     const worker =
       threads > 1 && scanner.acceptsScannedLines && size >= (options.minBytes ?? parallelMinBytes())
