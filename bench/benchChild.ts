@@ -108,6 +108,16 @@ export async function child(mode: string, arg: string): Promise<void> {
         return { seq: res.seq, tasks: res.plan ? res.plan.phases.reduce((n, p) => n + p.tasks.length, 0) : 0 };
       });
     }
+    case "timeline": {
+      const { STATE_SOURCES } = await import("../src/core/sources/sourceRegistry");
+      return measure(async () => {
+        for (const source of STATE_SOURCES) {
+          const location = source.kind === "autodev" ? null : await source.detect(arg);
+          if (location && source.timeline) return { rows: (await source.timeline(location)).length, kind: source.kind };
+        }
+        throw new Error(`no source with a timeline in ${arg}`);
+      }, true);
+    }
     case "append":
       return appendChild(arg);
     case "reopenSetup":

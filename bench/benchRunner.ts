@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import type { ChildResult } from "./benchChild";
 
 /** Bump when the generators change, so cached data is regenerated. */
-const DATA_VERSION = 1;
+const DATA_VERSION = 2;
 /** The repository root. */
 export const ROOT = path.resolve(__dirname, "../..");
 /** Where generated ledgers and the last table are kept (gitignored). */
@@ -27,11 +27,17 @@ export function runChild(mode: string, arg: string, env: NodeJS.ProcessEnv = pro
 }
 
 /** The Python stdlib reference on a ledger file. */
-export function runPython(file: string): { ms: number; cpuMs: number; ok: boolean; entries: number } {
+export function runPython(file: string): { ms: number; cpuMs: number; ok: boolean; entries: number; bad: number } {
   const res = spawnSync("python3", [path.join(ROOT, "bench", "python_reference.py"), file], { encoding: "utf8" });
   if (res.status !== 0) throw new Error(`python reference failed: ${res.stderr || res.stdout}`);
-  const out = JSON.parse(res.stdout.trim()) as { seconds: number; cpu_seconds: number; ok: boolean; entries: number };
-  return { ms: out.seconds * 1000, cpuMs: out.cpu_seconds * 1000, ok: out.ok, entries: out.entries };
+  const out = JSON.parse(res.stdout.trim()) as {
+    seconds: number;
+    cpu_seconds: number;
+    ok: boolean;
+    entries: number;
+    bad: number;
+  };
+  return { ms: out.seconds * 1000, cpuMs: out.cpu_seconds * 1000, ok: out.ok, entries: out.entries, bad: out.bad };
 }
 
 /** Where Python AutoDev's src/ is (`--autodev-src DIR` or AUTODEV_PY_SRC), or null when not given or not there. */
@@ -49,16 +55,19 @@ export interface AutodevRun {
   peakMB: number;
   ok: boolean;
   entries: number;
+  /** What it raised (a damaged ledger: `LedgerCorruptError` at the first bad line), or null. */
+  error: string | null;
 }
 
 /** Python AutoDev's own `replay_ledger` (which runs `read_entries`) on a workspace, real pydantic. */
 export function runAutodev(src: string, dir: string): AutodevRun {
-  const res = spawnSync("python3", [path.join(ROOT, "bench", "python_autodev.py"), dir], {
+  const python = process.env.AUTODEV_PYTHON ?? "python3";
+  const res = spawnSync(python, [path.join(ROOT, "bench", "python_autodev.py"), dir], {
     encoding: "utf8",
     env: { ...process.env, PYTHONPATH: src },
   });
   const out = JSON.parse(res.stdout.trim() || "{}") as {
-    replay_seconds: number;
+    replay_seconds?: number;
     read_seconds: number;
     cpu_seconds: number;
     peak_rss_mb: number;
@@ -66,7 +75,7 @@ export function runAutodev(src: string, dir: string): AutodevRun {
     entries: number;
     error: string | null;
   };
-  if (!out.ok) throw new Error(`Python AutoDev failed: ${out.error ?? res.stderr}`);
+  if (out.replay_seconds === undefined) throw new Error(`Python AutoDev did not run: ${res.stderr}`);
   return {
     ms: out.replay_seconds * 1000,
     readMs: out.read_seconds * 1000,
@@ -74,6 +83,7 @@ export function runAutodev(src: string, dir: string): AutodevRun {
     peakMB: out.peak_rss_mb,
     ok: out.ok,
     entries: out.entries,
+    error: out.error,
   };
 }
 
@@ -84,9 +94,19 @@ export function best<T extends { ms: number }>(runs: number, f: () => T): { best
   return { best: all.reduce((a, b) => (b.ms < a.ms ? b : a)), all };
 }
 
+/** What a generator reports about the data it wrote. */
+export interface Made {
+  bytes: number;
+  entries: number;
+  /** Lines damaged on purpose. */
+  damaged?: number;
+  /** The size of the file the cache checks (set by ensureData). */
+  fileBytes?: number;
+}
+
 interface Manifest {
   version: number;
-  files: Record<string, { bytes: number; entries: number }>;
+  files: Record<string, Made>;
 }
 
 function readManifest(): Manifest {
@@ -102,23 +122,27 @@ function readManifest(): Manifest {
 /** The workspace of a generated ledger, generated once (kept in bench/data/). */
 export function ensureData(
   name: string,
-  make: (file: string) => { bytes: number; entries: number },
-): { dir: string; bytes: number; entries: number } {
+  make: (file: string) => Made,
+  fileIn: (dir: string) => string = ledgerOf,
+): Made & { dir: string; damaged: number } {
   const dir = path.join(DATA, name);
-  const file = ledgerOf(dir);
+  const file = fileIn(dir);
   const manifest = readManifest();
   const known = manifest.files[name];
-  if (known && fs.existsSync(file) && fs.statSync(file).size === known.bytes) return { dir, ...known };
+  if (known && fs.existsSync(file) && fs.statSync(file).size === known.fileBytes) {
+    return { dir, damaged: 0, ...known };
+  }
   process.stderr.write(`generating ${name} … `);
   const t = performance.now();
   fs.rmSync(dir, { recursive: true, force: true });
-  const made = make(file);
+  const made = { ...make(file) };
+  made.fileBytes = fs.statSync(file).size;
   process.stderr.write(
     `${(made.bytes / 1e6).toFixed(1)} MB, ${made.entries} entries in ${((performance.now() - t) / 1000).toFixed(1)} s\n`,
   );
   manifest.files[name] = made;
   fs.writeFileSync(path.join(DATA, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
-  return { dir, ...made };
+  return { dir, damaged: 0, ...made };
 }
 
 /** The machine, Node and Python, for the table's header. */

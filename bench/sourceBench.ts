@@ -1,0 +1,188 @@
+/**
+ * Target 3 of the bench: the other sources at scale — agloop's `log.json`
+ * (1M lines) and a 16 MiB `state.json`, an engine_state JSONL of 1M lines,
+ * 500 tournaments and a 100k-line `knowledge.jsonl` — each read by the CLI
+ * in a fresh process (`check`, `tournaments`, `knowledge`) against a
+ * reference that only parses the same bytes (bench/jsonParse.ts, or
+ * Python's json.loads + json.dumps for engine_state), plus the agloop
+ * timeline index in-process, and each log's all-bad twin against the good one.
+ */
+import * as path from "node:path";
+import { DATA, ROOT, ensureData, runChild } from "./benchRunner";
+import { Cmd, compare, median } from "./processRunner";
+import { agloopLog, agloopState, engineState, knowledge, tournaments } from "./sourceData";
+import { spawnSync } from "node:child_process";
+
+/** One measured row. */
+export interface SourceResult {
+  readonly name: string;
+  readonly what: string;
+  readonly records: number;
+  readonly bytes: number;
+  /** Our whole-process median, the reference's, and the median of their run-by-run ratio. */
+  readonly oursMs: number;
+  readonly refMs: number | null;
+  readonly refName: string;
+  readonly ratio: number | null;
+  /** The target on `ratio` (null: none). */
+  readonly target: number | null;
+  readonly rssMB: number;
+  /** Extra figures (timeline index, bad/good) as label → text. */
+  readonly notes: string[];
+  readonly extraTargets: { label: string; value: string; met: boolean }[];
+}
+
+const cli = (...args: string[]): Cmd => ({
+  argv: ["node", path.join(ROOT, "dist", "cli.js"), ...args],
+  okCodes: [0, 1],
+});
+const parse = (file: string, whole = false): Cmd => ({
+  argv: ["node", path.join(ROOT, "dist", "bench", "jsonParse.js"), file, whole ? "--whole" : "--lines"],
+});
+
+/** Runs the Python round-trip reference on `file`: its own seconds. */
+function pythonRoundTrip(file: string): number {
+  const res = spawnSync("python3", [path.join(ROOT, "bench", "python_roundtrip.py"), file], { encoding: "utf8" });
+  if (res.status !== 0) throw new Error(`python round trip failed: ${res.stderr}`);
+  return (JSON.parse(res.stdout) as { seconds: number }).seconds * 1000;
+}
+
+/** Measures every source at `scale` (1 = the sizes of issue 24; --quick uses 0.1). */
+export async function measureSources(scale: number, runs: number, say: (s: string) => void): Promise<SourceResult[]> {
+  const n = (x: number) => Math.round(x * scale);
+  const out: SourceResult[] = [];
+  const data = (name: string, main: string, make: (dir: string) => { bytes: number; entries: number }) =>
+    ensureData(
+      name,
+      () => make(path.join(DATA, name)),
+      (dir) => path.join(dir, main),
+    );
+
+  say("agloop log.json: ");
+  const log = data(`agloop-log-${n(1e6)}`, ".agloop/log.json", (d) => agloopLog(d, n(1e6), false));
+  const badLog = data(`agloop-log-bad-${n(1e6)}`, ".agloop/log.json", (d) => agloopLog(d, n(1e6), true));
+  const logFile = path.join(log.dir, ".agloop", "log.json");
+  const c = compare([parse(logFile), cli("check", log.dir, "--json"), cli("check", badLog.dir, "--json")], runs);
+  const tl = Array.from({ length: Math.min(3, runs) }, () => runChild("timeline", log.dir));
+  const tlBad = runChild("timeline", badLog.dir);
+  const tlMs = median(tl.map((x) => x.ms));
+  const badRatio = median(c.runs[2].map((r, i) => r.ms / c.runs[1][i].ms));
+  out.push({
+    name: "agloop log.json",
+    what: `${log.entries.toLocaleString("en-US")} lines`,
+    records: log.entries,
+    bytes: log.bytes,
+    oursMs: c.ms[1],
+    refMs: c.ms[0],
+    refName: "JSON.parse per line",
+    ratio: c.ratioToFirst[1],
+    target: 2,
+    rssMB: Math.max(c.maxRssMB[1], c.maxRssMB[2], ...tl.map((x) => x.maxRssMB)),
+    notes: [
+      `timeline index (in-process, ${Number(tl[0].rows).toLocaleString("en-US")} rows): ${tlMs.toFixed(0)} ms, longest event-loop block ${Math.max(...tl.map((x) => x.maxBlockMs ?? 0)).toFixed(0)} ms`,
+      `all lines torn: check ${c.ms[2].toFixed(0)} ms (${badRatio.toFixed(2)}× the good log), timeline ${tlBad.ms.toFixed(0)} ms`,
+    ],
+    extraTargets: [
+      {
+        label: `agloop timeline index of ${log.entries.toLocaleString("en-US")} lines ≤ 1 s${scale < 1 ? " (the target is for 1M)" : ""}`,
+        value: `${tlMs.toFixed(0)} ms`,
+        met: tlMs <= 1000,
+      },
+      { label: "agloop bad lines ≤ 2× good ones (check)", value: `${badRatio.toFixed(2)}×`, met: badRatio <= 2 },
+    ],
+  });
+  say("done\nagloop state.json: ");
+
+  const st = data(`agloop-state-${n(16)}mib`, ".agloop/state.json", (d) => agloopState(d, n(16 * 2 ** 20)));
+  const cs = compare([parse(path.join(st.dir, ".agloop", "state.json"), true), cli("check", st.dir, "--json")], runs);
+  out.push({
+    name: "agloop state.json",
+    what: `${(st.bytes / 2 ** 20).toFixed(1)} MiB, ${st.entries.toLocaleString("en-US")} tasks`,
+    records: st.entries,
+    bytes: st.bytes,
+    oursMs: cs.ms[1],
+    refMs: cs.ms[0],
+    refName: "JSON.parse of the file",
+    ratio: cs.ratioToFirst[1],
+    target: null,
+    rssMB: cs.maxRssMB[1],
+    notes: [],
+    extraTargets: [],
+  });
+  say("done\nengine_state: ");
+
+  const es = data(`engine-state-${n(1e6)}`, "engine_state/discovery_candidates.jsonl", (d) =>
+    engineState(d, n(1e6), false),
+  );
+  const esBad = data(`engine-state-bad-${n(1e6)}`, "engine_state/discovery_candidates.jsonl", (d) =>
+    engineState(d, n(1e6), true),
+  );
+  const ce = compare([cli("check", es.dir, "--json"), cli("check", esBad.dir, "--json")], runs);
+  const py = median(
+    Array.from({ length: Math.min(2, runs) }, () =>
+      pythonRoundTrip(path.join(es.dir, "engine_state", "discovery_candidates.jsonl")),
+    ),
+  );
+  const esBadRatio = ce.ratioToFirst[1];
+  out.push({
+    name: "engine_state JSONL",
+    what: `${es.entries.toLocaleString("en-US")} lines`,
+    records: es.entries,
+    bytes: es.bytes,
+    oursMs: ce.ms[0],
+    refMs: py,
+    refName: "Python json.loads + json.dumps per line",
+    ratio: ce.ms[0] / py,
+    target: 3,
+    rssMB: Math.max(ce.maxRssMB[0], ce.maxRssMB[1]),
+    notes: [`all lines not canonical: check ${ce.ms[1].toFixed(0)} ms (${esBadRatio.toFixed(2)}× the good file)`],
+    extraTargets: [
+      {
+        label: "engine_state bad lines ≤ 2× good ones (check)",
+        value: `${esBadRatio.toFixed(2)}×`,
+        met: esBadRatio <= 2,
+      },
+    ],
+  });
+  say("done\ntournaments: ");
+
+  const tn = data(`tournaments-${n(500)}`, ".bench-complete", (d) => tournaments(d, n(500)));
+  const ct = compare([cli("tournaments", tn.dir, "--json"), cli("check", tn.dir, "--json")], runs);
+  out.push({
+    name: "AutoDev tournaments",
+    what: `${tn.entries} tournaments, ${(tn.bytes / 1e6).toFixed(1)} MB`,
+    records: tn.entries,
+    bytes: tn.bytes,
+    oursMs: ct.ms[0],
+    refMs: null,
+    refName: "—",
+    ratio: null,
+    target: null,
+    rssMB: Math.max(ct.maxRssMB[0], ct.maxRssMB[1]),
+    notes: [`\`check\` of the same workspace (ledger, plan, evidence, tournaments): ${ct.ms[1].toFixed(0)} ms`],
+    extraTargets: [],
+  });
+  say("done\nknowledge: ");
+
+  const kn = data(`knowledge-${n(1e5)}`, ".autodev/knowledge.jsonl", (d) => knowledge(d, n(1e5)));
+  const ck = compare(
+    [parse(path.join(kn.dir, ".autodev", "knowledge.jsonl")), cli("knowledge", kn.dir, "--json")],
+    runs,
+  );
+  out.push({
+    name: "AutoDev knowledge.jsonl",
+    what: `${kn.entries.toLocaleString("en-US")} lessons`,
+    records: kn.entries,
+    bytes: kn.bytes,
+    oursMs: ck.ms[1],
+    refMs: ck.ms[0],
+    refName: "JSON.parse per line",
+    ratio: ck.ratioToFirst[1],
+    target: null,
+    rssMB: ck.maxRssMB[1],
+    notes: [],
+    extraTargets: [],
+  });
+  say("done\n");
+  return out;
+}
