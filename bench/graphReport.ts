@@ -14,7 +14,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
-import { benchPlan, generateBigLedger, generateSmallEntriesLedger } from "./generate";
+import { generateShapeLedger, generateSmallEntriesLedger } from "./generate";
+import { benchPlan } from "./benchPlan";
+import { shapeNamed } from "./ledgerShapes";
 import { SeededRandom } from "../src/sample/seededRandom";
 import { planToPy, validatePlan } from "../src/core/sources/autodev/plan/schemas";
 import { planGraphParts } from "../src/core/sources/autodev/autodevGraph";
@@ -44,7 +46,7 @@ function timeIt(runs: number, f: () => void): number {
 }
 
 function graphRow(phases: number, perPhase: number): string {
-  const plan = benchPlan(new SeededRandom(7), phases, perPhase);
+  const plan = benchPlan(new SeededRandom(7), { phases, tasksPerPhase: perPhase, descriptionWords: 21 });
   const py = toPyDeep(
     JSON.parse(JSON.stringify(planToPy(plan), (_k, v) => (v instanceof Map ? Object.fromEntries(v) : v))),
   );
@@ -81,7 +83,7 @@ function main(argv: string[]): void {
   const rows = ["| measurement | ours | reference | ratio |", "| --- | ---: | ---: | ---: |"];
   rows.push(graphRow(20, 25), graphRow(50, 100));
   const shapes = [
-    { name: "snapshots", gen: (f: string) => generateBigLedger(f, mb * 1024 * 1024) },
+    { name: "snapshots", gen: (f: string) => generateShapeLedger(f, shapeNamed("lifecycle"), mb * 1024 * 1024) },
     { name: "small entries", gen: (f: string) => generateSmallEntriesLedger(f, Math.round((mb * 1024 * 1024) / 290)) },
   ];
   for (const shape of shapes) {

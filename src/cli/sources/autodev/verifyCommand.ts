@@ -1,0 +1,90 @@
+/**
+ * `autodev-state verify`: the chain, replay and the history checks of one
+ * ledger. Its own module, importing only what verify needs, so the CLI loads
+ * no more than that for the command a user runs most (main.ts loads each
+ * command's module when it runs).
+ */
+import { ParsedArgs, UsageError, withOptionalDir } from "../../cliArgs";
+import { requireLedger } from "./cliPreflight";
+import { missingEvidenceWarnings, planJsonWarning } from "../../../core/sources/autodev/historyChecks";
+import { printJson, println } from "../../cliOutput";
+import { verifyLedger } from "../../../core/sources/autodev/ledger/ledgerReader";
+import { EntrySummary, VerifyWarning } from "../../../core/sources/autodev/ledger/verifyTypes";
+import { displayMessage, displayValue } from "../../../core/text/displayText";
+import { AnchorWatch, parseAnchoredHead } from "../../../core/sources/autodev/report/anchoredHead";
+
+/**
+ * `verify [DIR] [--json] [--expect-head SEQ:HASH]`: the same findings and warnings in text (stdout)
+ * and JSON; exit 1 when broken, or when the ledger no longer holds the anchored head.
+ */
+export async function cmdVerify(args: ParsedArgs): Promise<number> {
+  const { dir } = withOptionalDir(args.positionals, []);
+  const expectRaw = args.options.get("expect-head");
+  const anchor = expectRaw === undefined ? null : parseAnchoredHead(expectRaw);
+  if (anchor && !anchor.ok) throw new UsageError(`--expect-head: ${anchor.error}`);
+  const watch = anchor ? new AnchorWatch(anchor.head) : null;
+  requireLedger(dir);
+  // Only the last status change per task is kept (for the missing-evidence warnings): bounded memory.
+  const lastChange = new Map<string, EntrySummary>();
+  const { report, plan } = await verifyLedger(dir, {
+    onEntry: (e) => {
+      watch?.see(e.seq, e.selfHash);
+      if (e.taskId && e.toStatus) lastChange.set(e.taskId, e);
+    },
+  });
+  const anchorVerdict = watch?.verdict(report.ok, report.head ? Number(report.head.seq) : 0) ?? null;
+  const warnings: VerifyWarning[] = [...report.warnings];
+  if (report.ok) {
+    if (plan) warnings.push(...(await missingEvidenceWarnings(dir, plan, [...lastChange.values()])));
+    const drift = await planJsonWarning(dir, plan);
+    if (drift) warnings.push(drift);
+  }
+  const where = (w: VerifyWarning) => (w.kind.startsWith("plan_json") ? "plan.json" : `line ${w.atLine}`);
+  if (args.switches.has("json")) {
+    printJson({
+      ok: report.ok,
+      entries: report.entries,
+      head: report.head ? { seq: report.head.seq, self_hash: report.head.selfHash } : null,
+      errors: report.errors.map((e) => ({ line: e.line, seq: e.seq, kind: e.kind, message: e.message })),
+      warnings: warnings.map((w) => ({
+        file: w.kind.startsWith("plan_json") ? "plan.json" : "plan-ledger.jsonl",
+        line: w.atLine,
+        seq: w.seq,
+        kind: w.kind,
+        message: w.message,
+      })),
+      ...(watch && anchorVerdict
+        ? {
+            expect_head: {
+              seq: watch.anchor.seq,
+              self_hash: watch.anchor.selfHash,
+              ok: anchorVerdict.kind === "extends",
+              verdict: anchorVerdict.kind,
+              message: anchorVerdict.message,
+            },
+          }
+        : {}),
+    });
+  } else {
+    if (report.ok) {
+      println(
+        `ledger ok: ${report.entries} entries${report.head ? `, head seq ${report.head.seq} (${displayValue(report.head.selfHash)})` : ""}`,
+      );
+    } else {
+      println(
+        `ledger BROKEN: ${report.errors.length} finding${report.errors.length === 1 ? "" : "s"} in ${report.entries} entries`,
+      );
+      for (const e of report.errors) {
+        println(
+          `  ${e.kind}${e.line !== null ? ` (line ${e.line})` : ` (line ${e.atLine}, seq ${e.seq})`}: ${displayMessage(e.message)}`,
+        );
+      }
+      if (report.head) println(`last good entry: seq ${report.head.seq} at line ${report.head.line}`);
+    }
+    for (const w of warnings) println(`warning: ${where(w)}: ${displayMessage(w.message)}`);
+    if (anchorVerdict) {
+      println(`${anchorVerdict.kind === "extends" ? "" : "expect-head FAILED: "}${anchorVerdict.message}`);
+    }
+  }
+  return report.ok && (anchorVerdict === null || anchorVerdict.kind === "extends") ? 0 : 1;
+}
