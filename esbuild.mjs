@@ -36,7 +36,9 @@ const extensionContext = {
   ...nodeCommon,
   entryPoints: {
     extension: "src/extension/extension.ts",
-    cli: "src/cli/main.ts",
+    // The executable is a small loader that runs the CLI bundle through V8's code cache.
+    cli: "src/cli/cliEntry.ts",
+    cliMain: "src/cli/main.ts",
     verifyWorker: "src/core/worker/verifyWorker.ts",
     ledgerSegmentWorker: "src/core/sources/autodev/ledger/read/ledgerSegmentWorker.ts",
     makeDemo: "src/sample/demoWorkspace.ts",

@@ -5,6 +5,9 @@
  */
 import { ParsedArgs, USAGE, UsageError, parseArgs } from "./cliArgs";
 import { eprintln, exitAfterOutput, println } from "./cliOutput";
+
+// What the executable's loader (cliEntry.ts, dist/cli.js) calls once it has loaded this bundle.
+export { exitAfterOutput } from "./cliOutput";
 import { takeLimitOptions } from "./limitOptions";
 import { cliVersion, commandHelp, helpHint } from "./cliHelp";
 import {
