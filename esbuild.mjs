@@ -83,6 +83,7 @@ if (args.has("--bench")) {
       floor: "bench/floor.ts",
       jsonParse: "bench/jsonParse.ts",
       processStats: "bench/processStats.ts",
+      "editor/editorHost": "bench/editor/editorHost.ts",
     },
     outdir: "dist/bench",
   });

@@ -60,13 +60,13 @@ export function reportLines(run: BenchRun): string[] {
     out.push(
       "### The lifecycle ledger by size (whole process: CLI `verify --json` against the floor; then in-process figures)",
       "",
-      "| size, entries | ours | floor | **ours / floor** (CPU) | Node start-up · CLI module load | ours / floor after Node's start-up | Python stdlib / ours | Python AutoDev | peak RSS | one thread · warm re-verify (in-process) | longest event-loop block | first tree data | append reflected (status / snapshot) |",
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+      "| size, entries | ours | floor | **ours / floor** (CPU) | Node start-up · CLI start (`--version`) | ours without the code cache | ours / floor after Node's start-up | Python stdlib / ours | Python AutoDev | peak RSS | one thread · warm re-verify (in-process) | longest event-loop block | first tree data | append reflected (status / snapshot) |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
     for (const s of run.sizes) {
       const a = s.autodev;
       out.push(
-        `| ${mb(s.bytes)}, ${n(s.entries)} | ${fmtMs(s.oursMs)} | ${fmtMs(s.floorMs)} | **${ratio(s.ratio)}** (${ratio(s.cpuRatio)}) | ${fmtMs(s.emptyMs)} · ${fmtMs(s.loadMs)} | ${ratio(s.afterStartRatio)} | ${(s.pythonMs / s.oursMs).toFixed(1)}× | ${a ? `${fmtMs(a.ms)} (${fmtMs(a.readMs)}), ${a.peakMB.toFixed(0)} MB` : "not run"} | ${s.oursRssMB.toFixed(0)} MB | ${fmtMs(s.oneThreadMs)} · ${fmtMs(s.warmMs)} | ${s.blockMs.toFixed(0)} ms | ${fmtMs(s.tailMs)} | ${fmtMs(s.appendMs.status)} / ${fmtMs(s.appendMs.snapshot)} |`,
+        `| ${mb(s.bytes)}, ${n(s.entries)} | ${fmtMs(s.oursMs)} | ${fmtMs(s.floorMs)} | **${ratio(s.ratio)}** (${ratio(s.cpuRatio)}) | ${fmtMs(s.emptyMs)} · ${fmtMs(s.loadMs)} | ${fmtMs(s.noCacheMs)} | ${ratio(s.afterStartRatio)} | ${(s.pythonMs / s.oursMs).toFixed(1)}× | ${a ? `${fmtMs(a.ms)} (${fmtMs(a.readMs)}), ${a.peakMB.toFixed(0)} MB` : "not run"} | ${s.oursRssMB.toFixed(0)} MB | ${fmtMs(s.oneThreadMs)} · ${fmtMs(s.warmMs)} | ${s.blockMs.toFixed(0)} ms | ${fmtMs(s.tailMs)} | ${fmtMs(s.appendMs.status)} / ${fmtMs(s.appendMs.snapshot)} |`,
       );
     }
     out.push("");
@@ -80,11 +80,13 @@ export function reportLines(run: BenchRun): string[] {
     }
     const ten = run.sizes.find((s) => s.mb === 10);
     if (ten) {
+      // Judged after Node's own start-up (which the floor pays too): the CLI's start, its modules and
+      // the verify against the floor's read and hash. The whole-process ratio is the user's wait.
       t(
-        "10 MB in a fresh process ≤ 3× the floor",
-        `${ratio(ten.ratio)} (after Node's start-up: ${ratio(ten.afterStartRatio)})`,
-        ten.ratio <= 3,
-        `Node's start-up ${fmtMs(ten.emptyMs)}, the CLI's module load ${fmtMs(ten.loadMs)}`,
+        "10 MB in a fresh process ≤ 3× the floor (after Node's start-up)",
+        `${ratio(ten.afterStartRatio)} (whole process: ${ratio(ten.ratio)})`,
+        ten.afterStartRatio <= 3,
+        `Node's start-up ${fmtMs(ten.emptyMs)}, the CLI's start ${fmtMs(ten.loadMs)}, the floor's own work ${fmtMs(ten.floorMs - ten.emptyMs)}`,
       );
     }
     const big = run.sizes.find((s) => s.mb >= 500);
@@ -113,6 +115,32 @@ export function reportLines(run: BenchRun): string[] {
     t(`Peak RSS of any source < 300 MB (largest: ${rss.name})`, `${rss.rssMB.toFixed(0)} MB`, rss.rssMB < 300);
     out.push("");
   }
+  const e = run.editor;
+  if (e && "error" in e) {
+    out.push("### Live in the editor", "", `Not measured: ${e.error}.`, "");
+    targets.push(`- Live in the editor: not measured (${e.error})`);
+  } else if (e) {
+    const small = e.appends.small;
+    const big = e.appends.big;
+    out.push(
+      `### Live in the editor (VS Code ${e.vscode} in code-server, extension host on Node ${e.node}; bench/editor/)`,
+      "",
+      "| what | figure |",
+      "|---|---|",
+      `| activation: extension host main-thread time until the Plan tree's first \`getChildren\` answered (wall) | ${fmtMs(e.activation.hostMs)} (${fmtMs(e.activation.wallMs)}) |`,
+      `| first verify of every folder after activation (1 MB and 100 MB ledgers, agloop, engine_state) | ${fmtMs(e.firstVerifyMs)} |`,
+      `| extension host RSS with the three sources open | ${e.rssMB.toFixed(0)} MB |`,
+      `| external append (Python AutoDev's writer) → tree and Problems updated, ${mb(e.ledgerBytes.small)} ledger, p50 / p95 of ${small.n} | ${fmtMs(small.p50)} / ${fmtMs(small.p95)} |`,
+      `| the same, ${mb(e.ledgerBytes.big)} ledger | ${fmtMs(big.p50)} / ${fmtMs(big.p95)} |`,
+      "",
+    );
+    t(`Append → tree and Problems at ${mb(e.ledgerBytes.big)}: p95 ≤ 300 ms`, fmtMs(big.p95), big.p95 <= 300);
+    t(
+      "Activation ≤ 50 ms of extension host time before the first paint request",
+      fmtMs(e.activation.hostMs),
+      e.activation.hostMs <= 50,
+    );
+  } else targets.push("- Live in the editor: not run (--quick; `npm run bench -- --editor` runs it)");
   out.push("### Targets (issue 24), from this run", "", ...targets);
   return out;
 }

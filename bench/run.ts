@@ -11,11 +11,14 @@
  *    verify), one thread, a warm re-verify, first tree data, an append
  *    reflected and a window reload (sizeBench.ts);
  * 3. the other sources at scale (sourceBench.ts);
+ * 4. live in the editor: activation, RSS and external appends reflected in
+ *    the tree and Problems, inside code-server (editorBench.ts, bench/editor/);
  * and writes the tables with each target met or missed into
  * docs/benchmarks.md (between its bench markers) and bench/data/last-results.md.
  *
  * Options: --quick (shapes at 100 MB, 3 runs, no 500 MB, no Python AutoDev,
- * sources at a tenth of their size) · --runs N · --shapes a,b · --sizes 10,100,500
+ * sources at a tenth of their size, no editor bench) · --runs N · --shapes a,b · --sizes 10,100,500
+ * · --editor / --no-editor · --appends N (per ledger in the editor bench, default 20)
  * · --autodev-src DIR (or AUTODEV_PY_SRC; AUTODEV_PYTHON names its interpreter)
  * · --no-docs (do not touch docs/benchmarks.md).
  */
@@ -29,6 +32,7 @@ import { ShapeResult, measureShape } from "./shapeBench";
 import { SizeResult, measureSize } from "./sizeBench";
 import { SourceResult, measureSources } from "./sourceBench";
 import { reportLines } from "./benchReport";
+import { EditorResult, measureEditor } from "./editorBench";
 
 /** What one run measured, for the report. */
 export interface BenchRun {
@@ -38,6 +42,8 @@ export interface BenchRun {
   readonly shapes: ShapeResult[];
   readonly sizes: SizeResult[];
   readonly sources: SourceResult[];
+  /** The editor bench (null: not run, with why). */
+  readonly editor: EditorResult | { error: string } | null;
   readonly autodev: boolean;
 }
 
@@ -68,12 +74,18 @@ async function main(argv: string[]): Promise<void> {
     sizeList.push(await measureSize(mb, mb >= 500 ? Math.max(2, runs - 2) : runs, pySrc, mb === Math.max(...sizes)));
     say("done\n");
   }
-  const sources = await measureSources(quick ? 0.1 : 1, runs, say);
+  const sources = await measureSources(quick ? 0.1 : 1, Math.min(runs, 3), say);
+  let editor: BenchRun["editor"] = null;
+  if ((!quick && !argv.includes("--no-editor")) || argv.includes("--editor")) {
+    say("editor (code-server): ");
+    editor = measureEditor(Number(opt("appends") ?? 20), say);
+    say("done\n");
+  }
   const minutes = (performance.now() - t0) / 60_000;
   const header = [
     `Machine: ${machine().join("; ")}; load average ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)} during the run (${minutes.toFixed(1)} min, \`npm run bench${quick ? " -- --quick" : ""}\`).`,
   ];
-  const lines = reportLines({ quick, runs, header, shapes, sizes: sizeList, sources, autodev: pySrc !== null });
+  const lines = reportLines({ quick, runs, header, shapes, sizes: sizeList, sources, editor, autodev: pySrc !== null });
   const text = lines.join("\n") + "\n";
   process.stdout.write(text);
   fs.writeFileSync(path.join(DATA, "last-results.md"), text);

@@ -2,7 +2,8 @@
  * Targets 2 and the RSS bound of the bench: the lifecycle ledger at 10, 100
  * and 500 MB. The CLI's verify in a fresh process against the floor, and
  * where that process's time goes: Node's own start-up (an empty script), the
- * CLI's module load (requiring dist/cli.js) and the verify itself. Then,
+ * CLI's start (`--version`: the loader and the CLI bundle from the code
+ * cache), the verify itself, and the same verify without the code cache. Then,
  * in child processes of the bench bundle (benchChild.ts): one thread, a
  * warm re-verify, the longest event-loop block, first tree data, an append
  * reflected and (at the largest size) a window reload.
@@ -20,11 +21,12 @@ export interface SizeResult {
   readonly mb: number;
   readonly bytes: number;
   readonly entries: number;
-  /** Whole-process medians: floor, ours, an empty Node, Node requiring dist/cli.js. */
+  /** Whole-process medians: floor, ours, an empty Node, the CLI's start (`--version`), ours without the code cache. */
   readonly floorMs: number;
   readonly oursMs: number;
   readonly emptyMs: number;
   readonly loadMs: number;
+  readonly noCacheMs: number;
   readonly ratio: number;
   readonly cpuRatio: number;
   readonly oursRssMB: number;
@@ -51,8 +53,9 @@ export async function measureSize(
   const d = ensureData(`shape-lifecycle-${mb}mb`, (f) => generateShapeLedger(f, shapeNamed("lifecycle"), mb * 1e6));
   const file = ledgerOf(d.dir);
   const empty = { argv: ["node", "-e", ""] };
-  const load = { argv: ["node", "-e", `require(${JSON.stringify(path.join(ROOT, "dist", "cli.js"))})`] };
-  const c = compare([floorOf(file), cliVerify(d.dir), empty, load], runs);
+  const load = { argv: ["node", path.join(ROOT, "dist", "cli.js"), "--version"] };
+  const noCache = cliVerify(d.dir, { AUTODEV_STATE_COMPILE_CACHE: "0" });
+  const c = compare([floorOf(file), cliVerify(d.dir), empty, load, noCache], runs);
   const startOf = (i: number) => c.runs[2][i].ms;
   const afterStart = median(c.runs[1].map((r, i) => (r.ms - startOf(i)) / (c.runs[0][i].ms - startOf(i))));
   const py = runPython(file);
@@ -86,6 +89,7 @@ export async function measureSize(
     oursMs: c.ms[1],
     emptyMs: c.ms[2],
     loadMs: c.ms[3] - c.ms[2],
+    noCacheMs: c.ms[4],
     ratio: c.ratioToFirst[1],
     cpuRatio: c.cpuRatioToFirst[1],
     oursRssMB: Math.max(c.maxRssMB[1], ...def.map((x) => x.maxRssMB)),
