@@ -107,7 +107,7 @@ Read:
                                                check the hash chain, then replay (and that entry SEQ still has HASH)
   replay   [DIR] [--at SEQ] [--json]           rebuild the plan from genesis (up to SEQ)
   load     [DIR] [--json]                      the plan as AutoDev loads it (latest snapshot + later entries)
-  status   [DIR] [--json]                      plan, tasks, retries, escalations, evidence counts; running, waiting, config, spec, next
+  status   [DIR] [--json]                      plan, tasks, retries, evidence, knowledge; running, waiting, config, spec, next
   log      [DIR] [--json] [--task ID] [--op OP] one line per ledger entry
   evidence [DIR] TASK [--json]                 list and validate a task's evidence bundles
   diff     [DIR] TASK [--json]                 summarise a task's patch per file
@@ -125,7 +125,8 @@ Write (each holds .autodev/.lock, the lock Python AutoDev takes):
   options: --lock-timeout SECONDS (default 30), --session ID
 
 Help: autodev-state help COMMAND (or COMMAND --help), autodev-state --version.
-Exit codes: 0 ok, 1 integrity failure, 2 usage error or bad input, 3 lock timeout, 4 transition not allowed.`;
+Exit codes: 0 ok, 1 integrity failure, 2 usage error or bad input, 3 lock timeout, 4 transition not allowed,
+5 (verify) no ledger yet: AutoDev's plan phase has not stored a plan.`;
 
 /** Checks that DIR exists (a missing `.autodev/` inside it is a clean slate). */
 export function requireDir(dir: string): void {

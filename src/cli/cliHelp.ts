@@ -17,7 +17,7 @@ const DETAILS: Record<string, string> = {
     "--expect-head SEQ:HASH (the head a previous `verify --json` printed, committed beside the code) also requires\n" +
     'entry SEQ to still be there with that self_hash: a cut tail ("truncated: the ledger ends at seq N") or a replaced\n' +
     'history ("rewritten: entry SEQ has hash X") fails, though what is left of the chain verifies.\n' +
-    "Exit 0 when the chain and the replay are sound (warnings do not fail), 1 when broken or the head is gone, 2 when there is no ledger.",
+    "Exit 0 when the chain and the replay are sound (warnings do not fail), 1 when broken or the head is gone, 5 when .autodev/ has no ledger yet (the plan phase: nothing to verify), 2 when there is no .autodev/.",
   graph:
     "The tasks of every state folder in DIR and what they depend on (AutoDev's depends_on; agloop's depends_on and\n" +
     "dag_edges), with the dependency cycles, the critical path of what is not done and the tasks held up by a blocked one.\n" +

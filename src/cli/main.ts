@@ -1,7 +1,8 @@
 /**
  * `autodev-state`: the headless CLI over the same core the extension uses,
  * for CI and scripts. Maps errors to exit codes: 0 ok, 1 integrity failure,
- * 2 usage or bad input, 3 lock timeout, 4 transition not allowed.
+ * 2 usage or bad input, 3 lock timeout, 4 transition not allowed, 5 (`verify`)
+ * no ledger yet: AutoDev's plan phase has not stored a plan.
  */
 import { ParsedArgs, USAGE, UsageError, parseArgs } from "./cliArgs";
 import { eprintln, exitAfterOutput, println } from "./cliOutput";
@@ -51,7 +52,14 @@ const COMMANDS: Record<string, Command> = {
   },
   replay: { run: lazy(read, (m) => m.cmdReplay), valued: ["at"], switches: ["json"] },
   load: { run: lazy(read, (m) => m.cmdLoad), valued: [], switches: ["json"] },
-  status: { run: lazy(read, (m) => m.cmdStatus), valued: [], switches: ["json"] },
+  status: {
+    run: lazy(
+      () => import("./sources/autodev/statusCommand"),
+      (m) => m.cmdStatus,
+    ),
+    valued: [],
+    switches: ["json"],
+  },
   log: { run: lazy(read, (m) => m.cmdLog), valued: ["task", "op"], switches: ["json"] },
   evidence: { run: lazy(evidence, (m) => m.cmdEvidence), valued: [], switches: ["json"] },
   diff: { run: lazy(evidence, (m) => m.cmdDiff), valued: [], switches: ["json"] },

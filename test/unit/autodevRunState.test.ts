@@ -114,10 +114,21 @@ describe("autodev run state: running, spec, evidence, CLI", function () {
   it("warns when coded lacks developer evidence or its patch, and tournamented lacks tournament evidence", async () => {
     const { ws } = copyFullFixture();
     const { plan } = await loadPlan(ws);
-    assert.deepEqual(await missingEvidenceWarnings(ws, plan!, []), [], "the fixture as Python left it is clean");
+    assert.deepEqual(
+      (await missingEvidenceWarnings(ws, plan!, [])).map((w) => w.kind),
+      ["evidence_bundle_dangling"],
+      "the fixture as Python left it: only the evidence_bundle AutoDev names (1.1-coder.json) but never writes",
+    );
     fs.rmSync(path.join(ws, ".autodev/evidence/1.2.patch"));
     fs.rmSync(path.join(ws, ".autodev/evidence/1.1-tournament.json"));
-    const msgs = (await missingEvidenceWarnings(ws, plan!, [])).map((w) => w.message).join("\n");
+    let msgs = (await missingEvidenceWarnings(ws, plan!, [])).map((w) => w.message).join("\n");
+    assert.doesNotMatch(msgs, /tournament evidence/, "config.json says inline: no impl tournament can run there");
+    const cfgFile = path.join(ws, ".autodev/config.json");
+    fs.writeFileSync(
+      cfgFile,
+      fs.readFileSync(cfgFile, "utf8").replace('"platform": "inline"', '"platform": "claude_code"'),
+    );
+    msgs = (await missingEvidenceWarnings(ws, plan!, [])).map((w) => w.message).join("\n");
     assert.match(msgs, /task 1\.1 is 'complete' but has no valid tournament evidence/);
     assert.match(msgs, /task 1\.2 is 'auto_gated' .*1\.2\.patch .* missing/);
     fs.rmSync(path.join(ws, ".autodev/evidence/1.2-developer.json"));
@@ -201,7 +212,7 @@ describe("autodev run state: running, spec, evidence, CLI", function () {
       ).length,
       8,
     );
-    assert.deepEqual(s.config, { ok: true, errors: [], qa_retry_limit: 3 });
+    assert.deepEqual(s.config, { ok: true, errors: [], qa_retry_limit: 3, platform: "inline" });
     assert.deepEqual((s.spec as { matches: boolean }).matches, true);
     fs.writeFileSync(path.join(ws, ".autodev/config.json"), "{}");
     const broken = JSON.parse(cli({}, "status", ws, "--json").out) as {

@@ -134,9 +134,14 @@ describe("autodev run-state tree and problems", function () {
     const text = fs.readFileSync(cfgFile, "utf8").replace('"qa_retry_limit": 3', '"qa_retry_limit": "three"');
     fs.writeFileSync(cfgFile, text);
     fs.appendFileSync(path.join(ws, ".autodev/spec.md"), "Also add a farewell.\n");
-    fs.mkdirSync(path.join(ws, ".autodev/tournaments", tournamentId(ws, "impl"), "worktrees/ab-1"), {
-      recursive: true,
-    });
+    const implDir = path.join(ws, ".autodev/tournaments", tournamentId(ws, "impl"));
+    fs.mkdirSync(path.join(implDir, "worktrees/ab-1"), { recursive: true });
+    const finished = runStateProblems(await runState(ws, home));
+    assert.ok(
+      !finished.some((p) => p.code === "tournament_worktrees_left"),
+      "beside history and final output: finished",
+    );
+    fs.rmSync(path.join(implDir, "final_output.md"));
     const problems = runStateProblems(await runState(ws, home));
     const cfg = problems.find((p) => p.code === "config_invalid")!;
     assert.equal(cfg.line, text.split("\n").findIndex((l) => l.includes('"qa_retry_limit"')) + 1);

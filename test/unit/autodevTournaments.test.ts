@@ -98,24 +98,28 @@ describe("autodev tournaments", function () {
     assert.equal(convergedAfter([p(1, "AB")], 1), false);
   });
 
-  it("reads an unfinished run from its pass folders (convergence unknown) and flags leftover worktrees", async () => {
+  it("reads an unfinished run from its pass folders (convergence unknown) and flags leftover worktrees only there", async () => {
     const { ws } = copyFullFixture();
     const dir = path.join(ws, ".autodev/tournaments", tournamentId(ws, "plan"));
     fs.rmSync(path.join(dir, "history.json"));
     fs.rmSync(path.join(dir, "final_output.md"));
     fs.rmSync(path.join(dir, "pass_01"), { recursive: true });
+    fs.mkdirSync(path.join(dir, "worktrees/a-0000001"), { recursive: true });
     const implDir = path.join(ws, ".autodev/tournaments", tournamentId(ws, "impl"));
     fs.mkdirSync(path.join(implDir, "worktrees/b-0001234"), { recursive: true });
     const { tournaments } = await readTournaments(ws, null);
     const plan = tournaments.find((t) => t.phase === "plan")!;
     assert.equal(plan.finished, false);
+    assert.deepEqual(plan.leftoverWorktrees, ["worktrees/a-0000001"], "a run that stopped left them: a crash");
     assert.equal(plan.converged, null);
     assert.deepEqual(
       plan.passes.map((x) => x.pass),
       [2, 3],
     );
     const impl = tournaments.find((t) => t.phase === "impl")!;
-    assert.deepEqual(impl.leftoverWorktrees, ["worktrees/b-0001234"]);
+    assert.equal(impl.finished, true, "history.json and final_output.md: finished, worktrees or not");
+    assert.equal(impl.leftoverWorktrees, null);
+    assert.deepEqual(impl.worktrees, ["worktrees/b-0001234"]);
     assert.ok(!impl.files.some((f) => f.startsWith("worktrees")));
   });
 

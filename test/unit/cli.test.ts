@@ -60,7 +60,11 @@ describe("autodev-state CLI", function () {
     ]);
     const status = JSON.parse(cli("status", dir, "--json").out);
     assert.equal(status.tasks.length, 6);
-    assert.equal(status.tasks[0].evidence, 2);
+    assert.deepEqual(
+      [status.tasks[0].evidence, status.tasks[0].patch],
+      [1, true],
+      "bundles as list_evidence counts them; the patch apart",
+    );
     assert.equal(status.totals.by_status.blocked, 1);
   });
 

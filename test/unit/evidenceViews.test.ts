@@ -85,7 +85,13 @@ describe("evidence summaries", () => {
       ".autodev/evidence/1.1-tournament.json",
     );
     assert.deepEqual(good.missing, []);
-    assert.deepEqual(good.bundleRef, { ok: true, file: "1.1-tournament.json", exists: true });
+    assert.deepEqual(good.bundleRef, {
+      ok: true,
+      file: "1.1-tournament.json",
+      exists: true,
+      resolved: "1.1-tournament.json",
+      note: null,
+    });
     assert.deepEqual([...good.diffs.keys()], ["patch", "developer", "tournament"]);
     const unsafe = await loadTaskEvidence(join(FIXTURES, "evidence-bad"), "../outside", "reviewed", "/etc/passwd");
     assert.equal(unsafe.items.length, 1);

@@ -1,20 +1,13 @@
 /**
- * `autodev-state tournaments` and `autodev-state knowledge`, and the parts of
- * `status` about the run rather than the plan: whether AutoDev is running,
- * the suspended inline delegation, config.json, spec drift and what
- * `autodev resume` / `execute` would do next.
+ * `autodev-state tournaments` and `autodev-state knowledge`.
  */
 import { ParsedArgs, withOptionalDir } from "../../cliArgs";
 import { col, eprintln, printJson, println } from "../../cliOutput";
+import { readConfig } from "../../../core/sources/autodev/config/configReader";
 import { requireDir } from "../../cliArgs";
-import { readConfig, retryLabel } from "../../../core/sources/autodev/config/configReader";
 import { readTournaments, TournamentSummary } from "../../../core/sources/autodev/tournaments/tournamentIndex";
 import { scoreLine } from "../../../core/sources/autodev/tournaments/passResult";
 import { KnowledgeEntry, readKnowledge } from "../../../core/sources/autodev/knowledge/knowledgeReader";
-import { readInlineState, waitingLabel } from "../../../core/sources/autodev/inline/inlineState";
-import { probeAutodevRunning } from "../../../core/sources/autodev/run/runningProbe";
-import { checkSpecDrift } from "../../../core/sources/autodev/run/specDrift";
-import { decideNextSteps, PlanTasks } from "../../../core/sources/autodev/run/nextStep";
 
 /** A tournament as `tournaments --json` prints it. */
 export function tournamentJson(t: TournamentSummary): Record<string, unknown> {
@@ -42,6 +35,7 @@ export function tournamentJson(t: TournamentSummary): Record<string, unknown> {
     })),
     files: t.files,
     leftover_worktrees: t.leftoverWorktrees,
+    worktrees: t.worktrees,
     errors: t.errors,
   };
 }
@@ -73,6 +67,10 @@ export async function cmdTournaments(args: ParsedArgs): Promise<number> {
       if (t.leftoverWorktrees) {
         eprintln(
           `  ${t.dir}/worktrees/ is left over from a crashed run (${t.leftoverWorktrees.length} entries); remove it with git worktree prune and rm -r`,
+        );
+      } else if (t.worktrees) {
+        println(
+          `  ${t.dir}/worktrees/ kept (${t.worktrees.length} entries): the run finished; AutoDev's offline impl runner never removes its worktrees, the folder can be deleted`,
         );
       }
       for (const e of t.errors) eprintln(`  ${t.dir}: ${e}`);
@@ -128,66 +126,4 @@ export async function cmdKnowledge(args: ParsedArgs): Promise<number> {
     for (const e of k.errors) eprintln(e);
   }
   return k.errors.length === 0 ? 0 : 1;
-}
-
-/** The run-state fields `status --json` adds: running, waiting, config, spec, next. */
-export async function runStateJson(
-  dir: string,
-  plan: (PlanTasks & { spec_hash: string }) | null,
-): Promise<Record<string, unknown>> {
-  const [probe, inline, config] = await Promise.all([probeAutodevRunning(dir), readInlineState(dir), readConfig(dir)]);
-  const spec = await checkSpecDrift(dir, plan?.spec_hash ?? null);
-  const w = inline.waiting;
-  const next = decideNextSteps(plan, w);
-  return {
-    running: probe.running === true,
-    running_detail: probe.detail,
-    waiting: w
-      ? {
-          task_id: w.taskId,
-          role: w.role,
-          step: w.step,
-          retry_count: w.retryCount,
-          retry: retryLabel(w.retryCount, config.qaRetryLimit),
-          label: waitingLabel(w, config.qaRetryLimit),
-          last_issues: w.lastIssues,
-          delegation_path: w.delegationPath,
-          response_path: w.responsePath,
-          response: w.response.state,
-          response_error: w.response.error,
-        }
-      : null,
-    inline_errors: inline.errors,
-    config: config.present
-      ? {
-          ok: config.ok,
-          errors: config.errors.map((e) => ({ path: e.path, message: e.message, line: e.line })),
-          qa_retry_limit: config.qaRetryLimit,
-        }
-      : null,
-    spec:
-      spec === null
-        ? null
-        : spec.state === "checked"
-          ? { matches: spec.matches, message: spec.message }
-          : spec.state === "no_spec"
-            ? { matches: false, message: "no .autodev/spec.md" }
-            : { matches: false, message: spec.error },
-    next: { resume: next.resume, execute: next.execute },
-  };
-}
-
-/** The human lines `status` prints about the run. */
-export function runStateLines(s: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  out.push(s.running ? "AutoDev is running (another process holds .autodev/.lock)" : "AutoDev is not running");
-  const w = s.waiting as { label: string; delegation_path: string; response_path: string; response: string } | null;
-  if (w) out.push(`${w.label}: delegation ${w.delegation_path}, response ${w.response_path} (${w.response})`);
-  const c = s.config as { ok: boolean; errors: Array<{ path: string; message: string; line: number }> } | null;
-  if (c && !c.ok) for (const e of c.errors) out.push(`config.json line ${e.line}: ${e.path}: ${e.message}`);
-  const sp = s.spec as { matches: boolean; message: string } | null;
-  if (sp && !sp.matches) out.push(`spec drift: ${sp.message}`);
-  const n = s.next as { resume: { text: string }; execute: { text: string } };
-  out.push(`next: autodev resume ${n.resume.text}; autodev execute: ${n.execute.text}`);
-  return out;
 }

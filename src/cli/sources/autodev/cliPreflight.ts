@@ -11,6 +11,7 @@ import { InvalidInputError } from "../../../core/errors";
 import { loadFromTail, loadPlan } from "../../../core/sources/autodev/ledger/ledgerReader";
 import { LEDGER_OPS, Plan } from "../../../core/sources/autodev/plan/schemas";
 import { AUTODEV_DIR, LEDGER_FILE, ledgerPath } from "../../../core/sources/autodev/autodevPaths";
+import { autodevPresence } from "../../../core/sources/autodev/autodevPresence";
 
 /** How many ids or names an error message lists before "… and N more". */
 const LIST_LIMIT = 20;
@@ -81,6 +82,27 @@ export function requireLedger(dir: string): void {
     ? `${AUTODEV_DIR}/ exists but holds no ${LEDGER_FILE} yet: run AutoDev (\`autodev plan\`) or \`autodev-state init ${dir} --plan FILE\``
     : `this folder has no ${AUTODEV_DIR}/: point at the folder AutoDev runs in, or create a plan with \`autodev-state init ${dir} --plan FILE\``;
   throw new InvalidInputError(`no AutoDev ledger at ${ledger}; ${hint}`);
+}
+
+/** What a read command finds: a ledger, or the plan phase (`.autodev/` written by AutoDev, no ledger yet). */
+export type AutodevStage = "ledger" | "plan_phase";
+
+/**
+ * Like {@link requireLedger}, but the plan phase is an answer, not an error: AutoDev has written
+ * `.autodev/` (config.json, spec.md, the plan phase's delegations…) and no ledger yet.
+ */
+export async function requireAutodevState(dir: string): Promise<AutodevStage> {
+  if (isDirectory(dir)) {
+    const presence = await autodevPresence(dir);
+    if (presence.present && presence.ledger === "missing") return "plan_phase";
+  }
+  requireLedger(dir);
+  return "ledger";
+}
+
+/** The sentence every read command says in the plan phase. */
+export function noLedgerYet(dir: string): string {
+  return `no ledger yet in ${path.join(dir, AUTODEV_DIR)}: AutoDev has not stored a plan (the plan phase writes ${LEDGER_FILE} when \`autodev plan\` finishes)`;
 }
 
 /**

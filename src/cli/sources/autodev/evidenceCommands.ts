@@ -6,7 +6,7 @@
  */
 import { ParsedArgs, withOptionalDir } from "../../cliArgs";
 import { eprintln, printJson, println } from "../../cliOutput";
-import { livePlan, requireLedger, requireTask } from "./cliPreflight";
+import { livePlan, requireAutodevState, requireLedger, requireTask } from "./cliPreflight";
 import {
   listEvidence,
   PATCH_SOURCES,
@@ -49,11 +49,11 @@ async function requireTaskInPlan(dir: string, task: string): Promise<void> {
 /** `evidence [DIR] TASK [--json]`: exit 1 when any bundle, the patch or a tournament file is invalid. */
 export async function cmdEvidence(args: ParsedArgs): Promise<number> {
   const { dir, values } = withOptionalDir(args.positionals, ["TASK"]);
-  requireLedger(dir);
+  const stage = await requireAutodevState(dir);
   const task = values[0];
   const items = await listEvidence(dir, task);
   const patch = await readPatch(dir, task);
-  if (items.length === 0 && !patch) await requireTaskInPlan(dir, task);
+  if (items.length === 0 && !patch && stage === "ledger") await requireTaskInPlan(dir, task);
   const parsedPatch = patch?.ok ? tryParsePatch(patch.text) : null;
   const tournaments = new Map<string, TournamentRecord>();
   for (const i of items) {

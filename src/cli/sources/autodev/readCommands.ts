@@ -1,20 +1,16 @@
 /**
- * The read-only subcommands of `autodev-state`: replay, load, status, log
- * (verify is verifyCommand.ts). Each returns its exit code.
+ * The read-only subcommands of `autodev-state`: replay, load, log (status is statusCommand.ts,
+ * verify verifyCommand.ts). Each returns its exit code.
  */
-import * as fs from "node:fs";
 import { ParsedArgs, UsageError, withOptionalDir } from "../../cliArgs";
-import { requireKnownOp, requireLedger, taskIds, unknownTaskMessage } from "./cliPreflight";
+import { noLedgerYet, requireAutodevState, requireKnownOp, taskIds, unknownTaskMessage } from "./cliPreflight";
 import { InvalidInputError } from "../../../core/errors";
 import { entryChangeLabel } from "../../../core/sources/autodev/timeline/entryChangeLabel";
 import { col, eprintln, printJson, println } from "../../cliOutput";
 import { loadPlan, replayLedger, verifyLedger } from "../../../core/sources/autodev/ledger/ledgerReader";
 import { Plan, planToPy } from "../../../core/sources/autodev/plan/schemas";
-import { listEvidence, readPatch } from "../../../core/sources/autodev/evidence/evidenceStore";
 import { EntrySummary } from "../../../core/sources/autodev/ledger/verifyTypes";
-import { autodevRoot } from "../../../core/sources/autodev/autodevPaths";
-import { displayMessage, displayValue } from "../../../core/text/displayText";
-import { runStateJson, runStateLines } from "./autodevStateCommands";
+import { displayValue } from "../../../core/text/displayText";
 
 /** `replay [DIR] [--at SEQ] [--json]` */
 export async function cmdReplay(args: ParsedArgs): Promise<number> {
@@ -27,7 +23,10 @@ export async function cmdReplay(args: ParsedArgs): Promise<number> {
       throw new UsageError(`--at must be an entry's seq (a whole number from 1), got ${JSON.stringify(atRaw)}`);
     }
   }
-  requireLedger(dir);
+  if ((await requireAutodevState(dir)) === "plan_phase") {
+    if (at !== undefined) throw new InvalidInputError(`replay --at ${at}: ${noLedgerYet(dir)}`);
+    return printPlan(args, null, 0, dir);
+  }
   const { plan, entries } = await replayLedger(dir, at);
   if (at !== undefined && at > entries) {
     throw new InvalidInputError(
@@ -42,13 +41,16 @@ export async function cmdReplay(args: ParsedArgs): Promise<number> {
 /** `load [DIR] [--json]` */
 export async function cmdLoad(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
-  requireLedger(dir);
+  if ((await requireAutodevState(dir)) === "plan_phase") return printPlan(args, null, 0, dir);
   const { plan, entries } = await loadPlan(dir);
   return printPlan(args, plan, entries);
 }
 
-function printPlan(args: ParsedArgs, plan: Plan | null, entries: number): number {
-  if (args.switches.has("json")) printJson({ plan: plan ? planToPy(plan) : null, entries });
+/** Prints a plan; `noLedgerIn` is the folder when there is no ledger yet (the plan phase). */
+function printPlan(args: ParsedArgs, plan: Plan | null, entries: number, noLedgerIn?: string): number {
+  if (args.switches.has("json")) {
+    printJson({ plan: plan ? planToPy(plan) : null, entries, ledger: noLedgerIn === undefined });
+  } else if (noLedgerIn !== undefined) println(`no plan yet: ${noLedgerYet(noLedgerIn)}`);
   else if (!plan) println(`no plan (${entries} entries)`);
   else {
     println(`${displayValue(planTitle(plan))}  (${entries} entries)`);
@@ -66,92 +68,17 @@ export function planTitle(plan: Plan): string {
   return typeof t === "string" && t.trim() ? t : plan.plan_id;
 }
 
-/** `status [DIR] [--json]` */
-export async function cmdStatus(args: ParsedArgs): Promise<number> {
-  const { dir } = withOptionalDir(args.positionals, []);
-  requireLedger(dir);
-  const { plan, entries } = await loadPlan(dir);
-  let last: EntrySummary | null = null;
-  if (entries > 0) await verifyLedger(dir, { replay: false, onEntry: (s) => (last = s) });
-  const lastEntry = last as EntrySummary | null;
-  const rows = [];
-  const byStatus: Record<string, number> = {};
-  for (const phase of plan?.phases ?? []) {
-    for (const t of phase.tasks) {
-      const ev = (await listEvidence(dir, t.id)).length + ((await readPatch(dir, t.id)) ? 1 : 0);
-      const status = String(t.status);
-      byStatus[status] = (byStatus[status] ?? 0) + 1;
-      rows.push({
-        phase_id: phase.id,
-        id: t.id,
-        title: t.title,
-        status,
-        retry_count: t.retry_count,
-        escalated: t.escalated,
-        evidence: ev,
-      });
-    }
-  }
-  const done = (byStatus.complete ?? 0) + (byStatus.skipped ?? 0);
-  const summary = {
-    autodev_dir: fs.existsSync(autodevRoot(dir)),
-    plan_id: plan?.plan_id ?? null,
-    title: plan ? planTitle(plan) : null,
-    spec_hash: plan?.spec_hash ?? null,
-    updated_at: plan?.updated_at ?? null,
-    tasks: rows,
-    totals: { tasks: rows.length, done, by_status: byStatus },
-    ledger: { entries, last_op: lastEntry?.op ?? null, last_timestamp: lastEntry?.timestamp ?? null },
-  };
-  const run = summary.autodev_dir
-    ? await runStateJson(
-        dir,
-        plan
-          ? {
-              phases: plan.phases.map((p) => ({
-                tasks: p.tasks.map((t) => ({ id: t.id, status: String(t.status), title: t.title })),
-              })),
-              spec_hash: plan.spec_hash,
-            }
-          : null,
-      )
-    : { running: false, waiting: null, config: null, spec: null };
-  if (args.switches.has("json")) {
-    printJson({ ...summary, ...run });
-    return 0;
-  }
-  if (!plan) {
-    println(summary.autodev_dir ? "no plan yet (the ledger is empty)" : `no .autodev/ in ${dir}: nothing to show`);
-    if (summary.autodev_dir) for (const l of runStateLines(run)) println(displayMessage(l));
-    return 0;
-  }
-  println(
-    `Plan ${displayValue(planTitle(plan))}  spec ${displayValue(plan.spec_hash)}  updated ${displayValue(plan.updated_at)}`,
-  );
-  println(
-    `${col("PHASE", 6)} ${col("TASK", 8)} ${col("STATUS", 13)} ${col("RETRY", 5)} ${col("ESC", 3)} ${col("EVID", 4)} TITLE`,
-  );
-  for (const r of rows) {
-    println(
-      `${col(r.phase_id, 6)} ${col(r.id, 8)} ${col(r.status, 13)} ${col(String(r.retry_count), 5)} ${col(r.escalated ? "!" : "", 3)} ${col(String(r.evidence), 4)} ${displayValue(r.title)}`,
-    );
-  }
-  const parts = Object.entries(byStatus).map(([k, v]) => `${v} ${displayValue(k)}`);
-  println(`${done}/${rows.length} done · ${parts.join(", ")}`);
-  println(
-    `ledger: ${entries} entries, last ${lastEntry ? `${displayValue(lastEntry.op)} at ${displayValue(lastEntry.timestamp)}` : "—"}`,
-  );
-  for (const l of runStateLines(run)) println(displayMessage(l));
-  return 0;
-}
-
 /** `log [DIR] [--json] [--task ID] [--op OP]` */
 export async function cmdLog(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
   const task = args.options.get("task");
   const op = args.options.get("op");
   if (op !== undefined) requireKnownOp(op);
-  requireLedger(dir);
+  if ((await requireAutodevState(dir)) === "plan_phase") {
+    if (args.switches.has("json")) printJson([]);
+    else eprintln(`the ledger has no entries: ${noLedgerYet(dir)}`);
+    return 0;
+  }
   const rows: EntrySummary[] = [];
   let taskSeen = false;
   const { report, plan } = await verifyLedger(dir, {

@@ -5,7 +5,7 @@
  * command's module when it runs).
  */
 import { ParsedArgs, UsageError, withOptionalDir } from "../../cliArgs";
-import { requireLedger } from "./cliPreflight";
+import { noLedgerYet, requireAutodevState } from "./cliPreflight";
 import { missingEvidenceWarnings, planJsonWarning } from "../../../core/sources/autodev/historyChecks";
 import { printJson, println } from "../../cliOutput";
 import { verifyLedger } from "../../../core/sources/autodev/ledger/ledgerReader";
@@ -13,9 +13,13 @@ import { EntrySummary, VerifyWarning } from "../../../core/sources/autodev/ledge
 import { displayMessage, displayValue } from "../../../core/text/displayText";
 import { AnchorWatch, parseAnchoredHead } from "../../../core/sources/autodev/report/anchoredHead";
 
+/** Exit code of `verify` in the plan phase: nothing to verify yet (neither ok nor an integrity failure). */
+export const EXIT_NO_LEDGER_YET = 5;
+
 /**
  * `verify [DIR] [--json] [--expect-head SEQ:HASH]`: the same findings and warnings in text (stdout)
- * and JSON; exit 1 when broken, or when the ledger no longer holds the anchored head.
+ * and JSON; exit 1 when broken, or when the ledger no longer holds the anchored head;
+ * {@link EXIT_NO_LEDGER_YET} in the plan phase (AutoDev has written `.autodev/` but no ledger yet).
  */
 export async function cmdVerify(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
@@ -23,7 +27,13 @@ export async function cmdVerify(args: ParsedArgs): Promise<number> {
   const anchor = expectRaw === undefined ? null : parseAnchoredHead(expectRaw);
   if (anchor && !anchor.ok) throw new UsageError(`--expect-head: ${anchor.error}`);
   const watch = anchor ? new AnchorWatch(anchor.head) : null;
-  requireLedger(dir);
+  if ((await requireAutodevState(dir)) === "plan_phase") {
+    const message = `${noLedgerYet(dir)}; nothing to verify yet`;
+    if (args.switches.has("json")) {
+      printJson({ ok: null, ledger: false, entries: 0, head: null, errors: [], warnings: [], message });
+    } else println(message);
+    return EXIT_NO_LEDGER_YET;
+  }
   // Only the last status change per task is kept (for the missing-evidence warnings): bounded memory.
   const lastChange = new Map<string, EntrySummary>();
   const { report, plan } = await verifyLedger(dir, {
@@ -43,6 +53,7 @@ export async function cmdVerify(args: ParsedArgs): Promise<number> {
   if (args.switches.has("json")) {
     printJson({
       ok: report.ok,
+      ledger: true,
       entries: report.entries,
       head: report.head ? { seq: report.head.seq, self_hash: report.head.selfHash } : null,
       errors: report.errors.map((e) => ({ line: e.line, seq: e.seq, kind: e.kind, message: e.message })),

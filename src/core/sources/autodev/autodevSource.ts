@@ -1,11 +1,13 @@
 /**
- * AutoDev's `.autodev/` as a {@link StateSource}: detected by its ledger,
- * checked by the ledger verification (hash chain, replay) plus the history
+ * AutoDev's `.autodev/` as a {@link StateSource}: detected by anything AutoDev
+ * writes there (config.json from `autodev init`, the plan phase's inline files,
+ * the ledger once the plan is stored: autodevPresence.ts), so the plan phase
+ * shows before any ledger exists; checked by the ledger verification (hash
+ * chain, replay) when there is a ledger, plus the history
  * warnings (task state machine, missing evidence, plan.json drift), summarised
  * for the CLI, listed for the timeline. The extension keeps a richer adapter
  * (time travel, evidence) under src/extension/sources/autodev/.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { verifyLedger } from "./ledger/ledgerReader";
 import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
@@ -14,24 +16,17 @@ import { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes
 import { Plan } from "./plan/schemas";
 import { sortProblems } from "../sourceProblems";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
-import { AUTODEV_DIR, LEDGER_FILE, PLAN_FILE, autodevRoot, ledgerPath } from "./autodevPaths";
+import { AUTODEV_DIR, LEDGER_FILE, PLAN_FILE, autodevRoot } from "./autodevPaths";
+import { AUTODEV_DETECT_GLOBS, autodevPresence } from "./autodevPresence";
 import { autodevTree } from "./autodevTree";
 import { autodevGraph } from "./autodevGraph";
 import { readRunState, runPlanOf } from "./run/runState";
 import { runStateProblems } from "./run/runProblems";
 import { runBottomNodes, runTopNodes } from "./tree/runTree";
+import { planPhaseNode, taskHistoryNode } from "./tree/inlineTree";
 
 const LEDGER_REL = `${AUTODEV_DIR}/${LEDGER_FILE}`;
 const PLAN_REL = `${AUTODEV_DIR}/${PLAN_FILE}`;
-
-async function isKind(p: string, want: "file" | "dir"): Promise<boolean> {
-  try {
-    const st = await fs.promises.stat(p);
-    return want === "file" ? st.isFile() : st.isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function errorProblem(e: VerifyFinding): SourceProblem {
   return {
@@ -54,17 +49,21 @@ function warningProblem(w: VerifyWarning): SourceProblem {
   };
 }
 
-/** Reads the ledger once: report, replayed plan and entry summaries. */
+/** Reads the ledger once: report, replayed plan and entry summaries (`ledger: false` in the plan phase). */
 async function readAll(location: SourceLocation): Promise<{
   ok: boolean;
+  ledger: boolean;
   errors: readonly VerifyFinding[];
   warnings: readonly VerifyWarning[];
   plan: Plan | null;
   entries: EntrySummary[];
 }> {
+  if ((await autodevPresence(location.workspace)).ledger === "missing") {
+    return { ok: true, ledger: false, errors: [], warnings: [], plan: null, entries: [] };
+  }
   const entries: EntrySummary[] = [];
   const { report, plan } = await verifyLedger(location.workspace, { onEntry: (s) => void entries.push(s) });
-  return { ok: report.ok, errors: report.errors, warnings: report.warnings, plan, entries };
+  return { ok: report.ok, ledger: true, errors: report.errors, warnings: report.warnings, plan, entries };
 }
 
 /** Every problem of `.autodev/`: integrity errors, then (on an intact ledger) the history warnings. */
@@ -99,10 +98,10 @@ function rowOf(e: EntrySummary): SourceTimelineRow {
 export const AUTODEV_SOURCE: StateSource = {
   kind: "autodev",
   displayName: "AutoDev",
-  detectGlobs: [`${AUTODEV_DIR}/${LEDGER_FILE}`],
+  detectGlobs: AUTODEV_DETECT_GLOBS,
 
   async detect(workspace) {
-    if (!(await isKind(autodevRoot(workspace), "dir")) || !(await isKind(ledgerPath(workspace), "file"))) return null;
+    if (!(await autodevPresence(workspace)).present) return null;
     return { kind: "autodev", workspace, dir: autodevRoot(workspace), relDir: AUTODEV_DIR };
   },
 
@@ -113,7 +112,9 @@ export const AUTODEV_SOURCE: StateSource = {
   check: autodevProblems,
 
   async summarize(location) {
-    const { ok, plan, entries } = await readAll(location);
+    const { ok, ledger, plan, entries } = await readAll(location);
+    const run = await readRunState(location.workspace, runPlanOf(plan), { probe: false });
+    const w = run.history.staleWaiting === null ? run.inline.waiting : null;
     const tasks = (plan?.phases ?? []).flatMap((p) =>
       p.tasks.map((t) => ({ id: t.id, title: t.title, status: String(t.status), depends_on: [...t.depends_on] })),
     );
@@ -123,7 +124,10 @@ export const AUTODEV_SOURCE: StateSource = {
       path: location.relDir,
       plan_id: plan?.plan_id ?? null,
       title: typeof title === "string" && title.trim() ? title : (plan?.plan_id ?? null),
-      ok,
+      ok: ledger ? ok : null,
+      ledger,
+      phase: plan ? "execute" : "plan",
+      waiting: w ? { task_id: w.taskId, role: w.role, response: w.response.state } : null,
       tasks,
       entries: entries.length,
     };
@@ -132,9 +136,13 @@ export const AUTODEV_SOURCE: StateSource = {
   async tree(location): Promise<readonly SourceTreeNode[]> {
     const { plan } = await readAll(location);
     const run = await readRunState(location.workspace, runPlanOf(plan));
+    const history = (id: string) => {
+      const n = taskHistoryNode(id, run.history.steps);
+      return n ? [n] : [];
+    };
     return [
       ...runTopNodes(run),
-      ...autodevTree(plan, path.posix.join(location.relDir, PLAN_FILE)),
+      ...(plan ? autodevTree(plan, path.posix.join(location.relDir, PLAN_FILE), history) : [planPhaseNode(run)]),
       ...runBottomNodes(run),
     ];
   },

@@ -7,7 +7,10 @@ import { Plan, Task } from "./plan/schemas";
 import { SourceTreeNode } from "../stateSource";
 import { isDoneStatus, taskStatusIcon, taskStatusLabel } from "../taskStatusIcons";
 
-function taskNode(task: Task, known: ReadonlySet<string>): SourceTreeNode {
+/** Extra children a host hangs under a task (its inline delegations). */
+export type TaskExtras = (taskId: string) => readonly SourceTreeNode[];
+
+function taskNode(task: Task, known: ReadonlySet<string>, extras: TaskExtras): SourceTreeNode {
   const id = `autodev|task|${task.id}`;
   const status = String(task.status);
   const children: SourceTreeNode[] = [
@@ -30,6 +33,7 @@ function taskNode(task: Task, known: ReadonlySet<string>): SourceTreeNode {
       icon: { id: "file" },
       target: { kind: "file" as const, file: f },
     })),
+    ...extras(task.id),
   ];
   return {
     id,
@@ -42,7 +46,7 @@ function taskNode(task: Task, known: ReadonlySet<string>): SourceTreeNode {
 }
 
 /** The tree of `plan` (an info leaf when there is none); `planFile` is what a phase click opens. */
-export function autodevTree(plan: Plan | null, planFile: string): SourceTreeNode[] {
+export function autodevTree(plan: Plan | null, planFile: string, extras: TaskExtras = () => []): SourceTreeNode[] {
   if (!plan) return [{ id: "autodev|empty", label: "No plan yet: the ledger is empty", icon: { id: "info" } }];
   const known = new Set(plan.phases.flatMap((p) => p.tasks.map((t) => t.id)));
   return plan.phases.map((phase) => {
@@ -54,7 +58,7 @@ export function autodevTree(plan: Plan | null, planFile: string): SourceTreeNode
       icon: { id: done === phase.tasks.length && phase.tasks.length > 0 ? "pass" : "folder-library" },
       expanded: true,
       target: { kind: "file", file: planFile },
-      children: phase.tasks.map((t) => taskNode(t, known)),
+      children: phase.tasks.map((t) => taskNode(t, known, extras)),
     };
   });
 }

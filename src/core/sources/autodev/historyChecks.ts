@@ -8,9 +8,10 @@ import { getMaxLineBytes } from "./ledger/read/ledgerLineReader";
 import { truncateText } from "../../text/displayText";
 import { Plan } from "./plan/schemas";
 import { planJsonText } from "./ledger/ledgerWriter";
-import { listEvidence, readPatch } from "./evidence/evidenceStore";
-import { expectationsFrom, requiredEvidenceKinds } from "./evidence/requiredEvidence";
-import { readConfig } from "./config/configReader";
+import { checkBundleRef, listEvidence, readPatch } from "./evidence/evidenceStore";
+import { resolveBundle } from "./evidence/taskEvidence";
+import { requiredEvidenceKinds } from "./evidence/requiredEvidence";
+import { workspaceExpectations } from "./evidence/evidenceExpectations";
 import { EntrySummary, VerifyWarning } from "./ledger/verifyTypes";
 import { planPath } from "./autodevPaths";
 
@@ -23,12 +24,11 @@ export async function missingEvidenceWarnings(
   const lastChange = new Map<string, EntrySummary>();
   for (const e of entries) if (e.taskId && e.toStatus) lastChange.set(e.taskId, e);
   const out: VerifyWarning[] = [];
-  const config = await readConfig(cwd);
-  const expect = expectationsFrom(config.config);
+  const expectations = await workspaceExpectations(cwd);
   for (const phase of plan.phases) {
     for (const task of phase.tasks) {
       const status = String(task.status);
-      const needs = requiredEvidenceKinds(status, expect);
+      const needs = requiredEvidenceKinds(status, expectations.forTask(task.id));
       if (needs.length === 0) continue;
       const items = (await listEvidence(cwd, task.id)).filter((i) => i.ok);
       const have = new Set(items.map((i) => i.kind));
@@ -44,6 +44,20 @@ export async function missingEvidenceWarnings(
           seq: at?.seq ?? null,
           kind: "missing_evidence",
           message: `task ${task.id} is '${status}' but has no valid ${missing.join(" or ")} evidence (.autodev/evidence/${task.id}-${missing[0]}.json)${why}`,
+        });
+      }
+      const bundle = task.evidence_bundle;
+      const ref = typeof bundle === "string" && bundle !== "" ? checkBundleRef(cwd, bundle) : null;
+      const patch = ref?.ok ? await readPatch(cwd, task.id) : null;
+      const resolved = ref?.ok
+        ? resolveBundle(task.id, ref.file, [...items.map((i) => i.file), ...(patch ? [patch.file] : [])])
+        : null;
+      if (resolved?.ok && !resolved.exists) {
+        out.push({
+          atLine: at?.line ?? 1,
+          seq: at?.seq ?? null,
+          kind: "evidence_bundle_dangling",
+          message: `task ${task.id}: ${resolved.note ?? `evidence_bundle names .autodev/evidence/${resolved.file}, which does not exist`}`,
         });
       }
       const dev = items.find((i) => i.ok && i.evidence.kind === "developer");

@@ -126,7 +126,7 @@ export async function confinedDir(cwd: string, dir: string): Promise<string | nu
 }
 
 /** Sorted names in `dir` when it exists and is confined to `cwd`; `{error: null}` when it does not exist. */
-async function listConfined(cwd: string, dir: string): Promise<string[] | { error: string | null }> {
+export async function listConfined(cwd: string, dir: string): Promise<string[] | { error: string | null }> {
   try {
     await fs.promises.lstat(dir);
   } catch {

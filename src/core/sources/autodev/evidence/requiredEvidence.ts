@@ -3,9 +3,11 @@
  * (`orchestrator/execute_phase.py`): developer evidence before `coded` (and
  * `{task}.patch` when its diff is not empty), review evidence before
  * `reviewed`, test evidence before `tested`, tournament evidence before
- * `tournamented` — unless the impl tournament is off in config.json, or its
- * judge model is auto-disabled (`auto_disable_for_models`), when Python moves
- * on without one.
+ * `tournamented` — unless the impl tournament is off in config.json, its
+ * judge model is auto-disabled (`auto_disable_for_models`), or the task ran in
+ * inline mode, where `run_impl_tournament` asserts it is not given the inline
+ * adapter and `execute` logs `impl_tournament_error` and moves on: in each case
+ * Python moves on without one.
  */
 import { NEEDS_REVIEW_EVIDENCE, NEEDS_TEST_EVIDENCE } from "../plan/taskFsm";
 
@@ -21,10 +23,15 @@ export const NEEDS_DEVELOPER_EVIDENCE: readonly string[] = [
 /** Statuses at or past which a task should have tournament evidence (when the impl tournament runs). */
 export const NEEDS_TOURNAMENT_EVIDENCE: readonly string[] = ["tournamented", "complete"];
 
+/** Why a task has (or has not) an impl tournament. */
+export type ImplTournamentRule = "runs" | "disabled" | "auto_disabled" | "inline";
+
 /** What the workspace's config says about optional evidence. */
 export interface EvidenceExpectations {
   /** True when the impl tournament runs (config enables it and does not auto-disable its model). */
   readonly implTournament: boolean;
+  /** Why not, when known. */
+  readonly rule?: ImplTournamentRule;
 }
 
 /** Defaults of the shipped config: the impl tournament runs. */
@@ -45,7 +52,13 @@ export function expectationsFrom(cfg: TournamentSettings | null): EvidenceExpect
   const model = Object.prototype.hasOwnProperty.call(cfg.agents, "judge") ? cfg.agents.judge.model : null;
   const low = model?.toLowerCase() ?? "";
   const autoDisabled = low !== "" && cfg.tournaments.auto_disable_for_models.some((m) => low.includes(m.toLowerCase()));
-  return { implTournament: cfg.tournaments.impl.enabled && !autoDisabled };
+  const rule: ImplTournamentRule = !cfg.tournaments.impl.enabled ? "disabled" : autoDisabled ? "auto_disabled" : "runs";
+  return { implTournament: rule === "runs", rule };
+}
+
+/** The expectations of a task that ran in inline mode (no impl tournament can run there). */
+export function inlineExpectations(base: EvidenceExpectations): EvidenceExpectations {
+  return base.implTournament ? { implTournament: false, rule: "inline" } : base;
 }
 
 /** The bundle kinds `status` implies, in gate order. */

@@ -15,7 +15,8 @@ import {
   readPatch,
 } from "./evidenceStore";
 import { missingEvidence } from "./evidenceSummary";
-import { DEFAULT_EXPECTATIONS, EvidenceExpectations } from "./requiredEvidence";
+import { EvidenceExpectations } from "./requiredEvidence";
+import { workspaceExpectations } from "./evidenceExpectations";
 import { ParsedPatchFile, tryParsePatch } from "./patchModel";
 import { isSafeSegment } from "../autodevPaths";
 import { TournamentRecord, readTournament } from "./tournamentStore";
@@ -30,10 +31,38 @@ export type DiffInfo =
     }
   | { readonly source: PatchSource; readonly file: string; readonly ok: false; readonly error: string };
 
-/** What a task's `evidence_bundle` points to. */
+/**
+ * What a task's `evidence_bundle` points to. Python's execute loop records
+ * `.autodev/evidence/{task}-coder.json` on completion but writes the developer's bundle as
+ * `{task}-developer.json`: such a dangling name resolves to the bundle AutoDev did write.
+ */
 export type BundleRef =
-  | { readonly ok: true; readonly file: string; readonly exists: boolean }
+  | {
+      readonly ok: true;
+      readonly file: string;
+      readonly exists: boolean;
+      /** The evidence file to show: `file` when it exists, else the one AutoDev wrote, else null. */
+      readonly resolved: string | null;
+      /** Why `resolved` differs from `file`, or null. */
+      readonly note: string | null;
+    }
   | { readonly ok: false; readonly error: string };
+
+/** Resolves an `evidence_bundle` file name against the bundle names present. */
+export function resolveBundle(taskId: string, file: string, present: readonly string[]): BundleRef {
+  if (present.includes(file)) return { ok: true, file, exists: true, resolved: file, note: null };
+  const developer = `${taskId}-developer.json`;
+  if (file === `${taskId}-coder.json` && present.includes(developer)) {
+    return {
+      ok: true,
+      file,
+      exists: false,
+      resolved: developer,
+      note: `evidence_bundle names ${file}, a file AutoDev never writes (its execute loop records that name but writes the developer's bundle as ${developer}); showing ${developer}`,
+    };
+  }
+  return { ok: true, file, exists: false, resolved: null, note: null };
+}
 
 /** A task's evidence. */
 export interface TaskEvidence {
@@ -70,14 +99,18 @@ function diffTexts(
   return out;
 }
 
-/** Loads a task's evidence (`status` and `evidenceBundle` come from the plan's task). */
+/**
+ * Loads a task's evidence (`status` and `evidenceBundle` come from the plan's task); without `expect`,
+ * what the task should have is read from the workspace (config.json, and whether the task ran inline).
+ */
 export async function loadTaskEvidence(
   cwd: string,
   taskId: string,
   status: string,
   evidenceBundle: string | null,
-  expect: EvidenceExpectations = DEFAULT_EXPECTATIONS,
+  expectIn?: EvidenceExpectations,
 ): Promise<TaskEvidence> {
+  const expect = expectIn ?? (await workspaceExpectations(cwd)).forTask(taskId);
   const items = await listEvidence(cwd, taskId);
   const patch = isSafeSegment(taskId) ? await readPatch(cwd, taskId) : null;
   const diffs = new Map<PatchSource, DiffInfo>();
@@ -100,9 +133,8 @@ export async function loadTaskEvidence(
   let bundleRef: BundleRef | null = null;
   if (evidenceBundle !== null && evidenceBundle !== "") {
     const ref = checkBundleRef(cwd, evidenceBundle);
-    bundleRef = ref.ok
-      ? { ok: true, file: ref.file, exists: items.some((i) => i.file === ref.file) || patch?.file === ref.file }
-      : ref;
+    const present = [...items.filter((i) => i.ok).map((i) => i.file), ...(patch ? [patch.file] : [])];
+    bundleRef = ref.ok ? resolveBundle(taskId, ref.file, present) : ref;
   }
   return { taskId, items, patch, diffs, tournaments, missing: missingEvidence(status, have, expect), bundleRef };
 }

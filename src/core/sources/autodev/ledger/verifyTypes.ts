@@ -50,7 +50,13 @@ export interface VerifyWarning {
   readonly atLine: number;
   readonly seq: number | bigint | null;
   readonly kind:
-    "fsm_violation" | "missing_evidence" | "plan_json_mismatch" | "plan_json_missing" | "rollback" | "fork";
+    | "fsm_violation"
+    | "missing_evidence"
+    | "evidence_bundle_dangling"
+    | "plan_json_mismatch"
+    | "plan_json_missing"
+    | "rollback"
+    | "fork";
   readonly message: string;
 }
 

@@ -10,6 +10,13 @@
  *   first `pending` task, else nothing;
  * - execute: the first `pending` task (dependencies are not consulted), else
  *   nothing.
+ * In the plan phase (no plan stored yet) `resume` does not go on: it waits
+ * while the response is missing, else deletes inline-state.json and says
+ * "Nothing to resume"; the plan phase goes on when `autodev plan` is run
+ * again with the same intent (it re-reads every plan response present). A
+ * stale inline-state.json (the plan already stored) is deleted by the next
+ * resume, which then goes on as if there were none — or, with its response
+ * gone, waits for it forever.
  */
 import type { InlineWaiting } from "../inline/inlineState";
 
@@ -33,16 +40,25 @@ export interface PlanTasks {
 /** One command's next move. */
 export interface NextMove {
   readonly action:
-    "wait_for_response" | "collect_response" | "fail_invalid_response" | "rerun_task" | "start_task" | "nothing";
+    | "wait_for_response"
+    | "collect_response"
+    | "fail_invalid_response"
+    | "rerun_task"
+    | "start_task"
+    | "clear_and_stop"
+    | "rerun_plan"
+    | "nothing";
   readonly taskId: string | null;
   /** One sentence for people. */
   readonly text: string;
 }
 
-/** What both commands would do. */
+/** What both commands would do, and in the plan phase what moves the plan on. */
 export interface NextSteps {
   readonly resume: NextMove;
   readonly execute: NextMove;
+  /** Before a plan is stored: what the user or agent does next (answer, then `autodev plan` again); else null. */
+  readonly plan: NextMove | null;
 }
 
 function firstTask(
@@ -54,7 +70,13 @@ function firstTask(
 }
 
 function planMove(plan: PlanTasks | null, forResume: boolean): NextMove {
-  if (plan === null) return { action: "nothing", taskId: null, text: "no plan: run `autodev plan` first" };
+  if (plan === null) {
+    return {
+      action: "nothing",
+      taskId: null,
+      text: forResume ? "nothing to resume: no plan yet" : "nothing to execute: no plan yet (No tasks to execute)",
+    };
+  }
   const working = forResume ? firstTask(plan, (s) => RESUMABLE_STATUSES.includes(s)) : null;
   if (working) {
     return {
@@ -72,9 +94,30 @@ function planMove(plan: PlanTasks | null, forResume: boolean): NextMove {
   };
 }
 
-/** Decides the next move of `autodev resume` and `autodev execute`. */
-export function decideNextSteps(plan: PlanTasks | null, waiting: InlineWaiting | null): NextSteps {
+const RERUN_PLAN = "run `autodev plan` again with the same intent (.autodev/spec.md holds it)";
+
+/** The plan phase's next move for the user or agent. */
+function planPhaseMove(waiting: InlineWaiting | null): NextMove {
+  if (waiting === null) {
+    return { action: "rerun_plan", taskId: null, text: 'no plan yet: run `autodev plan "<intent>"`' };
+  }
+  if (waiting.response.state === "missing") {
+    return {
+      action: "wait_for_response",
+      taskId: waiting.taskId,
+      text: `the ${waiting.role} must answer ${waiting.delegationPath} in ${waiting.responsePath}; then ${RERUN_PLAN}`,
+    };
+  }
+  return { action: "rerun_plan", taskId: waiting.taskId, text: `the ${waiting.role} has answered: ${RERUN_PLAN}` };
+}
+
+/**
+ * Decides the next move of `autodev resume` and `autodev execute`; `stale` says inline-state.json no
+ * longer means "waiting" (see inlineHistory.ts).
+ */
+export function decideNextSteps(plan: PlanTasks | null, waiting: InlineWaiting | null, stale = false): NextSteps {
   const execute = planMove(plan, false);
+  const planNext = plan === null ? planPhaseMove(waiting) : null;
   if (waiting !== null) {
     const who = `${waiting.taskId}/${waiting.role}`;
     if (waiting.response.state === "missing") {
@@ -82,12 +125,26 @@ export function decideNextSteps(plan: PlanTasks | null, waiting: InlineWaiting |
         resume: {
           action: "wait_for_response",
           taskId: waiting.taskId,
-          text: `waits: the agent must answer ${waiting.delegationPath} in ${waiting.responsePath} first`,
+          text: stale
+            ? `waits forever: the stale suspend state names ${who}, whose response ${waiting.responsePath} is missing`
+            : `waits: the agent must answer ${waiting.delegationPath} in ${waiting.responsePath} first`,
         },
         execute,
+        plan: planNext,
       };
     }
-    if (waiting.response.state === "invalid") {
+    if (plan === null) {
+      return {
+        resume: {
+          action: "clear_and_stop",
+          taskId: waiting.taskId,
+          text: "deletes inline-state.json and stops (Nothing to resume): resume does not continue the plan phase",
+        },
+        execute,
+        plan: planNext,
+      };
+    }
+    if (waiting.response.state === "invalid" && !stale) {
       return {
         resume: {
           action: "fail_invalid_response",
@@ -95,17 +152,21 @@ export function decideNextSteps(plan: PlanTasks | null, waiting: InlineWaiting |
           text: `fails: ${waiting.responsePath} is invalid (${waiting.response.error?.message ?? "unreadable"}); fix or rewrite it`,
         },
         execute,
+        plan: planNext,
       };
     }
     const after = planMove(plan, true);
     return {
       resume: {
-        action: "collect_response",
-        taskId: waiting.taskId,
-        text: `collects the ${who} response and continues: ${after.text}`,
+        action: stale ? after.action : "collect_response",
+        taskId: stale ? after.taskId : waiting.taskId,
+        text: stale
+          ? `deletes the stale suspend state (${who}), then: ${after.text}`
+          : `collects the ${who} response and continues: ${after.text}`,
       },
       execute,
+      plan: planNext,
     };
   }
-  return { resume: planMove(plan, true), execute };
+  return { resume: planMove(plan, true), execute, plan: planNext };
 }

@@ -11,6 +11,7 @@ import { INLINE_STATE_REL } from "../inline/inlineSchemas";
 import { AUTODEV_DIR, KNOWLEDGE_FILE } from "../autodevPaths";
 import type { RunState } from "./runState";
 import { TOURNAMENTS_REL } from "../tournaments/tournamentIndex";
+import { inlineModeProblems } from "./inlineModeProblems";
 
 /** Every run-state problem of `rs`. */
 export function runStateProblems(rs: RunState): SourceProblem[] {
@@ -98,6 +99,7 @@ export function runStateProblems(rs: RunState): SourceProblem[] {
         : `${s.file} line ${s.line} skipped by AutoDev too: ${s.reason}`,
     });
   }
+  out.push(...inlineModeProblems(rs));
   for (const e of rs.knowledge.errors) {
     out.push({
       file: `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`,

@@ -12,6 +12,10 @@ import { NextSteps, PlanTasks, decideNextSteps } from "./nextStep";
 import { RunningProbe, probeAutodevRunning } from "./runningProbe";
 import { SpecDrift, checkSpecDrift } from "./specDrift";
 import { TournamentSummary, readTournaments } from "../tournaments/tournamentIndex";
+import { InlineHistory, inlineHistory } from "../inline/inlineHistory";
+import { DelegationFile, readDelegation } from "../inline/delegationFile";
+import { listWorkspaceDir } from "../stateFile";
+import { AUTODEV_DIR, EVIDENCE_DIR } from "../autodevPaths";
 
 /** The plan as far as the run state needs it (null when there is no plan). */
 export type RunPlan = (PlanTasks & { readonly spec_hash: string }) | null;
@@ -28,6 +32,18 @@ export interface RunState {
   readonly next: NextSteps;
   /** The plan phase's bundles (`plan-explore-explore.json`, `plan-domain_expert-domain_expert.json`). */
   readonly planEvidence: readonly EvidenceItem[];
+  /** True when the ledger holds a plan (false in the plan phase, before `init_plan`). */
+  readonly planStored: boolean;
+  /** The plan's tasks in plan order (null before a plan is stored). */
+  readonly tasks: ReadonlyArray<{ readonly id: string; readonly status: string }> | null;
+  /** Every delegation and response, per task, with what AutoDev does with it; stale state and hazards. */
+  readonly history: InlineHistory;
+  /** File names in `.autodev/evidence/` (empty when it cannot be listed). */
+  readonly evidenceNames: readonly string[];
+  /** The pending delegation's content (frontmatter, prompt, injected lessons), when one is pending and readable. */
+  readonly delegation: DelegationFile | null;
+  /** Why the pending delegation could not be read, or null. */
+  readonly delegationError: string | null;
 }
 
 /** Options: skip the lock probe (it starts a short process), the home folder and the ranking time (tests). */
@@ -46,12 +62,17 @@ export async function readRunState(cwd: string, plan: RunPlan, options: RunState
     readInlineState(cwd),
     readConfig(cwd),
   ]);
-  const [spec, tours, knowledge, planEvidence] = await Promise.all([
+  const w = inline.waiting;
+  const [spec, tours, knowledge, planEvidence, deleg, evidenceList] = await Promise.all([
     checkSpecDrift(cwd, plan?.spec_hash ?? null),
     readTournaments(cwd, config.config),
     readKnowledge(cwd, config, { home: options.home, nowS: options.nowS }),
     listEvidence(cwd, "plan"),
+    w?.delegationExists ? readDelegation(cwd, w.delegationPath) : Promise.resolve(null),
+    listWorkspaceDir(cwd, `${AUTODEV_DIR}/${EVIDENCE_DIR}`),
   ]);
+  const tasks = plan === null ? null : plan.phases.flatMap((p) => p.tasks.map((t) => ({ id: t.id, status: t.status })));
+  const history = inlineHistory(inline, tasks, config.qaRetryLimit);
   return {
     running,
     inline,
@@ -60,8 +81,14 @@ export async function readRunState(cwd: string, plan: RunPlan, options: RunState
     tournaments: tours.tournaments,
     tournamentErrors: tours.errors,
     knowledge,
-    next: decideNextSteps(plan, inline.waiting),
+    next: decideNextSteps(plan, inline.waiting, history.staleWaiting !== null),
     planEvidence,
+    planStored: plan !== null,
+    tasks,
+    evidenceNames: evidenceList.ok ? evidenceList.names : [],
+    history,
+    delegation: deleg?.ok ? deleg.delegation : null,
+    delegationError: deleg && !deleg.ok && "error" in deleg ? deleg.error : null,
   };
 }
 

@@ -6,9 +6,13 @@
  * come from history.json (a finished run) or the pass folders (a run that
  * stopped), numbered by `pass_num`. An impl tournament's task and
  * convergence come from the task's tournament evidence; otherwise
- * convergence is Python's rule over the passes. A `worktrees/` folder left
- * in an impl tournament means a crashed run (Python removes it when done).
- * Reads are confined to the workspace; never throws.
+ * convergence is Python's rule over the passes; without the evidence (the
+ * offline `autodev tournament --phase=impl` writes none) the task is the
+ * `- task_id:` line Python writes into `initial_a.md`. A tournament finished
+ * when its `history.json` and `final_output.md` are there. A `worktrees/`
+ * folder beside them is what the offline impl runner leaves (its worktree
+ * manager never removes them); only in a tournament that did not finish does
+ * it mean a crashed run. Reads are confined to the workspace; never throws.
  */
 import { AUTODEV_DIR, TOURNAMENTS_DIR } from "../autodevPaths";
 import { listWorkspaceDir, readWorkspaceStateFile } from "../stateFile";
@@ -47,7 +51,7 @@ export interface TournamentSummary {
   /** The last pass's winner (Python's `winner_last`), null without passes. */
   readonly winner: WinnerLabel | null;
   readonly converged: boolean | null;
-  /** True when history.json is there (the run finished). */
+  /** True when history.json and final_output.md are there (the run finished). */
   readonly finished: boolean;
   readonly initial: string | null;
   readonly final: string | null;
@@ -55,12 +59,27 @@ export interface TournamentSummary {
   readonly passArtifacts: readonly PassArtifacts[];
   /** Every file, relative to the tournament folder. */
   readonly files: readonly string[];
-  /** Entries of a leftover `worktrees/` folder (crash), relative to the tournament folder. */
+  /** Entries of a `worktrees/` folder left by a tournament that did not finish (a crash), relative to its folder. */
   readonly leftoverWorktrees: readonly string[] | null;
+  /** Entries of any `worktrees/` folder (also beside a finished tournament), relative to its folder. */
+  readonly worktrees: readonly string[] | null;
   readonly errors: readonly string[];
 }
 
 const PASS_DIR = /^pass_(\d{2,6})$/;
+const MAX_INITIAL_BYTES = 1024 * 1024;
+
+/** The `- task_id: X` line Python's `ImplContentHandler` writes at the top of an impl bundle's markdown. */
+async function taskIdOfInitial(cwd: string, rel: string): Promise<string | null> {
+  const read = await readWorkspaceStateFile(cwd, rel, MAX_INITIAL_BYTES);
+  if (read.kind !== "ok") return null;
+  for (const line of read.text.split("\n", 40)) {
+    if (line.startsWith("## ")) break;
+    const m = /^- task_id: (.{1,200})$/.exec(line.trimEnd());
+    if (m) return m[1];
+  }
+  return null;
+}
 const INCUMBENT = /^incumbent_after_(\d{2,6})\.md$/;
 
 async function passesFromHistory(cwd: string, rel: string, errors: string[]): Promise<PassRecord[] | null> {
@@ -140,11 +159,15 @@ async function readOne(
   let converged: boolean | null = null;
   if (evidence) converged = evidence.converged;
   else if (history !== null) converged = convergedAfter(history, convergenceK(cfg, phase));
-  let leftoverWorktrees: string[] | null = null;
+  let worktrees: string[] | null = null;
   if (names.includes("worktrees")) {
     const wt = await listWorkspaceDir(cwd, `${dir}/worktrees`);
-    leftoverWorktrees = wt.ok ? wt.names.map((n) => `worktrees/${n}`) : ["worktrees"];
+    worktrees = wt.ok ? wt.names.map((n) => `worktrees/${n}`) : ["worktrees"];
   }
+  const finished = history !== null && names.includes("final_output.md");
+  const taskId =
+    evidence?.taskId ??
+    (phase === "impl" && names.includes("initial_a.md") ? await taskIdOfInitial(cwd, `${dir}/initial_a.md`) : null);
   const incumbents = names
     .filter((n) => INCUMBENT.test(n))
     .map((n) => ({ afterPass: Number(INCUMBENT.exec(n)![1]), file: `${dir}/${n}` }))
@@ -153,17 +176,18 @@ async function readOne(
     id,
     dir,
     phase,
-    taskId: evidence?.taskId ?? null,
+    taskId,
     passes,
     winner,
     converged,
-    finished: history !== null,
+    finished,
     initial: names.includes("initial_a.md") ? `${dir}/initial_a.md` : null,
     final: names.includes("final_output.md") ? `${dir}/final_output.md` : null,
     incumbents,
     passArtifacts,
     files: files.sort(),
-    leftoverWorktrees,
+    leftoverWorktrees: finished ? null : worktrees,
+    worktrees,
     errors,
   };
 }

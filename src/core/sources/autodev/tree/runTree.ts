@@ -2,9 +2,10 @@
  * The run-state parts of the AutoDev tree as {@link SourceTreeNode}s: at the
  * top "AutoDev is running" (while another process holds the lock) and the
  * inline suspension ("Waiting on reviewer for 2.3 (retry 2/3)", the
- * delegation, the response and its state, the last issues); below the plan,
- * what comes next, answered responses, Tournaments, Knowledge, Config and
- * the spec.
+ * delegation with its content, the response and its state, the last issues)
+ * or a stale suspend state; below the plan, what comes next, the plan phase's
+ * delegations, delegations of unknown tasks, Tournaments, Knowledge, Config
+ * and the spec. Each task's delegations hang under the task (inlineTree.ts).
  */
 import type { SourceTreeNode } from "../../stateSource";
 import { retryLabel } from "../config/configReader";
@@ -17,13 +18,27 @@ import { configSection } from "./configTree";
 import { knowledgeSection } from "./knowledgeTree";
 import { tournamentsSection } from "./tournamentsTree";
 import { mdTooltip, plainLabel } from "./treeText";
+import { delegationContentNodes, otherStepsNode, planPhaseNode } from "./inlineTree";
 
 const WARN = { id: "warning", color: "problemsWarningIcon.foreground" };
 const ERR = { id: "error", color: "problemsErrorIcon.foreground" };
 
+function staleNode(rs: RunState): SourceTreeNode | null {
+  const w = rs.inline.waiting;
+  if (!w || rs.history.staleWaiting === null) return null;
+  return {
+    id: "autodev|staleState",
+    label: plainLabel(`Stale suspend state: ${w.taskId}/${w.role}`),
+    description: "not waiting",
+    icon: w.response.state === "missing" ? WARN : { id: "info" },
+    tooltip: mdTooltip(rs.history.staleWaiting),
+    target: { kind: "file", file: ".autodev/inline-state.json" },
+  };
+}
+
 function waitingNode(rs: RunState): SourceTreeNode | null {
   const w = rs.inline.waiting;
-  if (!w) return null;
+  if (!w || rs.history.staleWaiting !== null) return null;
   const base = "autodev|waiting";
   const r = w.response;
   const children: SourceTreeNode[] = [
@@ -33,6 +48,8 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
       description: w.delegationExists ? w.delegationPath : `${w.delegationPath} (missing)`,
       icon: w.delegationExists ? { id: "mail" } : WARN,
       target: w.delegationExists ? { kind: "file", file: w.delegationPath } : undefined,
+      tooltip: rs.delegationError ? mdTooltip(rs.delegationError) : undefined,
+      children: rs.delegation ? delegationContentNodes(`${base}|delegation`, rs.delegation) : undefined,
     },
     r.state === "missing"
       ? {
@@ -99,33 +116,6 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
   };
 }
 
-function answeredNode(rs: RunState): SourceTreeNode | null {
-  const pending = rs.inline.waiting?.responsePath;
-  const answered = rs.inline.responses.filter((r) => r.file !== pending);
-  if (answered.length === 0) return null;
-  return {
-    id: "autodev|responses",
-    label: "Answered delegations",
-    description: `${answered.length}`,
-    icon: { id: "mail-read" },
-    children: answered.map((r) => ({
-      id: `autodev|responses|${r.file}`,
-      label: plainLabel(
-        r.response ? `${r.response.task_id} ${r.response.role}` : r.file.slice(r.file.lastIndexOf("/") + 1),
-      ),
-      description:
-        r.state === "invalid"
-          ? `invalid: ${plainLabel(r.error?.message ?? "", 60)}`
-          : r.response?.success
-            ? `ok · ${r.response.duration_s}s`
-            : "failed",
-      icon: r.state === "invalid" ? WARN : r.response?.success ? { id: "check" } : { id: "close" },
-      tooltip: r.response ? mdTooltip(r.response.text) : undefined,
-      target: { kind: "file", file: r.file, line: r.error?.line },
-    })),
-  };
-}
-
 /** Nodes shown above the plan: running (while the lock is held) and the inline suspension. */
 export function runTopNodes(rs: RunState): SourceTreeNode[] {
   const out: SourceTreeNode[] = [];
@@ -140,6 +130,8 @@ export function runTopNodes(rs: RunState): SourceTreeNode[] {
   }
   const waiting = waitingNode(rs);
   if (waiting) out.push(waiting);
+  const stale = staleNode(rs);
+  if (stale) out.push(stale);
   return out;
 }
 
@@ -201,8 +193,9 @@ export function runBottomNodes(rs: RunState, nowS = Date.now() / 1000): SourceTr
   const out: SourceTreeNode[] = [nextNode(rs)];
   const pe = planEvidenceNode(rs);
   if (pe) out.push(pe);
-  const answered = answeredNode(rs);
-  if (answered) out.push(answered);
+  if (rs.planStored && rs.history.steps.some((st) => st.taskId === "plan")) out.push(planPhaseNode(rs));
+  const other = otherStepsNode(rs.history.steps, new Set((rs.tasks ?? []).map((t) => t.id)));
+  if (other) out.push(other);
   const t = tournamentsSection(rs.tournaments, rs.tournamentErrors);
   if (t) out.push(t);
   const k = knowledgeSection(rs.knowledge, nowS);

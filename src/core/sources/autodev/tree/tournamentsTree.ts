@@ -108,6 +108,16 @@ export function tournamentNode(t: TournamentSummary): SourceTreeNode {
       icon: WARN,
       tooltip: mdTooltip(t.leftoverWorktrees.join("\n")),
     });
+  } else if (t.worktrees) {
+    children.push({
+      id: `${base}|worktrees`,
+      label: "worktrees/ kept after the run",
+      description: `${t.worktrees.length}`,
+      icon: { id: "info" },
+      tooltip: mdTooltip(
+        `The tournament finished (history.json and final_output.md are there). AutoDev's offline impl runner never removes its worktrees; this folder can be deleted.\n${t.worktrees.join("\n")}`,
+      ),
+    });
   }
   for (const e of t.errors) {
     children.push({ id: `${base}|error|${children.length}`, label: plainLabel(e), icon: WARN, tooltip: mdTooltip(e) });

@@ -1,0 +1,73 @@
+/**
+ * Is there an AutoDev run in a workspace, and how far has it got? AutoDev
+ * writes `.autodev/config.json` and `spec.md` at `autodev init`, the plan
+ * phase's `inline-state.json`, `delegations/`, `responses/` and
+ * `evidence/plan-*.json` before any ledger exists, and `plan-ledger.jsonl`
+ * only when the plan is stored. Any of these marks the folder as AutoDev's,
+ * so the plan phase is visible before the first ledger line. Nothing is
+ * opened: `lstat` only.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  AUTODEV_DIR,
+  CONFIG_FILE,
+  KNOWLEDGE_FILE,
+  LEDGER_FILE,
+  PLAN_FILE,
+  SPEC_FILE,
+  autodevRoot,
+} from "./autodevPaths";
+
+/** The entries of `.autodev/` that AutoDev writes (any one of them marks the folder as AutoDev's). */
+export const AUTODEV_MARKERS: readonly string[] = [
+  LEDGER_FILE,
+  CONFIG_FILE,
+  SPEC_FILE,
+  "inline-state.json",
+  PLAN_FILE,
+  "delegations",
+  "responses",
+  "evidence",
+  KNOWLEDGE_FILE,
+  "tournaments",
+];
+
+/** Globs (workspace-relative) whose creation or deletion can change what {@link autodevPresence} finds. */
+export const AUTODEV_DETECT_GLOBS: readonly string[] = AUTODEV_MARKERS.map((m) => `${AUTODEV_DIR}/${m}`);
+
+/** What `.autodev/` holds, as far as detection needs. */
+export interface AutodevPresence {
+  /** `.autodev/` is a real folder (not a link) holding at least one of {@link AUTODEV_MARKERS}. */
+  readonly present: boolean;
+  /**
+   * The ledger: "file" (a regular file), "missing" (nothing there: the plan is not stored yet) or
+   * "other" (a link, FIFO, folder…: the ledger reader says what and refuses it).
+   */
+  readonly ledger: "file" | "missing" | "other";
+  /** The markers found, in {@link AUTODEV_MARKERS} order. */
+  readonly markers: readonly string[];
+}
+
+async function lstatKind(p: string): Promise<"file" | "dir" | "other" | "missing"> {
+  try {
+    const st = await fs.promises.lstat(p);
+    return st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
+  } catch {
+    return "missing";
+  }
+}
+
+/** Looks at `<workspace>/.autodev/` without opening anything. */
+export async function autodevPresence(workspace: string): Promise<AutodevPresence> {
+  const root = autodevRoot(workspace);
+  if ((await lstatKind(root)) !== "dir") return { present: false, ledger: "missing", markers: [] };
+  const kinds = await Promise.all(AUTODEV_MARKERS.map((m) => lstatKind(path.join(root, m))));
+  const markers = AUTODEV_MARKERS.filter((_, i) => kinds[i] !== "missing");
+  const ledgerKind = kinds[0];
+  return {
+    present: markers.length > 0,
+    ledger: ledgerKind === "file" ? "file" : ledgerKind === "missing" ? "missing" : "other",
+    markers,
+  };
+}
