@@ -34,7 +34,8 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
     return { running: p.running, runningDetail: p.detail, waiting: null, top: [], bottom: [], problems: [] };
   }
   const rs = await readRunState(cwd, plan);
-  const w = rs.inline.waiting;
+  // A stale suspend state (the plan already stored, the task already done) is not a wait.
+  const w = rs.history.staleWaiting === null ? rs.inline.waiting : null;
   return {
     running: rs.running.running,
     runningDetail: rs.running.detail,
