@@ -143,7 +143,7 @@ describe("autodev inline mode and next steps", function () {
     assert.equal(n.execute.taskId, "2.1");
     n = decideNextSteps(p, { ...w, response: { ...w.response, state: "present" } });
     assert.equal(n.resume.action, "collect_response");
-    assert.match(n.resume.text, /re-run task 1\.2/);
+    assert.match(n.resume.text, /re-runs task 1\.2/);
     n = decideNextSteps(p, {
       ...w,
       response: { ...w.response, state: "invalid", error: { path: "x", message: "bad", line: 2 } },

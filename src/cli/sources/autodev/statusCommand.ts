@@ -98,7 +98,11 @@ export function runStateLines(rs: RunState): string[] {
   if (sp && !sp.matches) out.push(`spec drift: ${sp.message}`);
   const n = rs.next;
   if (n.plan) out.push(`next: ${n.plan.text}`);
-  else out.push(`next: autodev resume ${n.resume.text}; autodev execute: ${n.execute.text}`);
+  else if (n.resume.text === n.execute.text) out.push(`next: autodev resume (and autodev execute) ${n.resume.text}`);
+  else {
+    out.push(`next: autodev resume ${n.resume.text}`);
+    out.push(`      autodev execute ${n.execute.text}`);
+  }
   // One line per hazard (a hazard about several files is one problem per file in `check`).
   const said = new Set<string>();
   for (const p of inlineModeProblems(rs)) {

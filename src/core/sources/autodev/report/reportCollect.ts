@@ -14,7 +14,7 @@ import { loadTaskEvidence, diffSourceLabel } from "../evidence/taskEvidence";
 import { evidenceFailed, summarizeEvidence } from "../evidence/evidenceSummary";
 import { patchStats } from "../evidence/patchModel";
 import { readConfig } from "../config/configReader";
-import { expectationsFrom } from "../evidence/requiredEvidence";
+import { WorkspaceExpectations, workspaceExpectations } from "../evidence/evidenceExpectations";
 import { readTournaments } from "../tournaments/tournamentIndex";
 import { readKnowledge } from "../knowledge/knowledgeReader";
 import {
@@ -111,14 +111,14 @@ async function taskOf(
   t: Plan["phases"][number]["tasks"][number],
   history: HistoryTracker,
   withEvidence: boolean,
-  expect: ReturnType<typeof expectationsFrom>,
+  expect: WorkspaceExpectations,
 ): Promise<ReportTask> {
   const status = String(t.status);
   const evidence: EvidenceLine[] = [];
   const diffs: DiffLine[] = [];
   let missing: readonly string[] = [];
   if (withEvidence) {
-    const ev = await loadTaskEvidence(cwd, t.id, status, t.evidence_bundle, expect);
+    const ev = await loadTaskEvidence(cwd, t.id, status, t.evidence_bundle, expect.forTask(t.id));
     for (const i of ev.items) {
       evidence.push(
         i.ok
@@ -192,7 +192,8 @@ export async function collectRunReport(cwd: string, options: CollectOptions = {}
     notes.push(`${history.untracked} status changes of tasks beyond the first ${MAX_TRACKED_TASKS} are not listed.`);
   }
   const config = await readConfig(cwd);
-  const expect = expectationsFrom(config.config);
+  // Per task: a task that ran inline expects no impl tournament evidence (evidenceExpectations.ts).
+  const expect = await workspaceExpectations(cwd);
   const phases: ReportPhase[] = [];
   let counted = 0;
   for (const phase of plan?.phases ?? []) {

@@ -74,7 +74,7 @@ function planMove(plan: PlanTasks | null, forResume: boolean): NextMove {
     return {
       action: "nothing",
       taskId: null,
-      text: forResume ? "nothing to resume: no plan yet" : "nothing to execute: no plan yet (No tasks to execute)",
+      text: forResume ? "does nothing: no plan yet" : 'does nothing: no plan yet ("No tasks to execute")',
     };
   }
   const working = forResume ? firstTask(plan, (s) => RESUMABLE_STATUSES.includes(s)) : null;
@@ -82,15 +82,15 @@ function planMove(plan: PlanTasks | null, forResume: boolean): NextMove {
     return {
       action: "rerun_task",
       taskId: working.id,
-      text: `re-run task ${working.id} (now '${working.status}') from the developer step`,
+      text: `re-runs task ${working.id} (now '${working.status}') from the developer step`,
     };
   }
   const pending = firstTask(plan, (s) => s === "pending");
-  if (pending) return { action: "start_task", taskId: pending.id, text: `start task ${pending.id}: ${pending.title}` };
+  if (pending) return { action: "start_task", taskId: pending.id, text: `starts task ${pending.id}: ${pending.title}` };
   return {
     action: "nothing",
     taskId: null,
-    text: forResume ? "nothing to resume: no pending or in-progress tasks" : "nothing to execute: no pending task",
+    text: forResume ? "does nothing: no pending or in-progress tasks" : "does nothing: no pending task",
   };
 }
 
@@ -161,8 +161,8 @@ export function decideNextSteps(plan: PlanTasks | null, waiting: InlineWaiting |
         action: stale ? after.action : "collect_response",
         taskId: stale ? after.taskId : waiting.taskId,
         text: stale
-          ? `deletes the stale suspend state (${who}), then: ${after.text}`
-          : `collects the ${who} response and continues: ${after.text}`,
+          ? `deletes the stale suspend state (${who}) and ${after.text}`
+          : `collects the ${who} response and ${after.text}`,
       },
       execute,
       plan: planNext,
