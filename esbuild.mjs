@@ -39,7 +39,7 @@ const extensionContext = {
     // The executable is a small loader that runs the CLI bundle through V8's code cache.
     cli: "src/cli/cliEntry.ts",
     cliMain: "src/cli/main.ts",
-    verifyWorker: "src/core/worker/verifyWorker.ts",
+    stateWorker: "src/core/worker/stateWorker.ts",
     ledgerSegmentWorker: "src/core/sources/autodev/ledger/read/ledgerSegmentWorker.ts",
     makeDemo: "src/sample/demoWorkspace.ts",
   },

@@ -373,7 +373,7 @@ async function bigSession(work, count) {
 }
 
 async function main() {
-  for (const f of ["dist/extension.js", "dist/verifyWorker.js", "dist/webview/timeline.js", "dist/media/codicon.css"]) {
+  for (const f of ["dist/extension.js", "dist/stateWorker.js", "dist/webview/timeline.js", "dist/media/codicon.css"]) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
   }
   mkdirSync(ARTIFACTS, { recursive: true });

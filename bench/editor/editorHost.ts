@@ -6,8 +6,8 @@
  * is not active yet. Then:
  * 1. the folders are put in place (renames) and the extension is activated:
  *    the extension host's main-thread time (event-loop utilization) and wall
- *    time until the Plan tree's first `getChildren` answered (the first paint
- *    request);
+ *    time until the state tree's `getChildren` first answered with roots (the
+ *    first paint with content: sources are detected in the worker);
  * 2. once every folder is verified, the host's RSS with three sources open
  *    (AutoDev at 1 MB and 100 MB, agloop, engine_state);
  * 3. N external appends to each ledger, each by Python (AutoDev's own writer
@@ -22,7 +22,8 @@ import * as path from "node:path";
 import { execFile } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import * as vscode from "vscode";
-import type { AutodevApi } from "../../src/extension/extension";
+import type { StateApi } from "../../src/extension/extension";
+import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdapter";
 
 const EXTENSION_ID = "autodev-state.autodev-state";
 const APPEND_PY = path.join(__dirname, "..", "..", "..", "bench", "editor", "python_append.py");
@@ -76,13 +77,14 @@ export async function run(): Promise<void> {
   for (const f of folders) unstage(f);
   const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
-  const api = (await ext.activate()) as AutodevApi;
-  await api.tree.getChildren();
+  const api = (await ext.activate()) as StateApi;
+  const autodev = api.adapters.autodev as AutodevApi;
+  while ((await api.tree.getChildren()).length === 0) await sleep(2);
   const elu = performance.eventLoopUtilization(elu0);
   result.activation = { wallMs: performance.now() - t0, hostMs: elu.active };
 
   await until(
-    () => api.workspaces.folders.length === folders.length && api.workspaces.folders.every((f) => f.report !== null),
+    () => autodev.folders.folders.length === folders.length && autodev.folders.folders.every((f) => f.report !== null),
     600_000,
     "every ledger verified",
   );
@@ -94,7 +96,7 @@ export async function run(): Promise<void> {
   let treeEvents = 0;
   const sub = api.tree.onDidChangeTreeData(() => treeEvents++);
   const latencies: Record<string, number[]> = {};
-  for (const folder of api.workspaces.folders) {
+  for (const folder of autodev.folders.folders) {
     const name = path.basename(folder.cwd);
     const task = folder.plan!.phases[0].tasks[0].id;
     const uri = vscode.Uri.file(folder.ledgerFile);

@@ -91,43 +91,6 @@ export function lockTimeout(args: ParsedArgs): number {
   return v;
 }
 
-/** The top-level usage text. */
-export const USAGE = `usage: autodev-state <command> [DIR] [options]
-
-DIR is the folder that contains .autodev/ (default: the current folder).
-
-Every state folder (.autodev/, .agloop/, engine_state/, …):
-  check    [DIR] [--json]                      every problem of every state folder in DIR (exit 1 on an error, 2 when none)
-  sources  [DIR] [--json]                      each state folder in DIR with a summary
-  graph    [DIR] [--json | --format json|dot|mermaid|text] [--source KIND]
-                                               tasks and dependencies: cycles, critical path, blocked chains
-
-Read:
-  verify   [DIR] [--json] [--expect-head SEQ:HASH]
-                                               check the hash chain, then replay (and that entry SEQ still has HASH)
-  replay   [DIR] [--at SEQ] [--json]           rebuild the plan from genesis (up to SEQ)
-  load     [DIR] [--json]                      the plan as AutoDev loads it (latest snapshot + later entries)
-  status   [DIR] [--json]                      plan, tasks, retries, evidence, knowledge; running, waiting, config, spec, next
-  log      [DIR] [--json] [--task ID] [--op OP] one line per ledger entry
-  evidence [DIR] TASK [--json]                 list and validate a task's evidence bundles
-  diff     [DIR] TASK [--json]                 summarise a task's patch per file
-  tournaments [DIR] [--json]                   plan and impl tournaments: passes, winners, scores, judges
-  knowledge   [DIR] [--json]                   lessons (swarm, hive) ranked as AutoDev ranks them, rejected lessons
-  report   [DIR] [--format md|html|json] [--out FILE]
-                                               the run report: plan, task histories, evidence, tournaments, verified head
-
-Write (each holds .autodev/.lock, the lock Python AutoDev takes):
-  set-status [DIR] TASK STATUS [--reason TEXT]
-  retry      [DIR] TASK
-  escalate   [DIR] TASK
-  append     [DIR] OP (--payload JSON | --payload-file FILE)
-  init       [DIR] --plan FILE
-  options: --lock-timeout SECONDS (default 30), --session ID
-
-Help: autodev-state help COMMAND (or COMMAND --help), autodev-state --version.
-Exit codes: 0 ok, 1 integrity failure, 2 usage error or bad input, 3 lock timeout, 4 transition not allowed,
-5 (verify) no ledger yet: AutoDev's plan phase has not stored a plan.`;
-
 /** Checks that DIR exists (a missing `.autodev/` inside it is a clean slate). */
 export function requireDir(dir: string): void {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);

@@ -3,7 +3,7 @@
  * (it applies to every ledger read in this process), so it is taken out of
  * argv before the command's own options are parsed.
  */
-import { setMaxLineBytes } from "../core/sources/autodev/ledger/read/ledgerLineReader";
+import { setMaxLineBytes } from "../core/fs/lineLimit";
 import { UsageError } from "./cliArgs";
 
 /** Removes `--max-line-mb N` / `--max-line-mb=N` from argv and applies it; throws UsageError on a bad value. */

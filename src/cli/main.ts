@@ -4,13 +4,15 @@
  * 2 usage or bad input, 3 lock timeout, 4 transition not allowed, 5 (`verify`)
  * no ledger yet: AutoDev's plan phase has not stored a plan.
  */
-import { ParsedArgs, USAGE, UsageError, parseArgs } from "./cliArgs";
+import { UsageError, parseArgs } from "./cliArgs";
+import { type CliCommand, lazy } from "./cliCommand";
 import { eprintln, exitAfterOutput, println } from "./cliOutput";
 
 // What the executable's loader (cliEntry.ts, dist/cli.js) calls once it has loaded this bundle.
 export { exitAfterOutput } from "./cliOutput";
 import { takeLimitOptions } from "./limitOptions";
-import { cliVersion, commandHelp, helpHint } from "./cliHelp";
+import { USAGE, cliVersion, commandHelp, helpHint } from "./cliHelp";
+import { CLI_SOURCES } from "./sources/cliSources";
 import {
   InvalidInputError,
   InvalidTransitionError,
@@ -21,60 +23,15 @@ import {
   WriteRefusedError,
 } from "../core/errors";
 
-type Command = { run: (a: ParsedArgs) => Promise<number>; valued: string[]; switches: string[] };
-type Run = (a: ParsedArgs) => Promise<number>;
-
-/**
- * A command whose module is loaded when it runs: a fresh `autodev-state verify` then loads (and
- * runs the module code of) what verify needs and not the other commands' sources, YAML or diff
- * code (about a third of the CLI's start-up).
- */
-function lazy<M>(load: () => Promise<M>, pick: (m: M) => Run): Run {
-  return async (a) => pick(await load())(a);
-}
-const read = () => import("./sources/autodev/readCommands");
-const write = () => import("./sources/autodev/writeCommands");
-const evidence = () => import("./sources/autodev/evidenceCommands");
-const state = () => import("./sources/autodev/autodevStateCommands");
 const generic = () => import("./sourceCommands");
 const graph = () => import("./graphCommand");
-const report = () => import("./sources/autodev/reportCommand");
 
-const WRITE_OPTS = ["lock-timeout", "session"];
-const COMMANDS: Record<string, Command> = {
-  verify: {
-    run: lazy(
-      () => import("./sources/autodev/verifyCommand"),
-      (m) => m.cmdVerify,
-    ),
-    valued: ["expect-head"],
-    switches: ["json"],
-  },
-  replay: { run: lazy(read, (m) => m.cmdReplay), valued: ["at"], switches: ["json"] },
-  load: { run: lazy(read, (m) => m.cmdLoad), valued: [], switches: ["json"] },
-  status: {
-    run: lazy(
-      () => import("./sources/autodev/statusCommand"),
-      (m) => m.cmdStatus,
-    ),
-    valued: [],
-    switches: ["json"],
-  },
-  log: { run: lazy(read, (m) => m.cmdLog), valued: ["task", "op"], switches: ["json"] },
-  evidence: { run: lazy(evidence, (m) => m.cmdEvidence), valued: [], switches: ["json"] },
-  diff: { run: lazy(evidence, (m) => m.cmdDiff), valued: [], switches: ["json"] },
-  tournaments: { run: lazy(state, (m) => m.cmdTournaments), valued: [], switches: ["json"] },
-  knowledge: { run: lazy(state, (m) => m.cmdKnowledge), valued: [], switches: ["json"] },
+/** Every command: each registered source's, then the ones that serve every source. */
+const COMMANDS: Record<string, CliCommand> = Object.assign({}, ...CLI_SOURCES.map((s) => s.commands), {
   check: { run: lazy(generic, (m) => (a) => m.cmdCheck(a)), valued: [], switches: ["json"] },
   graph: { run: lazy(graph, (m) => (a) => m.cmdGraph(a)), valued: ["format", "source"], switches: ["json"] },
-  report: { run: lazy(report, (m) => m.cmdReport), valued: ["format", "out"], switches: [] },
   sources: { run: lazy(generic, (m) => (a) => m.cmdSources(a)), valued: [], switches: ["json"] },
-  "set-status": { run: lazy(write, (m) => m.cmdSetStatus), valued: ["reason", ...WRITE_OPTS], switches: [] },
-  retry: { run: lazy(write, (m) => m.cmdRetry), valued: WRITE_OPTS, switches: [] },
-  escalate: { run: lazy(write, (m) => m.cmdEscalate), valued: WRITE_OPTS, switches: [] },
-  append: { run: lazy(write, (m) => m.cmdAppend), valued: ["payload", "payload-file", ...WRITE_OPTS], switches: [] },
-  init: { run: lazy(write, (m) => m.cmdInit), valued: ["plan", ...WRITE_OPTS], switches: [] },
-};
+} satisfies Record<string, CliCommand>);
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argvIn: readonly string[]): Promise<number> {

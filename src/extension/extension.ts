@@ -1,131 +1,108 @@
 /**
- * The extension's composition root: builds the worker client, the folder
- * registry, the Plan view, status bar, diagnostics and commands, and wires
- * them together. Everything heavy runs in the ledger worker thread.
+ * The extension's composition root: builds the worker client, the one folder registry and
+ * watcher, the state tree, Problems, the status bar and the timeline, makes every source's
+ * adapter (sources/sourceAdapters.ts) and wires them together. Everything heavy runs in the state
+ * worker thread; nothing here names a source.
  */
 import * as vscode from "vscode";
-import { shutdownFileLockHelpers } from "../core/sources/autodev/lock/fileLock";
-import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
 import { CommandManager } from "./commandManager";
-import { DiagnosticsSync } from "./sources/autodev/diagnosticsSync";
 import { demoWorkspaceHandlers } from "./demoWorkspaceCommand";
-import { FolderPicker } from "./folderPicker";
-import { LedgerCommands } from "./sources/autodev/ledgerCommands";
-import { LedgerDiagnostics } from "./sources/autodev/ledgerDiagnostics";
-import { LedgerWorkerClient } from "./ledgerWorkerClient";
 import { OutputLog } from "./outputLog";
-import { PlanNode } from "./planTreeNodes";
-import { PlanTreeProvider } from "./planTreeProvider";
 import { ReadOnlyDocuments } from "./readOnlyDocuments";
-import { Settings } from "./settings";
+import { SettingsReader } from "./settings";
+import type { AdapterHost, TreeHost } from "./sources/adapterHost";
+import type { SourceAdapter, StateNode } from "./sources/sourceAdapter";
+import { createAdapters } from "./sources/sourceAdapters";
+import { StateDiagnostics } from "./sources/sourceDiagnostics";
+import { StateFolders } from "./sources/stateFolders";
+import { StateWatcher } from "./sources/stateWatcher";
 import { StatusBarController } from "./statusBarController";
-import { TaskCommands } from "./sources/autodev/taskCommands";
-import { registerEvidenceFeatures } from "./sources/autodev/evidenceFeatures";
+import { StateTreeProvider } from "./stateTreeProvider";
+import { StateWorkerClient } from "./stateWorkerClient";
 import { registerTimelineFeatures } from "./timelineFeatures";
-import { SourceWorkspaces } from "./sources/sourceWorkspaces";
-import { SourceDiagnostics } from "./sources/sourceDiagnostics";
-import { RunStateFeatures, registerRunStateFeatures } from "./sources/autodev/runStateFeatures";
-import { createSourceWorkspaces, registerSourceFeatures } from "./sources/sourceFeatures";
+import type { TimelinePanel } from "./timelinePanel";
+import { openFileAt } from "./workspaceFiles";
 
 /** What `activate` returns: handles for integration tests and other extensions. */
-export interface AutodevApi {
-  readonly workspaces: AutodevWorkspaces;
-  readonly tree: PlanTreeProvider;
-  readonly treeView: vscode.TreeView<PlanNode>;
-  readonly diagnostics: LedgerDiagnostics;
-  readonly commands: CommandManager;
+export interface StateApi {
+  /** Every source of every workspace folder. */
+  readonly folders: StateFolders;
+  readonly tree: StateTreeProvider;
+  readonly treeView: vscode.TreeView<StateNode>;
+  /** Problems of every source. */
+  readonly diagnostics: StateDiagnostics;
   readonly statusBar: StatusBarController;
-  readonly tasks: TaskCommands;
-  readonly ledger: LedgerCommands;
-  /** Every state source other than AutoDev, per workspace folder. */
-  readonly sources: SourceWorkspaces;
-  readonly sourceDiagnostics: SourceDiagnostics;
-  /** AutoDev's run state: running, inline suspension, tournaments, knowledge, config, spec. */
-  readonly run: RunStateFeatures;
+  readonly commands: CommandManager;
+  readonly timeline: TimelinePanel;
+  /** What each source's adapter exposes, by kind (AutoDev: its `AutodevApi`). */
+  readonly adapters: Readonly<Record<string, unknown>>;
+  /** Milliseconds `activate` took (the output log says it too). */
+  readonly activationMs: number;
 }
 
+let deactivators: Array<() => Promise<void>> = [];
+
 /** Activates the extension. */
-export function activate(context: vscode.ExtensionContext): AutodevApi {
+export function activate(context: vscode.ExtensionContext): StateApi {
+  const t0 = performance.now();
   const log = new OutputLog();
-  const settings = new Settings();
-  const worker = new LedgerWorkerClient(log);
-  const workspaces = new AutodevWorkspaces(worker, context.workspaceState, log, settings);
-  const sources = createSourceWorkspaces(worker, log, settings, workspaces);
-  const tree = new PlanTreeProvider(workspaces, sources);
+  const settings = new SettingsReader();
+  const worker = new StateWorkerClient(log, () => settings.maxLineBytes());
+  const watcher = new StateWatcher();
+  let adapterOf: (kind: string) => SourceAdapter = (kind) => {
+    throw new Error(vscode.l10n.t("the adapter of {0} is not made yet", kind));
+  };
+  const folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind));
+  const tree = new StateTreeProvider(folders, (kind) => adapterOf(kind));
   const treeView = vscode.window.createTreeView("autodev.plan", { treeDataProvider: tree, showCollapseAll: true });
-  const diagnostics = new LedgerDiagnostics();
-  const statusBar = new StatusBarController(workspaces, sources);
   const docs = new ReadOnlyDocuments();
-  const picker = new FolderPicker(workspaces);
   const commands = new CommandManager(log);
-  const ledger = new LedgerCommands(workspaces, worker, picker, docs, log, settings, statusBar);
-  const tasks = new TaskCommands(workspaces, worker, picker, tree, () => treeView, settings, log);
-  const ledgerHandlers = ledger.handlers();
-  const refreshLedgers = ledgerHandlers["autodev.refresh"];
-  ledgerHandlers["autodev.refresh"] = async (...args: unknown[]) =>
-    void (await Promise.all([refreshLedgers(...args), sources.refreshAll()]));
-  commands.registerAll({ ...ledgerHandlers, ...tasks.handlers(), ...demoWorkspaceHandlers(context.globalStorageUri) });
-  const sync = new DiagnosticsSync(workspaces, worker, diagnostics, settings);
-  context.subscriptions.push(
-    log,
-    worker,
-    workspaces,
-    sources,
-    tree,
-    treeView,
-    diagnostics,
-    statusBar,
-    docs,
-    commands,
-    sync,
-  );
+  const treeHost: TreeHost = {
+    refresh: () => tree.refresh(),
+    children: (node) => tree.getChildren(node),
+    reveal: async (node, options) => void (await treeView.reveal(node, options)),
+    get visible() {
+      return treeView.visible;
+    },
+    get selectedId() {
+      return treeView.selection[0]?.id;
+    },
+    onDidSelect: (listener, thisArg, disposables) =>
+      treeView.onDidChangeSelection((e) => listener.call(thisArg, e.selection[0]), undefined, disposables),
+  };
+  const host: AdapterHost = { context, worker, log, settings, commands, docs, folders, tree: treeHost };
+  const made = createAdapters(host);
+  adapterOf = made.adapterOf;
+  deactivators = made.made.flatMap((a) => (a.deactivate ? [a.deactivate] : []));
+  const diagnostics = new StateDiagnostics(folders);
+  const statusBar = new StatusBarController(folders, adapterOf);
+  commands.registerAll({
+    "autodev.refresh": () => folders.refreshAll(),
+    ...demoWorkspaceHandlers(context.globalStorageUri),
+  });
+  context.subscriptions.push(log, worker, folders, watcher, tree, treeView, diagnostics, statusBar, docs, commands);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(
       () => void vscode.commands.executeCommand("setContext", "autodev.trusted", true),
     ),
-    treeView.onDidChangeVisibility((e) => {
-      if (!e.visible) return;
-      void workspaces.refreshAll();
-      void sources.refreshAll();
-    }),
+    treeView.onDidChangeVisibility((e) => e.visible && void folders.refreshAll()),
   );
   void vscode.commands.executeCommand("setContext", "autodev.trusted", vscode.workspace.isTrusted);
-  registerEvidenceFeatures(context, { workspaces, tree, commands, docs, log, picker });
-  const run = registerRunStateFeatures(context, { workspaces, worker, log, tree, commands, docs });
-  const { diagnostics: sourceDiagnostics } = registerSourceFeatures(context, {
-    sources,
-    worker,
-    docs,
-    tree,
-    treeView: () => treeView,
+  const timeline = registerTimelineFeatures(
+    context,
+    { folders, worker, tree, treeView, log, openFile: (folder, file, line) => openFileAt(folder.cwd, file, line) },
     commands,
-  });
-  const actions = {
-    openLedgerLine: (folderUri: string, line: number) => ledger.openLedgerLine(folderUri, line),
-    showPlanAsOf: (folderUri: string, seq: number) => ledger.showPlanAsOf(folderUri, seq),
-    backToLive: async (folderUri: string) => void (await (await picker.pick(folderUri))?.travelTo(null)),
-    revealTask: (folderUri: string, taskId: string) => tasks.reveal(folderUri, taskId),
-  };
-  registerTimelineFeatures(context, { workspaces, sources, worker, tree, treeView, commands, log, picker, actions });
-  workspaces.sync();
-  void sources.sync();
-  log.info(`AutoDev State activated (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`);
-  return {
-    workspaces,
-    tree,
-    treeView,
-    diagnostics,
-    commands,
-    statusBar,
-    tasks,
-    ledger,
-    sources,
-    sourceDiagnostics,
-    run,
-  };
+  );
+  void folders.sync();
+  const activationMs = performance.now() - t0;
+  log.info(
+    `AutoDev State activated in ${activationMs.toFixed(1)} ms (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`,
+  );
+  const adapters = Object.fromEntries(made.made.map((a) => [a.kind, a.api]));
+  return { folders, tree, treeView, diagnostics, statusBar, commands, timeline, adapters, activationMs };
 }
 
-/** Ends idle lock helpers; everything else is disposed through the context's subscriptions. */
-export function deactivate(): Promise<void> {
-  return shutdownFileLockHelpers();
+/** Ends what the adapters keep outside the disposables (idle lock helpers). */
+export async function deactivate(): Promise<void> {
+  await Promise.all(deactivators.map((d) => d()));
 }

@@ -1,45 +1,89 @@
 /**
- * Typed access to the `autodev.*` settings contributed in package.json.
+ * The one reader of the `autodev.*` settings. Every value is read with the scope of the workspace
+ * folder it applies to (`getConfiguration("autodev", folderUri)`), so a folder-level value wins in
+ * a multi-root window. Defaults live only in package.json: a missing or mistyped value falls back
+ * to the default VS Code reports for the key (`inspect().defaultValue`), never to a number here.
  */
 import * as vscode from "vscode";
+import { z } from "zod";
+import type { SourceSettings } from "../core/sources/stateSource";
 
-/** Reads the extension's settings (always current). */
-export class Settings {
-  private get config(): vscode.WorkspaceConfiguration {
-    return vscode.workspace.getConfiguration("autodev");
+/** A workspace folder, its URI, or nothing (window-wide settings). */
+export type SettingsScope = vscode.WorkspaceFolder | vscode.Uri | undefined;
+
+const SCHEMAS = {
+  verifyOnChange: z.boolean(),
+  lockTimeoutSeconds: z.number().finite().min(0),
+  confirmVerifyAboveMB: z.number().finite().min(0),
+  maxLineMB: z.number().finite().min(1),
+  debounceMs: z.number().finite().min(0).max(2000),
+  historyWarnings: z.boolean(),
+} as const;
+
+type Known = keyof typeof SCHEMAS;
+
+function uriOf(scope: SettingsScope): vscode.Uri | undefined {
+  return scope === undefined ? undefined : "uri" in scope ? scope.uri : scope;
+}
+
+/** Reads settings; one instance serves the whole extension. */
+export class SettingsReader {
+  private config(scope: SettingsScope): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration("autodev", uriOf(scope));
   }
 
-  /** Verify new ledger entries as they arrive (else only reload the plan). */
-  get verifyOnChange(): boolean {
-    return this.config.get<boolean>("verifyOnChange", true);
+  private read<K extends Known>(key: K, scope: SettingsScope): z.output<(typeof SCHEMAS)[K]> {
+    const config = this.config(scope);
+    const schema = SCHEMAS[key];
+    const value = schema.safeParse(config.get(key));
+    if (value.success) return value.data as z.output<(typeof SCHEMAS)[K]>;
+    const fallback = schema.safeParse(config.inspect(key)?.defaultValue);
+    if (fallback.success) return fallback.data as z.output<(typeof SCHEMAS)[K]>;
+    throw new Error(vscode.l10n.t("the setting autodev.{0} has no valid value and no default", key));
+  }
+
+  /** Verify new ledger entries as they arrive (else only reload the plan from the tail). */
+  verifyOnChange(scope: SettingsScope): boolean {
+    return this.read("verifyOnChange", scope);
   }
 
   /** Seconds to wait for `.autodev/.lock` before giving up on a write. */
-  get lockTimeoutSeconds(): number {
-    return Math.max(0, this.config.get<number>("lockTimeoutSeconds", 30));
+  lockTimeoutSeconds(scope: SettingsScope): number {
+    return this.read("lockTimeoutSeconds", scope);
   }
 
   /** Ledgers larger than this (MB) ask before a manual full verification. */
-  get confirmVerifyAboveMB(): number {
-    return Math.max(0, this.config.get<number>("confirmVerifyAboveMB", 512));
+  confirmVerifyAboveMB(scope: SettingsScope): number {
+    return this.read("confirmVerifyAboveMB", scope);
+  }
+
+  /** The longest line a reader keeps in memory, in bytes (read when the worker starts). */
+  maxLineBytes(): number {
+    return this.read("maxLineMB", undefined) * 1024 * 1024;
   }
 
   /** Delay (ms) that coalesces bursts of file events. */
-  get debounceMs(): number {
-    return Math.min(2000, Math.max(0, this.config.get<number>("debounceMs", 150)));
-  }
-
-  /**
-   * What source detection needs from the settings: `autodev.engineStateDir` (where engine_state
-   * lives, relative to the folder; the engine_state source documents and contributes it).
-   */
-  get detectOptions(): { readonly engineStateDir?: string } {
-    const dir = this.config.get<string>("engineStateDir");
-    return typeof dir === "string" && dir.trim() ? { engineStateDir: dir.trim() } : {};
+  debounceMs(scope: SettingsScope): number {
+    return this.read("debounceMs", scope);
   }
 
   /** Show lower-severity history warnings (FSM violations, missing evidence) in Problems. */
-  get historyWarnings(): boolean {
-    return this.config.get<boolean>("historyWarnings", true);
+  historyWarnings(scope: SettingsScope): boolean {
+    return this.read("historyWarnings", scope);
+  }
+
+  /**
+   * The settings a source declares (`StateSource.settings`) for one folder, as they are: the
+   * source validates them (strings are trimmed; unset values are left out).
+   */
+  sourceSettings(names: readonly string[], scope: SettingsScope): SourceSettings {
+    const config = this.config(scope);
+    const out: Record<string, unknown> = {};
+    for (const name of names) {
+      const value = config.get<unknown>(name);
+      if (value === undefined || value === null) continue;
+      out[name] = typeof value === "string" ? value.trim() : value;
+    }
+    return out;
   }
 }

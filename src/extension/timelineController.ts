@@ -1,33 +1,24 @@
 /**
- * The host side of one timeline webview (panel or view): validates every
- * message with the zod schemas of src/protocol.ts, answers page and details
- * requests through the ledger worker (rows are filtered and paged there),
- * runs the commands the webview asks for (open line, plan as of, reveal
- * task, copy a hash — always looking the data up itself), pushes live
- * changes, and links the timeline with the Plan tree's selection.
+ * The host side of one timeline webview (panel or view): validates every message with the zod
+ * schemas of src/protocol.ts, answers page and details requests through the worker's
+ * source-neutral timeline requests (rows are filtered and paged there), runs what the webview asks
+ * for (open a row's line, copy a value, time travel, reveal a task — always looking the data up
+ * itself, and only where the source offers it), pushes live changes, and follows the state tree's
+ * selection. A timeline shows one source of one workspace folder at a time, named by its key.
  */
 import * as vscode from "vscode";
-import type {
-  FolderChoice,
-  HostToWebview,
-  IntegritySummary,
-  TimelinePage,
-  TimelineQuery,
-  WebviewMessageOf,
-  WebviewToHost,
-} from "../protocol";
+import type { HostToWebview, TimelinePage, TimelineQuery, WebviewMessageOf, WebviewToHost } from "../protocol";
 import { parseWebviewMessage } from "../protocol";
 import { EMPTY_FILTER } from "../core/timeline/timelineQuery";
-import { AutodevFolder } from "./sources/autodev/autodevFolder";
 import { Disposable } from "./disposable";
+import type { SourceFolder } from "./sources/sourceAdapter";
+import { timelineChoices, timelineSourceOf } from "./timelineSources";
 import type { TimelineServices } from "./timelineServices";
-import { SourceTimelineBridge, sourceIntegrityOf, timelineKeyOf } from "./sources/sourceTimelineBridge";
-import type { SourceFolderState } from "./sources/sourceFolderState";
 
 /** Rows of the warm-up page (the webview's page size). */
 const WARM_ROWS = 200;
 
-/** What a command asked the timeline to show first. */
+/** What a command asked the timeline to show first (a source key, or a folder URI for its first timeline). */
 export interface TimelineIntent {
   readonly folderUri?: string;
   readonly seq?: number;
@@ -55,8 +46,6 @@ export class TimelineController extends Disposable {
   lastRendered: WebviewMessageOf<"rendered"> | null = null;
   /** Messages refused by validation. */
   rejected = 0;
-  /** Timelines of sources other than AutoDev (keys `<folder uri>#source=<kind>`). */
-  private readonly bridge: SourceTimelineBridge;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -66,10 +55,15 @@ export class TimelineController extends Disposable {
     super();
     this.intent = intent;
     this.register(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
-    this.bridge = new SourceTimelineBridge(services.sources, services.worker);
-    this.register(services.workspaces.onDidChange((f) => this.onFolderChange(f)));
-    if (services.sources) this.register(services.sources.onDidChange((s) => this.onSourceChange(s)));
-    this.warmUp(intent.folderUri ?? services.workspaces.folders[0]?.folder.uri.toString());
+    this.register(services.folders.onDidChange((f) => this.onSourceChange(f)));
+    this.warmUp(intent.folderUri ?? timelineChoices(services.folders)[0]?.uri);
+  }
+
+  /** The source `key` names (a folder URI names its first source with a timeline); throws when gone. */
+  private source(key: string): SourceFolder & { timeline: NonNullable<SourceFolder["timeline"]> } {
+    const s = timelineSourceOf(this.services.folders, key);
+    if (!s) throw new Error(vscode.l10n.t("that state source has no timeline in this workspace (any more)"));
+    return s;
   }
 
   /**
@@ -77,17 +71,15 @@ export class TimelineController extends Disposable {
    * this machine's time zone) and its facets, so the webview's first page request finds them ready.
    * Keep the query equal to the webview's defaults (webview/timelineApp.ts DEFAULT_OPTIONS).
    */
-  private warmUp(folderUri: string | undefined): void {
-    const f = folderUri
-      ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === folderUri)
-      : undefined;
-    if (!f) return;
+  private warmUp(key: string | undefined): void {
+    const s = key ? timelineSourceOf(this.services.folders, key) : undefined;
+    if (!s) return;
     const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
     const query: TimelineQuery = { filter: EMPTY_FILTER, foldSnapshots: true, timeZone };
     void this.services.worker
       .request({
+        ...this.address(s),
         type: "timelinePage",
-        cwd: f.cwd,
         query,
         offset: 0,
         limit: WARM_ROWS,
@@ -95,29 +87,34 @@ export class TimelineController extends Disposable {
         locateSeq: null,
         facets: true,
       })
-      .then((page) => (this.warm = { folderUri: folderUri!, query, page }))
+      .then((page) => (this.warm = { folderUri: s.key, query, page }))
       .catch(() => undefined);
   }
 
-  /** The folder this timeline shows (its URI string), once known. */
+  private address(s: SourceFolder) {
+    return { cwd: s.cwd, kind: s.kind, settings: s.settings };
+  }
+
+  /** The source this timeline shows (its key), once known. */
   get currentFolderUri(): string | null {
     return this.folderUri;
   }
 
-  /** Shows a folder, an entry or a task's entries (from a command while already open). */
+  /** Shows a source, a row or a task's rows (from a command while already open). */
   reveal(intent: TimelineIntent): void {
-    const folderUri = intent.folderUri ?? this.folderUri;
+    const asked = intent.folderUri ? timelineSourceOf(this.services.folders, intent.folderUri)?.key : undefined;
+    const folderUri = asked ?? this.folderUri;
     if (!folderUri) return;
     this.post({ type: "reveal", folderUri, seq: intent.seq ?? null, taskId: intent.taskId ?? null });
   }
 
-  /** The Plan tree selected a task: the timeline filters to it (unless this timeline caused it). */
-  treeSelectedTask(folder: AutodevFolder, taskId: string): void {
+  /** The state tree selected a task of a source: the timeline filters to it (unless this timeline caused it). */
+  treeSelectedTask(sourceKey: string, taskId: string): void {
     if (this.echoTask === taskId) {
       this.echoTask = null;
       return;
     }
-    this.post({ type: "treeTask", folderUri: folder.folder.uri.toString(), taskId });
+    this.post({ type: "treeTask", folderUri: sourceKey, taskId });
   }
 
   /** Handles one raw message from the webview; exported behaviour for tests. */
@@ -139,20 +136,17 @@ export class TimelineController extends Disposable {
   }
 
   private async handle(m: WebviewToHost): Promise<void> {
-    if ("folderUri" in m && m.folderUri && this.bridge.isSourceKey(m.folderUri) && m.type !== "ready") {
-      return this.handleSource(m, m.folderUri);
-    }
     switch (m.type) {
       case "ready":
         this.marks.ready ??= Date.now() - this.openedAt;
         return this.init(m.folderUri);
       case "query": {
-        const f = this.folder(m.folderUri);
-        this.folderUri = m.folderUri;
+        const s = this.source(m.folderUri);
+        this.folderUri = s.key;
         const asked = Date.now();
-        const page = await this.services.worker.request({
+        const result = await this.services.worker.request({
+          ...this.address(s),
           type: "timelinePage",
-          cwd: f.cwd,
           query: m.query,
           offset: m.offset,
           limit: m.limit,
@@ -164,143 +158,104 @@ export class TimelineController extends Disposable {
           this.marks.page = Date.now() - this.openedAt;
           this.marks.pageWorkerMs = Date.now() - asked;
         }
-        return this.post({ type: "page", requestId: m.requestId, page });
+        return this.post({ type: "page", requestId: m.requestId, page: result });
       }
       case "details": {
-        const f = this.folder(m.folderUri);
-        const detail = await this.services.worker.request({ type: "timelineDetail", cwd: f.cwd, seq: m.seq });
+        const s = this.source(m.folderUri);
+        const detail = await this.services.worker.request({ ...this.address(s), type: "timelineDetail", rowId: m.seq });
         return this.post({ type: "details", requestId: m.requestId, detail });
       }
       case "setFolder":
-        this.folder(m.folderUri);
-        this.folderUri = m.folderUri;
+        this.folderUri = this.source(m.folderUri).key;
         return;
-      case "copyHash": {
-        const ref = await this.services.worker.request({
-          type: "timelineEntry",
-          cwd: this.folder(m.folderUri).cwd,
-          seq: m.seq,
-        });
-        const hash = m.which === "self" ? ref?.selfHash : ref?.prevHash;
-        if (!hash) {
-          return this.post({ type: "notice", message: vscode.l10n.t("No {0} for #{1}.", `${m.which}_hash`, m.seq) });
-        }
-        await vscode.env.clipboard.writeText(hash);
-        return this.post({
-          type: "notice",
-          message: vscode.l10n.t("Copied the {0} of #{1}.", `${m.which}_hash`, m.seq),
-        });
-      }
+      case "copyHash":
+        return this.copy(this.source(m.folderUri), m.seq, `${m.which}_hash`);
       case "openLine": {
-        const ref = await this.services.worker.request({
-          type: "timelineEntry",
-          cwd: this.folder(m.folderUri).cwd,
-          seq: m.seq,
-        });
-        if (ref) await this.services.actions.openLedgerLine(m.folderUri, ref.line);
+        const s = this.source(m.folderUri);
+        const ref = await this.services.worker.request({ ...this.address(s), type: "timelineRef", rowId: m.seq });
+        if (ref) await this.services.openFile(s, ref.file, ref.line);
         return;
       }
       case "showPlanAsOf":
-        this.folder(m.folderUri);
-        await this.services.actions.showPlanAsOf(m.folderUri, m.seq);
-        return;
-      case "backToLive":
-        this.folder(m.folderUri);
-        await this.services.actions.backToLive(m.folderUri);
-        return;
+      case "backToLive": {
+        const s = this.source(m.folderUri);
+        if (!s.timeline.travel) {
+          return this.post({ type: "notice", message: vscode.l10n.t("{0} has no time travel.", s.displayName) });
+        }
+        return s.timeline.travel(m.type === "showPlanAsOf" ? m.seq : null);
+      }
       case "revealTask":
-        return this.revealTask(this.folder(m.folderUri), m.taskId, m.focus);
+        return this.revealTask(this.source(m.folderUri), m.taskId, m.focus);
       case "rendered":
         return this.rendered(m);
     }
   }
 
-  /** A message about a source timeline (not an AutoDev ledger). */
-  private async handleSource(m: WebviewToHost, key: string): Promise<void> {
-    switch (m.type) {
-      case "query":
-        this.folderUri = key;
-        return this.post({ type: "page", requestId: m.requestId, page: await this.bridge.page(m) });
-      case "details":
-        return this.post({ type: "details", requestId: m.requestId, detail: await this.bridge.detail(key, m.seq) });
-      case "setFolder":
-        this.bridge.state(key);
-        this.folderUri = key;
-        return;
-      case "openLine":
-        return this.bridge.openLine(key, m.seq);
-      case "copyHash":
-        return this.post({
-          type: "notice",
-          message: vscode.l10n.t("{0} rows have no hashes.", this.bridge.state(key).displayName),
-        });
-      case "showPlanAsOf":
-      case "backToLive":
-        return this.post({ type: "notice", message: vscode.l10n.t("Time travel is for the AutoDev ledger.") });
-      case "revealTask":
-      case "rendered":
-      case "ready":
-        return m.type === "rendered" ? this.rendered(m) : undefined;
+  /** Copies a value of a row the host looks up itself (a hash). */
+  private async copy(s: SourceFolder, rowId: number, name: string): Promise<void> {
+    const ref = await this.services.worker.request({ ...this.address(s), type: "timelineRef", rowId });
+    const value = ref?.copy[name];
+    if (ref && Object.keys(ref.copy).length === 0) {
+      return this.post({ type: "notice", message: vscode.l10n.t("{0} rows have no hashes.", s.displayName) });
+    }
+    if (!value) return this.post({ type: "notice", message: vscode.l10n.t("No {0} for #{1}.", name, rowId) });
+    await vscode.env.clipboard.writeText(value);
+    return this.post({ type: "notice", message: vscode.l10n.t("Copied the {0} of #{1}.", name, rowId) });
+  }
+
+  private async revealTask(s: SourceFolder, taskId: string, focus: boolean): Promise<void> {
+    const reveal = s.timeline?.revealTask;
+    if (!reveal) return;
+    if (!focus) this.echoTask = taskId;
+    try {
+      if (!(await reveal(taskId, focus))) this.echoTask = null;
+    } catch (e) {
+      this.echoTask = null;
+      throw e;
     }
   }
 
-  private onSourceChange(s: SourceFolderState | undefined): void {
-    if (s === undefined) return this.post({ type: "folders", folders: this.choices() });
-    const key = timelineKeyOf(s);
-    if (key !== this.folderUri || !s.source.hasTimeline) return;
-    this.post({
-      type: "ledgerChanged",
-      folderUri: key,
-      entries: s.timelineRows ?? 0,
-      travelSeq: null,
-      integrity: sourceIntegrityOf(s),
-    });
+  private onSourceChange(s: SourceFolder | undefined): void {
+    if (s === undefined) return this.post({ type: "folders", folders: timelineChoices(this.services.folders) });
+    if (s.key !== this.folderUri || !s.timeline) return;
+    clearTimeout(this.changeTimer);
+    this.changeTimer = setTimeout(() => {
+      const t = s.timeline;
+      if (!t) return;
+      this.post({
+        type: "ledgerChanged",
+        folderUri: s.key,
+        entries: t.rows,
+        travelSeq: t.travelRowId,
+        integrity: t.integrity,
+      });
+    }, 50);
   }
 
   private init(saved: string | null): void {
-    const folders = this.choices();
-    const known = (uri: string | null | undefined) => (uri && folders.some((c) => c.uri === uri) ? uri : null);
+    const folders = timelineChoices(this.services.folders);
+    const known = (key: string | null | undefined) => {
+      const k = key ? timelineSourceOf(this.services.folders, key)?.key : undefined;
+      return k && folders.some((c) => c.uri === k) ? k : null;
+    };
     this.folderUri = known(this.intent.folderUri) ?? known(saved) ?? folders[0]?.uri ?? null;
-    const f = this.folderUri
-      ? this.services.workspaces.folders.find((x) => x.folder.uri.toString() === this.folderUri)
-      : undefined;
-    const src =
-      this.folderUri && this.bridge.isSourceKey(this.folderUri) ? this.bridge.state(this.folderUri) : undefined;
+    const s = this.folderUri ? timelineSourceOf(this.services.folders, this.folderUri) : undefined;
     const warm =
-      this.warm && this.warm.folderUri === this.folderUri && f && this.warm.page.entries === f.entries
+      this.warm && this.warm.folderUri === this.folderUri && s && this.warm.page.entries === s.timeline.rows
         ? this.warm
         : null;
     this.post({
       type: "init",
       folders,
       folderUri: this.folderUri,
-      travelSeq: f?.timeTravel?.seq ?? null,
-      integrity: f ? integrityOf(f) : src ? sourceIntegrityOf(src) : null,
+      travelSeq: s?.timeline.travelRowId ?? null,
+      integrity: s?.timeline.integrity ?? null,
       focusTask: this.intent.taskId ?? null,
       locateSeq: this.intent.seq ?? null,
       firstPage: warm ? { query: warm.query, page: warm.page } : null,
     });
     this.intent = {};
     this.warm = null;
-  }
-
-  private async revealTask(folder: AutodevFolder, taskId: string, focus: boolean): Promise<void> {
-    if (focus) {
-      await this.services.actions.revealTask(folder.folder.uri.toString(), taskId);
-      return;
-    }
-    const view = this.services.treeView;
-    if (!view.visible) return;
-    const node = await this.services.tree.findTaskNode(folder, taskId);
-    const selected = view.selection[0];
-    if (!node || (selected && selected.id === node.id)) return;
-    this.echoTask = taskId;
-    try {
-      await view.reveal(node, { select: true, focus: false, expand: false });
-    } catch (e) {
-      this.echoTask = null;
-      throw e;
-    }
   }
 
   private rendered(m: WebviewMessageOf<"rendered">): void {
@@ -320,41 +275,6 @@ export class TimelineController extends Disposable {
     this.renderedEmitter.fire(m);
   }
 
-  private onFolderChange(f: AutodevFolder | undefined): void {
-    if (f === undefined) {
-      this.post({ type: "folders", folders: this.choices() });
-      return;
-    }
-    if (f.folder.uri.toString() !== this.folderUri) return;
-    clearTimeout(this.changeTimer);
-    this.changeTimer = setTimeout(() => {
-      this.post({
-        type: "ledgerChanged",
-        folderUri: f.folder.uri.toString(),
-        entries: f.entries,
-        travelSeq: f.timeTravel?.seq ?? null,
-        integrity: integrityOf(f),
-      });
-    }, 50);
-  }
-
-  private choices(): FolderChoice[] {
-    const ledgers = this.services.workspaces.folders.map((f) => ({
-      uri: f.folder.uri.toString(),
-      name: f.folder.name,
-    }));
-    return [
-      ...ledgers,
-      ...this.bridge.choices((vscode.workspace.workspaceFolders?.length ?? 0) > 1 || ledgers.length > 0),
-    ];
-  }
-
-  private folder(uri: string): AutodevFolder {
-    const f = this.services.workspaces.folders.find((x) => x.folder.uri.toString() === uri);
-    if (!f) throw new Error(vscode.l10n.t("that folder has no .autodev/ state (any more)"));
-    return f;
-  }
-
   /** Posts a typed message to the webview (dropped when it is gone). */
   post(message: HostToWebview): void {
     if (this.isDisposed) return;
@@ -365,12 +285,4 @@ export class TimelineController extends Disposable {
     clearTimeout(this.changeTimer);
     super.dispose();
   }
-}
-
-/** Integrity at a glance, from a folder's last report. */
-export function integrityOf(f: AutodevFolder): IntegritySummary | null {
-  const r = f.report;
-  if (!r) return null;
-  const first = r.errors[0];
-  return { ok: r.ok, brokenLine: first ? first.atLine : null, message: first ? first.message : null };
 }

@@ -9,35 +9,34 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { AutodevApi } from "../../src/extension/extension";
-import type { SourceFolderState } from "../../src/extension/sources/sourceFolderState";
-import type { PlanNode } from "../../src/extension/planTreeNodes";
-import { eventually, extension } from "./helpers";
+import type { StateApi } from "../../src/extension/extension";
+import type { DefaultSourceFolder } from "../../src/extension/sources/defaultSourceFolder";
+import { type AnyNode, autodevOf, childrenOf, eventually, extension } from "./helpers";
 
-async function api(): Promise<AutodevApi> {
+async function api(): Promise<StateApi> {
   const ext = extension();
-  return (ext.isActive ? ext.exports : await ext.activate()) as AutodevApi;
+  return (ext.isActive ? ext.exports : await ext.activate()) as StateApi;
 }
 
 /** The agloop source of the folder named `name`, once it has been read. */
-async function agloopOf(a: AutodevApi, name: string): Promise<SourceFolderState> {
-  const find = (): SourceFolderState | undefined =>
-    a.sources.all.find((s) => s.kind === "agloop" && s.folder.name === name);
+async function agloopOf(a: StateApi, name: string): Promise<DefaultSourceFolder> {
+  const find = (): DefaultSourceFolder | undefined =>
+    a.folders.all.find((s) => s.kind === "agloop" && s.folder.name === name) as DefaultSourceFolder | undefined;
   assert.ok(await eventually(() => (find()?.problems ?? null) !== null, 30_000), `no agloop source read in ${name}`);
   return find()!;
 }
 
 /** Every Plan node under the agloop root of `state`, depth first, with its tree item. */
 async function agloopItems(
-  a: AutodevApi,
-  state: SourceFolderState,
-): Promise<{ node: PlanNode; item: vscode.TreeItem }[]> {
-  const roots = await a.tree.getChildren();
+  a: StateApi,
+  state: DefaultSourceFolder,
+): Promise<{ node: AnyNode; item: vscode.TreeItem }[]> {
+  const roots = await childrenOf(a);
   const root = roots.find((n) => n.kind === "sourceRoot" && n.state === state);
   assert.ok(root, "the agloop source has a root in the Plan view");
-  const out: { node: PlanNode; item: vscode.TreeItem }[] = [];
-  const walk = async (n: PlanNode): Promise<void> => {
-    for (const c of await a.tree.getChildren(n)) {
+  const out: { node: AnyNode; item: vscode.TreeItem }[] = [];
+  const walk = async (n: AnyNode): Promise<void> => {
+    for (const c of await childrenOf(a, n)) {
       out.push({ node: c, item: a.tree.getTreeItem(c) });
       await walk(c);
     }
@@ -185,7 +184,7 @@ describe("agloop source in VS Code", function () {
     await new Promise((r) => setTimeout(r, 1000));
     fs.cpSync(path.join(from, ".agloop"), to, { recursive: true });
     const appeared = await eventually(
-      () => a.sources.all.some((s) => s.kind === "agloop" && s.folder.name === "python-small"),
+      () => a.folders.all.some((s) => s.kind === "agloop" && s.folder.name === "python-small"),
       15_000,
     );
     // A watcher can miss files created right after their folder; the Refresh command re-detects.
@@ -194,10 +193,10 @@ describe("agloop source in VS Code", function () {
       await vscode.commands.executeCommand("autodev.refresh");
     }
     await agloopOf(a, "python-small");
-    const roots = (await a.tree.getChildren()).map((r) => label(a.tree.getTreeItem(r)));
+    const roots = (await childrenOf(a)).map((r) => label(a.tree.getTreeItem(r)));
     assert.ok(roots.filter((r) => r === "agloop").length >= 3, roots.join(" | "));
     assert.ok(
-      a.workspaces.folders.some((f) => path.basename(f.cwd) === "python-small"),
+      autodevOf(a).folders.folders.some((f) => path.basename(f.cwd) === "python-small"),
       "the AutoDev folder is still shown",
     );
   });

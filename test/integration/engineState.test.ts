@@ -12,16 +12,16 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { AutodevApi } from "../../src/extension/extension";
-import type { PlanNode } from "../../src/extension/planTreeNodes";
-import { eventually, extension } from "./helpers";
+import type { StateApi } from "../../src/extension/extension";
+import type { DefaultSourceFolder } from "../../src/extension/sources/defaultSourceFolder";
+import { type AnyNode, autodevOf, childrenOf, eventually, extension } from "./helpers";
 
 const REPO = path.join(__dirname, "../../..");
 const FIXTURES = path.join(REPO, "test/fixtures");
 
-async function api(): Promise<AutodevApi> {
+async function api(): Promise<StateApi> {
   const ext = extension();
-  return (ext.isActive ? ext.exports : await ext.activate()) as AutodevApi;
+  return (ext.isActive ? ext.exports : await ext.activate()) as StateApi;
 }
 
 const GIT_ENV = {
@@ -55,20 +55,21 @@ describe("engine_state source in VS Code", function () {
   let folder: vscode.WorkspaceFolder;
   let dir: string;
 
-  const engine = (a: AutodevApi) => a.sources.of(folder).find((s) => s.kind === "engine_state");
+  const engine = (a: StateApi) =>
+    a.folders.of(folder).find((s) => s.kind === "engine_state") as DefaultSourceFolder | undefined;
 
-  async function labelsOf(a: AutodevApi, node?: PlanNode): Promise<Array<{ node: PlanNode; item: vscode.TreeItem }>> {
-    return (await a.tree.getChildren(node)).map((n) => ({ node: n, item: a.tree.getTreeItem(n) as vscode.TreeItem }));
+  async function labelsOf(a: StateApi, node?: AnyNode): Promise<Array<{ node: AnyNode; item: vscode.TreeItem }>> {
+    return (await childrenOf(a, node)).map((n) => ({ node: n, item: a.tree.getTreeItem(n) as vscode.TreeItem }));
   }
 
-  async function engineRoot(a: AutodevApi): Promise<PlanNode> {
-    const roots = await a.tree.getChildren();
+  async function engineRoot(a: StateApi): Promise<AnyNode> {
+    const roots = await childrenOf(a);
     const found = roots.find((n) => n.kind === "sourceRoot" && n.state.kind === "engine_state" && n.state.cwd === dir);
     assert.ok(found, `no engine_state root among ${roots.map((n) => n.id).join(" | ")}`);
     return found;
   }
 
-  async function manifestDescription(a: AutodevApi): Promise<string> {
+  async function manifestDescription(a: StateApi): Promise<string> {
     const top = await labelsOf(a, await engineRoot(a));
     return String(top.find((t) => t.item.label === "Manifest")?.item.description ?? "");
   }
@@ -87,7 +88,7 @@ describe("engine_state source in VS Code", function () {
       const from = name === "recognizers.jsonl" ? "engine-state-broken" : "engine-state-small";
       fs.copyFileSync(path.join(FIXTURES, from, "engine_state", name), path.join(dir, "engine_state", name));
     }
-    await a.sources.refreshAll();
+    await a.folders.refreshAll();
     assert.ok(await eventually(() => (engine(a)?.problems ?? null) !== null, 30_000), "engine_state was never read");
   });
 
@@ -95,7 +96,7 @@ describe("engine_state source in VS Code", function () {
     fs.rmSync(path.join(dir, "engine_state"), { recursive: true, force: true });
     fs.rmSync(path.join(dir, ".git"), { recursive: true, force: true });
     const a = await api();
-    await a.sources.refreshAll();
+    await a.folders.refreshAll();
   });
 
   it("shows the manifest with its stale revision beside HEAD, the counts and the lines", async () => {
@@ -169,7 +170,7 @@ describe("engine_state source in VS Code", function () {
   it("shows AutoDev, agloop and engine_state side by side for the same folder (every registered source)", async () => {
     const a = await api();
     const kindsOfFolder = async (): Promise<string[]> => {
-      const roots = await a.tree.getChildren();
+      const roots = await childrenOf(a);
       const ofFolder = roots.filter(
         (n) => (n.kind === "root" && n.folder.cwd === dir) || (n.kind === "sourceRoot" && n.state.cwd === dir),
       );
@@ -181,7 +182,7 @@ describe("engine_state source in VS Code", function () {
     fs.mkdirSync(agloop);
     try {
       fs.cpSync(path.join(FIXTURES, "agloop-clean", ".agloop"), agloop, { recursive: true });
-      await a.sources.refreshAll();
+      await a.folders.refreshAll();
       let kinds = await kindsOfFolder();
       for (
         const deadline = Date.now() + 30_000;
@@ -192,12 +193,12 @@ describe("engine_state source in VS Code", function () {
       }
       assert.deepEqual(kinds, ["autodev", "agloop", "engine_state"]);
       assert.ok(
-        a.workspaces.folders.some((f) => f.cwd === dir),
+        autodevOf(a).folders.folders.some((f) => f.cwd === dir),
         "the AutoDev adapter has the folder too",
       );
     } finally {
       fs.rmSync(agloop, { recursive: true, force: true });
-      await a.sources.refreshAll();
+      await a.folders.refreshAll();
     }
   });
 

@@ -8,9 +8,9 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { AutodevApi } from "../../src/extension/extension";
+import type { StateApi } from "../../src/extension/extension";
 import type { OpenedDiff } from "../../src/extension/sources/autodev/evidenceDiffOpener";
-import { eventually, extension } from "./helpers";
+import { autodevOf, childrenOf, eventually, extension } from "./helpers";
 
 /** `git diff --cached -M` of the change below, captured once from real git. */
 const PATCH =
@@ -46,7 +46,7 @@ function activeTab(): vscode.Tab | undefined {
 }
 
 describe("evidence", () => {
-  let api: AutodevApi;
+  let api: StateApi;
   let root: string;
   let folderUri: string;
   const created: string[] = [];
@@ -54,10 +54,10 @@ describe("evidence", () => {
   before(async () => {
     const ext = extension();
     await ext.activate();
-    api = ext.exports as AutodevApi;
+    api = ext.exports as StateApi;
     // The folder whose task 1.1 has a .patch (the default fixture's only folder, or one of several).
     const withPatch = () =>
-      api.workspaces.folders.find(
+      autodevOf(api).folders.folders.find(
         (f) => !!f.plan && fs.existsSync(path.join(f.cwd, ".autodev", "evidence", "1.1.patch")),
       );
     assert.ok(await eventually(() => !!withPatch(), 30_000), "no folder with a plan and .autodev/evidence/1.1.patch");
@@ -100,10 +100,10 @@ describe("evidence", () => {
   });
 
   it("shows task 1.1's developer bundle and .patch under the task, with summaries", async () => {
-    const folder = api.workspaces.folders.find((f) => f.cwd === root)!;
-    const task = await api.tree.findTaskNode(folder, "1.1");
+    const folder = autodevOf(api).folders.folders.find((f) => f.cwd === root)!;
+    const task = await autodevOf(api).findTaskNode(folder, "1.1");
     assert.ok(task, "task 1.1 is not in the tree");
-    const children = await api.tree.getChildren(task);
+    const children = await childrenOf(api, task);
     const labels = children.map((n) => String(api.tree.getTreeItem(n).label));
     assert.ok(
       labels.some((l) => /^developer (succeeded|failed): \d+ files? changed/.test(l)),
@@ -115,7 +115,7 @@ describe("evidence", () => {
     assert.equal(item.description, "1.1.patch");
     assert.ok(item.iconPath instanceof vscode.ThemeIcon);
     assert.equal(item.command?.command, "autodev.openEvidenceDiff");
-    const files = await api.tree.getChildren(patch);
+    const files = await childrenOf(api, patch);
     assert.ok(files.length > 0, "the patch node has no file children");
   });
 

@@ -1,5 +1,10 @@
 // Small helpers shared by the integration tests (they run inside the extension host).
 import * as vscode from "vscode";
+import type { StateApi } from "../../src/extension/extension";
+import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdapter";
+import type { AutodevNode } from "../../src/extension/sources/autodev/autodevNodes";
+import type { StateNode } from "../../src/extension/sources/sourceAdapter";
+import type { DefaultNode } from "../../src/extension/sources/sourceTreeModel";
 
 /** The extension's id: `publisher.name` from package.json. */
 export const EXTENSION_ID = "autodev-state.autodev-state";
@@ -19,4 +24,23 @@ export async function eventually(check: () => boolean, timeoutMs: number): Promi
     await new Promise((r) => setTimeout(r, 100));
   }
   return check();
+}
+
+/** A node of the state tree as the tests look at it: AutoDev's or the default adapter's. */
+export type AnyNode = AutodevNode | DefaultNode;
+
+/** The extension's API, activating it first when needed. */
+export async function stateApi(): Promise<StateApi> {
+  const ext = extension();
+  return (ext.isActive ? ext.exports : await ext.activate()) as StateApi;
+}
+
+/** AutoDev's handles in the API (its adapter's `api`). */
+export function autodevOf(a: StateApi): AutodevApi {
+  return a.adapters.autodev as AutodevApi;
+}
+
+/** The children of a state-tree node (the roots for none), typed for the tests. */
+export async function childrenOf(a: StateApi, node?: StateNode): Promise<AnyNode[]> {
+  return (await a.tree.getChildren(node)) as AnyNode[];
 }

@@ -9,26 +9,25 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { AutodevApi } from "../../src/extension/extension";
-import type { PlanNode } from "../../src/extension/planTreeNodes";
-import { eventually, extension } from "./helpers";
+import type { StateApi } from "../../src/extension/extension";
+import { type AnyNode, autodevOf, childrenOf, eventually, extension } from "./helpers";
 
 const REPO = path.join(__dirname, "../../..");
 
-async function api(): Promise<AutodevApi> {
+async function api(): Promise<StateApi> {
   const ext = extension();
-  return (ext.isActive ? ext.exports : await ext.activate()) as AutodevApi;
+  return (ext.isActive ? ext.exports : await ext.activate()) as StateApi;
 }
 
-function firstFolder(a: AutodevApi) {
-  const f = a.workspaces.folders[0];
+function firstFolder(a: StateApi) {
+  const f = autodevOf(a).folders.folders[0];
   assert.ok(f, "no AutoDev folder");
   return f;
 }
 
 /** "id title" of each task under `node`: the id is the label, the title ends the description. */
-async function titledTasks(a: AutodevApi, node?: PlanNode): Promise<string[]> {
-  const kids = await a.tree.getChildren(node);
+async function titledTasks(a: StateApi, node?: AnyNode): Promise<string[]> {
+  const kids = await childrenOf(a, node);
   return kids.map((k) => {
     const item = a.tree.getTreeItem(k);
     return `${String(item.label)} ${String(item.description).split(" · ").pop()}`;
@@ -42,7 +41,7 @@ describe("Plan view", function () {
     const a = await api();
     assert.ok(
       await eventually(
-        () => a.workspaces.folders.length > 0 && a.workspaces.folders.every((f) => f.report !== null),
+        () => autodevOf(a).folders.folders.length > 0 && autodevOf(a).folders.folders.every((f) => f.report !== null),
         30_000,
       ),
       "folders never verified",
@@ -52,19 +51,19 @@ describe("Plan view", function () {
   it("shows one root per folder, phases with progress, tasks with status, retries and escalation", async () => {
     const a = await api();
     // One AutoDev root per folder with .autodev/ (other sources, such as the agloop fixtures, add roots of their own).
-    const roots = (await a.tree.getChildren()).filter((n) => n.kind === "root");
-    assert.equal(roots.length, a.workspaces.folders.length);
+    const roots = (await childrenOf(a)).filter((n) => n.kind === "root");
+    assert.equal(roots.length, autodevOf(a).folders.folders.length);
     const f = firstFolder(a);
     const root = roots[0];
     const rootItem = a.tree.getTreeItem(root);
     assert.match(String(rootItem.description), /ledger ok/);
-    const phases = (await a.tree.getChildren(root)).filter((n) => n.kind === "phase");
+    const phases = (await childrenOf(a, root)).filter((n) => n.kind === "phase");
     const phaseItems = phases.map((p) => a.tree.getTreeItem(p));
     assert.ok(
       phaseItems.every((p) => /^\d+\/\d+$/.test(String(p.description))),
       phaseItems.map((p) => p.description).join(),
     );
-    const tasks = await a.tree.getChildren(phases[0]);
+    const tasks = await childrenOf(a, phases[0]);
     const items = tasks.map((t) => a.tree.getTreeItem(t));
     assert.ok(items.length > 0);
     const live = f.live!;
@@ -84,11 +83,11 @@ describe("Plan view", function () {
 
   it("renders non-ASCII titles from a Python-written ledger exactly", async () => {
     const a = await api();
-    const uni = a.workspaces.folders.find((f) => f.live?.plan_id === "p-unicode");
+    const uni = autodevOf(a).folders.folders.find((f) => f.live?.plan_id === "p-unicode");
     assert.ok(uni, "the python-unicode folder is part of the test workspace");
-    const root = (await a.tree.getChildren()).find((n) => n.kind === "root" && n.folder === uni)!;
+    const root = (await childrenOf(a)).find((n) => n.kind === "root" && n.folder === uni)!;
     assert.equal(a.tree.getTreeItem(root).label, "Internationaler Plan — 国際 🌍");
-    const phases = await a.tree.getChildren(root);
+    const phases = await childrenOf(a, root);
     // The id is the label; the title ends the description (status first, for a narrow sidebar).
     assert.deepEqual(await titledTasks(a, phases[0]), [
       "1.1 Übersetzung prüfen — naïve café",
@@ -152,9 +151,9 @@ describe("Plan view", function () {
       f.plan!.phases.flatMap((p) => p.tasks).every((t) => t.status === "pending"),
       "at seq 2 every task is pending",
     );
-    const root = (await a.tree.getChildren()).find((n) => n.kind === "root" && n.folder === f)!;
+    const root = (await childrenOf(a)).find((n) => n.kind === "root" && n.folder === f)!;
     assert.match(String(a.tree.getTreeItem(root).description), /as of seq 2/);
-    assert.equal((await a.tree.getChildren(root))[0].kind, "info", "a marker leads the tree while travelling");
+    assert.equal((await childrenOf(a, root))[0].kind, "info", "a marker leads the tree while travelling");
     await vscode.commands.executeCommand("autodev.backToLive", f.folder.uri.toString());
     assert.equal(f.timeTravel, null);
   });
@@ -163,8 +162,8 @@ describe("Plan view", function () {
     const a = await api();
     const f = firstFolder(a);
     const pending = f.live!.phases.flatMap((p) => p.tasks).find((t) => t.status === "pending")!;
-    const node = await a.tree.findTaskNode(f, pending.id);
-    const seq = await a.tasks.transition(node, "pending", "skipped", "Skip", false);
+    const node = await autodevOf(a).findTaskNode(f, pending.id);
+    const seq = await autodevOf(a).tasks.transition(node, "pending", "skipped", "Skip", false);
     assert.ok(seq && seq > 0);
     const py = spawnSync("python3", [path.join(REPO, "test/python/verify_ledger.py"), f.ledgerFile], {
       encoding: "utf8",

@@ -8,30 +8,29 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { AutodevApi } from "../../src/extension/extension";
+import type { StateApi } from "../../src/extension/extension";
 import type { AutodevFolder } from "../../src/extension/sources/autodev/autodevFolder";
-import type { PlanNode } from "../../src/extension/planTreeNodes";
-import { eventually, extension } from "./helpers";
+import { type AnyNode, autodevOf, childrenOf, eventually, extension } from "./helpers";
 
 const REPO = path.resolve(__dirname, "../../..");
 
 describe("AutoDev run state (python-full)", function () {
   this.timeout(120_000);
-  let a: AutodevApi;
+  let a: StateApi;
   let f: AutodevFolder;
 
-  const rootOf = async () => (await a.tree.getChildren()).find((n) => n.kind === "root" && n.folder === f)!;
-  const item = (n: PlanNode) => a.tree.getTreeItem(n);
-  const label = (n: PlanNode) => String(item(n).label);
-  async function child(parent: PlanNode | undefined, match: RegExp): Promise<PlanNode | undefined> {
-    return (await a.tree.getChildren(parent ?? (await rootOf()))).find((n) => match.test(label(n)));
+  const rootOf = async () => (await childrenOf(a)).find((n) => n.kind === "root" && n.folder === f)!;
+  const item = (n: AnyNode) => a.tree.getTreeItem(n);
+  const label = (n: AnyNode) => String(item(n).label);
+  async function child(parent: AnyNode | undefined, match: RegExp): Promise<AnyNode | undefined> {
+    return (await childrenOf(a, parent ?? (await rootOf()))).find((n) => match.test(label(n)));
   }
   async function eventuallyChild(
-    parent: () => Promise<PlanNode | undefined>,
+    parent: () => Promise<AnyNode | undefined>,
     match: RegExp,
     what: string,
-  ): Promise<PlanNode> {
-    let found: PlanNode | undefined;
+  ): Promise<AnyNode> {
+    let found: AnyNode | undefined;
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       found = await child(await parent(), match);
@@ -40,7 +39,7 @@ describe("AutoDev run state (python-full)", function () {
     }
     throw new Error(`${what}: no node matching ${match}`);
   }
-  async function click(n: PlanNode): Promise<void> {
+  async function click(n: AnyNode): Promise<void> {
     const cmd = item(n).command!;
     await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
   }
@@ -48,19 +47,21 @@ describe("AutoDev run state (python-full)", function () {
   before(async () => {
     const ext = extension();
     await ext.activate();
-    a = ext.exports as AutodevApi;
+    a = ext.exports as StateApi;
     const find = () =>
-      a.workspaces.folders.find((x) => fs.existsSync(path.join(x.cwd, ".autodev/inline-state.json")) && !!x.live);
+      autodevOf(a).folders.folders.find(
+        (x) => fs.existsSync(path.join(x.cwd, ".autodev/inline-state.json")) && !!x.live,
+      );
     assert.ok(
       await eventually(() => !!find(), 30_000),
       "the python-full workspace is not open (scripts/test-workspace.mjs lists it by default)",
     );
     f = find()!;
-    assert.ok(await eventually(() => a.run.view.of(f) !== null, 30_000), "run state never read");
+    assert.ok(await eventually(() => autodevOf(a).run.view.of(f) !== null, 30_000), "run state never read");
   });
 
   it("leads the tree with the suspension: waiting on the reviewer for 1.2, delegation opens, response missing", async () => {
-    const first = (await a.tree.getChildren(await rootOf()))[0];
+    const first = (await childrenOf(a, await rootOf()))[0];
     assert.equal(label(first), "Waiting on reviewer for 1.2");
     const delegation = (await child(first, /^Delegation$/))!;
     await click(delegation);
@@ -70,12 +71,12 @@ describe("AutoDev run state (python-full)", function () {
       ),
     );
     assert.ok(await child(first, /^Response: not written yet$/));
-    assert.match(a.run.status.text ?? "", /Waiting on reviewer for 1\.2/);
+    assert.match(autodevOf(a).run.status.text ?? "", /Waiting on reviewer for 1\.2/);
   });
 
   it("follows the response file: present, then invalid with a problem at its line", async () => {
     const file = path.join(f.cwd, ".autodev/responses/1.2-reviewer.json");
-    const waiting = async () => (await a.tree.getChildren(await rootOf()))[0];
+    const waiting = async () => (await childrenOf(a, await rootOf()))[0];
     fs.writeFileSync(
       file,
       JSON.stringify(
@@ -90,7 +91,7 @@ describe("AutoDev run state (python-full)", function () {
       '{\n  "task_id": "1.2",\n  "role": "reviewer",\n  "success": "perhaps",\n  "text": "x"\n}\n',
     );
     await eventuallyChild(waiting, /^Response: invalid \(line 4\)$/, "invalid response");
-    const diags = a.run.diagnostics.get(vscode.Uri.file(file));
+    const diags = a.diagnostics.get(vscode.Uri.file(file));
     assert.equal(diags[0]?.range.start.line, 3);
     fs.rmSync(file);
     await eventuallyChild(waiting, /^Response: not written yet$/, "response removed");
@@ -144,7 +145,7 @@ describe("AutoDev run state (python-full)", function () {
       assert.ok(
         await eventually(
           () =>
-            a.run.diagnostics
+            a.diagnostics
               .get(vscode.Uri.file(cfgFile))
               .some((d) => d.range.start.line === line && /qa_retry_limit/.test(d.message)),
           30_000,
@@ -153,7 +154,7 @@ describe("AutoDev run state (python-full)", function () {
       );
       assert.ok(
         await eventually(
-          () => a.run.diagnostics.get(vscode.Uri.file(specFile)).some((d) => d.code === "spec_drift"),
+          () => a.diagnostics.get(vscode.Uri.file(specFile)).some((d) => d.code === "spec_drift"),
           30_000,
         ),
         "no spec drift diagnostic",
@@ -164,7 +165,7 @@ describe("AutoDev run state (python-full)", function () {
       fs.writeFileSync(specFile, specText);
     }
     assert.ok(
-      await eventually(() => a.run.diagnostics.get(vscode.Uri.file(cfgFile)).length === 0, 30_000),
+      await eventually(() => a.diagnostics.get(vscode.Uri.file(cfgFile)).length === 0, 30_000),
       "config diagnostics did not clear",
     );
   });
@@ -182,18 +183,18 @@ describe("AutoDev run state (python-full)", function () {
         holder.on("exit", (c) => reject(new Error(`hold_lock.py exited ${c}`)));
       });
       assert.ok(
-        await eventually(() => /AutoDev running/.test(a.run.status.text ?? ""), 40_000),
+        await eventually(() => /AutoDev running/.test(autodevOf(a).run.status.text ?? ""), 40_000),
         "status bar never said running",
       );
-      assert.equal(label((await a.tree.getChildren(await rootOf()))[0]), "AutoDev is running");
+      assert.equal(label((await childrenOf(a, await rootOf()))[0]), "AutoDev is running");
     } finally {
       holder.stdin!.end();
       await exited;
     }
     assert.ok(
-      await eventually(() => !/AutoDev running/.test(a.run.status.text ?? ""), 20_000),
+      await eventually(() => !/AutoDev running/.test(autodevOf(a).run.status.text ?? ""), 20_000),
       "running did not clear after release",
     );
-    assert.equal(label((await a.tree.getChildren(await rootOf()))[0]), "Waiting on reviewer for 1.2");
+    assert.equal(label((await childrenOf(a, await rootOf()))[0]), "Waiting on reviewer for 1.2");
   });
 });

@@ -8,29 +8,29 @@
  */
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import type { AutodevApi } from "../../src/extension/extension";
+import type { StateApi } from "../../src/extension/extension";
 import type { TimelineController } from "../../src/extension/timelineController";
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { LedgerSession } from "../../src/core/sources/autodev/ledger/ledgerSession";
 import { EMPTY_FILTER, TimelineIndex } from "../../src/core/timeline/timelineQuery";
 import type { TimelineFilter } from "../../src/protocol";
-import { eventually, extension } from "./helpers";
+import { autodevOf, eventually, extension } from "./helpers";
 
-async function api(): Promise<AutodevApi> {
+async function api(): Promise<StateApi> {
   const ext = extension();
-  return (ext.isActive ? ext.exports : await ext.activate()) as AutodevApi;
+  return (ext.isActive ? ext.exports : await ext.activate()) as StateApi;
 }
 
 describe("ledger timeline", function () {
   this.timeout(120_000);
-  let a: AutodevApi;
+  let a: StateApi;
   let ctrl: TimelineController;
 
   before(async () => {
     a = await api();
     assert.ok(
       await eventually(
-        () => a.workspaces.folders.length > 0 && a.workspaces.folders.every((f) => f.report !== null),
+        () => autodevOf(a).folders.folders.length > 0 && autodevOf(a).folders.folders.every((f) => f.report !== null),
         30_000,
       ),
       "folders never verified",
@@ -41,7 +41,7 @@ describe("ledger timeline", function () {
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 
-  const folder = () => a.workspaces.folders[0];
+  const folder = () => autodevOf(a).folders.folders[0];
   const uri = () => folder().folder.uri.toString();
   /** How many entries a filter matches, computed here from the ledger with the core (not through the extension). */
   const expectedMatched = async (filter: Partial<TimelineFilter> = {}) => {
@@ -70,7 +70,7 @@ describe("ledger timeline", function () {
   });
 
   it("selecting a task in the Plan tree filters the timeline to that task", async () => {
-    const node = await a.tree.findTaskNode(folder(), "1.1");
+    const node = await autodevOf(a).findTaskNode(folder(), "1.1");
     assert.ok(node, "task 1.1 is in the tree");
     await vscode.commands.executeCommand("autodev.plan.focus");
     const before = ctrl.lastRendered;
@@ -146,7 +146,7 @@ describe("ledger timeline", function () {
   });
 
   it("Show Task in Timeline opens on a task's entries", async () => {
-    const node = await a.tree.findTaskNode(folder(), "1.2");
+    const node = await autodevOf(a).findTaskNode(folder(), "1.2");
     const same = (await vscode.commands.executeCommand("autodev.showTaskInTimeline", node)) as TimelineController;
     assert.equal(same, ctrl, "the one panel is reused");
     const expected = await expectedMatched({ taskId: "1.2" });

@@ -50,7 +50,9 @@ describe("engine_state source", () => {
       assert.equal(await engineStateSource.detect(makeWorkspace()), null);
       assert.equal(await engineStateSource.detect(makeWorkspace({ engine_state: "x" })), null);
       assert.equal(
-        await engineStateSource.detect(makeWorkspace({ "other/manifest.json": "{}" }), { engineStateDir: "missing" }),
+        await engineStateSource.detect(makeWorkspace({ "other/manifest.json": "{}" }), {
+          settings: { engineStateDir: "missing" },
+        }),
         null,
       );
     });
@@ -59,8 +61,11 @@ describe("engine_state source", () => {
       const ws = makeWorkspace({ [MANIFEST]: "{}", "a/manifest.json": "{}", "b/c/manifest.json": "{}" });
       assert.equal((await located(ws)).relDir, "engine_state");
       assert.equal((await located(ws, { env: { CORE_ENGINE_STATE_DIR: "b/c" } })).relDir, "b/c");
-      assert.equal((await located(ws, { engineStateDir: "a", env: { CORE_ENGINE_STATE_DIR: "b/c" } })).relDir, "a");
-      const summary = await engineStateSource.summarize(await located(ws, { engineStateDir: "b/c" }));
+      assert.equal(
+        (await located(ws, { settings: { engineStateDir: "a" }, env: { CORE_ENGINE_STATE_DIR: "b/c" } })).relDir,
+        "a",
+      );
+      const summary = await engineStateSource.summarize(await located(ws, { settings: { engineStateDir: "b/c" } }));
       assert.equal(summary.path, "b/c");
     });
 

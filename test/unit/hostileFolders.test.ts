@@ -13,7 +13,7 @@ import { listEvidence } from "../../src/core/sources/autodev/evidence/evidenceSt
 import { readLastLine } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { readTailLines } from "../../src/core/sources/autodev/ledger/read/ledgerTail";
 import { verifyLedger } from "../../src/core/sources/autodev/ledger/ledgerReader";
-import { setMaxLineBytes, DEFAULT_MAX_LINE_BYTES } from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
+import { setMaxLineBytes, DEFAULT_MAX_LINE_BYTES } from "../../src/core/fs/lineLimit";
 
 /** Asks a lock helper script for the lock on `lockFile`; returns its answer line. */
 function helperAnswer(program: string, args: string[]): Promise<string> {

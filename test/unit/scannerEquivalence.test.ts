@@ -26,12 +26,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import {
-  LineSplitter,
-  RawLine,
-  decodeUtf8Strict,
-  readLines,
-} from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
+import { LineSplitter, RawLine, readLines } from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
+import { decodeUtf8Strict } from "../../src/core/text/utf8";
 import { pyStrip } from "../../src/core/pyjson/pyBuiltins";
 import { LedgerScanner, ScanOptions } from "../../src/core/sources/autodev/ledger/ledgerScanner";
 import {

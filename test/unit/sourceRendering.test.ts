@@ -1,16 +1,16 @@
 /**
- * The generic renderers of src/extension/sources/ on a fake source (with a
- * stand-in for the vscode module): the Plan view's wrapped nodes and items
+ * The default adapter's renderers on a fake source (with a stand-in for the
+ * vscode module): the state tree's wrapped nodes and items
  * (codicons, theme colours, click targets, reveal by id, parents), and
  * Problems at file:line with codes and severities, replaced on every read.
  */
 import { fakeCollections } from "./helpers/fakeVscode";
 import { strict as assert } from "node:assert";
 import type { SourceProblem, SourceTreeNode } from "../../src/core/sources/stateSource";
-import type { SourceFolderState } from "../../src/extension/sources/sourceFolderState";
-import type { SourceWorkspaces } from "../../src/extension/sources/sourceWorkspaces";
+import type { DefaultSourceFolder } from "../../src/extension/sources/defaultSourceFolder";
+import type { StateFolders } from "../../src/extension/sources/stateFolders";
 import { SourceTreeModel } from "../../src/extension/sources/sourceTreeModel";
-import { SourceDiagnostics } from "../../src/extension/sources/sourceDiagnostics";
+import { StateDiagnostics } from "../../src/extension/sources/sourceDiagnostics";
 import { EventEmitter } from "node:events";
 
 const TREE: SourceTreeNode[] = [
@@ -37,8 +37,12 @@ const TREE: SourceTreeNode[] = [
   },
 ];
 
-/** A SourceFolderState-shaped object with what the renderers read. */
-function fakeState(problems: SourceProblem[] | null, tree: SourceTreeNode[] = TREE, generation = 1): SourceFolderState {
+/** A DefaultSourceFolder-shaped object with what the renderers read. */
+function fakeState(
+  problems: SourceProblem[] | null,
+  tree: SourceTreeNode[] = TREE,
+  generation = 1,
+): DefaultSourceFolder {
   const counts = { error: 0, warning: 0, info: 0 };
   for (const p of problems ?? []) counts[p.severity]++;
   return {
@@ -61,7 +65,7 @@ function fakeState(problems: SourceProblem[] | null, tree: SourceTreeNode[] = TR
     generation,
     counts,
     timelineRows: null,
-  } as unknown as SourceFolderState;
+  } as unknown as DefaultSourceFolder;
 }
 
 describe("generic source rendering", () => {
@@ -75,7 +79,7 @@ describe("generic source rendering", () => {
     assert.equal(rootItem.contextValue, "sourceRoot.fake");
     const [tasks] = model.children(root);
     assert.equal(tasks.kind, "sourceNode");
-    const kids = model.children(tasks as Extract<typeof tasks, { kind: "sourceNode" }>);
+    const kids = model.children(tasks);
     assert.deepEqual(
       kids.map((k) => k.id),
       ["file:///ws|fake|task|T-1", "file:///ws|fake|task|T-2"],
@@ -103,7 +107,7 @@ describe("generic source rendering", () => {
     const loading = fakeState(null, [], 0);
     const first = model.children(model.root(loading));
     assert.deepEqual(
-      first.map((n) => n.kind === "info" && n.label),
+      first.map((n) => n.kind === "sourceInfo" && n.label),
       ["Loading…"],
     );
     const read = fakeState([], [{ id: "x", label: "X" }], 1);
@@ -131,14 +135,14 @@ describe("generic source rendering", () => {
       get all() {
         return [current];
       },
-      onDidChange: (l: (s: SourceFolderState | undefined) => void) => {
+      onDidChange: (l: (s: DefaultSourceFolder | undefined) => void) => {
         changes.on("change", l);
         return { dispose: () => changes.off("change", l) };
       },
-    } as unknown as SourceWorkspaces;
-    const diags = new SourceDiagnostics(sources);
+    } as unknown as StateFolders;
+    const diags = new StateDiagnostics(sources);
     changes.emit("change", current);
-    const shown = fakeCollections.get("autodev-sources")!;
+    const shown = fakeCollections.get("autodev")!;
     const state = shown.get("file:///ws/.fake/state.json")!;
     assert.deepEqual(
       state.map((d) => [d.range.start.line, d.severity, d.code, d.source]),

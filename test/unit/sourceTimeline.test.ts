@@ -1,5 +1,5 @@
 /**
- * Source timelines through the worker's source requests: a fake source's rows
+ * Source timelines through the worker's source-neutral requests: a fake source's rows
  * become timeline pages with the ledger timeline's filters (action → op,
  * actor → session), carry their summary, give details and their file:line;
  * and AutoDev's own source lists its ledger entries.
@@ -8,7 +8,8 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { handleSourceRequest } from "../../src/core/worker/sourceRequests";
+import { handleRequest } from "../../src/core/worker/stateWorker";
+import type { DistributiveOmit, WorkerRequest } from "../../src/core/worker/workerProtocol";
 import { registerSourceForTest } from "../../src/core/sources/sourceRegistry";
 import { SourceTimelineRow, StateSource } from "../../src/core/sources/stateSource";
 import { AUTODEV_SOURCE } from "../../src/core/sources/autodev/autodevSource";
@@ -67,6 +68,12 @@ const fake: StateSource = {
   timeline: async () => ROWS,
 };
 
+let nextId = 1;
+/** One request through the worker's dispatcher, in this thread (so a test-registered source is seen). */
+function handleSourceRequest(req: DistributiveOmit<WorkerRequest, "id">): Promise<unknown> {
+  return handleRequest({ ...req, id: nextId++ } as WorkerRequest, () => undefined);
+}
+
 function query(filter: Partial<typeof EMPTY_FILTER> = {}) {
   return {
     query: { filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots: true, timeZone: "UTC" },
@@ -93,7 +100,7 @@ describe("source timelines in the worker", () => {
   after(() => unregister());
 
   it("detects the source with its timeline, refreshes it and pages its rows newest first with summaries", async () => {
-    const found = (await handleSourceRequest({ id: 1, type: "sourceDetect", cwd: dir })) as {
+    const found = (await handleSourceRequest({ type: "detect", cwd: dir })) as {
       kind: string;
       hasTimeline: boolean;
     }[];
@@ -101,13 +108,12 @@ describe("source timelines in the worker", () => {
       found.map((d) => [d.kind, d.hasTimeline]),
       [["fake-timeline", true]],
     );
-    const snap = (await handleSourceRequest({ id: 2, type: "sourceRefresh", cwd: dir, kind: "fake-timeline" })) as {
+    const snap = (await handleSourceRequest({ type: "refresh", cwd: dir, kind: "fake-timeline" })) as {
       timelineRows: number;
     };
     assert.equal(snap.timelineRows, 3);
     const page = (await handleSourceRequest({
-      id: 3,
-      type: "sourceTimelinePage",
+      type: "timelinePage",
       cwd: dir,
       kind: "fake-timeline",
       ...query(),
@@ -125,8 +131,7 @@ describe("source timelines in the worker", () => {
 
   it("filters by action (op), actor (session) and task like the ledger timeline", async () => {
     const byOp = (await handleSourceRequest({
-      id: 4,
-      type: "sourceTimelinePage",
+      type: "timelinePage",
       cwd: dir,
       kind: "fake-timeline",
       ...query({ ops: ["task_done"] }),
@@ -136,8 +141,7 @@ describe("source timelines in the worker", () => {
       [2],
     );
     const byActor = (await handleSourceRequest({
-      id: 5,
-      type: "sourceTimelinePage",
+      type: "timelinePage",
       cwd: dir,
       kind: "fake-timeline",
       ...query({ sessionId: "verifier" }),
@@ -147,8 +151,7 @@ describe("source timelines in the worker", () => {
       [3],
     );
     const byTask = (await handleSourceRequest({
-      id: 6,
-      type: "sourceTimelinePage",
+      type: "timelinePage",
       cwd: dir,
       kind: "fake-timeline",
       ...query({ taskId: "T-1" }),
@@ -161,28 +164,29 @@ describe("source timelines in the worker", () => {
 
   it("gives a row's details and its file and line", async () => {
     const detail = (await handleSourceRequest({
-      id: 7,
-      type: "sourceTimelineDetail",
+      type: "timelineDetail",
       cwd: dir,
       kind: "fake-timeline",
-      seq: 2,
+      rowId: 2,
     })) as { row: TimelineEntryRow; payload: string; diff: unknown };
     assert.equal(detail.row.summary, "wrote a.ts");
     assert.match(detail.payload, /^\.fake\/log\.json:3\n\nwrote a\.ts$/);
     assert.equal(detail.diff, null);
-    assert.deepEqual(
-      await handleSourceRequest({ id: 8, type: "sourceTimelineWhere", cwd: dir, kind: "fake-timeline", seq: 3 }),
-      { file: ".fake/log.json", line: 4 },
-    );
+    assert.deepEqual(await handleSourceRequest({ type: "timelineRef", cwd: dir, kind: "fake-timeline", rowId: 3 }), {
+      rowId: 3,
+      file: ".fake/log.json",
+      line: 4,
+      copy: {},
+    });
     assert.equal(
-      await handleSourceRequest({ id: 9, type: "sourceTimelineDetail", cwd: dir, kind: "fake-timeline", seq: 99 }),
+      await handleSourceRequest({ type: "timelineDetail", cwd: dir, kind: "fake-timeline", rowId: 99 }),
       null,
     );
   });
 
   it("refuses an unknown kind with a clear error", async () => {
     await assert.rejects(
-      handleSourceRequest({ id: 10, type: "sourceCheck", cwd: dir, kind: "nope" }),
+      handleSourceRequest({ type: "refresh", cwd: dir, kind: "nope" }),
       /no state source of kind "nope"/,
     );
   });

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { TimelineEntryRow, TimelinePage, TimelineQuery } from "../../src/protocol";
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
-import { handleRequest } from "../../src/core/worker/verifyWorker";
+import { handleRequest } from "../../src/core/worker/stateWorker";
 import { WorkerMessage, WorkerRequest, WorkerResults } from "../../src/core/worker/workerProtocol";
 import { EMPTY_FILTER } from "../../src/core/timeline/timelineQuery";
 import { HOSTILE_SESSIONS, HOSTILE_TASK_ID, writeHostileFixture } from "./timelineHostileFixture";
@@ -49,6 +49,7 @@ const page = (
   ask<"timelinePage">({
     type: "timelinePage",
     cwd,
+    kind: "autodev",
     query: q,
     offset: 0,
     limit: 500,
@@ -65,7 +66,7 @@ describe("timeline worker service", () => {
   const fixture = async (name: string) => {
     const dir = copyFixture(name);
     dirs.push(dir);
-    await ask<"refresh">({ type: "refresh", cwd: dir });
+    await ask<"source">({ type: "source", kind: "autodev", cwd: dir, request: { type: "refresh" } });
     return dir;
   };
 
@@ -98,7 +99,7 @@ describe("timeline worker service", () => {
 
   it("details: the payload from the entry's bytes, prev_hash, and what changed in the plan", async () => {
     const cwd = await fixture("python-small");
-    const d3 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 3 }))!;
+    const d3 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 3 }))!;
     assert.match(d3.payload, /"task_id": "1\.1"/);
     assert.equal(d3.prevHash, entryRows(await page(cwd, query({}, false))).find((r) => r.seq === 2)!.selfHash);
     assert.deepEqual(d3.diff!.changed, [
@@ -108,21 +109,24 @@ describe("timeline worker service", () => {
         fields: [{ field: "status", from: "pending", to: "in_progress" }],
       },
     ]);
-    const d7 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 7 }))!;
+    const d7 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 7 }))!;
     assert.deepEqual(d7.diff!.changed[0].fields, [{ field: "retry_count", from: "0", to: "1" }]);
-    const d17 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 17 }))!;
+    const d17 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 17 }))!;
     assert.deepEqual(
       d17.diff!.changed[0].fields.map((f) => f.field),
       ["escalated"],
     );
-    const snap = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 4 }))!;
+    const snap = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 4 }))!;
     assert.equal(snap.diff!.changed.length + snap.diff!.added.length + snap.diff!.removed.length, 0);
-    assert.equal((await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 19 }))!.diff, null);
-    const plan = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 20 }))!;
+    assert.equal(
+      (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 19 }))!.diff,
+      null,
+    );
+    const plan = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 20 }))!;
     assert.equal(plan.diff!.baseSeq, 19);
-    assert.equal(await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 99 }), null);
-    const ref = (await ask<"timelineEntry">({ type: "timelineEntry", cwd, seq: 3 }))!;
-    assert.deepEqual([ref.line, ref.prevHash], [3, d3.prevHash]);
+    assert.equal(await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 99 }), null);
+    const ref = (await ask<"timelineRef">({ type: "timelineRef", cwd, kind: "autodev", rowId: 3 }))!;
+    assert.deepEqual([ref.file, ref.line, ref.copy.prev_hash], [".autodev/plan-ledger.jsonl", 3, d3.prevHash]);
   });
 
   it("live appends grow the same generation and shift the old rows", async () => {
@@ -146,7 +150,7 @@ describe("timeline worker service", () => {
       ]),
       "sess-live",
     );
-    await ask<"refresh">({ type: "refresh", cwd });
+    await ask<"source">({ type: "source", kind: "autodev", cwd, request: { type: "refresh" } });
     const after = await page(cwd, query(), { anchorSeq: 3 });
     assert.equal(after.generation, before.generation);
     assert.equal(after.entries, 23);
@@ -157,9 +161,9 @@ describe("timeline worker service", () => {
   });
 
   it("a tampered ledger (through the bundled worker thread): broken at the edited entry, unverified after it", async function () {
-    // The real runtime path: dist/verifyWorker.js in a worker thread (the unbundled out/ copy cannot
+    // The real runtime path: dist/stateWorker.js in a worker thread (the unbundled out/ copy cannot
     // load the tail reader that a broken ledger needs: its dynamic import has no file extension).
-    const bundle = path.join(ROOT, "dist", "verifyWorker.js");
+    const bundle = path.join(ROOT, "dist", "stateWorker.js");
     if (!fs.existsSync(bundle)) this.skip();
     const cwd = copyFixture("python-small");
     dirs.push(cwd);
@@ -181,10 +185,11 @@ describe("timeline worker service", () => {
           worker.on("message", onMessage);
           worker.postMessage({ ...req, id });
         });
-      await call<"refresh">({ type: "refresh", cwd });
+      await call<"source">({ type: "source", kind: "autodev", cwd, request: { type: "refresh" } });
       const p = await call<"timelinePage">({
         type: "timelinePage",
         cwd,
+        kind: "autodev",
         query: query({}, false),
         offset: 0,
         limit: 100,
@@ -195,7 +200,7 @@ describe("timeline worker service", () => {
       assert.equal(p.brokenSeq, 13);
       const chain = new Map(entryRows(p).map((r) => [r.seq, r.chain]));
       assert.deepEqual([chain.get(12), chain.get(13), chain.get(14)], ["ok", "broken", "unverified"]);
-      const d = (await call<"timelineDetail">({ type: "timelineDetail", cwd, seq: 13 }))!;
+      const d = (await call<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 13 }))!;
       assert.ok(
         d.problems.some((m) => /self_hash mismatch/.test(m)),
         d.problems.join("\n"),
@@ -224,7 +229,7 @@ describe("timeline worker service", () => {
     assert.ok(rows.some((r) => r.taskId === HOSTILE_TASK_ID && r.toStatus === "in_progress"));
     assert.ok(rows.some((r) => r.sessionId === HOSTILE_SESSIONS[1]));
     assert.ok(rows.some((r) => r.taskTitle?.includes("<script>")));
-    const d = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, seq: 5 }))!;
+    const d = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 5 }))!;
     assert.match(d.payload, /\\u202e/, "the pretty payload escapes non-ASCII as Python's json.dumps does");
     const textFind = await page(cwd, query({ text: "<script>" }));
     assert.ok(textFind.matched > 0);

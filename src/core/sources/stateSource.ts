@@ -8,6 +8,7 @@
  * optional adapter under `src/extension/sources/<kind>/` where VS Code needs something special.
  */
 import type { PlanGraph } from "../graph/planGraph";
+import type { SourceWorkerHandler } from "./sourceWorker";
 
 /**
  * The kinds of state folder the product knows. Open-ended (`string & {}`) so a
@@ -44,10 +45,17 @@ export interface SourceLocation {
   readonly relDir: string;
 }
 
-/** Options a host passes through to detection (settings, environment). */
+/**
+ * A source's settings as a host read them for one workspace folder: the names the source lists in
+ * {@link StateSource.settings} (without the `autodev.` prefix) and their values. The values come
+ * from the user's settings files: untrusted, so each source checks what it reads.
+ */
+export type SourceSettings = Readonly<Record<string, unknown>>;
+
+/** Options a host passes through to detection and every other call (settings, environment). */
 export interface DetectOptions {
-  /** `autodev.engineStateDir` or `CORE_ENGINE_STATE_DIR`, relative to the workspace folder. */
-  readonly engineStateDir?: string;
+  /** This source's settings for the workspace folder (the editor reads them; the CLI passes none). */
+  readonly settings?: SourceSettings;
   /** The environment to read variables from (defaults to `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -131,6 +139,14 @@ export interface StateSource {
    * Optional: without it a source is (re)detected only when folders change or on Refresh.
    */
   readonly detectGlobs?: readonly string[];
+  /**
+   * The settings this source reads (`autodev.<name>`, contributed in package.json), e.g.
+   * `["engineStateDir"]`. The editor reads them with each workspace folder's scope and passes
+   * them in {@link DetectOptions.settings}.
+   */
+  readonly settings?: readonly string[];
+  /** The source's part of the state worker thread (its own requests, its own timeline). */
+  readonly worker?: SourceWorkerHandler;
   /** The state folder in `workspace`, or null when there is none (a missing folder is not an error). */
   detect(workspace: string, options?: DetectOptions): Promise<SourceLocation | null>;
   /** Globs relative to the workspace folder whose changes mean "read again". */

@@ -5,11 +5,15 @@
  * One cached index per (workspace folder, source kind), replaced when the
  * source's rows change.
  */
-import type { TimelineEntryDetail, TimelinePage } from "./timelineTypes";
-import { EntrySummary } from "../sources/autodev/ledger/verifyTypes";
+import type {
+  TimelineEntryDetail,
+  TimelineIndexEntry,
+  TimelinePage,
+  TimelinePageRequest,
+  TimelineRowRef,
+} from "./timelineTypes";
 import { SourceTimelineRow } from "../sources/stateSource";
 import { TimelineIndex } from "./timelineQuery";
-import type { TimelinePageRequest } from "../sources/autodev/timeline/ledgerTimelineService";
 
 /** Longest summary shown in a row (the details pane shows the row's whole text). */
 const MAX_ROW_SUMMARY = 500;
@@ -21,7 +25,7 @@ interface Cached {
 }
 
 /** The timeline index entry of a source row (`seq` = the row's 1-based index). */
-export function entryOfRow(row: SourceTimelineRow): EntrySummary {
+export function entryOfRow(row: SourceTimelineRow): TimelineIndexEntry {
   return {
     seq: row.index,
     line: row.line,
@@ -94,10 +98,10 @@ export class SourceTimelineService {
     };
   }
 
-  /** File and line of row `seq`, or null. */
-  where(key: string, seq: number): { file: string; line: number } | null {
-    const r = this.cache.get(key)?.bySeq.get(seq);
-    return r ? { file: r.file, line: r.line } : null;
+  /** File and line of row `rowId` (nothing to copy), or null. */
+  ref(key: string, rowId: number): TimelineRowRef | null {
+    const r = this.cache.get(key)?.bySeq.get(rowId);
+    return r ? { rowId, file: r.file, line: r.line, copy: {} } : null;
   }
 
   private get(key: string): Cached {

@@ -3,8 +3,7 @@
  * session and task in the ledger, with how many entries have it. Counted
  * incrementally — an append only counts the new entries.
  */
-import type { FacetCount, TimelineFacets } from "./timelineTypes";
-import { EntrySummary } from "../sources/autodev/ledger/verifyTypes";
+import type { FacetCount, TimelineFacets, TimelineIndexEntry } from "./timelineTypes";
 
 /** At most this many values per facet. */
 export const MAX_FACET_VALUES = 500;
@@ -30,7 +29,7 @@ export class FacetTally {
   private cache: { length: number; facets: TimelineFacets } | null = null;
 
   /** The facets of `entries` (the same array every call; it may have grown): sessions newest first, the rest in natural order. */
-  facets(entries: readonly EntrySummary[]): TimelineFacets {
+  facets(entries: readonly TimelineIndexEntry[]): TimelineFacets {
     const n = entries.length;
     if (this.cache && this.cache.length === n) return this.cache.facets;
     for (let i = this.counted; i < n; i++) {

@@ -14,10 +14,10 @@ import type {
   TimelinePage,
   TimelineQuery,
   TimelineRow,
+  TimelineIndexEntry,
 } from "./timelineTypes";
 import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
-import { EntrySummary } from "../sources/autodev/ledger/verifyTypes";
 
 /** Ops that replace the whole plan (snapshots only restate it). */
 const PLAN_CHANGE_OPS: ReadonlySet<string> = new Set(["init_plan", "update_plan"]);
@@ -34,7 +34,7 @@ export const EMPTY_FILTER: TimelineFilter = {
 };
 
 /** What an entry did: a status change (from → to, known by replay), a retry, an escalation, a plan change, a snapshot… */
-export function deriveChange(e: EntrySummary): ChangeKind {
+export function deriveChange(e: TimelineIndexEntry): ChangeKind {
   if (e.op === "snapshot") return "snapshot";
   if (PLAN_CHANGE_OPS.has(e.op)) return "plan";
   if (e.toStatus !== null && e.fromStatus !== e.toStatus) return "status";
@@ -68,7 +68,7 @@ export function textMatcher(text: string): TextMatcher {
 
 /** Does the entry pass the filter? */
 export function matchesFilter(
-  e: EntrySummary,
+  e: TimelineIndexEntry,
   f: TimelineFilter,
   text: TextMatcher,
   titleOf: (taskId: string) => string | null,
@@ -90,7 +90,7 @@ export function matchesFilter(
 }
 
 /** A snapshot that directly follows a non-snapshot entry of the same session, with an intact chain. */
-function foldable(entries: readonly EntrySummary[], i: number): boolean {
+function foldable(entries: readonly TimelineIndexEntry[], i: number): boolean {
   const e = entries[i];
   if (e.op !== "snapshot" || e.chain !== "ok" || i === 0) return false;
   const prev = entries[i - 1];
@@ -138,7 +138,7 @@ export class TimelineIndex {
 
   /** `entries` is the session's live array (appends grow it); `generation` names its identity. */
   constructor(
-    readonly entries: readonly EntrySummary[],
+    readonly entries: readonly TimelineIndexEntry[],
     readonly generation: number,
   ) {}
 
@@ -307,12 +307,12 @@ export class TimelineIndex {
 }
 
 /** Chain state of entry `i`: the first break, after it (unverified), or ok. */
-export function chainStateAt(e: EntrySummary, i: number, chainBreak: ChainBreak | null): ChainState {
+export function chainStateAt(e: TimelineIndexEntry, i: number, chainBreak: ChainBreak | null): ChainState {
   if (e.chain !== "ok" || (chainBreak !== null && chainBreak.here && i === chainBreak.index)) return "broken";
   return chainBreak !== null && i >= chainBreak.index ? "unverified" : "ok";
 }
 
-function chainKindAt(e: EntrySummary, i: number, chainBreak: ChainBreak | null): string | null {
+function chainKindAt(e: TimelineIndexEntry, i: number, chainBreak: ChainBreak | null): string | null {
   if (e.chain !== "ok") return e.chain;
   return chainBreak !== null && chainBreak.here && i === chainBreak.index ? chainBreak.kind : null;
 }

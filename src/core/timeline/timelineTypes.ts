@@ -11,6 +11,31 @@ export type ChainState = "ok" | "broken" | "unverified";
 export type ChangeKind =
   "status" | "retry" | "escalated" | "same-status" | "plan" | "snapshot" | "evidence" | "audit" | "other";
 
+/**
+ * One entry of a timeline index: what the index filters, folds and groups on, one small record per
+ * row (AutoDev's ledger entry summaries are these; other sources' rows are mapped onto them).
+ */
+export interface TimelineIndexEntry {
+  readonly seq: number;
+  readonly line: number;
+  /** Byte range of the line, to load its payload on demand. */
+  readonly start: number;
+  readonly end: number;
+  readonly op: string;
+  readonly timestamp: string;
+  readonly sessionId: string;
+  readonly selfHash: string;
+  readonly taskId: string | null;
+  readonly fromStatus: string | null;
+  readonly toStatus: string | null;
+  /** The new retry count when the entry recorded a retry, else null. */
+  readonly retryCount: number | null;
+  /** True when the entry escalated the task. */
+  readonly escalated: boolean;
+  /** "ok", or the kind of the first problem found at this entry. */
+  readonly chain: string;
+}
+
 /** A snapshot folded into the entry it follows (the commit path writes entry + snapshot). */
 export interface TimelineSnapshotMark {
   readonly seq: number;
@@ -115,6 +140,26 @@ export interface TimelinePage {
   readonly facets: TimelineFacets | null;
   /** Seq of the first entry where the chain breaks, null when intact. */
   readonly brokenSeq: number | null;
+}
+
+/** A page request, as the worker protocol carries it. */
+export interface TimelinePageRequest {
+  readonly query: TimelineQuery;
+  readonly offset: number;
+  readonly limit: number;
+  readonly anchorSeq: number | null;
+  readonly locateSeq: number | null;
+  readonly facets: boolean;
+}
+
+/** Where a timeline row came from and the values the host may copy for it (it looks them up, never the webview). */
+export interface TimelineRowRef {
+  readonly rowId: number;
+  /** Workspace-relative file the row was read from, and its 1-based line. */
+  readonly file: string;
+  readonly line: number;
+  /** Copyable values by name (AutoDev: `self_hash`, `prev_hash`); empty when the source has none. */
+  readonly copy: Readonly<Record<string, string>>;
 }
 
 /** One field of a task that differs between two plans. */

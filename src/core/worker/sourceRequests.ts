@@ -1,21 +1,16 @@
 /**
- * The worker's requests about state sources, keyed by (workspace folder,
- * source kind): detect, refresh (check + tree + timeline in one read),
- * check, tree, summarize, timeline pages and details, and actions. Every
- * source of STATE_SOURCES is served the same way; nothing here names a kind.
+ * The worker's source-neutral requests, keyed by (workspace folder, source kind): detect,
+ * refresh (check + tree + timeline in one read), timeline pages, details and row references,
+ * actions, a source's own requests and dispose. Every source of STATE_SOURCES is served the same
+ * way; a source with a {@link SourceWorkerHandler} answers its timeline and its own requests
+ * itself. Nothing here names a kind.
  */
-import type { TimelineEntryDetail, TimelinePage } from "../timeline/timelineTypes";
-import { STATE_SOURCES } from "../sources/sourceRegistry";
-import {
-  ActionPreview,
-  DetectOptions,
-  SourceLocation,
-  SourceProblem,
-  SourceTreeNode,
-  StateSource,
-} from "../sources/stateSource";
+import type { TimelineEntryDetail, TimelinePage, TimelineRowRef } from "../timeline/timelineTypes";
+import { STATE_SOURCES, sourceOfKind } from "../sources/sourceRegistry";
+import type { SourceLocation, SourceProblem, SourceTreeNode, StateSource } from "../sources/stateSource";
+import type { WorkerContext } from "../sources/sourceWorker";
 import { SourceTimelineService } from "../timeline/sourceTimeline";
-import type { TimelinePageRequest } from "../sources/autodev/timeline/ledgerTimelineService";
+import type { DistributiveOmit, WorkerRequest, WorkerResults } from "./workerProtocol";
 
 /** A source found in a workspace folder, as the host learns it. */
 export interface DetectedSource {
@@ -40,39 +35,9 @@ export interface SourceSnapshot {
   readonly ms: number;
 }
 
-/** Fields every source request carries. */
-interface SourceRequestBase {
-  readonly id: number;
-  readonly cwd: string;
-  readonly kind: string;
-  readonly options?: DetectOptions;
-}
-
-/** Requests about one source of one folder (plus detection over all sources). */
-export type SourceRequest =
-  | { readonly id: number; readonly type: "sourceDetect"; readonly cwd: string; readonly options?: DetectOptions }
-  | (SourceRequestBase & { readonly type: "sourceRefresh" | "sourceCheck" | "sourceTree" | "sourceSummarize" })
-  | (SourceRequestBase & { readonly type: "sourceTimelinePage" } & TimelinePageRequest)
-  | (SourceRequestBase & { readonly type: "sourceTimelineDetail" | "sourceTimelineWhere"; readonly seq: number })
-  | (SourceRequestBase & {
-      readonly type: "sourcePreviewAction" | "sourceRunAction";
-      readonly action: string;
-      readonly args: readonly string[];
-    });
-
-/** The result type of each source request. */
-export interface SourceResults {
-  sourceDetect: DetectedSource[];
-  sourceRefresh: SourceSnapshot;
-  sourceCheck: readonly SourceProblem[];
-  sourceTree: readonly SourceTreeNode[];
-  sourceSummarize: Record<string, unknown>;
-  sourceTimelinePage: TimelinePage;
-  sourceTimelineDetail: TimelineEntryDetail | null;
-  sourceTimelineWhere: { readonly file: string; readonly line: number } | null;
-  sourcePreviewAction: ActionPreview;
-  sourceRunAction: string;
-}
+/** The requests this module answers (all but `cancel`, which the thread handles). */
+export type SourceRequest = Exclude<DistributiveOmit<WorkerRequest, "id">, { type: "cancel" }>;
+type Addressed = Extract<SourceRequest, { kind: string }>;
 
 const timelines = new SourceTimelineService();
 
@@ -80,61 +45,97 @@ function keyOf(cwd: string, kind: string): string {
   return `${kind}\u0000${cwd}`;
 }
 
-async function locate(req: SourceRequestBase): Promise<{ source: StateSource; location: SourceLocation }> {
-  const source = STATE_SOURCES.find((s) => s.kind === req.kind);
-  if (!source) throw new Error(`no state source of kind "${req.kind}" is registered`);
-  const location = await source.detect(req.cwd, req.options);
+function sourceOf(kind: string): StateSource {
+  const source = sourceOfKind(kind);
+  if (!source) throw new Error(`no state source of kind "${kind}" is registered`);
+  return source;
+}
+
+async function locate(req: Addressed): Promise<{ source: StateSource; location: SourceLocation }> {
+  const source = sourceOf(req.kind);
+  const location = await source.detect(req.cwd, { settings: req.settings });
   if (!location) throw new Error(`${source.displayName}: no state folder in ${req.cwd} (any more)`);
   return { source, location };
 }
 
-async function loadTimeline(
-  req: SourceRequestBase,
-  source: StateSource,
-  location: SourceLocation,
-): Promise<number | null> {
+async function loadTimeline(req: Addressed, source: StateSource, location: SourceLocation): Promise<number | null> {
   if (!source.timeline) return null;
   const rows = await source.timeline(location);
   timelines.update(keyOf(req.cwd, req.kind), rows);
   return rows.length;
 }
 
-/** Handles one source request. */
-export async function handleSourceRequest(req: SourceRequest): Promise<SourceResults[SourceRequest["type"]]> {
-  if (req.type === "sourceDetect") {
-    const out: DetectedSource[] = [];
-    for (const source of STATE_SOURCES) {
-      const location = await source.detect(req.cwd, req.options);
-      if (!location) continue;
-      out.push({
-        kind: source.kind,
-        displayName: source.displayName,
-        relDir: location.relDir,
-        dir: location.dir,
-        watchGlobs: source.watchGlobs(location),
-        hasTimeline: !!source.timeline,
-      });
-    }
-    return out;
+async function detectAll(req: Extract<SourceRequest, { type: "detect" }>): Promise<DetectedSource[]> {
+  const out: DetectedSource[] = [];
+  for (const source of STATE_SOURCES) {
+    const location = await source.detect(req.cwd, { settings: req.settings?.[source.kind] });
+    if (!location) continue;
+    out.push({
+      kind: source.kind,
+      displayName: source.displayName,
+      relDir: location.relDir,
+      dir: location.dir,
+      watchGlobs: source.watchGlobs(location),
+      hasTimeline: !!source.timeline || !!source.worker?.timelinePage,
+    });
   }
+  return out;
+}
+
+/** The generic timeline of a source without one of its own (rows loaded on first use). */
+async function genericTimeline(req: Addressed): Promise<string> {
   const key = keyOf(req.cwd, req.kind);
-  if (req.type.startsWith("sourceTimeline") && !timelines.has(key)) {
+  if (!timelines.has(key)) {
     const { source, location } = await locate(req);
     await loadTimeline(req, source, location);
   }
+  return key;
+}
+
+async function timelineRequest(
+  req: Extract<SourceRequest, { type: "timelinePage" | "timelineDetail" | "timelineRef" }>,
+): Promise<TimelinePage | TimelineEntryDetail | TimelineRowRef | null> {
+  const own = sourceOf(req.kind).worker;
   switch (req.type) {
-    case "sourceTimelinePage":
-      return timelines.page(key, req);
-    case "sourceTimelineDetail":
-      return timelines.detail(key, req.seq);
-    case "sourceTimelineWhere":
-      return timelines.where(key, req.seq);
+    case "timelinePage":
+      return own?.timelinePage ? own.timelinePage(req.cwd, req) : timelines.page(await genericTimeline(req), req);
+    case "timelineDetail":
+      return own?.timelineDetail
+        ? own.timelineDetail(req.cwd, req.rowId)
+        : timelines.detail(await genericTimeline(req), req.rowId);
+    case "timelineRef":
+      return own?.timelineRef
+        ? own.timelineRef(req.cwd, req.rowId)
+        : timelines.ref(await genericTimeline(req), req.rowId);
+  }
+}
+
+/** Handles one request (see {@link WorkerRequest}); `context` carries cancellation and progress. */
+export async function handleSourceRequest(
+  req: SourceRequest,
+  context: WorkerContext,
+): Promise<WorkerResults[SourceRequest["type"]]> {
+  switch (req.type) {
+    case "detect":
+      return detectAll(req);
+    case "dispose":
+      disposeSources(req.cwd, req.kind);
+      return null;
+    case "timelinePage":
+    case "timelineDetail":
+    case "timelineRef":
+      return timelineRequest(req);
+    case "source": {
+      const own = sourceOf(req.kind).worker;
+      if (!own) throw new Error(`${sourceOf(req.kind).displayName} has no requests of its own`);
+      return own.handle(req.cwd, req.request, context);
+    }
     default:
       break;
   }
   const { source, location } = await locate(req);
   switch (req.type) {
-    case "sourceRefresh": {
+    case "refresh": {
       const t0 = performance.now();
       const [problems, tree, timelineRows] = await Promise.all([
         source.check(location),
@@ -143,22 +144,20 @@ export async function handleSourceRequest(req: SourceRequest): Promise<SourceRes
       ]);
       return { problems, tree, timelineRows, ms: performance.now() - t0 };
     }
-    case "sourceCheck":
-      return source.check(location);
-    case "sourceTree":
-      return source.tree(location);
-    case "sourceSummarize":
-      return source.summarize(location);
-    case "sourcePreviewAction":
+    case "previewAction":
       if (!source.previewAction) throw new Error(`${source.displayName} has no actions`);
       return source.previewAction(location, req.action, req.args);
-    case "sourceRunAction":
+    case "runAction":
       if (!source.runAction) throw new Error(`${source.displayName} has no actions`);
       return source.runAction(location, req.action, req.args);
   }
 }
 
-/** Drops what the worker keeps about a folder's sources. */
-export function disposeSources(cwd: string): void {
-  for (const s of STATE_SOURCES) timelines.drop(keyOf(cwd, s.kind));
+/** Drops what the worker keeps about a folder's sources (one kind, or all). */
+export function disposeSources(cwd: string, kind?: string): void {
+  for (const s of STATE_SOURCES) {
+    if (kind !== undefined && s.kind !== kind) continue;
+    timelines.drop(keyOf(cwd, s.kind));
+    s.worker?.dispose?.(cwd);
+  }
 }

@@ -1,126 +1,75 @@
 /**
- * Messages between the extension host and the ledger worker thread. All
- * ledger reading, verification and replay happens in the worker so the
- * extension host is never blocked; the host asks, the worker answers (and
- * reports progress on long scans). Values cross by structured clone (bigint
- * and Map survive; plans travel as objects, see src/core/sources/autodev/plan/planTransfer.ts).
+ * Messages between the extension host and the state worker thread, where every read, check,
+ * verification and write runs so the extension host is never blocked. Requests are keyed by
+ * (workspace folder, source kind) and source-neutral; what one source needs beyond them travels
+ * as `{ type: "source", kind, request }` to that source's {@link SourceWorkerHandler}, whose
+ * request and result types live in the source's folder. Values cross by structured clone.
  */
-import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../timeline/timelineTypes";
-import { RememberedHead, SessionUpdate } from "../sources/autodev/ledger/ledgerSession";
-import type { TimelineEntryRef } from "../sources/autodev/timeline/ledgerTimelineService";
-import { EntrySummary, VerifyReport, VerifyWarning } from "../sources/autodev/ledger/verifyTypes";
-import type { VerificationRecord } from "../sources/autodev/ledger/verificationRecord";
-import type { Plan } from "../sources/autodev/plan/schemas";
-import type { SourceRequest, SourceResults } from "./sourceRequests";
-import type { AutodevRunView } from "../sources/autodev/run/runView";
-import type { RunPlan } from "../sources/autodev/run/runState";
+import type { ActionPreview, SourceKind, SourceSettings } from "../sources/stateSource";
+import type { TimelineEntryDetail, TimelinePage, TimelinePageRequest, TimelineRowRef } from "../timeline/timelineTypes";
+import type { DetectedSource, SourceSnapshot } from "./sourceRequests";
 
-/** Requests, discriminated by `type`; `cwd` is the folder that contains `.autodev/`. */
+/** The fields that name one source of one workspace folder. */
+interface SourceAddress {
+  readonly id: number;
+  /** The workspace folder. */
+  readonly cwd: string;
+  readonly kind: SourceKind;
+  /** The source's settings for this folder (see `StateSource.settings`). */
+  readonly settings?: SourceSettings;
+}
+
+/** A source action and its arguments (`StateSource.previewAction` / `runAction`). */
+interface ActionRequest {
+  readonly action: string;
+  readonly args: readonly string[];
+}
+
+/** Requests, discriminated by `type`. */
 export type WorkerRequest =
   | {
       readonly id: number;
-      readonly type: "refresh";
+      readonly type: "detect";
       readonly cwd: string;
-      /** A verification record stored by an earlier session (untrusted: validated), used by a fresh session to resume. */
-      readonly record?: unknown;
+      /** Each source's settings for this folder, by kind. */
+      readonly settings?: Readonly<Record<string, SourceSettings>>;
     }
-  | { readonly id: number; readonly type: "tailPlan"; readonly cwd: string }
-  | {
-      readonly id: number;
-      readonly type: "entries";
-      readonly cwd: string;
-      readonly offset: number;
-      readonly limit: number;
-    }
-  | { readonly id: number; readonly type: "entryText"; readonly cwd: string; readonly seq: number }
-  | { readonly id: number; readonly type: "planAt"; readonly cwd: string; readonly seq: number }
-  | { readonly id: number; readonly type: "verify"; readonly cwd: string }
+  | (SourceAddress & { readonly type: "refresh" })
+  | (SourceAddress & { readonly type: "timelinePage" } & TimelinePageRequest)
+  | (SourceAddress & { readonly type: "timelineDetail"; readonly rowId: number })
+  | (SourceAddress & { readonly type: "timelineRef"; readonly rowId: number })
+  | (SourceAddress & { readonly type: "previewAction" } & ActionRequest)
+  | (SourceAddress & { readonly type: "runAction" } & ActionRequest)
+  | (SourceAddress & { readonly type: "source"; readonly request: unknown })
   | { readonly id: number; readonly type: "cancel"; readonly cwd: string; readonly target: number }
-  | { readonly id: number; readonly type: "replayCompare"; readonly cwd: string }
-  | { readonly id: number; readonly type: "historyWarnings"; readonly cwd: string }
   | {
       readonly id: number;
-      readonly type: "setStatus";
+      readonly type: "dispose";
       readonly cwd: string;
-      readonly taskId: string;
-      readonly status: string;
-      readonly sessionId: string;
-      readonly lockTimeoutS: number;
-      readonly readOnly: boolean;
-    }
-  | { readonly id: number; readonly type: "dispose"; readonly cwd: string }
-  | {
-      readonly id: number;
-      readonly type: "timelinePage";
-      readonly cwd: string;
-      readonly query: TimelineQuery;
-      readonly offset: number;
-      readonly limit: number;
-      readonly anchorSeq: number | null;
-      readonly locateSeq: number | null;
-      readonly facets: boolean;
-    }
-  | { readonly id: number; readonly type: "timelineDetail"; readonly cwd: string; readonly seq: number }
-  | { readonly id: number; readonly type: "timelineEntry"; readonly cwd: string; readonly seq: number }
-  | {
-      readonly id: number;
-      readonly type: "autodevRunView";
-      readonly cwd: string;
-      readonly plan: RunPlan;
-      readonly probeOnly: boolean;
-    }
-  | SourceRequest;
+      /** The source to forget; every source of the folder when absent. */
+      readonly kind?: SourceKind;
+    };
 
 /** The result type of each request type. */
-export interface WorkerResults extends SourceResults {
-  autodevRunView: AutodevRunView;
-  refresh: RefreshResult;
-  tailPlan: { readonly plan: Plan | null; readonly seq: number | null };
-  entries: { readonly total: number; readonly items: EntrySummary[] };
-  entryText: string | null;
-  planAt: { readonly plan: Plan | null; readonly seq: number };
-  verify: RefreshResult;
-  cancel: boolean;
-  replayCompare: ReplayComparison;
-  historyWarnings: VerifyWarning[];
-  setStatus: { readonly seq: number };
-  dispose: null;
+export interface WorkerResults {
+  /** Every source found in the folder. */
+  detect: DetectedSource[];
+  /** Problems, tree and timeline size of one source, read once. */
+  refresh: SourceSnapshot;
   /** A page of timeline rows (filtered, grouped, newest first) with totals. */
   timelinePage: TimelinePage;
-  /** The details pane of one entry (payload read from its byte range, plan diff). */
+  /** The details pane of one row. */
   timelineDetail: TimelineEntryDetail | null;
-  /** Line and hashes of one entry. */
-  timelineEntry: TimelineEntryRef | null;
-}
-
-/** Replay from genesis against plan.json and the snapshot fast path. */
-export interface ReplayComparison {
-  /** The plan rebuilt from genesis, as plan.json bytes; null when none. */
-  readonly replayed: string | null;
-  /** `PlanManager.load`'s answer (latest snapshot + later entries). */
-  readonly fastPath: string | null;
-  /** plan.json on disk (null when missing). */
-  readonly planJson: string | null;
-  /** The replay or load error, if one failed. */
-  readonly error: string | null;
-  readonly entries: number;
-}
-
-/** What the host learns from a refresh. */
-export interface RefreshResult {
-  readonly update: SessionUpdate;
-  readonly report: VerifyReport;
-  /** The plan to show, ready to use once revived with `revivePlanClone` (structured clone); null for none. */
-  readonly plan: Plan | null;
-  readonly entries: number;
-  /** The head worth remembering (clean ledger only). */
-  readonly head: RememberedHead | null;
-  /** Milliseconds the worker spent. */
-  readonly ms: number;
-  /** What to store to resume next time (clean ledger after a scan; absent when nothing was read). */
-  readonly record?: VerificationRecord | null;
-  /** True when a stored record did not hold because verified bytes changed (history rewritten). */
-  readonly rewritten?: boolean;
+  /** Where one row came from, and what may be copied from it. */
+  timelineRef: TimelineRowRef | null;
+  previewAction: ActionPreview;
+  /** A one-line report of what was written. */
+  runAction: string;
+  /** Whatever the source's own request returns (typed in the source's folder). */
+  source: unknown;
+  /** True when the request was still running and is now cancelled. */
+  cancel: boolean;
+  dispose: null;
 }
 
 /** Messages from the worker. */

@@ -1,15 +1,16 @@
 /**
- * Problems of every generic source in one DiagnosticCollection: each
- * {@link SourceProblem} at its file and line, with its code and the source's
- * name; a source's old diagnostics go when it is re-read or removed.
+ * Problems of every source in one DiagnosticCollection: each {@link FolderProblem} at its file and
+ * line, with its code, its origin (the source's name unless it says otherwise) and its related
+ * places. A source's diagnostics are replaced whenever it changes and go when it goes; nothing
+ * outside its workspace folder is ever pointed at.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { ProblemSeverity, SourceProblem } from "../../core/sources/stateSource";
-import { Disposable } from "../disposable";
-import type { SourceFolderState } from "./sourceFolderState";
-import type { SourceWorkspaces } from "./sourceWorkspaces";
+import type { ProblemSeverity } from "../../core/sources/stateSource";
 import { displayMessage } from "../../core/text/displayText";
+import { Disposable } from "../disposable";
+import type { FolderProblem, SourceFolder } from "./sourceAdapter";
+import type { StateFolders } from "./stateFolders";
 
 const SEVERITY: Record<ProblemSeverity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -17,8 +18,15 @@ const SEVERITY: Record<ProblemSeverity, vscode.DiagnosticSeverity> = {
   info: vscode.DiagnosticSeverity.Information,
 };
 
-/** The diagnostic of one problem. */
-export function problemDiagnostic(p: SourceProblem, sourceName: string): vscode.Diagnostic {
+/** `file` (relative to `cwd`) as a URI, or null when it points outside the folder. */
+function inside(cwd: string, file: string): vscode.Uri | null {
+  const abs = path.resolve(cwd, file);
+  const rel = path.relative(cwd, abs);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? null : vscode.Uri.file(abs);
+}
+
+/** The diagnostic of one problem of `folder`. */
+export function problemDiagnostic(p: FolderProblem, folder: SourceFolder): vscode.Diagnostic {
   const line = Math.max(0, (p.line ?? 1) - 1);
   const col = Math.max(0, (p.column ?? 1) - 1);
   const d = new vscode.Diagnostic(
@@ -26,19 +34,28 @@ export function problemDiagnostic(p: SourceProblem, sourceName: string): vscode.
     displayMessage(p.message),
     SEVERITY[p.severity],
   );
-  d.source = sourceName;
+  d.source = p.origin ?? folder.displayName;
   d.code = p.code;
+  const related = (p.related ?? []).flatMap((r) => {
+    const uri = inside(folder.cwd, r.file);
+    if (!uri) return [];
+    const at = Math.max(0, r.line - 1);
+    return [
+      new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Range(at, 0, at, 0)), r.message),
+    ];
+  });
+  if (related.length) d.relatedInformation = related;
   return d;
 }
 
-/** Keeps the `autodev-sources` diagnostics in sync with the sources' problems. */
-export class SourceDiagnostics extends Disposable {
-  private readonly collection = this.register(vscode.languages.createDiagnosticCollection("autodev-sources"));
+/** Keeps the `autodev` diagnostics in sync with every source's problems. */
+export class StateDiagnostics extends Disposable {
+  private readonly collection = this.register(vscode.languages.createDiagnosticCollection("autodev"));
   private readonly filesOf = new Map<string, vscode.Uri[]>();
 
-  constructor(private readonly sources: SourceWorkspaces) {
+  constructor(private readonly folders: StateFolders) {
     super();
-    this.register(sources.onDidChange((s) => (s ? this.update(s) : this.syncAll())));
+    this.register(folders.onDidChange((s) => (s ? this.update(s) : this.syncAll())));
   }
 
   /** The diagnostics shown for `uri`. */
@@ -47,9 +64,9 @@ export class SourceDiagnostics extends Disposable {
   }
 
   private syncAll(): void {
-    const live = new Set(this.sources.all.map((s) => s.key));
+    const live = new Set(this.folders.all.map((s) => s.key));
     for (const key of [...this.filesOf.keys()]) if (!live.has(key)) this.clear(key);
-    for (const s of this.sources.all) this.update(s);
+    for (const s of this.folders.all) this.update(s);
   }
 
   private clear(key: string): void {
@@ -57,23 +74,22 @@ export class SourceDiagnostics extends Disposable {
     this.filesOf.delete(key);
   }
 
-  /** Replaces one source's diagnostics. */
-  update(state: SourceFolderState): void {
-    if (state.problems === null) return;
-    this.clear(state.key);
+  /** Replaces one source's diagnostics (kept as they are while it has not been read yet). */
+  update(folder: SourceFolder): void {
+    const problems = folder.problems;
+    if (problems === null) return;
+    this.clear(folder.key);
     const byFile = new Map<string, { uri: vscode.Uri; diags: vscode.Diagnostic[] }>();
-    for (const p of state.problems) {
-      const abs = path.resolve(state.cwd, p.file);
-      const rel = path.relative(state.cwd, abs);
-      if (rel.startsWith("..") || path.isAbsolute(rel)) continue; // never point outside the folder
-      const uri = vscode.Uri.file(abs);
+    for (const p of problems) {
+      const uri = inside(folder.cwd, p.file);
+      if (!uri) continue;
       const slot = byFile.get(uri.toString()) ?? { uri, diags: [] };
-      slot.diags.push(problemDiagnostic(p, state.displayName));
+      slot.diags.push(problemDiagnostic(p, folder));
       byFile.set(uri.toString(), slot);
     }
     for (const { uri, diags } of byFile.values()) this.collection.set(uri, diags);
     this.filesOf.set(
-      state.key,
+      folder.key,
       [...byFile.values()].map((x) => x.uri),
     );
   }

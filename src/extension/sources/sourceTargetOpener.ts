@@ -5,15 +5,13 @@
  * show a text, or run a source action after a modal confirmation that shows
  * what it will write — never in an untrusted workspace.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import { z } from "zod";
 import type { DiffSide, NodeTarget } from "../../core/sources/stateSource";
-import { LedgerWorkerClient } from "../ledgerWorkerClient";
-import { ReadOnlyDocuments } from "../readOnlyDocuments";
-import type { SourceFolderState } from "./sourceFolderState";
-import type { SourceWorkspaces } from "./sourceWorkspaces";
+import type { ReadOnlyDocuments } from "../readOnlyDocuments";
+import type { StateWorkerClient } from "../stateWorkerClient";
+import { fileInside, openFileAt } from "../workspaceFiles";
+import type { SourceFolder } from "./sourceAdapter";
 
 const text = z.string().max(10_000_000);
 const relFile = z.string().min(1).max(4096);
@@ -34,21 +32,21 @@ export const NodeTargetSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
-/** Reveals a node of a source in the Plan view by its source-local id. */
-export type RevealSourceNode = (state: SourceFolderState, nodeId: string) => Promise<boolean>;
+/** Reveals a node of a source in the state tree by its source-local id. */
+export type RevealSourceNode = (state: SourceFolder, nodeId: string) => Promise<boolean>;
 
 /** Opens node targets. */
 export class SourceTargetOpener {
   constructor(
-    private readonly sources: SourceWorkspaces,
-    private readonly worker: LedgerWorkerClient,
+    private readonly sourceByKey: (key: string) => SourceFolder | undefined,
+    private readonly worker: StateWorkerClient,
     private readonly docs: ReadOnlyDocuments,
     private readonly reveal: RevealSourceNode,
   ) {}
 
   /** The command handler: `(sourceKey, target)`. */
   async open(key: unknown, rawTarget: unknown): Promise<void> {
-    const state = typeof key === "string" ? this.sources.byKey(key) : undefined;
+    const state = typeof key === "string" ? this.sourceByKey(key) : undefined;
     if (!state) throw new Error(vscode.l10n.t("that state source is no longer in this workspace"));
     const parsed = NodeTargetSchema.safeParse(rawTarget);
     if (!parsed.success) {
@@ -98,35 +96,16 @@ export class SourceTargetOpener {
   }
 
   /** Opens `file` (relative to the folder) at `line`; refuses paths out of the folder. */
-  async openFile(state: SourceFolderState, file: string, line?: number): Promise<void> {
-    const uri = this.inside(state, file);
-    const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
-    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: true });
+  openFile(state: SourceFolder, file: string, line?: number): Promise<void> {
+    return openFileAt(state.cwd, file, line);
   }
 
-  private inside(state: SourceFolderState, file: string): vscode.Uri {
-    const abs = path.resolve(state.cwd, file);
-    const rel = path.relative(state.cwd, abs);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) {
-      throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
-    }
-    if (!vscode.workspace.isTrusted && fs.existsSync(abs)) {
-      const real = path.relative(fs.realpathSync(state.cwd), fs.realpathSync(abs));
-      if (real.startsWith("..") || path.isAbsolute(real)) {
-        throw new Error(
-          vscode.l10n.t("{0} links outside the workspace folder; it is not opened in an untrusted workspace", file),
-        );
-      }
-    }
-    return vscode.Uri.file(abs);
-  }
-
-  private sideUri(state: SourceFolderState, side: DiffSide): vscode.Uri {
-    return side.kind === "file" ? this.inside(state, side.file) : this.docs.put(safeName(side.name), side.text);
+  private sideUri(state: SourceFolder, side: DiffSide): vscode.Uri {
+    return side.kind === "file" ? fileInside(state.cwd, side.file) : this.docs.put(safeName(side.name), side.text);
   }
 
   /** Previews, confirms (modal) and runs a source action; refused in an untrusted workspace. */
-  async runAction(state: SourceFolderState, action: string, args: readonly string[]): Promise<string | undefined> {
+  async runAction(state: SourceFolder, action: string, args: readonly string[]): Promise<string | undefined> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t("AutoDev: {0} actions write to the workspace; trust the workspace first.", state.displayName),
@@ -134,10 +113,10 @@ export class SourceTargetOpener {
       return undefined;
     }
     const preview = await this.worker.request({
-      type: "sourcePreviewAction",
+      type: "previewAction",
       cwd: state.cwd,
       kind: state.kind,
-      options: state.options,
+      settings: state.settings,
       action,
       args,
     });
@@ -148,10 +127,10 @@ export class SourceTargetOpener {
     const pick = await vscode.window.showWarningMessage(preview.title, { modal: true, detail }, run);
     if (pick !== run) return undefined;
     const report = await this.worker.request({
-      type: "sourceRunAction",
+      type: "runAction",
       cwd: state.cwd,
       kind: state.kind,
-      options: state.options,
+      settings: state.settings,
       action,
       args,
     });

@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import type { NodeIcon, SourceTreeNode } from "../../core/sources/stateSource";
 import { problemCountsText } from "../countText";
-import type { SourceFolderState } from "./sourceFolderState";
+import type { DefaultSourceFolder } from "./defaultSourceFolder";
 
 /** A codicon (+ colour) as a ThemeIcon. */
 export function themeIcon(icon: NodeIcon | undefined): vscode.ThemeIcon | undefined {
@@ -14,8 +14,8 @@ export function themeIcon(icon: NodeIcon | undefined): vscode.ThemeIcon | undefi
   return new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
 }
 
-/** The item of one source node; `id` is the window-unique id the Plan tree uses. */
-export function sourceNodeItem(state: SourceFolderState, node: SourceTreeNode, id: string): vscode.TreeItem {
+/** The item of one source node; `id` is the window-unique id the state tree uses. */
+export function sourceNodeItem(state: DefaultSourceFolder, node: SourceTreeNode, id: string): vscode.TreeItem {
   const C = vscode.TreeItemCollapsibleState;
   const state_ = node.children === undefined ? C.None : node.expanded ? C.Expanded : C.Collapsed;
   const item = new vscode.TreeItem(node.label, state_);
@@ -36,7 +36,7 @@ export function sourceNodeItem(state: SourceFolderState, node: SourceTreeNode, i
 }
 
 /** The item of a source's root: name, folder, problem counts. */
-export function sourceRootItem(state: SourceFolderState, id: string, multiFolder: boolean): vscode.TreeItem {
+export function sourceRootItem(state: DefaultSourceFolder, id: string, multiFolder: boolean): vscode.TreeItem {
   const item = new vscode.TreeItem(state.displayName, vscode.TreeItemCollapsibleState.Expanded);
   item.id = id;
   const c = state.counts;

@@ -1,10 +1,13 @@
 /**
- * A small stand-in for the `vscode` module, enough to run the generic source
- * renderers (tree items, diagnostics) in plain Node: import this file before
- * any module that requires "vscode". It records what the code under test
- * builds; it implements no editor behaviour.
+ * A small stand-in for the `vscode` module, enough to run the generic hosts (folder registry,
+ * watcher, state tree, Problems, status bar, timeline controller) in plain Node: import this file
+ * before any module that requires "vscode". It records what the code under test builds (diagnostics,
+ * watchers, commands, context keys) and lets a test fire file events; it implements no editor
+ * behaviour. Settings answer with package.json's defaults unless a test sets them.
  */
+import { readFileSync } from "node:fs";
 import Module from "node:module";
+import { join } from "node:path";
 
 class ThemeColor {
   constructor(readonly id: string) {}
@@ -71,8 +74,114 @@ class EventEmitter<T> {
     this.listeners = [];
   }
 }
+/** A file URI as the code under test uses it. */
+export interface FakeUri {
+  readonly scheme: string;
+  readonly fsPath: string;
+  readonly path: string;
+  toString(): string;
+}
 const Uri = {
-  file: (fsPath: string) => ({ scheme: "file", fsPath, toString: () => `file://${fsPath}` }),
+  file: (fsPath: string): FakeUri => ({ scheme: "file", fsPath, path: fsPath, toString: () => `file://${fsPath}` }),
+  joinPath: (base: FakeUri, ...parts: string[]): FakeUri => Uri.file(join(base.fsPath, ...parts)),
+};
+class RelativePattern {
+  readonly baseUri: FakeUri;
+  constructor(
+    base: FakeUri | { uri: FakeUri },
+    readonly pattern: string,
+  ) {
+    this.baseUri = "uri" in base ? base.uri : base;
+  }
+}
+
+const noEvent = () => ({ dispose: () => undefined });
+
+/** A watcher the code under test created: its pattern, and functions that fire its events. */
+export interface FakeWatcher {
+  readonly pattern: RelativePattern;
+  fire(kind: "create" | "change" | "delete", uri: FakeUri): void;
+  disposed: boolean;
+}
+/** Every watcher created, in order. */
+export const fakeWatchers: FakeWatcher[] = [];
+/** Every command registered, by id. */
+export const fakeCommands = new Map<string, (...args: unknown[]) => unknown>();
+/** Context keys set with `setContext`. */
+export const fakeContext = new Map<string, unknown>();
+/** Settings a test set (`autodev.<key>` without the prefix); the rest answer with package.json's defaults. */
+export const fakeSettings = new Map<string, unknown>();
+
+const DEFAULTS: Record<string, unknown> = (() => {
+  const manifest = JSON.parse(readFileSync(join(__dirname, "../../../..", "package.json"), "utf8")) as {
+    contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+  };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(manifest.contributes.configuration.properties)) {
+    out[k.replace(/^autodev\./, "")] = v.default;
+  }
+  return out;
+})();
+
+const workspace = {
+  workspaceFolders: [] as unknown[],
+  isTrusted: true,
+  onDidChangeWorkspaceFolders: noEvent,
+  onDidGrantWorkspaceTrust: noEvent,
+  onDidChangeConfiguration: noEvent,
+  getConfiguration: () => ({
+    get: (key: string) => (fakeSettings.has(key) ? fakeSettings.get(key) : DEFAULTS[key]),
+    inspect: (key: string) => ({ defaultValue: DEFAULTS[key] }),
+  }),
+  createFileSystemWatcher(pattern: RelativePattern) {
+    const listeners = {
+      create: [] as ((u: FakeUri) => void)[],
+      change: [] as ((u: FakeUri) => void)[],
+      delete: [] as ((u: FakeUri) => void)[],
+    };
+    const on = (kind: keyof typeof listeners) => (l: (u: FakeUri) => void) => {
+      listeners[kind].push(l);
+      return { dispose: () => (listeners[kind] = listeners[kind].filter((x) => x !== l)) };
+    };
+    const watcher: FakeWatcher = {
+      pattern,
+      disposed: false,
+      fire: (kind, uri) => listeners[kind].forEach((l) => l(uri)),
+    };
+    fakeWatchers.push(watcher);
+    return {
+      onDidCreate: on("create"),
+      onDidChange: on("change"),
+      onDidDelete: on("delete"),
+      dispose: () => (watcher.disposed = true),
+    };
+  },
+};
+
+const commands = {
+  registerCommand(id: string, run: (...args: unknown[]) => unknown) {
+    fakeCommands.set(id, run);
+    return { dispose: () => fakeCommands.delete(id) };
+  },
+  executeCommand(id: string, ...args: unknown[]) {
+    if (id === "setContext") fakeContext.set(String(args[0]), args[1]);
+    return Promise.resolve(fakeCommands.get(id)?.(...args));
+  },
+};
+
+const channel = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  show: () => undefined,
+  dispose: () => undefined,
+};
+const window = {
+  createOutputChannel: () => channel,
+  createStatusBarItem: () => ({ show: () => undefined, hide: () => undefined, dispose: () => undefined }),
+  showInformationMessage: () => Promise.resolve(undefined),
+  showWarningMessage: () => Promise.resolve(undefined),
+  showErrorMessage: () => Promise.resolve(undefined),
 };
 
 /** Every collection the code under test created, by name. */
@@ -112,7 +221,11 @@ export const fakeVscode = {
   Uri,
   languages,
   l10n,
-  workspace: { workspaceFolders: [] as unknown[], isTrusted: true },
+  RelativePattern,
+  workspace,
+  commands,
+  window,
+  StatusBarAlignment: { Left: 1, Right: 2 },
 };
 
 type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;

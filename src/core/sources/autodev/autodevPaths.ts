@@ -11,6 +11,8 @@ export const CONFIG_FILE = "config.json";
 export const SPEC_FILE = "spec.md";
 export const PLAN_FILE = "plan.json";
 export const LEDGER_FILE = "plan-ledger.jsonl";
+/** The ledger relative to the workspace folder, with forward slashes (problems and timeline rows name it so). */
+export const LEDGER_REL = `${AUTODEV_DIR}/${LEDGER_FILE}`;
 export const LOCK_FILE = ".lock";
 export const KNOWLEDGE_FILE = "knowledge.jsonl";
 export const REJECTED_LESSONS_FILE = "rejected_lessons.jsonl";

@@ -5,8 +5,8 @@
  * shows before any ledger exists; checked by the ledger verification (hash
  * chain, replay) when there is a ledger, plus the history
  * warnings (task state machine, missing evidence, plan.json drift), summarised
- * for the CLI, listed for the timeline. The extension keeps a richer adapter
- * (time travel, evidence) under src/extension/sources/autodev/.
+ * for the CLI, listed for the timeline; its worker part (autodevWorker.ts) keeps a ledger session
+ * per folder. The extension shows it through its adapter under src/extension/sources/autodev/.
  */
 import * as path from "node:path";
 import { verifyLedger } from "./ledger/ledgerReader";
@@ -16,8 +16,9 @@ import { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes
 import { Plan } from "./plan/schemas";
 import { sortProblems } from "../sourceProblems";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
-import { AUTODEV_DIR, LEDGER_FILE, PLAN_FILE, autodevRoot } from "./autodevPaths";
+import { AUTODEV_DIR, LEDGER_REL, PLAN_FILE, autodevRoot } from "./autodevPaths";
 import { AUTODEV_DETECT_GLOBS, autodevPresence } from "./autodevPresence";
+import { autodevWorker } from "./worker/autodevWorker";
 import { autodevTree } from "./autodevTree";
 import { autodevGraph } from "./autodevGraph";
 import { readRunState, runPlanOf } from "./run/runState";
@@ -25,10 +26,10 @@ import { runStateProblems } from "./run/runProblems";
 import { runBottomNodes, runTopNodes } from "./tree/runTree";
 import { planPhaseNode, taskHistoryNode } from "./tree/inlineTree";
 
-const LEDGER_REL = `${AUTODEV_DIR}/${LEDGER_FILE}`;
 const PLAN_REL = `${AUTODEV_DIR}/${PLAN_FILE}`;
 
-function errorProblem(e: VerifyFinding): SourceProblem {
+/** A ledger integrity finding as a problem at its line (`more_errors` is only an info). */
+export function errorProblem(e: VerifyFinding): SourceProblem {
   return {
     file: LEDGER_REL,
     line: e.atLine > 0 ? e.atLine : null,
@@ -38,7 +39,8 @@ function errorProblem(e: VerifyFinding): SourceProblem {
   };
 }
 
-function warningProblem(w: VerifyWarning): SourceProblem {
+/** A history warning as a problem (plan.json drift on plan.json, the rest on the ledger). */
+export function warningProblem(w: VerifyWarning): SourceProblem {
   const onPlan = w.kind === "plan_json_mismatch" || w.kind === "plan_json_missing";
   return {
     file: onPlan ? PLAN_REL : LEDGER_REL,
@@ -99,6 +101,7 @@ export const AUTODEV_SOURCE: StateSource = {
   kind: "autodev",
   displayName: "AutoDev",
   detectGlobs: AUTODEV_DETECT_GLOBS,
+  worker: autodevWorker,
 
   async detect(workspace) {
     if (!(await autodevPresence(workspace)).present) return null;

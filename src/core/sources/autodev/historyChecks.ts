@@ -4,7 +4,7 @@
  * (design §13 "staleness detection"). Not corruption; shown at lower severity.
  */
 import { readRegularText } from "../../fs/safeRead";
-import { getMaxLineBytes } from "./ledger/read/ledgerLineReader";
+import { getMaxLineBytes } from "../../fs/lineLimit";
 import { truncateText } from "../../text/displayText";
 import { Plan } from "./plan/schemas";
 import { planJsonText } from "./ledger/ledgerWriter";

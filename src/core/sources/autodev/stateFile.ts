@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { guardPath, type FileRefusal, type FoundKind } from "../../fs/fileGuard";
 import { readGuarded } from "../../fs/guardedOpen";
-import { decodeUtf8Strict } from "./ledger/read/ledgerLineReader";
+import { decodeUtf8Strict } from "../../text/utf8";
 
 /** What reading a state file gave. */
 export type StateFileRead =

@@ -24,7 +24,8 @@ export interface EngineStateLocation extends SourceLocation {
 
 /** The configured folder (setting, then environment, then the default), as written. */
 export function configuredDir(options: DetectOptions = {}): { readonly value: string; readonly from: string } {
-  const setting = options.engineStateDir?.trim();
+  const raw = options.settings?.engineStateDir;
+  const setting = typeof raw === "string" ? raw.trim() : "";
   if (setting) return { value: setting, from: "the setting autodev.engineStateDir" };
   const env = (options.env ?? process.env)[ENGINE_STATE_ENV]?.trim();
   if (env) return { value: env, from: `the environment variable ${ENGINE_STATE_ENV}` };

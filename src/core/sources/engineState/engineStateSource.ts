@@ -54,6 +54,7 @@ export async function summarizeEngineState(location: SourceLocation): Promise<Re
 export const engineStateSource: StateSource = {
   kind: "engine_state",
   displayName: "engine_state",
+  settings: ["engineStateDir"],
   // The default folder's files appearing or going (a configured folder is re-detected when the setting changes).
   detectGlobs: [MANIFEST_FILE, RECOGNIZERS_FILE, CANDIDATES_FILE].map((name) => `${ENGINE_STATE_DIR}/${name}`),
   detect: detectEngineState,

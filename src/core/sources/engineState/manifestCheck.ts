@@ -3,7 +3,7 @@
  * "no manifest"; `json.loads`; `schema_version` defaults to 0 and must be an int no newer
  * than 1, else the loader refuses the checkpoint), plus the ADR's stale-revision warning.
  */
-import { decodeUtf8Strict } from "../autodev/ledger/read/ledgerLineReader";
+import { decodeUtf8Strict } from "../../text/utf8";
 import { pyStrip } from "../../pyjson/pyBuiltins";
 import { parsePyJson, PyJsonError } from "../../pyjson/pyJsonParse";
 import { isPyObject, PyFloat, type PyObject, type PyValue } from "../../pyjson/pyValue";

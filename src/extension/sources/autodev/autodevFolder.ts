@@ -1,20 +1,28 @@
 /**
- * The state of one workspace folder's `.autodev/` as the UI sees it: the live
- * plan, the integrity report, the entry count, an optional time-travel view,
- * and history-rewrite warnings against the head remembered from earlier
- * sessions. All reading happens in the ledger worker.
+ * One workspace folder's `.autodev/` as the AutoDev adapter keeps it: the live plan, the integrity
+ * report, the entry count, an optional time-travel view, history-rewrite warnings against the head
+ * remembered from earlier sessions, the history warnings and the run view — and, from these, what
+ * the generic hosts show (problems, timeline, whom the run waits on). All reading happens in the
+ * state worker through AutoDev's own requests.
  */
-import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { Plan } from "../../../core/sources/autodev/plan/schemas";
+import { ledgerPath } from "../../../core/sources/autodev/autodevPaths";
+import type { RewriteFinding } from "../../../core/sources/autodev/ledger/ledgerSession";
+import type { VerifyReport } from "../../../core/sources/autodev/ledger/verifyTypes";
 import { revivePlanClone } from "../../../core/sources/autodev/plan/planTransfer";
-import { RewriteFinding, RememberedHead } from "../../../core/sources/autodev/ledger/ledgerSession";
-import { VerifyReport } from "../../../core/sources/autodev/ledger/verifyTypes";
-import { RefreshResult } from "../../../core/worker/workerProtocol";
-import { autodevRoot, ledgerPath } from "../../../core/sources/autodev/autodevPaths";
-import { Disposable } from "../../disposable";
-import { LedgerWorkerClient } from "../../ledgerWorkerClient";
-import { OutputLog } from "../../outputLog";
+import type { Plan } from "../../../core/sources/autodev/plan/schemas";
+import type { AutodevRunView } from "../../../core/sources/autodev/run/runView";
+import type { RefreshResult } from "../../../core/sources/autodev/worker/autodevRequests";
+import type { SourceSettings } from "../../../core/sources/stateSource";
+import type { DetectedSource } from "../../../core/worker/sourceRequests";
+import type { IntegritySummary } from "../../../protocol";
+import type { SettingsReader } from "../../settings";
+import type { FolderProblem, FolderTimeline, WaitingOn } from "../sourceAdapter";
+import { HistoryWarnings, autodevProblems } from "./autodevProblems";
+import { autodevRequest } from "./autodevRequest";
+import { AutodevFolderBase, FolderServices } from "./autodevFolderBase";
+import { linkRefusal } from "./linkRefusal";
+import { RememberedHeads, reportRefresh, showRewrite } from "./rememberedHead";
 
 /** A plan shown as of an earlier entry. */
 export interface TimeTravel {
@@ -22,16 +30,24 @@ export interface TimeTravel {
   readonly plan: Plan | null;
 }
 
+/** Integrity at a glance, from a report (null before the first). */
+function integrityOf(r: VerifyReport | null): IntegritySummary | null {
+  const first = r?.errors[0];
+  return r ? { ok: r.ok, brokenLine: first ? first.atLine : null, message: first ? first.message : null } : null;
+}
+
 /** How long after a resumed start the whole ledger is re-verified in the background. */
 const BACKGROUND_VERIFY_DELAY_MS = 20_000;
 
 /** One folder's AutoDev state. */
-export class AutodevFolder extends Disposable {
+export class AutodevFolder extends AutodevFolderBase {
   private livePlan: Plan | null = null;
   private lastReport: VerifyReport | null = null;
   private entryCount = 0;
   private travel: TimeTravel | null = null;
   private rewrite: RewriteFinding | null = null;
+  private readonly history: HistoryWarnings;
+  private runView: AutodevRunView | null = null;
   private refreshing: Promise<RefreshResult | null> | null = null;
   private again = false;
   private resumeTried = false;
@@ -39,23 +55,33 @@ export class AutodevFolder extends Disposable {
   private lastError: string | null = null;
   /** Set when the folder must not be read (a link out of the workspace in an untrusted workspace). */
   private refusal: string | null = null;
-  private readonly changed = this.register(new vscode.EventEmitter<void>());
-  /** Fires after any change of plan, report, entries or time travel. */
-  readonly onDidChange = this.changed.event;
+  private readonly heads: RememberedHeads;
 
   constructor(
-    readonly folder: vscode.WorkspaceFolder,
-    private readonly worker: LedgerWorkerClient,
-    private readonly memento: vscode.Memento,
-    private readonly log: OutputLog,
+    folder: vscode.WorkspaceFolder,
+    detected: DetectedSource,
+    settings: SourceSettings,
+    services: FolderServices,
+    private readonly settingsReader: SettingsReader,
   ) {
-    super();
+    super(folder, detected, settings, services);
+    this.heads = new RememberedHeads(this.cwd, services.worker, services.memento);
+    this.history = this.register(
+      new HistoryWarnings(
+        () => autodevRequest(services.worker, this.cwd, { type: "historyWarnings" }),
+        () => !!this.lastReport?.ok && settingsReader.historyWarnings(this.folder),
+        () => this.changed.fire(),
+      ),
+    );
+    this.register({ dispose: () => clearTimeout(this.backgroundVerify) });
   }
 
-  /** The folder that contains `.autodev/`. */
-  get cwd(): string {
-    return this.folder.uri.fsPath;
+  /** Starts reading: the refusal check, the tail snapshot for a fast first paint, then verification. */
+  start(): void {
+    this.setReadRefusal(linkRefusal(this.cwd));
+    if (!this.refusal) void this.loadTail().then(() => this.refreshLedger());
   }
+
   /** The plan to show: the time-travel plan when active, else the live one. */
   get plan(): Plan | null {
     return this.travel ? this.travel.plan : this.livePlan;
@@ -82,9 +108,63 @@ export class AutodevFolder extends Disposable {
   get error(): string | null {
     return this.lastError;
   }
-  /** Why this folder's state is not read at all, or null. */
-  get readRefusal(): string | null {
-    return this.refusal;
+  /** The run view (running, waiting, tournaments, knowledge, config, spec), null until first read. */
+  get run(): AutodevRunView | null {
+    return this.runView;
+  }
+  /** Path of the ledger file. */
+  get ledgerFile(): string {
+    return ledgerPath(this.cwd);
+  }
+
+  override get problems(): readonly FolderProblem[] | null {
+    if (!this.lastReport) return null;
+    return autodevProblems({
+      report: this.lastReport,
+      history: this.lastReport.ok ? this.history.warnings : [],
+      run: this.runView?.problems ?? null,
+      withWarnings: this.settingsReader.historyWarnings(this.folder),
+    });
+  }
+
+  override get waiting(): WaitingOn | null {
+    return this.runView?.waitingOn ?? null;
+  }
+
+  override get timeline(): FolderTimeline {
+    return {
+      label: () => this.folder.name,
+      rows: this.entryCount,
+      integrity: integrityOf(this.lastReport),
+      travelRowId: this.travel?.seq ?? null,
+      travel: (seq) => this.travelTo(seq),
+      revealTask: (taskId, focus) => this.services.revealTask(this, taskId, focus),
+    };
+  }
+
+  override redetected(detected: DetectedSource, settings: SourceSettings): void {
+    super.redetected(detected, settings);
+    const refusal = linkRefusal(this.cwd);
+    if (refusal === this.refusal) return;
+    this.setReadRefusal(refusal);
+    if (!refusal) void this.loadTail().then(() => this.refreshLedger());
+  }
+
+  /** Any file under `.autodev/` changed: verify what changed (or, per `autodev.verifyOnChange`, read the tail). */
+  override filesChanged(uris: readonly vscode.Uri[]): void {
+    if (this.settingsReader.verifyOnChange(this.folder)) void this.refreshLedger();
+    else void this.loadTail();
+    this.filesEmitter.fire(uris);
+  }
+
+  override async refresh(): Promise<void> {
+    await this.refreshLedger();
+  }
+
+  /** Takes a new run view (the adapter reads it in the worker). */
+  setRunView(view: AutodevRunView): void {
+    this.runView = view;
+    this.changed.fire();
   }
 
   /** Refuses (or allows again) reading this folder's state; clears what was shown. */
@@ -92,21 +172,13 @@ export class AutodevFolder extends Disposable {
     if (reason === this.refusal) return;
     this.refusal = reason;
     if (reason) {
+      this.services.log.warn(`${this.folder.name}: ${reason}`);
       this.livePlan = null;
       this.lastReport = null;
       this.travel = null;
       this.lastError = reason;
     } else this.lastError = null;
-    this.changed.fire();
-  }
-
-  /** True when `.autodev/` exists in this folder. */
-  get exists(): boolean {
-    return fs.existsSync(autodevRoot(this.cwd));
-  }
-  /** Path of the ledger file. */
-  get ledgerFile(): string {
-    return ledgerPath(this.cwd);
+    this.fireLedger();
   }
 
   /** Fast first paint for big ledgers: the tail snapshot, before the full verification. */
@@ -114,19 +186,21 @@ export class AutodevFolder extends Disposable {
     if (this.refusal) return;
     try {
       const t0 = Date.now();
-      const { plan, seq } = await this.worker.request({ type: "tailPlan", cwd: this.cwd });
+      const { plan, seq } = await autodevRequest(this.services.worker, this.cwd, { type: "tailPlan" });
       if (this.lastReport === null) {
         this.livePlan = revivePlanClone(plan);
-        this.log.info(`${this.folder.name}: plan from the tail snapshot (seq ${seq ?? "—"}) in ${Date.now() - t0} ms`);
-        this.changed.fire();
+        this.services.log.info(
+          `${this.folder.name}: plan from the tail snapshot (seq ${seq ?? "—"}) in ${Date.now() - t0} ms`,
+        );
+        this.fireLedger();
       }
     } catch (e) {
-      this.log.error(`${this.folder.name}: reading the tail snapshot failed`, e);
+      this.services.log.error(`${this.folder.name}: reading the tail snapshot failed`, e);
     }
   }
 
   /** Verifies what changed (only new bytes when the prefix is intact); coalesces concurrent calls. */
-  async refresh(): Promise<RefreshResult | null> {
+  async refreshLedger(): Promise<RefreshResult | null> {
     if (this.refusal) return null;
     if (this.refreshing) {
       this.again = true;
@@ -139,7 +213,7 @@ export class AutodevFolder extends Disposable {
       this.refreshing = null;
       if (this.again) {
         this.again = false;
-        void this.refresh();
+        void this.refreshLedger();
       }
     }
   }
@@ -147,17 +221,17 @@ export class AutodevFolder extends Disposable {
   private async doRefresh(): Promise<RefreshResult | null> {
     try {
       // The first refresh of a window may resume from what the last one verified (only new bytes are read).
-      const record = this.resumeTried ? undefined : this.memento.get<unknown>(this.recordKey());
+      const record = this.resumeTried ? undefined : this.services.memento.get<unknown>(this.recordKey());
       this.resumeTried = true;
-      const r = await this.worker.request({ type: "refresh", cwd: this.cwd, record });
+      const r = await autodevRequest(this.services.worker, this.cwd, { type: "refresh", record });
       if (r.update.mode === "none" && this.lastReport) return r;
       await this.apply(r);
       if (r.update.mode === "resumed") this.scheduleBackgroundVerify();
       return r;
     } catch (e) {
       this.lastError = e instanceof Error ? e.message : String(e);
-      this.log.error(`${this.folder.name}: refresh failed`, e);
-      this.changed.fire();
+      this.services.log.error(`${this.folder.name}: refresh failed`, e);
+      this.fireLedger();
       return null;
     }
   }
@@ -168,15 +242,13 @@ export class AutodevFolder extends Disposable {
     this.backgroundVerify = setTimeout(() => {
       void (async () => {
         try {
-          const r = await this.worker.request({ type: "verify", cwd: this.cwd });
-          await this.apply(r);
-          this.log.info(`${this.folder.name}: background re-verification of the whole ledger done`);
+          await this.apply(await autodevRequest(this.services.worker, this.cwd, { type: "verify" }));
+          this.services.log.info(`${this.folder.name}: background re-verification of the whole ledger done`);
         } catch (e) {
-          this.log.error(`${this.folder.name}: background re-verification failed`, e);
+          this.services.log.error(`${this.folder.name}: background re-verification failed`, e);
         }
       })();
     }, BACKGROUND_VERIFY_DELAY_MS);
-    this.register({ dispose: () => clearTimeout(this.backgroundVerify) });
   }
 
   private recordKey(): string {
@@ -185,101 +257,41 @@ export class AutodevFolder extends Disposable {
 
   /** Takes a refresh or verification result from the worker as the current state. */
   async apply(r: RefreshResult): Promise<void> {
-    {
-      if (r.record !== undefined) await this.memento.update(this.recordKey(), r.record ?? undefined);
-      if (r.rewritten) {
-        this.log.warn(`${this.folder.name}: ${r.update.reason}`);
-        // The reason comes from src/core (English, as the CLI prints it).
-        const message = r.update.reason
-          ? vscode.l10n.t("AutoDev: {0}. It was verified again in full.", r.update.reason)
-          : vscode.l10n.t("AutoDev: the ledger's verified history changed. It was verified again in full.");
-        void vscode.window.showWarningMessage(message);
-      }
-      this.lastError = null;
-      this.livePlan = revivePlanClone(r.plan);
-      this.lastReport = r.report;
-      this.entryCount = r.entries;
-      this.log.info(
-        `${this.folder.name}: ${r.update.mode} scan, +${r.update.added} entries, ${r.update.bytesRead} bytes in ${Math.round(r.ms)} ms; ` +
-          (r.report.ok ? `ledger ok (${r.entries} entries)` : `ledger broken: ${r.report.errors[0]?.message}`) +
-          (r.update.reason ? ` (full rescan: ${r.update.reason})` : ""),
-      );
-      await this.checkRewrite(r.head);
-      this.changed.fire();
+    if (r.record !== undefined) await this.services.memento.update(this.recordKey(), r.record ?? undefined);
+    reportRefresh(this.folder.name, r, this.services.log);
+    this.lastError = null;
+    this.livePlan = revivePlanClone(r.plan);
+    this.lastReport = r.report;
+    this.entryCount = r.entries;
+    const finding = await this.heads.check(r.head, this.entryCount, this.rewrite);
+    if (finding) {
+      this.rewrite = finding;
+      showRewrite(this.folder.name, finding, this.services.log, {
+        accept: () => this.acceptHistory(),
+        ledger: vscode.Uri.file(this.ledgerFile),
+      });
     }
-  }
-
-  private key(): string {
-    return `autodev.head:${this.cwd}`;
-  }
-
-  private async checkRewrite(head: RememberedHead | null): Promise<void> {
-    const remembered = this.memento.get<RememberedHead>(this.key());
-    if (remembered) {
-      const finding = await this.compareRemembered(remembered);
-      if (finding) {
-        this.rewrite = finding;
-        this.log.warn(`${this.folder.name}: ${finding.message}`);
-        const show = vscode.l10n.t("Show Ledger");
-        const accept = vscode.l10n.t("Accept Current History");
-        void vscode.window
-          .showWarningMessage(vscode.l10n.t("AutoDev: {0}", finding.message), show, accept)
-          .then(async (pick) => {
-            if (pick === accept) await this.acceptHistory();
-            if (pick === show) await vscode.window.showTextDocument(vscode.Uri.file(this.ledgerFile));
-          });
-        return;
-      }
-    }
-    if (head && !this.rewrite) await this.memento.update(this.key(), head);
-  }
-
-  private async compareRemembered(h: RememberedHead): Promise<RewriteFinding | null> {
-    if (this.entryCount < h.seq) {
-      return {
-        kind: "rollback",
-        message: vscode.l10n.t(
-          "the ledger was rolled back: seq {0} ({1}) was verified earlier, but now it has only {2} entries. History was rewritten.",
-          h.seq,
-          h.selfHash,
-          this.entryCount,
-        ),
-      };
-    }
-    const page = await this.worker.request({ type: "entries", cwd: this.cwd, offset: h.seq - 1, limit: 1 });
-    const e = page.items[0];
-    if (e && e.seq === h.seq && e.selfHash !== h.selfHash) {
-      return {
-        kind: "fork",
-        message: vscode.l10n.t(
-          "the ledger's history was rewritten: seq {0} had hash {1} when verified earlier, and now has {2} (line {3}).",
-          h.seq,
-          h.selfHash,
-          e.selfHash,
-          e.line,
-        ),
-      };
-    }
-    return null;
+    this.history.schedule();
+    this.fireLedger();
   }
 
   /** Forgets the rewrite warning and remembers the current head instead. */
   async acceptHistory(): Promise<void> {
     this.rewrite = null;
-    await this.memento.update(this.key(), undefined);
+    await this.heads.forget();
     // One refresh: its result carries the head to remember (apply() may skip an unchanged ledger).
-    const r = await this.refresh();
-    if (r?.head) await this.memento.update(this.key(), r.head);
-    this.changed.fire();
+    const r = await this.refreshLedger();
+    if (r?.head) await this.heads.remember(r.head);
+    this.fireLedger();
   }
 
   /** Shows the plan as of entry `seq` (null = back to live). */
   async travelTo(seq: number | null): Promise<void> {
     if (seq === null) this.travel = null;
     else {
-      const { plan } = await this.worker.request({ type: "planAt", cwd: this.cwd, seq });
+      const { plan } = await autodevRequest(this.services.worker, this.cwd, { type: "planAt", seq });
       this.travel = { seq, plan: revivePlanClone(plan) };
     }
-    this.changed.fire();
+    this.fireLedger();
   }
 }

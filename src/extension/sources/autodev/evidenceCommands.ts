@@ -25,7 +25,7 @@ import { EvidenceDiffOpener, OpenedDiff } from "./evidenceDiffOpener";
 import { EvidenceTarget } from "./evidenceTreeItems";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 import { evidenceUri } from "./evidenceUris";
-import { FolderPicker } from "../../folderPicker";
+import { FolderPicker } from "./folderPicker";
 
 type Pick = vscode.QuickPickItem & { run?: () => Promise<unknown> };
 

@@ -17,14 +17,14 @@ import {
   PatchSource,
 } from "../../../core/sources/autodev/evidence/evidenceStore";
 import { evidenceMarkdown, mdText, patchMarkdown } from "../../../core/sources/autodev/evidence/evidenceSummary";
-import { decodeUtf8Strict } from "../../../core/sources/autodev/ledger/read/ledgerLineReader";
+import { decodeUtf8Strict } from "../../../core/text/utf8";
 import { ParsedPatchFile, tryParsePatch } from "../../../core/sources/autodev/evidence/patchModel";
 import { ReconstructedFile, reconstructPatch } from "../../../core/sources/autodev/evidence/patchReconstruct";
 import { evidenceDir } from "../../../core/sources/autodev/autodevPaths";
 import { diffSourceLabel } from "../../../core/sources/autodev/evidence/taskEvidence";
 import { readTournament } from "../../../core/sources/autodev/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import type { AutodevFolders } from "./autodevFolders";
 import { Disposable } from "../../disposable";
 import { EVIDENCE_SCHEME, EvidenceDocRequest, parseEvidenceUri } from "./evidenceUris";
 
@@ -42,14 +42,14 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
   readonly onDidChange = this.changed.event;
   private readonly cache = new Map<string, { at: number; value: Promise<RebuiltDiff | null> }>();
 
-  constructor(private readonly workspaces: AutodevWorkspaces) {
+  constructor(private readonly folders: AutodevFolders) {
     super();
     this.register(vscode.workspace.registerTextDocumentContentProvider(EVIDENCE_SCHEME, this));
   }
 
   /** The folder a URI names, when it is one of ours. */
   folderOf(uriString: string): AutodevFolder | undefined {
-    return this.workspaces.folders.find((f) => f.folder.uri.toString() === uriString);
+    return this.folders.byUri(uriString);
   }
 
   /** The diff of `source` for a task, rebuilt against the workspace (null when the task has none). */

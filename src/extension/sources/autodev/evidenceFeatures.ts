@@ -1,29 +1,29 @@
 /**
  * Registers the evidence features: the `autodev-evidence` document provider,
- * the evidence nodes under every task of the Plan view, the missing-evidence
+ * the evidence nodes under every task of the state tree, the missing-evidence
  * badges, the diff opener and the evidence commands. Everything is disposed
  * with the extension.
  */
 import * as vscode from "vscode";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import type { AutodevFolders } from "./autodevFolders";
 import { CommandManager } from "../../commandManager";
 import { EvidenceCommands } from "./evidenceCommands";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import { EvidenceDiffOpener } from "./evidenceDiffOpener";
 import { EvidenceTaskDecorations, taskDecorationUri } from "./evidenceTaskDecorations";
 import { AutodevFolder } from "./autodevFolder";
-import { PlanNode } from "../../planTreeNodes";
+import type { AutodevNode } from "./autodevNodes";
 import { Task } from "../../../core/sources/autodev/plan/schemas";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
-import { FolderPicker } from "../../folderPicker";
+import { FolderPicker } from "./folderPicker";
 import { OutputLog } from "../../outputLog";
-import { PlanTreeProvider } from "../../planTreeProvider";
+import type { AutodevTree } from "./autodevTree";
 import { ReadOnlyDocuments } from "../../readOnlyDocuments";
 
 /** Services the evidence features use. */
 export interface EvidenceServices {
-  readonly workspaces: AutodevWorkspaces;
-  readonly tree: PlanTreeProvider;
+  readonly folders: AutodevFolders;
+  readonly tree: AutodevTree;
   readonly commands: CommandManager;
   readonly docs: ReadOnlyDocuments;
   readonly log: OutputLog;
@@ -44,11 +44,11 @@ export function registerEvidenceFeatures(
   context: vscode.ExtensionContext,
   services: EvidenceServices,
 ): EvidenceFeatures {
-  const content = new EvidenceContentProvider(services.workspaces);
+  const content = new EvidenceContentProvider(services.folders);
   const contributor = new EvidenceTreeContributor(services.tree, content, services.log);
   const opener = new EvidenceDiffOpener(content, services.log);
   const commands = new EvidenceCommands(content, opener, contributor, services.picker);
-  const decorations = new EvidenceTaskDecorations(services.workspaces, contributor);
+  const decorations = new EvidenceTaskDecorations(services.folders, contributor);
   services.commands.registerAll(commands.handlers());
   services.tree.setTaskResourceUri((folder, taskId) => taskDecorationUri(folder, taskId));
   services.tree.setRootChildContributor((folder, root) => planEvidenceGroup(contributor, folder, root));
@@ -63,8 +63,8 @@ const PLAN_TASK_ID = "plan";
 async function planEvidenceGroup(
   contributor: EvidenceTreeContributor,
   folder: AutodevFolder,
-  root: Extract<PlanNode, { kind: "root" }>,
-): Promise<PlanNode[]> {
+  root: Extract<AutodevNode, { kind: "root" }>,
+): Promise<AutodevNode[]> {
   const pseudo = {
     id: PLAN_TASK_ID,
     phase_id: "",
@@ -85,7 +85,7 @@ async function planEvidenceGroup(
   if (!te || (te.items.length === 0 && !te.patch)) return [];
   const id = `${root.id}|plan-evidence`;
   const holder = { kind: "task", id, folder, parent: root, task: pseudo, plan: folder.plan! } as Extract<
-    PlanNode,
+    AutodevNode,
     { kind: "task" }
   >;
   return [

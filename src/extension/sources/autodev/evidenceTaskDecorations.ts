@@ -8,7 +8,7 @@
 import * as vscode from "vscode";
 import { Task } from "../../../core/sources/autodev/plan/schemas";
 import { AutodevFolder } from "./autodevFolder";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import type { AutodevFolders } from "./autodevFolders";
 import { Disposable } from "../../disposable";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 
@@ -30,13 +30,13 @@ export class EvidenceTaskDecorations extends Disposable implements vscode.FileDe
   readonly onDidChangeFileDecorations = this.changed.event;
 
   constructor(
-    private readonly workspaces: AutodevWorkspaces,
+    private readonly folders: AutodevFolders,
     private readonly contributor: EvidenceTreeContributor,
   ) {
     super();
     this.register(vscode.window.registerFileDecorationProvider(this));
     this.register(
-      workspaces.onDidChange(() => this.changed.fire(undefined)),
+      folders.onDidChange(() => this.changed.fire(undefined)),
       contributor.onDidRefresh(() => this.changed.fire(undefined)),
     );
   }
@@ -44,7 +44,7 @@ export class EvidenceTaskDecorations extends Disposable implements vscode.FileDe
   async provideFileDecoration(uri: vscode.Uri): Promise<vscode.FileDecoration | undefined> {
     if (uri.scheme !== TASK_DECORATION_SCHEME) return undefined;
     const folderUri = new URLSearchParams(uri.query).get("f");
-    const folder = this.workspaces.folders.find((f) => f.folder.uri.toString() === folderUri);
+    const folder = folderUri ? this.folders.byUri(folderUri) : undefined;
     const taskId = decodeURIComponent(uri.path.slice(1));
     const task: Task | undefined = folder?.plan?.phases.flatMap((p) => p.tasks).find((t) => t.id === taskId);
     if (!folder || !task) return undefined;

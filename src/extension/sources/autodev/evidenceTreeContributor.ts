@@ -27,10 +27,10 @@ import {
   warningItem,
 } from "./evidenceTreeItems";
 import { OutputLog } from "../../outputLog";
-import { PlanNode } from "../../planTreeNodes";
-import { PlanTreeProvider } from "../../planTreeProvider";
+import type { AutodevNode } from "./autodevNodes";
+import type { AutodevTree } from "./autodevTree";
 
-type TaskNode = Extract<PlanNode, { kind: "task" }>;
+type TaskNode = Extract<AutodevNode, { kind: "task" }>;
 
 /** Order of bundles under a task: plan-time evidence, then the developer's work, then its checks. */
 const ORDER = ["explore", "domain_expert", "critic", "developer", "patch", "review", "test", "tournament"];
@@ -40,7 +40,7 @@ const MAX_FILE_NODES = 500;
 
 /** Builds evidence nodes under tasks. */
 export class EvidenceTreeContributor extends Disposable {
-  private readonly targets = new WeakMap<PlanNode, EvidenceTarget>();
+  private readonly targets = new WeakMap<AutodevNode, EvidenceTarget>();
   private readonly cache = new Map<string, { at: number; value: Promise<TaskEvidence> }>();
   private timer: NodeJS.Timeout | undefined;
   private readonly refreshed = this.register(new vscode.EventEmitter<void>());
@@ -48,21 +48,18 @@ export class EvidenceTreeContributor extends Disposable {
   readonly onDidRefresh = this.refreshed.event;
 
   constructor(
-    private readonly tree: PlanTreeProvider,
+    private readonly tree: AutodevTree,
     private readonly content: EvidenceContentProvider,
     private readonly log: OutputLog,
   ) {
     super();
-    const watcher = this.register(vscode.workspace.createFileSystemWatcher("**/.autodev/{evidence,tournaments}/**"));
-    const onEvent = () => this.scheduleRefresh();
-    this.register(watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
     this.register({ dispose: () => clearTimeout(this.timer) });
     tree.setTaskChildContributor((folder, task, parent) => this.contribute(folder, task, parent));
   }
 
   /** What a node rendered by this contributor points at. */
   targetOf(node: unknown): EvidenceTarget | undefined {
-    return node && typeof node === "object" ? this.targets.get(node as PlanNode) : undefined;
+    return node && typeof node === "object" ? this.targets.get(node as AutodevNode) : undefined;
   }
 
   /** Forgets everything read and re-renders the tree. */
@@ -73,7 +70,8 @@ export class EvidenceTreeContributor extends Disposable {
     this.refreshed.fire();
   }
 
-  private scheduleRefresh(): void {
+  /** Refreshes soon (evidence or tournament files changed; a burst refreshes once). */
+  scheduleRefresh(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.refresh(), 200);
   }
@@ -90,7 +88,7 @@ export class EvidenceTreeContributor extends Disposable {
   }
 
   /** The evidence nodes of one task. */
-  async contribute(folder: AutodevFolder, task: Task, parent: TaskNode): Promise<PlanNode[]> {
+  async contribute(folder: AutodevFolder, task: Task, parent: TaskNode): Promise<AutodevNode[]> {
     let te: TaskEvidence;
     try {
       te = await this.taskEvidence(folder, task);
@@ -104,7 +102,7 @@ export class EvidenceTreeContributor extends Disposable {
         ),
       ];
     }
-    const nodes: PlanNode[] = [];
+    const nodes: AutodevNode[] = [];
     for (const k of te.missing) {
       const status = String(task.status);
       const why = vscode.l10n.t(
@@ -135,7 +133,7 @@ export class EvidenceTreeContributor extends Disposable {
     }
     const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
     const valid = te.items.filter((i): i is Extract<EvidenceItem, { ok: true }> => i.ok);
-    const rows: Array<{ kind: string; make: () => PlanNode }> = valid.map((i) => ({
+    const rows: Array<{ kind: string; make: () => AutodevNode }> = valid.map((i) => ({
       kind: i.kind,
       make: () => this.bundleNode(folder, parent, te, i, ref?.ok ? ref.file : null),
     }));
@@ -155,18 +153,18 @@ export class EvidenceTreeContributor extends Disposable {
   }
 
   private node(
-    parent: PlanNode,
+    parent: AutodevNode,
     suffix: string,
     item: vscode.TreeItem,
     target?: EvidenceTarget,
-    children?: () => PlanNode[],
-  ): PlanNode {
-    const node: PlanNode = { kind: "extra", id: `${parent.id}|ev|${suffix}`, parent, item, children };
+    children?: () => AutodevNode[],
+  ): AutodevNode {
+    const node: AutodevNode = { kind: "extra", id: `${parent.id}|ev|${suffix}`, parent, item, children };
     if (target) this.targets.set(node, target);
     return node;
   }
 
-  private patchNode(folder: AutodevFolder, parent: TaskNode, te: TaskEvidence): PlanNode {
+  private patchNode(folder: AutodevFolder, parent: TaskNode, te: TaskEvidence): AutodevNode {
     const p = te.patch!;
     if (!p.ok) return this.node(parent, `patch|${p.file}`, errorItem(p.file, p.error));
     const info = te.diffs.get("patch");
@@ -179,7 +177,7 @@ export class EvidenceTreeContributor extends Disposable {
       );
     }
     const target = { folder, taskId: te.taskId, kind: "patch", file: p.file, source: "patch" as const };
-    const self: PlanNode = this.node(
+    const self: AutodevNode = this.node(
       parent,
       `patch|${p.file}`,
       patchItem(folder, te.taskId, p.file, info.files),
@@ -189,7 +187,7 @@ export class EvidenceTreeContributor extends Disposable {
     return self;
   }
 
-  private fileNodes(folder: AutodevFolder, parent: PlanNode, te: TaskEvidence, source: PatchSource): PlanNode[] {
+  private fileNodes(folder: AutodevFolder, parent: AutodevNode, te: TaskEvidence, source: PatchSource): AutodevNode[] {
     const info = te.diffs.get(source);
     if (!info) return [];
     if (!info.ok) return [this.node(parent, `diff|${source}`, errorItem(vscode.l10n.t("diff"), info.error))];
@@ -220,7 +218,7 @@ export class EvidenceTreeContributor extends Disposable {
     te: TaskEvidence,
     i: Extract<EvidenceItem, { ok: true }>,
     starred: string | null,
-  ): PlanNode {
+  ): AutodevNode {
     const e = i.evidence;
     const source: PatchSource | undefined =
       e.kind === "developer" && e.diff
@@ -229,8 +227,8 @@ export class EvidenceTreeContributor extends Disposable {
           ? "tournament"
           : undefined;
     const target: EvidenceTarget = { folder, taskId: te.taskId, kind: e.kind, file: i.file, source };
-    const kids = (): PlanNode[] => {
-      const out: PlanNode[] = [];
+    const kids = (): AutodevNode[] => {
+      const out: AutodevNode[] = [];
       if (e.kind === "developer") out.push(...this.fileNodes(folder, self, te, "developer"));
       if (e.kind === "review" || e.kind === "critic") {
         e.issues.forEach((text, n) => out.push(this.node(self, `issue|${n}`, issueItem(text, n + 1))));
@@ -270,7 +268,7 @@ export class EvidenceTreeContributor extends Disposable {
       (e.kind === "explore" && e.files_referenced.length > 0) ||
       e.kind === "tournament" ||
       ("output_text" in e && !!e.output_text);
-    const self: PlanNode = this.node(
+    const self: AutodevNode = this.node(
       parent,
       `b|${i.file}`,
       bundleItem(folder, i.file, e, hasKids, starred === i.file),
@@ -282,13 +280,13 @@ export class EvidenceTreeContributor extends Disposable {
 
   private tournamentNodes(
     folder: AutodevFolder,
-    parent: PlanNode,
+    parent: AutodevNode,
     te: TaskEvidence,
     file: string,
     fromEvidence: TournamentPass[],
-  ): PlanNode[] {
+  ): AutodevNode[] {
     const rec = te.tournaments.get(file);
-    const out: PlanNode[] = [];
+    const out: AutodevNode[] = [];
     const judges = new Map<number, TournamentPass>();
     for (const r of rec?.results ?? []) if (r.file.ok) judges.set(r.n, r.file.value);
     const fromFolder = rec?.history?.ok ? rec.history.value : null;
@@ -328,7 +326,7 @@ export class EvidenceTreeContributor extends Disposable {
         : errorItem(vscode.l10n.t("final diff"), info.error);
       item.description = undefined;
       item.contextValue = info.ok ? "autodevEvidence.finaldiff.diff" : item.contextValue;
-      const finalNode: PlanNode = this.node(
+      const finalNode: AutodevNode = this.node(
         parent,
         "final",
         item,

@@ -1,39 +1,35 @@
 /**
  * Commands that read and check the ledger: Verify Ledger Integrity, Replay
  * Ledger (with a diff against plan.json), Show Plan As Of… / Back to Live,
- * Refresh, and opening the state files or a ledger entry's line.
+ * and opening the state files or a ledger entry's line.
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { configPath, planPath, specPath } from "../../../core/sources/autodev/autodevPaths";
 import { entryChangeLabel } from "../../../core/sources/autodev/timeline/entryChangeLabel";
 import { AutodevFolder } from "./autodevFolder";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandHandler } from "../../commandManager";
-import { FolderPicker } from "../../folderPicker";
+import { FolderPicker } from "./folderPicker";
 import { humanMessage } from "../../../core/sources/autodev/ledger/verifyMessages";
-import { LedgerWorkerClient } from "../../ledgerWorkerClient";
+import type { StateWorkerClient } from "../../stateWorkerClient";
 import { OutputLog } from "../../outputLog";
 import { ReadOnlyDocuments } from "../../readOnlyDocuments";
-import { Settings } from "../../settings";
-import { StatusBarController } from "../../statusBarController";
+import type { SettingsReader } from "../../settings";
+import { autodevRequest } from "./autodevRequest";
 
 /** Implements the ledger commands. */
 export class LedgerCommands {
   constructor(
-    private readonly workspaces: AutodevWorkspaces,
-    private readonly worker: LedgerWorkerClient,
+    private readonly worker: StateWorkerClient,
     private readonly picker: FolderPicker,
     private readonly docs: ReadOnlyDocuments,
     private readonly log: OutputLog,
-    private readonly settings: Settings,
-    private readonly statusBar: StatusBarController,
+    private readonly settings: SettingsReader,
   ) {}
 
   /** id → handler */
   handlers(): Record<string, CommandHandler> {
     return {
-      "autodev.refresh": () => this.workspaces.refreshAll(),
       "autodev.verify": (arg) => this.verify(arg),
       "autodev.replay": (arg) => this.replay(arg),
       "autodev.showPlanAsOf": (arg, seq) => this.showPlanAsOf(arg, seq),
@@ -51,7 +47,7 @@ export class LedgerCommands {
     const f = await this.picker.pick(arg);
     if (!f) return undefined;
     const size = fs.existsSync(f.ledgerFile) ? fs.statSync(f.ledgerFile).size : 0;
-    const limit = this.settings.confirmVerifyAboveMB * 1024 * 1024;
+    const limit = this.settings.confirmVerifyAboveMB(f.folder) * 1024 * 1024;
     if (limit > 0 && size > limit) {
       const verify = vscode.l10n.t("Verify");
       const go = await vscode.window.showWarningMessage(
@@ -78,18 +74,18 @@ export class LedgerCommands {
               increment: pct - last,
               message: vscode.l10n.t("{0} / {1} MB", (p.bytes / 1048576).toFixed(0), (p.total / 1048576).toFixed(0)),
             });
-            this.statusBar.setProgress(vscode.l10n.t("verifying {0}%", Math.round(pct)));
+            f.setProgress(vscode.l10n.t("verifying {0}%", Math.round(pct)));
             last = pct;
           });
           const cancel = token.onCancellationRequested(
             () => void this.worker.request({ type: "cancel", cwd: f.cwd, target: id }),
           );
           try {
-            return await this.worker.request({ type: "verify", cwd: f.cwd }, (i) => (id = i));
+            return await autodevRequest(this.worker, f.cwd, { type: "verify" }, (i) => (id = i));
           } finally {
             sub.dispose();
             cancel.dispose();
-            this.statusBar.setProgress(null);
+            f.setProgress(null);
           }
         },
       )
@@ -176,7 +172,7 @@ export class LedgerCommands {
         location: vscode.ProgressLocation.Notification,
         title: vscode.l10n.t("AutoDev: replaying the ledger from genesis…"),
       },
-      () => this.worker.request({ type: "replayCompare", cwd: f.cwd }),
+      () => autodevRequest(this.worker, f.cwd, { type: "replayCompare" }),
     );
     if (c.error) {
       void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: replay failed: {0}", c.error));
@@ -232,12 +228,13 @@ export class LedgerCommands {
     const f = await this.picker.pick(arg);
     if (!f) return;
     if (typeof seqArg === "number") return f.travelTo(seqArg);
-    const { total, items } = await this.worker
-      .request({ type: "entries", cwd: f.cwd, offset: 0, limit: 0 })
-      .then(async (head) => {
-        const limit = 5000;
-        return this.worker.request({ type: "entries", cwd: f.cwd, offset: Math.max(0, head.total - limit), limit });
-      });
+    const head = await autodevRequest(this.worker, f.cwd, { type: "entries", offset: 0, limit: 0 });
+    const limit = 5000;
+    const { total, items } = await autodevRequest(this.worker, f.cwd, {
+      type: "entries",
+      offset: Math.max(0, head.total - limit),
+      limit,
+    });
     const picks = items
       .slice()
       .reverse()

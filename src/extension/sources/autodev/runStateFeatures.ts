@@ -1,16 +1,15 @@
 /**
  * Registers the AutoDev run-state features: the run view (worker-computed, kept fresh), its
- * nodes above and below each plan in the Plan view, its Problems, the run status bar item and
- * `autodev.openRunTarget`. Everything is disposed with the extension.
+ * nodes above and below each plan in the state tree, the run status bar item and
+ * `autodev.openRunTarget` (its problems are the folder's). Everything is disposed with the extension.
  */
 import * as vscode from "vscode";
-import { CommandManager } from "../../commandManager";
-import { LedgerWorkerClient } from "../../ledgerWorkerClient";
-import { OutputLog } from "../../outputLog";
-import { PlanTreeProvider } from "../../planTreeProvider";
-import { ReadOnlyDocuments } from "../../readOnlyDocuments";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
-import { RunStateDiagnostics } from "./runStateDiagnostics";
+import type { CommandManager } from "../../commandManager";
+import type { OutputLog } from "../../outputLog";
+import type { ReadOnlyDocuments } from "../../readOnlyDocuments";
+import type { StateWorkerClient } from "../../stateWorkerClient";
+import type { AutodevFolders } from "./autodevFolders";
+import type { AutodevTree } from "./autodevTree";
 import { runStateNodes } from "./runStateNodes";
 import { AutodevRunStateView } from "./runStateView";
 import { RunStatusItem } from "./runStatusItem";
@@ -19,7 +18,6 @@ import { RunTargetOpener } from "./runTargetOpener";
 /** Handles to the run-state features (for tests). */
 export interface RunStateFeatures {
   readonly view: AutodevRunStateView;
-  readonly diagnostics: RunStateDiagnostics;
   readonly status: RunStatusItem;
   readonly opener: RunTargetOpener;
 }
@@ -28,20 +26,19 @@ export interface RunStateFeatures {
 export function registerRunStateFeatures(
   context: vscode.ExtensionContext,
   s: {
-    workspaces: AutodevWorkspaces;
-    worker: LedgerWorkerClient;
+    folders: AutodevFolders;
+    worker: StateWorkerClient;
     log: OutputLog;
-    tree: PlanTreeProvider;
+    tree: AutodevTree;
     commands: CommandManager;
     docs: ReadOnlyDocuments;
   },
 ): RunStateFeatures {
-  const view = new AutodevRunStateView(s.workspaces, s.worker, s.log);
-  const diagnostics = new RunStateDiagnostics(view);
+  const view = new AutodevRunStateView(s.folders, s.worker, s.log);
   const status = new RunStatusItem(view);
-  const opener = new RunTargetOpener(s.workspaces, s.docs);
+  const opener = new RunTargetOpener(s.folders, s.docs);
   s.commands.registerAll({ "autodev.openRunTarget": (folderUri, target) => opener.open(folderUri, target) });
-  s.tree.setRunContributor((folder, root) => runStateNodes(view, folder, root), view.onDidChange);
-  context.subscriptions.push(view, diagnostics, status);
-  return { view, diagnostics, status, opener };
+  s.tree.setRunContributor((folder, root) => runStateNodes(view, folder, root));
+  context.subscriptions.push(view, status);
+  return { view, status, opener };
 }

@@ -1,18 +1,18 @@
 /**
- * The run-state nodes of an AutoDev root in the Plan view: the worker's {@link SourceTreeNode}s
+ * The run-state nodes of an AutoDev root in the state tree: the worker's {@link SourceTreeNode}s
  * (waiting on top, tournaments, knowledge, config and spec below the plan) wrapped as Plan
  * nodes, each click running `autodev.openRunTarget` with the folder and the node's target.
  */
 import * as vscode from "vscode";
 import type { SourceTreeNode } from "../../../core/sources/stateSource";
-import type { PlanNode } from "../../planTreeNodes";
+import type { AutodevNode } from "./autodevNodes";
 import { themeIcon } from "../sourceTreeItems";
 import type { AutodevFolder } from "./autodevFolder";
 import type { AutodevRunStateView } from "./runStateView";
 
-type RootNode = Extract<PlanNode, { kind: "root" }>;
+type RootNode = Extract<AutodevNode, { kind: "root" }>;
 
-function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: PlanNode): PlanNode {
+function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: AutodevNode): AutodevNode {
   const C = vscode.TreeItemCollapsibleState;
   const item = new vscode.TreeItem(
     node.label,
@@ -29,7 +29,7 @@ function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: PlanNode): Pl
       arguments: [folder.folder.uri.toString(), node.target],
     };
   }
-  const self: PlanNode = {
+  const self: AutodevNode = {
     kind: "extra",
     id: `${folder.folder.uri.toString()}|${node.id}`,
     parent,
@@ -44,7 +44,7 @@ export function runStateNodes(
   view: AutodevRunStateView,
   folder: AutodevFolder,
   root: RootNode,
-): { top: PlanNode[]; bottom: PlanNode[] } {
+): { top: AutodevNode[]; bottom: AutodevNode[] } {
   const v = view.of(folder);
   if (!v) return { top: [], bottom: [] };
   return { top: v.top.map((n) => wrap(folder, n, root)), bottom: v.bottom.map((n) => wrap(folder, n, root)) };

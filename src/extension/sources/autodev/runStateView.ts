@@ -1,72 +1,84 @@
 /**
  * The run state of every AutoDev folder (running, inline suspension, tournaments, knowledge,
- * config, spec, what comes next), computed in the worker from the plan the folder already has.
- * Refreshed when the folder changes and when a run-state file changes (debounced); while
- * AutoDev runs, the lock is probed every 2 s, because releasing it changes no file (every 15 s
- * otherwise, in case a watcher misses the lock file's truncation on acquire).
+ * config, spec, what comes next), computed in the worker from the plan the folder already has and
+ * handed to the folder. Read again when the folder's plan changes and when one of its run-state
+ * files changes (the folder registry watches and debounces); while AutoDev runs, the lock is
+ * probed every 2 s, because releasing it changes no file (every 15 s otherwise, in case a watcher
+ * misses the lock file's truncation on acquire).
  */
 import * as vscode from "vscode";
+import { AUTODEV_DIR } from "../../../core/sources/autodev/autodevPaths";
 import type { AutodevRunView } from "../../../core/sources/autodev/run/runView";
 import { runPlanOf } from "../../../core/sources/autodev/run/runState";
 import { Disposable } from "../../disposable";
-import { LedgerWorkerClient } from "../../ledgerWorkerClient";
-import { OutputLog } from "../../outputLog";
-import { AutodevFolder } from "./autodevFolder";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import type { OutputLog } from "../../outputLog";
+import type { StateWorkerClient } from "../../stateWorkerClient";
+import type { AutodevFolder } from "./autodevFolder";
+import type { AutodevFolders } from "./autodevFolders";
+import { autodevRequest } from "./autodevRequest";
 
-/** Files whose change means "read the run state again" (relative to the workspace folder). */
-export const RUN_STATE_GLOB =
-  ".autodev/{config.json,spec.md,inline-state.json,knowledge.jsonl,rejected_lessons.jsonl,.lock,responses/**,delegations/**,tournaments/**,evidence/*-tournament.json}";
+/** Files under `.autodev/` whose change means "read the run state again". */
+const RUN_FILES: ReadonlySet<string> = new Set([
+  "config.json",
+  "spec.md",
+  "inline-state.json",
+  "knowledge.jsonl",
+  "rejected_lessons.jsonl",
+  ".lock",
+]);
+const RUN_FOLDERS = ["responses/", "delegations/", "tournaments/"];
+
+/** True for a path under `.autodev/` (forward slashes, relative to it) that the run state reads. */
+export function isRunStateFile(rel: string): boolean {
+  if (RUN_FILES.has(rel) || RUN_FOLDERS.some((f) => rel.startsWith(f))) return true;
+  return rel.startsWith("evidence/") && !rel.slice(9).includes("/") && rel.endsWith("-tournament.json");
+}
+
 const DEBOUNCE_MS = 300;
 const POLL_RUNNING_MS = 2000;
 const POLL_IDLE_MS = 15_000;
 
-/** Run views by folder, kept fresh. */
+/** Run views of every folder, kept fresh. */
 export class AutodevRunStateView extends Disposable {
-  private readonly views = new Map<string, AutodevRunView>();
-  private readonly watchers = new Map<string, vscode.Disposable>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly subscriptions = new Map<AutodevFolder, vscode.Disposable[]>();
+  private readonly timers = new Map<AutodevFolder, NodeJS.Timeout>();
   private poll: NodeJS.Timeout | null = null;
   private pollMs = 0;
   private readonly changed = this.register(new vscode.EventEmitter<AutodevFolder | undefined>());
-  /** Fires after a folder's view changed (undefined: several). */
+  /** Fires after a folder's view changed. */
   readonly onDidChange = this.changed.event;
 
   constructor(
-    private readonly workspaces: AutodevWorkspaces,
-    private readonly worker: LedgerWorkerClient,
+    private readonly folders: AutodevFolders,
+    private readonly worker: StateWorkerClient,
     private readonly log: OutputLog,
   ) {
     super();
-    this.register(workspaces.onDidChange(() => this.sync()));
+    this.register(folders.onDidChange((f) => f === undefined && this.sync()));
     this.register({ dispose: () => this.stop() });
     this.sync();
   }
 
   /** The view of a folder (null until first read). */
   of(folder: AutodevFolder): AutodevRunView | null {
-    return this.views.get(folder.cwd) ?? null;
+    return folder.run;
   }
 
   /** Every folder's view, in folder order. */
   get all(): Array<{ folder: AutodevFolder; view: AutodevRunView }> {
-    return this.workspaces.folders.flatMap((folder) => {
-      const view = this.views.get(folder.cwd);
-      return view ? [{ folder, view }] : [];
-    });
+    return this.folders.folders.flatMap((folder) => (folder.run ? [{ folder, view: folder.run }] : []));
   }
 
   /** Reads one folder's run state now. */
   async refresh(folder: AutodevFolder): Promise<void> {
     try {
-      const view = await this.worker.request({
-        type: "autodevRunView",
-        cwd: folder.cwd,
+      const view = await autodevRequest(this.worker, folder.cwd, {
+        type: "runView",
         plan: runPlanOf(folder.live),
         probeOnly: false,
       });
       if (this.isDisposed) return;
-      this.views.set(folder.cwd, view);
+      folder.setRunView(view);
       this.changed.fire(folder);
       this.schedulePoll();
     } catch (e) {
@@ -74,39 +86,35 @@ export class AutodevRunStateView extends Disposable {
     }
   }
 
-  /** Reads every folder's run state now. */
-  async refreshAll(): Promise<void> {
-    await Promise.all(this.workspaces.folders.map((f) => this.refresh(f)));
-  }
-
   private sync(): void {
     if (this.isDisposed) return;
-    const live = new Set(this.workspaces.folders.map((f) => f.cwd));
-    for (const [cwd, w] of this.watchers) {
-      if (live.has(cwd)) continue;
-      w.dispose();
-      this.watchers.delete(cwd);
-      this.views.delete(cwd);
+    const live = new Set(this.folders.folders);
+    for (const [folder, subs] of this.subscriptions) {
+      if (live.has(folder)) continue;
+      subs.forEach((d) => d.dispose());
+      this.subscriptions.delete(folder);
+      clearTimeout(this.timers.get(folder));
+      this.timers.delete(folder);
     }
-    for (const folder of this.workspaces.folders) {
-      if (!this.watchers.has(folder.cwd)) {
-        const watcher = vscode.workspace.createFileSystemWatcher(
-          new vscode.RelativePattern(folder.folder, RUN_STATE_GLOB),
-        );
-        const bump = () => this.debounced(folder);
-        watcher.onDidCreate(bump);
-        watcher.onDidChange(bump);
-        watcher.onDidDelete(bump);
-        this.watchers.set(folder.cwd, watcher);
-      }
+    for (const folder of live) {
+      if (this.subscriptions.has(folder)) continue;
+      const prefix = `${folder.folder.uri.path.replace(/\/$/, "")}/${AUTODEV_DIR}/`;
+      this.subscriptions.set(folder, [
+        folder.onDidChangeLedger(() => this.debounced(folder)),
+        folder.onDidChangeFiles((uris) => {
+          if (uris.some((u) => u.path.startsWith(prefix) && isRunStateFile(u.path.slice(prefix.length)))) {
+            this.debounced(folder);
+          }
+        }),
+      ]);
       this.debounced(folder);
     }
   }
 
   private debounced(folder: AutodevFolder): void {
-    clearTimeout(this.timers.get(folder.cwd));
+    clearTimeout(this.timers.get(folder));
     this.timers.set(
-      folder.cwd,
+      folder,
       setTimeout(() => void this.refresh(folder), DEBOUNCE_MS),
     );
   }
@@ -125,9 +133,11 @@ export class AutodevRunStateView extends Disposable {
 
   private async probeRunning(): Promise<void> {
     for (const { folder, view } of this.all) {
-      const probe = await this.worker
-        .request({ type: "autodevRunView", cwd: folder.cwd, plan: null, probeOnly: true })
-        .catch(() => null);
+      const probe = await autodevRequest(this.worker, folder.cwd, {
+        type: "runView",
+        plan: null,
+        probeOnly: true,
+      }).catch(() => null);
       if (probe && probe.running !== view.running) await this.refresh(folder);
     }
     this.schedulePoll();
@@ -136,7 +146,7 @@ export class AutodevRunStateView extends Disposable {
   private stop(): void {
     if (this.poll) clearInterval(this.poll);
     for (const t of this.timers.values()) clearTimeout(t);
-    for (const w of this.watchers.values()) w.dispose();
-    this.watchers.clear();
+    for (const subs of this.subscriptions.values()) subs.forEach((d) => d.dispose());
+    this.subscriptions.clear();
   }
 }

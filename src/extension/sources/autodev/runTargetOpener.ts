@@ -12,7 +12,7 @@ import { readWorkspaceStateFile } from "../../../core/sources/autodev/stateFile"
 import type { NodeTarget } from "../../../core/sources/stateSource";
 import { ReadOnlyDocuments } from "../../readOnlyDocuments";
 import { NodeTargetSchema } from "../sourceTargetOpener";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
+import type { AutodevFolders } from "./autodevFolders";
 
 const READ_ONLY_UNDER = ".autodev/tournaments/";
 const MAX_ARTIFACT_BYTES = 16 * 1024 * 1024;
@@ -20,13 +20,13 @@ const MAX_ARTIFACT_BYTES = 16 * 1024 * 1024;
 /** Opens run-state node targets. */
 export class RunTargetOpener {
   constructor(
-    private readonly workspaces: AutodevWorkspaces,
+    private readonly folders: AutodevFolders,
     private readonly docs: ReadOnlyDocuments,
   ) {}
 
   /** The `autodev.openRunTarget` handler: `(folder uri, target)`. */
   async open(folderUri: unknown, rawTarget: unknown): Promise<void> {
-    const folder = this.workspaces.folders.find((f) => f.folder.uri.toString() === z.string().parse(folderUri));
+    const folder = this.folders.byUri(z.string().parse(folderUri));
     if (!folder) throw new Error(vscode.l10n.t("that AutoDev folder is no longer in this workspace"));
     const parsed = NodeTargetSchema.safeParse(rawTarget);
     if (!parsed.success) {

@@ -7,14 +7,15 @@ import * as os from "node:os";
 import * as vscode from "vscode";
 import { Task } from "../../../core/sources/autodev/plan/schemas";
 import { AutodevFolder } from "./autodevFolder";
-import { AutodevWorkspaces } from "./autodevWorkspaces";
 import { CommandHandler } from "../../commandManager";
-import { FolderPicker } from "../../folderPicker";
-import { LedgerWorkerClient, WorkerRequestError } from "../../ledgerWorkerClient";
+import { FolderPicker } from "./folderPicker";
+import { StateWorkerClient, WorkerRequestError } from "../../stateWorkerClient";
 import { OutputLog } from "../../outputLog";
-import { PlanNode } from "../../planTreeNodes";
-import { PlanTreeProvider } from "../../planTreeProvider";
-import { Settings } from "../../settings";
+import type { AutodevNode } from "./autodevNodes";
+import type { AutodevTree } from "./autodevTree";
+import type { TreeHost } from "../adapterHost";
+import { autodevRequest } from "./autodevRequest";
+import type { SettingsReader } from "../../settings";
 
 type TaskArg = { folder: AutodevFolder; task: Task };
 
@@ -56,19 +57,18 @@ function verbTexts(
 }
 
 function asTaskNode(arg: unknown): TaskArg | undefined {
-  const n = arg as PlanNode | undefined;
+  const n = arg as AutodevNode | undefined;
   return n && typeof n === "object" && n.kind === "task" ? { folder: n.folder, task: n.task } : undefined;
 }
 
 /** Implements the task commands. */
 export class TaskCommands {
   constructor(
-    private readonly workspaces: AutodevWorkspaces,
-    private readonly worker: LedgerWorkerClient,
+    private readonly worker: StateWorkerClient,
     private readonly picker: FolderPicker,
-    private readonly tree: PlanTreeProvider,
-    private readonly treeView: () => vscode.TreeView<PlanNode> | undefined,
-    private readonly settings: Settings,
+    private readonly tree: AutodevTree,
+    private readonly treeHost: TreeHost,
+    private readonly settings: SettingsReader,
     private readonly log: OutputLog,
   ) {}
 
@@ -150,17 +150,16 @@ export class TaskCommands {
       if (ok !== texts.button) return undefined;
     }
     try {
-      const { seq } = await this.worker.request({
+      const { seq } = await autodevRequest(this.worker, t.folder.cwd, {
         type: "setStatus",
-        cwd: t.folder.cwd,
         taskId: t.task.id,
         status: to,
         sessionId: `vscode-${os.hostname()}`,
-        lockTimeoutS: this.settings.lockTimeoutSeconds,
+        lockTimeoutS: this.settings.lockTimeoutSeconds(t.folder.folder),
         readOnly: !vscode.workspace.isTrusted,
       });
       this.log.info(`${t.folder.folder.name}: task ${t.task.id} ${from} → ${to} (ledger head seq ${seq})`);
-      await t.folder.refresh();
+      await t.folder.refreshLedger();
       return seq;
     } catch (e) {
       const err = e as WorkerRequestError;
@@ -171,18 +170,29 @@ export class TaskCommands {
     }
   }
 
-  /** Reveals a task in the Plan view. */
+  /** Reveals a task in the state tree. */
   async reveal(folderUri: unknown, taskId?: string): Promise<void> {
     const folder = await this.picker.pick(folderUri);
     if (!folder || !taskId) return;
-    const node = await this.tree.findTaskNode(folder, taskId);
-    const view = this.treeView();
-    if (node && view) await view.reveal(node, { select: true, focus: true, expand: false });
-    else void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: task {0} is not in the plan.", taskId));
+    await this.revealIn(folder, taskId, true);
   }
 
-  /** Folders, for callers that need them. */
-  get folders(): AutodevFolder[] {
-    return this.workspaces.folders;
+  /**
+   * Reveals `taskId` of `folder` in the tree: with `focus`, selects and focuses it (telling the user
+   * when the plan has no such task); without, selects it only when the view is visible and shows
+   * another node. True when the selection changed.
+   */
+  async revealIn(folder: AutodevFolder, taskId: string, focus: boolean): Promise<boolean> {
+    if (!focus && !this.treeHost.visible) return false;
+    const node = await this.tree.findTaskNode(folder, taskId);
+    if (!node) {
+      if (focus) {
+        void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: task {0} is not in the plan.", taskId));
+      }
+      return false;
+    }
+    if (!focus && this.treeHost.selectedId === node.id) return false;
+    await this.treeHost.reveal(node, { select: true, focus, expand: false });
+    return true;
   }
 }

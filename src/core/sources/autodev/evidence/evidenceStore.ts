@@ -11,7 +11,7 @@ import { describeKind } from "../../../fs/fileGuard";
 import { Evidence, evidenceToPy, validateEvidence } from "./evidenceSchemas";
 import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
 import { dumpsIndent2 } from "../../../pyjson/pyJsonDump";
-import { decodeUtf8Strict } from "../ledger/read/ledgerLineReader";
+import { decodeUtf8Strict } from "../../../text/utf8";
 import { bundleFit, groupTaskId, kindFromName } from "./evidenceNames";
 import { WorkspaceText } from "./patchReconstruct";
 import { AUTODEV_DIR, EVIDENCE_DIR, evidenceDir, evidencePath, isSafeSegment, patchPath } from "../autodevPaths";

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { confinedDir, readInside } from "./evidenceStore";
-import { decodeUtf8Strict } from "../ledger/read/ledgerLineReader";
+import { decodeUtf8Strict } from "../../../text/utf8";
 import { isSafeSegment, tournamentsDir } from "../autodevPaths";
 import { dumpsIndent2 } from "../../../pyjson/pyJsonDump";
 import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";

@@ -6,7 +6,8 @@
  * the latest snapshot.
  */
 import { checkRegularFile } from "../../../fs/safeRead";
-import { LineCursor, RawLine, START_CURSOR, decodeUtf8Strict, readLines } from "./read/ledgerLineReader";
+import { LineCursor, RawLine, START_CURSOR, readLines } from "./read/ledgerLineReader";
+import { decodeUtf8Strict } from "../../../text/utf8";
 import { pyStrip } from "../../../pyjson/pyBuiltins";
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
 import { LedgerScanner, ScanOptions } from "./ledgerScanner";

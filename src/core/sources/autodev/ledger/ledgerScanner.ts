@@ -5,7 +5,8 @@
  * incremental: feed it the lines appended since the last pass and it continues
  * from its state, so a live view reads only the new bytes.
  */
-import { RawLine, decodeUtf8Strict } from "./read/ledgerLineReader";
+import { RawLine } from "./read/ledgerLineReader";
+import { decodeUtf8Strict } from "../../../text/utf8";
 import { pyStrip } from "../../../pyjson/pyBuiltins";
 import { displayMessage, displayValue } from "../../../text/displayText";
 import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";

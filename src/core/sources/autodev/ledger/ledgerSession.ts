@@ -9,7 +9,8 @@
 import * as fs from "node:fs";
 import { checkRegularFile } from "../../../fs/safeRead";
 import { createHash } from "node:crypto";
-import { LineCursor, START_CURSOR, decodeUtf8Strict, readLines } from "./read/ledgerLineReader";
+import { LineCursor, START_CURSOR, readLines } from "./read/ledgerLineReader";
+import { decodeUtf8Strict } from "../../../text/utf8";
 import { pyStrip } from "../../../pyjson/pyBuiltins";
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
 import { validateLedgerEntry } from "../plan/schemas";

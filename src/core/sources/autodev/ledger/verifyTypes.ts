@@ -4,6 +4,8 @@
  * AutoDev's checks; later findings add kinds that classify the damage.
  */
 
+import type { TimelineIndexEntry } from "../../../timeline/timelineTypes";
+
 /** Python's checks, in the order Python applies them, plus replay failures. */
 export type PythonErrorKind =
   | "invalid_json"
@@ -82,23 +84,7 @@ export interface VerifyReport {
 }
 
 /** One entry as the timeline lists it. */
-export interface EntrySummary {
-  readonly seq: number;
-  readonly line: number;
-  /** Byte range of the line, to load its payload on demand. */
-  readonly start: number;
-  readonly end: number;
-  readonly op: string;
-  readonly timestamp: string;
-  readonly sessionId: string;
-  readonly selfHash: string;
-  readonly taskId: string | null;
-  readonly fromStatus: string | null;
-  readonly toStatus: string | null;
-  /** The new retry count when the entry recorded a retry (`retry_count` in an update_task_status payload), else null. */
-  readonly retryCount: number | null;
-  /** True when the entry escalated the task (`escalated` set in an update_task_status payload). */
-  readonly escalated: boolean;
+export interface EntrySummary extends TimelineIndexEntry {
   /** "ok", or the kind of the first problem found at this entry. */
   readonly chain: "ok" | VerifyErrorKind;
 }

@@ -18,6 +18,13 @@ export interface AutodevRunView {
   readonly runningDetail: string;
   /** "Waiting on reviewer for 1.2 (retry 2/3)", or null when not suspended. */
   readonly waiting: string | null;
+  /** The same, structured: who must answer, for which task, and the files involved (delegation, response). */
+  readonly waitingOn: {
+    readonly who: string;
+    readonly what: string;
+    readonly taskId: string;
+    readonly files: readonly string[];
+  } | null;
   /** Nodes above the plan (running, waiting) and below it (next, tournaments, knowledge, config, spec). */
   readonly top: readonly SourceTreeNode[];
   readonly bottom: readonly SourceTreeNode[];
@@ -31,15 +38,26 @@ const SHOWN_ELSEWHERE = new Set(["autodev|planEvidence"]);
 export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = false): Promise<AutodevRunView> {
   if (probeOnly) {
     const p = await probeAutodevRunning(cwd);
-    return { running: p.running, runningDetail: p.detail, waiting: null, top: [], bottom: [], problems: [] };
+    return {
+      running: p.running,
+      runningDetail: p.detail,
+      waiting: null,
+      waitingOn: null,
+      top: [],
+      bottom: [],
+      problems: [],
+    };
   }
   const rs = await readRunState(cwd, plan);
   // A stale suspend state (the plan already stored, the task already done) is not a wait.
   const w = rs.history.staleWaiting === null ? rs.inline.waiting : null;
+  const waiting = w ? waitingLabel(w, w.retryCount > 0 ? rs.config.qaRetryLimit : null) : null;
   return {
     running: rs.running.running,
     runningDetail: rs.running.detail,
-    waiting: w ? waitingLabel(w, w.retryCount > 0 ? rs.config.qaRetryLimit : null) : null,
+    waiting,
+    waitingOn:
+      w && waiting ? { who: w.role, what: waiting, taskId: w.taskId, files: [w.delegationPath, w.responsePath] } : null,
     top: runTopNodes(rs),
     bottom: runBottomNodes(rs).filter((n) => !SHOWN_ELSEWHERE.has(n.id)),
     problems: runStateProblems(rs),

@@ -4,7 +4,12 @@
  * start), pages of rows, and the details of one entry — its payload read on
  * demand from the entry's byte range, and what it changed in the plan.
  */
-import type { TimelineEntryDetail, TimelinePage, TimelineQuery } from "../../../timeline/timelineTypes";
+import type {
+  TimelineEntryDetail,
+  TimelinePage,
+  TimelinePageRequest,
+  TimelineRowRef,
+} from "../../../timeline/timelineTypes";
 import { LedgerSession } from "../ledger/ledgerSession";
 import { pyStrip } from "../../../pyjson/pyBuiltins";
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
@@ -21,24 +26,6 @@ export const MAX_PAYLOAD_CHARS = 256 * 1024;
 /** Beyond this many entries since the last plan-carrying entry, a status entry's plan diff is skipped. */
 export const MAX_DIFF_REPLAY = 5000;
 const NO_DIFF_OPS: ReadonlySet<string> = new Set(["plan_tournament_complete", "impl_tournament_complete"]);
-
-/** A page request, as the worker protocol carries it. */
-export interface TimelinePageRequest {
-  readonly query: TimelineQuery;
-  readonly offset: number;
-  readonly limit: number;
-  readonly anchorSeq: number | null;
-  readonly locateSeq: number | null;
-  readonly facets: boolean;
-}
-
-/** Line, hashes and seq of one entry (to open its line or copy a hash). */
-export interface TimelineEntryRef {
-  readonly seq: number;
-  readonly line: number;
-  readonly selfHash: string;
-  readonly prevHash: string;
-}
 
 /** Serves timeline requests for every session of the worker. */
 export class TimelineService {
@@ -65,13 +52,15 @@ export class TimelineService {
     return this.indexOf(s).page(req.query, req, titleOf, version, this.chainBreak(s));
   }
 
-  /** Seq, line and hashes of one entry (prev_hash read from the line), or null when unknown. */
-  async entryRef(s: LedgerSession, seq: number): Promise<TimelineEntryRef | null> {
+  /** Line and hashes of entry `seq` (prev_hash read from the line), or null when unknown. */
+  async entryRef(s: LedgerSession, seq: number, file: string): Promise<TimelineRowRef | null> {
     const e = s.findBySeq(seq);
     if (!e) return null;
     const obj = await this.readEntry(s, seq);
     const prev = obj?.get("prev_hash");
-    return { seq, line: e.line, selfHash: e.selfHash, prevHash: typeof prev === "string" ? prev : "" };
+    const copy: Record<string, string> = { self_hash: e.selfHash };
+    if (typeof prev === "string" && prev) copy.prev_hash = prev;
+    return { rowId: seq, file, line: e.line, copy };
   }
 
   /** The details pane of entry `seq`, or null when the index has no such entry. */

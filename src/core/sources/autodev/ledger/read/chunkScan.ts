@@ -7,7 +7,8 @@
  */
 import type * as fs from "node:fs";
 import { Worker } from "node:worker_threads";
-import { LineCursor, RawLine, START_CURSOR, getMaxLineBytes } from "./ledgerLineReader";
+import { LineCursor, RawLine, START_CURSOR } from "./ledgerLineReader";
+import { getMaxLineBytes } from "../../../../fs/lineLimit";
 import { ReadAt, ReadBuffers, readWholeLines } from "./wholeLineReader";
 import { LedgerScanner } from "../ledgerScanner";
 import { fastLineOf } from "../../canonical/fastCanonical";

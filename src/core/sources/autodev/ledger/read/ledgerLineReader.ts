@@ -7,6 +7,7 @@
  * sequence, so byte offsets stay exact and each line can be re-read later from
  * its byte range (the timeline loads payloads on demand this way).
  */
+import { getMaxLineBytes } from "../../../../fs/lineLimit";
 import { openExistingLedger } from "../ledgerOpen";
 
 /** One physical line of the ledger file. */
@@ -27,20 +28,6 @@ export interface RawLine {
    * and `end - start` is its length. Reading goes on after it.
    */
   readonly overLimit?: number;
-}
-
-/** Default longest ledger line kept in memory: 256 MB (setting `autodev.maxLineMB`, CLI `--max-line-mb`). */
-export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
-let maxLineBytes = DEFAULT_MAX_LINE_BYTES;
-
-/** Sets the line-length limit of every reader in this process/thread (bytes; a non-positive or NaN value restores the default). */
-export function setMaxLineBytes(bytes: number): void {
-  maxLineBytes = Number.isFinite(bytes) && bytes > 0 ? Math.floor(bytes) : DEFAULT_MAX_LINE_BYTES;
-}
-
-/** The line-length limit in force, in bytes. */
-export function getMaxLineBytes(): number {
-  return maxLineBytes;
 }
 
 /** Where to start reading, so an incremental reader can resume at a known line boundary. */
@@ -110,7 +97,7 @@ export class LineSplitter {
 
   constructor(
     from: LineCursor = START_CURSOR,
-    private readonly limit: number = maxLineBytes,
+    private readonly limit: number = getMaxLineBytes(),
   ) {
     this.lineNo = from.lineNo;
     this.lineStart = from.offset;
@@ -232,16 +219,5 @@ export class LineSplitter {
     this.pending = [];
     this.pendingLen = 0;
     return out;
-  }
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** Decodes UTF-8 strictly (as Python's codec does); returns null on invalid bytes. */
-export function decodeUtf8Strict(bytes: Uint8Array): string | null {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return null;
   }
 }

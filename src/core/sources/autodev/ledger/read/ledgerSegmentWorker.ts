@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { ChunkMessage, ChunkTask, SegmentMessage, scanSegment } from "./segmentScan";
-import { setMaxLineBytes } from "./ledgerLineReader";
+import { setMaxLineBytes } from "../../../../fs/lineLimit";
 import { claimBack, notePlanChunk } from "./chunkClaims";
 import type { ReadBuffers } from "./wholeLineReader";
 

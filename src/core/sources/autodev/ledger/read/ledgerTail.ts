@@ -4,7 +4,8 @@
  * Canonical (Python-written) lines are recognised without building objects.
  */
 import * as fs from "node:fs";
-import { decodeUtf8Strict, getMaxLineBytes } from "./ledgerLineReader";
+import { decodeUtf8Strict } from "../../../../text/utf8";
+import { getMaxLineBytes } from "../../../../fs/lineLimit";
 import { pyStrip } from "../../../../pyjson/pyBuiltins";
 import { openLedgerFile } from "../ledgerOpen";
 import { parsePyJson } from "../../../../pyjson/pyJsonParse";

@@ -1,125 +1,118 @@
 /**
- * The Plan view: one root per workspace folder with `.autodev/`, then phases →
- * tasks → a task's blocked reason, acceptance criteria, dependencies (links
- * that reveal the task), files (open on click) and evidence (contributed).
+ * AutoDev's part of the state tree: one root per folder with `.autodev/`, then the run state on
+ * top, phases → tasks → a task's blocked reason, acceptance criteria, dependencies (links that
+ * reveal the task), files (open on click) and evidence (contributed), plan evidence and the rest
+ * of the run state below. The state tree asks it for the children and items of its nodes.
  */
 import * as vscode from "vscode";
-import { Task } from "../core/sources/autodev/plan/schemas";
-import { AutodevFolder } from "./sources/autodev/autodevFolder";
-import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
-import { Disposable } from "./disposable";
-import { PlanNode, phaseNodeId, taskChildren, taskNodeId } from "./planTreeNodes";
-import { planNodeItem } from "./planTreeItems";
-import { SourceFolderState } from "./sources/sourceFolderState";
-import { SourceTreeModel } from "./sources/sourceTreeModel";
-import { SourceWorkspaces } from "./sources/sourceWorkspaces";
+import type { Task } from "../../../core/sources/autodev/plan/schemas";
+import type { TreeHost } from "../adapterHost";
+import type { SourceFolder, SourceTree, StateNode } from "../sourceAdapter";
+import { AutodevFolder } from "./autodevFolder";
+import { AutodevNode, phaseNodeId, taskChildren, taskNodeId } from "./autodevNodes";
+import { autodevNodeItem } from "./autodevTreeItems";
 
 /** Adds children under a task (the evidence nodes). */
 export type TaskChildContributor = (
   folder: AutodevFolder,
   task: Task,
-  parent: Extract<PlanNode, { kind: "task" }>,
-) => Promise<PlanNode[]>;
+  parent: Extract<AutodevNode, { kind: "task" }>,
+) => Promise<AutodevNode[]>;
 /** Adds children at the end of a folder's root (plan-level evidence). */
 export type RootChildContributor = (
   folder: AutodevFolder,
-  parent: Extract<PlanNode, { kind: "root" }>,
-) => Promise<PlanNode[]>;
+  parent: Extract<AutodevNode, { kind: "root" }>,
+) => Promise<AutodevNode[]>;
 /** Adds nodes above (`top`) and below (`bottom`) a root's plan (the run state). */
 export type RunNodesContributor = (
   folder: AutodevFolder,
-  parent: Extract<PlanNode, { kind: "root" }>,
-) => { top: PlanNode[]; bottom: PlanNode[] };
+  parent: Extract<AutodevNode, { kind: "root" }>,
+) => { top: AutodevNode[]; bottom: AutodevNode[] };
 /** Gives a task row a resource URI (for file decorations such as a missing-evidence badge). */
 export type TaskResourceUri = (folder: AutodevFolder, taskId: string) => vscode.Uri;
 
-/** TreeDataProvider of the `autodev.plan` view. */
-export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvider<PlanNode> {
-  private readonly changed = this.register(new vscode.EventEmitter<PlanNode | undefined | void>());
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly nodes = new Map<string, PlanNode>();
+/** AutoDev's tree contributions. */
+export class AutodevTree implements SourceTree {
+  private readonly nodes = new Map<string, AutodevNode>();
   private contributor: TaskChildContributor | null = null;
   private rootContributor: RootChildContributor | null = null;
   private runContributor: RunNodesContributor | null = null;
   private taskUri: TaskResourceUri | null = null;
 
-  private readonly sourceModel = new SourceTreeModel();
-
-  constructor(
-    private readonly workspaces: AutodevWorkspaces,
-    private readonly sources?: SourceWorkspaces,
-  ) {
-    super();
-    this.register(workspaces.onDidChange(() => this.changed.fire()));
-    if (sources) this.register(sources.onDidChange(() => this.changed.fire()));
-  }
-
-  /** The Plan node of a source's node by its source-local id (builds the wrappers if needed). */
-  findSourceNode(state: SourceFolderState, localId: string): PlanNode | undefined {
-    return this.sourceModel.find(state, localId);
-  }
+  constructor(private readonly host: TreeHost) {}
 
   /** Installs the contributor of evidence nodes under tasks. */
   setTaskChildContributor(c: TaskChildContributor): void {
     this.contributor = c;
-    this.changed.fire();
+    this.host.refresh();
   }
 
-  /** Installs the contributor of the run-state nodes above and below each plan; `onChange` refreshes them. */
-  setRunContributor(c: RunNodesContributor, onChange: vscode.Event<unknown>): void {
+  /** Installs the contributor of the run-state nodes above and below each plan. */
+  setRunContributor(c: RunNodesContributor): void {
     this.runContributor = c;
-    this.register(onChange(() => this.changed.fire()));
-    this.changed.fire();
+    this.host.refresh();
   }
 
   /** Installs the contributor of nodes at the end of each root (plan-level evidence). */
   setRootChildContributor(c: RootChildContributor): void {
     this.rootContributor = c;
-    this.changed.fire();
+    this.host.refresh();
   }
 
   /** Installs the resource URI of task rows (decorations). */
   setTaskResourceUri(f: TaskResourceUri): void {
     this.taskUri = f;
-    this.changed.fire();
+    this.host.refresh();
   }
 
-  /** Re-renders everything. */
+  /** Re-renders the whole state tree. */
   refresh(): void {
-    this.changed.fire();
+    this.host.refresh();
   }
 
   /** A node by id (after it was rendered once), e.g. to reveal a task. */
-  nodeById(id: string): PlanNode | undefined {
+  nodeById(id: string): AutodevNode | undefined {
     return this.nodes.get(id);
   }
 
   /** The task node of `taskId` in `folder`, building the path to it if needed. */
-  async findTaskNode(folder: AutodevFolder, taskId: string): Promise<PlanNode | undefined> {
+  async findTaskNode(folder: AutodevFolder, taskId: string): Promise<AutodevNode | undefined> {
     const id = taskNodeId(folder, taskId);
     if (!this.nodes.has(id)) {
-      const root = (await this.getChildren()).find((n) => n.kind === "root" && n.folder === folder);
-      if (root) for (const ph of await this.getChildren(root)) await this.getChildren(ph);
+      const rootId = `${folder.folder.uri.toString()}|root`;
+      const root = (await this.host.children()).find((n) => n.id === rootId);
+      if (root) for (const ph of await this.host.children(root)) await this.host.children(ph);
     }
     return this.nodes.get(id);
   }
 
-  getParent(node: PlanNode): PlanNode | undefined {
-    return "parent" in node && node.parent ? node.parent : undefined;
+  roots(folder: SourceFolder): StateNode[] {
+    if (!(folder instanceof AutodevFolder)) return [];
+    const root: AutodevNode = { kind: "root", id: `${folder.folder.uri.toString()}|root`, folder };
+    this.nodes.set(root.id, root);
+    return [root];
   }
 
-  async getChildren(node?: PlanNode): Promise<PlanNode[]> {
-    const out = await this.childrenOf(node);
+  async children(node: StateNode): Promise<StateNode[]> {
+    const out = await this.childrenOf(node as AutodevNode);
     for (const n of out) this.nodes.set(n.id, n);
     return out;
   }
 
-  private async childrenOf(node?: PlanNode): Promise<PlanNode[]> {
-    if (!node) return this.roots();
+  item(node: StateNode): vscode.TreeItem {
+    const n = node as AutodevNode;
+    const item = autodevNodeItem(n);
+    if (n.kind === "task" && this.taskUri) item.resourceUri = this.taskUri(n.folder, n.task.id);
+    return item;
+  }
+
+  taskOf(node: StateNode): { folder: SourceFolder; taskId: string } | null {
+    const n = node as AutodevNode;
+    return n.kind === "task" ? { folder: n.folder, taskId: n.task.id } : null;
+  }
+
+  private async childrenOf(node: AutodevNode): Promise<AutodevNode[]> {
     switch (node.kind) {
-      case "sourceRoot":
-      case "sourceNode":
-        return this.sourceModel.children(node);
       case "root": {
         const own = this.rootChildren(node);
         const f = node.folder;
@@ -137,7 +130,7 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
               parent: node,
               task,
               plan: node.folder.plan!,
-            }) as PlanNode,
+            }) as AutodevNode,
         );
       case "task":
         return taskChildren(node, this.contributor ? await this.contributor(node.folder, node.task, node) : []);
@@ -150,22 +143,9 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
     }
   }
 
-  /** Per workspace folder, in order: the AutoDev root, then one root per other detected source. */
-  private roots(): PlanNode[] {
-    const out: PlanNode[] = [];
-    const live = this.sources?.all ?? [];
-    this.sourceModel.retain(live);
-    for (const wf of vscode.workspace.workspaceFolders ?? []) {
-      const folder = this.workspaces.get(wf);
-      if (folder) out.push({ kind: "root", id: `${folder.folder.uri.toString()}|root`, folder });
-      for (const state of this.sources?.of(wf) ?? []) out.push(this.sourceModel.root(state));
-    }
-    return out;
-  }
-
-  private rootChildren(node: Extract<PlanNode, { kind: "root" }>): PlanNode[] {
+  private rootChildren(node: Extract<AutodevNode, { kind: "root" }>): AutodevNode[] {
     const f = node.folder;
-    const out: PlanNode[] = [];
+    const out: AutodevNode[] = [];
     if (f.timeTravel) {
       out.push({
         kind: "info",
@@ -209,14 +189,5 @@ export class PlanTreeProvider extends Disposable implements vscode.TreeDataProvi
       out.push({ kind: "phase", id: phaseNodeId(f, phase.id), folder: f, parent: node, phase });
     }
     return out;
-  }
-
-  getTreeItem(node: PlanNode): vscode.TreeItem {
-    if (node.kind === "sourceRoot" || node.kind === "sourceNode") {
-      return this.sourceModel.item(node, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
-    }
-    const item = planNodeItem(node);
-    if (node.kind === "task" && this.taskUri) item.resourceUri = this.taskUri(node.folder, node.task.id);
-    return item;
   }
 }

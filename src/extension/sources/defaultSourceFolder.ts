@@ -1,18 +1,20 @@
 /**
- * One state source in one workspace folder, as the UI sees it: its problems,
- * its tree and its timeline size, read in the worker. Refreshes coalesce
- * (a refresh asked during one runs once more after it).
+ * One source in one workspace folder as the default adapter keeps it: its problems, its tree and
+ * its timeline size, read in the worker through the source-neutral `refresh` request (the core
+ * `StateSource` does the work). Refreshes coalesce: a refresh asked during one runs once more after it.
  */
 import * as vscode from "vscode";
-import type { DetectOptions, SourceProblem, SourceTreeNode } from "../../core/sources/stateSource";
+import type { SourceProblem, SourceSettings, SourceTreeNode } from "../../core/sources/stateSource";
 import type { DetectedSource } from "../../core/worker/sourceRequests";
 import { countProblems } from "../../core/sources/sourceProblems";
+import type { IntegritySummary } from "../../protocol";
 import { Disposable } from "../disposable";
-import { LedgerWorkerClient } from "../ledgerWorkerClient";
-import { OutputLog } from "../outputLog";
+import type { OutputLog } from "../outputLog";
+import type { StateWorkerClient } from "../stateWorkerClient";
+import type { FolderTimeline, SourceFolder } from "./sourceAdapter";
 
 /** A (workspace folder, source kind) and what was last read of it. */
-export class SourceFolderState extends Disposable {
+export class DefaultSourceFolder extends Disposable implements SourceFolder {
   private lastProblems: readonly SourceProblem[] | null = null;
   private lastTree: readonly SourceTreeNode[] = [];
   private rows: number | null = null;
@@ -23,13 +25,15 @@ export class SourceFolderState extends Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   /** Fires after every refresh (successful or not). */
   readonly onDidChange = this.changed.event;
+  /** Whom the run waits on: the core contract has no such state yet. */
+  readonly waiting = null;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
     private detected: DetectedSource,
-    private readonly worker: LedgerWorkerClient,
+    private readonly worker: StateWorkerClient,
     private readonly log: OutputLog,
-    private detectOptions: DetectOptions = {},
+    private sourceSettings: SourceSettings = {},
   ) {
     super();
   }
@@ -53,6 +57,10 @@ export class SourceFolderState extends Disposable {
   /** `<folder uri>|<kind>`: unique in the window, the prefix of every node id. */
   get key(): string {
     return `${this.folder.uri.toString()}|${this.kind}`;
+  }
+  /** The source's settings for this folder (every request about it carries them). */
+  get settings(): SourceSettings {
+    return this.sourceSettings;
   }
   /** Problems of the last check (null before the first one finished). */
   get problems(): readonly SourceProblem[] | null {
@@ -79,15 +87,36 @@ export class SourceFolderState extends Disposable {
     return countProblems(this.lastProblems ?? []);
   }
 
-  /** The detection options every request about this source carries (settings). */
-  get options(): DetectOptions {
-    return this.detectOptions;
+  /** The timeline of a source with one: rows from the worker, no time travel. */
+  get timeline(): FolderTimeline | null {
+    if (!this.detected.hasTimeline) return null;
+    return {
+      label: (crowded) => (crowded ? `${this.folder.name} · ${this.displayName}` : this.displayName),
+      rows: this.rows ?? 0,
+      integrity: this.integrity(),
+      travelRowId: null,
+    };
   }
 
-  /** Takes a new detection result (the state folder may have moved, e.g. a setting changed). */
-  redetected(d: DetectedSource, options: DetectOptions): void {
+  /** Integrity at a glance: the first error (or read failure). */
+  private integrity(): IntegritySummary {
+    const first = this.lastProblems?.find((p) => p.severity === "error");
+    return {
+      ok: !first && !this.lastError,
+      brokenLine: null,
+      message:
+        this.lastError ??
+        (first ? `${first.file}${first.line !== null ? `:${first.line}` : ""}: ${first.message}` : null),
+    };
+  }
+
+  redetected(d: DetectedSource, settings: SourceSettings): void {
     this.detected = d;
-    this.detectOptions = options;
+    this.sourceSettings = settings;
+  }
+
+  filesChanged(): void {
+    void this.refresh();
   }
 
   /** Reads problems, tree and timeline again in the worker. */
@@ -111,10 +140,10 @@ export class SourceFolderState extends Disposable {
   private async read(): Promise<void> {
     try {
       const r = await this.worker.request({
-        type: "sourceRefresh",
+        type: "refresh",
         cwd: this.cwd,
         kind: this.kind,
-        options: this.detectOptions,
+        settings: this.sourceSettings,
       });
       this.lastProblems = r.problems;
       this.lastTree = r.tree;

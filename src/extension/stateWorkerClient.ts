@@ -1,11 +1,12 @@
 /**
- * Host side of the ledger worker thread: typed request/response over
- * postMessage, progress events, and restart on crash (pending requests fail
- * with a clear error instead of hanging).
+ * Host side of the state worker thread (dist/stateWorker.js), the one worker of every source:
+ * typed request/response over postMessage, progress events, and restart on crash (pending
+ * requests fail with a clear error instead of hanging).
  */
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import * as vscode from "vscode";
+import type { WorkerStartOptions } from "../core/sources/sourceWorker";
 import { DistributiveOmit, WorkerMessage, WorkerRequest, WorkerResults } from "../core/worker/workerProtocol";
 import { Disposable } from "./disposable";
 import { OutputLog } from "./outputLog";
@@ -23,8 +24,8 @@ export class WorkerRequestError extends Error {
   }
 }
 
-/** Talks to dist/verifyWorker.js. */
-export class LedgerWorkerClient extends Disposable {
+/** Talks to dist/stateWorker.js. */
+export class StateWorkerClient extends Disposable {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -34,23 +35,25 @@ export class LedgerWorkerClient extends Disposable {
   /** Progress of long scans. */
   readonly onProgress = this.progressEmitter.event;
 
-  constructor(private readonly log: OutputLog) {
+  /** `maxLineBytes`: the longest line a reader keeps in memory (`autodev.maxLineMB`, read once at start). */
+  constructor(
+    private readonly log: OutputLog,
+    private readonly maxLineBytes: () => number,
+  ) {
     super();
   }
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
     // The line-length limit (autodev.maxLineMB) is read when the worker starts.
-    const maxLineMB = vscode.workspace.getConfiguration("autodev").get<number>("maxLineMB", 256);
-    const w = new Worker(path.join(__dirname, "verifyWorker.js"), {
-      workerData: { maxLineBytes: maxLineMB * 1024 * 1024 },
-    });
+    const start: WorkerStartOptions = { maxLineBytes: this.maxLineBytes() };
+    const w = new Worker(path.join(__dirname, "stateWorker.js"), { workerData: start });
     w.on("message", (m: WorkerMessage) => this.onMessage(m));
-    w.on("error", (e) => this.log.error("ledger worker failed", e));
+    w.on("error", (e) => this.log.error("state worker failed", e));
     w.on("exit", (code) => {
       if (this.worker === w) this.worker = null;
       const err = new Error(
-        vscode.l10n.t("the ledger worker stopped (exit code {0}); it restarts on the next request", String(code)),
+        vscode.l10n.t("the state worker stopped (exit code {0}); it restarts on the next request", String(code)),
       );
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();

@@ -3,14 +3,14 @@
  * URI string, the only folder, or a quick pick.
  */
 import * as vscode from "vscode";
-import { AutodevFolder } from "./sources/autodev/autodevFolder";
-import { AutodevWorkspaces } from "./sources/autodev/autodevWorkspaces";
+import { AutodevFolder } from "./autodevFolder";
+import type { AutodevFolders } from "./autodevFolders";
 
 /** Picks the folder a command applies to; undefined when the user cancels or there is none. */
 export class FolderPicker {
-  constructor(private readonly workspaces: AutodevWorkspaces) {}
+  constructor(private readonly workspaces: AutodevFolders) {}
 
-  /** The folder named by `arg` (a PlanNode with `folder`, or a folder URI string), else asks. */
+  /** The folder named by `arg` (a AutodevNode with `folder`, or a folder URI string), else asks. */
   async pick(arg?: unknown): Promise<AutodevFolder | undefined> {
     if (
       arg &&

@@ -3,7 +3,7 @@
  * src/core/sources/taskStatusIcons.ts as ThemeIcons.
  */
 import * as vscode from "vscode";
-import { isDoneStatus, taskStatusIcon, taskStatusLabel } from "../core/sources/taskStatusIcons";
+import { isDoneStatus, taskStatusIcon, taskStatusLabel } from "../../../core/sources/taskStatusIcons";
 
 /** The icon of a status (an unknown status gets a question mark). */
 export function statusIcon(status: string): vscode.ThemeIcon {

@@ -1,17 +1,12 @@
 /**
- * The TreeItems of the Plan view's AutoDev nodes: a folder's root (title,
- * integrity, progress; spec and times in the tooltip), phases, tasks (id as
- * the label so a 300 px sidebar shows it), acceptance criteria, dependencies,
- * files, blocked reasons, groups and info rows. Generic sources render
- * through sources/sourceTreeItems.ts; the provider picks which.
+ * The TreeItems of AutoDev's nodes: a folder's root (title, integrity, progress; spec and times in
+ * the tooltip), phases, tasks (id as the label so a 300 px sidebar shows it), acceptance criteria,
+ * dependencies, files, blocked reasons, groups and info rows.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { PlanNode, asText } from "./planTreeNodes";
+import { AutodevNode, asText } from "./autodevNodes";
 import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
-
-/** The Plan nodes this module renders (everything except the generic sources' nodes). */
-export type AutodevPlanNode = Exclude<PlanNode, { kind: "sourceRoot" | "sourceNode" }>;
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago" (the ISO text itself when it does not parse). */
 function relTime(iso: string): string {
@@ -28,8 +23,8 @@ function escapeMd(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }
 
-/** The tree item of one AutoDev Plan node. */
-export function planNodeItem(node: AutodevPlanNode): vscode.TreeItem {
+/** The tree item of one AutoDev node. */
+export function autodevNodeItem(node: AutodevNode): vscode.TreeItem {
   const C = vscode.TreeItemCollapsibleState;
   switch (node.kind) {
     case "root":
@@ -129,7 +124,7 @@ export function planNodeItem(node: AutodevPlanNode): vscode.TreeItem {
 }
 
 /** A folder's root: the plan's title, then time travel, integrity and progress; the rest in the tooltip. */
-function rootItem(node: Extract<PlanNode, { kind: "root" }>): vscode.TreeItem {
+function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem {
   const f = node.folder;
   const plan = f.plan;
   const title = plan
@@ -176,7 +171,7 @@ function rootItem(node: Extract<PlanNode, { kind: "root" }>): vscode.TreeItem {
 }
 
 /** A task: its id as the label, then status, retries and the escalation mark, then its title. */
-function taskItem(node: Extract<PlanNode, { kind: "task" }>): vscode.TreeItem {
+function taskItem(node: Extract<AutodevNode, { kind: "task" }>): vscode.TreeItem {
   const t = node.task;
   const status = String(t.status);
   // At a 300 px sidebar only the start of a row shows: the id as the label, then status, retries and

@@ -1,35 +1,34 @@
 /**
- * The nodes of the Plan view. Each has a stable id (folder, kind, ids) so
- * expansion and selection survive refreshes and time travel.
+ * AutoDev's nodes in the state tree: a folder's root, phases, tasks and what hangs under a task.
+ * Each has a stable id (folder, kind, ids) so expansion and selection survive refreshes and time
+ * travel.
  */
 import * as vscode from "vscode";
-import { Phase, Plan, Task } from "../core/sources/autodev/plan/schemas";
-import { AutodevFolder } from "./sources/autodev/autodevFolder";
-import type { SourceTreeNode } from "../core/sources/stateSource";
-import type { SourceFolderState } from "./sources/sourceFolderState";
+import { Phase, Plan, Task } from "../../../core/sources/autodev/plan/schemas";
+import type { AutodevFolder } from "./autodevFolder";
 
-/** A node of the Plan tree. */
-export type PlanNode =
+/** A node of AutoDev's part of the state tree. */
+export type AutodevNode =
   | { readonly kind: "root"; readonly id: string; readonly folder: AutodevFolder }
   | {
       readonly kind: "phase";
       readonly id: string;
       readonly folder: AutodevFolder;
-      readonly parent: PlanNode;
+      readonly parent: AutodevNode;
       readonly phase: Phase;
     }
   | {
       readonly kind: "task";
       readonly id: string;
       readonly folder: AutodevFolder;
-      readonly parent: PlanNode;
+      readonly parent: AutodevNode;
       readonly task: Task;
       readonly plan: Plan;
     }
   | {
       readonly kind: "criterion";
       readonly id: string;
-      readonly parent: PlanNode;
+      readonly parent: AutodevNode;
       readonly text: string;
       readonly met: boolean;
     }
@@ -37,7 +36,7 @@ export type PlanNode =
       readonly kind: "dependency";
       readonly id: string;
       readonly folder: AutodevFolder;
-      readonly parent: PlanNode;
+      readonly parent: AutodevNode;
       readonly taskId: string;
       readonly found: Task | null;
     }
@@ -45,23 +44,23 @@ export type PlanNode =
       readonly kind: "file";
       readonly id: string;
       readonly folder: AutodevFolder;
-      readonly parent: PlanNode;
+      readonly parent: AutodevNode;
       readonly path: string;
     }
-  | { readonly kind: "blocked"; readonly id: string; readonly parent: PlanNode; readonly reason: string }
+  | { readonly kind: "blocked"; readonly id: string; readonly parent: AutodevNode; readonly reason: string }
   | {
       readonly kind: "group";
       readonly id: string;
       readonly folder: AutodevFolder;
-      readonly parent: PlanNode;
+      readonly parent: AutodevNode;
       readonly label: string;
       readonly icon: string;
-      readonly children: () => Promise<PlanNode[]> | PlanNode[];
+      readonly children: () => Promise<AutodevNode[]> | AutodevNode[];
     }
   | {
       readonly kind: "info";
       readonly id: string;
-      readonly parent: PlanNode | null;
+      readonly parent: AutodevNode | null;
       readonly label: string;
       readonly detail?: string;
       readonly icon: string;
@@ -72,17 +71,9 @@ export type PlanNode =
   | {
       readonly kind: "extra";
       readonly id: string;
-      readonly parent: PlanNode;
+      readonly parent: AutodevNode;
       readonly item: vscode.TreeItem;
-      readonly children?: () => Promise<PlanNode[]> | PlanNode[];
-    }
-  | { readonly kind: "sourceRoot"; readonly id: string; readonly state: SourceFolderState }
-  | {
-      readonly kind: "sourceNode";
-      readonly id: string;
-      readonly state: SourceFolderState;
-      readonly parent: PlanNode;
-      readonly node: SourceTreeNode;
+      readonly children?: () => Promise<AutodevNode[]> | AutodevNode[];
     };
 
 /** Stable id of a task node (used to reveal tasks from elsewhere). */
@@ -117,9 +108,9 @@ export function asText(v: unknown): string {
 }
 
 /** Makes the children of a task: blocked reason, acceptance criteria, dependencies, files, then `extra` (evidence). */
-export function taskChildren(node: Extract<PlanNode, { kind: "task" }>, extra: PlanNode[]): PlanNode[] {
+export function taskChildren(node: Extract<AutodevNode, { kind: "task" }>, extra: AutodevNode[]): AutodevNode[] {
   const { task, folder } = node;
-  const out: PlanNode[] = [];
+  const out: AutodevNode[] = [];
   if (task.status === "blocked" || (task.blocked_reason !== null && task.blocked_reason !== undefined)) {
     const reason = asText(task.blocked_reason);
     if (reason) out.push({ kind: "blocked", id: `${node.id}|blocked`, parent: node, reason });

@@ -1,0 +1,58 @@
+/**
+ * The state worker thread (bundled as dist/stateWorker.js): answers the host's requests (see
+ * workerProtocol.ts) for every source of every workspace folder, so no read, check,
+ * verification or write ever runs on the extension host's thread. Requests for one folder run
+ * in order (a `cancel` jumps the queue); folders interleave.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { setMaxLineBytes } from "../fs/lineLimit";
+import type { WorkerStartOptions } from "../sources/sourceWorker";
+import { handleSourceRequest } from "./sourceRequests";
+import type { WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
+
+setMaxLineBytes(Number(((workerData ?? {}) as WorkerStartOptions).maxLineBytes));
+const running = new Map<number, AbortController>();
+
+/** Handles one request; exported for tests that run it without a thread. */
+export async function handleRequest(
+  req: WorkerRequest,
+  post: (m: WorkerMessage) => void,
+): Promise<WorkerResults[keyof WorkerResults]> {
+  if (req.type === "cancel") {
+    const ctl = running.get(req.target);
+    ctl?.abort();
+    return ctl !== undefined;
+  }
+  const ctl = new AbortController();
+  running.set(req.id, ctl);
+  try {
+    const cwd = req.cwd;
+    return await handleSourceRequest(req, {
+      requestId: req.id,
+      signal: ctl.signal,
+      progress: (bytes, total) => post({ kind: "progress", cwd, bytes, total }),
+    });
+  } finally {
+    running.delete(req.id);
+  }
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const post = (m: WorkerMessage) => port.postMessage(m);
+  const queues = new Map<string, Promise<unknown>>();
+  const run = async (req: WorkerRequest) => {
+    try {
+      post({ kind: "result", id: req.id, ok: true, result: await handleRequest(req, post) });
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      const kind = (err as { problem?: { kind?: string } }).problem?.kind;
+      post({ kind: "result", id: req.id, ok: false, error: err.message, errorName: err.name, errorKind: kind });
+    }
+  };
+  port.on("message", (req: WorkerRequest) => {
+    if (req.type === "cancel") return void run(req);
+    const next = (queues.get(req.cwd) ?? Promise.resolve()).then(() => run(req));
+    queues.set(req.cwd, next);
+  });
+}

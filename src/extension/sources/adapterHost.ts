@@ -1,0 +1,45 @@
+/**
+ * What the extension hands every source adapter when it makes it: the shared services (worker,
+ * settings, log, commands, read-only documents), the folder registry and the state tree. An
+ * adapter registers its commands, providers and status items from these; it never reaches the
+ * composition root.
+ */
+import type * as vscode from "vscode";
+import type { CommandManager } from "../commandManager";
+import type { OutputLog } from "../outputLog";
+import type { ReadOnlyDocuments } from "../readOnlyDocuments";
+import type { SettingsReader } from "../settings";
+import type { StateWorkerClient } from "../stateWorkerClient";
+import type { SourceAdapter, StateNode } from "./sourceAdapter";
+import type { StateFolders } from "./stateFolders";
+
+/** The state tree, as adapters use it. */
+export interface TreeHost {
+  /** Renders the whole tree again. */
+  refresh(): void;
+  /** The children of a node (the roots for none), as the view would list them. */
+  children(node?: StateNode): Promise<StateNode[]>;
+  /** Reveals a node in the view. */
+  reveal(node: StateNode, options: { select?: boolean; focus?: boolean; expand?: boolean | number }): Promise<void>;
+  /** True while the view is visible. */
+  readonly visible: boolean;
+  /** The id of the first selected node, if any. */
+  readonly selectedId: string | undefined;
+  /** Fires with the node the user selected first (or undefined when the selection is empty). */
+  readonly onDidSelect: vscode.Event<StateNode | undefined>;
+}
+
+/** Services an adapter is made with. */
+export interface AdapterHost {
+  readonly context: vscode.ExtensionContext;
+  readonly worker: StateWorkerClient;
+  readonly log: OutputLog;
+  readonly settings: SettingsReader;
+  readonly commands: CommandManager;
+  readonly docs: ReadOnlyDocuments;
+  readonly folders: StateFolders;
+  readonly tree: TreeHost;
+}
+
+/** Makes a source's adapter at activation (one line per source in sourceAdapters.ts). */
+export type SourceAdapterFactory = (host: AdapterHost) => SourceAdapter;

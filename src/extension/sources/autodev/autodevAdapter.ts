@@ -1,0 +1,99 @@
+/**
+ * AutoDev's adapter: everything the extension does for `.autodev/` beyond the generic hosts — the
+ * ledger session per folder (live plan, verification, time travel, history-rewrite warnings), its
+ * tree (plan, tasks, evidence, run state), the ledger, task and evidence commands, the run status
+ * item, Problems from the ledger and the run state, its status-bar part and its timeline. Registered
+ * by one line in ../sourceAdapters.ts.
+ */
+import * as vscode from "vscode";
+import { AUTODEV_DIR } from "../../../core/sources/autodev/autodevPaths";
+import { shutdownFileLockHelpers } from "../../../core/sources/autodev/lock/fileLock";
+import type { AdapterHost } from "../adapterHost";
+import type { SourceAdapter } from "../sourceAdapter";
+import { AutodevFolder } from "./autodevFolder";
+import { AutodevFolders } from "./autodevFolders";
+import type { AutodevNode } from "./autodevNodes";
+import { autodevStatusPart } from "./autodevStatus";
+import { AutodevTree } from "./autodevTree";
+import { EvidenceFeatures, registerEvidenceFeatures } from "./evidenceFeatures";
+import { FolderPicker } from "./folderPicker";
+import { LedgerCommands } from "./ledgerCommands";
+import { RunStateFeatures, registerRunStateFeatures } from "./runStateFeatures";
+import { TaskCommands } from "./taskCommands";
+
+/** AutoDev's handles, for integration tests and other extensions (`activate().adapters.autodev`). */
+export interface AutodevApi {
+  readonly folders: AutodevFolders;
+  readonly tree: AutodevTree;
+  readonly tasks: TaskCommands;
+  readonly ledger: LedgerCommands;
+  readonly evidence: EvidenceFeatures;
+  /** The run state: running, inline suspension, tournaments, knowledge, config, spec. */
+  readonly run: RunStateFeatures;
+  /** The task node of `taskId` in `folder` (the path to it is built if needed). */
+  findTaskNode(folder: AutodevFolder, taskId: string): Promise<AutodevNode | undefined>;
+}
+
+/** True for a file under `.autodev/evidence/` or `.autodev/tournaments/` of `folder`. */
+function isEvidenceFile(folder: AutodevFolder, uri: vscode.Uri): boolean {
+  const base = `${folder.folder.uri.path.replace(/\/$/, "")}/${AUTODEV_DIR}/`;
+  return uri.path.startsWith(`${base}evidence/`) || uri.path.startsWith(`${base}tournaments/`);
+}
+
+/** Makes AutoDev's adapter and registers its commands and providers. */
+export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
+  const folders = new AutodevFolders(host.folders);
+  const picker = new FolderPicker(folders);
+  const tree = new AutodevTree(host.tree);
+  const ledger = new LedgerCommands(host.worker, picker, host.docs, host.log, host.settings);
+  const tasks = new TaskCommands(host.worker, picker, tree, host.tree, host.settings, host.log);
+  host.commands.registerAll({ ...ledger.handlers(), ...tasks.handlers() });
+  const evidence = registerEvidenceFeatures(host.context, {
+    folders,
+    tree,
+    commands: host.commands,
+    docs: host.docs,
+    log: host.log,
+    picker,
+  });
+  const run = registerRunStateFeatures(host.context, {
+    folders,
+    worker: host.worker,
+    log: host.log,
+    tree,
+    commands: host.commands,
+    docs: host.docs,
+  });
+  host.context.subscriptions.push(folders);
+  const services = {
+    worker: host.worker,
+    memento: host.context.workspaceState,
+    log: host.log,
+    revealTask: (folder: unknown, taskId: string, focus: boolean) =>
+      folder instanceof AutodevFolder ? tasks.revealIn(folder, taskId, focus) : Promise.resolve(false),
+  };
+  const api: AutodevApi = {
+    folders,
+    tree,
+    tasks,
+    ledger,
+    evidence,
+    run,
+    findTaskNode: (folder, taskId) => tree.findTaskNode(folder, taskId),
+  };
+  return {
+    kind: "autodev",
+    createFolder(wf, detected, settings) {
+      const folder = new AutodevFolder(wf, detected, settings, services, host.settings);
+      folder.onDidChangeFiles((uris) => {
+        if (uris.some((u) => isEvidenceFile(folder, u))) evidence.contributor.scheduleRefresh();
+      });
+      folder.start();
+      return folder;
+    },
+    tree,
+    status: (all) => autodevStatusPart(all.filter((f): f is AutodevFolder => f instanceof AutodevFolder)),
+    api,
+    deactivate: shutdownFileLockHelpers,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * AutoDev's part of the status bar item, over every AutoDev folder: progress and integrity at a
+ * glance (`AutoDev 7/12 · ledger ok`, `ledger broken at line 34`, `verifying 42%`, `time travel`).
+ * It is the primary part: its icon and colour lead the item, a click verifies the ledger.
+ */
+import * as vscode from "vscode";
+import type { StatusPart } from "../sourceAdapter";
+import type { AutodevFolder } from "./autodevFolder";
+import { isDone } from "./taskStatusStyle";
+
+/** The status part of `folders` (null when there are none). */
+export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart | null {
+  if (folders.length === 0) return null;
+  let done = 0;
+  let total = 0;
+  const broken: string[] = [];
+  let verifying = false;
+  let travel = false;
+  const multi = folders.length > 1;
+  for (const f of folders) {
+    for (const t of (f.live?.phases ?? []).flatMap((p) => p.tasks)) {
+      total++;
+      if (isDone(String(t.status))) done++;
+    }
+    if (f.report === null) verifying = true;
+    else if (!f.report.ok) {
+      const line = f.report.errors[0]?.atLine ?? "?";
+      broken.push(multi ? vscode.l10n.t("{0}: line {1}", f.folder.name, line) : vscode.l10n.t("line {0}", line));
+    }
+    if (f.rewriteFinding) {
+      broken.push(multi ? vscode.l10n.t("{0}: history rewritten", f.folder.name) : vscode.l10n.t("history rewritten"));
+    }
+    if (f.timeTravel) travel = true;
+  }
+  const progress = folders.find((f) => f.progress !== null)?.progress ?? null;
+  const integrity =
+    progress ??
+    (broken.length
+      ? vscode.l10n.t("ledger broken at {0}", broken.join(", "))
+      : verifying
+        ? vscode.l10n.t("verifying…")
+        : vscode.l10n.t("ledger ok"));
+  const text = [
+    vscode.l10n.t("AutoDev {0}/{1}", done, total),
+    integrity,
+    travel ? `$(history) ${vscode.l10n.t("time travel")}` : "",
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  return {
+    text,
+    errors: broken.length,
+    primary: {
+      icon: broken.length ? "$(warning)" : progress || verifying ? "$(sync~spin)" : "$(checklist)",
+      error: broken.length > 0,
+      tooltip: broken.length
+        ? vscode.l10n.t(
+            "{0} of {1} tasks complete or skipped. The ledger failed verification. Click to verify the ledger again.",
+            done,
+            total,
+          )
+        : vscode.l10n.t(
+            "{0} of {1} tasks complete or skipped. Ledger verified. Click to verify the ledger again.",
+            done,
+            total,
+          ),
+      command: "autodev.verify",
+    },
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * The one registry of state sources in the window: for every workspace folder, detection in the
+ * worker (with each source's settings read at that folder's scope), one {@link SourceFolder} per
+ * (folder, source) made by the source's adapter, the watching of every source through the one
+ * {@link StateWatcher}, one debounce (`autodev.debounceMs`) per source and one per folder's
+ * re-detection, and the context keys `autodev.hasState` and `autodev.has.<kind>`.
+ *
+ * A source's watched files changing calls its `filesChanged`; a file of a detect glob appearing or
+ * going, a watched file deleted, a folder added, the workspace trusted or a source's setting
+ * changed detects the folder again.
+ */
+import * as vscode from "vscode";
+import { STATE_SOURCES } from "../../core/sources/sourceRegistry";
+import type { SourceSettings } from "../../core/sources/stateSource";
+import { Disposable } from "../disposable";
+import type { OutputLog } from "../outputLog";
+import type { SettingsReader } from "../settings";
+import type { StateWorkerClient } from "../stateWorkerClient";
+import type { SourceAdapter, SourceFolder, WaitingOn } from "./sourceAdapter";
+import type { FileEventKind, StateWatcher } from "./stateWatcher";
+
+/** Every source of every workspace folder. */
+export class StateFolders extends Disposable {
+  private readonly byKeys = new Map<string, SourceFolder>();
+  private readonly sourceWatches = new Map<string, vscode.Disposable[]>();
+  private readonly detectWatches = new Map<string, vscode.Disposable[]>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly changedUris = new Map<string, vscode.Uri[]>();
+  private syncing: Promise<void> = Promise.resolve();
+  private readonly changed = this.register(new vscode.EventEmitter<SourceFolder | undefined>());
+  /** Fires with the source that changed (undefined: the set of sources changed). */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly worker: StateWorkerClient,
+    private readonly log: OutputLog,
+    private readonly settings: SettingsReader,
+    private readonly watcher: StateWatcher,
+    private readonly adapterOf: (kind: string) => SourceAdapter,
+  ) {
+    super();
+    const settingNames = STATE_SOURCES.flatMap((s) => (s.settings ?? []).map((n) => `autodev.${n}`));
+    this.register(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (settingNames.some((n) => e.affectsConfiguration(n))) void this.sync();
+      }),
+    );
+  }
+
+  /** Every source, in workspace-folder order, then in the order sources are registered. */
+  get all(): SourceFolder[] {
+    const order = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
+    const kinds = STATE_SOURCES.map((s) => s.kind);
+    return [...this.byKeys.values()].sort(
+      (a, b) =>
+        order.indexOf(a.folder.uri.toString()) - order.indexOf(b.folder.uri.toString()) ||
+        kinds.indexOf(a.kind) - kinds.indexOf(b.kind),
+    );
+  }
+
+  /** The sources of one workspace folder. */
+  of(folder: vscode.WorkspaceFolder): SourceFolder[] {
+    return this.all.filter((s) => s.folder.uri.toString() === folder.uri.toString());
+  }
+
+  /** The sources of one kind. */
+  ofKind(kind: string): SourceFolder[] {
+    return this.all.filter((s) => s.kind === kind);
+  }
+
+  /** A source by its key (`<folder uri>|<kind>`). */
+  byKey(key: string): SourceFolder | undefined {
+    return this.byKeys.get(key);
+  }
+
+  /** Every source whose run waits on someone, with whom. */
+  get waiting(): { readonly folder: SourceFolder; readonly waiting: WaitingOn }[] {
+    return this.all.flatMap((folder) => (folder.waiting ? [{ folder, waiting: folder.waiting }] : []));
+  }
+
+  /** Detects every folder's sources again; adds, keeps or drops them (one sync at a time). */
+  sync(): Promise<void> {
+    this.syncing = this.syncing.then(() => this.syncNow());
+    return this.syncing;
+  }
+
+  /** Detects again and re-reads every source. */
+  async refreshAll(): Promise<void> {
+    await this.sync();
+    await Promise.all(this.all.map((s) => s.refresh()));
+  }
+
+  private settingsOf(wf: vscode.WorkspaceFolder): Record<string, SourceSettings> {
+    const out: Record<string, SourceSettings> = {};
+    for (const s of STATE_SOURCES) if (s.settings?.length) out[s.kind] = this.settings.sourceSettings(s.settings, wf);
+    return out;
+  }
+
+  private async syncNow(): Promise<void> {
+    if (this.isDisposed) return;
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((wf) => wf.uri.scheme === "file");
+    this.watchDetection(folders);
+    const seen = new Set<string>();
+    for (const wf of folders) {
+      const settings = this.settingsOf(wf);
+      let found;
+      try {
+        found = await this.worker.request({ type: "detect", cwd: wf.uri.fsPath, settings });
+      } catch (e) {
+        this.log.error(`${wf.name}: detecting state sources failed`, e);
+        for (const s of this.of(wf)) seen.add(s.key); // keep what was shown
+        continue;
+      }
+      for (const d of found) {
+        const key = `${wf.uri.toString()}|${d.kind}`;
+        seen.add(key);
+        const own = settings[d.kind] ?? {};
+        const known = this.byKeys.get(key);
+        if (known) {
+          const moved =
+            known.source.relDir !== d.relDir || known.source.watchGlobs.join("\n") !== d.watchGlobs.join("\n");
+          known.redetected(d, own);
+          if (moved) {
+            this.unwatch(key);
+            this.watchSource(known);
+            void known.refresh();
+          }
+          continue;
+        }
+        const folder = this.adapterOf(d.kind).createFolder(wf, d, own);
+        this.byKeys.set(key, folder);
+        folder.onDidChange(() => this.changed.fire(folder));
+        this.watchSource(folder);
+        this.log.info(`watching ${wf.uri.fsPath}/${d.relDir} (${d.displayName})`);
+      }
+    }
+    for (const [key, folder] of this.byKeys) {
+      if (seen.has(key)) continue;
+      this.byKeys.delete(key);
+      this.unwatch(key);
+      void this.worker.request({ type: "dispose", cwd: folder.cwd, kind: folder.kind }).catch(() => undefined);
+      folder.dispose();
+    }
+    this.changed.fire(undefined);
+    this.updateContextKeys();
+  }
+
+  /** Re-detection when a file of any source's detect globs appears or goes, per workspace folder. */
+  private watchDetection(folders: readonly vscode.WorkspaceFolder[]): void {
+    const live = new Set(folders.map((f) => f.uri.toString()));
+    for (const [uri, subs] of this.detectWatches) {
+      if (live.has(uri)) continue;
+      subs.forEach((d) => d.dispose());
+      this.detectWatches.delete(uri);
+    }
+    const globs = [...new Set(STATE_SOURCES.flatMap((s) => s.detectGlobs ?? []))];
+    for (const wf of folders) {
+      const uri = wf.uri.toString();
+      if (this.detectWatches.has(uri)) continue;
+      const onEvent = (_u: vscode.Uri, kind: FileEventKind) => {
+        if (kind !== "change") this.debounce(`detect|${uri}`, wf, () => void this.sync());
+      };
+      this.detectWatches.set(
+        uri,
+        globs.map((g) => this.watcher.watch(wf, g, onEvent)),
+      );
+    }
+  }
+
+  private watchSource(folder: SourceFolder): void {
+    const onEvent = (uri: vscode.Uri, kind: FileEventKind) => {
+      const list = this.changedUris.get(folder.key) ?? [];
+      if (!list.some((u) => u.toString() === uri.toString())) list.push(uri);
+      this.changedUris.set(folder.key, list);
+      this.debounce(folder.key, folder.folder, () => {
+        const uris = this.changedUris.get(folder.key) ?? [];
+        this.changedUris.delete(folder.key);
+        if (this.byKeys.get(folder.key) === folder) folder.filesChanged(uris);
+      });
+      // A deleted file may be the state folder going away: detection decides.
+      if (kind === "delete") {
+        this.debounce(`detect|${folder.folder.uri.toString()}`, folder.folder, () => void this.sync());
+      }
+    };
+    this.sourceWatches.set(
+      folder.key,
+      folder.source.watchGlobs.map((g) => this.watcher.watch(folder.folder, g, onEvent)),
+    );
+  }
+
+  private unwatch(key: string): void {
+    this.sourceWatches.get(key)?.forEach((d) => d.dispose());
+    this.sourceWatches.delete(key);
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.changedUris.delete(key);
+  }
+
+  /** The one debounce: `run` once `autodev.debounceMs` (of `wf`) after the last call with `key`. */
+  private debounce(key: string, wf: vscode.WorkspaceFolder, run: () => void): void {
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (!this.isDisposed) run();
+      }, this.settings.debounceMs(wf)),
+    );
+  }
+
+  private updateContextKeys(): void {
+    const present = new Set([...this.byKeys.values()].map((s) => s.kind));
+    for (const s of STATE_SOURCES) {
+      void vscode.commands.executeCommand("setContext", `autodev.has.${s.kind}`, present.has(s.kind));
+    }
+    void vscode.commands.executeCommand("setContext", "autodev.hasState", present.size > 0);
+  }
+
+  override dispose(): void {
+    for (const key of [...this.sourceWatches.keys()]) this.unwatch(key);
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const subs of this.detectWatches.values()) subs.forEach((d) => d.dispose());
+    this.detectWatches.clear();
+    for (const s of this.byKeys.values()) s.dispose();
+    this.byKeys.clear();
+    super.dispose();
+  }
+}
