@@ -251,10 +251,10 @@ describe("guards", () => {
   });
 
   describe("manifest", () => {
-    it("never activates on * and activates on AutoDev's folder", () => {
+    it("never activates on * and activates on the ledger", () => {
       const events = (manifest.activationEvents ?? []) as string[];
       assert.ok(!events.includes("*"), 'activationEvents must not contain "*"');
-      assert.ok(events.includes("workspaceContains:.autodev/**"));
+      assert.ok(events.includes("workspaceContains:.autodev/plan-ledger.jsonl"));
     });
   });
 
