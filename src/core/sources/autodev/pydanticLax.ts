@@ -102,16 +102,33 @@ export interface PathError {
   readonly message: string;
 }
 
-/** Flattens a zod error into rows: one per unknown key (at the key), one per other issue. */
-export function zodToPathErrors(err: z.ZodError): PathError[] {
+/** True when `raw` has a value at `p` (an own key or an index in range). */
+function hasPath(raw: unknown, p: readonly (string | number)[]): boolean {
+  let v: unknown = raw;
+  for (const k of p) {
+    if (Array.isArray(v) && typeof k === "number" && k >= 0 && k < v.length) v = v[k];
+    else if (v !== null && typeof v === "object" && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, k)) {
+      v = (v as Record<string, unknown>)[String(k)];
+    } else return false;
+  }
+  return true;
+}
+
+/**
+ * Flattens a zod error into rows: one per unknown key (at the key), one per other issue. With the
+ * validated `raw` value, a wrong type is told apart from a missing key ("Field required") as
+ * pydantic does (zod's issues do not carry the input).
+ */
+export function zodToPathErrors(err: z.ZodError, raw?: unknown): PathError[] {
   const out: PathError[] = [];
   for (const issue of err.issues) {
     const base = issue.path.map((k) => (typeof k === "symbol" ? String(k) : k));
+    const missing = raw === undefined ? issue.input === undefined : !hasPath(raw, base);
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) out.push({ path: [...base, key], message: "Extra inputs are not permitted" });
     } else if (issue.code === "invalid_union") {
-      out.push({ path: base, message: firstUnionMessage(issue) });
-    } else if (issue.code === "invalid_type" && issue.input === undefined) {
+      out.push({ path: base, message: missing ? "Field required" : firstUnionMessage(issue) });
+    } else if (issue.code === "invalid_type" && missing) {
       out.push({ path: base, message: "Field required" });
     } else out.push({ path: base, message: issue.message });
   }

@@ -44,7 +44,12 @@ export function validateJsonText<T>(text: string, schema: z.ZodType<T>): JsonVal
   const lines = new JsonLines(text);
   const res = schema.safeParse(raw);
   if (res.success) return { ok: true, value: res.data, raw, lines };
-  return { ok: false, errors: zodToPathErrors(res.error).map((e) => locate(lines, e.path, e.message)), raw, lines };
+  return {
+    ok: false,
+    errors: zodToPathErrors(res.error, raw).map((e) => locate(lines, e.path, e.message)),
+    raw,
+    lines,
+  };
 }
 
 /** An error at `p`, placed at its line in `lines`. */
