@@ -41,6 +41,7 @@ const extensionContext = {
     cliMain: "src/cli/main.ts",
     stateWorker: "src/core/worker/stateWorker.ts",
     ledgerSegmentWorker: "src/core/sources/autodev/ledger/read/ledgerSegmentWorker.ts",
+    graphWorker: "src/core/graph/graphWorker.ts",
     makeDemo: "src/sample/demoWorkspace.ts",
   },
   outdir: "dist",
@@ -55,7 +56,7 @@ const webviewContext = {
   sourcemap: !production,
   minify: production,
   logLevel: "info",
-  entryPoints: { timeline: "webview/main.ts" },
+  entryPoints: { timeline: "webview/main.ts", graph: "webview/graph/main.ts" },
   outdir: "dist/webview",
 };
 

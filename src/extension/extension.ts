@@ -20,6 +20,8 @@ import { StatusBarController } from "./statusBarController";
 import { StateTreeProvider } from "./stateTreeProvider";
 import { StateWorkerClient } from "./stateWorkerClient";
 import { registerTimelineFeatures } from "./timelineFeatures";
+import { registerGraphFeatures } from "./graph/graphFeatures";
+import type { GraphPanel } from "./graph/graphPanel";
 import type { TimelinePanel } from "./timelinePanel";
 import { openFileAt } from "./workspaceFiles";
 
@@ -34,6 +36,8 @@ export interface StateApi {
   readonly statusBar: StatusBarController;
   readonly commands: CommandManager;
   readonly timeline: TimelinePanel;
+  /** The plan-graph panel (and, sharing its worker, Export Run Report and the language-model tools). */
+  readonly graph: GraphPanel;
   /** What each source's adapter exposes, by kind (AutoDev: its `AutodevApi`). */
   readonly adapters: Readonly<Record<string, unknown>>;
   /** Milliseconds `activate` took (the output log says it too). */
@@ -93,13 +97,26 @@ export function activate(context: vscode.ExtensionContext): StateApi {
     { folders, worker, tree, treeView, log, openFile: (folder, file, line) => openFileAt(folder.cwd, file, line) },
     commands,
   );
+  const graph = registerGraphFeatures(context, commands, {
+    settingsOf: (wf) => Object.fromEntries(folders.of(wf).map((f) => [f.kind, f.settings])),
+    // Through the source's own reveal where it has one; else its node by id, as a "reveal" click target does.
+    revealTask: async (wf, kind, taskId, treeNodeId) => {
+      const f = folders.of(wf).find((x) => x.kind === kind);
+      if (!f) return false;
+      if (f.timeline?.revealTask) return f.timeline.revealTask(taskId, true);
+      if (!treeNodeId) return false;
+      await vscode.commands.executeCommand("autodev.openSourceTarget", f.key, { kind: "reveal", nodeId: treeNodeId });
+      return true;
+    },
+    log: (m) => log.info(m),
+  });
   void folders.sync();
   const activationMs = performance.now() - t0;
   log.info(
     `AutoDev State activated in ${activationMs.toFixed(1)} ms (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`,
   );
   const adapters = Object.fromEntries(made.made.map((a) => [a.kind, a.api]));
-  return { folders, tree, treeView, diagnostics, statusBar, commands, timeline, adapters, activationMs };
+  return { folders, tree, treeView, diagnostics, statusBar, commands, timeline, graph, adapters, activationMs };
 }
 
 /** Ends what the adapters keep outside the disposables (idle lock helpers). */

@@ -1,0 +1,51 @@
+/**
+ * Registers the plan graph — the `autodev.showGraph` command (the Plan view's title bar, a folder's
+ * context menu, the palette, a keybinding) and the panel it opens — and "Export Run Report"; both
+ * share one worker thread. A folder comes from the tree
+ * node the command was invoked on, or the panel's last folder, or the first one.
+ */
+import * as vscode from "vscode";
+import type { CommandManager } from "../commandManager";
+import { GraphPanel, GraphPanelServices } from "./graphPanel";
+import { GraphWorkerClient } from "./graphWorkerClient";
+import { exportRunReport } from "./runReportCommand";
+
+/** The workspace folder a command argument names (a tree node, a Uri, a folder, a URI string), or undefined. */
+export function folderOfArg(arg: unknown): vscode.WorkspaceFolder | undefined {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const byUri = (u: unknown) =>
+    u instanceof vscode.Uri || typeof u === "string"
+      ? folders.find((f) => f.uri.toString() === u.toString())
+      : undefined;
+  const o = arg as
+    | { folder?: { folder?: { uri?: unknown }; uri?: unknown }; state?: { folder?: { uri?: unknown } }; uri?: unknown }
+    | undefined;
+  return (
+    byUri(arg) ??
+    byUri(o?.folder?.folder?.uri) ??
+    byUri(o?.state?.folder?.uri) ??
+    byUri(o?.folder?.uri) ??
+    byUri(o?.uri)
+  );
+}
+
+/** Registers the graph command and returns the panel (tests drive it). */
+export function registerGraphFeatures(
+  context: vscode.ExtensionContext,
+  commands: CommandManager,
+  services: GraphPanelServices,
+): GraphPanel {
+  const client = new GraphWorkerClient();
+  const panel = new GraphPanel(context.extensionUri, services, client);
+  commands.registerAll({
+    "autodev.showGraph": (arg: unknown, select?: unknown) => {
+      const s = select as { kind?: unknown; taskId?: unknown } | undefined;
+      const pick =
+        typeof s?.kind === "string" && typeof s.taskId === "string" ? { kind: s.kind, taskId: s.taskId } : undefined;
+      panel.show(folderOfArg(arg), pick);
+    },
+    "autodev.exportRunReport": (arg: unknown) => exportRunReport(client, folderOfArg(arg)),
+  });
+  context.subscriptions.push(panel, client);
+  return panel;
+}

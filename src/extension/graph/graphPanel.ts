@@ -1,0 +1,204 @@
+/**
+ * The plan graph as an editor panel (`autodev.showGraph`): at most one, revealed again when asked
+ * twice. It shows one workspace folder at a time, reads its graphs in the graph worker, redraws
+ * when a state folder changes (debounced; a status change keeps the layout, so it is cheap), and
+ * turns a click on a task into a reveal in the Plan tree. Every message from the webview is
+ * validated with zod; the webview names a task, the host finds its tree node in what it sent.
+ */
+import * as vscode from "vscode";
+import { STATE_SOURCES } from "../../core/sources/sourceRegistry";
+import type { GraphViewsResult } from "../../core/graph/graphViewTypes";
+import type { SourceSettings } from "../../core/sources/stateSource";
+import { GraphToHostSchema, type GraphFolder, type HostToGraph } from "../../protocolGraph";
+import { Disposable } from "../disposable";
+import { GRAPH_VIEW_TYPE, graphHtml, graphWebviewOptions } from "./graphHtml";
+import { GraphWorkerClient } from "./graphWorkerClient";
+
+/** What the panel needs from the composition root. */
+export interface GraphPanelServices {
+  /** Each source's settings for a workspace folder (by kind), passed on to detection. */
+  settingsOf(folder: vscode.WorkspaceFolder): Record<string, SourceSettings>;
+  /** Reveals a task in the state tree (through its source's folder); false when it could not. */
+  revealTask(folder: vscode.WorkspaceFolder, kind: string, taskId: string, treeNodeId: string | null): Promise<boolean>;
+  log(message: string): void;
+}
+
+/** Redraw this long after the last change of a state folder. */
+const DEBOUNCE_MS = 400;
+
+/** The folders whose creation or change can change a graph: the first segment of every source's detect glob. */
+function watchedFolders(): string[] {
+  const dirs = STATE_SOURCES.flatMap((s) => s.detectGlobs ?? []).map((g) => g.split("/")[0]);
+  return [...new Set(dirs.filter((d) => d && !/[*?{}[\]]/.test(d)))];
+}
+
+/** Owns the graph panel. */
+export class GraphPanel extends Disposable {
+  private panel: vscode.WebviewPanel | null = null;
+  private folder: vscode.WorkspaceFolder | null = null;
+  private last: GraphViewsResult | null = null;
+  private ready = false;
+  private pendingSelect: { kind: string; taskId: string } | null = null;
+  private watchers: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+  private readonly loaded = this.register(new vscode.EventEmitter<GraphViewsResult>());
+  /** Fires after each graph was sent to the webview (tests wait on it). */
+  readonly onDidLoad = this.loaded.event;
+  private drawn: { kind: string; nodes: number; edges: number } | null = null;
+
+  /** What the page last reported it drew (null before it drew anything). */
+  get rendered(): { kind: string; nodes: number; edges: number } | null {
+    return this.drawn;
+  }
+
+  /** The folder shown, if the panel is open. */
+  get shownFolder(): vscode.WorkspaceFolder | null {
+    return this.panel ? this.folder : null;
+  }
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly services: GraphPanelServices,
+    private readonly client: GraphWorkerClient,
+  ) {
+    super();
+    this.register({ dispose: () => this.close() });
+  }
+
+  /** The views last sent (tests, and the LM tools' "graph" answers). */
+  get current(): GraphViewsResult | null {
+    return this.last;
+  }
+
+  /** Opens (or reveals) the panel on `folder` (default: the first folder), focusing a task when given. */
+  show(folder?: vscode.WorkspaceFolder, select?: { kind: string; taskId: string }): void {
+    const target = folder ?? this.folder ?? vscode.workspace.workspaceFolders?.[0] ?? null;
+    if (!target) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t("Open a folder with a state folder to see its plan graph."),
+      );
+      return;
+    }
+    this.pendingSelect = select ?? null;
+    if (!this.panel) {
+      this.panel = vscode.window.createWebviewPanel(
+        GRAPH_VIEW_TYPE,
+        vscode.l10n.t("AutoDev Plan Graph"),
+        { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+        { ...graphWebviewOptions(this.extensionUri), retainContextWhenHidden: false },
+      );
+      this.ready = false;
+      this.panel.webview.html = graphHtml(this.panel.webview, this.extensionUri);
+      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.handleMessage(m));
+      this.panel.onDidDispose(() => this.close());
+      this.panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.visible) this.ready = false; // the page is rebuilt and says "ready" again
+      });
+    } else this.panel.reveal(undefined, false);
+    if (this.folder?.uri.toString() !== target.uri.toString()) this.setFolder(target);
+    else if (this.ready) this.flushSelect();
+  }
+
+  private setFolder(folder: vscode.WorkspaceFolder): void {
+    this.folder = folder;
+    this.last = null;
+    this.drawn = null;
+    for (const w of this.watchers) w.dispose();
+    this.watchers = watchedFolders().map((dir) => {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${dir}/**`));
+      const changed = () => this.schedule();
+      w.onDidChange(changed);
+      w.onDidCreate(changed);
+      w.onDidDelete(changed);
+      return w;
+    });
+    if (this.ready) void this.load();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.load(), DEBOUNCE_MS);
+  }
+
+  private post(m: HostToGraph): void {
+    void this.panel?.webview.postMessage(m);
+  }
+
+  private async load(): Promise<void> {
+    const folder = this.folder;
+    if (!folder || !this.panel) return;
+    const gen = ++this.generation;
+    this.post({ type: "loading" });
+    const t0 = Date.now();
+    try {
+      const result = await this.client.views(folder.uri.fsPath, this.services.settingsOf(folder));
+      if (gen !== this.generation || !this.panel) return;
+      this.last = result;
+      const folders: GraphFolder[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+        uri: f.uri.toString(),
+        name: f.name,
+      }));
+      this.post({
+        type: "graphs",
+        folder: { uri: folder.uri.toString(), name: folder.name },
+        folders,
+        views: result.views,
+        errors: result.errors,
+        tookMs: Date.now() - t0,
+      });
+      this.flushSelect();
+      this.loaded.fire(result);
+    } catch (e) {
+      if (gen !== this.generation) return;
+      const message = e instanceof Error ? e.message : String(e);
+      this.services.log(`graph: ${message}`);
+      this.post({ type: "error", message });
+    }
+  }
+
+  private flushSelect(): void {
+    if (this.pendingSelect && this.last) {
+      this.post({ type: "select", ...this.pendingSelect });
+      this.pendingSelect = null;
+    }
+  }
+
+  /** Handles one message from the page (public for tests: the same path the webview's clicks take). */
+  async handleMessage(raw: unknown): Promise<void> {
+    const parsed = GraphToHostSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.services.log(`graph: ignored a malformed message from the webview (${parsed.error.issues[0]?.message})`);
+      return;
+    }
+    const m = parsed.data;
+    if (m.type === "ready") {
+      this.ready = true;
+      await this.load();
+    } else if (m.type === "rendered") this.drawn = { kind: m.kind, nodes: m.nodes, edges: m.edges };
+    else if (m.type === "refresh") await this.load();
+    else if (m.type === "folder") {
+      const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === m.uri);
+      if (folder) this.setFolder(folder);
+    } else if (m.type === "reveal") {
+      const view = this.last?.views.find((v) => v.kind === m.kind);
+      const node = view?.graph.nodes.find((n) => n.id === m.taskId);
+      if (!view || !node || !this.folder) return;
+      if (!(await this.services.revealTask(this.folder, view.kind, node.id, node.treeNodeId))) {
+        this.services.log(`graph: ${view.displayName} could not reveal task ${node.id} in the tree`);
+      }
+    }
+  }
+
+  private close(): void {
+    clearTimeout(this.timer);
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
+    const p = this.panel;
+    this.panel = null;
+    this.ready = false;
+    this.folder = null;
+    this.last = null;
+    p?.dispose();
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * "Export Run Report" (`autodev.exportRunReport`): the run report of a folder's `.autodev/` —
+ * made in the graph worker (the ledger is streamed there, never on the extension host) — saved
+ * where the user picks, as one self-contained HTML file, Markdown or JSON. A broken ledger still
+ * gets its report; the message says the verdict.
+ */
+import * as vscode from "vscode";
+import type { GraphWorkerClient } from "./graphWorkerClient";
+
+const FORMATS = () =>
+  [
+    {
+      format: "html",
+      label: "HTML",
+      detail: vscode.l10n.t("one self-contained file, no script; prints well"),
+      ext: "html",
+    },
+    { format: "md", label: "Markdown", detail: vscode.l10n.t("for a pull request or an issue"), ext: "md" },
+    { format: "json", label: "JSON", detail: vscode.l10n.t("for scripts: ok, head, plan_id, tasks"), ext: "json" },
+  ] as const;
+
+/** Asks for a format and a file, writes the report of `folder`; returns the file written, or undefined when cancelled. */
+export async function exportRunReport(
+  client: GraphWorkerClient,
+  folder: vscode.WorkspaceFolder | undefined,
+): Promise<vscode.Uri | undefined> {
+  const target =
+    folder ??
+    (vscode.workspace.workspaceFolders?.length === 1
+      ? vscode.workspace.workspaceFolders[0]
+      : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t("Run report of which folder?") }));
+  if (!target) return undefined;
+  const choice = await vscode.window.showQuickPick(
+    FORMATS().map((f) => ({ ...f, description: f.detail })),
+    { placeHolder: vscode.l10n.t("Format of the run report") },
+  );
+  if (!choice) return undefined;
+  const file = await vscode.window.showSaveDialog({
+    defaultUri: vscode.Uri.joinPath(target.uri, `autodev-run-report.${choice.ext}`),
+    filters: { [choice.label]: [choice.ext] },
+    saveLabel: vscode.l10n.t("Save Run Report"),
+  });
+  if (!file) return undefined;
+  const answer = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("AutoDev: making the run report…") },
+    () => client.report(target.uri.fsPath, choice.format),
+  );
+  await vscode.workspace.fs.writeFile(file, Buffer.from(answer.text, "utf8"));
+  const open = vscode.l10n.t("Open");
+  const shown = answer.ok
+    ? vscode.window.showInformationMessage(vscode.l10n.t("Run report saved: the ledger verifies."), open)
+    : vscode.window.showWarningMessage(
+        vscode.l10n.t("Run report saved. The ledger is BROKEN; the report's verdict says where."),
+        open,
+      );
+  void shown.then((pick) => pick === open && vscode.commands.executeCommand("vscode.open", file));
+  return file;
+}

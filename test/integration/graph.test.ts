@@ -1,0 +1,87 @@
+/**
+ * The plan graph inside a real VS Code: `autodev.showGraph` opens the webview on a folder of the
+ * mixed workspace; the page reports what it drew (`rendered`: task cards and dependency paths),
+ * so the test sees the real page without reaching into its DOM. A click on a task (the `reveal`
+ * message its cards send) selects the task in the Plan tree, for AutoDev and for agloop; a state
+ * change redraws; anything malformed is refused.
+ */
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import type { StateApi } from "../../src/extension/extension";
+import { autodevOf, eventually, stateApi } from "./helpers";
+
+const api = stateApi;
+
+const folderNamed = (name: string) => vscode.workspace.workspaceFolders!.find((f) => f.name.startsWith(name))!;
+
+describe("plan graph", function () {
+  this.timeout(120_000);
+  let a: StateApi;
+
+  before(async () => {
+    a = await api();
+    assert.ok(
+      await eventually(
+        () => autodevOf(a).folders.folders.length > 0 && autodevOf(a).folders.folders.every((f) => f.report !== null),
+        30_000,
+      ),
+      "folders never verified",
+    );
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  it("opens on an AutoDev folder, draws every task and dependency, and a click reveals the task", async () => {
+    const folder = autodevOf(a).folders.folders[0].folder;
+    await vscode.commands.executeCommand("autodev.showGraph", folder.uri);
+    assert.ok(await eventually(() => a.graph.rendered?.kind === "autodev", 60_000), "the page never drew the graph");
+    const view = a.graph.current!.views.find((v) => v.kind === "autodev")!;
+    assert.deepEqual(a.graph.rendered, {
+      kind: "autodev",
+      nodes: view.graph.nodes.length,
+      edges: view.layout.edges.length,
+    });
+    assert.ok(view.graph.nodes.length > 0 && view.graph.edges.length > 0);
+    await a.graph.handleMessage({ type: "reveal", kind: "autodev", taskId: "1.2" });
+    assert.ok(
+      await eventually(() => {
+        const sel = a.treeView.selection[0] as { kind?: string; task?: { id: string } } | undefined;
+        return sel?.kind === "task" && sel.task?.id === "1.2";
+      }, 10_000),
+      `the tree selection is ${a.treeView.selection[0]?.id}`,
+    );
+  });
+
+  it("on an agloop folder: the cycle is in the view and a click reveals the agloop task", async () => {
+    const folder = folderNamed("agloop-broken");
+    await vscode.commands.executeCommand("autodev.showGraph", folder.uri.toString());
+    assert.ok(
+      await eventually(() => a.graph.rendered?.kind === "agloop", 60_000),
+      "the page never drew agloop's graph",
+    );
+    const view = a.graph.current!.views.find((v) => v.kind === "agloop")!;
+    assert.deepEqual([...view.analysis.inCycle].sort(), ["task-004", "task-005"]);
+    await a.graph.handleMessage({ type: "reveal", kind: "agloop", taskId: "task-002" });
+    assert.ok(
+      await eventually(() => a.treeView.selection[0]?.id.endsWith("agloop/task/task-002") ?? false, 10_000),
+      `the tree selection is ${a.treeView.selection[0]?.id}`,
+    );
+  });
+
+  it("refuses malformed messages and stays on its folder", async () => {
+    const before = a.graph.shownFolder?.uri.toString();
+    for (const bad of [
+      null,
+      42,
+      { type: "reveal" },
+      { type: "reveal", kind: "x", taskId: "" },
+      { type: "folder", uri: "file:///etc" },
+      { type: "eval", code: "1" },
+    ]) {
+      await a.graph.handleMessage(bad);
+    }
+    assert.equal(a.graph.shownFolder?.uri.toString(), before);
+  });
+});
