@@ -85,3 +85,42 @@ describe("plan graph", function () {
     assert.equal(a.graph.shownFolder?.uri.toString(), before);
   });
 });
+
+describe("language-model tools", function () {
+  this.timeout(120_000);
+
+  it("are registered and return the verified state (invoked through vscode.lm.invokeTool)", async () => {
+    await api();
+    const lm = (vscode as { lm?: typeof vscode.lm }).lm;
+    if (typeof lm?.registerTool !== "function") {
+      assert.fail(
+        `this VS Code (${vscode.version}) has no vscode.lm.registerTool: the tools cannot be registered here`,
+      );
+    }
+    assert.ok(
+      await eventually(
+        () =>
+          ["autodev_state_status", "autodev_state_check", "autodev_state_task"].every((n) =>
+            lm.tools.some((t) => t.name === n),
+          ),
+        20_000,
+      ),
+      `registered tools: ${lm.tools.map((t) => t.name).join(", ")}`,
+    );
+    const text = async (name: string, input: object) => {
+      const r = await lm.invokeTool(name, { input, toolInvocationToken: undefined });
+      return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : "")).join("");
+    };
+    const first = vscode.workspace.workspaceFolders![0];
+    const status = JSON.parse(await text("autodev_state_status", { folder: first.name }));
+    const autodev = status.state_folders.find((s: { kind: string }) => s.kind === "autodev");
+    assert.equal(autodev.ledger_ok, true);
+    assert.ok(autodev.tasks.some((t: { id: string }) => t.id === "1.2"));
+    const check = JSON.parse(await text("autodev_state_check", {}));
+    assert.ok(check.state_folders.length >= 3, "every folder's state folders are checked");
+    const task = JSON.parse(await text("autodev_state_task", { taskId: "1.2", folder: first.name }));
+    assert.equal(task.tasks[0].id, "1.2");
+    const bad = JSON.parse(await text("autodev_state_task", { taskId: 42 }));
+    assert.match(bad.error, /invalid input/);
+  });
+});

@@ -1,17 +1,17 @@
 /**
  * The graph worker thread (dist/graphWorker.js): the editor's heavy, read-only views of a
  * workspace folder, off the extension host's thread — the plan graphs (read, analysed, laid out;
- * the layout cache lives here between requests) and the run report (the whole ledger streamed).
- * Requests `{id, op: "graph", workspace, settings?}` (each source's settings by kind) or `{id, op: "report", workspace,
- * format}`; answers `{id, ok: true, result}` or `{id, ok: false, error}`. One request at a time.
+ * the layout cache lives here between requests), the run report (the whole ledger streamed) and
+ * the language-model tools' answers. Source-neutral: it reaches sources through the registry.
+ * Requests `{id, op: "graph", workspace, settings?}` (each source's settings by kind),
+ * `{id, op: "report", workspace, format}` or `{id, op: "tool", tool, folders, input}`; answers
+ * `{id, ok: true, result}` or `{id, ok: false, error}`. One request at a time, in order.
  */
 import { parentPort } from "node:worker_threads";
 import { z } from "zod";
 import { graphViewsOf } from "./graphViews";
-import { collectRunReport } from "../sources/autodev/report/reportCollect";
-import { reportToHtml } from "../sources/autodev/report/reportHtml";
-import { reportToMarkdown } from "../sources/autodev/report/reportMarkdown";
-import { reportJsonChunks } from "../sources/autodev/report/reportJson";
+import { STATE_SOURCES } from "../sources/sourceRegistry";
+import { checkAnswer, FolderInputSchema, statusAnswer, TaskInputSchema, taskAnswer } from "../agentTools/agentAnswers";
 
 const workspace = z.string().min(1).max(4096);
 
@@ -24,6 +24,13 @@ export const GraphWorkerRequestSchema = z.discriminatedUnion("op", [
     settings: z.record(z.string().max(64), z.record(z.string().max(200), z.unknown())).optional(),
   }),
   z.strictObject({ id: z.number().int(), op: z.literal("report"), workspace, format: z.enum(["md", "html", "json"]) }),
+  z.strictObject({
+    id: z.number().int(),
+    op: z.literal("tool"),
+    tool: z.enum(["status", "check", "task"]),
+    folders: z.array(z.strictObject({ name: z.string().max(500), path: workspace })).max(100),
+    input: z.unknown(),
+  }),
 ]);
 /** A request to the graph worker. */
 export type GraphWorkerRequest = z.infer<typeof GraphWorkerRequestSchema>;
@@ -33,19 +40,25 @@ export interface ReportAnswer {
   readonly text: string;
   readonly ok: boolean;
   readonly verdict: string;
+  /** The source whose report it is. */
+  readonly kind: string;
 }
 
 async function answer(req: GraphWorkerRequest): Promise<unknown> {
   if (req.op === "graph") return graphViewsOf(req.workspace, undefined, { settings: req.settings });
-  const r = await collectRunReport(req.workspace);
-  const text =
-    req.format === "html"
-      ? reportToHtml(r)
-      : req.format === "md"
-        ? reportToMarkdown(r)
-        : [...reportJsonChunks(r)].join("");
-  const out: ReportAnswer = { text, ok: r.ok, verdict: r.verdict };
-  return out;
+  if (req.op === "tool") {
+    if (req.tool === "task") return taskAnswer(req.folders, TaskInputSchema.parse(req.input));
+    const input = FolderInputSchema.parse(req.input);
+    return req.tool === "status" ? statusAnswer(req.folders, input) : checkAnswer(req.folders, input);
+  }
+  for (const source of STATE_SOURCES) {
+    if (!source.report) continue;
+    const location = await source.detect(req.workspace);
+    if (!location) continue;
+    const out: ReportAnswer = { ...(await source.report(location, req.format)), kind: source.kind };
+    return out;
+  }
+  throw new Error("this folder has no state folder with a run report (AutoDev's .autodev/)");
 }
 
 let queue: Promise<void> = Promise.resolve();

@@ -159,6 +159,15 @@ export interface StateSource {
   tree(location: SourceLocation): Promise<readonly SourceTreeNode[]>;
   /** The source's log as timeline rows, oldest first; omitted when the source has no history. */
   timeline?(location: SourceLocation): Promise<readonly SourceTimelineRow[]>;
+  /** For an agent (language-model tools): the run's state beyond `summarize` (waiting, next steps); plain JSON. */
+  runStatus?(location: SourceLocation): Promise<Record<string, unknown>>;
+  /** For an agent: one task in full (history, evidence), or null when there is no such task; plain JSON. */
+  taskDetail?(location: SourceLocation, taskId: string): Promise<Record<string, unknown> | null>;
+  /** The run report, rendered (the editor's "Export Run Report"); omitted when the source has none. */
+  report?(
+    location: SourceLocation,
+    format: "md" | "html" | "json",
+  ): Promise<{ readonly text: string; readonly ok: boolean; readonly verdict: string }>;
   /** The plan as a graph (tasks and their dependencies); omitted when the source has no plan. */
   graph?(location: SourceLocation): Promise<PlanGraph>;
   /** What `runAction` would write (for a confirmation), or a reason it cannot run. */

@@ -1,7 +1,7 @@
 /**
  * Registers the plan graph — the `autodev.showGraph` command (the Plan view's title bar, a folder's
- * context menu, the palette, a keybinding) and the panel it opens — and "Export Run Report"; both
- * share one worker thread. A folder comes from the tree
+ * context menu, the palette, a keybinding) and the panel it opens — "Export Run Report" and the
+ * language-model tools; all share one worker thread. A folder comes from the tree
  * node the command was invoked on, or the panel's last folder, or the first one.
  */
 import * as vscode from "vscode";
@@ -9,6 +9,7 @@ import type { CommandManager } from "../commandManager";
 import { GraphPanel, GraphPanelServices } from "./graphPanel";
 import { GraphWorkerClient } from "./graphWorkerClient";
 import { exportRunReport } from "./runReportCommand";
+import { registerLanguageModelTools } from "../agentTools/languageModelTools";
 
 /** The workspace folder a command argument names (a tree node, a Uri, a folder, a URI string), or undefined. */
 export function folderOfArg(arg: unknown): vscode.WorkspaceFolder | undefined {
@@ -47,5 +48,6 @@ export function registerGraphFeatures(
     "autodev.exportRunReport": (arg: unknown) => exportRunReport(client, folderOfArg(arg)),
   });
   context.subscriptions.push(panel, client);
+  registerLanguageModelTools(context, client);
   return panel;
 }

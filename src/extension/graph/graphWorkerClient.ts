@@ -38,6 +38,11 @@ export class GraphWorkerClient extends Disposable {
     return this.request({ op: "report", workspace, format }) as Promise<ReportAnswer>;
   }
 
+  /** The answer (JSON text) of a language-model tool over `folders`. */
+  tool(tool: "status" | "check" | "task", folders: { name: string; path: string }[], input: unknown): Promise<string> {
+    return this.request({ op: "tool", tool, folders, input }) as Promise<string>;
+  }
+
   private request(body: Record<string, unknown>): Promise<unknown> {
     const w = this.ensure();
     const id = this.nextId++;

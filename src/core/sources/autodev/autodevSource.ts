@@ -21,6 +21,8 @@ import { AUTODEV_DETECT_GLOBS, autodevPresence } from "./autodevPresence";
 import { autodevWorker } from "./worker/autodevWorker";
 import { autodevTree } from "./autodevTree";
 import { autodevGraph } from "./autodevGraph";
+import { autodevRunStatus, autodevTaskDetail } from "./report/agentDetails";
+import { autodevReport } from "./report/autodevReport";
 import { readRunState, runPlanOf } from "./run/runState";
 import { runStateProblems } from "./run/runProblems";
 import { runBottomNodes, runTopNodes } from "./tree/runTree";
@@ -155,4 +157,7 @@ export const AUTODEV_SOURCE: StateSource = {
   },
 
   graph: autodevGraph,
+  runStatus: autodevRunStatus,
+  taskDetail: autodevTaskDetail,
+  report: autodevReport,
 };
