@@ -4,7 +4,9 @@
 // per dependency; every card has a screen-reader label; the keyboard moves along dependencies;
 // a click reveals the task in the Plan tree; the agloop tab draws its graph; the CSP is intact.
 // Pictures go to test-artifacts/graph-{light,dark,hc}.png (and, with --readme, to
-// media/screenshots/graph-{light,dark,hc}.png).
+// media/screenshots/graph-{light,dark,hc}.png). AUTODEV_GRAPH_BIG=N replaces the demo's plan
+// with an N-task one (written by `autodev-state init`) and reports the time to the first picture,
+// a live status change's redraw, zoom-to-fit and scrolling frame times.
 //
 //   npm run build && node scripts/graph-screenshots.mjs [--readme]
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -40,6 +42,86 @@ async function graphFrame(page, timeoutMs = 60_000) {
   return found;
 }
 
+/** Replaces the workspace's .autodev/ with an N-task plan in 20 phases (chained, plus random extra dependencies). */
+function writeBigPlan(folder, n) {
+  const phases = [];
+  const per = Math.ceil(n / 20);
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let p = 1; p <= 20; p++) {
+    const tasks = [];
+    for (let t = 1; t <= per && (p - 1) * per + t <= n; t++) {
+      const deps = t > 1 ? [`${p}.${t - 1}`] : p > 1 ? [`${p - 1}.${per}`] : [];
+      if (t > 2 && rnd() < 0.3) deps.push(`${p}.${1 + Math.floor(rnd() * (t - 2))}`);
+      tasks.push({ id: `${p}.${t}`, phase_id: String(p), title: `Task ${p}.${t}`, description: "", depends_on: deps });
+    }
+    phases.push({ id: String(p), title: `Phase ${p}`, tasks });
+  }
+  const plan = { plan_id: "big", spec_hash: "0", phases, created_at: "", updated_at: "" };
+  rmSync(join(folder, ".autodev"), { recursive: true, force: true });
+  const file = join(folder, "big-plan.json");
+  writeFileSync(file, JSON.stringify(plan));
+  const r = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), "init", folder, "--plan", file], {
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`init: ${r.stderr}`);
+}
+
+/** Live redraw after a status change, zoom to fit, and scroll frame times of a big graph. */
+async function measureBig(frame, folder, n) {
+  const cards = await frame.evaluate(() => document.querySelectorAll(".graph-node").length);
+  check(`${n} cards drawn`, cards === n, `${cards}`);
+  const t1 = Date.now();
+  spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), "set-status", folder, "1.1", "in_progress"], {
+    encoding: "utf8",
+  });
+  const live = await waitFor(
+    async () =>
+      (
+        await frame.evaluate(
+          () => document.querySelector('.graph-node[data-id="1.1"]')?.getAttribute("aria-label") ?? "",
+        )
+      ).includes("in progress"),
+    60_000,
+  );
+  check(
+    "a status change reaches the graph",
+    live,
+    `${Date.now() - t1} ms after set-status (watcher debounce + read + analysis, cached layout)`,
+  );
+  const fit = await frame.evaluate(() => {
+    const t = performance.now();
+    document.querySelector('[aria-label="Fit the graph"]')?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    return new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now() - t)));
+  });
+  say(`zoom to fit: ${fit.toFixed(1)} ms to the next frame`);
+  const scroll = await frame.evaluate(
+    () =>
+      new Promise((resolve) => {
+        document.querySelector('[aria-label="Zoom in"]')?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        const v = document.querySelector(".graph-viewport");
+        const frames = [];
+        let last = performance.now();
+        let step = 0;
+        const tick = (now) => {
+          frames.push(now - last);
+          last = now;
+          v.scrollLeft += 120;
+          v.scrollTop += 20;
+          if (++step < 180) requestAnimationFrame(tick);
+          else {
+            const s = frames.slice(1).sort((a, b) => a - b);
+            resolve({ p50: s[Math.floor(s.length / 2)], p95: s[Math.floor(s.length * 0.95)], max: s[s.length - 1] });
+          }
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  say(
+    `scrolling: frame p50 ${scroll.p50.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms`,
+  );
+}
+
 async function main() {
   for (const f of ["dist/extension.js", "dist/makeDemo.js", "dist/graphWorker.js", "dist/webview/graph.js"]) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
@@ -58,6 +140,8 @@ async function main() {
       rmSync(join(folder, ".agloop"), { recursive: true, force: true });
       cpSync(join(ROOT, "test/fixtures/agloop-broken/.agloop"), join(folder, ".agloop"), { recursive: true });
     }
+    const big = Number(process.env.AUTODEV_GRAPH_BIG ?? 0);
+    if (big > 0) writeBigPlan(folder, big);
     const extensions = join(work, "extensions");
     mkdirSync(extensions, { recursive: true });
     symlinkSync(ROOT, join(extensions, "autodev-state.autodev-state-0.1.0"), "dir");
@@ -85,8 +169,12 @@ async function main() {
     await waitFor(async () => (await page.locator('.sidebar .monaco-list-row[aria-level="2"]').count()) >= 3, 60_000);
     const t0 = Date.now();
     await runCommand(page, "AutoDev: Show Plan Graph");
-    const frame = await graphFrame(page);
+    const frame = await graphFrame(page, big > 0 ? 180_000 : 60_000);
     say(`graph drawn ${Date.now() - t0} ms after the command`);
+    if (big > 0) {
+      await measureBig(frame, folder, big);
+      return;
+    }
     const facts = await frame.evaluate(() => ({
       cards: document.querySelectorAll(".graph-node").length,
       paths: document.querySelectorAll(".graph-edge").length,

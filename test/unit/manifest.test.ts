@@ -42,6 +42,10 @@ function userFacingStrings(): Array<[string, string]> {
     take(`command ${cmd.command}`, cmd.title);
     take(`command ${cmd.command} category`, cmd.category);
   }
+  for (const t of (c.languageModelTools ?? []) as Array<{ [k: string]: Json }>) {
+    take(`tool ${t.name}`, t.displayName);
+    take(`tool ${t.name} description`, t.userDescription);
+  }
   const conf = c.configuration as { title: Json; properties: { [k: string]: { [k: string]: Json } } };
   take("configuration", conf.title);
   for (const [name, prop] of Object.entries(conf.properties)) take(name, prop.description ?? prop.markdownDescription);
