@@ -27,6 +27,7 @@ export default tseslint.config(
       "test-artifacts/**",
       "test/fixtures/**",
       "bench/data/**",
+      ".vscode-test/**",
       "**/*.js",
     ],
   },

@@ -14,7 +14,7 @@ function cli(...args: string[]): { code: number; out: string; err: string } {
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
-describe("autodev-state CLI on agloop folders", function () {
+describe("autodev-state CLI on agloop folders @slow", function () {
   this.timeout(60_000);
 
   it("check --json on the broken folder gives every state, plan, log and checkpoint code (exit 1)", () => {

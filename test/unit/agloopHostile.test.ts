@@ -107,7 +107,7 @@ describe("agloop on hostile input", function () {
     assert.equal(problems.find((x) => x.file === ".agloop/state.json")?.code, "file_too_large");
   });
 
-  it("a 30 000-task dependency chain with a cycle is checked without a stack overflow", async () => {
+  it("a 30 000-task dependency chain with a cycle is checked without a stack overflow @slow", async () => {
     const loc = copiedLocation("agloop-clean");
     const p = path.join(loc.dir, "state.json");
     const s = JSON.parse(fs.readFileSync(p, "utf8"));

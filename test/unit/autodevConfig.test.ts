@@ -71,7 +71,7 @@ describe("autodev config.json (AutodevConfig)", function () {
     base = JSON.parse(fs.readFileSync(path.join(ws, ".autodev/config.json"), "utf8")) as Json;
   });
 
-  it("accepts and rejects exactly what pydantic does, with the same error paths", async () => {
+  it("accepts and rejects exactly what pydantic does, with the same error paths @slow", async () => {
     const docs = mutations(base);
     const answers = askOracle<{
       ok: boolean;

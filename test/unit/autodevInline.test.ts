@@ -73,7 +73,7 @@ describe("autodev inline mode and next steps", function () {
     assert.match(w.response.error!.message, /response mismatch: expected 1\.2\/reviewer/);
   });
 
-  it("agrees with pydantic on which response and suspend-state files are valid", async () => {
+  it("agrees with pydantic on which response and suspend-state files are valid @slow", async () => {
     const { ws } = copyFullFixture();
     const stateText = fs.readFileSync(path.join(ws, ".autodev/inline-state.json"), "utf8");
     const state = JSON.parse(stateText) as Record<string, unknown>;

@@ -53,7 +53,7 @@ const TIMESTAMPS = [
 describe("autodev knowledge (swarm, hive, rejected)", function () {
   this.timeout(120_000);
 
-  it("parses timestamps like datetime.fromisoformat(...).timestamp() (0 where Python fails)", () => {
+  it("parses timestamps like datetime.fromisoformat(...).timestamp() (0 where Python fails) @slow", () => {
     const py = askOracle<{ epoch: number }>(TIMESTAMPS.map((ts) => ({ op: "epoch", ts })));
     TIMESTAMPS.forEach((ts, i) => {
       const ours = pyIsoTimestamp(ts) ?? 0;
@@ -61,7 +61,7 @@ describe("autodev knowledge (swarm, hive, rejected)", function () {
     });
   });
 
-  it("ranks lessons as Python: confidence × recency × (1 + ln(applied + 1)), over 300 random entries", () => {
+  it("ranks lessons as Python: confidence × recency × (1 + ln(applied + 1)), over 300 random entries @slow", () => {
     const r = new SeededRandom(15);
     const rnd = () => r.next() / 4294967296;
     const entries = Array.from({ length: 300 }, (_, i) => {
@@ -87,7 +87,7 @@ describe("autodev knowledge (swarm, hive, rejected)", function () {
     );
   });
 
-  it("reads the fixture's swarm ranked highest first, its hive from the home folder, and the rejected lesson", async () => {
+  it("reads the fixture's swarm ranked highest first, its hive from the home folder, and the rejected lesson @slow", async () => {
     const { ws, home } = copyFullFixture();
     const k = await readKnowledge(ws, await readConfig(ws), { home, nowS: NOW });
     assert.deepEqual(k.errors, []);

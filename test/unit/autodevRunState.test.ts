@@ -43,7 +43,7 @@ function holdLock(lockFile: string): Promise<{ release: () => Promise<void> }> {
 describe("autodev run state: running, spec, evidence, CLI", function () {
   this.timeout(120_000);
 
-  it("says running while a Python process holds .autodev/.lock, and not running once it releases", async () => {
+  it("says running while a Python process holds .autodev/.lock, and not running once it releases @slow", async () => {
     const { ws } = copyFullFixture();
     assert.equal((await probeAutodevRunning(ws)).running, false);
     const holder = await holdLock(path.join(ws, ".autodev/.lock"));
@@ -68,7 +68,7 @@ describe("autodev run state: running, spec, evidence, CLI", function () {
     assert.match(fifo.detail, /not a regular file/);
   });
 
-  it("spots spec drift: spec.md = intent.strip() + newline, spec_hash = sha256(intent)[:16]", async () => {
+  it("spots spec drift: spec.md = intent.strip() + newline, spec_hash = sha256(intent)[:16] @slow", async () => {
     const { ws } = copyFullFixture();
     const { plan } = await loadPlan(ws);
     const drift = await checkSpecDrift(ws, plan!.spec_hash);
@@ -151,7 +151,7 @@ describe("autodev run state: running, spec, evidence, CLI", function () {
     assert.equal(expectationsFrom(opus).implTournament, false, "an auto-disabled judge model means no tournament");
   });
 
-  it("CLI: tournaments, knowledge and status --json give the documented shapes", () => {
+  it("CLI: tournaments, knowledge and status --json give the documented shapes @slow", () => {
     const { ws, home } = copyFullFixture();
     const t = cli({}, "tournaments", ws, "--json");
     assert.equal(t.code, 0, t.err);

@@ -16,7 +16,7 @@ function cli(...args: string[]): { code: number; out: string; err: string } {
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
-describe("autodev-state CLI", function () {
+describe("autodev-state CLI @slow", function () {
   this.timeout(60_000);
 
   it("verify --json on a Python ledger: ok, entries, head", () => {

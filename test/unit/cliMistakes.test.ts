@@ -37,7 +37,7 @@ function snapshotTree(dir: string): Map<string, string> {
   return out;
 }
 
-describe("autodev-state: every mistake gets a useful answer", function () {
+describe("autodev-state: every mistake gets a useful answer @slow", function () {
   this.timeout(60_000);
   const made: string[] = [];
   const tempDir = () => {

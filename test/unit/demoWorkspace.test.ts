@@ -267,7 +267,7 @@ describe("demo workspace", function () {
     );
   });
 
-  it("the .vsix ships dist/demo/ (what Open Demo Workspace copies) and every bundle in dist/", function () {
+  it("the .vsix ships dist/demo/ (what Open Demo Workspace copies) and every bundle in dist/ @slow", function () {
     this.timeout(120_000);
     const r = spawnSync(
       process.execPath,

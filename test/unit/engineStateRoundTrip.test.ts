@@ -44,7 +44,7 @@ function verdicts(problems: readonly SourceProblem[], lines: number, blank: (lin
   return out;
 }
 
-describe("engine_state round trip against python3", function () {
+describe("engine_state round trip against python3 @slow", function () {
   this.timeout(300_000);
   let dir: string;
 

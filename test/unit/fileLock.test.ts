@@ -167,7 +167,7 @@ acquireFileLock(lockFile, { timeoutMs: 10000, idleMs: 600000 })
   .catch((e) => { console.log("ERROR " + e.message); process.exit(1); });
 `;
 
-describe("fileLock: .autodev/.lock shared with Python filelock", function () {
+describe("fileLock: .autodev/.lock shared with Python filelock @slow", function () {
   this.timeout(60_000);
   let dir: string;
   let lockFile: string;

@@ -101,7 +101,7 @@ describe("autodev-state graph", function () {
   });
 });
 
-describe("autodev-state verify --expect-head", function () {
+describe("autodev-state verify --expect-head @slow", function () {
   this.timeout(60_000);
   const head = (dir: string) => JSON.parse(cli("verify", dir, "--json").out).head as { seq: number; self_hash: string };
 

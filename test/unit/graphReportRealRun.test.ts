@@ -42,7 +42,7 @@ const steps = fs
   .map((s) => ({ step: s, answers: JSON.parse(fs.readFileSync(path.join(RUN, s, "autodev-answers.json"), "utf8")) }))
   .filter((s) => (s.answers.recorded as Recorded).load !== null && (s.answers.recorded as Recorded).ledger.count > 0);
 
-describe("report and graph agree with Python AutoDev at every step of a real run", function () {
+describe("report and graph agree with Python AutoDev at every step of a real run @slow", function () {
   this.timeout(120_000);
 
   it("there are steps with a plan to compare", () => assert.ok(steps.length >= 10, `${steps.length} steps`));

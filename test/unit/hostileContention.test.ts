@@ -27,7 +27,7 @@ async function loop(n: number, step: (i: number) => Promise<ChildRun>, failed: C
   return n;
 }
 
-describe("hostile: our writers and a Python writer on a loaded machine", function () {
+describe("hostile: our writers and a Python writer on a loaded machine @slow", function () {
   this.timeout(240_000);
 
   it("3 CLI append loops beside a Python AutoDev append loop, with readers racing them: no call fails, nothing lost", async () => {

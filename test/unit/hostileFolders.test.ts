@@ -5,8 +5,9 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { CLI_JS, HostileRoot, hostileRoot, listTree, runCliWithin10s } from "../helpers/hostileWorkspace";
+import { ROOT_ON_LINUX, folderEveryoneReaches, reachableByEveryone, skipUnless } from "../helpers/environmentNeeds";
 import { PERL_LOCK_HELPER, PYTHON_LOCK_HELPER } from "../../src/core/sources/autodev/lock/fileLockHelpers";
 import { UnsafeLockFileError, acquireFileLock } from "../../src/core/sources/autodev/lock/fileLock";
 import { listEvidence } from "../../src/core/sources/autodev/evidence/evidenceStore";
@@ -103,7 +104,8 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
   beforeEach(() => (h = hostileRoot("python-evidence")));
   afterEach(() => h.cleanup());
 
-  const ledgers: [string, (h: HostileRoot) => void, RegExp][] = [
+  // [what, how to make it, what the answer says, what the machine must allow (mknod needs root)]
+  const ledgers: [string, (h: HostileRoot) => void, RegExp, boolean?][] = [
     ["a FIFO", (h) => execFileSync("mkfifo", [h.at("plan-ledger.jsonl")]), /FIFO \(named pipe\)/],
     [
       "a link to /dev/zero",
@@ -119,6 +121,7 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
       "a character device (mknod)",
       (h) => execFileSync("mknod", [h.at("plan-ledger.jsonl"), "c", "1", "5"]),
       /character device/,
+      ROOT_ON_LINUX,
     ],
     [
       "a link loop",
@@ -128,8 +131,9 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
     ["a directory", (h) => fs.mkdirSync(h.at("plan-ledger.jsonl")), /directory/],
     ["a link to a secret outside", (h) => fs.symlinkSync(h.secret, h.at("plan-ledger.jsonl")), /outside the workspace/],
   ];
-  for (const [what, make, why] of ledgers) {
-    it(`a ledger that is ${what}: verify, status, load and set-status answer with exit 2 and say what was found`, () => {
+  for (const [what, make, why, possible = true] of ledgers) {
+    it(`a ledger that is ${what}: verify, status, load and set-status answer with exit 2 and say what was found @slow`, function () {
+      skipUnless(this, possible, "root on Linux, for mknod");
       fs.rmSync(h.at("plan-ledger.jsonl"));
       make(h);
       for (const args of [
@@ -156,26 +160,43 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
     });
   }
 
-  it("a .autodev/ the user cannot read (EACCES, run as nobody) is an error, not 'ledger ok: 0 entries'", () => {
-    fs.chmodSync(h.root, 0o755);
-    for (const p of listTree(h.ws)) fs.chmodSync(p, fs.lstatSync(p).isDirectory() ? 0o755 : 0o644);
-    fs.chmodSync(h.ws, 0o755);
-    fs.chmodSync(path.join(h.ws, ".autodev"), 0o000);
-    const r = runCliWithin10s(["verify", h.ws], process.env, []);
-    assert.equal(r.code, 0, "root reads it (sanity)");
-    const setpriv = ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI_JS, "verify", h.ws];
-    let out: string;
-    let code = 0;
-    try {
-      out = execFileSync("setpriv", setpriv, { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "pipe"] });
-    } catch (e) {
-      const err = e as { status: number; stderr: string; stdout: string };
-      code = err.status;
-      out = err.stdout + err.stderr;
+  it("a .autodev/ the user cannot read (EACCES) is an error, not 'ledger ok: 0 entries'", function () {
+    skipUnless(this, process.platform !== "win32", "POSIX file permissions");
+    // Root reads past permissions, so as root the CLI runs as nobody (setpriv), from a folder nobody
+    // can reach: the checkout may sit where other users cannot enter (under /root, in a 0700 folder).
+    let stage: string | null = null;
+    let ws = h.ws;
+    let command = [process.execPath, CLI_JS];
+    if (process.getuid?.() === 0) {
+      const setpriv = spawnSync("setpriv", ["--version"]).status === 0;
+      skipUnless(this, ROOT_ON_LINUX && setpriv, "setpriv (util-linux), to run the CLI as nobody");
+      skipUnless(this, reachableByEveryone(process.execPath), `${process.execPath} reachable by nobody`);
+      stage = folderEveryoneReaches("eacces-");
+      skipUnless(this, stage !== null, "a temp folder every user can reach");
+      ws = path.join(stage!, "ws");
+      fs.cpSync(h.ws, ws, { recursive: true });
+      // The CLI and what it loads beside it (dist/cli.js runs dist/cliMain.js; the workers).
+      const built = path.dirname(CLI_JS);
+      for (const name of fs.readdirSync(built).filter((n) => n.endsWith(".js"))) {
+        fs.copyFileSync(path.join(built, name), path.join(stage!, name));
+      }
+      for (const p of [...listTree(stage!), stage!]) fs.chmodSync(p, fs.lstatSync(p).isDirectory() ? 0o755 : 0o644);
+      const asNobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath];
+      command = [...asNobody, path.join(stage!, path.basename(CLI_JS))];
+      const reads = spawnSync(command[0], [...command.slice(1), "verify", ws], { encoding: "utf8", timeout: 10_000 });
+      assert.equal(reads.status, 0, `nobody reads the staged workspace before the chmod (sanity): ${reads.stderr}`);
     }
-    assert.equal(code, 2, out);
-    assert.match(out, /permission denied \(EACCES\)/);
-    assert.doesNotMatch(out, /ledger ok/);
+    try {
+      fs.chmodSync(path.join(ws, ".autodev"), 0o000);
+      const r = spawnSync(command[0], [...command.slice(1), "verify", ws], { encoding: "utf8", timeout: 10_000 });
+      const out = r.stdout + r.stderr;
+      assert.equal(r.status, 2, out);
+      assert.match(out, /permission denied \(EACCES\)/);
+      assert.doesNotMatch(out, /ledger ok/);
+    } finally {
+      fs.chmodSync(path.join(ws, ".autodev"), 0o755);
+      if (stage) fs.rmSync(stage, { recursive: true, force: true });
+    }
   });
 
   it("plan.json, an evidence bundle, a patch and a tournament file as FIFOs: every command answers within 10 s", () => {
@@ -213,7 +234,7 @@ describe("hostile folders: giant lines, bounded memory (item 3)", function () {
     h.cleanup();
   });
 
-  it("a 2 GB sparse ledger with no newline: verify exits 1 with the line and its size, peak RSS under 600 MB", () => {
+  it("a 2 GB sparse ledger with no newline: verify exits 1 with the line and its size, peak RSS under 600 MB @slow", () => {
     const ledger = h.at("plan-ledger.jsonl");
     fs.writeFileSync(ledger, "");
     fs.truncateSync(ledger, 2 * 1024 ** 3);

@@ -10,6 +10,7 @@ import { CLI_JS, HostileRoot, REPO, hostileRoot, listTree, runCliWithin10s } fro
 import { planJsonWarning } from "../../src/core/sources/autodev/historyChecks";
 import { loadPlan, verifyLedger } from "../../src/core/sources/autodev/ledger/ledgerReader";
 import { escapeControls } from "../../src/core/text/displayText";
+import { skipUnless } from "../helpers/environmentNeeds";
 
 /** A plan (python-small's) with `edit` applied, written as a JSON file for `init --plan`. */
 function planFile(
@@ -35,7 +36,7 @@ function readSlowly(args: string[], sleepMs: number): Buffer {
   return r.stdout;
 }
 
-describe("hostile folders: output through a slow pipe (item 5)", function () {
+describe("hostile folders: output through a slow pipe (item 5) @slow", function () {
   this.timeout(120_000);
   let h: HostileRoot;
   beforeEach(() => (h = hostileRoot()));
@@ -153,6 +154,7 @@ describe("hostile folders: a commit cut by a full disk (item 9, tmpfs)", functio
   let h: HostileRoot;
   let mnt: string;
   let mounted = false;
+  let refused = "";
   beforeEach(() => {
     h = hostileRoot();
     mnt = path.join(h.root, "mnt");
@@ -162,9 +164,9 @@ describe("hostile folders: a commit cut by a full disk (item 9, tmpfs)", functio
       mounted = true;
     } catch (e) {
       mounted = false;
-      console.log(
-        `      NOT RUN: mount -t tmpfs was refused here (${String((e as { stderr?: Buffer }).stderr ?? e).trim()}); this case needs root`,
-      );
+      refused = String((e as { stderr?: Buffer }).stderr ?? e)
+        .trim()
+        .split("\n")[0];
     }
   });
   afterEach(() => {
@@ -173,7 +175,7 @@ describe("hostile folders: a commit cut by a full disk (item 9, tmpfs)", functio
   });
 
   it("says exactly what was written and what was not, and the next write completes the missing snapshot", function () {
-    if (!mounted) this.skip();
+    skipUnless(this, mounted, `root, to mount a small tmpfs; mount said "${refused}"`);
     const ws = path.join(mnt, "ws");
     fs.cpSync(path.join(REPO, "test/fixtures/python-small"), ws, { recursive: true });
     const ledger = path.join(ws, ".autodev/plan-ledger.jsonl");

@@ -67,7 +67,7 @@ function rootWithOutsideTwins(): HostileRoot {
   return h;
 }
 
-describe("hostile: a folder swapped for a link while it is read (with CPU burners)", function () {
+describe("hostile: a folder swapped for a link while it is read (with CPU burners) @slow", function () {
   this.timeout(120_000);
 
   it("agloop and AutoDev state files never come from outside (the kernel's path of the descriptor)", async () => {

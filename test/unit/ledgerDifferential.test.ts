@@ -58,7 +58,7 @@ describe("ledger verify/replay/load vs the Python reference", function () {
 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("agrees on the first error (kind, line, seq), the replayed plan and the loaded plan", async () => {
+  it("agrees on the first error (kind, line, seq), the replayed plan and the loaded plan @slow", async () => {
     const script = path.join(__dirname, "../../../test/python/ledger_reference.py");
     const files = cases.map((c) => path.join(c.root, ".autodev/plan-ledger.jsonl"));
     const outLines = execFileSync("python3", [script, ...files], { encoding: "utf8", maxBuffer: 1 << 30 })

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { UnsafeFileError, checkFolder, readRegularFile } from "../../src/core/fs/safeRead";
 import { readRegularFileSync } from "../../src/core/fs/safeReadSync";
+import { ROOT_ON_LINUX, skipUnless } from "../helpers/environmentNeeds";
 
 describe("safeRead: check before open", () => {
   let tmp: string;
@@ -55,6 +56,7 @@ describe("safeRead: check before open", () => {
   }
 
   it("refuses a character device inside the workspace (mknod)", async function () {
+    skipUnless(this, ROOT_ON_LINUX, "root on Linux, for mknod");
     const dev = path.join(ws, "null-dev");
     execFileSync("mknod", [dev, "c", "1", "3"]);
     await assert.rejects(readRegularFile(dev, { root: ws }), /found a character device/);

@@ -984,7 +984,7 @@ function checkExactPlanModel(line: string): void {
 
 // ---------------------------------------------------------------- tests
 
-describe("ledger scanner fast paths (differential)", function () {
+describe("ledger scanner fast paths (differential) @slow", function () {
   this.timeout(120_000);
 
   it("gives the legacy scanner's verdicts on the Python-written fixtures", () => {
@@ -1197,7 +1197,7 @@ async function checkParallel(file: Buffer, r: Rng, label: string): Promise<void>
   );
 }
 
-describe("ledger scanner, parallel path (differential)", function () {
+describe("ledger scanner, parallel path (differential) @slow", function () {
   this.timeout(300_000);
 
   it("gives the sequential verdicts on the Python-written fixtures, split anywhere", async () => {

@@ -633,7 +633,7 @@ function buildCorpus(seed: number, perModel: Record<ModelName, number>): Case[] 
   return [...cases, ...sweepCases(rng)];
 }
 
-describe("schemas vs pydantic (differential)", function () {
+describe("schemas vs pydantic (differential) @slow", function () {
   this.timeout(60_000);
 
   it("python3 has pydantic 2.x", () => {

@@ -164,7 +164,7 @@ describe("timeline worker service", () => {
     // The real runtime path: dist/stateWorker.js in a worker thread (the unbundled out/ copy cannot
     // load the tail reader that a broken ledger needs: its dynamic import has no file extension).
     const bundle = path.join(ROOT, "dist", "stateWorker.js");
-    if (!fs.existsSync(bundle)) this.skip();
+    assert.ok(fs.existsSync(bundle), `${bundle} is missing: build first (npm run build)`);
     const cwd = copyFixture("python-small");
     dirs.push(cwd);
     const file = path.join(cwd, ".autodev", "plan-ledger.jsonl");

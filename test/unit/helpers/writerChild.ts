@@ -5,8 +5,10 @@
  * usage: node writerChild.js DIR MODE COUNT TAG
  *   MODE "crash":  alternate markTaskRetry (entry + plan.json + snapshot) and big audit entries (1 B .. 2 MB)
  *   MODE "concurrent": COUNT audit entries with payload {writer: TAG, n}
- * Prints "WROTE <n>" after each commit.
+ * Prints "WROTE <n> <seq>" after each commit: <seq> is the ledger's last seq once the commit returned
+ * (with one writer, this writer's own last entry), so a test can check no completed commit was lost.
  */
+import { readLastEntryHead } from "../../../src/core/sources/autodev/ledger/ledgerWriter";
 import { PlanManager } from "../../../src/core/sources/autodev/ledger/planManager";
 import { PyObject, PyValue } from "../../../src/core/pyjson/pyValue";
 
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
         ]) as PyObject,
       );
     }
-    process.stdout.write(`WROTE ${n}\n`);
+    process.stdout.write(`WROTE ${n} ${(await readLastEntryHead(dir)).seq}\n`);
   }
   process.exit(0);
 }
