@@ -50,8 +50,24 @@ export function timelineCsp(cspSource: string, nonce: string): string {
   ].join("; ");
 }
 
-/** The HTML document of the timeline webview, with a new nonce each time it is called. */
-export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+/** What differs between this extension's webview pages: stylesheet, script, root element, title. */
+export interface WebviewPage {
+  /** File name under media/ ("timeline.css"). */
+  readonly stylesheet: string;
+  /** Bundle name under dist/webview/ ("timeline.js"). */
+  readonly script: string;
+  readonly rootId: string;
+  readonly rootClass: string;
+  /** The (translated) title. */
+  readonly title: string;
+}
+
+/**
+ * The HTML document of one of the extension's webview pages, with a new nonce each call: the CSP
+ * above, the codicons and the page's stylesheet, an empty root carrying the translation bundle,
+ * and the page's script. Nothing from a state file is ever part of it.
+ */
+export function webviewDocument(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
   const nonce = makeNonce();
   const uri = (...segments: string[]) =>
     webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
@@ -63,12 +79,23 @@ export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri):
 <meta http-equiv="Content-Security-Policy" content="${attr(timelineCsp(webview.cspSource, nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${attr(uri("dist", "media", "codicon.css"))}">
-<link rel="stylesheet" href="${attr(uri("media", "timeline.css"))}">
-<title>${attr(vscode.l10n.t("AutoDev Ledger Timeline"))}</title>
+<link rel="stylesheet" href="${attr(uri("media", page.stylesheet))}">
+<title>${attr(page.title)}</title>
 </head>
 <body>
-<div id="timeline-root" class="timeline-root" data-l10n="${attr(JSON.stringify(vscode.l10n.bundle ?? {}))}"></div>
-<script nonce="${attr(nonce)}" src="${attr(uri("dist", "webview", "timeline.js"))}"></script>
+<div id="${attr(page.rootId)}" class="${attr(page.rootClass)}" data-l10n="${attr(JSON.stringify(vscode.l10n.bundle ?? {}))}"></div>
+<script nonce="${attr(nonce)}" src="${attr(uri("dist", "webview", page.script))}"></script>
 </body>
 </html>`;
+}
+
+/** The HTML document of the timeline webview, with a new nonce each time it is called. */
+export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  return webviewDocument(webview, extensionUri, {
+    stylesheet: "timeline.css",
+    script: "timeline.js",
+    rootId: "timeline-root",
+    rootClass: "timeline-root",
+    title: vscode.l10n.t("AutoDev Ledger Timeline"),
+  });
 }
