@@ -57,7 +57,7 @@ export const SHAPES: readonly LedgerShape[] = [
   {
     ...BASE,
     name: "random-transitions",
-    what: "500 tasks, shorter texts (≈320 KB snapshots), random tasks moved to random statuses: 9 of 10 changes are FSM warnings",
+    what: "500 tasks, shorter texts (≈320 KB snapshots), random tasks moved to random statuses (9 of 10 changes; about half of all changes are FSM warnings)",
     plan: { ...PLAN_500, descriptionWords: 15 },
     illegal: 0.9,
     randomOrder: true,
