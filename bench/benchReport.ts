@@ -127,7 +127,7 @@ export function reportLines(run: BenchRun): string[] {
       "",
       "| what | figure |",
       "|---|---|",
-      `| activation: extension host main-thread time until the Plan tree's first \`getChildren\` answered (wall) | ${fmtMs(e.activation.hostMs)} (${fmtMs(e.activation.wallMs)}) |`,
+      `| activation: extension host main-thread time until the Plan tree's first \`getChildren\` answered (wall) | ${fmtMs(e.activation.hostMs)} (${fmtMs(e.activation.wallMs)})${e.activation.activateMs === undefined ? "" : `; \`activate()\` itself ${fmtMs(e.activation.activateMs)}`} |`,
       `| first verify of every folder after activation (1 MB and 100 MB ledgers, agloop, engine_state) | ${fmtMs(e.firstVerifyMs)} |`,
       `| extension host RSS with the three sources open | ${e.rssMB.toFixed(0)} MB |`,
       `| external append (Python AutoDev's writer) → tree and Problems updated, ${mb(e.ledgerBytes.small)} ledger, p50 / p95 of ${small.n} | ${fmtMs(small.p50)} / ${fmtMs(small.p95)} |`,

@@ -16,7 +16,8 @@ import { ROOT, ensureData } from "./benchRunner";
 
 /** What the extension host measured. */
 export interface EditorResult {
-  readonly activation: { wallMs: number; hostMs: number };
+  /** Host main-thread time and wall time until the first tree answer; `activate()` itself (the extension's own figure). */
+  readonly activation: { wallMs: number; hostMs: number; activateMs?: number };
   readonly firstVerifyMs: number;
   readonly rssMB: number;
   readonly appends: Record<string, { n: number; p50: number; p95: number }>;
