@@ -27,3 +27,26 @@ export function problemCountsText(errors: number, warnings: number): string {
 export function linesText(n: number): string {
   return n === 1 ? vscode.l10n.t("1 line") : vscode.l10n.t("{0} lines", n);
 }
+
+/** "1 info" / "3 infos" (Problems' word for its third severity). */
+export function infosText(n: number): string {
+  return n === 1 ? vscode.l10n.t("1 info") : vscode.l10n.t("{0} infos", n);
+}
+
+/** "2 errors, 1 warning, 1 info" — what Problems counts, each severity only when present; "" for none. */
+export function problemsListText(counts: { error: number; warning: number; info: number }): string {
+  const parts = [
+    counts.error ? errorsText(counts.error) : "",
+    counts.warning ? warningsText(counts.warning) : "",
+    counts.info ? infosText(counts.info) : "",
+  ].filter(Boolean);
+  return parts.length === 0 ? "" : parts.reduce((a, b) => vscode.l10n.t("{0}, {1}", a, b));
+}
+
+/** A duration as a person reads it: "12 ms" under a second, "3.4 s" under a minute, "2 min 5 s" above. */
+export function durationText(ms: number): string {
+  if (ms < 1000) return vscode.l10n.t("{0} ms", Math.max(1, Math.round(ms)));
+  if (ms < 60_000) return vscode.l10n.t("{0} s", (ms / 1000).toFixed(1));
+  const s = Math.round(ms / 1000);
+  return vscode.l10n.t("{0} min {1} s", Math.floor(s / 60), s % 60);
+}

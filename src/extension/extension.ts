@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): StateApi {
   adapterOf = made.adapterOf;
   deactivators = made.made.flatMap((a) => (a.deactivate ? [a.deactivate] : []));
   const diagnostics = new StateDiagnostics(folders);
-  const statusBar = new StatusBarController(folders, adapterOf);
+  const statusBar = new StatusBarController(folders, adapterOf, settings);
   commands.registerAll({
     "autodev.refresh": () => folders.refreshAll(),
     ...demoWorkspaceHandlers(context.globalStorageUri),

@@ -18,6 +18,7 @@ const SCHEMAS = {
   maxLineMB: z.number().finite().min(1),
   debounceMs: z.number().finite().min(0).max(2000),
   historyWarnings: z.boolean(),
+  "statusBar.compact": z.boolean(),
 } as const;
 
 type Known = keyof typeof SCHEMAS;
@@ -70,6 +71,11 @@ export class SettingsReader {
   /** Show lower-severity history warnings (FSM violations, missing evidence) in Problems. */
   historyWarnings(scope: SettingsScope): boolean {
     return this.read("historyWarnings", scope);
+  }
+
+  /** The status bar shows only what is not ok (window-wide). */
+  compactStatusBar(): boolean {
+    return this.read("statusBar.compact", undefined);
   }
 
   /**

@@ -9,6 +9,15 @@ import { STATE_SOURCES } from "../core/sources/sourceRegistry";
 import { Disposable } from "./disposable";
 import type { SourceAdapter, StatusPart } from "./sources/sourceAdapter";
 import type { StateFolders } from "./sources/stateFolders";
+import type { SettingsReader } from "./settings";
+
+/** The compact form: each part's compact text (what is not ok), joined. */
+export function compactText(parts: readonly StatusPart[]): string {
+  return parts
+    .map((p) => (p.compact !== undefined ? p.compact : p.errors || p.warnings ? p.text : null))
+    .filter((t): t is string => !!t)
+    .join(" · ");
+}
 
 /** Keeps the status bar item in sync with every source. */
 export class StatusBarController extends Disposable {
@@ -19,10 +28,14 @@ export class StatusBarController extends Disposable {
   constructor(
     private readonly folders: StateFolders,
     private readonly adapterOf: (kind: string) => SourceAdapter,
+    private readonly settings: SettingsReader,
   ) {
     super();
     this.item.name = vscode.l10n.t("AutoDev State");
     this.register(folders.onDidChange(() => this.render()));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("autodev.statusBar") && this.render()),
+    );
     this.render();
   }
 
@@ -46,20 +59,30 @@ export class StatusBarController extends Disposable {
       this.item.hide();
       return;
     }
-    const text = parts.map((p) => p.text).join(" · ");
+    const full = parts.map((p) => p.text).join(" · ");
+    const compact = this.settings.compactStatusBar();
+    const text = compact ? compactText(parts) : full;
+    const errors = parts.reduce((n, p) => n + p.errors, 0);
+    const warnings = parts.reduce((n, p) => n + (p.warnings ?? 0), 0);
     const primary = parts.find((p) => p.primary)?.primary;
+    const colour = (error: boolean, warning: boolean) =>
+      error
+        ? new vscode.ThemeColor("statusBarItem.errorBackground")
+        : warning
+          ? new vscode.ThemeColor("statusBarItem.warningBackground")
+          : undefined;
+    // The compact text leaves out what is ok: the tooltip says it all.
+    const whole = compact && text !== full ? `${full}\n\n` : "";
     if (primary) {
-      this.item.text = `${primary.icon} ${text}`;
-      this.item.backgroundColor = primary.error ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
-      this.item.tooltip = primary.tooltip;
+      this.item.text = `${primary.icon}${text ? ` ${text}` : ""}`;
+      this.item.backgroundColor = colour(primary.error || errors > 0, primary.warning === true || warnings > 0);
+      this.item.tooltip = whole + primary.tooltip;
       this.item.command = primary.command;
     } else {
-      const errors = parts.reduce((n, p) => n + p.errors, 0);
-      this.item.text = `${errors ? "$(warning)" : "$(checklist)"} ${text}`;
-      this.item.backgroundColor = errors ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
-      this.item.tooltip = vscode.l10n.t(
-        "State sources of this workspace and their problems. Click to open the Problems panel.",
-      );
+      this.item.text = `${errors ? "$(warning)" : "$(checklist)"}${text ? ` ${text}` : ""}`;
+      this.item.backgroundColor = colour(errors > 0, warnings > 0);
+      this.item.tooltip =
+        whole + vscode.l10n.t("State sources of this workspace and their problems. Click to open the Problems panel.");
       this.item.command = "workbench.actions.view.problems";
     }
     this.shown = true;

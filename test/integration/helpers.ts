@@ -44,3 +44,8 @@ export function autodevOf(a: StateApi): AutodevApi {
 export async function childrenOf(a: StateApi, node?: StateNode): Promise<AnyNode[]> {
   return (await a.tree.getChildren(node)) as AnyNode[];
 }
+
+/** Prints a measurement among the test results (the launcher shows lines carrying its mark). */
+export function report(text: string): void {
+  console.log(`${process.env.AUTODEV_IT_MARK ?? ""}      ${text}`);
+}

@@ -26,7 +26,8 @@ function statusPart(folders: readonly DefaultSourceFolder[]): StatusPart | null 
   }
   // "agloop 2 errors": the source's name (not translated) and its health.
   const health = unread ? vscode.l10n.t("checking…") : problemCountsText(errors, warnings);
-  return { text: vscode.l10n.t("{0} {1}", folders[0].displayName, health), errors };
+  const text = vscode.l10n.t("{0} {1}", folders[0].displayName, health);
+  return { text, compact: errors || warnings ? text : null, errors, warnings };
 }
 
 /** The default adapters, one per kind, sharing one tree model and one target opener. */

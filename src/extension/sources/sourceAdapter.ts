@@ -107,13 +107,23 @@ export interface SourceTree {
 export interface StatusPart {
   /** "AutoDev 3/12 · ledger ok", "agloop 2 errors". */
   readonly text: string;
+  /**
+   * The part in the compact form (`autodev.statusBar.compact`): only what is not ok ("agloop 2
+   * errors", "AutoDev 3/12 · history rewritten"), or null when all is well. Absent: `text` when
+   * the part counts errors or warnings, else null.
+   */
+  readonly compact?: string | null;
   /** Errors it counts (with no primary part, any error turns the item red and opens Problems). */
   readonly errors: number;
+  /** Warnings it counts (with no error, the item takes the warning colour). */
+  readonly warnings?: number;
   /** Set by a part that decides the item's icon, colour, tooltip and click (the first such part wins). */
   readonly primary?: {
     /** A codicon with `$(…)` ("$(checklist)", "$(sync~spin)"). */
     readonly icon: string;
     readonly error: boolean;
+    /** Something to look at that is not an error (a rewritten history): the warning colour. */
+    readonly warning?: boolean;
     readonly tooltip: string;
     readonly command: string;
   };

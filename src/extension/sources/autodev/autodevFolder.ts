@@ -6,8 +6,8 @@
  * state worker through AutoDev's own requests.
  */
 import * as vscode from "vscode";
-import { ledgerPath } from "../../../core/sources/autodev/autodevPaths";
-import type { RewriteFinding } from "../../../core/sources/autodev/ledger/ledgerSession";
+import { LEDGER_REL, ledgerPath } from "../../../core/sources/autodev/autodevPaths";
+import type { RememberedHead } from "../../../core/sources/autodev/ledger/ledgerSession";
 import type { VerifyReport } from "../../../core/sources/autodev/ledger/verifyTypes";
 import { revivePlanClone } from "../../../core/sources/autodev/plan/planTransfer";
 import type { Plan } from "../../../core/sources/autodev/plan/schemas";
@@ -22,7 +22,16 @@ import { HistoryWarnings, autodevProblems } from "./autodevProblems";
 import { autodevRequest } from "./autodevRequest";
 import { AutodevFolderBase, FolderServices } from "./autodevFolderBase";
 import { linkRefusal } from "./linkRefusal";
-import { RememberedHeads, reportRefresh, showRewrite } from "./rememberedHead";
+import {
+  ConfirmAsk,
+  HISTORY_REWRITTEN,
+  HistoryRewrite,
+  RememberedHeads,
+  acceptQuestion,
+  modalAsk,
+  reportRefresh,
+  showRewrite,
+} from "./rememberedHead";
 
 /** A plan shown as of an earlier entry. */
 export interface TimeTravel {
@@ -45,7 +54,8 @@ export class AutodevFolder extends AutodevFolderBase {
   private lastReport: VerifyReport | null = null;
   private entryCount = 0;
   private travel: TimeTravel | null = null;
-  private rewrite: RewriteFinding | null = null;
+  private rewrite: HistoryRewrite | null = null;
+  private head: RememberedHead | null = null;
   private readonly history: HistoryWarnings;
   private runView: AutodevRunView | null = null;
   private refreshing: Promise<RefreshResult | null> | null = null;
@@ -100,8 +110,8 @@ export class AutodevFolder extends AutodevFolderBase {
   get timeTravel(): TimeTravel | null {
     return this.travel;
   }
-  /** A history rewrite detected against the remembered head. */
-  get rewriteFinding(): RewriteFinding | null {
+  /** A history rewrite detected against the remembered head (null again once the ledger holds it). */
+  get rewriteFinding(): HistoryRewrite | null {
     return this.rewrite;
   }
   /** The last error reading the ledger (I/O, worker), if any. */
@@ -119,12 +129,24 @@ export class AutodevFolder extends AutodevFolderBase {
 
   override get problems(): readonly FolderProblem[] | null {
     if (!this.lastReport) return null;
-    return autodevProblems({
+    const problems = autodevProblems({
       report: this.lastReport,
       history: this.lastReport.ok ? this.history.warnings : [],
       run: this.runView?.problems ?? null,
       withWarnings: this.settingsReader.historyWarnings(this.folder),
     });
+    const rw = this.rewrite;
+    if (rw) {
+      problems.unshift({
+        file: LEDGER_REL,
+        line: rw.line,
+        severity: "warning",
+        code: HISTORY_REWRITTEN,
+        message: rw.message,
+        origin: "AutoDev ledger",
+      });
+    }
+    return problems;
   }
 
   override get waiting(): WaitingOn | null {
@@ -150,10 +172,14 @@ export class AutodevFolder extends AutodevFolderBase {
     if (!refusal) void this.loadTail().then(() => this.refreshLedger());
   }
 
-  /** Any file under `.autodev/` changed: verify what changed (or, per `autodev.verifyOnChange`, read the tail). */
+  /**
+   * Any file under `.autodev/` changed: verify what changed (or, per `autodev.verifyOnChange`, read
+   * the tail). The history checks read plan.json and the evidence as well as the ledger, so they run
+   * again whatever changed: an edited plan.json shows its drift, a restored one clears it.
+   */
   override filesChanged(uris: readonly vscode.Uri[]): void {
     if (this.settingsReader.verifyOnChange(this.folder)) void this.refreshLedger();
-    else void this.loadTail();
+    else void this.loadTail().then(() => this.history.schedule());
     this.filesEmitter.fire(uris);
   }
 
@@ -224,7 +250,11 @@ export class AutodevFolder extends AutodevFolderBase {
       const record = this.resumeTried ? undefined : this.services.memento.get<unknown>(this.recordKey());
       this.resumeTried = true;
       const r = await autodevRequest(this.services.worker, this.cwd, { type: "refresh", record });
-      if (r.update.mode === "none" && this.lastReport) return r;
+      if (r.update.mode === "none" && this.lastReport) {
+        // The ledger did not change, but what the history checks read besides it may have.
+        this.history.schedule();
+        return r;
+      }
       await this.apply(r);
       if (r.update.mode === "resumed") this.scheduleBackgroundVerify();
       return r;
@@ -263,11 +293,13 @@ export class AutodevFolder extends AutodevFolderBase {
     this.livePlan = revivePlanClone(r.plan);
     this.lastReport = r.report;
     this.entryCount = r.entries;
-    const finding = await this.heads.check(r.head, this.entryCount, this.rewrite);
-    if (finding) {
-      this.rewrite = finding;
+    this.head = r.head;
+    const finding = await this.heads.check(r.head, this.entryCount);
+    const news = finding !== null && finding.message !== this.rewrite?.message;
+    this.rewrite = finding;
+    if (finding && news) {
       showRewrite(this.folder.name, finding, this.services.log, {
-        accept: () => this.acceptHistory(),
+        accept: () => vscode.commands.executeCommand("autodev.acceptHistory", this.folder.uri.toString()),
         ledger: vscode.Uri.file(this.ledgerFile),
       });
     }
@@ -275,14 +307,34 @@ export class AutodevFolder extends AutodevFolderBase {
     this.fireLedger();
   }
 
-  /** Forgets the rewrite warning and remembers the current head instead. */
-  async acceptHistory(): Promise<void> {
+  /** Reads the history warnings now (Verify reports the count Problems then shows). */
+  readHistoryWarnings(): Promise<void> {
+    return this.history.readNow();
+  }
+
+  /**
+   * Accept Rewritten Ledger History: asks first (what was verified, what the ledger holds now), then
+   * forgets the remembered head and remembers the current one. False when nothing was accepted.
+   */
+  async acceptHistory(ask: ConfirmAsk = modalAsk): Promise<boolean> {
+    const rw = this.rewrite;
+    if (!rw) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t("AutoDev: the ledger history of {0} was not rewritten; nothing to accept.", this.folder.name),
+      );
+      return false;
+    }
+    const q = acceptQuestion(this.folder.name, rw, this.head);
+    if (!(await ask(q.message, q.detail, q.button))) return false;
+    if (this.rewrite?.message !== rw.message) return false; // the ledger changed while the dialog was open
     this.rewrite = null;
     await this.heads.forget();
     // One refresh: its result carries the head to remember (apply() may skip an unchanged ledger).
     const r = await this.refreshLedger();
     if (r?.head) await this.heads.remember(r.head);
+    this.services.log.info(`${this.folder.name}: accepted the rewritten ledger history (was seq ${rw.remembered.seq})`);
     this.fireLedger();
+    return true;
   }
 
   /** Shows the plan as of entry `seq` (null = back to live). */

@@ -79,18 +79,24 @@ export class HistoryWarnings implements vscode.Disposable {
   /** Reads them again soon (when they are wanted: a clean ledger and `autodev.historyWarnings`). */
   schedule(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (!this.wanted()) {
-        this.list = [];
-        return;
-      }
-      void this.read()
-        .catch(() => [])
-        .then((warnings) => {
-          this.list = warnings;
-          this.changed();
-        });
-    }, HISTORY_DELAY_MS);
+    this.timer = setTimeout(() => void this.readNow(), HISTORY_DELAY_MS);
+  }
+
+  /** Reads them now (a pending scheduled read is folded in); resolves once they are in. */
+  readNow(): Promise<void> {
+    clearTimeout(this.timer);
+    if (!this.wanted()) {
+      const had = this.list.length > 0;
+      this.list = [];
+      if (had) this.changed();
+      return Promise.resolve();
+    }
+    return this.read()
+      .catch(() => [])
+      .then((warnings) => {
+        this.list = warnings;
+        this.changed();
+      });
   }
 
   dispose(): void {

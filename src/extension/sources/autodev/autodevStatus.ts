@@ -14,6 +14,7 @@ export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart
   let done = 0;
   let total = 0;
   const broken: string[] = [];
+  const rewritten: string[] = [];
   let verifying = false;
   let travel = false;
   const multi = folders.length > 1;
@@ -27,9 +28,7 @@ export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart
       const line = f.report.errors[0]?.atLine ?? "?";
       broken.push(multi ? vscode.l10n.t("{0}: line {1}", f.folder.name, line) : vscode.l10n.t("line {0}", line));
     }
-    if (f.rewriteFinding) {
-      broken.push(multi ? vscode.l10n.t("{0}: history rewritten", f.folder.name) : vscode.l10n.t("history rewritten"));
-    }
+    if (f.rewriteFinding) rewritten.push(f.folder.name);
     if (f.timeTravel) travel = true;
   }
   const progress = folders.find((f) => f.progress !== null)?.progress ?? null;
@@ -39,31 +38,58 @@ export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart
       ? vscode.l10n.t("ledger broken at {0}", broken.join(", "))
       : verifying
         ? vscode.l10n.t("verifying…")
-        : vscode.l10n.t("ledger ok"));
+        : rewritten.length
+          ? ""
+          : vscode.l10n.t("ledger ok"));
+  const rewriteText = rewritten.length
+    ? multi
+      ? vscode.l10n.t("history rewritten: {0}", rewritten.join(", "))
+      : vscode.l10n.t("history rewritten")
+    : "";
   const text = [
     vscode.l10n.t("AutoDev {0}/{1}", done, total),
     integrity,
+    rewriteText,
+    travel ? `$(history) ${vscode.l10n.t("time travel")}` : "",
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  const tooltip = broken.length
+    ? vscode.l10n.t(
+        "{0} of {1} tasks complete or skipped. The ledger failed verification. Click to verify the ledger again.",
+        done,
+        total,
+      )
+    : rewritten.length
+      ? vscode.l10n.t(
+          "{0} of {1} tasks complete or skipped. The ledger verifies, but its history differs from the one verified earlier (see Problems). Click to verify the ledger again.",
+          done,
+          total,
+        )
+      : vscode.l10n.t(
+          "{0} of {1} tasks complete or skipped. Ledger verified. Click to verify the ledger again.",
+          done,
+          total,
+        );
+  // Compact: the bare progress, then only what is not ok (verifying and time travel are states to know).
+  const compact = [
+    `${done}/${total}`,
+    integrity === vscode.l10n.t("ledger ok") ? "" : integrity,
+    rewriteText,
     travel ? `$(history) ${vscode.l10n.t("time travel")}` : "",
   ]
     .filter(Boolean)
     .join(" · ");
   return {
     text,
+    compact,
     errors: broken.length,
+    warnings: rewritten.length,
     primary: {
-      icon: broken.length ? "$(warning)" : progress || verifying ? "$(sync~spin)" : "$(checklist)",
+      icon: broken.length || rewritten.length ? "$(warning)" : progress || verifying ? "$(sync~spin)" : "$(checklist)",
       error: broken.length > 0,
-      tooltip: broken.length
-        ? vscode.l10n.t(
-            "{0} of {1} tasks complete or skipped. The ledger failed verification. Click to verify the ledger again.",
-            done,
-            total,
-          )
-        : vscode.l10n.t(
-            "{0} of {1} tasks complete or skipped. Ledger verified. Click to verify the ledger again.",
-            done,
-            total,
-          ),
+      warning: rewritten.length > 0,
+      tooltip,
       command: "autodev.verify",
     },
   };

@@ -168,9 +168,15 @@ export class AutodevTree implements SourceTree {
         id: `${node.id}|rewrite`,
         parent: node,
         icon: "warning",
-        color: "errorForeground",
-        label: vscode.l10n.t("History was rewritten"),
+        color: "problemsWarningIcon.foreground",
+        label: vscode.l10n.t("History rewritten"),
+        detail: vscode.l10n.t("see Problems"),
         tooltip: f.rewriteFinding.message,
+        command: {
+          command: "autodev.openLedgerLine",
+          title: vscode.l10n.t("Open Ledger Line"),
+          arguments: [f.folder.uri.toString(), f.rewriteFinding.line ?? 1],
+        },
       });
     }
     const plan = f.plan;

@@ -135,12 +135,16 @@ function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Expanded);
   item.id = node.id;
   const r = f.report;
+  // The same words as the status bar: a rewritten history is not "ok" even when the chain verifies.
+  const rewritten = f.rewriteFinding !== null;
   const integrity =
     r === null
       ? vscode.l10n.t("verifying…")
-      : r.ok
-        ? vscode.l10n.t("ledger ok")
-        : vscode.l10n.t("ledger broken at line {0}", r.errors[0]?.atLine ?? "?");
+      : !r.ok
+        ? vscode.l10n.t("ledger broken at line {0}", r.errors[0]?.atLine ?? "?")
+        : rewritten
+          ? vscode.l10n.t("history rewritten")
+          : vscode.l10n.t("ledger ok");
   // Short enough for a 300 px sidebar: what matters first (time travel, integrity, progress); spec and times are in the tooltip.
   const tasks = plan ? plan.phases.flatMap((p) => p.tasks) : [];
   const done = tasks.filter((t) => isDone(String(t.status))).length;
@@ -152,8 +156,12 @@ function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem
     .filter(Boolean)
     .join(" · ");
   item.iconPath = new vscode.ThemeIcon(
-    r && !r.ok ? "warning" : f.timeTravel ? "history" : "checklist",
-    r && !r.ok ? new vscode.ThemeColor("errorForeground") : undefined,
+    (r && !r.ok) || rewritten ? "warning" : f.timeTravel ? "history" : "checklist",
+    r && !r.ok
+      ? new vscode.ThemeColor("errorForeground")
+      : rewritten
+        ? new vscode.ThemeColor("problemsWarningIcon.foreground")
+        : undefined,
   );
   const md = new vscode.MarkdownString(undefined, false);
   md.appendMarkdown(`**${escapeMd(title)}** — ${escapeMd(f.folder.name)}\n\n`);
@@ -166,7 +174,9 @@ function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem
   }
   md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} ledger entries", f.entries))} · ${escapeMd(integrity)}`);
   item.tooltip = md;
-  item.contextValue = f.timeTravel ? "autodevRoot.travel" : "autodevRoot";
+  item.contextValue = ["autodevRoot", f.timeTravel ? "travel" : "", rewritten ? "rewritten" : ""]
+    .filter(Boolean)
+    .join(".");
   return item;
 }
 

@@ -10,8 +10,11 @@ import type { AutodevFolders } from "./autodevFolders";
 export class FolderPicker {
   constructor(private readonly workspaces: AutodevFolders) {}
 
-  /** The folder named by `arg` (a AutodevNode with `folder`, or a folder URI string), else asks. */
-  async pick(arg?: unknown): Promise<AutodevFolder | undefined> {
+  /**
+   * The folder named by `arg` (a AutodevNode with `folder`, or a folder URI string), else asks —
+   * among the folders `only` accepts when it is given (the only such folder is taken without asking).
+   */
+  async pick(arg?: unknown, only?: (f: AutodevFolder) => boolean): Promise<AutodevFolder | undefined> {
     if (
       arg &&
       typeof arg === "object" &&
@@ -20,11 +23,13 @@ export class FolderPicker {
     ) {
       return (arg as { folder: AutodevFolder }).folder;
     }
-    const folders = this.workspaces.folders;
     if (typeof arg === "string") {
-      const f = folders.find((x) => x.folder.uri.toString() === arg);
+      const f = this.workspaces.folders.find((x) => x.folder.uri.toString() === arg);
       if (f) return f;
     }
+    const all = this.workspaces.folders;
+    const some = only ? all.filter(only) : all;
+    const folders = some.length > 0 ? some : all;
     if (folders.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: no workspace folder has a .autodev/ folder."));
       return undefined;

@@ -10,15 +10,20 @@ import { entryChangeLabel } from "../../../core/sources/autodev/timeline/entryCh
 import { AutodevFolder } from "./autodevFolder";
 import { CommandHandler } from "../../commandManager";
 import { FolderPicker } from "./folderPicker";
-import { humanMessage } from "../../../core/sources/autodev/ledger/verifyMessages";
 import type { StateWorkerClient } from "../../stateWorkerClient";
 import { OutputLog } from "../../outputLog";
 import { ReadOnlyDocuments } from "../../readOnlyDocuments";
 import type { SettingsReader } from "../../settings";
 import { autodevRequest } from "./autodevRequest";
+import { ConfirmAsk, modalAsk } from "./rememberedHead";
+import { countProblems } from "../../../core/sources/sourceProblems";
+import { verifyOutcomeText } from "./verifyOutcome";
 
 /** Implements the ledger commands. */
 export class LedgerCommands {
+  /** The message the last verification showed (for tests: it must count what Problems lists). */
+  lastOutcome: string | null = null;
+
   constructor(
     private readonly worker: StateWorkerClient,
     private readonly picker: FolderPicker,
@@ -38,8 +43,17 @@ export class LedgerCommands {
       "autodev.openSpec": (arg) => this.openStateFile(arg, specPath, "spec.md"),
       "autodev.openConfig": (arg) => this.openStateFile(arg, configPath, "config.json"),
       "autodev.openLedgerLine": (arg, line) => this.openLedgerLine(arg, typeof line === "number" ? line : undefined),
-      "autodev.acceptHistory": (arg) => this.picker.pick(arg).then((f) => f?.acceptHistory()),
+      "autodev.acceptHistory": (arg) => this.acceptHistory(arg),
     };
+  }
+
+  /**
+   * Accept Rewritten Ledger History: the folder (a rewritten one when the command names none),
+   * then a modal question saying what is accepted. True when the history was accepted.
+   */
+  async acceptHistory(arg?: unknown, ask: ConfirmAsk = modalAsk): Promise<boolean> {
+    const f = await this.picker.pick(arg, (x) => x.rewriteFinding !== null);
+    return f ? f.acceptHistory(ask) : false;
   }
 
   /** Verify Ledger Integrity: full rescan with progress and cancel; diagnostics, report, summary. */
@@ -109,40 +123,16 @@ export class LedgerCommands {
       r.warnings.map((w) => `  line ${w.atLine} — ${w.kind}: ${w.message}`),
       result.ms,
     );
-    const seconds = (result.ms / 1000).toFixed(1);
-    if (r.ok && r.warnings.length) {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          "AutoDev: ledger ok — {0} entries verified in {1} s ({2} warnings in Problems).",
-          r.entries,
-          seconds,
-          r.warnings.length,
-        ),
-      );
-    } else if (r.ok) {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t("AutoDev: ledger ok — {0} entries verified in {1} s.", r.entries, seconds),
-      );
-    } else {
+    await f.readHistoryWarnings();
+    const outcome = verifyOutcomeText(r, result.ms, countProblems(f.problems ?? []));
+    this.lastOutcome = outcome.text;
+    if (!outcome.error) void vscode.window.showInformationMessage(outcome.text);
+    else {
       const first = r.errors[0];
       const goToLine = vscode.l10n.t("Go to Line");
       const showReport = vscode.l10n.t("Show Report");
-      // The finding's text comes from src/core (English, as the CLI prints it).
-      const message =
-        r.errors.length === 1
-          ? vscode.l10n.t(
-              "AutoDev: ledger broken at line {0}: {1} (1 finding; see Problems)",
-              first.atLine,
-              humanMessage(first),
-            )
-          : vscode.l10n.t(
-              "AutoDev: ledger broken at line {0}: {1} ({2} findings; see Problems)",
-              first.atLine,
-              humanMessage(first),
-              r.errors.length,
-            );
       // Not awaited: the command resolves with the verdict while the message waits for the user.
-      void vscode.window.showErrorMessage(message, goToLine, showReport).then((pick) => {
+      void vscode.window.showErrorMessage(outcome.text, goToLine, showReport).then((pick) => {
         if (pick === goToLine) void this.openLedgerLine(f, first.atLine);
         if (pick === showReport) this.log.show();
       });

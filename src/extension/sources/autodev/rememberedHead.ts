@@ -10,6 +10,20 @@ import type { OutputLog } from "../../outputLog";
 import type { StateWorkerClient } from "../../stateWorkerClient";
 import { autodevRequest } from "./autodevRequest";
 
+/**
+ * A history rewrite as the editor shows it: one state for the status bar, the tree's root and
+ * Problems (a warning at the ledger line where the history now differs or ends).
+ */
+export interface HistoryRewrite extends RewriteFinding {
+  /** The head verified earlier that the ledger no longer has. */
+  readonly remembered: RememberedHead;
+  /** 1-based ledger line of the entry that differs (fork) or of the last entry (rollback); null when empty. */
+  readonly line: number | null;
+}
+
+/** The Problems code of a history rewrite. */
+export const HISTORY_REWRITTEN = "history_rewritten";
+
 /** The remembered head of one folder's ledger. */
 export class RememberedHeads {
   constructor(
@@ -22,18 +36,22 @@ export class RememberedHeads {
     return `autodev.head:${this.cwd}`;
   }
 
-  /** The finding against the remembered head, or null; remembers `head` when there is none. */
-  async check(
-    head: RememberedHead | null,
-    entries: number,
-    known: RewriteFinding | null,
-  ): Promise<RewriteFinding | null> {
-    const remembered = this.memento.get<RememberedHead>(this.key);
+  /** The head remembered as verified, if any. */
+  get remembered(): RememberedHead | undefined {
+    return this.memento.get<RememberedHead>(this.key);
+  }
+
+  /**
+   * The rewrite against the remembered head, or null when the ledger still holds it (restoring the
+   * known history clears the finding); remembers `head` when nothing was rewritten.
+   */
+  async check(head: RememberedHead | null, entries: number): Promise<HistoryRewrite | null> {
+    const remembered = this.remembered;
     if (remembered) {
       const finding = await this.compare(remembered, entries);
       if (finding) return finding;
     }
-    if (head && !known) await this.memento.update(this.key, head);
+    if (head) await this.memento.update(this.key, head);
     return null;
   }
 
@@ -47,33 +65,42 @@ export class RememberedHeads {
     await this.memento.update(this.key, head);
   }
 
-  private async compare(h: RememberedHead, entries: number): Promise<RewriteFinding | null> {
+  private async compare(h: RememberedHead, entries: number): Promise<HistoryRewrite | null> {
     if (entries < h.seq) {
+      const last = entries > 0 ? await this.entryAt(entries) : undefined;
       return {
         kind: "rollback",
+        remembered: h,
+        line: last?.line ?? null,
         message: vscode.l10n.t(
-          "the ledger was rolled back: seq {0} ({1}) was verified earlier, but now it has only {2} entries. History was rewritten.",
+          "History rewritten: seq {0} ({1}) was verified earlier, but the ledger now ends at seq {2}. If it was rolled back on purpose, run “Accept Rewritten Ledger History”.",
           h.seq,
           h.selfHash,
-          entries,
+          last?.seq ?? 0,
         ),
       };
     }
-    const page = await autodevRequest(this.worker, this.cwd, { type: "entries", offset: h.seq - 1, limit: 1 });
-    const e = page.items[0];
+    const e = await this.entryAt(h.seq);
     if (e && e.seq === h.seq && e.selfHash !== h.selfHash) {
       return {
         kind: "fork",
+        remembered: h,
+        line: e.line,
         message: vscode.l10n.t(
-          "the ledger's history was rewritten: seq {0} had hash {1} when verified earlier, and now has {2} (line {3}).",
+          "History rewritten: seq {0} had hash {1} when verified earlier, and now has {2}. If it was rewritten on purpose, run “Accept Rewritten Ledger History”.",
           h.seq,
           h.selfHash,
           e.selfHash,
-          e.line,
         ),
       };
     }
     return null;
+  }
+
+  /** The `n`th entry (1-based) of the ledger. */
+  private async entryAt(n: number) {
+    const page = await autodevRequest(this.worker, this.cwd, { type: "entries", offset: n - 1, limit: 1 });
+    return page.items[0];
   }
 }
 
@@ -99,15 +126,53 @@ export function showRewrite(
   name: string,
   finding: RewriteFinding,
   log: OutputLog,
-  then: { readonly accept: () => Promise<void>; readonly ledger: vscode.Uri },
+  then: { readonly accept: () => Thenable<unknown>; readonly ledger: vscode.Uri },
 ): void {
   log.warn(`${name}: ${finding.message}`);
   const show = vscode.l10n.t("Show Ledger");
-  const accept = vscode.l10n.t("Accept Current History");
+  const accept = vscode.l10n.t("Accept Current History…");
   void vscode.window
     .showWarningMessage(vscode.l10n.t("AutoDev: {0}", finding.message), show, accept)
     .then(async (pick) => {
       if (pick === accept) await then.accept();
       if (pick === show) await vscode.window.showTextDocument(then.ledger);
     });
+}
+
+/** A yes/no question asked before a change the user cannot take back (a modal dialog in the editor). */
+export type ConfirmAsk = (message: string, detail: string, button: string) => Promise<boolean>;
+
+/** Asks with a modal warning dialog. */
+export const modalAsk: ConfirmAsk = async (message, detail, button) =>
+  (await vscode.window.showWarningMessage(message, { modal: true, detail }, button)) === button;
+
+/** What accepting a rewritten history means, in the words of the confirmation dialog. */
+export function acceptQuestion(
+  folder: string,
+  rewrite: HistoryRewrite,
+  current: RememberedHead | null,
+): { message: string; detail: string; button: string } {
+  const was = rewrite.remembered;
+  return {
+    message: vscode.l10n.t("Accept the rewritten ledger history of {0}?", folder),
+    detail:
+      (current
+        ? vscode.l10n.t(
+            "AutoDev State verified seq {0} ({1}) earlier. The ledger now ends at seq {2} ({3}). Accepting forgets seq {0} and remembers seq {2} as the verified head; the warning goes away.",
+            was.seq,
+            was.selfHash,
+            current.seq,
+            current.selfHash,
+          )
+        : vscode.l10n.t(
+            "AutoDev State verified seq {0} ({1}) earlier. The ledger now has no verified head. Accepting forgets seq {0}; the warning goes away.",
+            was.seq,
+            was.selfHash,
+          )) +
+      " " +
+      vscode.l10n.t(
+        "Nothing in .autodev/ is changed. Accept only if you know why the history changed (a rollback or restore you made).",
+      ),
+    button: vscode.l10n.t("Accept History"),
+  };
 }
