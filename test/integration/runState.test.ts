@@ -130,7 +130,7 @@ describe("AutoDev run state (python-full)", function () {
     assert.equal(item(cfg).description, "inline · valid");
     assert.match(String(item((await child(cfg, /^QA retry limit$/))!).description), /^3 · 1\.2 at retry 0\/3$/);
     const next = (await child(undefined, /^What comes next$/))!;
-    assert.match(String(item((await child(next, /^autodev execute$/))!).description), /start task 2\.1/);
+    assert.match(String(item((await child(next, /^autodev execute$/))!).description), /starts task 2\.1/);
   });
 
   it("puts a damaged config.json in Problems at the key's line and flags an edited spec", async () => {
