@@ -1,25 +1,32 @@
 // Builds test/fixtures/agloop-{clean,broken,torn}/ by RUNNING a real agloop install's hook scripts
 // (`.github/hooks/*.mjs` of an agloop install; not part of this repository) in temp workspaces,
-// with this script playing the coordinator agent as the state protocol describes it
-// (JSON.stringify(state, null, 2) written in place, JSON Lines appended to log.json, phase-transition
-// checkpoints `{type}-YYYYMMDD-HHmmss.json` holding the full state plus `_checkpoint`).
+// with this script playing the coordinator agent (scripts/agloop-coordinator.mjs) as its prompt and
+// the state protocol describe it.
 //
 //   node scripts/make-agloop-fixtures.mjs /path/to/agloop-install/.github/hooks [outDir=test/fixtures]
 //
 // Checkpoint names carry seconds, so the script sleeps one second between checkpoints.
-import { spawnSync } from "node:child_process";
-import {
-  appendFileSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import {
+  approvalGate,
+  criticApproved,
+  hook as runHook,
+  legacyCheckpoint,
+  log,
+  logUserApproval,
+  now,
+  planYaml,
+  readState,
+  sleep,
+  stamp,
+  statePath,
+  task,
+  transition,
+  initialState,
+  workspace as tempWorkspace,
+  writeState,
+} from "./agloop-coordinator.mjs";
 
 const hooksDir = resolve(process.argv[2] ?? "");
 const outRoot = resolve(process.argv[3] ?? "test/fixtures");
@@ -28,165 +35,8 @@ if (!process.argv[2]) {
   process.exit(2);
 }
 
-const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-const now = () => new Date().toISOString();
-const stamp = (d) => d.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-
-/** A temp workspace with the install's hooks copied into .github/hooks. */
-function workspace() {
-  const ws = mkdtempSync(join(tmpdir(), "agloop-fixture-"));
-  cpSync(hooksDir, join(ws, ".github", "hooks"), { recursive: true });
-  mkdirSync(join(ws, ".agloop"), { recursive: true });
-  return ws;
-}
-
-/** Runs one hook script the way VS Code does: `node .github/hooks/X.mjs [arg]` with the event JSON on stdin. */
-function hook(ws, script, input = {}, arg) {
-  const args = [join(".github", "hooks", script)];
-  if (arg) args.push(arg);
-  const r = spawnSync(process.execPath, args, {
-    cwd: ws,
-    input: JSON.stringify({ cwd: ws, ...input }),
-    encoding: "utf8",
-  });
-  console.log(`  hook ${script}${arg ? " " + arg : ""} -> exit ${r.status}`);
-  if (r.status !== 0 && r.status !== 2) throw new Error(`${script} failed: ${r.stderr}`);
-  return r;
-}
-
-const statePath = (ws) => join(ws, ".agloop", "state.json");
-const readState = (ws) => JSON.parse(readFileSync(statePath(ws), "utf8"));
-/** The coordinator's write: the whole state, in place (what the hooks do too). */
-const writeState = (ws, state) => writeFileSync(statePath(ws), JSON.stringify(state, null, 2), "utf8");
-
-/** The protocol's appendLog (seed 003): required fields, summaries cut to 500, optional metadata. */
-function log(ws, entry) {
-  const cut = (s) => (s.length > 500 ? s.slice(0, 500) : s);
-  const line = {
-    timestamp: entry.timestamp ?? now(),
-    agent: entry.agent,
-    action: entry.action,
-    task_id: entry.task_id ?? null,
-    phase: entry.phase,
-    input_summary: cut(entry.input_summary ?? ""),
-    output_summary: cut(entry.output_summary ?? ""),
-    status: entry.status ?? "success",
-    ...(entry.metadata ? { metadata: entry.metadata } : {}),
-  };
-  appendFileSync(join(ws, ".agloop", "log.json"), JSON.stringify(line) + "\n", "utf8");
-}
-
-/** A new-format checkpoint: the full state at the root plus `_checkpoint`. */
-function checkpoint(ws, type, trigger, summary) {
-  sleep(1100);
-  const state = readState(ws);
-  const created = new Date();
-  const dir = join(ws, ".agloop", "checkpoints");
-  mkdirSync(dir, { recursive: true });
-  const body = { _checkpoint: { type, trigger, created_at: created.toISOString(), human_summary: summary }, ...state };
-  writeFileSync(join(dir, `${type}-${stamp(created)}.json`), JSON.stringify(body, null, 2), "utf8");
-}
-
-/** An older-format checkpoint (state nested under `state`), as the state-persistence skill's createCheckpoint wrote it. */
-function legacyCheckpoint(ws, type, trigger) {
-  sleep(1100);
-  const state = readState(ws);
-  const done = state.tasks.filter((t) => t.status === "done").length;
-  const cp = {
-    checkpoint_type: type,
-    timestamp: now(),
-    trigger,
-    state,
-    plan_summary: { status: state.current_phase, task_count: state.tasks.length, completed_count: done },
-    human_summary: `Phase: ${state.current_phase}, Feature: ${state.feature_name}, Progress: ${done}/${state.tasks.length} tasks`,
-  };
-  const dir = join(ws, ".agloop", "checkpoints");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${type}-${cp.timestamp.replace(/[:.]/g, "-")}.json`), JSON.stringify(cp, null, 2), "utf8");
-}
-
-/** Moves the state to `phase` the way the coordinator does (history, last_action, log, checkpoint). */
-function transition(ws, phase, extra = {}) {
-  const s = readState(ws);
-  const from = s.current_phase;
-  const t = now();
-  const open = s.phase_history.at(-1);
-  if (open && open.exited_at === null) open.exited_at = t;
-  s.phase_history.push({ phase, entered_at: t, exited_at: null });
-  s.current_phase = phase;
-  s.last_action = { agent: "agloop", action: "phase_transition", timestamp: t, task_id: s.current_task_id };
-  Object.assign(s, extra);
-  writeState(ws, s);
-  log(ws, {
-    agent: "agloop",
-    action: "phase_transition",
-    task_id: s.current_task_id,
-    phase,
-    input_summary: `${from} complete`,
-    output_summary: `Entered ${phase}`,
-  });
-  checkpoint(ws, "phase-transition", `${from} → ${phase}`, `Phase ${from} complete. Entering ${phase}.`);
-}
-
-/** The coordinator's initial state (state-protocol §1 defaults). */
-function initialState(feature) {
-  const t = now();
-  return {
-    $schema: "agloop-state-v1",
-    feature_name: feature,
-    feature_description: "",
-    complexity_level: "medium",
-    mode: "standard",
-    current_phase: "init",
-    iteration: 0,
-    current_task_id: null,
-    tasks: [],
-    stop_hook_active: false,
-    last_action: { agent: "agloop", action: "state_initialized", timestamp: t, task_id: null },
-    phase_history: [{ phase: "init", entered_at: t, exited_at: null }],
-    retry_count: {},
-    previous_objections: [],
-    compaction_context: {
-      last_delegation: { agent: null, task_id: null, delegation_summary: null, expected_output: null },
-      last_result_summary: "",
-      pending_decision: "",
-      research_digest: "",
-      plan_digest: "",
-      critique_digest: "",
-      compaction_count: 0,
-    },
-  };
-}
-
-/** A task as the planner hands it to the coordinator. */
-function task(id, title, depends_on, criteria, effort, files) {
-  return {
-    id,
-    title,
-    description: `Implement: ${title}.`,
-    status: "pending",
-    depends_on,
-    acceptance_criteria: criteria,
-    failure_modes: [
-      {
-        mode: `${title} breaks existing callers`,
-        likelihood: "low",
-        impact: "medium",
-        mitigation: "Run the full test suite",
-      },
-    ],
-    specification_adherence: {
-      required_patterns: ["use zod for validation"],
-      forbidden_patterns: ["no raw SQL"],
-      tech_choices: ["TypeScript"],
-    },
-    files_to_modify: files,
-    files_to_read: ["src/api/index.ts"],
-    estimated_effort: effort,
-    result: null,
-    verification: null,
-  };
-}
+const workspace = () => tempWorkspace(hooksDir);
+const hook = runHook;
 
 const CLEAN_TASKS = () => [
   task(
@@ -215,46 +65,6 @@ const CLEAN_TASKS = () => [
   ),
 ];
 
-/** The planner's plan.yaml for a task list (written by the planner agent, not by a hook). */
-function planYaml(planId, created, updated, tasks, edges, extraTaskYaml = "") {
-  const q = (s) => JSON.stringify(s);
-  const lines = [
-    "# .agloop/plan.yaml",
-    `plan_id: ${q(planId)}`,
-    `feature: "Add a search API with pagination and a search box"`,
-    `created_at: ${q(created)}`,
-    `updated_at: ${q(updated)}`,
-    `status: "approved"`,
-    "",
-    "pre_mortem:",
-    `  overall_risk_level: "medium"`,
-    "  critical_failure_modes:",
-    `    - mode: "Search is slow on large tables"`,
-    `      likelihood: "medium"`,
-    `      impact: "high"`,
-    `      mitigation: "Add an index on title"`,
-    "  assumptions:",
-    `    - "The products table has a title column"`,
-    "",
-    "tasks:",
-  ];
-  for (const t of tasks) {
-    lines.push(`  - id: ${q(t.id)}`, `    title: ${q(t.title)}`, `    description: ${q(t.description)}`);
-    lines.push(`    depends_on: [${t.depends_on.map(q).join(", ")}]`, "    acceptance_criteria:");
-    for (const c of t.acceptance_criteria) lines.push(`      - ${q(c)}`);
-    lines.push(
-      `    estimated_effort: ${q(t.estimated_effort)}`,
-      `    files_to_modify:${t.files_to_modify.length ? "" : " []"}`,
-    );
-    for (const f of t.files_to_modify) lines.push(`      - ${q(f)}`);
-  }
-  if (extraTaskYaml) lines.push(extraTaskYaml);
-  lines.push("", "dag_edges:");
-  for (const [a, b] of edges) lines.push(`  - [${q(a)}, ${q(b)}]`);
-  lines.push("", "critique_history: []", "");
-  return lines.join("\n");
-}
-
 /** Init → research → plan → critique → execute, task-001 done and verified, task-002 running. */
 function runToExecute(ws, feature, tasksFor) {
   writeState(ws, initialState(feature));
@@ -274,6 +84,7 @@ function runToExecute(ws, feature, tasksFor) {
   s.feature_description = "Search over products with pagination and a header search box.";
   s.compaction_context.research_digest = "Express API in src/api; React UI in src/ui; no search yet.";
   writeState(ws, s);
+  logUserApproval(ws, "research", "plan the feature"); // agloop.agent.md: plan only after explicit approval
   transition(ws, "plan");
   const planned = readState(ws);
   planned.tasks = tasksFor();
@@ -299,8 +110,11 @@ function runToExecute(ws, feature, tasksFor) {
       severity: "minor",
     },
   ];
-  critiqued.compaction_context.critique_digest = "1 objection resolved, 1 open (minor)";
+  // The critic approves; the coordinator persists the approval gate, asks the user, logs the answer.
+  critiqued.compaction_context.critique_digest = criticApproved(1, "1 objection resolved, 1 open (minor)");
+  critiqued.compaction_context.pending_decision = approvalGate("task-001");
   writeState(ws, critiqued);
+  logUserApproval(ws, "critique", "execute the plan, starting with task-001");
   transition(ws, "execute");
   const ex = readState(ws);
   const t1 = ex.tasks.find((t) => t.id === "task-001");

@@ -16,6 +16,7 @@ import { CLI_SOURCES } from "./sources/cliSources";
 import {
   InvalidInputError,
   InvalidTransitionError,
+  ContractRefusedError,
   LedgerCorruptError,
   PartialCommitError,
   PlanConcurrentModificationError,
@@ -91,6 +92,10 @@ function reportError(e: unknown, command: string | undefined): number {
   if (e instanceof PlanLockTimeoutError) {
     eprintln(`autodev-state: ${e.message}`);
     return 3;
+  }
+  if (e instanceof ContractRefusedError) {
+    eprintln(`autodev-state: ${e.message}`);
+    return 4;
   }
   if (e instanceof InvalidTransitionError) {
     eprintln(`autodev-state: ${e.message}. The ledger was not changed.`);

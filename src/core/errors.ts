@@ -49,6 +49,9 @@ export class InvalidTransitionError extends AutodevError {
   }
 }
 
+/** A write the phase contract forbids (a status without its evidence); refused before anything is written. */
+export class ContractRefusedError extends AutodevError {}
+
 /** `.autodev/.lock` could not be acquired in time. */
 export class PlanLockTimeoutError extends AutodevError {
   constructor(

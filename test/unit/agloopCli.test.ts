@@ -102,10 +102,14 @@ describe("autodev-state CLI on agloop folders @slow", function () {
       "tasks",
       "checkpoints",
       "log_entries",
+      "contract",
     ]);
     assert.deepEqual(
       [s.kind, s.phase, s.iteration, s.current_task_id, s.tasks.length],
       ["agloop", "execute", 1, "task-002", 3],
     );
+    assert.deepEqual(Object.keys(s.contract).slice(0, 4), ["phase", "task", "evidence", "reentry"]);
+    assert.equal(s.contract.phase, "execute");
+    assert.equal(s.contract.reentry.startsWith("a restart resumes task-002 in execute, iteration 1"), true);
   });
 });

@@ -50,6 +50,7 @@ describe("agloop source", function () {
       "tasks",
       "checkpoints",
       "log_entries",
+      "contract",
     ]);
     assert.equal(s.kind, "agloop");
     assert.equal(s.path, ".agloop");

@@ -10,7 +10,7 @@ export const REPO_ROOT = path.join(__dirname, "../../..");
 
 /** A writable temp copy of test/fixtures/NAME. */
 export function copyFixture(name: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${path.basename(name)}-`));
   fs.cpSync(path.join(REPO_ROOT, "test/fixtures", name), dir, { recursive: true });
   const chmod = (p: string) => {
     fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o600);

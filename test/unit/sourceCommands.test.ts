@@ -71,7 +71,7 @@ describe("CLI check and sources", function () {
     assert.match(first.message, /^self_hash mismatch: computed [0-9a-f]{16}, stored [0-9a-f]{16}/);
   });
 
-  it("check reports missing evidence and plan.json drift as warnings (exit 0)", () => {
+  it("check reports a status without its evidence (the phase contract) and plan.json drift as warnings (exit 0)", () => {
     const dir = copyFixture("python-small");
     fs.writeFileSync(
       planPath(dir),
@@ -96,7 +96,7 @@ describe("CLI check and sources", function () {
     const bad = JSON.parse(cli("check", path.join(REPO_ROOT, "test/fixtures/evidence-bad"), "--json").out);
     assert.ok(
       bad.sources[0].problems.some(
-        (p: { code: string; severity: string }) => p.code === "missing_evidence" && p.severity === "warning",
+        (p: { code: string; severity: string }) => p.code === "phase_without_evidence" && p.severity === "warning",
       ),
     );
   });

@@ -14,6 +14,8 @@ import { TASK_STATUSES, validatePlan } from "../../../core/sources/autodev/plan/
 import { InvalidInputError } from "../../../core/errors";
 import { PLAN_OPS, ReplayError, applyStrict, findTask } from "../../../core/sources/autodev/ledger/replay";
 import { assertTransition } from "../../../core/sources/autodev/plan/taskFsm";
+import { assertContractAllows } from "../../../core/sources/autodev/contract/autodevWriteGuard";
+import type { Plan } from "../../../core/sources/autodev/plan/schemas";
 
 /** The commit path for DIR; every argument is checked before this is called, so a mistake touches nothing. */
 function manager(dir: string, args: ParsedArgs): PlanManager {
@@ -25,9 +27,11 @@ function manager(dir: string, args: ParsedArgs): PlanManager {
 }
 
 /** Checks the options, that DIR has a plan and that it has `task`; creates nothing (no .autodev/, no .lock). */
-async function preflightTask(dir: string, args: ParsedArgs, task: string): Promise<void> {
+async function preflightTask(dir: string, args: ParsedArgs, task: string): Promise<Plan> {
   lockTimeout(args);
-  requireTask(await requirePlan(dir), task);
+  const plan = await requirePlan(dir);
+  requireTask(plan, task);
+  return plan;
 }
 
 /** `set-status [DIR] TASK STATUS [--reason TEXT]` */
@@ -39,7 +43,8 @@ export async function cmdSetStatus(args: ParsedArgs): Promise<number> {
   }
   const reason = args.options.get("reason");
   const meta: PyObject | undefined = reason !== undefined ? new Map([["blocked_reason", reason]]) : undefined;
-  await preflightTask(dir, args, task);
+  // The phase contract first: a status without its evidence is refused before anything is written.
+  await assertContractAllows(dir, await preflightTask(dir, args, task), task, status, reason);
   const t = await manager(dir, args).updateTaskStatus(task, status, meta);
   println(`task ${t.id} is now ${String(t.status)}`);
   return 0;

@@ -13,6 +13,7 @@ import { asString, oneLine } from "./agloopText";
 import { listCheckpoints, readCheckpoint } from "./checkpoints";
 import { readLogFile } from "./logFile";
 import { readStateFile, STATE_RETRY } from "./stateChecks";
+import { recoveryContractRefusal } from "./contract/agloopRecoveryContract";
 
 /** The action id. */
 export const RECOVER_ACTION = "recoverFromCheckpoint";
@@ -59,9 +60,16 @@ export async function planRecovery(
   if (name !== undefined && (name.includes("/") || name.includes("\\") || path.basename(name) !== name)) {
     throw new RecoveryRefusedError(`${oneLine(name, 80)} is not a checkpoint name.`);
   }
+  const forbidden: string[] = [];
   for (const candidate of candidates) {
     const read = await readCheckpoint(ws, candidate);
     if (!read.ok) continue;
+    const refusal = await recoveryContractRefusal(ws, candidate, read.state, log);
+    if (refusal !== null) {
+      if (name !== undefined) throw new RecoveryRefusedError(`Not recovered: ${refusal}. Choose another checkpoint.`);
+      forbidden.push(refusal);
+      continue;
+    }
     const info = listed.checkpoints.find((c) => c.name === candidate);
     return {
       checkpoint: candidate,
@@ -70,6 +78,11 @@ export async function planRecovery(
       taskId: asString(read.state.current_task_id) ?? null,
       createdAt: info?.createdAt ?? null,
     };
+  }
+  if (forbidden.length > 0) {
+    throw new RecoveryRefusedError(
+      `No checkpoint can be restored: ${forbidden[0]}${forbidden.length > 1 ? ` (${forbidden.length - 1} more checkpoint(s) refused likewise)` : ""}.`,
+    );
   }
   throw new RecoveryRefusedError(
     name === undefined

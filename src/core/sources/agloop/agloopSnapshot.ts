@@ -4,12 +4,14 @@
  * the timeline and the checks are all views of a snapshot.
  */
 import type { SourceLocation, SourceProblem } from "../stateSource";
-import { AGLOOP_DIR, guardAgloopPath } from "./agloopFiles";
+import { AGLOOP_DIR, STATE_FILE, guardAgloopPath } from "./agloopFiles";
 import { asArray, asRecord, asString } from "./agloopText";
 import { listCheckpoints, type CheckpointList } from "./checkpoints";
 import { readLogFile, type LogRead } from "./logFile";
 import { checkPlan, readPlanFile, type PlanRead, type StateTaskView } from "./planChecks";
 import { checkState, jsonLocator, readStateFile, STATE_RETRY, type RetryPolicy, type StateRead } from "./stateChecks";
+import type { ContractView } from "../phaseContract";
+import { loadAgloopContract } from "./contract/agloopContractRead";
 
 /** Everything read from one `.agloop/` folder. */
 export interface AgloopSnapshot {
@@ -19,6 +21,8 @@ export interface AgloopSnapshot {
   readonly plan: PlanRead;
   readonly log: LogRead;
   readonly checkpoints: CheckpointList;
+  /** The phase contract of the current phase (null without a usable state). */
+  readonly contract: ContractView | null;
   readonly problems: readonly SourceProblem[];
 }
 
@@ -66,8 +70,9 @@ export async function loadAgloopSnapshot(
       state: none,
       stateValue: undefined,
       plan: none,
-      log: { present: false, entries: 0, rows: [], problems: [], endsWithNewline: true },
+      log: { present: false, entries: 0, rows: [], problems: [], endsWithNewline: true, events: [] },
       checkpoints: { checkpoints: [], problems: [] },
+      contract: null,
       problems,
     };
   }
@@ -79,13 +84,27 @@ export async function loadAgloopSnapshot(
   ]);
   const problems: SourceProblem[] = [];
   let stateValue: Record<string, unknown> | undefined;
+  let contract: ContractView | null = null;
   if (state.kind === "ok") {
     stateValue = asRecord(state.json.value);
-    problems.push(...checkState(state.json.value, jsonLocator(".agloop/state.json", state.json)));
+    const where = jsonLocator(".agloop/state.json", state.json);
+    problems.push(...checkState(state.json.value, where));
+    if (stateValue) {
+      const checked = await loadAgloopContract(ws, {
+        state: stateValue,
+        stateFile: STATE_FILE,
+        where,
+        plan,
+        log,
+        checkpoints,
+      });
+      contract = checked.view;
+      problems.push(...checked.problems);
+    }
   } else if (state.kind === "refused" || state.kind === "invalid") problems.push(state.problem);
   if (plan.kind === "ok") problems.push(...checkPlan(plan.value, plan.where, taskView(stateValue)));
   else if (plan.kind === "refused") problems.push(plan.problem);
   else if (plan.kind === "invalid") problems.push(...plan.problems);
   problems.push(...log.problems, ...checkpoints.problems);
-  return { state, stateValue, plan, log, checkpoints, problems: sortProblems(problems) };
+  return { state, stateValue, plan, log, checkpoints, contract, problems: sortProblems(problems) };
 }

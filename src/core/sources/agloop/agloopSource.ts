@@ -13,6 +13,7 @@ import { asArray, asRecord, asString } from "./agloopText";
 import { buildAgloopTree } from "./agloopTree";
 import { agloopGraph } from "./agloopGraph";
 import { readLogFile } from "./logFile";
+import { contractJson } from "../phaseContract";
 
 /** Files whose presence in `.agloop/` means agloop state lives here. */
 const MARKERS = ["state.json", "plan.yaml", "log.json"] as const;
@@ -85,6 +86,7 @@ export const agloopSource: StateSource = {
       }),
       checkpoints: snapshot.checkpoints.checkpoints.map((c) => c.name),
       log_entries: snapshot.log.entries,
+      contract: contractJson(snapshot.contract),
     };
   },
 

@@ -11,6 +11,7 @@ import { asArray, asRecord, asString, escapeMarkdown, oneLine } from "./agloopTe
 import { readCheckpoint, type CheckpointInfo } from "./checkpoints";
 import { RECOVER_ACTION } from "./agloopRecovery";
 import { lineAtPath } from "./jsonPositions";
+import { contractTreeNode } from "../phaseContract";
 
 /** How many checkpoints get an in-memory diff side (the rest diff the raw file). */
 const DIFF_TEXT_CHECKPOINTS = 20;
@@ -222,6 +223,7 @@ export async function buildAgloopTree(workspace: string, snapshot: AgloopSnapsho
       label: `${oneLine(asString(state.current_phase) ?? "?", 30)} · iteration ${iteration}/3`,
       icon: { id: "debug-start" },
     });
+    if (snapshot.contract) nodes.push(contractTreeNode("agloop/contract", snapshot.contract));
     const current = asString(state.current_task_id) ?? null;
     const tasks = asArray(state.tasks);
     const currentTask = tasks.map(asRecord).find((t) => t?.id === current);

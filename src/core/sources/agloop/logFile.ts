@@ -19,6 +19,32 @@ export interface LogRead {
   readonly problems: readonly SourceProblem[];
   /** False when the file does not end with a newline (an append in progress or a torn tail). */
   readonly endsWithNewline: boolean;
+  /** The entries the phase contract reads (transitions, approvals, recoveries, completion), oldest first. */
+  readonly events: readonly LogEvent[];
+}
+
+/** One log entry the phase contract reads (raw values; text is cut to 200 characters). */
+export interface LogEvent {
+  readonly line: number;
+  readonly time: string | null;
+  readonly agent: string | null;
+  readonly action: string;
+  readonly phase: string | null;
+}
+
+/** Actions the phase contract reads: phase transitions, recoveries, completion and approvals. */
+const EVENT_ACTION = /^(phase_transition|state_recovered|loop_complete)$|approv/i;
+/** How many events are kept (the newest). */
+const MAX_EVENTS = 10_000;
+
+function eventOf(entry: Record<string, unknown>, line: number): LogEvent | null {
+  const action = asString(entry.action);
+  if (action === undefined || !EVENT_ACTION.test(action)) return null;
+  const cut = (key: string): string | null => {
+    const v = asString(entry[key]);
+    return v === undefined ? null : v.slice(0, 200);
+  };
+  return { line, time: cut("timestamp"), agent: cut("agent"), action: action.slice(0, 200), phase: cut("phase") };
 }
 
 const logFieldCode: FieldCode = (_path, issue, missing) => {
@@ -51,10 +77,13 @@ async function forEachLine(
 /** Reads, checks and lists log.json. */
 export async function readLogFile(workspace: string): Promise<LogRead> {
   const opened = await openAgloopFile(workspace, LOG_FILE, Number.MAX_SAFE_INTEGER);
-  if (opened.kind === "missing") return { present: false, entries: 0, rows: [], problems: [], endsWithNewline: true };
-  if (opened.kind === "refused") {
-    return { present: true, entries: 0, rows: [], problems: [opened.problem], endsWithNewline: true };
+  if (opened.kind === "missing") {
+    return { present: false, entries: 0, rows: [], problems: [], endsWithNewline: true, events: [] };
   }
+  if (opened.kind === "refused") {
+    return { present: true, entries: 0, rows: [], problems: [opened.problem], endsWithNewline: true, events: [] };
+  }
+  const events: LogEvent[] = [];
   const problems: SourceProblem[] = [];
   const rows: SourceTimelineRow[] = [];
   let entries = 0;
@@ -102,6 +131,9 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
         return;
       }
       entries++;
+      const event = eventOf(entry, line);
+      if (event) events.push(event);
+      if (events.length >= 2 * MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
       checkEntry(entry, line, add);
       rows.push(rowOf(entry, line));
       if (rows.length >= 2 * AGLOOP_LIMITS.timelineRows) rows.splice(0, rows.length - AGLOOP_LIMITS.timelineRows);
@@ -119,7 +151,8 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
       message: `${dropped} more problem(s) in log.json were not listed.`,
     });
   }
-  return { present: true, entries, rows, problems, endsWithNewline };
+  if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
+  return { present: true, entries, rows, problems, endsWithNewline, events };
 }
 
 /** Schema and length checks of one entry. */

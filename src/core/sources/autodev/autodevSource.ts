@@ -3,14 +3,16 @@
  * writes there (config.json from `autodev init`, the plan phase's inline files,
  * the ledger once the plan is stored: autodevPresence.ts), so the plan phase
  * shows before any ledger exists; checked by the ledger verification (hash
- * chain, replay) when there is a ledger, plus the history
- * warnings (task state machine, missing evidence, plan.json drift), summarised
+ * chain, replay) when there is a ledger, plus the phase contract (contract/:
+ * evidence per status, allowed moves, re-entry) and plan.json drift, summarised
  * for the CLI, listed for the timeline; its worker part (autodevWorker.ts) keeps a ledger session
  * per folder. The extension shows it through its adapter under src/extension/sources/autodev/.
  */
 import * as path from "node:path";
 import { verifyLedger } from "./ledger/ledgerReader";
-import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
+import { planJsonWarning } from "./historyChecks";
+import { checkAutodevContract } from "./contract/autodevContract";
+import { contractJson, contractTreeNode } from "../phaseContract";
 import { humanMessage } from "./ledger/verifyMessages";
 import { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes";
 import { Plan } from "./plan/schemas";
@@ -70,16 +72,36 @@ async function readAll(location: SourceLocation): Promise<{
   return { ok: report.ok, ledger: true, errors: report.errors, warnings: report.warnings, plan, entries };
 }
 
-/** Every problem of `.autodev/`: integrity errors, then (on an intact ledger) the history warnings. */
+/** The ledger, the run state and (on an intact ledger) the phase contract, read once. */
+async function readChecked(location: SourceLocation, probe: boolean) {
+  const all = await readAll(location);
+  const run = await readRunState(location.workspace, runPlanOf(all.plan), { probe });
+  const contract = all.ok
+    ? await checkAutodevContract({
+        workspace: location.workspace,
+        plan: all.plan,
+        entries: all.entries,
+        warnings: all.warnings,
+        run,
+      })
+    : null;
+  return { ...all, run, contract };
+}
+
+/**
+ * Every problem of `.autodev/`: integrity errors, then (on an intact ledger) the phase contract's
+ * findings (they stand in for the ledger's fsm_violation warnings and the missing-evidence check),
+ * plan.json drift and the run state's problems.
+ */
 export async function autodevProblems(location: SourceLocation): Promise<SourceProblem[]> {
-  const { ok, errors, warnings, plan, entries } = await readAll(location);
-  const out = [...errors.map(errorProblem), ...warnings.map(warningProblem)];
+  const { ok, errors, warnings, plan, run, contract } = await readChecked(location, false);
+  const out = [...errors.map(errorProblem), ...warnings.filter((w) => w.kind !== "fsm_violation").map(warningProblem)];
   if (ok) {
-    if (plan) out.push(...(await missingEvidenceWarnings(location.workspace, plan, entries)).map(warningProblem));
+    if (contract) out.push(...contract.problems);
     const drift = await planJsonWarning(location.workspace, plan);
     if (drift) out.push(warningProblem(drift));
   }
-  out.push(...runStateProblems(await readRunState(location.workspace, runPlanOf(plan), { probe: false })));
+  out.push(...runStateProblems(run));
   return sortProblems(out);
 }
 
@@ -117,8 +139,7 @@ export const AUTODEV_SOURCE: StateSource = {
   check: autodevProblems,
 
   async summarize(location) {
-    const { ok, ledger, plan, entries } = await readAll(location);
-    const run = await readRunState(location.workspace, runPlanOf(plan), { probe: false });
+    const { ok, ledger, plan, entries, run, contract } = await readChecked(location, false);
     const w = run.history.staleWaiting === null ? run.inline.waiting : null;
     const tasks = (plan?.phases ?? []).flatMap((p) =>
       p.tasks.map((t) => ({ id: t.id, title: t.title, status: String(t.status), depends_on: [...t.depends_on] })),
@@ -135,18 +156,19 @@ export const AUTODEV_SOURCE: StateSource = {
       waiting: w ? { task_id: w.taskId, role: w.role, response: w.response.state } : null,
       tasks,
       entries: entries.length,
+      contract: contractJson(contract?.view ?? null),
     };
   },
 
   async tree(location): Promise<readonly SourceTreeNode[]> {
-    const { plan } = await readAll(location);
-    const run = await readRunState(location.workspace, runPlanOf(plan));
+    const { plan, run, contract } = await readChecked(location, true);
     const history = (id: string) => {
       const n = taskHistoryNode(id, run.history.steps);
       return n ? [n] : [];
     };
     return [
       ...runTopNodes(run),
+      ...(contract ? [contractTreeNode("autodev/contract", contract.view)] : []),
       ...(plan ? autodevTree(plan, path.posix.join(location.relDir, PLAN_FILE), history) : [planPhaseNode(run)]),
       ...runBottomNodes(run),
     ];

@@ -3,25 +3,13 @@
  * (`orchestrator/execute_phase.py`): developer evidence before `coded` (and
  * `{task}.patch` when its diff is not empty), review evidence before
  * `reviewed`, test evidence before `tested`, tournament evidence before
- * `tournamented` — unless the impl tournament is off in config.json, its
+ * `tournamented` (the contract table's evidence column) — unless the impl tournament is off in config.json, its
  * judge model is auto-disabled (`auto_disable_for_models`), or the task ran in
  * inline mode, where `run_impl_tournament` asserts it is not given the inline
  * adapter and `execute` logs `impl_tournament_error` and moves on: in each case
  * Python moves on without one.
  */
-import { NEEDS_REVIEW_EVIDENCE, NEEDS_TEST_EVIDENCE } from "../plan/taskFsm";
-
-/** Statuses at or past which a task should have developer evidence. */
-export const NEEDS_DEVELOPER_EVIDENCE: readonly string[] = [
-  "coded",
-  "auto_gated",
-  "reviewed",
-  "tested",
-  "tournamented",
-  "complete",
-];
-/** Statuses at or past which a task should have tournament evidence (when the impl tournament runs). */
-export const NEEDS_TOURNAMENT_EVIDENCE: readonly string[] = ["tournamented", "complete"];
+import { autodevStatusRow } from "../contract/autodevStatusTable";
 
 /** Why a task has (or has not) an impl tournament. */
 export type ImplTournamentRule = "runs" | "disabled" | "auto_disabled" | "inline";
@@ -61,12 +49,8 @@ export function inlineExpectations(base: EvidenceExpectations): EvidenceExpectat
   return base.implTournament ? { implTournament: false, rule: "inline" } : base;
 }
 
-/** The bundle kinds `status` implies, in gate order. */
+/** The bundle kinds `status` implies, in gate order (the phase contract's table, contract/autodevStatusTable.ts). */
 export function requiredEvidenceKinds(status: string, expect: EvidenceExpectations = DEFAULT_EXPECTATIONS): string[] {
-  const needs: string[] = [];
-  if (NEEDS_DEVELOPER_EVIDENCE.includes(status)) needs.push("developer");
-  if (NEEDS_REVIEW_EVIDENCE.includes(status)) needs.push("review");
-  if (NEEDS_TEST_EVIDENCE.includes(status)) needs.push("test");
-  if (expect.implTournament && NEEDS_TOURNAMENT_EVIDENCE.includes(status)) needs.push("tournament");
-  return needs;
+  const kinds = autodevStatusRow(status)?.evidence ?? [];
+  return kinds.filter((k) => k !== "tournament" || expect.implTournament);
 }

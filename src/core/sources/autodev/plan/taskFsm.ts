@@ -33,8 +33,3 @@ export function assertTransition(from: string, to: string): void {
     throw new InvalidTransitionError(from, to, [...allowed].sort());
   }
 }
-
-/** Statuses at or past which a task should have review evidence. */
-export const NEEDS_REVIEW_EVIDENCE: readonly string[] = ["reviewed", "tested", "tournamented", "complete"];
-/** Statuses at or past which a task should have test evidence. */
-export const NEEDS_TEST_EVIDENCE: readonly string[] = ["tested", "tournamented", "complete"];

@@ -12,6 +12,7 @@ import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
 import { LedgerSession, SessionUpdate } from "../ledger/ledgerSession";
 import { planJsonText, readLastEntryHead } from "../ledger/ledgerWriter";
 import { PlanManager } from "../ledger/planManager";
+import { assertContractAllows } from "../contract/autodevWriteGuard";
 import { getMaxLineBytes } from "../../../fs/lineLimit";
 import { parseVerificationRecord } from "../ledger/verificationRecord";
 import { Plan } from "../plan/schemas";
@@ -119,6 +120,9 @@ export async function handleAutodevRequest(
         lockTimeoutS: req.lockTimeoutS,
         readOnly: req.readOnly,
       });
+      // The phase contract first (Skip, Resume): refused with the reason before anything is written.
+      const plan = await pm.load();
+      if (plan) await assertContractAllows(cwd, plan, req.taskId, req.status);
       await pm.updateTaskStatus(req.taskId, req.status);
       // The new head from the file's tail, not a re-read and re-parse of the whole ledger.
       return { seq: Number((await readLastEntryHead(cwd)).seq) };
