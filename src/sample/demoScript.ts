@@ -273,7 +273,7 @@ export const DEMO_STEPS: DemoStep[] = [
   ...walk("1.2", "complete", {
     developer: dev(["src/units/length.py", "src/legacy.py"], P12),
     review: review("APPROVED", ["consider Decimal for mi", "docstring wording"]),
-    test: tests(41, 42, 87.5),
+    test: tests(42, 42, 87.5),
   }).slice(1),
   { kind: "status", task: "1.3", status: "skipped" },
   { kind: "patch", task: "2.1", changes: P21 },

@@ -109,14 +109,6 @@ describe("AutoDev phase contract", function () {
     ]);
   });
 
-  it("a re-entry that is unclear: a second task mid-flight", async () => {
-    const ws = copyFixture("python-full/workspace");
-    pythonSetStatus(ws, "2.1", "in_progress");
-    assert.deepEqual(await contractFindings(ws), [
-      `reentry_unclear ${LEDGER}:${ledgerLine(ws, '"status": "in_progress"', '"task_id": "2.1"')}`,
-    ]);
-  });
-
   it("a re-entry that is unclear: the suspended inline step's task was blocked behind AutoDev's back", async () => {
     const ws = copyFixture("python-full/workspace");
     pythonSetStatus(ws, "1.2", "blocked");

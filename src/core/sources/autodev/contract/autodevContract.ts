@@ -151,8 +151,7 @@ export async function checkAutodevContract(input: AutodevContractInput): Promise
   for (const e of input.entries) if (e.taskId && e.toStatus) lastChange.set(e.taskId, e);
   const expect = expectationsFrom(input.run.config.config);
   const { byTask, problems } = await evidenceOf(input, expect, lastChange);
-  const initLine = input.entries.find((e) => e.op === "init_plan")?.line ?? null;
-  const reentry = await reentryProblems(input.workspace, input.plan, input.run.inline.waiting, lastChange, initLine);
+  const reentry = await reentryProblems(input.workspace, input.plan, input.run.inline.waiting);
   problems.push(...planPhaseProblems(input), ...historyProblems(input), ...reentry);
   return { problems, view: currentView(input, byTask, lastChange, reentry.length === 0) };
 }

@@ -2,22 +2,20 @@
  * AutoDev's re-entry point and where it is unclear: Python's `resume` re-runs the first task in a
  * working status (phase order), else starts the first pending one; in inline mode it first collects
  * the suspended step's response. A restart cannot pick up the run as it stands when the suspended
- * step belongs to another task than the one resume will run (its response is never collected), when
- * the plan phase is suspended although the ledger already has a plan, or when more than one task is
- * mid-flight (resume re-runs the first; execute only takes pending tasks, so the others stay).
+ * step belongs to another task than the one resume will run (its response is not collected where the
+ * run stopped), or when the plan phase waits on a response although the ledger already has a plan
+ * (an answered one is fine: Python leaves plan/architect behind after storing the plan). Several
+ * tasks mid-flight are not unclear: resume re-runs them one by one, first in phase order.
  */
 import type { SourceProblem } from "../../stateSource";
 import { REENTRY_UNCLEAR, contractProblem } from "../../phaseContract";
 import type { Plan } from "../plan/schemas";
-import type { EntrySummary } from "../ledger/verifyTypes";
 import type { InlineWaiting } from "../inline/inlineState";
 import { INLINE_STATE_REL } from "../inline/inlineSchemas";
 import { RESUMABLE_STATUSES, type NextSteps } from "../run/nextStep";
-import { AUTODEV_DIR, LEDGER_FILE } from "../autodevPaths";
 import { readWorkspaceStateFile } from "../stateFile";
 import { JsonLines } from "../jsonLocate";
 
-const LEDGER_REL = `${AUTODEV_DIR}/${LEDGER_FILE}`;
 const SOURCE = "orchestrator/__init__.py Orchestrator.resume, _find_in_progress_task";
 
 /** `autodev resume …; autodev execute: …`, as `autodev-state status` prints "next". */
@@ -51,8 +49,6 @@ export async function reentryProblems(
   cwd: string,
   plan: Plan | null,
   waiting: InlineWaiting | null,
-  lastChange: ReadonlyMap<string, EntrySummary>,
-  initLine: number | null,
 ): Promise<SourceProblem[]> {
   const out: SourceProblem[] = [];
   if (waiting !== null && plan !== null) {
@@ -61,27 +57,17 @@ export async function reentryProblems(
     const target = resumeTarget(plan);
     let why: string | null = null;
     if (waiting.taskId === "plan") {
-      why = `the plan phase is suspended (${who}) but the ledger already has a plan: resume runs the execute loop and never collects ${waiting.responsePath}`;
+      // Python leaves the answered plan/architect suspension after storing the plan; resume clears it and executes.
+      if (waiting.response.state === "missing") {
+        why = `the plan phase waits on ${who} but the ledger already has a plan: resume waits for a response the plan no longer needs, and never executes`;
+      }
     } else if (!ids.has(waiting.taskId)) {
       why = `the suspended step ${who} names a task the plan does not have: resume cannot continue it`;
     } else if (target?.id !== waiting.taskId) {
-      why = `the suspended step is ${who}, but resume runs ${target ? `task ${target.id} (${target.status})` : "no task"} first: the ${waiting.role} response in ${waiting.responsePath} is never collected`;
+      why = `the suspended step is ${who}, but resume runs ${target ? `task ${target.id} (${target.status})` : "no task"} instead: the ${waiting.role} response in ${waiting.responsePath} is not collected where the run stopped`;
     }
     if (why) {
       out.push(contractProblem(REENTRY_UNCLEAR, INLINE_STATE_REL, await pendingTaskLine(cwd), `${why} (${SOURCE}).`));
-    }
-  }
-  if (plan !== null) {
-    const working = plan.phases.flatMap((p) => p.tasks).filter((t) => RESUMABLE_STATUSES.includes(String(t.status)));
-    for (const t of working.slice(1)) {
-      out.push(
-        contractProblem(
-          REENTRY_UNCLEAR,
-          LEDGER_REL,
-          lastChange.get(t.id)?.line ?? initLine,
-          `task ${t.id} is '${String(t.status)}' while task ${working[0].id} is '${String(working[0].status)}': the execute loop runs one task at a time, resume re-runs only ${working[0].id}, and execute takes pending tasks only, so ${t.id} stays mid-flight (${SOURCE}).`,
-        ),
-      );
     }
   }
   return out;

@@ -7,8 +7,10 @@
  * tournament, then `init_plan`), `orchestrator/__init__.py` (`resume`, `_find_in_progress_task`)
  * and the state layer's design (seed 000 §3.4).
  *
- * `evidence` is the authoritative evidence a task must have while it stands in the status (Python
- * writes each file, then moves the task); `content` says what in that evidence decided the move.
+ * `evidence` is the evidence a task stands on in the status (Python writes each file, then moves the
+ * task); EVIDENCE_DECIDES says what in it decided the move. All of it is authoritative except the
+ * tournament's: `_execute_one` catches any impl tournament error and moves to `tournamented` anyway
+ * (in inline mode the tournament always fails), so its absence is shown, never reported.
  */
 import { TASK_TRANSITIONS } from "../plan/taskFsm";
 

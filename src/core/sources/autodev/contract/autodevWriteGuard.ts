@@ -59,7 +59,7 @@ async function suspensionLost(cwd: string, plan: Plan, taskId: string, status: s
   const { waiting } = await readInlineState(cwd);
   if (waiting === null) return null;
   const inline = (p: Plan) =>
-    reentryProblems(cwd, p, waiting, new Map(), null).then((ps) => ps.filter((x) => x.file === INLINE_STATE_REL));
+    reentryProblems(cwd, p, waiting).then((ps) => ps.filter((x) => x.file === INLINE_STATE_REL));
   const before = await inline(plan);
   const after = structuredClone(plan);
   for (const t of after.phases.flatMap((p) => p.tasks)) if (t.id === taskId) (t as { status: unknown }).status = status;
