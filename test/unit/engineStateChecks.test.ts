@@ -176,6 +176,18 @@ describe("engine_state checks", () => {
       head_revision: null,
       recognizers: 3,
       candidates: 4,
+      contract: {
+        phase: "checkpointed",
+        task: null,
+        evidence: [
+          { what: "the manifest", file: "engine_state/manifest.json", present: true },
+          { what: "the recognizers", file: "engine_state/recognizers.jsonl", present: true },
+          { what: "the discovery candidates", file: "engine_state/discovery_candidates.jsonl", present: true },
+        ],
+        reentry: "a restart loads the checkpoint of turn 42 written at 7ae1dd0ecc37; --no-load-state starts clean",
+        preconditions: [{ what: "the manifest's schema_version is one the loader reads", met: true }],
+        next: ["checkpointed"],
+      },
     });
     assert.deepEqual(Object.keys(await engineStateSource.summarize(location)).slice(0, 2), ["kind", "path"]);
   });

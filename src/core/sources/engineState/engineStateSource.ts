@@ -4,6 +4,8 @@
  * It has no history, so no timeline; it refreshes when the files are replaced and when HEAD
  * moves (the stale-revision warning compares the manifest with HEAD).
  */
+import { contractJson } from "../phaseContract";
+import { engineStateContract } from "./engineStateContract";
 import * as path from "node:path";
 import type { SourceLocation, StateSource } from "../stateSource";
 import {
@@ -47,6 +49,7 @@ export async function summarizeEngineState(location: SourceLocation): Promise<Re
     head_revision: model.head.sha,
     recognizers: model.recognizers.records,
     candidates: model.candidates.records,
+    contract: contractJson(engineStateContract(model)),
   };
 }
 
