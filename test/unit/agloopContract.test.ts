@@ -106,7 +106,7 @@ describe("agloop phase contract", function () {
     assert.deepEqual(found(problems), [
       `phase_without_evidence ${STATE}:${lineContaining(loc.workspace, STATE, '"current_phase": "verify"')}`,
     ]);
-    assert.match(problems[0].message, /task-001 has the executor's result is missing/);
+    assert.match(problems[0].message, /the executor's result for task-001 is missing/);
   });
 
   it("a phase advanced without its evidence: critique with no plan.yaml and no tasks", async () => {

@@ -12,28 +12,14 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { AUTODEV_SOURCE } from "../../src/core/sources/autodev/autodevSource";
-import type { SourceLocation, SourceProblem } from "../../src/core/sources/stateSource";
 import { REPO_ROOT, copyFixture } from "./fixtures";
-
-const LEDGER = ".autodev/plan-ledger.jsonl";
-const CONTRACT_CODES = ["phase_without_evidence", "transition_not_allowed", "reentry_unclear"];
-
-function locationOf(ws: string): SourceLocation {
-  return { kind: "autodev", workspace: ws, dir: path.join(ws, ".autodev"), relDir: ".autodev" };
-}
-
-/** The contract problems as "code file:line". */
-async function contractFindings(ws: string): Promise<string[]> {
-  const problems: readonly SourceProblem[] = await AUTODEV_SOURCE.check(locationOf(ws));
-  return problems.filter((p) => CONTRACT_CODES.includes(p.code)).map((p) => `${p.code} ${p.file}:${p.line}`);
-}
-
-/** The 1-based line of the last ledger line containing every needle. */
-function ledgerLine(ws: string, ...needles: string[]): number {
-  const lines = fs.readFileSync(path.join(ws, LEDGER), "utf8").split("\n");
-  for (let i = lines.length - 1; i >= 0; i--) if (needles.every((n) => lines[i].includes(n))) return i + 1;
-  throw new Error(`no ledger line with ${needles.join(" & ")}`);
-}
+import {
+  CONTRACT_CODES,
+  LEDGER,
+  autodevLocation,
+  contractFindings,
+  ledgerLine,
+} from "./helpers/autodevContractHelpers";
 
 /** Python's update_task_status write without the state machine (test/python/set_status.py). */
 function pythonSetStatus(ws: string, task: string, status: string): void {
@@ -85,7 +71,7 @@ describe("AutoDev phase contract", function () {
     const ws = copyFixture("python-full/workspace");
     const file = path.join(ws, ".autodev/evidence/1.1-review.json");
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"APPROVED"', '"NEEDS_CHANGES"'));
-    const problems = (await AUTODEV_SOURCE.check(locationOf(ws))).filter((p) => CONTRACT_CODES.includes(p.code));
+    const problems = (await AUTODEV_SOURCE.check(autodevLocation(ws))).filter((p) => CONTRACT_CODES.includes(p.code));
     assert.deepEqual(
       problems.map((p) => `${p.code} ${p.file}:${p.line}`),
       [`phase_without_evidence ${LEDGER}:${ledgerLine(ws, '"status": "complete"', '"task_id": "1.1"')}`],

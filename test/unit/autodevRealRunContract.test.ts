@@ -11,12 +11,10 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { AUTODEV_SOURCE } from "../../src/core/sources/autodev/autodevSource";
-import type { SourceLocation } from "../../src/core/sources/stateSource";
 import { REPO_ROOT, copyFixture } from "./fixtures";
+import { LEDGER, autodevLocation, contractFindings, ledgerLine } from "./helpers/autodevContractHelpers";
 
 const RUN = "autodev-real-run";
-const LEDGER = ".autodev/plan-ledger.jsonl";
-const CONTRACT_CODES = ["phase_without_evidence", "transition_not_allowed", "reentry_unclear"];
 const STEPS = fs
   .readdirSync(path.join(REPO_ROOT, "test/fixtures", RUN))
   .filter((s) => /^\d\d-/.test(s))
@@ -33,22 +31,6 @@ interface Answers {
 
 function answers(step: string): Answers {
   return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "test/fixtures", RUN, step, "autodev-answers.json"), "utf8"));
-}
-
-function locationOf(ws: string): SourceLocation {
-  return { kind: "autodev", workspace: ws, dir: path.join(ws, ".autodev"), relDir: ".autodev" };
-}
-
-async function contractFindings(ws: string): Promise<string[]> {
-  return (await AUTODEV_SOURCE.check(locationOf(ws)))
-    .filter((p) => CONTRACT_CODES.includes(p.code))
-    .map((p) => `${p.code} ${p.file}:${p.line}`);
-}
-
-function ledgerLine(ws: string, ...needles: string[]): number {
-  const lines = fs.readFileSync(path.join(ws, LEDGER), "utf8").split("\n");
-  for (let i = lines.length - 1; i >= 0; i--) if (needles.every((n) => lines[i].includes(n))) return i + 1;
-  throw new Error(`no ledger line with ${needles.join(" & ")}`);
 }
 
 function snapshot(step: string): string {
@@ -71,7 +53,7 @@ describe("AutoDev phase contract on the real run", function () {
     it(`${step}: no contract finding; the current step is the task AutoDev's resume took or waits on`, async () => {
       const ws = copyFixture(`${RUN}/${step}/workspace`);
       assert.deepEqual(await contractFindings(ws), []);
-      const summary = await AUTODEV_SOURCE.summarize(locationOf(ws));
+      const summary = await AUTODEV_SOURCE.summarize(autodevLocation(ws));
       const contract = summary.contract as { phase: string; task: string | null; reentry: string };
       const a = answers(step);
       const took = a.on_copy.resume?.effects.ledger_entries_added?.find((e) => e.op === "update_task_status");

@@ -166,13 +166,13 @@ export function evaluate(req: AgloopRequirement, input: AgloopContractInput): Re
       return inLog("the user approved execution (log.json)", approvalIn(input.log, "critique"));
     case "current_task_result":
       return inState(
-        `${curId} has the executor's result`,
+        `the executor's result for ${curId}`,
         cur !== null && nonEmpty(cur.task.result),
         cur ? ["tasks", cur.index, "result"] : ["current_task_id"],
       );
     case "current_task_verdict":
       return inState(
-        `${curId} has the verifier's verdict`,
+        `the verifier's verdict on ${curId}`,
         cur !== null && nonEmpty(cur.task.verification),
         cur ? ["tasks", cur.index, "verification"] : ["current_task_id"],
       );
