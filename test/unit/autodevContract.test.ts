@@ -56,7 +56,9 @@ describe("AutoDev phase contract", function () {
     assert.deepEqual(c.next, ["reviewed", "in_progress", "blocked"]);
     assert.match(c.reentry, /^autodev resume waits: the agent must answer \.autodev\/delegations\/1\.2-reviewer\.md/);
     const status = cli("status", ws);
-    assert.ok(status.out.includes(`next: ${c.reentry}`), "the same words as `status`'s next line");
+    const [resume, execute] = c.reentry.split("; ");
+    assert.ok(status.out.includes(`next: ${resume}\n`), "the same words as `status`'s next lines");
+    assert.ok(status.out.includes(`      ${execute}\n`), status.out);
   });
 
   it("a status advanced without its evidence: auto_gated with the developer evidence gone", async () => {

@@ -49,6 +49,15 @@ describe("AutoDev phase contract on the real run", function () {
     assert.ok(withLedger.some((s) => s.endsWith("run-complete")));
   });
 
+  for (const step of STEPS.filter((s) => !withLedger.includes(s))) {
+    it(`${step}: before the plan is stored the contract is the plan phase's, with no finding`, async () => {
+      const ws = copyFixture(`${RUN}/${step}/workspace`);
+      assert.deepEqual(await contractFindings(ws), []);
+      const contract = (await AUTODEV_SOURCE.summarize(autodevLocation(ws))).contract as { phase: string; task: null };
+      assert.deepEqual([contract.phase, contract.task], ["plan", null]);
+    });
+  }
+
   for (const step of withLedger) {
     it(`${step}: no contract finding; the current step is the task AutoDev's resume took or waits on`, async () => {
       const ws = copyFixture(`${RUN}/${step}/workspace`);

@@ -10,7 +10,7 @@
  */
 import * as path from "node:path";
 import { verifyLedger } from "./ledger/ledgerReader";
-import { planJsonWarning } from "./historyChecks";
+import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
 import { checkAutodevContract } from "./contract/autodevContract";
 import { contractJson, contractTreeNode } from "../phaseContract";
 import { humanMessage } from "./ledger/verifyMessages";
@@ -94,10 +94,14 @@ async function readChecked(location: SourceLocation, probe: boolean) {
  * plan.json drift and the run state's problems.
  */
 export async function autodevProblems(location: SourceLocation): Promise<SourceProblem[]> {
-  const { ok, errors, warnings, plan, run, contract } = await readChecked(location, false);
+  const { ok, errors, warnings, plan, entries, run, contract } = await readChecked(location, false);
   const out = [...errors.map(errorProblem), ...warnings.filter((w) => w.kind !== "fsm_violation").map(warningProblem)];
   if (ok) {
     if (contract) out.push(...contract.problems);
+    if (plan) {
+      const history = await missingEvidenceWarnings(location.workspace, plan, entries);
+      out.push(...history.filter((w) => w.kind !== "missing_evidence").map(warningProblem));
+    }
     const drift = await planJsonWarning(location.workspace, plan);
     if (drift) out.push(warningProblem(drift));
   }

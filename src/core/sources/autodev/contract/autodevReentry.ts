@@ -18,9 +18,11 @@ import { JsonLines } from "../jsonLocate";
 
 const SOURCE = "orchestrator/__init__.py Orchestrator.resume, _find_in_progress_task";
 
-/** `autodev resume …; autodev execute: …`, as `autodev-state status` prints "next". */
+/** What comes next in the words `autodev-state status` prints after "next:" (its two lines joined by "; "). */
 export function nextStepsText(next: NextSteps): string {
-  return `autodev resume ${next.resume.text}; autodev execute: ${next.execute.text}`;
+  if (next.plan) return next.plan.text;
+  if (next.resume.text === next.execute.text) return `autodev resume (and autodev execute) ${next.resume.text}`;
+  return `autodev resume ${next.resume.text}; autodev execute ${next.execute.text}`;
 }
 
 /** The task resume takes: the first in a working status, else the first pending one (phase order). */
