@@ -13,6 +13,7 @@ import { revivePlanClone } from "../../../core/sources/autodev/plan/planTransfer
 import type { Plan } from "../../../core/sources/autodev/plan/schemas";
 import type { AutodevRunView } from "../../../core/sources/autodev/run/runView";
 import type { RefreshResult } from "../../../core/sources/autodev/worker/autodevRequests";
+import type { AutodevContractResult } from "../../../core/sources/autodev/contract/autodevContract";
 import type { SourceSettings } from "../../../core/sources/stateSource";
 import type { DetectedSource } from "../../../core/worker/sourceRequests";
 import type { IntegritySummary } from "../../../protocol";
@@ -57,6 +58,7 @@ export class AutodevFolder extends AutodevFolderBase {
   private rewrite: HistoryRewrite | null = null;
   private head: RememberedHead | null = null;
   private readonly history: HistoryWarnings;
+  private readonly contractReader: HistoryWarnings<AutodevContractResult>;
   private runView: AutodevRunView | null = null;
   private refreshing: Promise<RefreshResult | null> | null = null;
   private again = false;
@@ -83,7 +85,19 @@ export class AutodevFolder extends AutodevFolderBase {
         () => this.changed.fire(),
       ),
     );
+    this.contractReader = this.register(
+      new HistoryWarnings(
+        () => autodevRequest(services.worker, this.cwd, { type: "contract" }),
+        () => !!this.lastReport?.ok,
+        () => this.changed.fire(),
+      ),
+    );
     this.register({ dispose: () => clearTimeout(this.backgroundVerify) });
+  }
+
+  /** The phase contract of the current step (null before it was read, or on a broken ledger). */
+  get contract(): AutodevContractResult | null {
+    return this.lastReport?.ok ? (this.contractReader.warnings[0] ?? null) : null;
   }
 
   /** Starts reading: the refusal check, the tail snapshot for a fast first paint, then verification. */
@@ -134,6 +148,7 @@ export class AutodevFolder extends AutodevFolderBase {
       history: this.lastReport.ok ? this.history.warnings : [],
       run: this.runView?.problems ?? null,
       withWarnings: this.settingsReader.historyWarnings(this.folder),
+      contract: this.contract?.problems ?? null,
     });
     const rw = this.rewrite;
     if (rw) {
@@ -251,8 +266,9 @@ export class AutodevFolder extends AutodevFolderBase {
       this.resumeTried = true;
       const r = await autodevRequest(this.services.worker, this.cwd, { type: "refresh", record });
       if (r.update.mode === "none" && this.lastReport) {
-        // The ledger did not change, but what the history checks read besides it may have.
+        // The ledger did not change, but what the history checks and the contract read besides it may have.
         this.history.schedule();
+        this.contractReader.schedule();
         return r;
       }
       await this.apply(r);
@@ -304,6 +320,7 @@ export class AutodevFolder extends AutodevFolderBase {
       });
     }
     this.history.schedule();
+    this.contractReader.schedule();
     this.fireLedger();
   }
 

@@ -1,7 +1,8 @@
 /**
  * What Problems shows for an AutoDev folder: the ledger's integrity findings at their lines (the
- * entry before a broken link as related information), its history warnings (task state machine,
- * missing evidence, plan.json drift; `autodev.historyWarnings`), and the run state's problems
+ * entry before a broken link as related information), its history warnings (plan.json drift, a
+ * dangling evidence_bundle; `autodev.historyWarnings`) with the phase contract's findings in place of
+ * the state-machine and missing-evidence warnings, and the run state's problems
  * (config.json, responses, spec drift, tournaments, lessons).
  */
 import * as vscode from "vscode";
@@ -32,7 +33,17 @@ export interface AutodevProblemParts {
   readonly run: readonly SourceProblem[] | null;
   /** `autodev.historyWarnings`: include the history warnings. */
   readonly withWarnings: boolean;
+  /**
+   * The phase contract's problems (null before it was read). Once read they stand in for the
+   * ledger's fsm_violation warnings and the missing_evidence check, as in `autodev-state check`.
+   */
+  readonly contract?: readonly SourceProblem[] | null;
 }
+
+/** The Problems column of the phase contract's problems. */
+const CONTRACT_ORIGIN = "AutoDev contract";
+/** Warning kinds the phase contract reports in its own words. */
+const CONTRACT_REPLACES: ReadonlySet<string> = new Set(["fsm_violation", "missing_evidence"]);
 
 /** The folder's problems, ledger first. */
 export function autodevProblems(parts: AutodevProblemParts): FolderProblem[] {
@@ -49,9 +60,13 @@ export function autodevProblems(parts: AutodevProblemParts): FolderProblem[] {
     });
   }
   if (parts.withWarnings) {
+    const contract = parts.contract ?? null;
     for (const w of [...parts.report.warnings, ...parts.history]) {
-      out.push({ ...warningProblem(w), origin: LEDGER_ORIGIN });
+      if (contract === null || !CONTRACT_REPLACES.has(w.kind)) {
+        out.push({ ...warningProblem(w), origin: LEDGER_ORIGIN });
+      }
     }
+    for (const p of contract ?? []) out.push({ ...p, origin: CONTRACT_ORIGIN });
   }
   for (const p of parts.run ?? []) out.push({ ...p, origin: RUN_ORIGIN });
   return out;
@@ -60,19 +75,19 @@ export function autodevProblems(parts: AutodevProblemParts): FolderProblem[] {
 /** How long after a verification the history warnings are read (a burst of changes reads them once). */
 const HISTORY_DELAY_MS = 100;
 
-/** One folder's history warnings, read from the worker a moment after each verification. */
-export class HistoryWarnings implements vscode.Disposable {
-  private list: readonly VerifyWarning[] = [];
+/** One folder's history warnings (or phase contract), read from the worker a moment after each verification. */
+export class HistoryWarnings<T = VerifyWarning> implements vscode.Disposable {
+  private list: readonly T[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly read: () => Promise<VerifyWarning[]>,
+    private readonly read: () => Promise<T[]>,
     private readonly wanted: () => boolean,
     private readonly changed: () => void,
   ) {}
 
   /** The warnings of the last read. */
-  get warnings(): readonly VerifyWarning[] {
+  get warnings(): readonly T[] {
     return this.list;
   }
 

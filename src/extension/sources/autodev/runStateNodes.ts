@@ -1,12 +1,14 @@
 /**
  * The run-state nodes of an AutoDev root in the state tree: the worker's {@link SourceTreeNode}s
- * (waiting on top, tournaments, knowledge, config and spec below the plan) wrapped as Plan
+ * (waiting on top, then the phase contract of the current step; tournaments, knowledge, config and
+ * spec below the plan) wrapped as Plan
  * nodes, each click running `autodev.openRunTarget` with the folder and the node's target.
  */
 import * as vscode from "vscode";
 import type { SourceTreeNode } from "../../../core/sources/stateSource";
 import type { AutodevNode } from "./autodevNodes";
 import { themeIcon } from "../sourceTreeItems";
+import { contractTreeNode } from "../../../core/sources/phaseContract";
 import type { AutodevFolder } from "./autodevFolder";
 import type { AutodevRunStateView } from "./runStateView";
 
@@ -47,5 +49,10 @@ export function runStateNodes(
 ): { top: AutodevNode[]; bottom: AutodevNode[] } {
   const v = view.of(folder);
   if (!v) return { top: [], bottom: [] };
-  return { top: v.top.map((n) => wrap(folder, n, root)), bottom: v.bottom.map((n) => wrap(folder, n, root)) };
+  const contract =
+    folder.contract && !folder.timeTravel ? [contractTreeNode("autodev/contract", folder.contract.view)] : [];
+  return {
+    top: [...v.top, ...contract].map((n) => wrap(folder, n, root)),
+    bottom: v.bottom.map((n) => wrap(folder, n, root)),
+  };
 }

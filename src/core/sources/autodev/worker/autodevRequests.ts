@@ -9,6 +9,7 @@ import type { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
 import type { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes";
 import type { VerificationRecord } from "../ledger/verificationRecord";
 import type { Plan } from "../plan/schemas";
+import type { AutodevContractResult } from "../contract/autodevContract";
 import type { AutodevRunView } from "../run/runView";
 import type { RunPlan } from "../run/runState";
 
@@ -25,6 +26,7 @@ export type AutodevRequest =
   | { readonly type: "planAt"; readonly seq: number }
   | { readonly type: "replayCompare" }
   | { readonly type: "historyWarnings" }
+  | { readonly type: "contract" }
   | {
       readonly type: "setStatus";
       readonly taskId: string;
@@ -44,6 +46,8 @@ export interface AutodevResults {
   planAt: { readonly plan: Plan | null; readonly seq: number };
   replayCompare: ReplayComparison;
   historyWarnings: VerifyWarning[];
+  /** The phase contract on the session's intact ledger (empty list otherwise): at most one result. */
+  contract: AutodevContractResult[];
   setStatus: { readonly seq: number };
   runView: AutodevRunView;
 }

@@ -13,6 +13,8 @@ import { LedgerSession, SessionUpdate } from "../ledger/ledgerSession";
 import { planJsonText, readLastEntryHead } from "../ledger/ledgerWriter";
 import { PlanManager } from "../ledger/planManager";
 import { assertContractAllows } from "../contract/autodevWriteGuard";
+import { checkAutodevContract } from "../contract/autodevContract";
+import { readRunState, runPlanOf } from "../run/runState";
 import { getMaxLineBytes } from "../../../fs/lineLimit";
 import { parseVerificationRecord } from "../ledger/verificationRecord";
 import { Plan } from "../plan/schemas";
@@ -113,6 +115,20 @@ export async function handleAutodevRequest(
       const out = plan ? await missingEvidenceWarnings(cwd, plan, s.entries) : [];
       const pj = await planJsonWarning(cwd, plan);
       return pj ? [...out, pj] : out;
+    }
+    case "contract": {
+      const s = session(cwd);
+      if (!s.report.ok) return [];
+      const run = await readRunState(cwd, runPlanOf(s.plan), { probe: false });
+      return [
+        await checkAutodevContract({
+          workspace: cwd,
+          plan: s.plan,
+          entries: s.entries,
+          warnings: s.report.warnings,
+          run,
+        }),
+      ];
     }
     case "setStatus": {
       const pm = new PlanManager(cwd, {
