@@ -12,6 +12,7 @@ import { ReadOnlyDocuments } from "./readOnlyDocuments";
 import { SettingsReader } from "./settings";
 import type { AdapterHost, TreeHost } from "./sources/adapterHost";
 import type { SourceAdapter, StateNode } from "./sources/sourceAdapter";
+import type { SourceActionCommands } from "./sources/sourceActionCommands";
 import { createAdapters } from "./sources/sourceAdapters";
 import { StateDiagnostics } from "./sources/sourceDiagnostics";
 import { StateFolders } from "./sources/stateFolders";
@@ -40,6 +41,8 @@ export interface StateApi {
   readonly graph: GraphPanel;
   /** What each source's adapter exposes, by kind (AutoDev: its `AutodevApi`). */
   readonly adapters: Readonly<Record<string, unknown>>;
+  /** The sources' palette commands that run an action on a picked node (agloop: Recover from Checkpoint…). */
+  readonly sourceActions: SourceActionCommands;
   /** Milliseconds `activate` took (the output log says it too). */
   readonly activationMs: number;
 }
@@ -116,7 +119,20 @@ export function activate(context: vscode.ExtensionContext): StateApi {
     `AutoDev State activated in ${activationMs.toFixed(1)} ms (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`,
   );
   const adapters = Object.fromEntries(made.made.map((a) => [a.kind, a.api]));
-  return { folders, tree, treeView, diagnostics, statusBar, commands, timeline, graph, adapters, activationMs };
+  const sourceActions = made.defaults.actions;
+  return {
+    folders,
+    tree,
+    treeView,
+    diagnostics,
+    statusBar,
+    commands,
+    timeline,
+    graph,
+    adapters,
+    sourceActions,
+    activationMs,
+  };
 }
 
 /** Ends what the adapters keep outside the disposables (idle lock helpers). */

@@ -87,13 +87,26 @@ describe("agloop recovery from checkpoint", function () {
 
   it("the tree offers recovery only while state.json does not parse", async () => {
     const loc = copiedLocation("agloop-torn");
-    const node = (await agloopSource.tree(loc)).find((n) => n.id === "agloop/state-unusable");
-    const plan = await planRecovery(loc, undefined, NO_WAIT);
+    const tree = await agloopSource.tree(loc);
+    const node = tree.find((n) => n.id === "agloop/state-unusable");
     assert.deepEqual(
       node?.target,
-      { kind: "action", action: RECOVER_ACTION, args: [plan.checkpoint] },
-      "the click previews and runs the checkpoint it names",
+      { kind: "choose", action: RECOVER_ACTION },
+      "the click lets the user choose the checkpoint (not always the newest)",
     );
+    // Every checkpoint offers "Recover from this checkpoint", listed by type, trigger, time and summary.
+    const checkpoints = tree.find((n) => n.id === "agloop/checkpoints")?.children ?? [];
+    const offers = checkpoints.flatMap((c) => c.actions ?? []);
+    const plan = await planRecovery(loc, undefined, NO_WAIT);
+    const newest = offers.find((o) => o.args[0] === plan.checkpoint);
+    assert.ok(newest, `${plan.checkpoint} offers recovery`);
+    assert.equal(newest.action, RECOVER_ACTION);
+    assert.match(newest.label, /^[\w-]+ checkpoint/);
+    assert.match(newest.description ?? "", /^trigger: /);
+    assert.ok(newest.time && !Number.isNaN(Date.parse(newest.time)), "a time to show");
+    const legacy = offers.find((o) => o.args[0].startsWith("reset-"));
+    assert.match(legacy?.label ?? "", /^reset checkpoint \(older format\)$/);
+    assert.equal(agloopSource.commands?.[0].action, RECOVER_ACTION, "a palette command runs it");
     const clean = await agloopSource.tree(copiedLocation("agloop-clean"));
     assert.equal(
       clean.some((n) => n.id === "agloop/state-unusable"),

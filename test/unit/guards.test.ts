@@ -18,6 +18,7 @@
 import * as assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { STATE_SOURCES } from "../../src/core/sources/sourceRegistry";
 
 /** The repository root: the nearest folder above this file with the extension's package.json. */
 function repoRoot(): string {
@@ -204,6 +205,8 @@ describe("guards", () => {
     for (const file of sourceFiles(join(ROOT, "src", "extension"))) {
       for (const id of commandIdsIn(readFileSync(file, "utf8"), file)) if (!ignored.has(id)) registered.add(id);
     }
+    // A source's palette commands (StateSource.commands) are registered by the generic sourceActionCommands.ts.
+    for (const s of STATE_SOURCES) for (const c of s.commands ?? []) registered.add(c.command).add(c.nodeCommand);
 
     it("the command-id scanner recognises the supported patterns", () => {
       const src = `

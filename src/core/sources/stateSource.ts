@@ -71,7 +71,39 @@ export type NodeTarget =
       readonly right: DiffSide;
     }
   | { readonly kind: "text"; readonly title: string; readonly language: string; readonly text: string }
-  | { readonly kind: "action"; readonly action: string; readonly args: readonly string[] };
+  | { readonly kind: "action"; readonly action: string; readonly args: readonly string[] }
+  /** Lets the user choose among the nodes of this source that offer `action` (see {@link NodeAction}). */
+  | { readonly kind: "choose"; readonly action: string };
+
+/**
+ * A write action a node offers: in its context menu (the source's {@link SourceCommand}) and as one
+ * item of the picker its palette command shows. Run only after a preview and a confirmation.
+ */
+export interface NodeAction {
+  readonly action: string;
+  readonly args: readonly string[];
+  /** The picker's line for this node ("reset checkpoint"), its description and detail. */
+  readonly label: string;
+  readonly description?: string;
+  readonly detail?: string;
+  /** When the thing was made (ISO); the picker shows it relative and absolute. */
+  readonly time?: string;
+}
+
+/**
+ * A palette command of a source (contributed in package.json with the source's name as its
+ * category): it runs `action` on a node the user picks among those that offer it; `nodeCommand`
+ * (also contributed, for the nodes' context menu) runs it on the node it is invoked on.
+ */
+export interface SourceCommand {
+  readonly command: string;
+  readonly nodeCommand: string;
+  readonly action: string;
+  /** The picker's placeholder ("Recover .agloop/state.json from which checkpoint?"). */
+  readonly placeHolder: string;
+  /** Said when no node offers the action ("No checkpoint in .agloop/checkpoints/."). */
+  readonly none: string;
+}
 
 /** One side of a diff: a file of the workspace, or text the source produced (read-only). */
 export type DiffSide =
@@ -100,6 +132,8 @@ export interface SourceTreeNode {
   readonly target?: NodeTarget;
   /** `viewItem` for menus ("agloop.checkpoint"). */
   readonly contextValue?: string;
+  /** Write actions the node offers (its context menu and the source's palette commands). */
+  readonly actions?: readonly NodeAction[];
 }
 
 /** A row of the timeline, source-neutral. */
@@ -147,6 +181,8 @@ export interface StateSource {
   readonly settings?: readonly string[];
   /** The source's part of the state worker thread (its own requests, its own timeline). */
   readonly worker?: SourceWorkerHandler;
+  /** Palette commands that run an action on a node the user picks (contributed in package.json). */
+  readonly commands?: readonly SourceCommand[];
   /** The state folder in `workspace`, or null when there is none (a missing folder is not an error). */
   detect(workspace: string, options?: DetectOptions): Promise<SourceLocation | null>;
   /** Globs relative to the workspace folder whose changes mean "read again". */

@@ -9,6 +9,7 @@ import { problemCountsText } from "../countText";
 import type { AdapterHost } from "./adapterHost";
 import { DefaultSourceFolder } from "./defaultSourceFolder";
 import type { SourceAdapter, SourceFolder, StatusPart } from "./sourceAdapter";
+import { SourceActionCommands } from "./sourceActionCommands";
 import { SourceTargetOpener } from "./sourceTargetOpener";
 import { DefaultNode, SourceTreeModel } from "./sourceTreeModel";
 
@@ -36,8 +37,13 @@ export class DefaultAdapters {
   private readonly byKind = new Map<string, SourceAdapter>();
   /** Opens node targets (exposed for tests). */
   readonly opener: SourceTargetOpener;
+  /** The sources' palette commands and their pickers (exposed for tests). */
+  readonly actions: SourceActionCommands;
 
   constructor(private readonly host: AdapterHost) {
+    this.actions = new SourceActionCommands(host.folders, (state, action, args, ask) =>
+      this.opener.runAction(state, action, args, ask),
+    );
     this.opener = new SourceTargetOpener(
       (key) => host.folders.byKey(key),
       host.worker,
@@ -48,8 +54,11 @@ export class DefaultAdapters {
         await host.tree.reveal(node, { select: true, focus: true, expand: true });
         return true;
       },
+      (state, action) =>
+        state instanceof DefaultSourceFolder ? this.actions.choose(state, action) : Promise.resolve(),
     );
     host.commands.registerAll({ "autodev.openSourceTarget": (key, target) => this.opener.open(key, target) });
+    this.actions.register(host.commands);
   }
 
   /** The default adapter of `kind`. */

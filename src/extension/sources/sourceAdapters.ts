@@ -18,6 +18,7 @@ const SOURCE_ADAPTERS: Readonly<Record<string, SourceAdapterFactory>> = {
 export function createAdapters(host: AdapterHost): {
   adapterOf: (kind: string) => SourceAdapter;
   made: SourceAdapter[];
+  defaults: DefaultAdapters;
 } {
   const made = new Map<string, SourceAdapter>();
   for (const [kind, factory] of Object.entries(SOURCE_ADAPTERS)) made.set(kind, factory(host));
@@ -25,5 +26,6 @@ export function createAdapters(host: AdapterHost): {
   return {
     adapterOf: (kind) => made.get(kind) ?? defaults.adapter(kind),
     made: [...made.values()],
+    defaults,
   };
 }

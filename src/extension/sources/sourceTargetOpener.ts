@@ -8,6 +8,7 @@
 import * as vscode from "vscode";
 import { z } from "zod";
 import type { DiffSide, NodeTarget } from "../../core/sources/stateSource";
+import { ConfirmAsk, modalAsk } from "../confirm";
 import type { ReadOnlyDocuments } from "../readOnlyDocuments";
 import type { StateWorkerClient } from "../stateWorkerClient";
 import { fileInside, openFileAt } from "../workspaceFiles";
@@ -30,6 +31,7 @@ export const NodeTargetSchema = z.discriminatedUnion("kind", [
     action: z.string().min(1).max(200),
     args: z.array(z.string().max(4096)).max(32),
   }),
+  z.strictObject({ kind: z.literal("choose"), action: z.string().min(1).max(200) }),
 ]);
 
 /** Reveals a node of a source in the state tree by its source-local id. */
@@ -42,6 +44,7 @@ export class SourceTargetOpener {
     private readonly worker: StateWorkerClient,
     private readonly docs: ReadOnlyDocuments,
     private readonly reveal: RevealSourceNode,
+    private readonly choose: (state: SourceFolder, action: string) => Promise<unknown>,
   ) {}
 
   /** The command handler: `(sourceKey, target)`. */
@@ -92,6 +95,9 @@ export class SourceTargetOpener {
       case "action":
         await this.runAction(state, target.action, target.args);
         return;
+      case "choose":
+        await this.choose(state, target.action);
+        return;
     }
   }
 
@@ -105,7 +111,12 @@ export class SourceTargetOpener {
   }
 
   /** Previews, confirms (modal) and runs a source action; refused in an untrusted workspace. */
-  async runAction(state: SourceFolder, action: string, args: readonly string[]): Promise<string | undefined> {
+  async runAction(
+    state: SourceFolder,
+    action: string,
+    args: readonly string[],
+    ask: ConfirmAsk = modalAsk,
+  ): Promise<string | undefined> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t("AutoDev: {0} actions write to the workspace; trust the workspace first.", state.displayName),
@@ -123,9 +134,7 @@ export class SourceTargetOpener {
     // The action's title, detail and report come from its source in src/core (English, as the CLI prints them).
     const writes = preview.writes.map((w) => `  ${w}`).join("\n") || `  ${vscode.l10n.t("(nothing)")}`;
     const detail = `${preview.detail}\n\n${vscode.l10n.t("Will write:")}\n${writes}`;
-    const run = vscode.l10n.t("Run");
-    const pick = await vscode.window.showWarningMessage(preview.title, { modal: true, detail }, run);
-    if (pick !== run) return undefined;
+    if (!(await ask(preview.title, detail, vscode.l10n.t("Run")))) return undefined;
     const report = await this.worker.request({
       type: "runAction",
       cwd: state.cwd,

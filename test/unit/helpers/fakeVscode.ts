@@ -226,6 +226,7 @@ export const fakeVscode = {
   commands,
   window,
   StatusBarAlignment: { Left: 1, Right: 2 },
+  env: { language: "en" },
 };
 
 type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;

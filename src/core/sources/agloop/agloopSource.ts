@@ -40,6 +40,15 @@ export const agloopSource: StateSource = {
   kind: "agloop",
   displayName: "agloop",
   detectGlobs: [".agloop/state.json", ".agloop/plan.yaml", ".agloop/log.json"],
+  commands: [
+    {
+      command: "autodev.recoverFromCheckpoint",
+      nodeCommand: "autodev.recoverFromThisCheckpoint",
+      action: RECOVER_ACTION,
+      placeHolder: "Recover .agloop/state.json from which checkpoint? (newest first)",
+      none: "No checkpoint in .agloop/checkpoints/ to recover from.",
+    },
+  ],
 
   async detect(workspace: string): Promise<SourceLocation | null> {
     const dir = path.join(workspace, AGLOOP_DIR);

@@ -3,7 +3,7 @@
  * the current task, the tasks, the phase history with durations, the critic's objections, the
  * compaction context and the checkpoints (newest first, each diffable against state.json).
  */
-import type { SourceTreeNode } from "../stateSource";
+import type { NodeAction, SourceTreeNode } from "../stateSource";
 import { PLAN_FILE, STATE_FILE } from "./agloopFiles";
 import type { AgloopSnapshot } from "./agloopSnapshot";
 import { taskNodes, textLeaf, type PlanEffort } from "./agloopTaskNodes";
@@ -51,15 +51,15 @@ function unusableStateNodes(snapshot: AgloopSnapshot): SourceTreeNode[] {
       : s.kind === "invalid"
         ? "state.json does not parse"
         : "state.json was not read";
+  const recoverable = usable && s.kind !== "refused";
   const node: SourceTreeNode = {
     id: "agloop/state-unusable",
     label: what,
-    description: usable && s.kind !== "refused" ? `click to recover from ${newest.name}` : undefined,
+    description: recoverable ? "click to choose a checkpoint to recover from" : undefined,
     tooltip: escapeMarkdown(s.kind === "missing" ? "No .agloop/state.json." : s.problem.message),
     icon: { id: "error", color: "errorForeground" },
-    contextValue: usable && s.kind !== "refused" ? "agloop.recoverable" : undefined,
-    target:
-      usable && s.kind !== "refused" ? { kind: "action", action: RECOVER_ACTION, args: [newest.name] } : undefined,
+    contextValue: recoverable ? "agloop.recoverable" : undefined,
+    target: recoverable ? { kind: "choose", action: RECOVER_ACTION } : undefined,
   };
   return [node];
 }
@@ -154,6 +154,18 @@ function compactionNode(state: Record<string, unknown>): SourceTreeNode | undefi
   };
 }
 
+/** "Recover from this checkpoint": how the picker lists a checkpoint (type, trigger, time, summary). */
+function recoverAction(c: CheckpointInfo): NodeAction {
+  return {
+    action: RECOVER_ACTION,
+    args: [c.name],
+    label: `${oneLine(c.type, 40)} checkpoint${c.format === "legacy" ? " (older format)" : ""}`,
+    description: c.trigger ? `trigger: ${oneLine(c.trigger, 60)}` : undefined,
+    detail: [c.summary ? oneLine(c.summary, 160) : "", c.name].filter(Boolean).join(" — "),
+    time: c.createdAt ?? undefined,
+  };
+}
+
 /** One checkpoint node with its diff against state.json. */
 async function checkpointNode(workspace: string, c: CheckpointInfo, index: number): Promise<SourceTreeNode> {
   const id = `agloop/checkpoints/${c.name}`;
@@ -187,6 +199,7 @@ async function checkpointNode(workspace: string, c: CheckpointInfo, index: numbe
     ),
     icon: { id: "save" },
     contextValue: "agloop.checkpoint",
+    actions: [recoverAction(c)],
     target: { kind: "diff", title: `${c.name} ↔ state.json`, left, right: { kind: "file", file: STATE_FILE } },
   };
 }

@@ -49,7 +49,7 @@ export async function readStateFile(workspace: string, retry = STATE_RETRY): Pro
           column,
           severity: "error",
           code: "invalid_json",
-          message: `state.json is not valid JSON at line ${line}, column ${column} (${message}); still so after ${retry.retries} re-reads ${retry.delayMs} ms apart. Recover it from a checkpoint (agloop: Recover from checkpoint) or fix the file.`,
+          message: `state.json is not valid JSON at line ${line}, column ${column} (${message}); still so after ${retry.retries} re-reads ${retry.delayMs} ms apart. Recover it from a checkpoint (agloop: Recover from Checkpoint…) or fix the file.`,
         },
       };
     }

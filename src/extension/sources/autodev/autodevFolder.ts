@@ -23,13 +23,12 @@ import { HistoryWarnings, autodevProblems } from "./autodevProblems";
 import { autodevRequest } from "./autodevRequest";
 import { AutodevFolderBase, FolderServices } from "./autodevFolderBase";
 import { linkRefusal } from "./linkRefusal";
+import { ConfirmAsk, modalAsk } from "../../confirm";
 import {
-  ConfirmAsk,
   HISTORY_REWRITTEN,
   HistoryRewrite,
   RememberedHeads,
   acceptQuestion,
-  modalAsk,
   reportRefresh,
   showRewrite,
 } from "./rememberedHead";

@@ -15,7 +15,7 @@ import { OutputLog } from "../../outputLog";
 import { ReadOnlyDocuments } from "../../readOnlyDocuments";
 import type { SettingsReader } from "../../settings";
 import { autodevRequest } from "./autodevRequest";
-import { ConfirmAsk, modalAsk } from "./rememberedHead";
+import { ConfirmAsk, modalAsk } from "../../confirm";
 import { countProblems } from "../../../core/sources/sourceProblems";
 import { verifyOutcomeText } from "./verifyOutcome";
 

@@ -139,13 +139,6 @@ export function showRewrite(
     });
 }
 
-/** A yes/no question asked before a change the user cannot take back (a modal dialog in the editor). */
-export type ConfirmAsk = (message: string, detail: string, button: string) => Promise<boolean>;
-
-/** Asks with a modal warning dialog. */
-export const modalAsk: ConfirmAsk = async (message, detail, button) =>
-  (await vscode.window.showWarningMessage(message, { modal: true, detail }, button)) === button;
-
 /** What accepting a rewritten history means, in the words of the confirmation dialog. */
 export function acceptQuestion(
   folder: string,
