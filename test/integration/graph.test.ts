@@ -6,6 +6,7 @@
  * change redraws; anything malformed is refused.
  */
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import { autodevOf, eventually, stateApi } from "./helpers";
@@ -122,5 +123,41 @@ describe("language-model tools", function () {
     assert.equal(task.tasks[0].id, "1.2");
     const bad = JSON.parse(await text("autodev_state_task", { taskId: 42 }));
     assert.match(bad.error, /invalid input/);
+  });
+});
+
+describe("pinned verified head", function () {
+  this.timeout(120_000);
+
+  it("a ledger cut before the pinned head is flagged in Problems and the status bar; unpinning clears it", async () => {
+    const a = await api();
+    const folders = autodevOf(a).folders.folders;
+    assert.ok(await eventually(() => folders.every((f) => f.report !== null), 30_000), "folders never verified");
+    const f = folders.find((x) => x.folder.name.startsWith("python-unicode")) ?? folders[folders.length - 1];
+    const original = fs.readFileSync(f.ledgerFile);
+    try {
+      await vscode.commands.executeCommand("autodev.pinVerifiedHead", f.folder.uri.toString());
+      const pinned = f.pinnedHead!;
+      assert.ok(pinned && pinned.seq > 2, "the verified head is pinned");
+      const lines = original.toString("utf8").split("\n");
+      fs.writeFileSync(f.ledgerFile, lines.slice(0, 2).join("\n") + "\n");
+      assert.ok(
+        await eventually(() => (f.problems ?? []).some((p) => p.code === "pinned_head_lost"), 30_000),
+        "no pinned_head_lost problem",
+      );
+      assert.match(f.pinnedHeadLost!.message, new RegExp(`seq ${pinned.seq}`));
+      assert.match(a.statusBar.text ?? "", /pinned head lost/);
+      const diags = vscode.languages.getDiagnostics(vscode.Uri.file(f.ledgerFile));
+      assert.ok(diags.some((d) => d.severity === vscode.DiagnosticSeverity.Error && /pinned head/.test(d.message)));
+      await vscode.commands.executeCommand("autodev.unpinVerifiedHead", f.folder.uri.toString());
+      assert.ok(
+        await eventually(() => !(f.problems ?? []).some((p) => p.code === "pinned_head_lost"), 10_000),
+        "unpinning clears the problem",
+      );
+    } finally {
+      // The known history back: the remembered head's rewrite warning clears by itself.
+      fs.writeFileSync(f.ledgerFile, original);
+      await eventually(() => f.rewriteFinding === null, 30_000);
+    }
   });
 });

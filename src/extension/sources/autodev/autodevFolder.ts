@@ -56,6 +56,8 @@ export class AutodevFolder extends AutodevFolderBase {
   private travel: TimeTravel | null = null;
   private rewrite: HistoryRewrite | null = null;
   private head: RememberedHead | null = null;
+  private pinLost: HistoryRewrite | null = null;
+  private readonly pins: RememberedHeads;
   private readonly history: HistoryWarnings;
   private readonly contractReader: HistoryWarnings<AutodevContractResult>;
   private runView: AutodevRunView | null = null;
@@ -77,6 +79,7 @@ export class AutodevFolder extends AutodevFolderBase {
   ) {
     super(folder, detected, settings, services);
     this.heads = new RememberedHeads(this.cwd, services.worker, services.memento);
+    this.pins = new RememberedHeads(this.cwd, services.worker, services.memento, "autodev.pinnedHead");
     this.history = this.register(
       new HistoryWarnings(
         () => autodevRequest(services.worker, this.cwd, { type: "historyWarnings" }),
@@ -123,6 +126,34 @@ export class AutodevFolder extends AutodevFolderBase {
   get timeTravel(): TimeTravel | null {
     return this.travel;
   }
+  /** The head the user pinned (Pin Verified Head), if any. */
+  get pinnedHead(): RememberedHead | undefined {
+    return this.pins.remembered;
+  }
+
+  /** The ledger no longer extends the pinned head (truncated or rewritten), or null. */
+  get pinnedHeadLost(): HistoryRewrite | null {
+    return this.pinLost;
+  }
+
+  /** Pins the head verified last (null when there is none); the ledger must extend it from now on. */
+  async pinHead(): Promise<RememberedHead | null> {
+    const head = this.lastReport?.ok ? this.lastReport.head : null;
+    if (!head) return null;
+    const pinned: RememberedHead = { seq: Number(head.seq), selfHash: head.selfHash, length: head.endOffset };
+    await this.pins.remember(pinned);
+    this.pinLost = null;
+    this.fireLedger();
+    return pinned;
+  }
+
+  /** Forgets the pinned head. */
+  async unpinHead(): Promise<void> {
+    await this.pins.forget();
+    this.pinLost = null;
+    this.fireLedger();
+  }
+
   /** A history rewrite detected against the remembered head (null again once the ledger holds it). */
   get rewriteFinding(): HistoryRewrite | null {
     return this.rewrite;
@@ -148,6 +179,7 @@ export class AutodevFolder extends AutodevFolderBase {
       run: this.runView?.problems ?? null,
       withWarnings: this.settingsReader.historyWarnings(this.folder),
       contract: this.contract?.problems ?? null,
+      pinnedHeadLost: this.pinLost?.message ?? null,
     });
     const rw = this.rewrite;
     if (rw) {
@@ -308,6 +340,7 @@ export class AutodevFolder extends AutodevFolderBase {
     this.livePlan = revivePlanClone(r.plan);
     this.lastReport = r.report;
     this.entryCount = r.entries;
+    this.pinLost = await this.pins.against(this.entryCount);
     this.head = r.head;
     const finding = await this.heads.check(r.head, this.entryCount);
     const news = finding !== null && finding.message !== this.rewrite?.message;

@@ -38,6 +38,8 @@ export interface AutodevProblemParts {
    * ledger's fsm_violation warnings and the missing_evidence check, as in `autodev-state check`.
    */
   readonly contract?: readonly SourceProblem[] | null;
+  /** Why the ledger no longer extends the pinned head (Pin Verified Head), or null. */
+  readonly pinnedHeadLost?: string | null;
 }
 
 /** The Problems column of the phase contract's problems. */
@@ -67,6 +69,19 @@ export function autodevProblems(parts: AutodevProblemParts): FolderProblem[] {
       }
     }
     for (const p of contract ?? []) out.push({ ...p, origin: CONTRACT_ORIGIN });
+  }
+  if (parts.pinnedHeadLost) {
+    out.push({
+      file: LEDGER_REL,
+      line: null,
+      severity: "error",
+      code: "pinned_head_lost",
+      message: vscode.l10n.t(
+        "The ledger no longer extends the pinned head: {0} Restore the ledger from a copy, or unpin the head (AutoDev: Unpin Verified Head) if this history is the one to keep.",
+        parts.pinnedHeadLost,
+      ),
+      origin: LEDGER_ORIGIN,
+    });
   }
   for (const p of parts.run ?? []) out.push({ ...p, origin: RUN_ORIGIN });
   return out;

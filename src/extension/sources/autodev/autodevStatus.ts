@@ -28,6 +28,9 @@ export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart
       const line = f.report.errors[0]?.atLine ?? "?";
       broken.push(multi ? vscode.l10n.t("{0}: line {1}", f.folder.name, line) : vscode.l10n.t("line {0}", line));
     }
+    if (f.pinnedHeadLost) {
+      broken.push(multi ? vscode.l10n.t("{0}: pinned head lost", f.folder.name) : vscode.l10n.t("pinned head lost"));
+    }
     if (f.rewriteFinding) rewritten.push(f.folder.name);
     if (f.timeTravel) travel = true;
   }

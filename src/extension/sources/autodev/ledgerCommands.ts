@@ -44,7 +44,30 @@ export class LedgerCommands {
       "autodev.openConfig": (arg) => this.openStateFile(arg, configPath, "config.json"),
       "autodev.openLedgerLine": (arg, line) => this.openLedgerLine(arg, typeof line === "number" ? line : undefined),
       "autodev.acceptHistory": (arg) => this.acceptHistory(arg),
+      "autodev.pinVerifiedHead": (arg) => this.pinHead(arg),
+      "autodev.unpinVerifiedHead": (arg) => this.picker.pick(arg).then((f) => f?.unpinHead()),
     };
+  }
+
+  /** Pin Verified Head: the folder's ledger must extend its current verified head from now on. */
+  async pinHead(arg?: unknown): Promise<void> {
+    const f = await this.picker.pick(arg);
+    if (!f) return;
+    const pinned = await f.pinHead();
+    if (!pinned) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t("AutoDev: {0} has no verified head to pin (verify the ledger first).", f.folder.name),
+      );
+      return;
+    }
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        "AutoDev: pinned head seq {0} ({1}) of {2}. A ledger that is cut or rewritten before it is flagged; in CI: autodev-state verify --expect-head {0}:{1}",
+        pinned.seq,
+        pinned.selfHash,
+        f.folder.name,
+      ),
+    );
   }
 
   /**

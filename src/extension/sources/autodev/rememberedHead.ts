@@ -30,15 +30,23 @@ export class RememberedHeads {
     private readonly cwd: string,
     private readonly worker: StateWorkerClient,
     private readonly memento: vscode.Memento,
+    /** The workspace-state key's prefix: the remembered head, or (`autodev.pinnedHead`) the one the user pinned. */
+    private readonly prefix = "autodev.head",
   ) {}
 
   private get key(): string {
-    return `autodev.head:${this.cwd}`;
+    return `${this.prefix}:${this.cwd}`;
   }
 
   /** The head remembered as verified, if any. */
   get remembered(): RememberedHead | undefined {
     return this.memento.get<RememberedHead>(this.key);
+  }
+
+  /** The finding against the stored head (null when none is stored or the ledger still extends it); stores nothing. */
+  async against(entries: number): Promise<HistoryRewrite | null> {
+    const stored = this.remembered;
+    return stored ? this.compare(stored, entries) : null;
   }
 
   /**
