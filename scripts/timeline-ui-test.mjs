@@ -4,8 +4,8 @@
 //
 //   npm run build && node esbuild.mjs --tests && node scripts/timeline-ui-test.mjs
 //
-// A multi-root workspace holds a copy of test/fixtures/python-small and of the hostile fixture
-// (test/fixtures/hostile). Checks: the timeline opens from the command palette and rows appear; a
+// A multi-root workspace holds a copy of test/fixtures/python-small, of the hostile fixture
+// (test/fixtures/hostile) and of test/fixtures/agloop-clean (its timeline: timeline-ui-agloop.mjs). Checks: the timeline opens from the command palette and rows appear; a
 // filter works; a click selects (details load) and "Show plan as of" time-travels the Plan tree;
 // keyboard navigation; back to live; live appends arrive; the hostile fixture is inert (no dialog,
 // no window marker, no element it could have injected, CSP intact). Screenshots in light, dark
@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "./browser.mjs";
 import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
+import { checkAgloopTimeline } from "./timeline-ui-agloop.mjs";
 import {
   appendLedgerEntry,
   generateBigLedger,
@@ -85,10 +86,12 @@ async function withWorkbench(work, workspace, theme, fn) {
 async function fixtureSession(work) {
   const small = join(work, "small");
   const hostile = join(work, "hostile");
+  const loop = join(work, "loop");
   cpSync(join(ROOT, "test", "fixtures", "python-small"), small, { recursive: true });
   cpSync(join(ROOT, "test", "fixtures", "hostile"), hostile, { recursive: true });
+  cpSync(join(ROOT, "test", "fixtures", "agloop-clean"), loop, { recursive: true });
   const ws = join(work, "timeline.code-workspace");
-  writeFileSync(ws, JSON.stringify({ folders: [{ path: small }, { path: hostile }] }, null, 2));
+  writeFileSync(ws, JSON.stringify({ folders: [{ path: small }, { path: hostile }, { path: loop }] }, null, 2));
   await withWorkbench(work, ws, "Default Light Modern", async ({ page, dialogs, userData }) => {
     const { frame, ranAt } = await openTimeline(page);
     const rows = frame.locator(".tl-row.entry:not([hidden])");
@@ -106,8 +109,8 @@ async function fixtureSession(work) {
     );
     check(
       "newest first, snapshots folded",
-      (await rows.first().getAttribute("data-seq")) === "20",
-      `first row #${await rows.first().getAttribute("data-seq")}`,
+      (await rows.first().getAttribute("data-row")) === "20",
+      `first row #${await rows.first().getAttribute("data-row")}`,
     );
     check("group header by session and day", (await frame.locator(".tl-row.group").count()) >= 1);
     check("counter", /21 entries/.test(await frame.locator(".tl-count").innerText()));
@@ -117,7 +120,7 @@ async function fixtureSession(work) {
     await waitFor(async () => (await frame.locator(".tl-row.entry:not([hidden])").count()) === 1, 10_000);
     check(
       "a filter works (resulting status = blocked)",
-      (await frame.locator(".tl-row.entry:not([hidden])").first().getAttribute("data-seq")) === "13",
+      (await frame.locator(".tl-row.entry:not([hidden])").first().getAttribute("data-row")) === "13",
       await frame.locator(".tl-count").innerText(),
     );
     await frame.locator('button[aria-label="Clear filters"]').click();
@@ -131,11 +134,11 @@ async function fixtureSession(work) {
     await frame.locator('input[aria-label="Find entries"]').fill("");
     await waitFor(async () => (await frame.locator(".tl-row.entry:not([hidden])").count()) > 5, 10_000);
 
-    await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').click();
+    await frame.locator('.tl-row.entry[data-row="13"]:not([hidden])').click();
     await frame.locator(".tl-details-title", { hasText: "#13" }).waitFor({ timeout: 10_000 });
     check(
       "a click selects and loads the details",
-      (await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').getAttribute("aria-selected")) === "true",
+      (await frame.locator('.tl-row.entry[data-row="13"]:not([hidden])').getAttribute("aria-selected")) === "true",
     );
     const payload = await frame.locator(".tl-payload").innerText();
     check("payload pretty-printed from the entry's bytes", /"blocked_reason": "waiting on 1\.1"/.test(payload));
@@ -145,7 +148,7 @@ async function fixtureSession(work) {
       (await frame.locator(".tl-diff").innerText()).replace(/\s+/g, " ").slice(0, 160),
     );
     await page.locator('.activitybar [aria-label^="AutoDev"]').first().click();
-    await frame.locator('.tl-row.entry[data-seq="11"]:not([hidden])').click();
+    await frame.locator('.tl-row.entry[data-row="11"]:not([hidden])').click();
     // The task row's label is its id; the status and title follow in the description ("1.2blocked · …" as text).
     const linked = await waitFor(
       async () =>
@@ -157,7 +160,7 @@ async function fixtureSession(work) {
       linked,
       (await page.locator(".sidebar .monaco-list-row.selected").allInnerTexts()).join(" | "),
     );
-    await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').click();
+    await frame.locator('.tl-row.entry[data-row="13"]:not([hidden])').click();
     await frame.locator(".tl-details-title", { hasText: "#13" }).waitFor({ timeout: 10_000 });
     await frame.locator("button", { hasText: "Show plan as of #13" }).click();
     await frame.locator(".tl-banner.travel").waitFor({ state: "visible", timeout: 10_000 });
@@ -165,7 +168,7 @@ async function fixtureSession(work) {
     check("Show plan as of time-travels the Plan tree", travelled, (await treeRows(page)).slice(0, 3).join(" | "));
     check(
       "the travelled entry is marked in the timeline",
-      (await frame.locator('.tl-row.entry.travel[data-seq="13"]').count()) === 1,
+      (await frame.locator('.tl-row.entry.travel[data-row="13"]').count()) === 1,
     );
     await page.screenshot({ path: join(ARTIFACTS, "timeline-light.png") });
 
@@ -177,7 +180,7 @@ async function fixtureSession(work) {
     await frame.locator(".tl-list").press("End");
     check(
       "keyboard: End reaches the oldest entry",
-      (await frame.locator(".tl-row.selected").getAttribute("data-seq")) === "1",
+      (await frame.locator(".tl-row.selected").getAttribute("data-row")) === "1",
     );
     await frame.locator(".tl-banner.travel button", { hasText: "Back to live" }).click();
     check("back to live", await waitFor(async () => !(await treeRows(page)).some((t) => /as of seq/.test(t)), 10_000));
@@ -191,11 +194,11 @@ async function fixtureSession(work) {
     );
     check(
       "jump to a seq (#4, a snapshot folded into #3)",
-      jumped && (await frame.locator(".tl-row.selected").getAttribute("data-seq")) === "3",
+      jumped && (await frame.locator(".tl-row.selected").getAttribute("data-row")) === "3",
     );
 
     await frame.locator('button[aria-label="Time-travel the Plan view to the selected entry"]').click();
-    await frame.locator('.tl-row.entry[data-seq="9"]:not([hidden])').click();
+    await frame.locator('.tl-row.entry[data-row="9"]:not([hidden])').click();
     check(
       "time-travel on select",
       await waitFor(async () => (await treeRows(page)).some((t) => /as of seq 9/.test(t)), 10_000),
@@ -214,7 +217,7 @@ async function fixtureSession(work) {
           (r) => Number(r.dataset.index) * 22 >= list.scrollTop - 1,
         );
         rows.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
-        return rows[0] ? Number(rows[0].dataset.seq) : null;
+        return rows[0] ? Number(rows[0].dataset.row) : null;
       });
     await frame.evaluate(() => {
       document.querySelector(".tl-list").scrollTop = 4 * 22;
@@ -237,7 +240,7 @@ async function fixtureSession(work) {
     check("the button jumps to the newest entry", await waitFor(async () => (await topSeq()) === 22, 5_000));
     await page.setViewportSize({ width: 1500, height: 900 });
 
-    await frame.locator('.tl-row.entry[data-seq="13"]:not([hidden])').click();
+    await frame.locator('.tl-row.entry[data-row="13"]:not([hidden])').click();
     for (const [label, cls, file] of [
       ["Dark Modern", "vs-dark", "timeline-dark.png"],
       ["Dark High Contrast", "hc-black", "timeline-hc.png"],
@@ -264,7 +267,7 @@ async function fixtureSession(work) {
 
     // A task filter names a task of this folder's ledger: switching folders drops it (it would hide every entry there).
     await frame.locator('input[aria-label="Filter by task id"]').fill("1.1");
-    await frame.locator('select[aria-label="Workspace folder"]').selectOption({ label: "hostile" });
+    await frame.locator('select[aria-label="State source"]').selectOption({ label: "hostile" });
     const switched = await waitFor(
       async () => /^14 entries/.test(await frame.locator(".tl-count").innerText()),
       15_000,
@@ -277,7 +280,7 @@ async function fixtureSession(work) {
     );
     await frame.locator(".tl-row.entry:not([hidden])").first().click();
     await frame.locator(".tl-details-title").waitFor({ timeout: 10_000 });
-    await frame.locator('.tl-row.entry[data-seq="9"]').click();
+    await frame.locator('.tl-row.entry[data-row="9"]').click();
     await frame.locator(".tl-details-title", { hasText: "#9" }).waitFor({ timeout: 10_000 });
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(ARTIFACTS, "timeline-hostile.png") });
@@ -329,6 +332,7 @@ async function fixtureSession(work) {
         !/unsafe/.test(inert.csp),
       inert.csp,
     );
+    await checkAgloopTimeline({ page, frame, check, artifacts: ARTIFACTS, label: "loop · agloop" });
   });
 }
 

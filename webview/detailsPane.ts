@@ -1,12 +1,12 @@
 /**
- * The details of the selected entry: time, session, task and status change,
- * line, hashes with copy buttons, integrity findings, what the entry changed
- * in the plan (tasks added, removed, or with another status, retry count or
- * escalation), and the payload pretty-printed — all as text. Its buttons
- * open the line in plan-ledger.jsonl, show the plan as of the entry in the
- * Plan view, and reveal the task there.
+ * The details of the selected row, in its source's terms. A hash-chained ledger row (AutoDev):
+ * time, session, task and status change, line, hashes with copy buttons, integrity findings, what
+ * the entry changed in the plan and the payload pretty-printed. Any other source's row: the fields
+ * its source names (agloop: time, agent, action, phase, task, status, input, output, metadata).
+ * Buttons only where they apply: open the line in the row's file, show the state as of the row in
+ * the tree, reveal the task there. Everything from the files is set as text.
  */
-import type { PlanDiff, TimelineEntryDetail } from "../src/protocol";
+import type { TimelineEntryDetail, TimelineEntryRow, TimelineField, TimelineView } from "../src/protocolTimeline";
 import { button, clear, h, icon } from "./dom";
 import { l10n } from "./l10n";
 import {
@@ -20,26 +20,70 @@ import {
   statusLabel,
   visible,
 } from "./format";
+import { renderDiff } from "./planDiffView";
 
 /** What the buttons of the pane ask for. */
 export interface DetailsActions {
-  showPlanAsOf(seq: number): void;
-  openLine(seq: number): void;
+  travel(rowId: number): void;
+  openLine(rowId: number): void;
   revealTask(taskId: string): void;
-  copyHash(seq: number, which: "self" | "prev"): void;
+  copy(rowId: number, value: "self_hash" | "prev_hash"): void;
+}
+
+/** The label of a field its source names (known names in the UI language, others as they are). */
+function fieldLabel(name: string): string {
+  switch (name) {
+    case "time":
+      return l10n.t("Time");
+    case "agent":
+      return l10n.t("Agent");
+    case "session":
+      return l10n.t("Session");
+    case "action":
+      return l10n.t("Action");
+    case "phase":
+      return l10n.t("Phase");
+    case "task":
+      return l10n.t("Task");
+    case "status":
+      return l10n.t("Status");
+    case "input":
+      return l10n.t("Input");
+    case "output":
+      return l10n.t("Output");
+    case "summary":
+      return l10n.t("Summary");
+    case "metadata":
+      return l10n.t("Metadata");
+    default:
+      return oneLine(name);
+  }
 }
 
 /** The details pane. */
 export class DetailsPane {
   readonly el: HTMLElement;
   private readonly body: HTMLElement;
+  private view: TimelineView | null = null;
 
   constructor(private readonly actions: DetailsActions) {
     this.body = h("div", { cls: "tl-details-body" });
     this.el = h("section", { cls: "tl-details", attrs: { "aria-label": l10n.t("Entry details"), tabindex: "-1" } }, [
       this.body,
     ]);
-    this.empty(l10n.t("Select an entry to see its payload, hashes and what it changed."));
+    this.empty(this.noSelection());
+  }
+
+  /** Takes the current source's view (which fields and buttons apply). */
+  setView(view: TimelineView): void {
+    this.view = view;
+  }
+
+  /** What the pane says while no row is selected. */
+  noSelection(): string {
+    return this.view?.chain
+      ? l10n.t("Select an entry to see its payload, hashes and what it changed.")
+      : l10n.t("Select a row to see its details.");
   }
 
   /** A message instead of details. */
@@ -48,85 +92,119 @@ export class DetailsPane {
     this.body.appendChild(h("p", { cls: "tl-hint", text: message }));
   }
 
-  /** Loading state for `seq`. */
-  loading(seq: number): void {
+  /** Loading state for a row. */
+  loading(rowId: number): void {
     clear(this.body);
-    this.body.appendChild(h("p", { cls: "tl-hint", text: l10n.t("Loading #{0}…", seq) }));
+    this.body.appendChild(h("p", { cls: "tl-hint", text: l10n.t("Loading #{0}…", rowId) }));
   }
 
-  /** Renders one entry's details. */
+  /** Renders one row's details. */
   show(d: TimelineEntryDetail, now: number): void {
     const r = d.row;
+    const view = this.view;
     clear(this.body);
     const title = h("h2", { cls: "tl-details-title" }, [
-      icon(opIcon(r.op)),
-      h("span", { text: `#${r.seq} ${oneLine(r.op)}` }),
+      icon(opIcon(r.op, view?.chain ?? false)),
+      h("span", { text: `#${r.rowId} ${oneLine(r.op)}` }),
     ]);
-    const chain = h("span", { cls: `tl-badge chain-${r.chain}`, text: chainLabel(r.chain, r.chainKind) });
-    this.body.append(h("div", { cls: "tl-details-head" }, [title, chain]));
+    const head = h("div", { cls: "tl-details-head" }, [title]);
+    if (view?.chain) {
+      head.appendChild(h("span", { cls: `tl-badge chain-${r.chain}`, text: chainLabel(r.chain, r.chainKind) }));
+    }
+    this.body.append(head, this.buttons(d));
+    const rows = d.fields.length > 0 ? this.sourceFields(d.fields, now) : this.ledgerFields(d, now);
+    const dl = h("dl", { cls: "tl-fields" });
+    for (const [k, v] of rows) dl.append(h("dt", { text: k }), h("dd", {}, [v]));
+    this.body.appendChild(dl);
+    if (d.problems.length > 0) {
+      const list = h("ul", { cls: "tl-problems" });
+      for (const p of d.problems) list.appendChild(h("li", {}, [icon("error"), h("span", { text: oneLine(p) })]));
+      this.body.append(h("h3", { text: l10n.t("Integrity") }), list);
+    }
+    if (view?.chain) this.body.append(h("h3", { text: l10n.t("What changed") }), this.diff(d));
+    if (d.payload) this.payload(d);
+  }
 
+  /** Open the line; show the state as of the row and reveal its task where the source can. */
+  private buttons(d: TimelineEntryDetail): HTMLElement {
+    const r = d.row;
     const actions = h("div", { cls: "tl-actions" });
-    const asOf = button("history", l10n.t("Show plan as of #{0}", r.seq), { cls: "primary" });
-    asOf.addEventListener("click", () => this.actions.showPlanAsOf(r.seq));
-    const open = button("go-to-file", l10n.t("Open line {0} in plan-ledger.jsonl", r.line));
-    open.addEventListener("click", () => this.actions.openLine(r.seq));
-    actions.append(asOf, open);
-    if (r.taskId !== null) {
+    if (this.view?.timeTravel) {
+      const asOf = button("history", l10n.t("Show plan as of #{0}", r.rowId), { cls: "primary" });
+      asOf.addEventListener("click", () => this.actions.travel(r.rowId));
+      actions.appendChild(asOf);
+    }
+    const open = button("go-to-file", l10n.t("Open line {0} in {1}", r.line, oneLine(d.file)));
+    open.addEventListener("click", () => this.actions.openLine(r.rowId));
+    actions.appendChild(open);
+    if (this.view?.revealTask && r.taskId !== null) {
       const taskId = r.taskId;
       const reveal = button("list-tree", l10n.t("Reveal task {0} in Plan", oneLine(taskId)));
       reveal.addEventListener("click", () => this.actions.revealTask(taskId));
       actions.appendChild(reveal);
     }
-    this.body.appendChild(actions);
+    return actions;
+  }
 
+  /** The fields a source names, in its order. */
+  private sourceFields(fields: readonly TimelineField[], now: number): [string, Node][] {
+    return fields.map((f): [string, Node] => {
+      const label = fieldLabel(f.name);
+      if (f.name === "time") {
+        return [label, h("span", { text: `${relativeTime(f.value, now)} · ${absoluteTime(f.value)}` })];
+      }
+      if (f.name === "status") return [label, h("span", { cls: statusClass(f.value), text: statusLabel(f.value) })];
+      if (f.name === "metadata" || f.value.includes("\n")) {
+        return [label, h("pre", { cls: "tl-payload tl-field-block", text: visible(f.value) })];
+      }
+      return [label, h("span", { cls: "tl-field-text", text: oneLine(f.value) })];
+    });
+  }
+
+  /** A ledger entry's fields: time, session, task, status change, line, hashes, snapshot. */
+  private ledgerFields(d: TimelineEntryDetail, now: number): [string, Node][] {
+    const r = d.row;
     const rows: [string, Node][] = [
       [l10n.t("Time"), h("span", { text: `${relativeTime(r.timestamp, now)} · ${absoluteTime(r.timestamp)}` })],
       [l10n.t("Session"), h("span", { text: oneLine(r.sessionId) })],
     ];
     if (r.taskId !== null) {
-      rows.push([
-        l10n.t("Task"),
-        h("span", { text: `${oneLine(r.taskId)}${r.taskTitle !== null ? ` — ${oneLine(r.taskTitle)}` : ""}` }),
-      ]);
+      const title = r.taskTitle !== null ? ` — ${oneLine(r.taskTitle)}` : "";
+      rows.push([l10n.t("Task"), h("span", { text: `${oneLine(r.taskId)}${title}` })]);
     }
-    if (r.toStatus !== null) {
-      rows.push([
-        l10n.t("Status"),
-        h("span", {}, [
-          h("span", { cls: statusClass(r.fromStatus), text: statusLabel(r.fromStatus) }),
-          h("span", { text: " → " }),
-          h("span", { cls: statusClass(r.toStatus), text: statusLabel(r.toStatus) }),
-        ]),
-      ]);
-    }
+    if (r.toStatus !== null) rows.push([l10n.t("Status"), this.statusChange(r)]);
     rows.push([l10n.t("Line"), h("span", { text: String(r.line) })]);
-    rows.push(["self_hash", this.hash(r.selfHash, () => this.actions.copyHash(r.seq, "self"))]);
+    if (!this.view?.chain) return rows;
+    rows.push(["self_hash", this.hash(r.selfHash, () => this.actions.copy(r.rowId, "self_hash"))]);
     rows.push([
       "prev_hash",
       d.prevHash
-        ? this.hash(d.prevHash, () => this.actions.copyHash(r.seq, "prev"))
+        ? this.hash(d.prevHash, () => this.actions.copy(r.rowId, "prev_hash"))
         : h("span", { cls: "tl-muted", text: l10n.t("(genesis: empty)") }),
     ]);
     if (r.snapshot) {
       const snap = r.snapshot;
       rows.push([
         l10n.t("Snapshot"),
-        this.hash(l10n.t("#{0} (line {1}) {2}", snap.seq, snap.line, snap.selfHash), () =>
-          this.actions.copyHash(snap.seq, "self"),
+        this.hash(l10n.t("#{0} (line {1}) {2}", snap.rowId, snap.line, snap.selfHash), () =>
+          this.actions.copy(snap.rowId, "self_hash"),
         ),
       ]);
     }
-    const dl = h("dl", { cls: "tl-fields" });
-    for (const [k, v] of rows) dl.append(h("dt", { text: k }), h("dd", {}, [v]));
-    this.body.appendChild(dl);
+    return rows;
+  }
 
-    if (d.problems.length > 0) {
-      const list = h("ul", { cls: "tl-problems" });
-      for (const p of d.problems) list.appendChild(h("li", {}, [icon("error"), h("span", { text: oneLine(p) })]));
-      this.body.append(h("h3", { text: l10n.t("Integrity") }), list);
-    }
-    this.body.append(h("h3", { text: l10n.t("What changed") }), this.diff(d));
-    const payloadHead = d.truncated
+  private statusChange(r: TimelineEntryRow): HTMLElement {
+    if (!this.view?.statusChanges) return h("span", { cls: statusClass(r.toStatus), text: statusLabel(r.toStatus) });
+    return h("span", {}, [
+      h("span", { cls: statusClass(r.fromStatus), text: statusLabel(r.fromStatus) }),
+      h("span", { text: " → " }),
+      h("span", { cls: statusClass(r.toStatus), text: statusLabel(r.toStatus) }),
+    ]);
+  }
+
+  private payload(d: TimelineEntryDetail): void {
+    const head = d.truncated
       ? l10n.t(
           "Payload (first {0} of {1} characters; open the line for all)",
           count(d.payload.length),
@@ -134,7 +212,7 @@ export class DetailsPane {
         )
       : l10n.t("Payload");
     this.body.append(
-      h("h3", { text: payloadHead }),
+      h("h3", { text: head }),
       h("pre", {
         cls: "tl-payload",
         text: visible(d.payload),
@@ -156,65 +234,4 @@ export class DetailsPane {
     if (!d.diff) return h("p", { cls: "tl-muted", text: l10n.t("Nothing: this entry does not touch the plan.") });
     return renderDiff(d.diff);
   }
-}
-
-/** The plan diff as lists of text. */
-function renderDiff(diff: PlanDiff): HTMLElement {
-  const box = h("div", { cls: "tl-diff" });
-  box.appendChild(
-    h("p", {
-      cls: "tl-muted",
-      text:
-        diff.baseSeq === null
-          ? l10n.t("Compared with no plan (first entry).")
-          : l10n.t("Compared with the plan after #{0}.", diff.baseSeq),
-    }),
-  );
-  if (diff.planReplaced) box.appendChild(h("p", { text: l10n.t("The plan was replaced (another plan_id).") }));
-  const section = (label: string, items: HTMLElement[], cls: string) => {
-    if (items.length === 0) return;
-    const ul = h("ul", { cls: `tl-diff-list ${cls}` });
-    for (const it of items) ul.appendChild(it);
-    box.append(h("h4", { text: l10n.t("{0} ({1})", label, items.length) }), ul);
-  };
-  section(
-    l10n.t("Tasks added"),
-    diff.added.map((t) => h("li", { text: `+ ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status)}` })),
-    "added",
-  );
-  section(
-    l10n.t("Tasks removed"),
-    diff.removed.map((t) => h("li", { text: `− ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status)}` })),
-    "removed",
-  );
-  section(
-    l10n.t("Tasks changed"),
-    diff.changed.map((c) => {
-      const li = h("li", {}, [h("span", { cls: "tl-diff-task", text: `${oneLine(c.taskId)} ${oneLine(c.title)}` })]);
-      const fields = h("ul", { cls: "tl-diff-fields" });
-      for (const f of c.fields) {
-        fields.appendChild(h("li", { text: `${f.field}: ${oneLine(f.from)} → ${oneLine(f.to)}` }));
-      }
-      li.appendChild(fields);
-      return li;
-    }),
-    "changed",
-  );
-  section(
-    l10n.t("Phases added"),
-    diff.phasesAdded.map((p) => h("li", { text: oneLine(p) })),
-    "added",
-  );
-  section(
-    l10n.t("Phases removed"),
-    diff.phasesRemoved.map((p) => h("li", { text: oneLine(p) })),
-    "removed",
-  );
-  if (diff.omitted > 0) {
-    box.appendChild(h("p", { cls: "tl-muted", text: l10n.t("…and {0} more.", count(diff.omitted)) }));
-  }
-  if (box.childElementCount === 1) {
-    box.appendChild(h("p", { text: l10n.t("No task changed (the plan is the same as before this entry).") }));
-  }
-  return box;
 }

@@ -1,12 +1,12 @@
 /**
- * The timeline's toolbar: folder choice (multi-root), free-text find, op,
+ * The timeline's toolbar: source choice (several folders or sources), free-text find, op,
  * resulting status, task and session filters, the "changes only", "fold
  * snapshots", "link with Plan view" and "time-travel on select" toggles,
  * jump to seq, clear, and the match count. Facet values come from the
  * ledger and are inserted as option text only.
  */
-import type { FolderChoice, TimelineFacets, TimelineFilter } from "../src/protocol";
-import { button, clear, h, option, setPressed, setText, toggle } from "./dom";
+import type { SourceChoice, TimelineFacets, TimelineFilter, TimelineView } from "../src/protocolTimeline";
+import { button, clear, h, option, setAttr, setPressed, setText, toggle } from "./dom";
 import { count, oneLine, statusLabel } from "./format";
 import { l10n } from "./l10n";
 
@@ -21,17 +21,17 @@ export interface ViewOptions {
 /** What the toolbar reports. */
 export interface FilterBarEvents {
   changed(options: ViewOptions, filterChanged: boolean): void;
-  jump(seq: number): void;
-  folder(uri: string): void;
+  jump(rowId: number): void;
+  source(key: string): void;
 }
 
 /** The toolbar. */
 export class FilterBar {
   readonly el: HTMLElement;
   private options: ViewOptions;
-  private readonly folderSelect = h("select", {
+  private readonly sourceSelect = h("select", {
     cls: "tl-select folder",
-    attrs: { "aria-label": l10n.t("Workspace folder") },
+    attrs: { "aria-label": l10n.t("State source") },
   });
   private readonly text = h("input", {
     cls: "tl-input grow",
@@ -70,6 +70,8 @@ export class FilterBar {
   });
   private readonly counter = h("span", { cls: "tl-count", attrs: { "aria-live": "polite" } });
   private textTimer = 0;
+  private view: TimelineView | null = null;
+  private facets: TimelineFacets | null = null;
   private taskTimer = 0;
 
   constructor(
@@ -87,7 +89,7 @@ export class FilterBar {
     this.travel = toggle("history", l10n.t("Time-travel the Plan view to the selected entry"), initial.travelOnSelect);
     const clearButton = button("clear-all", l10n.t("Clear filters"), { iconOnly: true });
     this.el = h("div", { cls: "tl-toolbar", attrs: { role: "toolbar", "aria-label": l10n.t("Timeline filters") } }, [
-      this.folderSelect,
+      this.sourceSelect,
       this.text,
       this.op,
       this.status,
@@ -104,7 +106,7 @@ export class FilterBar {
       this.jumpInput,
       this.counter,
     ]);
-    this.folderSelect.hidden = true;
+    this.sourceSelect.hidden = true;
     this.text.value = initial.filter.text;
     this.task.value = initial.filter.taskId;
     this.setFacets(null);
@@ -136,7 +138,7 @@ export class FilterBar {
     clearButton.addEventListener("click", () =>
       this.patchFilter({ ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false }),
     );
-    this.folderSelect.addEventListener("change", () => this.events.folder(this.folderSelect.value));
+    this.sourceSelect.addEventListener("change", () => this.events.source(this.sourceSelect.value));
     this.jumpInput.addEventListener("keydown", (e) => {
       if (e.key !== "Enter") return;
       const n = Number(this.jumpInput.value.replace(/^#/, "").trim());
@@ -156,15 +158,15 @@ export class FilterBar {
   }
 
   /**
-   * Drops the filters that name one folder's entries (task and session ids,
-   * also one still being typed): after a folder switch they would hide every entry.
+   * Drops the filters that name one source's rows (task and session ids, also one still being
+   * typed, an op and a status): after a switch they would hide every row.
    */
-  dropFolderFilters(): void {
+  dropSourceFilters(): void {
     clearTimeout(this.taskTimer);
     this.task.value = "";
     const f = this.options.filter;
-    if (f.taskId !== "" || f.sessionId !== "") {
-      this.set({ ...this.options, filter: { ...f, taskId: "", sessionId: "" } });
+    if (f.taskId !== "" || f.sessionId !== "" || f.ops.length > 0 || f.status !== "") {
+      this.set({ ...this.options, filter: { ...f, taskId: "", sessionId: "", ops: [], status: "" } });
     }
   }
 
@@ -208,9 +210,18 @@ export class FilterBar {
       }
       if (current && !values.some((v) => v.value === current)) sel.appendChild(option(current, label(current), true));
     };
-    fill(this.op, l10n.t("All ops"), facets?.ops ?? [], oneLine, f.ops[0] ?? "");
+    this.facets = facets;
+    const log = this.view !== null && !this.view.chain;
+    fill(this.op, log ? l10n.t("All actions") : l10n.t("All ops"), facets?.ops ?? [], oneLine, f.ops[0] ?? "");
     fill(this.status, l10n.t("Any status"), facets?.statuses ?? [], (s) => statusLabel(s), f.status);
-    fill(this.session, l10n.t("All sessions"), facets?.sessions ?? [], oneLine, f.sessionId);
+    const agent = this.view?.actor === "agent";
+    fill(
+      this.session,
+      agent ? l10n.t("All agents") : l10n.t("All sessions"),
+      facets?.sessions ?? [],
+      oneLine,
+      f.sessionId,
+    );
     clear(this.tasks);
     for (const t of facets?.tasks ?? []) {
       this.tasks.appendChild(
@@ -224,11 +235,35 @@ export class FilterBar {
     }
   }
 
-  /** Shows the folder choice when there is more than one folder. */
-  setFolders(folders: readonly FolderChoice[], current: string | null): void {
-    clear(this.folderSelect);
-    for (const f of folders) this.folderSelect.appendChild(option(f.uri, oneLine(f.name), f.uri === current));
-    this.folderSelect.hidden = folders.length < 2;
+  /** Shows the source choice when there is more than one. */
+  setSources(sources: readonly SourceChoice[], current: string | null): void {
+    clear(this.sourceSelect);
+    for (const c of sources) this.sourceSelect.appendChild(option(c.key, oneLine(c.name), c.key === current));
+    this.sourceSelect.hidden = sources.length < 2;
+  }
+
+  /** Shows only the controls that apply to the current source's rows, in its words. */
+  setView(view: TimelineView): void {
+    this.view = view;
+    this.changesOnly.hidden = !view.statusChanges;
+    this.fold.hidden = !view.snapshots;
+    this.link.hidden = !view.revealTask;
+    this.travel.hidden = !view.timeTravel;
+    const agent = view.actor === "agent";
+    setAttr(this.session, "aria-label", agent ? l10n.t("Filter by agent") : l10n.t("Filter by session"));
+    setAttr(this.op, "aria-label", view.chain ? l10n.t("Filter by op") : l10n.t("Filter by action"));
+    setAttr(
+      this.text,
+      "placeholder",
+      view.chain ? l10n.t("Find: seq, task, title, op, session, hash…") : l10n.t("Find: task, action, agent, summary…"),
+    );
+    this.status.title = view.statusChanges
+      ? l10n.t("Resulting status (the status an entry moved its task to)")
+      : l10n.t("Status");
+    if (!view.statusChanges && this.options.filter.changesOnly) {
+      this.set({ ...this.options, filter: { ...this.options.filter, changesOnly: false } });
+    }
+    this.setFacets(this.facets);
   }
 
   /** "N of M entries". */

@@ -104,8 +104,9 @@ const OP_ICONS: Readonly<Record<string, string>> = {
   impl_tournament_complete: "law",
 };
 
-/** The codicon of an op (a question mark for an unknown op). */
-export function opIcon(op: string): string {
+/** The codicon of an op: a ledger's unknown op is a question; another source's action a plain event mark. */
+export function opIcon(op: string, ledger = true): string {
+  if (!ledger) return "symbol-event";
   return Object.prototype.hasOwnProperty.call(OP_ICONS, op) ? OP_ICONS[op] : "question";
 }
 
@@ -136,14 +137,20 @@ export function statusLabel(s: string | null): string {
   return isKnownStatus(s) ? STATUS[s].label : oneLine(s);
 }
 
-/** Codicon of a status. */
-export function statusIcon(s: string | null): string {
-  return s !== null && isKnownStatus(s) ? STATUS[s].icon : "question";
+/** The outcome words of a log row (agloop's success, failure, skipped) and their codicons. */
+const OUTCOMES: Readonly<Record<string, string>> = { success: "pass", failure: "error", skipped: "circle-slash" };
+
+/** Codicon of a status (a ledger's unknown status is a question; a log's unknown outcome no icon). */
+export function statusIcon(s: string | null, ledger = true): string {
+  if (s !== null && isKnownStatus(s)) return STATUS[s].icon;
+  if (!ledger) return s !== null && Object.prototype.hasOwnProperty.call(OUTCOMES, s) ? OUTCOMES[s] : "blank";
+  return "question";
 }
 
-/** CSS class that colours a status (a fixed class for an unknown one). */
+/** CSS class that colours a status (a log's outcome its own; a fixed class for an unknown one). */
 export function statusClass(s: string | null): string {
-  return s !== null && isKnownStatus(s) ? `st-${s}` : "st-unknown";
+  if (s !== null && isKnownStatus(s)) return `st-${s}`;
+  return s !== null && Object.prototype.hasOwnProperty.call(OUTCOMES, s) ? `st-${s}` : "st-unknown";
 }
 
 /** Label of a chain state. */

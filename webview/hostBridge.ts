@@ -3,7 +3,7 @@
  * {@link WebviewToHost} messages, receives {@link HostToWebview} ones, and
  * keeps the page's saved state (getState/setState survive hide/show).
  */
-import type { HostToWebview, WebviewToHost } from "../src/protocol";
+import type { HostToWebview, WebviewToHost } from "../src/protocolTimeline";
 
 /** What VS Code's `acquireVsCodeApi()` returns. */
 interface VsCodeApi {
@@ -18,8 +18,8 @@ const HOST_TYPES: ReadonlySet<string> = new Set([
   "init",
   "page",
   "details",
-  "ledgerChanged",
-  "folders",
+  "sourceChanged",
+  "sources",
   "treeTask",
   "reveal",
   "notice",

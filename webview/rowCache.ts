@@ -6,7 +6,7 @@
  * showing — shifted when rows were inserted above — until fresh ones arrive,
  * so a live update never flickers.
  */
-import type { TimelinePage, TimelineRow } from "../src/protocol";
+import type { TimelinePage, TimelineRow } from "../src/protocolTimeline";
 
 /** Rows per page request. */
 export const PAGE_SIZE = 200;

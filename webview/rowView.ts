@@ -1,11 +1,12 @@
 /**
- * One recycled row element of the virtual list: an entry (chain state, seq,
- * op icon, task, status change, title, session, folded snapshot marker,
- * short hash, relative time with the absolute time on hover), a group header
- * (day and session), or a placeholder while its page loads. Every ledger
- * string is set as text (through {@link oneLine}), never as markup.
+ * One recycled row element of the virtual list: an entry (chain state, row id, op icon, task,
+ * status change, title, session, folded snapshot marker, short hash, relative time with the
+ * absolute time on hover — what the source's view says its rows have: a log that is no hash chain
+ * shows its action, task, status word, summary and agent instead), a group header (day, and the
+ * session when rows are grouped by actor), or a placeholder while its page loads. Every string
+ * from the files is set as text (through {@link oneLine}), never as markup.
  */
-import type { TimelineEntryRow, TimelineGroupRow, TimelineRow } from "../src/protocol";
+import type { TimelineEntryRow, TimelineGroupRow, TimelineRow, TimelineView } from "../src/protocolTimeline";
 import { clear, h, icon, setAttr, setIcon, setText } from "./dom";
 import { l10n } from "./l10n";
 import {
@@ -28,16 +29,18 @@ export const ROW_HEIGHT = 22;
 /** What the list tells a row besides its data. */
 export interface RowContext {
   readonly total: number;
-  readonly selectedSeq: number | null;
+  readonly selectedRowId: number | null;
   readonly activeIndex: number;
-  readonly travelSeq: number | null;
+  readonly travelRowId: number | null;
   readonly now: number;
+  /** What the current source's rows are. */
+  readonly view: TimelineView;
 }
 
 interface EntryParts {
   readonly mark: HTMLElement;
   readonly chain: HTMLElement;
-  readonly seq: HTMLElement;
+  readonly rowId: HTMLElement;
   readonly opIcon: HTMLElement;
   readonly op: HTMLElement;
   readonly task: HTMLElement;
@@ -74,14 +77,16 @@ export class RowView {
       this.el.dataset.index = String(index);
       setAttr(this.el, "id", `tl-row-${index}`);
     }
-    const stamp = `${index}|${rowId}|${ctx.selectedSeq}|${ctx.activeIndex === index}|${ctx.travelSeq}|${ctx.total}|${Math.floor(ctx.now / 30_000)}`;
+    const v = ctx.view;
+    const look = `${v.chain}${v.statusChanges}${v.groupByActor}${v.actor}`;
+    const stamp = `${index}|${rowId}|${ctx.selectedRowId}|${ctx.activeIndex === index}|${ctx.travelRowId}|${ctx.total}|${Math.floor(ctx.now / 30_000)}|${look}`;
     if (stamp === this.stamp && row !== undefined) return;
     this.stamp = row === undefined ? "" : stamp;
     if (row === undefined) this.bindPlaceholder();
     else if (row.kind === "group") this.bindGroup(row, ctx);
     else this.bindEntry(row, index, ctx);
     this.el.classList.toggle("active", ctx.activeIndex === index);
-    if (row?.kind !== "entry") delete this.el.dataset.seq;
+    if (row?.kind !== "entry") delete this.el.dataset.row;
   }
 
   /** Takes the row out of view: hidden, with no id, seq or role left behind. */
@@ -92,7 +97,7 @@ export class RowView {
     this.index = -1;
     this.el.removeAttribute("id");
     this.el.removeAttribute("aria-selected");
-    delete this.el.dataset.seq;
+    delete this.el.dataset.row;
     delete this.el.dataset.index;
     setAttr(this.el, "role", "presentation");
   }
@@ -118,15 +123,18 @@ export class RowView {
     setAttr(this.el, "role", "presentation");
     this.el.removeAttribute("aria-selected");
     const range = `${clockTime(row.oldest)} – ${clockTime(row.newest)}`;
+    this.el.append(icon("calendar", "g-icon"), h("span", { cls: "g-day", text: dayLabel(row.day, ctx.now) }));
+    if (ctx.view.groupByActor) {
+      this.el.append(
+        icon("account", "g-icon"),
+        h("span", {
+          cls: "g-session",
+          text: oneLine(row.sessionId),
+          title: actorTitle(ctx.view, row.sessionId),
+        }),
+      );
+    }
     this.el.append(
-      icon("calendar", "g-icon"),
-      h("span", { cls: "g-day", text: dayLabel(row.day, ctx.now) }),
-      icon("account", "g-icon"),
-      h("span", {
-        cls: "g-session",
-        text: oneLine(row.sessionId),
-        title: l10n.t("session {0}", oneLine(row.sessionId)),
-      }),
       h("span", { cls: "g-count", text: row.entries === 1 ? l10n.t("1 entry") : l10n.t("{0} entries", row.entries) }),
       h("span", { cls: "g-range", text: range }),
     );
@@ -138,7 +146,7 @@ export class RowView {
     const p: EntryParts = {
       mark: icon("blank", "c-mark"),
       chain: icon("pass", "c-chain"),
-      seq: span("c-seq"),
+      rowId: span("c-seq"),
       opIcon: icon("question", "c-opicon"),
       op: span("c-op"),
       task: span("c-task"),
@@ -158,7 +166,7 @@ export class RowView {
     const hashCell = h("span", { cls: "c-hashcell" }, [p.chain, p.hash]);
     this.el.append(
       p.mark,
-      h("span", { cls: "c-seqcell" }, [p.seq]),
+      h("span", { cls: "c-seqcell" }, [p.rowId]),
       opCell,
       p.task,
       change,
@@ -175,13 +183,13 @@ export class RowView {
   private bindEntry(row: TimelineEntryRow, index: number, ctx: RowContext): void {
     this.become("entry");
     const p = this.entryParts();
-    const selected = row.seq === ctx.selectedSeq;
-    const travel = row.seq === ctx.travelSeq;
+    const selected = row.rowId === ctx.selectedRowId;
+    const travel = row.rowId === ctx.travelRowId;
     setAttr(this.el, "role", "option");
     setAttr(this.el, "aria-selected", String(selected));
     setAttr(this.el, "aria-posinset", String(index + 1));
     setAttr(this.el, "aria-setsize", String(ctx.total));
-    this.el.dataset.seq = String(row.seq);
+    this.el.dataset.row = String(row.rowId);
     this.el.classList.toggle("selected", selected);
     this.el.classList.toggle("travel", travel);
     this.el.classList.toggle("quiet", row.op === "snapshot");
@@ -195,26 +203,30 @@ export class RowView {
       `c-chain chain-${row.chain}`,
     );
     p.chain.title = chainLabel(row.chain, row.chainKind);
-    setText(p.seq, `#${row.seq}`);
-    setIcon(p.opIcon, opIcon(row.op), "c-opicon");
+    setText(p.rowId, `#${row.rowId}`);
+    setIcon(p.opIcon, opIcon(row.op, ctx.view.chain), "c-opicon");
     setText(p.op, oneLine(row.op));
     setText(p.task, row.taskId === null ? "" : oneLine(row.taskId));
     p.task.title = row.taskId === null ? "" : l10n.t("task {0}", oneLine(row.taskId));
-    this.bindChange(row, p);
+    this.bindChange(row, p, ctx.view);
     const title = row.summary || row.taskTitle;
     setText(p.title, title ? oneLine(title) : "");
     p.title.title = title ? oneLine(title) : "";
     setText(p.session, oneLine(row.sessionId));
-    p.session.title = l10n.t("session {0}", oneLine(row.sessionId));
+    p.session.title = actorTitle(ctx.view, row.sessionId);
     setIcon(p.snap, row.snapshot ? "device-camera" : "blank", "c-snap");
-    p.snap.title = row.snapshot ? l10n.t("snapshot #{0} written right after this entry", row.snapshot.seq) : "";
+    p.snap.title = row.snapshot ? l10n.t("snapshot #{0} written right after this entry", row.snapshot.rowId) : "";
     setText(p.hash, shortHash(row.selfHash));
     p.hash.title = l10n.t("self_hash {0} — {1}", oneLine(row.selfHash), chainLabel(row.chain, row.chainKind));
     setText(p.time, relativeTime(row.timestamp, ctx.now));
     p.time.title = absoluteTime(row.timestamp);
     // What a screen reader says: "#12 update_task_status, task 1.2, coded to reviewed, session s1, 5 min ago, chain ok".
-    const said = [`#${row.seq} ${oneLine(row.op)}`, row.taskId !== null ? l10n.t("task {0}", oneLine(row.taskId)) : ""];
-    if (row.toStatus !== null) {
+    const said = [
+      `#${row.rowId} ${oneLine(row.op)}`,
+      row.taskId !== null ? l10n.t("task {0}", oneLine(row.taskId)) : "",
+    ];
+    if (row.toStatus !== null && !ctx.view.statusChanges) said.push(statusLabel(row.toStatus));
+    else if (row.toStatus !== null) {
       said.push(
         row.fromStatus !== row.toStatus
           ? l10n.t("{0} to {1}", statusLabel(row.fromStatus), statusLabel(row.toStatus))
@@ -226,15 +238,28 @@ export class RowView {
       );
     }
     said.push(
-      l10n.t("session {0}", oneLine(row.sessionId)),
+      ctx.view.chain ? "" : oneLine(row.summary ?? ""),
+      actorTitle(ctx.view, row.sessionId),
       relativeTime(row.timestamp, ctx.now),
-      chainLabel(row.chain, row.chainKind),
+      ctx.view.chain ? chainLabel(row.chain, row.chainKind) : "",
       travel ? l10n.t("shown in the Plan view") : "",
     );
     setAttr(this.el, "aria-label", said.filter(Boolean).join(", "));
   }
 
-  private bindChange(row: TimelineEntryRow, p: EntryParts): void {
+  /** A log row's status: one word with its icon (no "from → to": a log reports an outcome). */
+  private bindOutcome(row: TimelineEntryRow, p: EntryParts): void {
+    setIcon(p.fromIcon, "blank", "c-sicon");
+    setText(p.from, "");
+    setText(p.arrow, "");
+    setIcon(p.toIcon, statusIcon(row.toStatus, false), `c-sicon ${statusClass(row.toStatus)}`);
+    setText(p.to, row.toStatus === null ? "" : statusLabel(row.toStatus));
+    p.to.className = `c-to ${statusClass(row.toStatus)}`;
+    p.from.className = "c-from";
+  }
+
+  private bindChange(row: TimelineEntryRow, p: EntryParts, view: TimelineView): void {
+    if (!view.statusChanges) return this.bindOutcome(row, p);
     const hasStatus = row.toStatus !== null;
     // A retry or an escalation keeps the status: show what happened, not "coded → coded".
     const moved = hasStatus && row.fromStatus !== row.toStatus;
@@ -258,6 +283,11 @@ export class RowView {
     p.to.className = `c-to ${hasStatus ? statusClass(row.toStatus) : "c-note"}`;
     p.from.className = `c-from ${statusClass(row.fromStatus)}`;
   }
+}
+
+/** "session s1" or "agent coordinator": who wrote a row, in the source's word. */
+function actorTitle(view: TimelineView, actor: string): string {
+  return view.actor === "agent" ? l10n.t("agent {0}", oneLine(actor)) : l10n.t("session {0}", oneLine(actor));
 }
 
 /** What an entry without a status change did: "plan created", "snapshot", "evidence recorded"… ("" for nothing). */

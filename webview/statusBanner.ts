@@ -3,7 +3,7 @@
  * with a one-click way back to live), whether the ledger's chain is broken
  * (with a jump to the break), and short notices (copied, not found…).
  */
-import type { IntegritySummary } from "../src/protocol";
+import type { IntegritySummary } from "../src/protocolTimeline";
 import { button, clear, h, icon, setText } from "./dom";
 import { oneLine } from "./format";
 import { l10n } from "./l10n";
@@ -11,7 +11,7 @@ import { l10n } from "./l10n";
 /** What the banner's buttons ask for. */
 export interface BannerActions {
   backToLive(): void;
-  jumpTo(seq: number): void;
+  jumpTo(rowId: number): void;
 }
 
 /** Time travel, integrity and notices. */
@@ -31,24 +31,24 @@ export class StatusBanner {
   }
 
   /** Shows or hides the time-travel strip. */
-  setTravel(seq: number | null): void {
+  setTravel(rowId: number | null): void {
     clear(this.travel);
-    this.travel.hidden = seq === null;
-    if (seq === null) return;
+    this.travel.hidden = rowId === null;
+    if (rowId === null) return;
     const back = button("debug-continue", l10n.t("Back to live"));
     back.addEventListener("click", () => this.actions.backToLive());
-    const go = button("target", l10n.t("Go to #{0}", seq));
-    go.addEventListener("click", () => this.actions.jumpTo(seq));
+    const go = button("target", l10n.t("Go to #{0}", rowId));
+    go.addEventListener("click", () => this.actions.jumpTo(rowId));
     this.travel.append(
       icon("history"),
-      h("span", { cls: "grow", text: l10n.t("The Plan view shows the plan as of entry #{0}.", seq) }),
+      h("span", { cls: "grow", text: l10n.t("The Plan view shows the plan as of entry #{0}.", rowId) }),
       go,
       back,
     );
   }
 
   /** Shows or hides the broken-chain strip. */
-  setIntegrity(integrity: IntegritySummary | null, brokenSeq: number | null): void {
+  setIntegrity(integrity: IntegritySummary | null, brokenRowId: number | null): void {
     clear(this.broken);
     const bad = integrity !== null && !integrity.ok;
     this.broken.hidden = !bad;
@@ -63,9 +63,9 @@ export class StatusBanner {
       icon("error"),
       h("span", { cls: "grow", text: text.length > 400 ? `${text.slice(0, 400)}…` : text }),
     );
-    if (brokenSeq !== null) {
-      const go = button("target", l10n.t("Go to #{0}", brokenSeq));
-      go.addEventListener("click", () => this.actions.jumpTo(brokenSeq));
+    if (brokenRowId !== null) {
+      const go = button("target", l10n.t("Go to #{0}", brokenRowId));
+      go.addEventListener("click", () => this.actions.jumpTo(brokenRowId));
       this.broken.appendChild(go);
     }
   }

@@ -7,15 +7,16 @@
  * survive hide/show.
  */
 import type {
-  FolderChoice,
   HostToWebview,
   IntegritySummary,
   TimelineEntryRow,
   TimelinePage,
   TimelineQuery,
+  SourceChoice,
+  TimelineView,
   WebviewMessageOf,
   WebviewToHost,
-} from "../src/protocol";
+} from "../src/protocolTimeline";
 import { DetailsPane } from "./detailsPane";
 import { h } from "./dom";
 import { FilterBar, ViewOptions } from "./filterBar";
@@ -26,10 +27,10 @@ import { TimelinePager } from "./timelinePager";
 
 /** What survives hide/show. */
 export interface SavedState {
-  readonly folderUri: string | null;
+  readonly sourceKey: string | null;
   readonly options: ViewOptions;
-  readonly selectedSeq: number | null;
-  readonly anchorSeq: number | null;
+  readonly selectedRowId: number | null;
+  readonly anchorRowId: number | null;
   readonly anchorOffset: number;
 }
 
@@ -43,7 +44,18 @@ const DEFAULT_OPTIONS: ViewOptions = {
 
 const noSelection = () => l10n.t("Select an entry to see its payload, hashes and what it changed.");
 
-type WithoutFolder<T> = T extends unknown ? Omit<T, "folderUri"> : never;
+type WithoutSource<T> = T extends unknown ? Omit<T, "sourceKey"> : never;
+
+/** The view of a plain log (before a source is chosen). */
+const PLAIN_VIEW: TimelineView = {
+  chain: false,
+  statusChanges: false,
+  snapshots: false,
+  groupByActor: false,
+  actor: "agent",
+  timeTravel: false,
+  revealTask: false,
+};
 
 /** The page's controller. */
 export class TimelineApp {
@@ -54,12 +66,12 @@ export class TimelineApp {
   private readonly banner: StatusBanner;
   private readonly overlay = h("div", { cls: "tl-overlay", text: l10n.t("Loading the ledger…") });
   private readonly timeZone = safeTimeZone();
-  private folderUri: string | null = null;
-  private folders: readonly FolderChoice[] = [];
-  private travelSeq: number | null = null;
+  private sourceKey: string | null = null;
+  private sources: readonly SourceChoice[] = [];
+  private travelRowId: number | null = null;
   private integrity: IntegritySummary | null = null;
-  private selectedSeq: number | null;
-  private pendingAnchor: { seq: number; offset: number } | null;
+  private selectedRowId: number | null;
+  private pendingAnchor: { rowId: number; offset: number } | null;
   private detailsRequest = 0;
   private detailsTimer = 0;
   private saveTimer = 0;
@@ -71,101 +83,113 @@ export class TimelineApp {
     private readonly started: number,
   ) {
     const saved = this.bridge.loadState();
-    this.selectedSeq = saved.selectedSeq ?? null;
-    this.pendingAnchor = saved.anchorSeq ? { seq: saved.anchorSeq, offset: saved.anchorOffset ?? 0 } : null;
+    this.selectedRowId = saved.selectedRowId ?? null;
+    this.pendingAnchor = saved.anchorRowId ? { rowId: saved.anchorRowId, offset: saved.anchorOffset ?? 0 } : null;
     this.bar = new FilterBar(saved.options ?? DEFAULT_OPTIONS, {
       changed: (_o, filterChanged) =>
-        filterChanged ? this.reload(this.selectedSeq) : (this.save(), this.pager.list.render()),
-      jump: (seq) => this.jump(seq),
-      folder: (uri) => this.switchFolder(uri),
+        filterChanged ? this.reload(this.selectedRowId) : (this.save(), this.pager.list.render()),
+      jump: (rowId) => this.jump(rowId),
+      source: (key) => this.switchSource(key),
     });
     this.pager = new TimelinePager({
-      folderUri: () => this.folderUri,
+      sourceKey: () => this.sourceKey,
       query: () => this.query(),
       requestId: () => this.bridge.requestId(),
       post: (m) => this.bridge.post(m),
       accepted: (p) => this.accepted(p),
       painted: (reason) => this.reportRendered(this.opened ? reason : "open"),
-      located: (index, seq) => this.selectLocated(index, seq),
+      located: (index, rowId) => this.selectLocated(index, rowId),
       select: (row) => this.select(row),
-      activate: (row) => this.post({ type: "showPlanAsOf", seq: row.seq }),
+      activate: (row) => this.view.timeTravel && this.post({ type: "travel", rowId: row.rowId }),
       scrolled: () => {
         clearTimeout(this.saveTimer);
         this.saveTimer = window.setTimeout(() => this.save(), 200);
       },
-      context: () => ({ selectedSeq: this.selectedSeq, travelSeq: this.travelSeq, now: Date.now() }),
+      context: () => ({
+        selectedRowId: this.selectedRowId,
+        travelRowId: this.travelRowId,
+        now: Date.now(),
+        view: this.view,
+      }),
     });
     this.details = new DetailsPane({
-      showPlanAsOf: (seq) => this.post({ type: "showPlanAsOf", seq }),
-      openLine: (seq) => this.post({ type: "openLine", seq }),
+      travel: (rowId) => this.post({ type: "travel", rowId }),
+      openLine: (rowId) => this.post({ type: "openLine", rowId }),
       revealTask: (taskId) => this.post({ type: "revealTask", taskId, focus: true }),
-      copyHash: (seq, which) => this.post({ type: "copyHash", seq, which }),
+      copy: (rowId, value) => this.post({ type: "copy", rowId, value }),
     });
     this.banner = new StatusBanner({
       backToLive: () => this.post({ type: "backToLive" }),
-      jumpTo: (seq) => this.jump(seq),
+      jumpTo: (rowId) => this.jump(rowId),
     });
     const listWrap = h("div", { cls: "tl-listwrap" }, [this.pager.list.el, this.pager.newPill, this.overlay]);
     root.append(this.bar.el, this.banner.el, h("div", { cls: "tl-main" }, [listWrap, this.details.el]));
     this.bridge.listen((m) => this.receive(m));
     window.setInterval(() => this.pager.list.render(), 30_000);
-    this.bridge.post({ type: "ready", folderUri: saved.folderUri ?? null });
+    this.bridge.post({ type: "ready", sourceKey: saved.sourceKey ?? null });
   }
 
   private receive(m: HostToWebview): void {
     switch (m.type) {
       case "init":
-        this.folders = m.folders;
-        this.folderUri = m.folderUri;
-        this.travelSeq = m.travelSeq;
+        this.sources = m.sources;
+        this.sourceKey = m.sourceKey;
+        this.travelRowId = m.travelRowId;
         this.integrity = m.integrity;
-        this.bar.setFolders(m.folders, m.folderUri);
-        this.banner.setTravel(m.travelSeq);
+        this.bar.setSources(m.sources, m.sourceKey);
+        this.applyView();
+        this.banner.setTravel(m.travelRowId);
         if (m.focusTask !== null) {
           this.bar.set({ ...this.bar.value, filter: { ...DEFAULT_OPTIONS.filter, taskId: m.focusTask } });
         }
-        if (m.folderUri === null) return this.showOverlay(l10n.t("No workspace folder has .autodev/ state."));
-        if (m.locateSeq !== null) return this.reload(m.locateSeq, true);
+        if (m.sourceKey === null) return this.showOverlay(l10n.t("No workspace folder has state with a timeline."));
+        if (m.locateRowId !== null) return this.reload(m.locateRowId, true);
         if (m.firstPage && this.pendingAnchor === null && sameQuery(m.firstPage.query, this.query())) {
           return this.pager.firstPaint(m.firstPage.page);
         }
-        return this.reload(this.selectedSeq, false, this.pendingAnchor);
+        return this.reload(this.selectedRowId, false, this.pendingAnchor);
       case "page":
         if (this.pager.onPage(m.requestId, m.page) && !this.opened) this.reportRendered("open");
         return;
       case "details":
         if (m.requestId === this.detailsRequest) {
           if (m.detail) this.details.show(m.detail, Date.now());
-          else this.details.empty(l10n.t("That entry is no longer in the ledger."));
+          else this.details.empty(l10n.t("That row is no longer in the timeline."));
         }
         return;
-      case "ledgerChanged":
-        if (m.folderUri !== this.folderUri) return;
-        this.travelSeq = m.travelSeq;
+      case "sourceChanged":
+        if (m.sourceKey !== this.sourceKey) return;
+        this.travelRowId = m.travelRowId;
         this.integrity = m.integrity;
-        this.banner.setTravel(m.travelSeq);
-        this.banner.setIntegrity(m.integrity, this.pager.totals.brokenSeq);
+        this.banner.setTravel(m.travelRowId);
+        this.banner.setIntegrity(m.integrity, this.pager.totals.brokenRowId);
         this.pager.list.render();
-        if (m.entries !== this.pager.totals.entries) this.pager.liveUpdate();
+        if (m.rows !== this.pager.totals.entries) this.pager.liveUpdate();
         return;
-      case "folders":
-        this.folders = m.folders;
-        this.bar.setFolders(m.folders, this.folderUri);
-        if (!m.folders.some((f) => f.uri === this.folderUri)) this.switchFolder(m.folders[0]?.uri ?? null);
+      case "sources":
+        this.sources = m.sources;
+        this.bar.setSources(m.sources, this.sourceKey);
+        this.applyView();
+        if (!m.sources.some((c) => c.key === this.sourceKey)) this.switchSource(m.sources[0]?.key ?? null);
         return;
       case "treeTask":
-        if (m.folderUri !== this.folderUri || !this.bar.value.linkTree || this.bar.value.filter.taskId === m.taskId) {
+        if (
+          m.sourceKey !== this.sourceKey ||
+          !this.view.revealTask ||
+          !this.bar.value.linkTree ||
+          this.bar.value.filter.taskId === m.taskId
+        ) {
           return;
         }
         this.bar.set({ ...this.bar.value, filter: { ...this.bar.value.filter, taskId: m.taskId } });
-        return this.reload(this.selectedSeq);
+        return this.reload(this.selectedRowId);
       case "reveal":
-        if (m.folderUri !== this.folderUri) this.switchFolder(m.folderUri);
+        if (m.sourceKey !== this.sourceKey) this.switchSource(m.sourceKey);
         if (m.taskId !== null) {
           this.bar.set({ ...this.bar.value, filter: { ...DEFAULT_OPTIONS.filter, taskId: m.taskId } });
-          return this.reload(m.seq, m.seq !== null);
+          return this.reload(m.rowId, m.rowId !== null);
         }
-        if (m.seq !== null) this.jump(m.seq);
+        if (m.rowId !== null) this.jump(m.rowId);
         return;
       case "notice":
         return this.banner.notice(m.message);
@@ -175,12 +199,24 @@ export class TimelineApp {
     }
   }
 
-  /** Posts a message that names the current folder. */
-  private post(
-    m: WithoutFolder<WebviewMessageOf<"showPlanAsOf" | "openLine" | "copyHash" | "backToLive" | "revealTask">>,
-  ): void {
-    if (this.folderUri === null) return;
-    this.bridge.post({ ...m, folderUri: this.folderUri } as WebviewToHost);
+  /** What the current source's rows are and which controls apply (a plain log while none is chosen). */
+  private get view(): TimelineView {
+    return this.sources.find((c) => c.key === this.sourceKey)?.view ?? PLAIN_VIEW;
+  }
+
+  /** Shows the current source's fields and only its controls. */
+  private applyView(): void {
+    const view = this.view;
+    this.bar.setView(view);
+    this.details.setView(view);
+    this.pager.list.el.classList.toggle("plain", !view.chain);
+    this.pager.list.render();
+  }
+
+  /** Posts a message that names the current source. */
+  private post(m: WithoutSource<WebviewMessageOf<"travel" | "openLine" | "copy" | "backToLive" | "revealTask">>): void {
+    if (this.sourceKey === null) return;
+    this.bridge.post({ ...m, sourceKey: this.sourceKey } as WebviewToHost);
   }
 
   private query(): TimelineQuery {
@@ -189,19 +225,19 @@ export class TimelineApp {
   }
 
   private reload(
-    locateSeq: number | null,
+    locateRowId: number | null,
     selectIt = false,
-    anchor: { seq: number; offset: number } | null = null,
+    anchor: { rowId: number; offset: number } | null = null,
   ): void {
     this.pendingAnchor = null;
     this.save();
-    this.pager.reload(locateSeq, anchor, selectIt);
+    this.pager.reload(locateRowId, anchor, selectIt);
   }
 
   /** Counts, facets, the empty-state overlay and the broken-chain banner, from a page's totals. */
   private accepted(p: TimelinePage): void {
     this.bar.setCount(p.matched, p.entries);
-    this.banner.setIntegrity(this.integrity, p.brokenSeq);
+    this.banner.setIntegrity(this.integrity, p.brokenRowId);
     if (p.facets) {
       const key = JSON.stringify(
         [p.facets.ops, p.facets.statuses, p.facets.sessions, p.facets.tasks].map((l) => l.map((x) => x.value)),
@@ -217,60 +253,66 @@ export class TimelineApp {
   }
 
   /** Jumps to entry `seq`; when the filters hide it, clears them first. */
-  private jump(seq: number): void {
+  private jump(rowId: number): void {
     this.pager.locate(
-      seq,
+      rowId,
       (index) => {
         this.bar.jumped();
         this.pager.list.scrollToRow(index, "center");
         this.pager.list.setActive(index);
-        this.selectLocated(index, seq);
+        this.selectLocated(index, rowId);
         this.pager.list.el.focus();
       },
       () => {
         if (JSON.stringify(this.bar.value.filter) === JSON.stringify(DEFAULT_OPTIONS.filter)) {
-          return this.banner.notice(l10n.t("There is no entry #{0} in this ledger.", seq));
+          return this.banner.notice(l10n.t("There is no entry #{0} in this ledger.", rowId));
         }
-        this.banner.notice(l10n.t("The filters hid #{0}; they were cleared.", seq));
+        this.banner.notice(l10n.t("The filters hid #{0}; they were cleared.", rowId));
         this.bar.set({ ...this.bar.value, filter: DEFAULT_OPTIONS.filter });
-        this.reload(seq, true);
+        this.reload(rowId, true);
       },
     );
   }
 
   /** Selects the row a jump landed on; a folded snapshot selects its entry's row and shows the snapshot's details. */
-  private selectLocated(index: number, seq: number | null): void {
+  private selectLocated(index: number, rowId: number | null): void {
     const row = this.pager.rowAt(index);
-    if (row?.kind === "entry") return this.select(row, false, seq ?? row.seq);
-    if (seq !== null) this.select({ seq } as TimelineEntryRow, true);
+    if (row?.kind === "entry") return this.select(row, false, rowId ?? row.rowId);
+    if (rowId !== null) this.select({ rowId } as TimelineEntryRow, true);
   }
 
-  private select(row: TimelineEntryRow, detailsOnly = false, detailsSeq = row.seq): void {
-    this.selectedSeq = row.seq;
+  private select(row: TimelineEntryRow, detailsOnly = false, detailsRowId = row.rowId): void {
+    this.selectedRowId = row.rowId;
     this.save();
     this.pager.list.render();
-    this.details.loading(detailsSeq);
+    this.details.loading(detailsRowId);
     clearTimeout(this.detailsTimer);
     this.detailsTimer = window.setTimeout(() => {
-      if (this.folderUri === null) return;
+      if (this.sourceKey === null) return;
       this.detailsRequest = this.bridge.requestId();
-      this.bridge.post({ type: "details", requestId: this.detailsRequest, folderUri: this.folderUri, seq: detailsSeq });
+      this.bridge.post({
+        type: "details",
+        requestId: this.detailsRequest,
+        sourceKey: this.sourceKey,
+        rowId: detailsRowId,
+      });
     }, 60);
     if (detailsOnly) return;
-    if (this.bar.value.linkTree && row.taskId !== null) {
+    if (this.view.revealTask && this.bar.value.linkTree && row.taskId !== null) {
       this.post({ type: "revealTask", taskId: row.taskId, focus: false });
     }
-    if (this.bar.value.travelOnSelect) this.post({ type: "showPlanAsOf", seq: row.seq });
+    if (this.view.timeTravel && this.bar.value.travelOnSelect) this.post({ type: "travel", rowId: row.rowId });
   }
 
-  private switchFolder(uri: string | null): void {
-    if (uri !== this.folderUri) this.bar.dropFolderFilters();
-    this.folderUri = uri;
-    this.bar.setFolders(this.folders, uri);
-    this.selectedSeq = null;
+  private switchSource(key: string | null): void {
+    if (key !== this.sourceKey) this.bar.dropSourceFilters();
+    this.sourceKey = key;
+    this.bar.setSources(this.sources, key);
+    this.applyView();
+    this.selectedRowId = null;
     this.details.empty(noSelection());
-    if (uri === null) return this.showOverlay(l10n.t("No workspace folder has .autodev/ state."));
-    this.bridge.post({ type: "setFolder", folderUri: uri });
+    if (key === null) return this.showOverlay(l10n.t("No workspace folder has state with a timeline."));
+    this.bridge.post({ type: "setSource", sourceKey: key });
     this.reload(null);
   }
 
@@ -282,10 +324,10 @@ export class TimelineApp {
   private save(): void {
     const a = this.pager.anchor();
     this.bridge.saveState({
-      folderUri: this.folderUri,
+      sourceKey: this.sourceKey,
       options: this.bar.value,
-      selectedSeq: this.selectedSeq,
-      anchorSeq: a?.seq ?? null,
+      selectedRowId: this.selectedRowId,
+      anchorRowId: a?.rowId ?? null,
       anchorOffset: a?.offset ?? 0,
     });
   }
@@ -297,7 +339,7 @@ export class TimelineApp {
       const totals = this.pager.totals;
       if (reason === "open" && (this.opened || (shown.length === 0 && totals.total > 0))) return;
       shown.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
-      const firstSeq = shown[0]?.dataset.seq ? Number(shown[0].dataset.seq) : null;
+      const firstRowId = shown[0]?.dataset.row ? Number(shown[0].dataset.row) : null;
       this.opened = true;
       this.bridge.post({
         type: "rendered",
@@ -305,7 +347,7 @@ export class TimelineApp {
         rows: shown.length,
         total: totals.total,
         matched: totals.matched,
-        firstSeq,
+        firstRowId,
         ms: performance.now() - this.started,
       });
     });

@@ -7,7 +7,13 @@
  * live update — rows inserted above shift the scroll offset by as much, so
  * the rows in view stay put, and an "N new" button counts what arrived.
  */
-import type { TimelineEntryRow, TimelinePage, TimelineQuery, TimelineRow, WebviewMessageOf } from "../src/protocol";
+import type {
+  TimelineEntryRow,
+  TimelinePage,
+  TimelineQuery,
+  TimelineRow,
+  WebviewMessageOf,
+} from "../src/protocolTimeline";
 import { button } from "./dom";
 import { count } from "./format";
 import { l10n } from "./l10n";
@@ -16,18 +22,18 @@ import { ROW_HEIGHT, RowContext } from "./rowView";
 import { VirtualList } from "./virtualList";
 
 /** Totals of the last page. */
-export type PageTotals = Pick<TimelinePage, "generation" | "entries" | "matched" | "total" | "brokenSeq">;
+export type PageTotals = Pick<TimelinePage, "generation" | "entries" | "matched" | "total" | "brokenRowId">;
 
 /** A row in view to keep in place: its seq, display row and pixel offset from the viewport's top. */
 export interface Anchor {
-  readonly seq: number;
+  readonly rowId: number;
   readonly row: number;
   readonly offset: number;
 }
 
 /** What the pager needs from the page. */
 export interface PagerHost {
-  folderUri(): string | null;
+  sourceKey(): string | null;
   query(): TimelineQuery;
   requestId(): number;
   post(m: WebviewMessageOf<"query">): void;
@@ -36,7 +42,7 @@ export interface PagerHost {
   /** Rows were painted after opening or an update. */
   painted(reason: "open" | "update"): void;
   /** A jump or a located reload landed on display row `index` (for entry `seq`). */
-  located(index: number, seq: number | null): void;
+  located(index: number, rowId: number | null): void;
   select(row: TimelineEntryRow): void;
   activate(row: TimelineEntryRow): void;
   scrolled(): void;
@@ -51,7 +57,7 @@ export class TimelinePager {
   readonly newPill = button("arrow-up", "", { cls: "tl-newpill" });
   private readonly cache = new RowCache((offset, limit) => this.send(offset, limit, null, null, false));
   private readonly controls = new Map<number, Control>();
-  private last: PageTotals = { generation: 0, entries: 0, matched: 0, total: 0, brokenSeq: null };
+  private last: PageTotals = { generation: 0, entries: 0, matched: 0, total: 0, brokenRowId: null };
   private newCount = 0;
   private updating = false;
   private updateAgain = false;
@@ -87,24 +93,24 @@ export class TimelinePager {
   send(
     offset: number,
     limit: number,
-    anchorSeq: number | null,
-    locateSeq: number | null,
+    anchorRowId: number | null,
+    locateRowId: number | null,
     facets: boolean,
     control?: Control,
   ): number {
     const requestId = this.host.requestId();
-    const folderUri = this.host.folderUri();
-    if (folderUri === null) return requestId;
+    const sourceKey = this.host.sourceKey();
+    if (sourceKey === null) return requestId;
     if (control) this.controls.set(requestId, control);
     this.host.post({
       type: "query",
       requestId,
-      folderUri,
+      sourceKey,
       query: this.host.query(),
       offset,
       limit,
-      anchorSeq,
-      locateSeq,
+      anchorRowId,
+      locateRowId,
       facets,
     });
     return requestId;
@@ -131,19 +137,19 @@ export class TimelinePager {
   }
 
   /** Starts over (new folder or filter): totals, facets, then the rows around `locateSeq` (selected when `selectIt`) or `anchor`. */
-  reload(locateSeq: number | null, anchor: { seq: number; offset: number } | null = null, selectIt = false): void {
+  reload(locateRowId: number | null, anchor: { rowId: number; offset: number } | null = null, selectIt = false): void {
     this.cache.reset(false);
     this.controls.clear();
     this.updating = false;
     this.updateAgain = false;
     this.setNew(0);
-    this.send(0, PAGE_SIZE, anchor?.seq ?? null, locateSeq, true, (p) => {
+    this.send(0, PAGE_SIZE, anchor?.rowId ?? null, locateRowId, true, (p) => {
       this.accept(p);
       this.list.setTotal(p.total);
       if (p.located !== null) {
         this.list.scrollToRow(p.located, "center");
         this.list.setActive(p.located);
-        if (selectIt) this.host.located(p.located, locateSeq);
+        if (selectIt) this.host.located(p.located, locateRowId);
       } else if (anchor && p.anchorRow !== null) this.list.scrollTop = p.anchorRow * ROW_HEIGHT + anchor.offset;
       else this.list.scrollTop = 0;
       this.list.render();
@@ -171,7 +177,7 @@ export class TimelinePager {
     const atTop = this.list.scrollTop < ROW_HEIGHT / 2;
     const anchor = this.anchor();
     const before = this.last;
-    this.send(0, atTop ? PAGE_SIZE : 0, anchor?.seq ?? null, null, true, (p) => {
+    this.send(0, atTop ? PAGE_SIZE : 0, anchor?.rowId ?? null, null, true, (p) => {
       this.updating = false;
       if (p.generation !== before.generation) return this.reload(null, anchor);
       const delta = anchor && p.anchorRow !== null ? p.anchorRow - anchor.row : p.total - before.total;
@@ -194,8 +200,8 @@ export class TimelinePager {
   }
 
   /** Finds entry `seq` under the current filter: `found(index)` or `missing()`. */
-  locate(seq: number, found: (index: number) => void, missing: () => void): void {
-    this.send(0, 0, null, seq, false, (p) => (p.located !== null ? found(p.located) : missing()));
+  locate(rowId: number, found: (index: number) => void, missing: () => void): void {
+    this.send(0, 0, null, rowId, false, (p) => (p.located !== null ? found(p.located) : missing()));
   }
 
   /** The first entry row in view and its offset from the top of the viewport. */
@@ -204,7 +210,7 @@ export class TimelinePager {
     const top = Math.floor(scrollTop / ROW_HEIGHT);
     for (let i = top; i < top + this.list.visibleRows() + 1; i++) {
       const r = this.cache.get(i);
-      if (r?.kind === "entry") return { seq: r.seq, row: i, offset: scrollTop - i * ROW_HEIGHT };
+      if (r?.kind === "entry") return { rowId: r.rowId, row: i, offset: scrollTop - i * ROW_HEIGHT };
     }
     return null;
   }
@@ -215,7 +221,7 @@ export class TimelinePager {
       entries: p.entries,
       matched: p.matched,
       total: p.total,
-      brokenSeq: p.brokenSeq,
+      brokenRowId: p.brokenRowId,
     };
     if (p.rows.length > 0) this.cache.store(p);
     this.host.accepted(p);

@@ -5,7 +5,7 @@
  * Up/Down, Home/End move the active row (selection follows it), Enter
  * activates. ARIA: role listbox, rows are options with posinset/setsize.
  */
-import type { TimelineEntryRow, TimelineRow } from "../src/protocol";
+import type { TimelineEntryRow, TimelineRow } from "../src/protocolTimeline";
 import { h, setAttr } from "./dom";
 import { ROW_HEIGHT, RowContext, RowView } from "./rowView";
 

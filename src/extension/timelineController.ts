@@ -1,14 +1,14 @@
 /**
  * The host side of one timeline webview (panel or view): validates every message with the zod
- * schemas of src/protocol.ts, answers page and details requests through the worker's
+ * schemas of src/protocolTimeline.ts, answers page and details requests through the worker's
  * source-neutral timeline requests (rows are filtered and paged there), runs what the webview asks
  * for (open a row's line, copy a value, time travel, reveal a task — always looking the data up
  * itself, and only where the source offers it), pushes live changes, and follows the state tree's
  * selection. A timeline shows one source of one workspace folder at a time, named by its key.
  */
 import * as vscode from "vscode";
-import type { HostToWebview, TimelinePage, TimelineQuery, WebviewMessageOf, WebviewToHost } from "../protocol";
-import { parseWebviewMessage } from "../protocol";
+import type { HostToWebview, TimelinePage, TimelineQuery, WebviewMessageOf, WebviewToHost } from "../protocolTimeline";
+import { parseWebviewMessage } from "../protocolTimeline";
 import { EMPTY_FILTER } from "../core/timeline/timelineQuery";
 import { Disposable } from "./disposable";
 import type { SourceFolder } from "./sources/sourceAdapter";
@@ -20,20 +20,20 @@ const WARM_ROWS = 200;
 
 /** What a command asked the timeline to show first (a source key, or a folder URI for its first timeline). */
 export interface TimelineIntent {
-  readonly folderUri?: string;
-  readonly seq?: number;
+  readonly sourceKey?: string;
+  readonly rowId?: number;
   readonly taskId?: string;
 }
 
 /** One webview's controller. */
 export class TimelineController extends Disposable {
-  private folderUri: string | null = null;
+  private sourceKey: string | null = null;
   private intent: TimelineIntent;
   private readonly openedAt = Date.now();
   /** When the webview said ready, and when the first page went back (ms after opening). */
   private readonly marks: { ready?: number; page?: number; pageWorkerMs?: number } = {};
   /** The default query's first page, once the warm-up request answered. */
-  private warm: { folderUri: string; query: TimelineQuery; page: TimelinePage } | null = null;
+  private warm: { sourceKey: string; query: TimelineQuery; page: TimelinePage } | null = null;
   private changeTimer: NodeJS.Timeout | undefined;
   /** Task id this timeline revealed in the tree (its selection echo is ignored once). */
   private echoTask: string | null = null;
@@ -56,7 +56,7 @@ export class TimelineController extends Disposable {
     this.intent = intent;
     this.register(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     this.register(services.folders.onDidChange((f) => this.onSourceChange(f)));
-    this.warmUp(intent.folderUri ?? timelineChoices(services.folders)[0]?.uri);
+    this.warmUp(intent.sourceKey ?? timelineChoices(services.folders)[0]?.key);
   }
 
   /** The source `key` names (a folder URI names its first source with a timeline); throws when gone. */
@@ -83,11 +83,11 @@ export class TimelineController extends Disposable {
         query,
         offset: 0,
         limit: WARM_ROWS,
-        anchorSeq: null,
-        locateSeq: null,
+        anchorRowId: null,
+        locateRowId: null,
         facets: true,
       })
-      .then((page) => (this.warm = { folderUri: s.key, query, page }))
+      .then((page) => (this.warm = { sourceKey: s.key, query, page }))
       .catch(() => undefined);
   }
 
@@ -97,15 +97,15 @@ export class TimelineController extends Disposable {
 
   /** The source this timeline shows (its key), once known. */
   get currentFolderUri(): string | null {
-    return this.folderUri;
+    return this.sourceKey;
   }
 
   /** Shows a source, a row or a task's rows (from a command while already open). */
   reveal(intent: TimelineIntent): void {
-    const asked = intent.folderUri ? timelineSourceOf(this.services.folders, intent.folderUri)?.key : undefined;
-    const folderUri = asked ?? this.folderUri;
-    if (!folderUri) return;
-    this.post({ type: "reveal", folderUri, seq: intent.seq ?? null, taskId: intent.taskId ?? null });
+    const asked = intent.sourceKey ? timelineSourceOf(this.services.folders, intent.sourceKey)?.key : undefined;
+    const sourceKey = asked ?? this.sourceKey;
+    if (!sourceKey) return;
+    this.post({ type: "reveal", sourceKey, rowId: intent.rowId ?? null, taskId: intent.taskId ?? null });
   }
 
   /** The state tree selected a task of a source: the timeline filters to it (unless this timeline caused it). */
@@ -114,7 +114,7 @@ export class TimelineController extends Disposable {
       this.echoTask = null;
       return;
     }
-    this.post({ type: "treeTask", folderUri: sourceKey, taskId });
+    this.post({ type: "treeTask", sourceKey: sourceKey, taskId });
   }
 
   /** Handles one raw message from the webview; exported behaviour for tests. */
@@ -139,10 +139,10 @@ export class TimelineController extends Disposable {
     switch (m.type) {
       case "ready":
         this.marks.ready ??= Date.now() - this.openedAt;
-        return this.init(m.folderUri);
+        return this.init(m.sourceKey);
       case "query": {
-        const s = this.source(m.folderUri);
-        this.folderUri = s.key;
+        const s = this.source(m.sourceKey);
+        this.sourceKey = s.key;
         const asked = Date.now();
         const result = await this.services.worker.request({
           ...this.address(s),
@@ -150,8 +150,8 @@ export class TimelineController extends Disposable {
           query: m.query,
           offset: m.offset,
           limit: m.limit,
-          anchorSeq: m.anchorSeq,
-          locateSeq: m.locateSeq,
+          anchorRowId: m.anchorRowId,
+          locateRowId: m.locateRowId,
           facets: m.facets,
         });
         if (this.marks.page === undefined) {
@@ -161,31 +161,35 @@ export class TimelineController extends Disposable {
         return this.post({ type: "page", requestId: m.requestId, page: result });
       }
       case "details": {
-        const s = this.source(m.folderUri);
-        const detail = await this.services.worker.request({ ...this.address(s), type: "timelineDetail", rowId: m.seq });
+        const s = this.source(m.sourceKey);
+        const detail = await this.services.worker.request({
+          ...this.address(s),
+          type: "timelineDetail",
+          rowId: m.rowId,
+        });
         return this.post({ type: "details", requestId: m.requestId, detail });
       }
-      case "setFolder":
-        this.folderUri = this.source(m.folderUri).key;
+      case "setSource":
+        this.sourceKey = this.source(m.sourceKey).key;
         return;
-      case "copyHash":
-        return this.copy(this.source(m.folderUri), m.seq, `${m.which}_hash`);
+      case "copy":
+        return this.copy(this.source(m.sourceKey), m.rowId, m.value);
       case "openLine": {
-        const s = this.source(m.folderUri);
-        const ref = await this.services.worker.request({ ...this.address(s), type: "timelineRef", rowId: m.seq });
+        const s = this.source(m.sourceKey);
+        const ref = await this.services.worker.request({ ...this.address(s), type: "timelineRef", rowId: m.rowId });
         if (ref) await this.services.openFile(s, ref.file, ref.line);
         return;
       }
-      case "showPlanAsOf":
+      case "travel":
       case "backToLive": {
-        const s = this.source(m.folderUri);
+        const s = this.source(m.sourceKey);
         if (!s.timeline.travel) {
           return this.post({ type: "notice", message: vscode.l10n.t("{0} has no time travel.", s.displayName) });
         }
-        return s.timeline.travel(m.type === "showPlanAsOf" ? m.seq : null);
+        return s.timeline.travel(m.type === "travel" ? m.rowId : null);
       }
       case "revealTask":
-        return this.revealTask(this.source(m.folderUri), m.taskId, m.focus);
+        return this.revealTask(this.source(m.sourceKey), m.taskId, m.focus);
       case "rendered":
         return this.rendered(m);
     }
@@ -216,42 +220,42 @@ export class TimelineController extends Disposable {
   }
 
   private onSourceChange(s: SourceFolder | undefined): void {
-    if (s === undefined) return this.post({ type: "folders", folders: timelineChoices(this.services.folders) });
-    if (s.key !== this.folderUri || !s.timeline) return;
+    if (s === undefined) return this.post({ type: "sources", sources: timelineChoices(this.services.folders) });
+    if (s.key !== this.sourceKey || !s.timeline) return;
     clearTimeout(this.changeTimer);
     this.changeTimer = setTimeout(() => {
       const t = s.timeline;
       if (!t) return;
       this.post({
-        type: "ledgerChanged",
-        folderUri: s.key,
-        entries: t.rows,
-        travelSeq: t.travelRowId,
+        type: "sourceChanged",
+        sourceKey: s.key,
+        rows: t.rows,
+        travelRowId: t.travelRowId,
         integrity: t.integrity,
       });
     }, 50);
   }
 
   private init(saved: string | null): void {
-    const folders = timelineChoices(this.services.folders);
+    const sources = timelineChoices(this.services.folders);
     const known = (key: string | null | undefined) => {
       const k = key ? timelineSourceOf(this.services.folders, key)?.key : undefined;
-      return k && folders.some((c) => c.uri === k) ? k : null;
+      return k && sources.some((c) => c.key === k) ? k : null;
     };
-    this.folderUri = known(this.intent.folderUri) ?? known(saved) ?? folders[0]?.uri ?? null;
-    const s = this.folderUri ? timelineSourceOf(this.services.folders, this.folderUri) : undefined;
+    this.sourceKey = known(this.intent.sourceKey) ?? known(saved) ?? sources[0]?.key ?? null;
+    const s = this.sourceKey ? timelineSourceOf(this.services.folders, this.sourceKey) : undefined;
     const warm =
-      this.warm && this.warm.folderUri === this.folderUri && s && this.warm.page.entries === s.timeline.rows
+      this.warm && this.warm.sourceKey === this.sourceKey && s && this.warm.page.entries === s.timeline.rows
         ? this.warm
         : null;
     this.post({
       type: "init",
-      folders,
-      folderUri: this.folderUri,
-      travelSeq: s?.timeline.travelRowId ?? null,
+      sources,
+      sourceKey: this.sourceKey,
+      travelRowId: s?.timeline.travelRowId ?? null,
       integrity: s?.timeline.integrity ?? null,
       focusTask: this.intent.taskId ?? null,
-      locateSeq: this.intent.seq ?? null,
+      locateRowId: this.intent.rowId ?? null,
       firstPage: warm ? { query: warm.query, page: warm.page } : null,
     });
     this.intent = {};

@@ -17,14 +17,14 @@ function intentOf(services: TimelineServices, arg: unknown, extra: unknown): Tim
   if (arg && typeof arg === "object" && "id" in arg && "kind" in arg) {
     const node = arg as StateNode;
     const task = services.tree.taskOf(node);
-    if (task) return { folderUri: task.folder.key, taskId: task.taskId };
+    if (task) return { sourceKey: task.folder.key, taskId: task.taskId };
     const folder = services.tree.folderOf(node);
-    if (folder) return { folderUri: folder.key };
+    if (folder) return { sourceKey: folder.key };
   }
-  const folderUri = typeof arg === "string" ? arg : undefined;
-  if (typeof extra === "number" && Number.isSafeInteger(extra) && extra > 0) return { folderUri, seq: extra };
-  if (typeof extra === "string" && extra.length > 0) return { folderUri, taskId: extra };
-  return { folderUri };
+  const sourceKey = typeof arg === "string" ? arg : undefined;
+  if (typeof extra === "number" && Number.isSafeInteger(extra) && extra > 0) return { sourceKey, rowId: extra };
+  if (typeof extra === "string" && extra.length > 0) return { sourceKey, taskId: extra };
+  return { sourceKey };
 }
 
 /** Registers the timeline panel/view and its commands; returns the panel owner (tests use it). */

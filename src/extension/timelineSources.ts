@@ -4,7 +4,8 @@
  * names that folder's first source with a timeline.
  */
 import * as vscode from "vscode";
-import type { FolderChoice } from "../protocol";
+import type { SourceChoice, TimelineView } from "../protocolTimeline";
+import { LOG_TIMELINE_FEATURES } from "../core/timeline/sourceTimeline";
 import type { FolderTimeline, SourceFolder } from "./sources/sourceAdapter";
 import type { StateFolders } from "./sources/stateFolders";
 
@@ -15,11 +16,20 @@ function hasTimeline(s: SourceFolder): s is TimelineSource {
   return s.timeline !== null;
 }
 
+/** What a source's rows are and which controls apply: its features, and what its adapter can do in the tree. */
+export function timelineViewOf(s: TimelineSource): TimelineView {
+  return {
+    ...(s.source.timelineFeatures ?? LOG_TIMELINE_FEATURES),
+    timeTravel: !!s.timeline.travel,
+    revealTask: !!s.timeline.revealTask,
+  };
+}
+
 /** The timelines to choose from, labelled for the picker. */
-export function timelineChoices(folders: StateFolders): FolderChoice[] {
+export function timelineChoices(folders: StateFolders): SourceChoice[] {
   const all = folders.all.filter(hasTimeline);
   const crowded = all.length > 1 || (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
-  return all.map((s) => ({ uri: s.key, name: s.timeline.label(crowded) }));
+  return all.map((s) => ({ key: s.key, name: s.timeline.label(crowded), view: timelineViewOf(s) }));
 }
 
 /** The source a key (or a folder URI) names, if it has a timeline. */

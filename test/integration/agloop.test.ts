@@ -150,7 +150,7 @@ describe("agloop source in VS Code", function () {
     assert.equal(await icon("task-003"), "play-circle");
   });
 
-  it("opens a checkpoint as a diff against state.json", async () => {
+  it("opens a checkpoint as a read-only diff against state.json", async () => {
     const a = await api();
     const clean = await agloopOf(a, "agloop-clean");
     const cp = (await agloopItems(a, clean)).find(
@@ -166,11 +166,58 @@ describe("agloop source in VS Code", function () {
       "no diff editor opened",
     );
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input as vscode.TabInputTextDiff;
-    assert.equal(input.modified.fsPath, path.join(clean.cwd, ".agloop", "state.json"));
+    // Both sides are read-only copies: no revert arrow rewrites agloop's state in one click.
+    assert.deepEqual([input.original.scheme, input.modified.scheme], ["autodev-view", "autodev-view"]);
+    assert.ok(input.modified.path.endsWith("/state.json"), input.modified.path);
+    const right = await vscode.workspace.openTextDocument(input.modified);
+    assert.equal(right.getText(), fs.readFileSync(path.join(clean.cwd, ".agloop", "state.json"), "utf8"));
     const left = await vscode.workspace.openTextDocument(input.original);
     assert.equal(JSON.parse(left.getText()).compaction_context.compaction_count, 1);
     assert.ok(!left.getText().includes("_checkpoint"));
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+  });
+
+  it("opens log.json as JSON Lines, and a checkpoint diff adds nothing to Problems that is not ours", async () => {
+    const a = await api();
+    const clean = await agloopOf(a, "agloop-clean");
+    const log = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(clean.cwd, ".agloop", "log.json")));
+    await vscode.window.showTextDocument(log, { preview: false });
+    assert.equal(log.languageId, "jsonl", "log.json is JSON Lines (package.json contributes the file pattern)");
+    const cp = (await agloopItems(a, clean)).find((i) => i.item.contextValue === "agloop.checkpoint");
+    assert.ok(cp?.item.command, "a checkpoint node with a click command");
+    await vscode.commands.executeCommand(cp.item.command.command, ...(cp.item.command.arguments ?? []));
+    const diff = await eventually(
+      () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff,
+      20_000,
+    );
+    assert.ok(diff, "no diff editor opened");
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input as vscode.TabInputTextDiff;
+    // The control, opened last: a JSON file whose $schema nobody knows gets the JSON extension's warning,
+    // so the extension is running and has looked at the documents opened before it.
+    const controlFile = path.join(clean.cwd, "schema-control.json");
+    fs.writeFileSync(controlFile, '{ "$schema": "no-such-schema-for-this-test" }\n');
+    try {
+      const control = await vscode.workspace.openTextDocument(vscode.Uri.file(controlFile));
+      await vscode.window.showTextDocument(control, { preview: false });
+      assert.ok(
+        await eventually(
+          () => vscode.languages.getDiagnostics(control.uri).some((d) => /schema/i.test(d.message)),
+          60_000,
+        ),
+        "the JSON extension never reported the control's unknown $schema",
+      );
+      const foreign = (uri: vscode.Uri) =>
+        vscode.languages
+          .getDiagnostics(uri)
+          .filter((d) => d.source !== "agloop")
+          .map((d) => `${d.source}: ${d.message}`);
+      assert.deepEqual(foreign(input.original), [], "the checkpoint side: its $schema resolves to an empty schema");
+      assert.deepEqual(foreign(input.modified), [], "the state.json side: the same");
+      assert.deepEqual(foreign(log.uri), [], "log.json: not parsed as one JSON document");
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      fs.rmSync(controlFile, { force: true });
+    }
   });
 
   it("a folder with .autodev/ shows agloop too once .agloop/ appears in it", async () => {

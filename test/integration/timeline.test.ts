@@ -13,7 +13,7 @@ import type { TimelineController } from "../../src/extension/timelineController"
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { LedgerSession } from "../../src/core/sources/autodev/ledger/ledgerSession";
 import { EMPTY_FILTER, TimelineIndex } from "../../src/core/timeline/timelineQuery";
-import type { TimelineFilter } from "../../src/protocol";
+import type { TimelineFilter } from "../../src/protocolTimeline";
 import { autodevOf, eventually, extension } from "./helpers";
 
 async function api(): Promise<StateApi> {
@@ -43,6 +43,8 @@ describe("ledger timeline", function () {
 
   const folder = () => autodevOf(a).folders.folders[0];
   const uri = () => folder().folder.uri.toString();
+  /** The timeline names a source by its key. */
+  const key = () => folder().key;
   /** How many entries a filter matches, computed here from the ledger with the core (not through the extension). */
   const expectedMatched = async (filter: Partial<TimelineFilter> = {}) => {
     const s = new LedgerSession(folder().cwd);
@@ -51,7 +53,7 @@ describe("ledger timeline", function () {
     const query = { filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots: true, timeZone: "UTC" };
     return index.page(
       query,
-      { offset: 0, limit: 0, anchorSeq: null, locateSeq: null, facets: false },
+      { offset: 0, limit: 0, anchorRowId: null, locateRowId: null, facets: false },
       () => null,
       0,
       null,
@@ -64,7 +66,7 @@ describe("ledger timeline", function () {
     assert.ok(await eventually(() => (ctrl.lastRendered?.rows ?? 0) > 0, 60_000), "the webview never reported rows");
     const r = ctrl.lastRendered!;
     assert.equal(r.matched, await expectedMatched(), "the webview shows every entry");
-    assert.ok(r.firstSeq !== null && r.firstSeq >= 1);
+    assert.ok(r.firstRowId !== null && r.firstRowId >= 1);
     assert.ok(ctrl.openMs !== null && ctrl.openMs > 0);
     assert.equal(ctrl.rejected, 0, "the webview sent nothing invalid");
   });
@@ -83,16 +85,16 @@ describe("ledger timeline", function () {
   });
 
   it("the webview's 'Show plan as of' time-travels the tree, 'Back to live' returns", async () => {
-    await ctrl.receive({ type: "showPlanAsOf", folderUri: uri(), seq: 13 });
+    await ctrl.receive({ type: "travel", sourceKey: key(), rowId: 13 });
     assert.ok(await eventually(() => folder().timeTravel?.seq === 13, 10_000), "no time travel");
-    await ctrl.receive({ type: "backToLive", folderUri: uri() });
+    await ctrl.receive({ type: "backToLive", sourceKey: key() });
     assert.ok(await eventually(() => folder().timeTravel === null, 10_000), "still travelling");
   });
 
   it("copies a hash the host looks up itself, and opens the entry's line", async () => {
-    await ctrl.receive({ type: "copyHash", folderUri: uri(), seq: 3, which: "self" });
+    await ctrl.receive({ type: "copy", sourceKey: key(), rowId: 3, value: "self_hash" });
     assert.match(await vscode.env.clipboard.readText(), /^[0-9a-f]{16,64}$/);
-    await ctrl.receive({ type: "openLine", folderUri: uri(), seq: 3 });
+    await ctrl.receive({ type: "openLine", sourceKey: key(), rowId: 3 });
     assert.ok(
       await eventually(() => vscode.window.activeTextEditor?.document.uri.fsPath === folder().ledgerFile, 10_000),
       "the ledger did not open",
@@ -118,9 +120,9 @@ describe("ledger timeline", function () {
 
   it("refuses malformed or unknown messages without acting on them", async () => {
     const rejected = ctrl.rejected;
-    await ctrl.receive({ type: "openLine", folderUri: uri(), seq: "3" });
+    await ctrl.receive({ type: "openLine", sourceKey: key(), rowId: "3" });
     await ctrl.receive({ type: "executeCommand", command: "workbench.action.terminal.new" });
-    await ctrl.receive({ type: "showPlanAsOf", folderUri: uri(), seq: 5, extra: true });
+    await ctrl.receive({ type: "travel", sourceKey: key(), rowId: 5, extra: true });
     await ctrl.receive("<img src=x onerror=alert(1)>");
     assert.equal(ctrl.rejected, rejected + 4);
     assert.equal(folder().timeTravel, null);

@@ -145,7 +145,8 @@ describe("agloop source", function () {
     const rows = await agloopSource.timeline?.(clean);
     assert.equal(rows?.length, logLines.length);
     const first = JSON.parse(logLines[2]);
-    assert.deepEqual(rows?.[2], {
+    const { fields, ...row } = rows![2];
+    assert.deepEqual(row, {
       index: 3,
       time: first.timestamp,
       actor: first.agent,
@@ -156,6 +157,22 @@ describe("agloop source", function () {
       file: ".agloop/log.json",
       line: 3,
     });
+    // The details pane's fields: every field of the entry, in the protocol's order, the metadata as JSON.
+    const expected = [
+      ["time", first.timestamp],
+      ["agent", first.agent],
+      ["action", first.action],
+      ["phase", first.phase],
+      ["task", first.task_id],
+      ["status", first.status],
+      ["input", first.input_summary],
+      ["output", first.output_summary],
+      ["metadata", first.metadata ? JSON.stringify(first.metadata, null, 2) : null],
+    ].filter((f) => f[1]);
+    assert.deepEqual(
+      fields?.map((f) => [f.name, f.value]),
+      expected,
+    );
   });
 
   it("untrusted text: Markdown, HTML and terminal escapes are neutralised in labels and tooltips", async () => {

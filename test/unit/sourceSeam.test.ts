@@ -28,7 +28,7 @@ import { StateWatcher } from "../../src/extension/sources/stateWatcher";
 import { StateTreeProvider } from "../../src/extension/stateTreeProvider";
 import type { StateWorkerClient } from "../../src/extension/stateWorkerClient";
 import { TimelineController } from "../../src/extension/timelineController";
-import type { HostToWebview } from "../../src/protocol";
+import type { HostToWebview } from "../../src/protocolTimeline";
 
 /** The fake source: `.seam/state.json` holds `{"tasks": [...], "bad": n}`; `bad` lines become errors. */
 const SEAM: StateSource = {
@@ -174,27 +174,30 @@ describe("the seam: a fake source through the default adapter and the generic ho
     };
     const ctrl = new TimelineController(webview, services as never, {});
     disposables.push(ctrl);
-    receive({ type: "ready", folderUri: null });
+    receive({ type: "ready", sourceKey: null });
     await until(() => posted.some((m) => m.type === "init"), "init");
     const init = posted.find((m) => m.type === "init") as Extract<HostToWebview, { type: "init" }>;
-    assert.deepEqual(init.folders, [{ uri: `file://${dir}|seam`, name: "Seam" }]);
+    assert.deepEqual(
+      init.sources.map((c) => [c.key, c.name, c.view.chain, c.view.timeTravel]),
+      [[`file://${dir}|seam`, "Seam", false, false]],
+    );
     const query = { filter: EMPTY_FILTER, foldSnapshots: true, timeZone: "UTC" };
     receive({
       type: "query",
       requestId: 7,
-      folderUri: init.folderUri,
+      sourceKey: init.sourceKey,
       query,
       offset: 0,
       limit: 50,
-      anchorSeq: null,
-      locateSeq: null,
+      anchorRowId: null,
+      locateRowId: null,
       facets: false,
     });
     await until(() => posted.some((m) => m.type === "page"), "a page");
     const page = posted.find((m) => m.type === "page") as Extract<HostToWebview, { type: "page" }>;
     const rows = page.page.rows.filter((r) => r.kind === "entry");
     assert.deepEqual(
-      rows.map((r) => (r.kind === "entry" ? [r.seq, r.op, r.taskId, r.summary] : null)),
+      rows.map((r) => (r.kind === "entry" ? [r.rowId, r.op, r.taskId, r.summary] : null)),
       [
         [2, "task_added", "S-2", "added S-2"],
         [1, "task_added", "S-1", "added S-1"],

@@ -14,7 +14,7 @@ import { registerSourceForTest } from "../../src/core/sources/sourceRegistry";
 import { SourceTimelineRow, StateSource } from "../../src/core/sources/stateSource";
 import { AUTODEV_SOURCE } from "../../src/core/sources/autodev/autodevSource";
 import { EMPTY_FILTER } from "../../src/core/timeline/timelineQuery";
-import type { TimelineEntryRow, TimelinePage } from "../../src/protocol";
+import type { TimelineEntryDetail, TimelineEntryRow, TimelinePage } from "../../src/protocolTimeline";
 import { REPO_ROOT } from "./fixtures";
 
 const ROWS: SourceTimelineRow[] = [
@@ -79,8 +79,8 @@ function query(filter: Partial<typeof EMPTY_FILTER> = {}) {
     query: { filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots: true, timeZone: "UTC" },
     offset: 0,
     limit: 50,
-    anchorSeq: null,
-    locateSeq: null,
+    anchorRowId: null,
+    locateRowId: null,
     facets: true,
   };
 }
@@ -119,7 +119,7 @@ describe("source timelines in the worker", () => {
       ...query(),
     })) as TimelinePage;
     assert.deepEqual(
-      entries(page).map((r) => [r.seq, r.op, r.sessionId, r.taskId, r.toStatus, r.summary]),
+      entries(page).map((r) => [r.rowId, r.op, r.sessionId, r.taskId, r.toStatus, r.summary]),
       [
         [3, "verify", "verifier", "T-1", "passed", "all criteria met"],
         [2, "task_done", "executor", "T-1", "complete", "wrote a.ts"],
@@ -127,6 +127,13 @@ describe("source timelines in the worker", () => {
       ],
     );
     assert.deepEqual(page.facets?.ops.map((f) => f.value).sort(), ["phase_change", "task_done", "verify"]);
+    // Three agents taking turns on one day: one day header, not one per agent (a source without features is a log).
+    assert.deepEqual(
+      page.rows
+        .filter((r) => r.kind === "group")
+        .map((g) => (g.kind === "group" ? [g.day, g.sessionId, g.entries] : [])),
+      [["2026-01-01", "", 3]],
+    );
   });
 
   it("filters by action (op), actor (session) and task like the ledger timeline", async () => {
@@ -137,7 +144,7 @@ describe("source timelines in the worker", () => {
       ...query({ ops: ["task_done"] }),
     })) as TimelinePage;
     assert.deepEqual(
-      entries(byOp).map((r) => r.seq),
+      entries(byOp).map((r) => r.rowId),
       [2],
     );
     const byActor = (await handleSourceRequest({
@@ -147,7 +154,7 @@ describe("source timelines in the worker", () => {
       ...query({ sessionId: "verifier" }),
     })) as TimelinePage;
     assert.deepEqual(
-      entries(byActor).map((r) => r.seq),
+      entries(byActor).map((r) => r.rowId),
       [3],
     );
     const byTask = (await handleSourceRequest({
@@ -157,7 +164,7 @@ describe("source timelines in the worker", () => {
       ...query({ taskId: "T-1" }),
     })) as TimelinePage;
     assert.deepEqual(
-      entries(byTask).map((r) => r.seq),
+      entries(byTask).map((r) => r.rowId),
       [3, 2],
     );
   });
@@ -168,9 +175,22 @@ describe("source timelines in the worker", () => {
       cwd: dir,
       kind: "fake-timeline",
       rowId: 2,
-    })) as { row: TimelineEntryRow; payload: string; diff: unknown };
+    })) as TimelineEntryDetail;
     assert.equal(detail.row.summary, "wrote a.ts");
-    assert.match(detail.payload, /^\.fake\/log\.json:3\n\nwrote a\.ts$/);
+    assert.equal(detail.file, ".fake/log.json");
+    // A row that names no fields of its own gets the default ones: who, what, which task, status, summary.
+    assert.deepEqual(
+      detail.fields.map((f) => [f.name, f.value]),
+      [
+        ["time", "2026-01-01T10:05:00Z"],
+        ["agent", "executor"],
+        ["action", "task_done"],
+        ["task", "T-1"],
+        ["status", "complete"],
+        ["summary", "wrote a.ts"],
+      ],
+    );
+    assert.equal(detail.payload, "");
     assert.equal(detail.diff, null);
     assert.deepEqual(await handleSourceRequest({ type: "timelineRef", cwd: dir, kind: "fake-timeline", rowId: 3 }), {
       rowId: 3,

@@ -1,10 +1,10 @@
-// What the host accepts from the timeline webview (src/protocol.ts): every message type in its
+// What the host accepts from the timeline webview (src/protocolTimeline.ts): every message type in its
 // exact shape, nothing else — unknown types, extra keys, wrong types, oversized values and
 // non-objects are refused.
 import * as assert from "node:assert/strict";
-import { parseWebviewMessage } from "../../src/protocol";
+import { parseWebviewMessage } from "../../src/protocolTimeline";
 
-const folderUri = "file:///work/ws";
+const sourceKey = "file:///work/ws|autodev";
 const query = {
   filter: { ops: ["snapshot"], taskId: "1.1", sessionId: "", status: "", text: "abc", changesOnly: true },
   foldSnapshots: true,
@@ -12,17 +12,27 @@ const query = {
 };
 
 const VALID: unknown[] = [
-  { type: "ready", folderUri: null },
-  { type: "ready", folderUri },
-  { type: "query", requestId: 1, folderUri, query, offset: 0, limit: 200, anchorSeq: null, locateSeq: 5, facets: true },
-  { type: "details", requestId: 2, folderUri, seq: 3 },
-  { type: "setFolder", folderUri },
-  { type: "copyHash", folderUri, seq: 3, which: "prev" },
-  { type: "openLine", folderUri, seq: 3 },
-  { type: "showPlanAsOf", folderUri, seq: 3 },
-  { type: "backToLive", folderUri },
-  { type: "revealTask", folderUri, taskId: "1.1", focus: false },
-  { type: "rendered", reason: "open", rows: 40, total: 100, matched: 90, firstSeq: 100, ms: 12.5 },
+  { type: "ready", sourceKey: null },
+  { type: "ready", sourceKey },
+  {
+    type: "query",
+    requestId: 1,
+    sourceKey,
+    query,
+    offset: 0,
+    limit: 200,
+    anchorRowId: null,
+    locateRowId: 5,
+    facets: true,
+  },
+  { type: "details", requestId: 2, sourceKey, rowId: 3 },
+  { type: "setSource", sourceKey },
+  { type: "copy", sourceKey, rowId: 3, value: "prev_hash" },
+  { type: "openLine", sourceKey, rowId: 3 },
+  { type: "travel", sourceKey, rowId: 3 },
+  { type: "backToLive", sourceKey },
+  { type: "revealTask", sourceKey, taskId: "1.1", focus: false },
+  { type: "rendered", reason: "open", rows: 40, total: 100, matched: 90, firstRowId: 100, ms: 12.5 },
 ];
 
 describe("timeline protocol validation", () => {
@@ -35,17 +45,17 @@ describe("timeline protocol validation", () => {
   });
 
   it("refuses extra keys at any depth (strict objects)", () => {
-    assert.equal(parseWebviewMessage({ type: "openLine", folderUri, seq: 3, line: 1 }).ok, false);
+    assert.equal(parseWebviewMessage({ type: "openLine", sourceKey, rowId: 3, line: 1 }).ok, false);
     assert.equal(
       parseWebviewMessage({
         type: "query",
         requestId: 1,
-        folderUri,
+        sourceKey,
         query: { ...query, extra: 1 },
         offset: 0,
         limit: 1,
-        anchorSeq: null,
-        locateSeq: null,
+        anchorRowId: null,
+        locateRowId: null,
         facets: false,
       }).ok,
       false,
@@ -54,18 +64,18 @@ describe("timeline protocol validation", () => {
       parseWebviewMessage({
         type: "query",
         requestId: 1,
-        folderUri,
+        sourceKey,
         query: { ...query, filter: { ...query.filter, regex: ".*" } },
         offset: 0,
         limit: 1,
-        anchorSeq: null,
-        locateSeq: null,
+        anchorRowId: null,
+        locateRowId: null,
         facets: false,
       }).ok,
       false,
     );
     assert.equal(
-      parseWebviewMessage(JSON.parse('{"type":"backToLive","folderUri":"x","__proto__":{"polluted":1}}')).ok,
+      parseWebviewMessage(JSON.parse('{"type":"backToLive","sourceKey":"x","__proto__":{"polluted":1}}')).ok,
       false,
     );
   });
@@ -73,14 +83,17 @@ describe("timeline protocol validation", () => {
   it("refuses unknown types, missing fields and wrong types", () => {
     const bad: unknown[] = [
       { type: "executeCommand", command: "workbench.action.terminal.new" },
-      { type: "openLine", folderUri },
-      { type: "openLine", folderUri, seq: "3" },
-      { type: "openLine", folderUri, seq: 0 },
-      { type: "openLine", folderUri, seq: 1.5 },
-      { type: "copyHash", folderUri, seq: 3, which: "other" },
-      { type: "revealTask", folderUri, taskId: "", focus: true },
+      { type: "openLine", sourceKey },
+      { type: "openLine", sourceKey, rowId: "3" },
+      { type: "openLine", sourceKey, rowId: 0 },
+      { type: "openLine", sourceKey, rowId: 1.5 },
+      { type: "copy", sourceKey, rowId: 3, value: "other" },
+      { type: "revealTask", sourceKey, taskId: "", focus: true },
+      // The old protocol's words: a folder URI and a seq are not what the host reads any more.
+      { type: "showPlanAsOf", folderUri: sourceKey, seq: 3 },
+      { type: "openLine", folderUri: sourceKey, seq: 3 },
       { type: "ready" },
-      { folderUri },
+      { sourceKey },
       null,
       "openLine",
       42,
@@ -93,12 +106,12 @@ describe("timeline protocol validation", () => {
     const big = {
       type: "query",
       requestId: 1,
-      folderUri,
+      sourceKey,
       query,
       offset: 0,
       limit: 501,
-      anchorSeq: null,
-      locateSeq: null,
+      anchorRowId: null,
+      locateRowId: null,
       facets: false,
     };
     assert.equal(parseWebviewMessage(big).ok, false);
@@ -115,14 +128,14 @@ describe("timeline protocol validation", () => {
       false,
     );
     assert.equal(
-      parseWebviewMessage({ type: "revealTask", folderUri, taskId: "x".repeat(201), focus: true }).ok,
+      parseWebviewMessage({ type: "revealTask", sourceKey, taskId: "x".repeat(201), focus: true }).ok,
       false,
     );
-    assert.equal(parseWebviewMessage({ type: "setFolder", folderUri: "f".repeat(5000) }).ok, false);
+    assert.equal(parseWebviewMessage({ type: "setSource", sourceKey: "f".repeat(5000) }).ok, false);
   });
 
   it("explains a refusal briefly", () => {
-    const r = parseWebviewMessage({ type: "openLine", folderUri, seq: "x" });
-    assert.ok(!r.ok && r.error.includes("seq") && r.error.length <= 500);
+    const r = parseWebviewMessage({ type: "openLine", sourceKey, rowId: "x" });
+    assert.ok(!r.ok && r.error.includes("rowId") && r.error.length <= 500);
   });
 });

@@ -2,7 +2,7 @@
 // snapshot folding, grouping by session and day, paging, jump/anchor rows, facets, chain states,
 // and its speed and memory on 100,000 entries.
 import * as assert from "node:assert/strict";
-import type { TimelineEntryRow, TimelineFilter, TimelineQuery } from "../../src/protocol";
+import type { TimelineEntryRow, TimelineFilter, TimelineQuery } from "../../src/protocolTimeline";
 import {
   EMPTY_FILTER,
   TimelineIndex,
@@ -52,13 +52,14 @@ const q = (filter: Partial<TimelineFilter> = {}, foldSnapshots = true, timeZone 
   timeZone,
 });
 const noTitles = () => null;
-const all: { offset: number; limit: number; anchorSeq: number | null; locateSeq: number | null; facets: boolean } = {
-  offset: 0,
-  limit: 500,
-  anchorSeq: null,
-  locateSeq: null,
-  facets: false,
-};
+const all: { offset: number; limit: number; anchorRowId: number | null; locateRowId: number | null; facets: boolean } =
+  {
+    offset: 0,
+    limit: 500,
+    anchorRowId: null,
+    locateRowId: null,
+    facets: false,
+  };
 
 function pageOf(
   index: TimelineIndex,
@@ -69,7 +70,7 @@ function pageOf(
   return index.page(query, { ...all, ...req }, titleOf, 1, null);
 }
 const seqs = (rows: readonly { kind: string }[]) =>
-  rows.filter((r): r is TimelineEntryRow => r.kind === "entry").map((r) => r.seq);
+  rows.filter((r): r is TimelineEntryRow => r.kind === "entry").map((r) => r.rowId);
 
 describe("timeline view model", () => {
   describe("status-change derivation", () => {
@@ -176,7 +177,7 @@ describe("timeline view model", () => {
       assert.equal(p.rows[0].kind, "group");
       assert.deepEqual(seqs(p.rows), [5, 3, 1]);
       const r3 = p.rows[2] as TimelineEntryRow;
-      assert.deepEqual(r3.snapshot && r3.snapshot.seq, 4);
+      assert.deepEqual(r3.snapshot && r3.snapshot.rowId, 4);
       assert.equal((p.rows[1] as TimelineEntryRow).snapshot, null);
       const unfolded = pageOf(index, q({}, false));
       assert.deepEqual(seqs(unfolded.rows), [5, 4, 3, 2, 1]);
@@ -210,7 +211,7 @@ describe("timeline view model", () => {
       );
       const p = pageOf(index, q({ taskId: "1" }));
       assert.deepEqual(seqs(p.rows), [2]);
-      assert.equal((p.rows[1] as TimelineEntryRow).snapshot?.seq, 3);
+      assert.equal((p.rows[1] as TimelineEntryRow).snapshot?.rowId, 3);
     });
 
     it("starts a group when the session or the local day changes", () => {
@@ -260,13 +261,13 @@ describe("timeline view model", () => {
     });
 
     it("locates a seq (a folded snapshot lands on its entry) and reports hidden ones as null", () => {
-      const p = pageOf(index, q(), { limit: 0, locateSeq: 999, anchorSeq: 998 });
+      const p = pageOf(index, q(), { limit: 0, locateRowId: 999, anchorRowId: 998 });
       assert.equal(p.rows.length, 0);
       assert.equal(p.located, 1);
       assert.equal(p.anchorRow, 2);
-      assert.equal(pageOf(index, q(), { limit: 0, locateSeq: 1000 }).located, 1);
-      assert.equal(pageOf(index, q({ status: "tested" }), { limit: 0, locateSeq: 3 }).located, null);
-      assert.equal(pageOf(index, q(), { limit: 0, locateSeq: 5000 }).located, null);
+      assert.equal(pageOf(index, q(), { limit: 0, locateRowId: 1000 }).located, 1);
+      assert.equal(pageOf(index, q({ status: "tested" }), { limit: 0, locateRowId: 3 }).located, null);
+      assert.equal(pageOf(index, q(), { limit: 0, locateRowId: 5000 }).located, null);
     });
 
     it("an append shifts the old rows by the rows inserted above them", () => {
@@ -279,9 +280,9 @@ describe("timeline view model", () => {
       ]);
       const live = full.slice(0, 3);
       const li = new TimelineIndex(live, 1);
-      const before = pageOf(li, q(), { anchorSeq: 1 });
+      const before = pageOf(li, q(), { anchorRowId: 1 });
       live.push(...full.slice(3));
-      const after = pageOf(li, q(), { anchorSeq: 1 });
+      const after = pageOf(li, q(), { anchorRowId: 1 });
       assert.equal(after.total - before.total, 1);
       assert.equal(after.anchorRow! - before.anchorRow!, 1);
       assert.deepEqual(seqs(after.rows), [4, 2, 1]);
@@ -332,11 +333,11 @@ describe("timeline view model", () => {
         ["ok", "unverified", "unverified"],
       );
       const p = new TimelineIndex(e, 1).page(q({}, false), all, noTitles, 1, brk);
-      assert.equal(p.brokenSeq, 2);
+      assert.equal(p.brokenRowId, 2);
       assert.deepEqual(
         p.rows
           .filter((r): r is TimelineEntryRow => r.kind === "entry")
-          .map((r) => `${r.seq}:${r.chain}:${r.chainKind}`),
+          .map((r) => `${r.rowId}:${r.chain}:${r.chainKind}`),
         ["3:unverified:null", "2:broken:prev_hash_mismatch", "1:ok:null"],
       );
     });

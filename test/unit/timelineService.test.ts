@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { TimelineEntryRow, TimelinePage, TimelineQuery } from "../../src/protocol";
+import type { TimelineEntryRow, TimelinePage, TimelineQuery } from "../../src/protocolTimeline";
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { handleRequest } from "../../src/core/worker/stateWorker";
 import { WorkerMessage, WorkerRequest, WorkerResults } from "../../src/core/worker/workerProtocol";
@@ -41,8 +41,8 @@ const page = (
   extra: Partial<{
     offset: number;
     limit: number;
-    anchorSeq: number | null;
-    locateSeq: number | null;
+    anchorRowId: number | null;
+    locateRowId: number | null;
     facets: boolean;
   }> = {},
 ): Promise<TimelinePage> =>
@@ -53,8 +53,8 @@ const page = (
     query: q,
     offset: 0,
     limit: 500,
-    anchorSeq: null,
-    locateSeq: null,
+    anchorRowId: null,
+    locateRowId: null,
     facets: false,
     ...extra,
   });
@@ -77,22 +77,22 @@ describe("timeline worker service", () => {
     assert.equal(p.rows[0].kind, "group");
     const rows = entryRows(p);
     assert.deepEqual(
-      rows.map((r) => r.seq),
+      rows.map((r) => r.rowId),
       [20, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1],
     );
-    const r3 = rows.find((r) => r.seq === 3)!;
+    const r3 = rows.find((r) => r.rowId === 3)!;
     assert.deepEqual(
-      [r3.taskId, r3.fromStatus, r3.toStatus, r3.change, r3.chain, r3.snapshot?.seq],
+      [r3.taskId, r3.fromStatus, r3.toStatus, r3.change, r3.chain, r3.snapshot?.rowId],
       ["1.1", "pending", "in_progress", "status", "ok", 4],
     );
     assert.equal(r3.taskTitle, "Create hello module");
-    assert.equal(rows.find((r) => r.seq === 20)!.snapshot?.seq, 21);
+    assert.equal(rows.find((r) => r.rowId === 20)!.snapshot?.rowId, 21);
     assert.ok(p.facets!.ops.some((o) => o.value === "update_task_status"));
     const unfolded = await page(cwd, query({}, false));
     assert.equal(entryRows(unfolded).length, 21);
     const blocked = await page(cwd, query({ status: "blocked" }));
     assert.deepEqual(
-      entryRows(blocked).map((r) => r.seq),
+      entryRows(blocked).map((r) => r.rowId),
       [13],
     );
   });
@@ -101,7 +101,7 @@ describe("timeline worker service", () => {
     const cwd = await fixture("python-small");
     const d3 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 3 }))!;
     assert.match(d3.payload, /"task_id": "1\.1"/);
-    assert.equal(d3.prevHash, entryRows(await page(cwd, query({}, false))).find((r) => r.seq === 2)!.selfHash);
+    assert.equal(d3.prevHash, entryRows(await page(cwd, query({}, false))).find((r) => r.rowId === 2)!.selfHash);
     assert.deepEqual(d3.diff!.changed, [
       {
         taskId: "1.1",
@@ -131,7 +131,7 @@ describe("timeline worker service", () => {
 
   it("live appends grow the same generation and shift the old rows", async () => {
     const cwd = await fixture("python-small");
-    const before = await page(cwd, query(), { anchorSeq: 3 });
+    const before = await page(cwd, query(), { anchorRowId: 3 });
     await appendEntry(
       cwd,
       "update_task_status",
@@ -151,13 +151,13 @@ describe("timeline worker service", () => {
       "sess-live",
     );
     await ask<"source">({ type: "source", kind: "autodev", cwd, request: { type: "refresh" } });
-    const after = await page(cwd, query(), { anchorSeq: 3 });
+    const after = await page(cwd, query(), { anchorRowId: 3 });
     assert.equal(after.generation, before.generation);
     assert.equal(after.entries, 23);
     assert.equal(after.total - before.total, 3, "a new session group and two entries");
     assert.equal(after.anchorRow! - before.anchorRow!, 3);
     const top = entryRows(after)[0];
-    assert.deepEqual([top.seq, top.sessionId, top.change], [23, "sess-live", "evidence"]);
+    assert.deepEqual([top.rowId, top.sessionId, top.change], [23, "sess-live", "evidence"]);
   });
 
   it("a tampered ledger (through the bundled worker thread): broken at the edited entry, unverified after it", async function () {
@@ -193,12 +193,12 @@ describe("timeline worker service", () => {
         query: query({}, false),
         offset: 0,
         limit: 100,
-        anchorSeq: null,
-        locateSeq: null,
+        anchorRowId: null,
+        locateRowId: null,
         facets: false,
       });
-      assert.equal(p.brokenSeq, 13);
-      const chain = new Map(entryRows(p).map((r) => [r.seq, r.chain]));
+      assert.equal(p.brokenRowId, 13);
+      const chain = new Map(entryRows(p).map((r) => [r.rowId, r.chain]));
       assert.deepEqual([chain.get(12), chain.get(13), chain.get(14)], ["ok", "broken", "unverified"]);
       const d = (await call<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 13 }))!;
       assert.ok(
@@ -224,7 +224,7 @@ describe("timeline worker service", () => {
     const cwd = await fixture("hostile");
     const p = await page(cwd, query({}, false), { facets: true });
     assert.equal(p.entries, 14);
-    assert.equal(p.brokenSeq, null);
+    assert.equal(p.brokenRowId, null);
     const rows = entryRows(p);
     assert.ok(rows.some((r) => r.taskId === HOSTILE_TASK_ID && r.toStatus === "in_progress"));
     assert.ok(rows.some((r) => r.sessionId === HOSTILE_SESSIONS[1]));

@@ -8,6 +8,7 @@
  * optional adapter under `src/extension/sources/<kind>/` where VS Code needs something special.
  */
 import type { PlanGraph } from "../graph/planGraph";
+import type { TimelineFeatures, TimelineField } from "../timeline/timelineTypes";
 import type { SourceWorkerHandler } from "./sourceWorker";
 
 /**
@@ -151,6 +152,8 @@ export interface SourceTimelineRow {
   /** The file and line the row came from. */
   readonly file: string;
   readonly line: number;
+  /** What the details pane shows, in order (default: time, agent, action, task, status and the summary). */
+  readonly fields?: readonly TimelineField[];
 }
 
 /** What a source action would write, shown to the user before it runs. */
@@ -204,6 +207,8 @@ export interface StateSource {
     location: SourceLocation,
     format: "md" | "html" | "json",
   ): Promise<{ readonly text: string; readonly ok: boolean; readonly verdict: string }>;
+  /** What its timeline rows are (default: a log of agents' actions, no chain, no status changes, by day). */
+  readonly timelineFeatures?: TimelineFeatures;
   /** The plan as a graph (tasks and their dependencies); omitted when the source has no plan. */
   graph?(location: SourceLocation): Promise<PlanGraph>;
   /** What `runAction` would write (for a confirmation), or a reason it cannot run. */

@@ -7,6 +7,8 @@
  */
 import type {
   TimelineEntryDetail,
+  TimelineFeatures,
+  TimelineField,
   TimelineIndexEntry,
   TimelinePage,
   TimelinePageRequest,
@@ -17,6 +19,28 @@ import { TimelineIndex } from "./timelineQuery";
 
 /** Longest summary shown in a row (the details pane shows the row's whole text). */
 const MAX_ROW_SUMMARY = 500;
+
+/** What the rows of a source without declared features are: a log of agents' actions. */
+export const LOG_TIMELINE_FEATURES: TimelineFeatures = {
+  chain: false,
+  statusChanges: false,
+  snapshots: false,
+  groupByActor: false,
+  actor: "agent",
+};
+
+/** The details of a row that names none of its own: who, what, which task, the status and the summary. */
+function defaultFields(row: SourceTimelineRow): TimelineField[] {
+  const out: TimelineField[] = [];
+  const add = (name: string, value: string | null) => value && out.push({ name, value });
+  add("time", row.time);
+  add("agent", row.actor);
+  add("action", row.action);
+  add("task", row.taskId);
+  add("status", row.status);
+  add("summary", row.summary);
+  return out;
+}
 
 interface Cached {
   readonly rows: readonly SourceTimelineRow[];
@@ -50,12 +74,13 @@ export class SourceTimelineService {
   private generation = 1_000_000;
 
   /** Takes a source's current rows (call after every read; unchanged rows keep the index). */
-  update(key: string, rows: readonly SourceTimelineRow[]): void {
+  update(key: string, rows: readonly SourceTimelineRow[], features: TimelineFeatures = LOG_TIMELINE_FEATURES): void {
     const old = this.cache.get(key);
     if (old && sameRows(old.rows, rows)) return;
     const bySeq = new Map<number, SourceTimelineRow>();
     for (const r of rows) bySeq.set(r.index, r);
-    this.cache.set(key, { rows, index: new TimelineIndex(rows.map(entryOfRow), this.generation++), bySeq });
+    const index = new TimelineIndex(rows.map(entryOfRow), this.generation++, features.groupByActor);
+    this.cache.set(key, { rows, index, bySeq });
   }
 
   /** True when a source's rows are loaded. */
@@ -73,25 +98,26 @@ export class SourceTimelineService {
     const c = this.get(key);
     const page = c.index.page(req.query, req, () => null, 0, null);
     const rows = page.rows.map((r) =>
-      r.kind === "entry" ? { ...r, summary: clip(c.bySeq.get(r.seq)?.summary ?? "") } : r,
+      r.kind === "entry" ? { ...r, summary: clip(c.bySeq.get(r.rowId)?.summary ?? "") } : r,
     );
     return { ...page, rows };
   }
 
-  /** The details pane of row `seq`: its fields and whole summary, no payload or plan diff. */
-  detail(key: string, seq: number): TimelineEntryDetail | null {
+  /** The details pane of row `rowId`: the fields its source names (or the default ones), no payload or plan diff. */
+  detail(key: string, rowId: number): TimelineEntryDetail | null {
     const c = this.get(key);
-    const i = c.index.indexOfSeq(seq);
-    const src = c.bySeq.get(seq);
+    const i = c.index.indexOfSeq(rowId);
+    const src = c.bySeq.get(rowId);
     if (i < 0 || !src) return null;
     const row = { ...c.index.entryRow(i, () => null, null), summary: clip(src.summary) };
-    const text = [`${src.file}:${src.line}`, src.summary].filter(Boolean).join("\n\n");
     return {
       row,
+      file: src.file,
+      fields: src.fields ?? defaultFields(src),
       prevHash: "",
       problems: [],
-      payload: text,
-      payloadChars: text.length,
+      payload: "",
+      payloadChars: 0,
       truncated: false,
       diff: null,
       diffError: null,

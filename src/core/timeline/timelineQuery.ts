@@ -15,6 +15,7 @@ import type {
   TimelineQuery,
   TimelineRow,
   TimelineIndexEntry,
+  TimelinePageRequest,
 } from "./timelineTypes";
 import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
@@ -136,10 +137,14 @@ export class TimelineIndex {
   private view: ViewData | null = null;
   private readonly tally = new FacetTally();
 
-  /** `entries` is the session's live array (appends grow it); `generation` names its identity. */
+  /**
+   * `entries` is the session's live array (appends grow it); `generation` names its identity;
+   * `groupByActor` groups rows by session and day (false: by day only, as for agents that take turns).
+   */
   constructor(
     readonly entries: readonly TimelineIndexEntry[],
     readonly generation: number,
+    private readonly groupByActor = true,
   ) {}
 
   /** Index of the entry with `seq` (first one), or -1. */
@@ -152,7 +157,7 @@ export class TimelineIndex {
   /** A page of rows plus totals; `titlesVersion` changes when task titles may have changed. */
   page(
     query: TimelineQuery,
-    req: { offset: number; limit: number; anchorSeq: number | null; locateSeq: number | null; facets: boolean },
+    req: Omit<TimelinePageRequest, "query">,
     titleOf: (taskId: string) => string | null,
     titlesVersion: number,
     chainBreak: ChainBreak | null,
@@ -168,10 +173,10 @@ export class TimelineIndex {
       total: v.total,
       offset: req.offset,
       rows,
-      anchorRow: req.anchorSeq === null ? null : this.rowOfSeq(v, req.anchorSeq),
-      located: req.locateSeq === null ? null : this.rowOfSeq(v, req.locateSeq),
+      anchorRow: req.anchorRowId === null ? null : this.rowOfSeq(v, req.anchorRowId),
+      located: req.locateRowId === null ? null : this.rowOfSeq(v, req.locateRowId),
       facets: req.facets ? this.facets() : null,
-      brokenSeq: chainBreak?.here ? (this.entries[chainBreak.index]?.seq ?? null) : null,
+      brokenRowId: chainBreak?.here ? (this.entries[chainBreak.index]?.seq ?? null) : null,
     };
   }
 
@@ -180,7 +185,7 @@ export class TimelineIndex {
     const e = this.entries[i];
     return {
       kind: "entry",
-      seq: e.seq,
+      rowId: e.seq,
       line: e.line,
       op: e.op,
       timestamp: e.timestamp,
@@ -228,7 +233,7 @@ export class TimelineIndex {
     const s = v.folded[x];
     if (s < 0) return row;
     const snap = this.entries[s];
-    return { ...row, snapshot: { seq: snap.seq, line: snap.line, selfHash: snap.selfHash } };
+    return { ...row, snapshot: { rowId: snap.seq, line: snap.line, selfHash: snap.selfHash } };
   }
 
   private viewFor(query: TimelineQuery, titleOf: (taskId: string) => string | null, titlesVersion: number): ViewData {
@@ -263,8 +268,9 @@ export class TimelineIndex {
       if (match[i] === 0) continue;
       const e = entries[i];
       const day = dayOf(i);
-      if (group === null || group.sessionId !== e.sessionId || group.day !== day) {
-        group = { sessionId: e.sessionId, day, entries: 0, newest: i, oldest: i };
+      const actor = this.groupByActor ? e.sessionId : "";
+      if (group === null || group.sessionId !== actor || group.day !== day) {
+        group = { sessionId: actor, day, entries: 0, newest: i, oldest: i };
         groups.push(group);
         rows[total++] = -groups.length;
       }

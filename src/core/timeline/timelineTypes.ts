@@ -1,7 +1,7 @@
 /**
  * The timeline's data types (rows, filters, pages, facets, plan diffs,
  * details): built in the worker by src/core/timeline/, carried to the
- * webview by src/protocol.ts, which imports them from here.
+ * webview by src/protocolTimeline.ts, which imports them from here.
  */
 
 /** Chain state at an entry: verified, the first break is here, or after a break (unverified). */
@@ -38,15 +38,17 @@ export interface TimelineIndexEntry {
 
 /** A snapshot folded into the entry it follows (the commit path writes entry + snapshot). */
 export interface TimelineSnapshotMark {
-  readonly seq: number;
+  /** The snapshot's own row id (its seq). */
+  readonly rowId: number;
   readonly line: number;
   readonly selfHash: string;
 }
 
-/** One ledger entry as a timeline row. */
+/** One row of a source's timeline (AutoDev: a ledger entry; agloop: a log line). */
 export interface TimelineEntryRow {
   readonly kind: "entry";
-  readonly seq: number;
+  /** The row's id within its source: AutoDev's seq, agloop's line number. Messages name rows by it. */
+  readonly rowId: number;
   readonly line: number;
   readonly op: string;
   readonly timestamp: string;
@@ -133,13 +135,13 @@ export interface TimelinePage {
   readonly total: number;
   readonly offset: number;
   readonly rows: readonly TimelineRow[];
-  /** Row of the requested anchor seq (to keep the scroll position), else null. */
+  /** Display row of the requested anchor row id (to keep the scroll position), else null. */
   readonly anchorRow: number | null;
-  /** Row of the requested seq to jump to, or null when the filter hides it. */
+  /** Display row of the requested row id to jump to, or null when the filter hides it. */
   readonly located: number | null;
   readonly facets: TimelineFacets | null;
-  /** Seq of the first entry where the chain breaks, null when intact. */
-  readonly brokenSeq: number | null;
+  /** Row id of the first row where the chain breaks, null when intact (or the source has no chain). */
+  readonly brokenRowId: number | null;
 }
 
 /** A page request, as the worker protocol carries it. */
@@ -147,8 +149,10 @@ export interface TimelinePageRequest {
   readonly query: TimelineQuery;
   readonly offset: number;
   readonly limit: number;
-  readonly anchorSeq: number | null;
-  readonly locateSeq: number | null;
+  /** The row to keep in place (its display row comes back as `anchorRow`). */
+  readonly anchorRowId: number | null;
+  /** The row to find (its display row comes back as `located`). */
+  readonly locateRowId: number | null;
   readonly facets: boolean;
 }
 
@@ -197,9 +201,40 @@ export interface PlanDiff {
   readonly omitted: number;
 }
 
-/** The details pane of one entry (loaded on demand). */
+/**
+ * One field of a row's details, as its source names it. `name` is one the details pane knows
+ * (time, agent, action, phase, task, status, input, output, metadata: it shows them in the UI
+ * language) or any other word, shown as it is.
+ */
+export interface TimelineField {
+  readonly name: string;
+  readonly value: string;
+}
+
+/**
+ * What a source's timeline rows are, so the rows and the details pane show that source's fields
+ * and only the controls that apply. The host adds what the editor can do with them.
+ */
+export interface TimelineFeatures {
+  /** Rows are hash-chained: chain state, self_hash/prev_hash with copy buttons, the integrity banner. */
+  readonly chain: boolean;
+  /** A row moves a task's status from one value to another (from → to); otherwise it reports one status. */
+  readonly statusChanges: boolean;
+  /** Snapshot rows exist and may be folded into the row they follow. */
+  readonly snapshots: boolean;
+  /** Rows are grouped by actor and day (else by day): an actor is a session that wrote a run of rows. */
+  readonly groupByActor: boolean;
+  /** What the actor of a row is: AutoDev's session, agloop's agent. */
+  readonly actor: "session" | "agent";
+}
+
+/** The details pane of one row (loaded on demand). */
 export interface TimelineEntryDetail {
   readonly row: TimelineEntryRow;
+  /** The workspace-relative file the row came from ("Open line N in <file>"). */
+  readonly file: string;
+  /** The source's fields, in its order; empty for AutoDev, whose pane shows its ledger fields. */
+  readonly fields: readonly TimelineField[];
   readonly prevHash: string;
   /** Integrity findings at this entry's line. */
   readonly problems: readonly string[];

@@ -5,11 +5,11 @@
  * way; a source with a {@link SourceWorkerHandler} answers its timeline and its own requests
  * itself. Nothing here names a kind.
  */
-import type { TimelineEntryDetail, TimelinePage, TimelineRowRef } from "../timeline/timelineTypes";
+import type { TimelineEntryDetail, TimelineFeatures, TimelinePage, TimelineRowRef } from "../timeline/timelineTypes";
 import { STATE_SOURCES, sourceOfKind } from "../sources/sourceRegistry";
 import type { SourceLocation, SourceProblem, SourceTreeNode, StateSource } from "../sources/stateSource";
 import type { WorkerContext } from "../sources/sourceWorker";
-import { SourceTimelineService } from "../timeline/sourceTimeline";
+import { LOG_TIMELINE_FEATURES, SourceTimelineService } from "../timeline/sourceTimeline";
 import type { DistributiveOmit, WorkerRequest, WorkerResults } from "./workerProtocol";
 
 /** A source found in a workspace folder, as the host learns it. */
@@ -23,6 +23,8 @@ export interface DetectedSource {
   readonly watchGlobs: readonly string[];
   /** True when the source has a timeline. */
   readonly hasTimeline: boolean;
+  /** What its timeline rows are (chain, status changes, snapshots, grouping, actor), when it has one. */
+  readonly timelineFeatures: TimelineFeatures | null;
 }
 
 /** What one refresh of a source gives the host. */
@@ -61,7 +63,7 @@ async function locate(req: Addressed): Promise<{ source: StateSource; location: 
 async function loadTimeline(req: Addressed, source: StateSource, location: SourceLocation): Promise<number | null> {
   if (!source.timeline) return null;
   const rows = await source.timeline(location);
-  timelines.update(keyOf(req.cwd, req.kind), rows);
+  timelines.update(keyOf(req.cwd, req.kind), rows, source.timelineFeatures);
   return rows.length;
 }
 
@@ -70,13 +72,15 @@ async function detectAll(req: Extract<SourceRequest, { type: "detect" }>): Promi
   for (const source of STATE_SOURCES) {
     const location = await source.detect(req.cwd, { settings: req.settings?.[source.kind] });
     if (!location) continue;
+    const hasTimeline = !!source.timeline || !!source.worker?.timelinePage;
     out.push({
       kind: source.kind,
       displayName: source.displayName,
       relDir: location.relDir,
       dir: location.dir,
       watchGlobs: source.watchGlobs(location),
-      hasTimeline: !!source.timeline || !!source.worker?.timelinePage,
+      hasTimeline,
+      timelineFeatures: hasTimeline ? (source.timelineFeatures ?? LOG_TIMELINE_FEATURES) : null,
     });
   }
   return out;

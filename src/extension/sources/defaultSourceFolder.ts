@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import type { SourceProblem, SourceSettings, SourceTreeNode } from "../../core/sources/stateSource";
 import type { DetectedSource } from "../../core/worker/sourceRequests";
 import { countProblems } from "../../core/sources/sourceProblems";
-import type { IntegritySummary } from "../../protocol";
+import type { IntegritySummary } from "../../protocolTimeline";
 import { Disposable } from "../disposable";
 import type { OutputLog } from "../outputLog";
 import type { StateWorkerClient } from "../stateWorkerClient";

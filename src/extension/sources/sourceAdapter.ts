@@ -14,7 +14,7 @@
 import type * as vscode from "vscode";
 import type { SourceKind, SourceProblem, SourceSettings } from "../../core/sources/stateSource";
 import type { DetectedSource } from "../../core/worker/sourceRequests";
-import type { IntegritySummary } from "../../protocol";
+import type { IntegritySummary } from "../../protocolTimeline";
 
 /** A node of the state tree. Each adapter defines its kinds; the tree asks the adapter that made it. */
 export interface StateNode {

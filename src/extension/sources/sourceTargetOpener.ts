@@ -1,7 +1,7 @@
 /**
  * What a click on a source's tree node does, by its {@link NodeTarget}: open
  * a file of the workspace folder at a line, reveal another node, open a diff
- * of two sides (text sides through the read-only `autodev-view` documents),
+ * of two sides (read-only `autodev-view` documents: the source's text, or a copy of the file),
  * show a text, or run a source action after a modal confirmation that shows
  * what it will write — never in an untrusted workspace.
  */
@@ -33,6 +33,9 @@ export const NodeTargetSchema = z.discriminatedUnion("kind", [
   }),
   z.strictObject({ kind: z.literal("choose"), action: z.string().min(1).max(200) }),
 ]);
+
+/** The largest workspace file shown as a side of a diff. */
+const MAX_DIFF_SIDE_BYTES = 16 * 1024 * 1024;
 
 /** Reveals a node of a source in the state tree by its source-local id. */
 export type RevealSourceNode = (state: SourceFolder, nodeId: string) => Promise<boolean>;
@@ -75,8 +78,8 @@ export class SourceTargetOpener {
       case "diff":
         await vscode.commands.executeCommand(
           "vscode.diff",
-          this.sideUri(state, target.left),
-          this.sideUri(state, target.right),
+          await this.sideUri(state, target.left),
+          await this.sideUri(state, target.right),
           target.title,
           { preview: true },
         );
@@ -106,8 +109,21 @@ export class SourceTargetOpener {
     return openFileAt(state.cwd, file, line);
   }
 
-  private sideUri(state: SourceFolder, side: DiffSide): vscode.Uri {
-    return side.kind === "file" ? fileInside(state.cwd, side.file) : this.docs.put(safeName(side.name), side.text);
+  /**
+   * One side of a diff as a read-only document: a source's text, or a copy of a workspace file as
+   * it is now — a diff of state never lets one click rewrite the state (a revert arrow on the live file).
+   */
+  private async sideUri(state: SourceFolder, side: DiffSide): Promise<vscode.Uri> {
+    if (side.kind === "text") return this.docs.put(safeName(side.name), side.text);
+    const uri = fileInside(state.cwd, side.file);
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.size > MAX_DIFF_SIDE_BYTES) {
+      throw new Error(
+        vscode.l10n.t("{0} is {1} MB; it is not shown in a diff", side.file, Math.round(stat.size / 1048576)),
+      );
+    }
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    return this.docs.put(safeName(side.file.slice(side.file.lastIndexOf("/") + 1)), text);
   }
 
   /** Previews, confirms (modal) and runs a source action; refused in an untrusted workspace. */

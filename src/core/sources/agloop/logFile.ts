@@ -174,7 +174,10 @@ function checkEntry(entry: Record<string, unknown>, line: number, add: (p: Sourc
   }
 }
 
-/** The timeline row of one entry: agent, action, task, status, and "phase · summary". */
+/** Longest metadata shown in a row's details (the whole line opens in the editor). */
+const MAX_METADATA_CHARS = 4000;
+
+/** The timeline row of one entry: agent, action, task, status, "phase · summary", and every field for the details. */
 function rowOf(entry: Record<string, unknown>, line: number): SourceTimelineRow {
   const text = (key: string): string | null => {
     const v = asString(entry[key]);
@@ -182,6 +185,23 @@ function rowOf(entry: Record<string, unknown>, line: number): SourceTimelineRow 
   };
   const summary = text("output_summary") || text("input_summary") || "";
   const phase = text("phase");
+  const fields: { name: string; value: string }[] = [];
+  const add = (name: string, value: string | null) => {
+    if (value) fields.push({ name, value });
+  };
+  add("time", text("timestamp"));
+  add("agent", text("agent"));
+  add("action", text("action"));
+  add("phase", phase);
+  add("task", text("task_id"));
+  add("status", text("status"));
+  add("input", text("input_summary"));
+  add("output", text("output_summary"));
+  const metadata = asRecord(entry.metadata);
+  if (metadata && Object.keys(metadata).length > 0) {
+    const json = stripControl(JSON.stringify(metadata, null, 2));
+    add("metadata", json.length > MAX_METADATA_CHARS ? `${json.slice(0, MAX_METADATA_CHARS - 1)}…` : json);
+  }
   return {
     index: line,
     time: text("timestamp"),
@@ -192,5 +212,6 @@ function rowOf(entry: Record<string, unknown>, line: number): SourceTimelineRow 
     summary: oneLine(phase ? `${phase} · ${summary}` : summary, 500),
     file: LOG_FILE,
     line,
+    fields,
   };
 }

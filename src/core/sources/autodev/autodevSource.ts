@@ -130,6 +130,8 @@ export const AUTODEV_SOURCE: StateSource = {
   displayName: "AutoDev",
   detectGlobs: AUTODEV_DETECT_GLOBS,
   worker: autodevWorker,
+  // The ledger: hash-chained entries that move tasks through the state machine, each write followed by a snapshot.
+  timelineFeatures: { chain: true, statusChanges: true, snapshots: true, groupByActor: true, actor: "session" },
 
   async detect(workspace) {
     if (!(await autodevPresence(workspace)).present) return null;

@@ -16,7 +16,7 @@ import type { RefreshResult } from "../../../core/sources/autodev/worker/autodev
 import type { AutodevContractResult } from "../../../core/sources/autodev/contract/autodevContract";
 import type { SourceSettings } from "../../../core/sources/stateSource";
 import type { DetectedSource } from "../../../core/worker/sourceRequests";
-import type { IntegritySummary } from "../../../protocol";
+import type { IntegritySummary } from "../../../protocolTimeline";
 import type { SettingsReader } from "../../settings";
 import type { FolderProblem, FolderTimeline, WaitingOn } from "../sourceAdapter";
 import { HistoryWarnings, autodevProblems } from "./autodevProblems";

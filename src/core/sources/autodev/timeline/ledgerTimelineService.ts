@@ -10,6 +10,7 @@ import type {
   TimelinePageRequest,
   TimelineRowRef,
 } from "../../../timeline/timelineTypes";
+import { LEDGER_REL } from "../autodevPaths";
 import { LedgerSession } from "../ledger/ledgerSession";
 import { pyStrip } from "../../../pyjson/pyBuiltins";
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
@@ -53,14 +54,14 @@ export class TimelineService {
   }
 
   /** Line and hashes of entry `seq` (prev_hash read from the line), or null when unknown. */
-  async entryRef(s: LedgerSession, seq: number, file: string): Promise<TimelineRowRef | null> {
+  async entryRef(s: LedgerSession, seq: number): Promise<TimelineRowRef | null> {
     const e = s.findBySeq(seq);
     if (!e) return null;
     const obj = await this.readEntry(s, seq);
     const prev = obj?.get("prev_hash");
     const copy: Record<string, string> = { self_hash: e.selfHash };
     if (typeof prev === "string" && prev) copy.prev_hash = prev;
-    return { rowId: seq, file, line: e.line, copy };
+    return { rowId: seq, file: LEDGER_REL, line: e.line, copy };
   }
 
   /** The details pane of entry `seq`, or null when the index has no such entry. */
@@ -83,6 +84,8 @@ export class TimelineService {
     const { diff, diffError } = await this.diffAt(s, index, i);
     return {
       row,
+      file: LEDGER_REL,
+      fields: [],
       prevHash: typeof prev === "string" ? prev : "",
       problems,
       payload: pretty.length > MAX_PAYLOAD_CHARS ? pretty.slice(0, MAX_PAYLOAD_CHARS) : pretty,

@@ -6,7 +6,7 @@
  */
 import { readRegularText } from "../../../fs/safeRead";
 import type { SourceWorkerHandler, WorkerContext } from "../../sourceWorker";
-import { LEDGER_REL, planPath } from "../autodevPaths";
+import { planPath } from "../autodevPaths";
 import { missingEvidenceWarnings, planJsonWarning } from "../historyChecks";
 import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
 import { LedgerSession, SessionUpdate } from "../ledger/ledgerSession";
@@ -155,6 +155,6 @@ export const autodevWorker: SourceWorkerHandler = {
   handle: (cwd, request, context) => handleAutodevRequest(cwd, request as AutodevRequest, context),
   timelinePage: async (cwd, request) => timeline.page(session(cwd), request),
   timelineDetail: (cwd, rowId) => timeline.detail(session(cwd), rowId),
-  timelineRef: (cwd, rowId) => timeline.entryRef(session(cwd), rowId, LEDGER_REL),
+  timelineRef: (cwd, rowId) => timeline.entryRef(session(cwd), rowId),
   dispose: (cwd) => void sessions.delete(cwd),
 };

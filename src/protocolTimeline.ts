@@ -1,9 +1,11 @@
 /**
- * Every message between the ledger timeline webview and the extension host,
- * as discriminated unions on `type`, plus the view-model shapes they carry.
- * The webview imports this file for TYPES only; the host validates whatever
- * the webview sends with the strict zod schemas below before acting on it.
- * The webview sends references (folder URI, seq, task id), never data the
+ * Every message between the timeline webview and the extension host, as discriminated unions on
+ * `type`, plus the view-model shapes they carry. A timeline shows one source of one workspace
+ * folder at a time, named by its source key (`<folder uri>|<kind>`); rows are named by their row
+ * id (AutoDev's seq, agloop's line). Each source says what its rows are ({@link TimelineView}), so
+ * the webview shows its fields and only the controls that apply. The webview imports this file
+ * for TYPES only; the host validates whatever the webview sends with the strict zod schemas below
+ * before acting on it. The webview sends references (source key, row id, task id), never data the
  * host would trust: the host looks hashes, lines and payloads up itself.
  */
 import { z } from "zod";
@@ -24,6 +26,8 @@ import type {
   PlanDiffChange,
   PlanDiff,
   TimelineEntryDetail,
+  TimelineFeatures,
+  TimelineField,
 } from "./core/timeline/timelineTypes";
 
 /** The timeline data types, for the webview (which imports only this file). */
@@ -44,12 +48,24 @@ export type {
   PlanDiffChange,
   PlanDiff,
   TimelineEntryDetail,
+  TimelineFeatures,
+  TimelineField,
 };
 
-/** A folder the timeline can show. */
-export interface FolderChoice {
-  readonly uri: string;
+/** What a source's rows are and which controls apply to them (the source's features plus what the editor can do). */
+export interface TimelineView extends TimelineFeatures {
+  /** The tree can show the state as of a row ("Show plan as of", "Back to live", time travel on select). */
+  readonly timeTravel: boolean;
+  /** A row's task can be revealed in the tree (and the timeline follows the tree's selection). */
+  readonly revealTask: boolean;
+}
+
+/** A source the timeline can show. */
+export interface SourceChoice {
+  /** `<folder uri>|<kind>`. */
+  readonly key: string;
   readonly name: string;
+  readonly view: TimelineView;
 }
 
 /** Integrity at a glance. */
@@ -63,37 +79,43 @@ export interface IntegritySummary {
 export type HostToWebview =
   | {
       readonly type: "init";
-      readonly folders: readonly FolderChoice[];
-      readonly folderUri: string | null;
-      readonly travelSeq: number | null;
+      readonly sources: readonly SourceChoice[];
+      readonly sourceKey: string | null;
+      readonly travelRowId: number | null;
       readonly integrity: IntegritySummary | null;
       readonly focusTask: string | null;
-      readonly locateSeq: number | null;
+      readonly locateRowId: number | null;
       /** The first page of the default query, computed while the webview loaded (use it when the query matches). */
       readonly firstPage: { readonly query: TimelineQuery; readonly page: TimelinePage } | null;
     }
   | { readonly type: "page"; readonly requestId: number; readonly page: TimelinePage }
   | { readonly type: "details"; readonly requestId: number; readonly detail: TimelineEntryDetail | null }
   | {
-      readonly type: "ledgerChanged";
-      readonly folderUri: string;
-      readonly entries: number;
-      readonly travelSeq: number | null;
+      readonly type: "sourceChanged";
+      readonly sourceKey: string;
+      /** Rows the source's timeline holds now. */
+      readonly rows: number;
+      readonly travelRowId: number | null;
       readonly integrity: IntegritySummary | null;
     }
-  | { readonly type: "folders"; readonly folders: readonly FolderChoice[] }
-  | { readonly type: "treeTask"; readonly folderUri: string; readonly taskId: string }
-  | { readonly type: "reveal"; readonly folderUri: string; readonly seq: number | null; readonly taskId: string | null }
+  | { readonly type: "sources"; readonly sources: readonly SourceChoice[] }
+  | { readonly type: "treeTask"; readonly sourceKey: string; readonly taskId: string }
+  | {
+      readonly type: "reveal";
+      readonly sourceKey: string;
+      readonly rowId: number | null;
+      readonly taskId: string | null;
+    }
   | { readonly type: "notice"; readonly message: string }
   | { readonly type: "error"; readonly requestId: number | null; readonly message: string };
 
-const seq = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const rowId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const requestId = z
   .number()
   .int()
   .min(0)
   .max(2 ** 31);
-const folderUri = z.string().min(1).max(4096);
+const sourceKey = z.string().min(1).max(4096);
 const shortText = z.string().max(200);
 
 /** Schema of {@link TimelineFilter}. */
@@ -118,32 +140,34 @@ export const TimelineQuerySchema = z.strictObject({
 
 /** Schema of every webview → host message (strict: unknown keys are rejected). */
 export const WebviewMessageSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("ready"), folderUri: folderUri.nullable() }),
+  z.strictObject({ type: z.literal("ready"), sourceKey: sourceKey.nullable() }),
   z.strictObject({
     type: z.literal("query"),
     requestId,
-    folderUri,
+    sourceKey,
     query: TimelineQuerySchema,
     offset: z.number().int().min(0).max(1e9),
     limit: z.number().int().min(0).max(500),
-    anchorSeq: seq.nullable(),
-    locateSeq: seq.nullable(),
+    anchorRowId: rowId.nullable(),
+    locateRowId: rowId.nullable(),
     facets: z.boolean(),
   }),
-  z.strictObject({ type: z.literal("details"), requestId, folderUri, seq }),
-  z.strictObject({ type: z.literal("setFolder"), folderUri }),
-  z.strictObject({ type: z.literal("copyHash"), folderUri, seq, which: z.enum(["self", "prev"]) }),
-  z.strictObject({ type: z.literal("openLine"), folderUri, seq }),
-  z.strictObject({ type: z.literal("showPlanAsOf"), folderUri, seq }),
-  z.strictObject({ type: z.literal("backToLive"), folderUri }),
-  z.strictObject({ type: z.literal("revealTask"), folderUri, taskId: z.string().min(1).max(200), focus: z.boolean() }),
+  z.strictObject({ type: z.literal("details"), requestId, sourceKey, rowId }),
+  z.strictObject({ type: z.literal("setSource"), sourceKey }),
+  /** Copy a value of a row (`self_hash`, `prev_hash`): the host looks it up in the row's reference. */
+  z.strictObject({ type: z.literal("copy"), sourceKey, rowId, value: z.enum(["self_hash", "prev_hash"]) }),
+  z.strictObject({ type: z.literal("openLine"), sourceKey, rowId }),
+  /** Show the state as of a row in the tree (time travel). */
+  z.strictObject({ type: z.literal("travel"), sourceKey, rowId }),
+  z.strictObject({ type: z.literal("backToLive"), sourceKey }),
+  z.strictObject({ type: z.literal("revealTask"), sourceKey, taskId: z.string().min(1).max(200), focus: z.boolean() }),
   z.strictObject({
     type: z.literal("rendered"),
     reason: z.enum(["open", "update"]),
     rows: z.number().int().min(0).max(1e6),
     total: z.number().int().min(0).max(1e9),
     matched: z.number().int().min(0).max(1e9),
-    firstSeq: seq.nullable(),
+    firstRowId: rowId.nullable(),
     ms: z.number().min(0).max(1e7),
   }),
 ]);
