@@ -7,7 +7,7 @@ import { ParsedArgs, withOptionalDir } from "./cliArgs";
 import { eprintln, printJson, println } from "./cliOutput";
 import { requireDir } from "./cliArgs";
 import { STATE_SOURCES } from "../core/sources/sourceRegistry";
-import { problemsOk } from "../core/sources/sourceProblems";
+import { capProblems, problemsOk } from "../core/sources/sourceProblems";
 import { SourceLocation, SourceProblem, StateSource } from "../core/sources/stateSource";
 
 /** One source's entry in `check --json`. */
@@ -41,9 +41,10 @@ export async function detectSources(
   return out;
 }
 
+/** A source's problems, at most PROBLEMS_PER_FILE per file; a check that throws is one `check_failed` problem. */
 async function problemsOf(source: StateSource, location: SourceLocation): Promise<readonly SourceProblem[]> {
   try {
-    return await source.check(location);
+    return capProblems(await source.check(location));
   } catch (e) {
     return [
       {

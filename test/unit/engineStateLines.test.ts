@@ -15,7 +15,7 @@ async function split(bytes: Buffer, max?: number): Promise<FileLine[]> {
   const fh = await fs.promises.open(file, "r");
   const lines: FileLine[] = [];
   try {
-    await readFileLines(fh, (line) => lines.push(line), max);
+    await readFileLines(fh, (line) => void lines.push(line), max);
   } finally {
     await fh.close();
   }

@@ -30,12 +30,12 @@ const lenientUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /**
  * Reads `fh` from its start to its end, calling `onLine` for every line (none for an empty
- * file). With `decode: "replace"`, invalid UTF-8 becomes U+FFFD (as `JSON.parse` readers
+ * file); `onLine` returning false stops the reading there. With `decode: "replace"`, invalid UTF-8 becomes U+FFFD (as `JSON.parse` readers
  * see it) instead of a line with `notUtf8`.
  */
 export async function readFileLines(
   fh: FileHandle,
-  onLine: (line: FileLine) => void,
+  onLine: (line: FileLine) => void | false,
   maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
   decode: "strict" | "replace" = "strict",
 ): Promise<void> {
@@ -47,6 +47,7 @@ export async function readFileLines(
   let lineNo = 1;
   let afterCR = false;
   let position = 0;
+  let stopped = false;
 
   /** Ends the current line; `tail` is its last bytes, still in the read buffer (not copied). */
   const emit = (terminator: FileLine["terminator"], tail?: Buffer): void => {
@@ -69,7 +70,9 @@ export async function readFileLines(
         notUtf8 = true;
       }
     }
-    onLine({ lineNo, text, byteLength: length, terminator, tooLong, notUtf8 });
+    if (!stopped && onLine({ lineNo, text, byteLength: length, terminator, tooLong, notUtf8 }) === false) {
+      stopped = true;
+    }
     lineNo++;
     parts = [];
     kept = 0;
@@ -86,7 +89,7 @@ export async function readFileLines(
     }
   };
 
-  for (;;) {
+  while (!stopped) {
     const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
     if (bytesRead === 0) break;
     position += bytesRead;
@@ -126,6 +129,7 @@ export async function readFileLines(
     }
     if (start < bytesRead) take(buf.subarray(start, bytesRead));
   }
+  if (stopped) return;
   if (afterCR) emit("\r");
   else if (length > 0) emit("");
 }

@@ -79,7 +79,7 @@ export function longestPath(out: Adjacency, keep: (v: number) => boolean): numbe
     if (end === -1 || best[i] > best[end] || (best[i] === best[end] && components[i][0] < components[end][0])) end = i;
   }
   const chain: number[] = [];
-  for (let i = end; i !== -1; i = via[i]) chain.push(...[...components[i]].reverse());
+  for (let i = end; i !== -1; i = via[i]) for (const id of [...components[i]].reverse()) chain.push(id); // no spread into a call: a component can be huge
   return chain.reverse();
 }
 

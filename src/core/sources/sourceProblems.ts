@@ -20,3 +20,105 @@ export function countProblems(problems: readonly SourceProblem[]): Record<Proble
 export function problemsOk(problems: readonly SourceProblem[]): boolean {
   return !problems.some((p) => p.severity === "error");
 }
+
+/** Where a reader puts its problems: an array, or a {@link ProblemCollector} that caps them per file. */
+export interface ProblemSink {
+  push(...problems: SourceProblem[]): unknown;
+}
+
+/** Most problems listed per file; the rest are counted in one "N more like this" problem per code. */
+export const PROBLEMS_PER_FILE = 200;
+
+/** Appends every item of `items` to `out` one by one (never `out.push(...items)`: a long list overflows the call stack). */
+export function pushAll<T>(out: { push(item: T): unknown }, items: Iterable<T>): void {
+  for (const item of items) out.push(item);
+}
+
+const SEVERITY_RANK: Record<ProblemSeverity, number> = { info: 0, warning: 1, error: 2 };
+
+interface Overflow {
+  file: string;
+  code: string;
+  severity: ProblemSeverity;
+  count: number;
+  firstLine: number | null;
+}
+
+/**
+ * Collects problems with a cap per file, so a hostile file with a million bad
+ * lines costs a million counts, not a million messages: the first
+ * {@link PROBLEMS_PER_FILE} of a file are kept, later ones only counted per
+ * code and summarised (with the worst severity among them, so an error stays
+ * an error) by {@link ProblemCollector.result}. `push` takes one or several
+ * problems, so it stands in for an array where a reader pushes.
+ */
+export class ProblemCollector {
+  private readonly kept: SourceProblem[] = [];
+  private readonly perFile = new Map<string, number>();
+  private readonly over = new Map<string, Overflow>();
+
+  constructor(private readonly cap = PROBLEMS_PER_FILE) {}
+
+  /** Adds problems (a few at a time: the arguments are not a list to spread). */
+  push(...problems: SourceProblem[]): number {
+    for (const p of problems) this.add(p);
+    return this.kept.length;
+  }
+
+  /** Adds one problem. */
+  add(p: SourceProblem): void {
+    const n = this.perFile.get(p.file) ?? 0;
+    if (n < this.cap) {
+      this.perFile.set(p.file, n + 1);
+      this.kept.push(p);
+      return;
+    }
+    const key = `${p.file}\0${p.code}`;
+    const o = this.over.get(key);
+    if (o === undefined) {
+      this.over.set(key, { file: p.file, code: p.code, severity: p.severity, count: 1, firstLine: p.line });
+      return;
+    }
+    o.count++;
+    if (SEVERITY_RANK[p.severity] > SEVERITY_RANK[o.severity]) o.severity = p.severity;
+  }
+
+  /** Adds every problem of `problems`. */
+  addAll(problems: Iterable<SourceProblem>): void {
+    for (const p of problems) this.add(p);
+  }
+
+  /** True once `file` has its cap (a reader may then count instead of building messages). */
+  full(file: string): boolean {
+    return (this.perFile.get(file) ?? 0) >= this.cap;
+  }
+
+  /** How many problems were counted but not kept. */
+  get omitted(): number {
+    let n = 0;
+    for (const o of this.over.values()) n += o.count;
+    return n;
+  }
+
+  /** The kept problems, then one summary per file and code of those only counted. */
+  result(): SourceProblem[] {
+    const out = this.kept.slice();
+    for (const o of this.over.values()) {
+      out.push({
+        file: o.file,
+        line: o.firstLine,
+        severity: o.severity,
+        code: o.code,
+        message: `${o.count} more like this (${o.code}) in ${o.file}${o.firstLine !== null ? `, the first at line ${o.firstLine}` : ""}; not listed (at most ${this.cap} problems are listed per file). Fix the ones listed and check again.`,
+      });
+    }
+    return out;
+  }
+}
+
+/** `problems` with at most `cap` per file, the rest summarised per code (see {@link ProblemCollector}). */
+export function capProblems(problems: Iterable<SourceProblem>, cap = PROBLEMS_PER_FILE): SourceProblem[] {
+  const c = new ProblemCollector(cap);
+  c.addAll(problems);
+  return c.result();
+}

@@ -20,11 +20,15 @@ export const CHECKPOINTS_DIR = ".agloop/checkpoints";
 /** Caps that keep a hostile folder from exhausting memory. */
 export const AGLOOP_LIMITS = {
   stateBytes: 16 * 1024 * 1024,
-  planBytes: 4 * 1024 * 1024,
+  /** 1 MiB: the YAML parser costs about 2 s and 150 MB per MiB of the worst shapes (a plan is a few KB). */
+  planBytes: 1024 * 1024,
   checkpointBytes: 16 * 1024 * 1024,
   logLineBytes: 1024 * 1024,
   checkpointFiles: 200,
-  problemsPerFile: 500,
+  /** Checkpoints read for the listing (the newest; the hooks keep about 10); older ones are listed by name. */
+  checkpointsRead: 20,
+  /** One under PROBLEMS_PER_FILE: log.json adds its own "N more" line and all of it is listed. */
+  problemsPerFile: 199,
   timelineRows: 50_000,
 } as const;
 

@@ -7,13 +7,17 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ActionPreview, SourceLocation } from "../stateSource";
-import { atomicWriteFile } from "../../fs/atomicFile";
-import { CHECKPOINTS_DIR, LOG_FILE, STATE_FILE, guardAgloopPath } from "./agloopFiles";
+import { ConfinedDir } from "../../fs/confinedDir";
+import { stringifyOrNull } from "../../text/jsonPreview";
+import { AGLOOP_DIR, CHECKPOINTS_DIR, LOG_FILE, STATE_FILE } from "./agloopFiles";
 import { asString, oneLine } from "./agloopText";
 import { listCheckpoints, readCheckpoint } from "./checkpoints";
 import { readLogFile } from "./logFile";
 import { readStateFile, STATE_RETRY } from "./stateChecks";
 import { recoveryContractRefusal } from "./contract/agloopRecoveryContract";
+
+const STATE_NAME = "state.json";
+const LOG_NAME = "log.json";
 
 /** The action id. */
 export const RECOVER_ACTION = "recoverFromCheckpoint";
@@ -37,6 +41,17 @@ export async function stateNeedsRecovery(workspace: string, retry = STATE_RETRY)
   return read.kind === "missing" || read.kind === "invalid";
 }
 
+/** Refuses unless state.json is missing or does not parse, saying which other case it is. */
+async function requireRecoverable(workspace: string, retry: typeof STATE_RETRY): Promise<void> {
+  const read = await readStateFile(workspace, retry);
+  if (read.kind === "missing" || read.kind === "invalid") return;
+  throw new RecoveryRefusedError(
+    read.kind === "refused"
+      ? `state.json cannot be read (${read.problem.message}); recovery does not replace a file it cannot read. Fix the file's type or permissions first.`
+      : "state.json exists and parses; recovery from a checkpoint is only offered when it is missing or corrupt.",
+  );
+}
+
 /** Plans a recovery from `name`, or from the newest checkpoint that parses when `name` is undefined. */
 export async function planRecovery(
   location: SourceLocation,
@@ -44,11 +59,7 @@ export async function planRecovery(
   retry = STATE_RETRY,
 ): Promise<RecoveryPlan> {
   const ws = location.workspace;
-  if (!(await stateNeedsRecovery(ws, retry))) {
-    throw new RecoveryRefusedError(
-      "state.json exists and parses; recovery from a checkpoint is only offered when it is missing or corrupt.",
-    );
-  }
+  await requireRecoverable(ws, retry);
   const log = await readLogFile(ws);
   if (!log.endsWithNewline) {
     throw new RecoveryRefusedError(
@@ -70,10 +81,12 @@ export async function planRecovery(
       forbidden.push(refusal);
       continue;
     }
+    const stateText = stringifyOrNull(read.state, 2); // null: nested too deep to write back; try the next one
+    if (stateText === null) continue;
     const info = listed.checkpoints.find((c) => c.name === candidate);
     return {
       checkpoint: candidate,
-      stateText: JSON.stringify(read.state, null, 2),
+      stateText,
       phase: asString(read.state.current_phase) ?? "unknown",
       taskId: asString(read.state.current_task_id) ?? null,
       createdAt: info?.createdAt ?? null,
@@ -124,33 +137,78 @@ export function recoveryLogLine(plan: RecoveryPlan, now: Date): string {
   );
 }
 
-/** Runs a recovery planned by `planRecovery` (re-planned here so the checks hold at write time). */
+/** What state.json is on disk, to tell whether a hook rewrote it while the recovery read checkpoints. */
+interface StateIdentity {
+  readonly stat: fs.Stats | null;
+}
+
+function sameState(a: StateIdentity, b: StateIdentity): boolean {
+  if (a.stat === null || b.stat === null) return a.stat === b.stat;
+  return (
+    a.stat.ino === b.stat.ino &&
+    a.stat.dev === b.stat.dev &&
+    a.stat.size === b.stat.size &&
+    a.stat.mtimeMs === b.stat.mtimeMs
+  );
+}
+
+/** A recovery that replaced state.json but could not log it: says exactly what was written. */
+export class RecoveryPartialError extends Error {}
+
+/**
+ * Runs a recovery planned by `planRecovery` (re-planned here so the checks hold at write time):
+ * every write goes through the checked `.agloop/` folder (confinedDir.ts), log.json is opened
+ * (non-blocking, a regular file) before anything is written, state.json is re-checked right
+ * before the rename (same file, size and time, still broken) and keeps its mode and owner.
+ */
 export async function runRecovery(
   location: SourceLocation,
   name: string | undefined,
   now = new Date(),
   retry = STATE_RETRY,
 ): Promise<string> {
-  const plan = await planRecovery(location, name, retry);
   const ws = location.workspace;
-  const stateAbs = path.join(ws, ...STATE_FILE.split("/"));
-  const logAbs = path.join(ws, ...LOG_FILE.split("/"));
-  for (const rel of [STATE_FILE, LOG_FILE]) {
-    const g = await guardAgloopPath(ws, rel, "file");
-    if (g.kind === "refused") throw new RecoveryRefusedError(g.problem.message);
-  }
-  await atomicWriteFile(stateAbs, plan.stateText, ".state.json.");
-  const line = recoveryLogLine(plan, now);
-  // One O_APPEND write, as the hooks append: a hook appending at the same time loses nothing.
-  const fh = await fs.promises.open(
-    logAbs,
-    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW,
-    0o644,
-  );
+  const dir = await ConfinedDir.open(ws, AGLOOP_DIR).catch((e: unknown) => {
+    throw new RecoveryRefusedError(e instanceof Error ? e.message : String(e));
+  });
   try {
-    await fh.write(line);
+    const before: StateIdentity = { stat: await dir.lstat(STATE_NAME) };
+    if (before.stat !== null && !before.stat.isFile()) {
+      throw new RecoveryRefusedError(
+        `state.json is not a regular file; recovery does not replace it. Nothing was written.`,
+      );
+    }
+    const plan = await planRecovery(location, name, retry);
+    let log: fs.promises.FileHandle;
+    try {
+      log = await dir.openAppend(LOG_NAME);
+    } catch (e) {
+      throw new RecoveryRefusedError(`${LOG_FILE}: ${e instanceof Error ? e.message : String(e)} Nothing was written.`);
+    }
+    try {
+      // The commit point: state.json must still be the broken (or missing) file planned over.
+      const current: StateIdentity = { stat: await dir.lstat(STATE_NAME) };
+      if (!sameState(before, current) || !(await stateNeedsRecovery(ws, { ...retry, retries: 0 }))) {
+        throw new RecoveryRefusedError(
+          "state.json changed while the checkpoints were read (a hook rewrote it); nothing was written. Look at it again before recovering.",
+        );
+      }
+      const mode = before.stat?.mode ?? 0o644;
+      const owner = before.stat ? { uid: before.stat.uid, gid: before.stat.gid } : undefined;
+      await dir.writeAtomic(STATE_NAME, plan.stateText, ".state.json.", mode, owner);
+      try {
+        // One O_APPEND write, as the hooks append: a hook appending at the same time loses nothing.
+        await log.write(recoveryLogLine(plan, now));
+      } catch (e) {
+        throw new RecoveryPartialError(
+          `state.json WAS replaced with the state of ${plan.checkpoint}, but the "state_recovered" line could not be appended to ${LOG_FILE} (${e instanceof Error ? e.message : String(e)}). The state is recovered; add the log line by hand if the history matters.`,
+        );
+      }
+    } finally {
+      await log.close();
+    }
+    return `Recovered state.json from ${plan.checkpoint} (phase ${plan.phase}, task ${plan.taskId ?? "none"}); logged in log.json.`;
   } finally {
-    await fh.close();
+    dir.close();
   }
-  return `Recovered state.json from ${plan.checkpoint} (phase ${plan.phase}, task ${plan.taskId ?? "none"}); logged in log.json.`;
 }

@@ -12,6 +12,7 @@ import { checkPlan, readPlanFile, type PlanRead, type StateTaskView } from "./pl
 import { checkState, jsonLocator, readStateFile, STATE_RETRY, type RetryPolicy, type StateRead } from "./stateChecks";
 import type { ContractView } from "../phaseContract";
 import { loadAgloopContract } from "./contract/agloopContractRead";
+import { ProblemCollector, pushAll } from "../sourceProblems";
 
 /** Everything read from one `.agloop/` folder. */
 export interface AgloopSnapshot {
@@ -82,13 +83,13 @@ export async function loadAgloopSnapshot(
     readLogFile(ws),
     listCheckpoints(ws),
   ]);
-  const problems: SourceProblem[] = [];
+  const problems = new ProblemCollector(); // at most PROBLEMS_PER_FILE per file, the rest summarised
   let stateValue: Record<string, unknown> | undefined;
   let contract: ContractView | null = null;
   if (state.kind === "ok") {
     stateValue = asRecord(state.json.value);
     const where = jsonLocator(".agloop/state.json", state.json);
-    problems.push(...checkState(state.json.value, where));
+    pushAll(problems, checkState(state.json.value, where));
     if (stateValue) {
       const checked = await loadAgloopContract(ws, {
         state: stateValue,
@@ -99,12 +100,13 @@ export async function loadAgloopSnapshot(
         checkpoints,
       });
       contract = checked.view;
-      problems.push(...checked.problems);
+      pushAll(problems, checked.problems);
     }
   } else if (state.kind === "refused" || state.kind === "invalid") problems.push(state.problem);
-  if (plan.kind === "ok") problems.push(...checkPlan(plan.value, plan.where, taskView(stateValue)));
+  if (plan.kind === "ok") pushAll(problems, checkPlan(plan.value, plan.where, taskView(stateValue)));
   else if (plan.kind === "refused") problems.push(plan.problem);
-  else if (plan.kind === "invalid") problems.push(...plan.problems);
-  problems.push(...log.problems, ...checkpoints.problems);
-  return { state, stateValue, plan, log, checkpoints, contract, problems: sortProblems(problems) };
+  else if (plan.kind === "invalid") pushAll(problems, plan.problems);
+  pushAll(problems, log.problems);
+  pushAll(problems, checkpoints.problems);
+  return { state, stateValue, plan, log, checkpoints, contract, problems: sortProblems(problems.result()) };
 }

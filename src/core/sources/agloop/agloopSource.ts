@@ -18,13 +18,17 @@ import { contractJson } from "../phaseContract";
 /** Files whose presence in `.agloop/` means agloop state lives here. */
 const MARKERS = ["state.json", "plan.yaml", "log.json"] as const;
 
-/** Whether `p` exists (lstat: a link or FIFO counts as present, so the check can report it). */
+/**
+ * Whether `p` exists (lstat: a link or FIFO counts as present, so the check can report it), or cannot
+ * be told (EACCES on `.agloop/`): a state folder that cannot be read is a source with an error, never absent.
+ */
 async function present(p: string): Promise<boolean> {
   try {
     await fs.promises.lstat(p);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code !== "ENOENT" && code !== "ENOTDIR";
   }
 }
 

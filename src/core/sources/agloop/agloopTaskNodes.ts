@@ -7,6 +7,8 @@
 import type { NodeIcon, SourceTreeNode } from "../stateSource";
 import { STATE_FILE } from "./agloopFiles";
 import { asArray, asRecord, asString, escapeMarkdown, oneLine } from "./agloopText";
+import { pushAll } from "../sourceProblems";
+import { jsonPreview } from "../../text/jsonPreview";
 
 /** Icon per task status (the same codicons and colours as AutoDev's pending / in progress / complete / blocked). */
 export const TASK_STATUS_ICONS: Readonly<Record<string, NodeIcon>> = {
@@ -35,7 +37,7 @@ export function textLeaf(id: string, label: string, description?: string, icon?:
 
 /** A labelled group of string leaves, or nothing when the list is empty. */
 function listGroup(id: string, label: string, items: readonly unknown[], icon: string): SourceTreeNode[] {
-  const strings = items.map((v) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""))).filter((s) => s.length > 0);
+  const strings = items.map((v) => (typeof v === "string" ? v : jsonPreview(v, 2000))).filter((s) => s.length > 0);
   if (strings.length === 0) return [];
   return [
     {
@@ -78,7 +80,7 @@ function taskChildren(
       }),
     });
   }
-  out.push(...listGroup(`${base}/criteria`, "Acceptance criteria", asArray(task.acceptance_criteria), "checklist"));
+  pushAll(out, listGroup(`${base}/criteria`, "Acceptance criteria", asArray(task.acceptance_criteria), "checklist"));
   const modes = asArray(task.failure_modes)
     .map(asRecord)
     .filter((m): m is Record<string, unknown> => m !== undefined);
@@ -98,8 +100,8 @@ function taskChildren(
       })),
     });
   }
-  out.push(...listGroup(`${base}/files-modify`, "Files to modify", asArray(task.files_to_modify), "edit"));
-  out.push(...listGroup(`${base}/files-read`, "Files to read", asArray(task.files_to_read), "book"));
+  pushAll(out, listGroup(`${base}/files-modify`, "Files to modify", asArray(task.files_to_modify), "edit"));
+  pushAll(out, listGroup(`${base}/files-read`, "Files to read", asArray(task.files_to_read), "book"));
   const id = asString(task.id);
   const planEffort = id === undefined ? undefined : effort.get(id);
   const taskEffort = asString(task.estimated_effort);
@@ -125,8 +127,8 @@ function resultNode(id: string, result: Record<string, unknown>): SourceTreeNode
   const children: SourceTreeNode[] = [];
   const summary = asString(result.summary);
   if (summary) children.push(textLeaf(`${id}/summary`, summary, undefined, { id: "note" }));
-  children.push(...listGroup(`${id}/modified`, "Files modified", asArray(result.files_modified), "diff-modified"));
-  children.push(...listGroup(`${id}/deleted`, "Files deleted", asArray(result.files_deleted), "diff-removed"));
+  pushAll(children, listGroup(`${id}/modified`, "Files modified", asArray(result.files_modified), "diff-modified"));
+  pushAll(children, listGroup(`${id}/deleted`, "Files deleted", asArray(result.files_deleted), "diff-removed"));
   if (confirmations.length > 0) {
     children.push({
       id: `${id}/confirmation`,
@@ -144,7 +146,7 @@ function resultNode(id: string, result: Record<string, unknown>): SourceTreeNode
       })),
     });
   }
-  children.push(...listGroup(`${id}/warnings`, "Warnings", asArray(result.warnings), "warning"));
+  pushAll(children, listGroup(`${id}/warnings`, "Warnings", asArray(result.warnings), "warning"));
   return {
     id,
     label: "Executor result",
@@ -192,7 +194,7 @@ function verificationNode(id: string, v: Record<string, unknown>): SourceTreeNod
     children.push({ id: `${id}/spec`, label: "Specification compliance", icon: { id: "law" }, children: parts });
   }
   if (v.failure_details !== undefined && v.failure_details !== null) {
-    const text = typeof v.failure_details === "string" ? v.failure_details : JSON.stringify(v.failure_details);
+    const text = typeof v.failure_details === "string" ? v.failure_details : jsonPreview(v.failure_details, 2000);
     children.push(
       textLeaf(`${id}/failure`, `Failure details: ${text}`, undefined, { id: "error", color: "testing.iconFailed" }),
     );

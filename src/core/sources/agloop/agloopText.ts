@@ -2,6 +2,7 @@
  * Text helpers for values that come from untrusted agloop files: strip control characters
  * (terminal escapes), cut long values for labels and messages, escape Markdown for tooltips.
  */
+import { jsonPreview } from "../../text/jsonPreview";
 
 /** C0/C1 control characters (ESC sequences, BEL, …) except tab and newline. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -20,13 +21,8 @@ export function oneLine(text: string, max = 120): string {
 
 /** A value quoted for a problem message: JSON-quoted and cut to 60 characters. */
 export function quoteForMessage(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  text = stripControl(text);
+  // Bounded and non-recursive past its 60 characters: a value nested 10,000 deep cannot throw here.
+  const text = stripControl(value === undefined ? "undefined" : jsonPreview(value, 80));
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 

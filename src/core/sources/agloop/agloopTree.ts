@@ -12,6 +12,7 @@ import { readCheckpoint, type CheckpointInfo } from "./checkpoints";
 import { RECOVER_ACTION } from "./agloopRecovery";
 import { lineAtPath } from "./jsonPositions";
 import { contractTreeNode } from "../phaseContract";
+import { jsonPreview, stringifyOrNull } from "../../text/jsonPreview";
 
 /** How many checkpoints get an in-memory diff side (the rest diff the raw file). */
 const DIFF_TEXT_CHECKPOINTS = 20;
@@ -125,7 +126,7 @@ function compactionNode(state: Record<string, unknown>): SourceTreeNode | undefi
   const cc = asRecord(state.compaction_context);
   if (!cc) return undefined;
   const text = (v: unknown): string | undefined =>
-    typeof v === "string" ? v : v === null || v === undefined ? undefined : JSON.stringify(v);
+    typeof v === "string" ? v : v === null || v === undefined ? undefined : jsonPreview(v, 2000);
   const children: SourceTreeNode[] = [];
   const add = (key: string, label: string, value: unknown): void => {
     const t = text(value);
@@ -186,14 +187,14 @@ async function checkpointNode(workspace: string, c: CheckpointInfo, index: numbe
   if (index < DIFF_TEXT_CHECKPOINTS) {
     const read = await readCheckpoint(workspace, c.name);
     if (read.ok) {
-      const text = JSON.stringify(read.state, null, 2);
-      if (text.length <= DIFF_TEXT_MAX_CHARS) left = { kind: "text", name: `${c.name} (state)`, text };
+      const text = stringifyOrNull(read.state, 2); // null: nested too deep; the diff shows the file itself
+      if (text !== null && text.length <= DIFF_TEXT_MAX_CHARS) left = { kind: "text", name: `${c.name} (state)`, text };
     }
   }
   return {
     id,
     label: oneLine(c.name, 80),
-    description: `${oneLine(c.type, 30)}${c.trigger ? ` · ${oneLine(c.trigger, 40)}` : ""}${c.format === "legacy" ? " · older format" : ""}`,
+    description: `${oneLine(c.type, 30)}${c.trigger ? ` · ${oneLine(c.trigger, 40)}` : ""}${c.format === "legacy" ? " · older format" : c.format === "unread" ? " · not read (older)" : ""}`,
     tooltip: escapeMarkdown(
       `${c.type} checkpoint${c.createdAt ? `, ${c.createdAt}` : ""}\n\nTrigger: ${c.trigger ?? "?"}\n\n${c.summary ?? ""}`,
     ),

@@ -14,7 +14,8 @@ export interface CheckpointInfo {
   readonly name: string;
   /** Relative to the workspace folder. */
   readonly file: string;
-  readonly format: "current" | "legacy" | "invalid";
+  /** "unread": an older checkpoint past the newest AGLOOP_LIMITS.checkpointsRead, listed by name only. */
+  readonly format: "current" | "legacy" | "invalid" | "unread";
   readonly type: string;
   readonly trigger: string | null;
   readonly summary: string | null;
@@ -93,7 +94,25 @@ export async function listCheckpoints(workspace: string): Promise<CheckpointList
   }
   const problems: SourceProblem[] = [];
   const names: string[] = [];
-  const handle = await fs.promises.opendir(dir.abs);
+  let handle: fs.Dir;
+  try {
+    handle = await fs.promises.opendir(dir.abs);
+  } catch (e) {
+    // EACCES on checkpoints/ (or it vanished): one problem; state, plan and log are still checked.
+    const code = (e as NodeJS.ErrnoException).code ?? String(e);
+    return {
+      checkpoints: [],
+      problems: [
+        {
+          file: CHECKPOINTS_DIR,
+          line: null,
+          severity: "error",
+          code: "unsafe_file",
+          message: `Cannot list ${CHECKPOINTS_DIR}: ${code}; no checkpoint was read (recovery cannot use them). Give the user running AutoDev State read access to the folder.`,
+        },
+      ],
+    };
+  }
   for await (const entry of handle) {
     if (!entry.name.endsWith(".json")) continue;
     if (!entry.isFile()) {
@@ -124,8 +143,15 @@ export async function listCheckpoints(workspace: string): Promise<CheckpointList
     fromName.length = AGLOOP_LIMITS.checkpointFiles;
   }
   const checkpoints: CheckpointInfo[] = [];
-  for (const { name, parsedName } of fromName) {
+  for (const [index, { name, parsedName }] of fromName.entries()) {
     const file = `${CHECKPOINTS_DIR}/${name}`;
+    if (index >= AGLOOP_LIMITS.checkpointsRead) {
+      // Read lazily: an older checkpoint is listed by its name (recovery reads it only if every newer one fails).
+      const type = parsedName?.type ?? "unknown";
+      const createdAt = parsedName?.createdAt ?? null;
+      checkpoints.push({ name, file, format: "unread", type, trigger: null, summary: null, createdAt });
+      continue;
+    }
     const read = await readCheckpoint(workspace, name);
     if (!read.ok) {
       problems.push(read.problem);

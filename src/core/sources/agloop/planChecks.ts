@@ -4,7 +4,7 @@
  * further) and checked: the planner's schema (plan_id format, enums, required fields), timestamps
  * in order, DAG edges between known tasks, no dependency cycle, and agreement with state.json.
  */
-import { LineCounter, parseDocument, type Document } from "yaml";
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document } from "yaml";
 import type { SourceProblem } from "../stateSource";
 import { AGLOOP_LIMITS, PLAN_FILE, readAgloopFile } from "./agloopFiles";
 import { planSchema } from "./agloopSchemas";
@@ -12,6 +12,7 @@ import { asArray, asRecord, asString, oneLine, quoteForMessage } from "./agloopT
 import { findCycles, type DependencyEdge } from "./dependencyGraph";
 import type { JsonPath } from "../../text/jsonOffsets";
 import { problemsFromIssues, type FieldCode, type ValueLocator } from "./schemaProblems";
+import { pushAll } from "../sourceProblems";
 
 /** The plan file as read. */
 export type PlanRead =
@@ -38,7 +39,13 @@ export async function readPlanFile(workspace: string): Promise<PlanRead> {
   const read = await readAgloopFile(workspace, PLAN_FILE, AGLOOP_LIMITS.planBytes);
   if (read.kind !== "ok") return read;
   const lines = new LineCounter();
-  const doc = parseDocument(read.text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  // uniqueKeys: the yaml package compares every key of a map with every other (quadratic: a 512 KB map took
+  // minutes); duplicateKeys below does the same check with a Set.
+  const doc = parseDocument(read.text, { lineCounter: lines, prettyErrors: true, uniqueKeys: false });
+  if (doc.errors.length === 0) {
+    const dups = duplicateKeys(doc, lines);
+    if (dups.length > 0) return { kind: "invalid", problems: dups };
+  }
   if (doc.errors.length > 0) {
     return {
       kind: "invalid",
@@ -72,6 +79,39 @@ export async function readPlanFile(workspace: string): Promise<PlanRead> {
   return { kind: "ok", value, where: yamlLocator(doc, lines) };
 }
 
+/** The first 20 repeated keys of any map of `doc` (what `uniqueKeys: true` reports), found in one pass. */
+function duplicateKeys(doc: Document, lines: LineCounter): SourceProblem[] {
+  const out: SourceProblem[] = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0 && out.length < 20) {
+    const node = stack.pop();
+    if (isSeq(node)) for (const item of node.items) stack.push(item);
+    else if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        const key = pair.key;
+        if (isScalar(key)) {
+          const id = `${typeof key.value}:${String(key.value)}`;
+          if (seen.has(id) && out.length < 20) {
+            const at = key.range ? lines.linePos(key.range[0]) : undefined;
+            out.push({
+              file: PLAN_FILE,
+              line: at?.line ?? null,
+              column: at?.col,
+              severity: "error",
+              code: "invalid_yaml",
+              message: `plan.yaml is not valid YAML: Map keys must be unique (${quoteForMessage(String(key.value))} is repeated). The planner must rewrite the file; nothing else in it was checked.`,
+            });
+          }
+          seen.add(id);
+        }
+        stack.push(pair.value);
+      }
+    }
+  }
+  return out;
+}
+
 const planFieldCode: FieldCode = (path, issue, missing) => {
   const [top, index, field] = path;
   if (missing) return "missing_field";
@@ -93,7 +133,7 @@ export interface StateTaskView {
 export function checkPlan(plan: unknown, where: ValueLocator, state: StateTaskView | null): SourceProblem[] {
   const problems: SourceProblem[] = [];
   const parsed = planSchema.safeParse(plan);
-  if (!parsed.success) problems.push(...problemsFromIssues(parsed.error.issues, plan, where, planFieldCode));
+  if (!parsed.success) pushAll(problems, problemsFromIssues(parsed.error.issues, plan, where, planFieldCode));
   const root = asRecord(plan);
   if (!root) return problems;
   const created = asString(root.created_at);
@@ -180,7 +220,7 @@ export function checkPlan(plan: unknown, where: ValueLocator, state: StateTaskVi
       message: `plan.yaml's dependencies form a cycle: ${cycle.ids.join(" → ")}; no task of it can start. Remove one dependency or edge.`,
     });
   }
-  if (state) problems.push(...comparePlanToState(tasks, where, state));
+  if (state) pushAll(problems, comparePlanToState(tasks, where, state));
   return problems;
 }
 

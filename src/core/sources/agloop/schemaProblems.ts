@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { ProblemSeverity, SourceProblem } from "../stateSource";
 import type { JsonPath } from "../../text/jsonOffsets";
 import { describeType, quoteForMessage } from "./agloopText";
+import { PROBLEMS_PER_FILE } from "../sourceProblems";
 
 /** Where values are, for one file. */
 export interface ValueLocator {
@@ -69,9 +70,19 @@ export function problemsFromIssues(
   where: ValueLocator,
   fieldCode: FieldCode,
   severity: ProblemSeverity = "error",
+  limit = PROBLEMS_PER_FILE,
 ): SourceProblem[] {
   const out: SourceProblem[] = [];
-  for (const issue of issues) {
+  if (issues.length > limit) {
+    out.push({
+      file: where.file,
+      line: null,
+      severity,
+      code: "more_schema_issues",
+      message: `${issues.length - limit} more schema issues in ${where.file} than the ${limit} listed; fix the ones listed and check again.`,
+    });
+  }
+  for (const issue of issues.slice(0, limit)) {
     const path = issue.path.filter((k): k is string | number => typeof k !== "symbol");
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {

@@ -12,6 +12,7 @@ import { asArray, asRecord, asString, quoteForMessage } from "./agloopText";
 import { findCycles } from "./dependencyGraph";
 import { lineAtPath, lineOfKey, parsePositionedJson, type PositionedJson } from "./jsonPositions";
 import { problemsFromIssues, type FieldCode, type ValueLocator } from "./schemaProblems";
+import { pushAll } from "../sourceProblems";
 
 /** How long to wait before re-reading a state.json that did not parse, and how many re-reads. */
 export const STATE_RETRY: RetryPolicy = { delayMs: 150, retries: 2 };
@@ -86,12 +87,12 @@ const stateFieldCode: FieldCode = (path, issue, missing) => {
 export function checkState(state: unknown, where: ValueLocator): SourceProblem[] {
   const problems: SourceProblem[] = [];
   const parsed = stateSchema.safeParse(state);
-  if (!parsed.success) problems.push(...problemsFromIssues(parsed.error.issues, state, where, stateFieldCode));
+  if (!parsed.success) pushAll(problems, problemsFromIssues(parsed.error.issues, state, where, stateFieldCode));
   const root = asRecord(state);
   if (!root) return problems;
-  problems.push(...checkTaskGraph(root, where));
-  problems.push(...checkCurrentWork(root, where));
-  problems.push(...checkPhaseHistory(root, where));
+  pushAll(problems, checkTaskGraph(root, where));
+  pushAll(problems, checkCurrentWork(root, where));
+  pushAll(problems, checkPhaseHistory(root, where));
   if (root.stop_hook_active === true) {
     problems.push({
       file: where.file,

@@ -38,7 +38,7 @@ export const AUTODEV_DETECT_GLOBS: readonly string[] = AUTODEV_MARKERS.map((m) =
 
 /** What `.autodev/` holds, as far as detection needs. */
 export interface AutodevPresence {
-  /** `.autodev/` is a real folder (not a link) holding at least one of {@link AUTODEV_MARKERS}. */
+  /** `.autodev/` is a real folder holding at least one of {@link AUTODEV_MARKERS}, or something that cannot be read as one (a link, EACCES). */
   readonly present: boolean;
   /**
    * The ledger: "file" (a regular file), "missing" (nothing there: the plan is not stored yet) or
@@ -49,19 +49,24 @@ export interface AutodevPresence {
   readonly markers: readonly string[];
 }
 
+/** What `p` is; "other" too when it cannot be told (EACCES): a state file that cannot be read is never absent. */
 async function lstatKind(p: string): Promise<"file" | "dir" | "other" | "missing"> {
   try {
     const st = await fs.promises.lstat(p);
     return st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
-  } catch {
-    return "missing";
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? "missing" : "other";
   }
 }
 
 /** Looks at `<workspace>/.autodev/` without opening anything. */
 export async function autodevPresence(workspace: string): Promise<AutodevPresence> {
   const root = autodevRoot(workspace);
-  if ((await lstatKind(root)) !== "dir") return { present: false, ledger: "missing", markers: [] };
+  const rootKind = await lstatKind(root);
+  if (rootKind === "missing") return { present: false, ledger: "missing", markers: [] };
+  // A link, a FIFO or an unreadable entry where .autodev/ belongs: a source with an error (the ledger reader says what).
+  if (rootKind !== "dir") return { present: true, ledger: "other", markers: [] };
   const kinds = await Promise.all(AUTODEV_MARKERS.map((m) => lstatKind(path.join(root, m))));
   const markers = AUTODEV_MARKERS.filter((_, i) => kinds[i] !== "missing");
   const ledgerKind = kinds[0];

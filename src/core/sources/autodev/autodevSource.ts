@@ -10,13 +10,14 @@
  */
 import * as path from "node:path";
 import { verifyLedger } from "./ledger/ledgerReader";
+import { UnsafeFileError } from "../../fs/safeRead";
 import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
 import { checkAutodevContract } from "./contract/autodevContract";
 import { contractJson, contractTreeNode } from "../phaseContract";
 import { humanMessage } from "./ledger/verifyMessages";
 import { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes";
 import { Plan } from "./plan/schemas";
-import { sortProblems } from "../sourceProblems";
+import { ProblemCollector, sortProblems } from "../sourceProblems";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
 import { AUTODEV_DIR, LEDGER_REL, PLAN_FILE, autodevRoot } from "./autodevPaths";
 import { AUTODEV_DETECT_GLOBS, autodevPresence } from "./autodevPresence";
@@ -88,25 +89,55 @@ async function readChecked(location: SourceLocation, probe: boolean) {
   return { ...all, run, contract };
 }
 
+/** A problem for a part of the check that stopped, so the other parts' findings still show. */
+function stoppedProblem(file: string, part: string, e: unknown): SourceProblem {
+  return {
+    file,
+    line: null,
+    severity: "error",
+    code: "check_failed",
+    message: `the ${part} stopped: ${e instanceof Error ? e.message : String(e)}`,
+  };
+}
+
 /**
  * Every problem of `.autodev/`: integrity errors, then (on an intact ledger) the phase contract's
  * findings (they stand in for the ledger's fsm_violation warnings and the missing-evidence check),
- * plan.json drift and the run state's problems.
+ * plan.json drift and the run state's problems; at most PROBLEMS_PER_FILE per file (the rest
+ * summarised). A part that fails (the ledger cannot be read) is one problem; the others still run.
  */
 export async function autodevProblems(location: SourceLocation): Promise<SourceProblem[]> {
-  const { ok, errors, warnings, plan, entries, run, contract } = await readChecked(location, false);
-  const out = [...errors.map(errorProblem), ...warnings.filter((w) => w.kind !== "fsm_violation").map(warningProblem)];
+  const out = new ProblemCollector();
+  let checked: Awaited<ReturnType<typeof readChecked>>;
+  try {
+    checked = await readChecked(location, false);
+  } catch (e) {
+    out.add(
+      e instanceof UnsafeFileError
+        ? { file: LEDGER_REL, line: null, severity: "error", code: "unreadable_file", message: e.message }
+        : stoppedProblem(LEDGER_REL, "ledger check", e),
+    );
+    try {
+      out.addAll(runStateProblems(await readRunState(location.workspace, null, { probe: false })));
+    } catch (e2) {
+      out.add(stoppedProblem(AUTODEV_DIR, "run-state check (config, inline, tournaments, knowledge)", e2));
+    }
+    return sortProblems(out.result());
+  }
+  const { ok, errors, warnings, plan, entries, run, contract } = checked;
+  for (const e of errors) out.add(errorProblem(e));
+  for (const w of warnings) if (w.kind !== "fsm_violation") out.add(warningProblem(w));
   if (ok) {
-    if (contract) out.push(...contract.problems);
+    if (contract) out.addAll(contract.problems);
     if (plan) {
       const history = await missingEvidenceWarnings(location.workspace, plan, entries);
-      out.push(...history.filter((w) => w.kind !== "missing_evidence").map(warningProblem));
+      for (const w of history) if (w.kind !== "missing_evidence") out.add(warningProblem(w));
     }
     const drift = await planJsonWarning(location.workspace, plan);
-    if (drift) out.push(warningProblem(drift));
+    if (drift) out.add(warningProblem(drift));
   }
-  out.push(...runStateProblems(run));
-  return sortProblems(out);
+  out.addAll(runStateProblems(run));
+  return sortProblems(out.result());
 }
 
 function rowOf(e: EntrySummary): SourceTimelineRow {

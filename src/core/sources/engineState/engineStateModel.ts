@@ -3,7 +3,7 @@
  * problem in file then line order. `check`, `summarize` and `tree` all derive from it.
  */
 import * as path from "node:path";
-import { sortProblems } from "../sourceProblems";
+import { ProblemCollector, sortProblems } from "../sourceProblems";
 import type { SourceLocation, SourceProblem } from "../stateSource";
 import {
   CANDIDATES_FILE,
@@ -39,7 +39,7 @@ const NOT_READ: JsonlFileModel = { state: "missing", records: 0, entries: [], om
 export async function readEngineState(location: SourceLocation): Promise<EngineStateModel> {
   const rel = (name: string): string => (location.relDir === "." ? name : `${location.relDir}/${name}`);
   const files = { manifest: rel(MANIFEST_FILE), recognizers: rel(RECOGNIZERS_FILE), candidates: rel(CANDIDATES_FILE) };
-  const problems: SourceProblem[] = [];
+  const problems = new ProblemCollector(); // at most PROBLEMS_PER_FILE per file: a million bad lines are counted, not listed
   const head = await readGitHead(location.workspace);
   const given = (location as EngineStateLocation).refusal;
   const inspected = given === undefined ? await inspectEngineStateDir(location.workspace, location.dir) : null;
@@ -67,7 +67,7 @@ export async function readEngineState(location: SourceLocation): Promise<EngineS
       recognizers: NOT_READ,
       candidates: NOT_READ,
       refusal,
-      problems,
+      problems: problems.result(),
     };
   }
   const at = (name: string): string => path.join(location.dir, name);
@@ -99,6 +99,6 @@ export async function readEngineState(location: SourceLocation): Promise<EngineS
     recognizers,
     candidates,
     refusal: null,
-    problems: sortProblems(problems),
+    problems: sortProblems(problems.result()),
   };
 }

@@ -95,7 +95,9 @@ export async function readGitHead(workspace: string): Promise<GitHead> {
     if (!isSafeRef(symbolic[1])) return { sha: null, ref: null, files, reason: "HEAD names an unusable ref" };
     ref ??= symbolic[1];
     const loose = await readText(refFile(files, symbolic[1]));
-    content = loose ?? (await packedRef(files, symbolic[1])) ?? "";
+    const packed = loose === null ? await packedRef(files, symbolic[1]) : null;
+    if (typeof packed === "object" && packed !== null) return { sha: null, ref, files, reason: packed.refused };
+    content = loose ?? packed ?? "";
     if (content === "") {
       const reftable = fs.existsSync(path.join(files.commonDir, "reftable"));
       const reason = reftable ? "the repository stores refs in a reftable" : `${symbolic[1]} has no commit yet`;
@@ -112,18 +114,36 @@ async function readText(file: string): Promise<string | null> {
   return read.kind === "read" ? read.bytes.toString("utf8") : null;
 }
 
-/** The commit id `ref` has in `packed-refs` (streamed: it can be large), or null. */
-async function packedRef(files: GitFiles, ref: string): Promise<string | null> {
-  const opened = await openGuarded(path.join(files.commonDir, "packed-refs"), { root: null, notDirIsMissing: true });
+/** Largest packed-refs read (a repository with 100,000 refs has about 10 MB); a bigger one is not read. */
+const MAX_PACKED_REFS = 64 * 1024 * 1024;
+
+/** The commit id `ref` has in `packed-refs` (streamed, stopping at the ref; within the cap), or null. */
+async function packedRef(files: GitFiles, ref: string): Promise<string | null | { refused: string }> {
+  const opened = await openGuarded(path.join(files.commonDir, "packed-refs"), {
+    root: null,
+    notDirIsMissing: true,
+    maxBytes: MAX_PACKED_REFS,
+  });
+  if (opened.kind === "refused") {
+    return {
+      refused:
+        opened.refusal.why === "too large"
+          ? `packed-refs is ${opened.refusal.size} bytes, over the ${MAX_PACKED_REFS}-byte limit; it was not read`
+          : "packed-refs cannot be read",
+    };
+  }
   if (opened.kind !== "open") return null;
   let found: string | null = null;
   try {
     await readFileLines(
       opened.handle,
       (line) => {
-        if (found !== null || line.text === null) return;
+        if (line.text === null) return;
         const space = line.text.indexOf(" ");
-        if (space > 0 && line.text.slice(space + 1) === ref) found = line.text.slice(0, space);
+        if (space > 0 && line.text.slice(space + 1) === ref) {
+          found = line.text.slice(0, space);
+          return false; // found: the rest is not read
+        }
       },
       4096,
     );

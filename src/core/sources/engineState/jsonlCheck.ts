@@ -12,6 +12,7 @@ import { displayValue } from "../../text/displayText";
 import { DEFAULT_MAX_LINE_BYTES, readFileLines, type FileLine } from "../../fs/lineReader";
 import { openGuarded } from "../../fs/guardedOpen";
 import { refusalReason } from "./refusalReason";
+import { pushAll, type ProblemSink } from "../sourceProblems";
 
 /** Most line entries kept per file for the tree; counts go on past it. */
 export const MAX_TREE_ENTRIES = 500;
@@ -45,7 +46,7 @@ export async function checkJsonlFile(
   file: string,
   rel: string,
   workspace: string,
-  problems: SourceProblem[],
+  problems: ProblemSink,
   visit?: RecordVisitor,
   maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
 ): Promise<JsonlFileModel> {
@@ -72,7 +73,7 @@ export async function checkJsonlFile(
         const value = checkLine(line, rel, found, visit, maxLineBytes);
         const isRecord = line.text === null || pyStrip(line.text) !== "";
         if (isRecord) records++;
-        problems.push(...found);
+        pushAll(problems, found);
         if (!isRecord && found.length === 0) return; // a blank line is not a record; with a problem it still shows
         if (entries.length < MAX_TREE_ENTRIES) {
           const worst = found.some((p) => p.severity === "error") ? "error" : found.length > 0 ? "warning" : null;

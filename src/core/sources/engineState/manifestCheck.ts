@@ -7,11 +7,11 @@ import { decodeUtf8Strict } from "../../text/utf8";
 import { pyStrip } from "../../pyjson/pyBuiltins";
 import { parsePyJson, PyJsonError } from "../../pyjson/pyJsonParse";
 import { isPyObject, PyFloat, type PyObject, type PyValue } from "../../pyjson/pyValue";
-import type { SourceProblem } from "../stateSource";
 import { displayValue } from "../../text/displayText";
 import { canonicalDump } from "./canonicalJsonLine";
 import { readGuarded } from "../../fs/guardedOpen";
 import { refusalReason } from "./refusalReason";
+import type { ProblemSink } from "../sourceProblems";
 
 /** The newest `schema_version` the writer (AssetOverflow/core 0b19e083) loads. */
 export const SUPPORTED_SCHEMA_VERSION = 1;
@@ -80,7 +80,7 @@ export async function checkManifest(
   file: string,
   rel: string,
   workspace: string,
-  problems: SourceProblem[],
+  problems: ProblemSink,
 ): Promise<ManifestInfo> {
   const read = await readGuarded(file, { root: workspace, maxBytes: MAX_MANIFEST_BYTES, notDirIsMissing: true });
   if (read.kind === "missing") return NO_MANIFEST;
@@ -133,7 +133,7 @@ function kindOf(v: PyValue): string {
   return typeof v === "string" ? "a string" : typeof v === "boolean" ? "a boolean" : "a number";
 }
 
-function describeManifest(manifest: PyObject, text: string, rel: string, problems: SourceProblem[]): ManifestInfo {
+function describeManifest(manifest: PyObject, text: string, rel: string, problems: ProblemSink): ManifestInfo {
   const version = manifest.get("schema_version");
   const turns = manifest.get("turn_count");
   const revision = manifest.get("written_at_revision");

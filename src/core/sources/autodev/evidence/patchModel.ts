@@ -7,6 +7,7 @@
  * A malformed file section becomes a file with an `error`, never a throw.
  */
 import { parsePatch, StructuredPatch } from "diff";
+import { pushAll } from "../../sourceProblems";
 
 /** How a file changed. */
 export type PatchChange = "added" | "deleted" | "renamed" | "copied" | "modified" | "mode";
@@ -58,7 +59,7 @@ export function readQuotedGitName(s: string): { name: string; rest: string } | n
     const c = s[i];
     if (c === '"') return { name: new TextDecoder("utf-8").decode(Uint8Array.from(bytes)), rest: s.slice(i + 1) };
     if (c !== "\\") {
-      bytes.push(...Buffer.from(c, "utf8"));
+      pushAll(bytes, Buffer.from(c, "utf8"));
       continue;
     }
     const n = s[++i];

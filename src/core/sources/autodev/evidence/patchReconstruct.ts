@@ -10,6 +10,7 @@
  */
 import { applyPatch, reversePatch, StructuredPatchHunk } from "diff";
 import { ParsedPatchFile } from "./patchModel";
+import { pushAll } from "../../sourceProblems";
 
 /** What the workspace has at a path. */
 export type WorkspaceText =
@@ -98,8 +99,8 @@ export function sidesFromHunks(file: ParsedPatchFile): { before: string; after: 
     const nw: SideLine[] = [];
     for (const h of hunks) {
       const s = hunkSides(h);
-      old.push(...s.old);
-      nw.push(...s.new);
+      pushAll(old, s.old);
+      pushAll(nw, s.new);
     }
     return { before: join(old), after: join(nw), complete: true };
   }

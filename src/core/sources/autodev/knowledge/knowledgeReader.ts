@@ -46,7 +46,13 @@ export interface SkippedLine {
   readonly file: string;
   readonly line: number;
   readonly reason: string;
+  /** Set on the last entry of a file with more skipped lines than are listed: how many more (from `line` on). */
+  readonly more?: number;
 }
+
+/** Skipped lines listed per file; later ones are counted in one entry (a hostile file of a million bad lines). */
+export const MAX_SKIPPED_LISTED = 200;
+const REQUIRED_KEYS = ["id", "timestamp", "role_source", "text"] as const;
 
 /** Everything the knowledge store holds. */
 export interface KnowledgeReport {
@@ -83,30 +89,50 @@ export function parseJsonl<T>(
   file: string,
   schema: z.ZodType<T>,
   skipped: SkippedLine[],
+  required: readonly string[] = [],
 ): Array<T & { line: number }> {
   const out: Array<T & { line: number }> = [];
-  text.split(PY_LINE_BREAK).forEach((raw, i) => {
-    const s = raw.trim();
-    if (!s) return;
+  let listed = 0;
+  let more = 0;
+  let firstMore = 0;
+  const skip = (line: number, reason: () => string): void => {
+    if (listed < MAX_SKIPPED_LISTED) {
+      listed++;
+      skipped.push({ file, line, reason: reason() });
+    } else if (more++ === 0) firstMore = line;
+  };
+  const lines = text.split(PY_LINE_BREAK);
+  for (let i = 0; i < lines.length; i++) {
+    const s = lines[i].trim();
+    if (!s) continue;
     let v: unknown;
     try {
       v = pyToPlain(parsePyJson(s));
     } catch (e) {
-      skipped.push({
-        file,
-        line: i + 1,
-        reason: e instanceof PyJsonError ? `corrupt JSON (${e.msg})` : "corrupt JSON",
-      });
-      return;
+      skip(i + 1, () => (e instanceof PyJsonError ? `corrupt JSON (${e.msg})` : "corrupt JSON"));
+      continue;
     }
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
-      skipped.push({ file, line: i + 1, reason: "not a JSON object" });
-      return;
+      skip(i + 1, () => "not a JSON object");
+      continue;
+    }
+    // Past the listing cap a line missing a required key is counted without building zod's issues (the costly part).
+    if (listed >= MAX_SKIPPED_LISTED && required.some((k) => !Object.prototype.hasOwnProperty.call(v, k))) {
+      skip(i + 1, () => "");
+      continue;
     }
     const r = schema.safeParse(v);
     if (r.success) out.push({ ...r.data, line: i + 1 });
-    else skipped.push({ file, line: i + 1, reason: zodToPathErrors(r.error).map(formatPathError).join("; ") });
-  });
+    else skip(i + 1, () => zodToPathErrors(r.error).map(formatPathError).join("; "));
+  }
+  if (more > 0) {
+    skipped.push({
+      file,
+      line: firstMore,
+      reason: `and ${more} more line${more === 1 ? "" : "s"} from here on skipped (not listed: at most ${MAX_SKIPPED_LISTED} are listed per file)`,
+      more,
+    });
+  }
   return out;
 }
 
@@ -149,6 +175,7 @@ export async function readKnowledge(
     swarmRel,
     KnowledgeEntrySchema,
     skipped,
+    REQUIRED_KEYS,
   );
   const rejected = parseJsonl(
     textOf(await readWorkspaceStateFile(cwd, rejectedRel, MAX_KNOWLEDGE_BYTES), errors),
@@ -167,6 +194,7 @@ export async function readKnowledge(
         hivePath,
         KnowledgeEntrySchema,
         skipped,
+        REQUIRED_KEYS,
       );
     }
   }

@@ -82,12 +82,21 @@ export function toPassRecord(raw: unknown): { ok: true; pass: PassRecord } | { o
   }
   const d = r.data;
   const ts = d.meta.timestamp;
+  // zod builds the record with assignments, so a key "__proto__" is lost there; keep every key of the file.
+  const given = (raw as { scores: Record<string, unknown> }).scores;
+  const scores: Record<string, number> = {};
+  for (const key of Object.keys(given)) {
+    const v = Object.prototype.hasOwnProperty.call(d.scores, key) ? d.scores[key] : pyLaxInt.safeParse(given[key]).data;
+    // defineProperty: an own key even for "__proto__" (an assignment would set the prototype instead).
+    if (typeof v === "number")
+      {Object.defineProperty(scores, key, { value: v, enumerable: true, writable: true, configurable: true });}
+  }
   return {
     ok: true,
     pass: {
       pass: d.pass_num,
       winner: d.winner,
-      scores: d.scores,
+      scores,
       validJudges: d.valid_judges,
       elapsedS: d.elapsed_s,
       judges: d.judge_details.map(judgeVerdict),

@@ -28,7 +28,10 @@ export const TOURNAMENTS_REL = `${AUTODEV_DIR}/${TOURNAMENTS_DIR}`;
 /** Most tournament folders and pass folders read. */
 export const MAX_TOURNAMENTS = 500;
 export const MAX_PASSES = 200;
-const MAX_TOURNAMENT_JSON = 16 * 1024 * 1024;
+/** 4 MB, as the README says: history.json of 200 passes with every judge's raw response stays far below it. */
+const MAX_TOURNAMENT_JSON = 4 * 1024 * 1024;
+/** Errors listed per tournament; the rest are counted in one line. */
+const MAX_ERRORS = 20;
 
 /** The markdown files of one pass (workspace-relative; null when absent). */
 export interface PassArtifacts {
@@ -95,11 +98,18 @@ async function passesFromHistory(cwd: string, rel: string, errors: string[]): Pr
     return null;
   }
   const out: PassRecord[] = [];
-  v.value.forEach((entry, i) => {
-    const p = toPassRecord(entry);
+  let bad = 0;
+  for (let i = 0; i < Math.min(v.value.length, MAX_PASSES); i++) {
+    const p = toPassRecord(v.value[i]);
     if (p.ok) out.push(p.pass);
-    else errors.push(`history.json entry ${i + 1}: ${p.error}`);
-  });
+    else if (++bad <= MAX_ERRORS) errors.push(`history.json entry ${i + 1}: ${p.error}`);
+  }
+  if (bad > MAX_ERRORS) errors.push(`history.json: ${bad - MAX_ERRORS} more entries are not PassResults (not listed)`);
+  if (v.value.length > MAX_PASSES) {
+    errors.push(
+      `history.json has ${v.value.length} entries; only the first ${MAX_PASSES} were read (AutoDev runs at most a few dozen passes)`,
+    );
+  }
   return out;
 }
 
@@ -119,6 +129,8 @@ async function readOne(
   const files: string[] = [];
   const passArtifacts: PassArtifacts[] = [];
   const fromResults: PassRecord[] = [];
+  // A finished run's passes are in history.json: the pass folders' result.json files are then not read at all.
+  const history = await passesFromHistory(cwd, dir, errors);
   const passDirs = names
     .filter((n) => PASS_DIR.test(n))
     .sort((a, b) => Number(PASS_DIR.exec(a)![1]) - Number(PASS_DIR.exec(b)![1]));
@@ -140,7 +152,7 @@ async function readOne(
       versionB: at("version_b.md"),
       versionAB: at("version_ab.md"),
     });
-    if (have.has("result.json")) {
+    if (history === null && have.has("result.json")) {
       const read = await readWorkspaceStateFile(cwd, `${dir}/${pd}/result.json`, MAX_TOURNAMENT_JSON);
       if (read.kind === "error") errors.push(read.error);
       else if (read.kind === "ok") {
@@ -152,7 +164,6 @@ async function readOne(
     }
   }
   for (const n of names) if (!PASS_DIR.test(n) && n !== "worktrees") files.unshift(n);
-  const history = await passesFromHistory(cwd, dir, errors);
   const passes = history ?? fromResults;
   const winner = passes.length ? passes[passes.length - 1].winner : null;
   const evidence = ev.get(id);

@@ -74,9 +74,10 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
     });
   }
   if (k.skipped.length) {
+    const count = k.skipped.reduce((n, s) => n + (s.more ?? 1), 0);
     children.push({
       id: "autodev|knowledge|skipped",
-      label: `${k.skipped.length} line${k.skipped.length === 1 ? "" : "s"} skipped`,
+      label: `${count} line${count === 1 ? "" : "s"} skipped`,
       icon: { id: "warning", color: "problemsWarningIcon.foreground" },
       tooltip: mdTooltip(
         k.skipped

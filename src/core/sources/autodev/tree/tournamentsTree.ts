@@ -9,6 +9,7 @@ import type { NodeTarget, SourceTreeNode } from "../../stateSource";
 import { PassArtifacts, TournamentSummary } from "../tournaments/tournamentIndex";
 import { PassRecord, scoreLine } from "../tournaments/passResult";
 import { mdTooltip, plainLabel } from "./treeText";
+import { pushAll } from "../../sourceProblems";
 
 const WARN = { id: "warning", color: "problemsWarningIcon.foreground" };
 
@@ -75,9 +76,9 @@ function passNode(t: TournamentSummary, p: PassRecord, art: PassArtifacts | unde
       target: diffTarget(`${t.id} pass ${p.pass}: A ↔ AB`, art.versionA, art.versionAB),
     });
   }
-  children.push(...judgeNodes(base, p));
+  pushAll(children, judgeNodes(base, p));
   const incumbent = t.incumbents.find((x) => x.afterPass === p.pass);
-  if (incumbent) children.push(...fileNode(`${base}|incumbent`, `Incumbent after pass ${p.pass}`, incumbent.file));
+  if (incumbent) pushAll(children, fileNode(`${base}|incumbent`, `Incumbent after pass ${p.pass}`, incumbent.file));
   return {
     id: base,
     label: `Pass ${p.pass}: ${p.winner} won`,
@@ -122,10 +123,10 @@ export function tournamentNode(t: TournamentSummary): SourceTreeNode {
   for (const e of t.errors) {
     children.push({ id: `${base}|error|${children.length}`, label: plainLabel(e), icon: WARN, tooltip: mdTooltip(e) });
   }
-  children.push(...fileNode(`${base}|initial`, "Initial version", t.initial));
+  pushAll(children, fileNode(`${base}|initial`, "Initial version", t.initial));
   const arts = new Map(t.passArtifacts.map((a) => [a.pass, a]));
   for (const p of t.passes) children.push(passNode(t, p, arts.get(p.pass)));
-  children.push(...fileNode(`${base}|final`, "Final output", t.final));
+  pushAll(children, fileNode(`${base}|final`, "Final output", t.final));
   if (t.initial && t.final) {
     children.push({
       id: `${base}|diff`,
@@ -161,7 +162,7 @@ export function tournamentsSection(
     label: plainLabel(e),
     icon: WARN,
   }));
-  children.push(...tournaments.map(tournamentNode));
+  pushAll(children, tournaments.map(tournamentNode));
   return {
     id: "autodev|tournaments",
     label: "Tournaments",
