@@ -132,7 +132,12 @@ export async function cmdCheck(args: ParsedArgs, sources: readonly StateSource[]
   return doc.ok ? 0 : 1;
 }
 
-/** `sources [DIR] [--json]`: each source found in DIR with its summary; exit 2 when none. */
+/** True when a summary says something present could not be read (`error`, or a non-empty `unreadable`). */
+function summaryFailed(s: Record<string, unknown>): boolean {
+  return s.error !== undefined || (Array.isArray(s.unreadable) && s.unreadable.length > 0);
+}
+
+/** `sources [DIR] [--json]`: each source found in DIR with its summary; exit 1 when one could not be read, 2 when none. */
 export async function cmdSources(args: ParsedArgs, sources: readonly StateSource[] = STATE_SOURCES): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
   requireDir(dir);
@@ -145,10 +150,11 @@ export async function cmdSources(args: ParsedArgs, sources: readonly StateSource
         .filter(([k, v]) => k !== "kind" && k !== "path" && (v === null || typeof v !== "object"))
         .map(([k, v]) => `${k}=${String(v)}`);
       const lists = Object.entries(s)
-        .filter(([, v]) => Array.isArray(v))
+        .filter(([k, v]) => Array.isArray(v) && k !== "unreadable")
         .map(([k, v]) => `${(v as unknown[]).length} ${k}`);
       println(`${s.kind} ${s.path}: ${[...extra, ...lists].join(" · ")}`);
+      for (const u of Array.isArray(s.unreadable) ? (s.unreadable as unknown[]) : []) println(`  not read: ${String(u)}`);
     }
   }
-  return 0;
+  return doc.some(summaryFailed) ? 1 : 0;
 }

@@ -36,6 +36,9 @@ export function pushAll<T>(out: { push(item: T): unknown }, items: Iterable<T>):
 
 const SEVERITY_RANK: Record<ProblemSeverity, number> = { info: 0, warning: 1, error: 2 };
 
+/** The summaries {@link ProblemCollector.result} made, with how many problems each stands for (a second collector adds them up). */
+const SUMMARIZED = new WeakMap<SourceProblem, number>();
+
 interface Overflow {
   file: string;
   code: string;
@@ -67,19 +70,30 @@ export class ProblemCollector {
 
   /** Adds one problem. */
   add(p: SourceProblem): void {
+    const stands = SUMMARIZED.get(p);
+    if (stands !== undefined) {
+      this.count(p, stands); // a summary of an earlier collector: its count joins this one's
+      return;
+    }
     const n = this.perFile.get(p.file) ?? 0;
     if (n < this.cap) {
       this.perFile.set(p.file, n + 1);
       this.kept.push(p);
       return;
     }
+    this.count(p, 1);
+  }
+
+  /** Counts `n` problems like `p` without listing them. */
+  private count(p: SourceProblem, n: number): void {
     const key = `${p.file}\0${p.code}`;
     const o = this.over.get(key);
     if (o === undefined) {
-      this.over.set(key, { file: p.file, code: p.code, severity: p.severity, count: 1, firstLine: p.line });
+      this.over.set(key, { file: p.file, code: p.code, severity: p.severity, count: n, firstLine: p.line });
       return;
     }
-    o.count++;
+    o.count += n;
+    if (o.firstLine === null || (p.line !== null && p.line < o.firstLine)) o.firstLine = p.line;
     if (SEVERITY_RANK[p.severity] > SEVERITY_RANK[o.severity]) o.severity = p.severity;
   }
 
@@ -104,13 +118,15 @@ export class ProblemCollector {
   result(): SourceProblem[] {
     const out = this.kept.slice();
     for (const o of this.over.values()) {
-      out.push({
+      const summary: SourceProblem = {
         file: o.file,
         line: o.firstLine,
         severity: o.severity,
         code: o.code,
         message: `${o.count} more like this (${o.code}) in ${o.file}${o.firstLine !== null ? `, the first at line ${o.firstLine}` : ""}; not listed (at most ${this.cap} problems are listed per file). Fix the ones listed and check again.`,
-      });
+      };
+      SUMMARIZED.set(summary, o.count);
+      out.push(summary);
     }
     return out;
   }

@@ -30,7 +30,7 @@ export function runStateJson(rs: RunState): Record<string, unknown> {
   const spec = rs.spec;
   const k = rs.knowledge;
   return {
-    running: rs.running.running === true,
+    running: rs.running.running, // null: the probe could not tell (running_detail says why)
     running_detail: rs.running.detail,
     waiting: w
       ? {
@@ -89,7 +89,13 @@ export function runStateJson(rs: RunState): Record<string, unknown> {
 export function runStateLines(rs: RunState): string[] {
   const j = runStateJson(rs);
   const out: string[] = [];
-  out.push(j.running ? "AutoDev is running (another process holds .autodev/.lock)" : "AutoDev is not running");
+  out.push(
+    j.running === true
+      ? "AutoDev is running (another process holds .autodev/.lock)"
+      : j.running === false
+        ? "AutoDev is not running"
+        : `Cannot tell whether AutoDev is running: ${String(j.running_detail)}`,
+  );
   const w = j.waiting as { label: string; delegation_path: string; response_path: string; response: string } | null;
   if (w) out.push(`${w.label}: delegation ${w.delegation_path}, response ${w.response_path} (${w.response})`);
   if (rs.history.staleWaiting) out.push(`stale inline state: ${rs.history.staleWaiting}`);

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { ActionPreview, SourceLocation, StateSource } from "../stateSource";
+import type { ActionPreview, SourceLocation, SourceProblem, StateSource } from "../stateSource";
 import { AGLOOP_DIR } from "./agloopFiles";
 import { planRecovery, previewRecovery, RECOVER_ACTION, RecoveryRefusedError, runRecovery } from "./agloopRecovery";
 import { loadAgloopSnapshot } from "./agloopSnapshot";
@@ -30,6 +30,11 @@ async function present(p: string): Promise<boolean> {
     const code = (e as NodeJS.ErrnoException).code;
     return code !== "ENOENT" && code !== "ENOTDIR";
   }
+}
+
+/** True for the problem of a file that is present but was not read (a refusal of the guarded read). */
+function isRefusal(p: SourceProblem): boolean {
+  return (p.code === "unsafe_file" || p.code === "file_too_large") && p.line === null;
 }
 
 /** The action an agloop source offers, or a refusal. */
@@ -98,8 +103,10 @@ export const agloopSource: StateSource = {
         };
       }),
       checkpoints: snapshot.checkpoints.checkpoints.map((c) => c.name),
-      log_entries: snapshot.log.entries,
+      log_entries: snapshot.log.present && snapshot.log.problems.some(isRefusal) ? null : snapshot.log.entries,
       contract: contractJson(snapshot.contract),
+      // Files present but not read: `sources` exits 1 for them (a summary of what could not be read is not "0").
+      unreadable: snapshot.problems.filter(isRefusal).map((p) => `${p.file}: ${p.message}`),
     };
   },
 

@@ -138,7 +138,7 @@ export async function listCheckpoints(workspace: string): Promise<CheckpointList
       line: null,
       severity: "warning",
       code: "invalid_checkpoint",
-      message: `${fromName.length} checkpoints; only the newest ${AGLOOP_LIMITS.checkpointFiles} were read (the hooks keep about 10).`,
+      message: `${fromName.length} checkpoints; only the newest ${AGLOOP_LIMITS.checkpointFiles} are listed and the newest ${AGLOOP_LIMITS.checkpointsRead} read (the hooks keep about 10).`,
     });
     fromName.length = AGLOOP_LIMITS.checkpointFiles;
   }

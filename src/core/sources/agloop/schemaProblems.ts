@@ -83,9 +83,20 @@ export function problemsFromIssues(
     });
   }
   for (const issue of issues.slice(0, limit)) {
+    if (out.length >= limit) break;
     const path = issue.path.filter((k): k is string | number => typeof k !== "symbol");
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
+      // One issue can name 80,000 keys; each is located (a lookup that is linear in the map), so only `limit` are.
+      if (issue.keys.length > limit - out.length) {
+        out.push({
+          file: where.file,
+          line: where.lineAt(path),
+          severity: "warning",
+          code: "unknown_field",
+          message: `${showPath(path)} has ${issue.keys.length} keys that are not fields of the agloop schema; only the first ${Math.max(0, limit - out.length - 1)} are listed.`,
+        });
+      }
+      for (const key of issue.keys.slice(0, Math.max(0, limit - out.length))) {
         out.push({
           file: where.file,
           line: where.lineOfKey(path, key),

@@ -47,9 +47,13 @@ export async function summarizeEngineState(location: SourceLocation): Promise<Re
     turn_count: model.manifest.turnCount,
     written_at_revision: model.manifest.writtenAtRevision,
     head_revision: model.head.sha,
-    recognizers: model.recognizers.records,
-    candidates: model.candidates.records,
+    recognizers: model.recognizers.state === "refused" ? null : model.recognizers.records,
+    candidates: model.candidates.state === "refused" ? null : model.candidates.records,
     contract: contractJson(engineStateContract(model)),
+    // Files present but not read: `sources` exits 1 for them.
+    unreadable: model.problems
+      .filter((p) => p.code === "unreadable_file" || p.code === "unreadable_folder")
+      .map((p) => `${p.file}: ${p.message}`),
   };
 }
 

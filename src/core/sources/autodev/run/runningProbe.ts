@@ -68,11 +68,16 @@ export async function probeAutodevRunning(
   let st: fs.Stats;
   try {
     st = await fs.promises.lstat(file);
-  } catch {
-    return { running: false, detail: "no .autodev/.lock: nothing holds it" };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { running: false, detail: "no .autodev/.lock: nothing holds it" };
+    return { running: null, detail: `.autodev/.lock cannot be checked (${code ?? String(e)}); cannot tell` };
   }
   if (!st.isFile()) {
-    return { running: null, detail: `.autodev/.lock is not a regular file (a link, FIFO or device); not probed` };
+    return {
+      running: null,
+      detail: `.autodev/.lock is not a regular file (a link, FIFO or device); not probed, so it cannot tell. Remove it (AutoDev recreates it)`,
+    };
   }
   if (process.platform === "win32") return { running: null, detail: "the lock probe runs on POSIX only" };
   for (const helper of helpers.filter((h) => h.kind !== "flock")) {
@@ -84,5 +89,8 @@ export async function probeAutodevRunning(
     if (answer === "FREE") return { running: false, detail: ".autodev/.lock is free" };
     return { running: null, detail: `.autodev/.lock could not be probed: ${answer.slice(6, 200)}` };
   }
-  return { running: null, detail: "no perl or python3 to probe .autodev/.lock with" };
+  return {
+    running: null,
+    detail: "no perl or python3 on PATH to probe .autodev/.lock with, so it cannot tell (install perl or python3)",
+  };
 }

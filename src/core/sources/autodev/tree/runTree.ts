@@ -127,6 +127,14 @@ export function runTopNodes(rs: RunState): SourceTreeNode[] {
       icon: { id: "sync~spin", color: "charts.blue" },
       tooltip: mdTooltip(rs.running.detail),
     });
+  } else if (rs.running.running === null && rs.running.detail !== "not probed") {
+    out.push({
+      id: "autodev|running",
+      label: "Cannot tell whether AutoDev is running",
+      description: ".autodev/.lock not probed",
+      icon: { id: "question", color: "problemsWarningIcon.foreground" },
+      tooltip: mdTooltip(rs.running.detail),
+    });
   }
   const waiting = waitingNode(rs);
   if (waiting) out.push(waiting);
