@@ -153,7 +153,9 @@ export async function cmdSources(args: ParsedArgs, sources: readonly StateSource
         .filter(([k, v]) => Array.isArray(v) && k !== "unreadable")
         .map(([k, v]) => `${(v as unknown[]).length} ${k}`);
       println(`${s.kind} ${s.path}: ${[...extra, ...lists].join(" · ")}`);
-      for (const u of Array.isArray(s.unreadable) ? (s.unreadable as unknown[]) : []) println(`  not read: ${String(u)}`);
+      for (const u of Array.isArray(s.unreadable) ? (s.unreadable as unknown[]) : []) {
+        println(`  not read: ${String(u)}`);
+      }
     }
   }
   return doc.some(summaryFailed) ? 1 : 0;

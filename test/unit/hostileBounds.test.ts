@@ -55,8 +55,9 @@ function asNobody(args: string[]): CliRun {
 /** Makes every path of the root readable by nobody, then applies `mode` to `dir`. */
 function lockFolder(root: string, dir: string, mode: number): void {
   fs.chmodSync(root, 0o755);
-  for (const p of listTree(root))
+  for (const p of listTree(root)) {
     if (!fs.lstatSync(p).isSymbolicLink()) fs.chmodSync(p, fs.lstatSync(p).isDirectory() ? 0o755 : 0o644);
+  }
   fs.chmodSync(dir, mode);
 }
 
@@ -124,15 +125,15 @@ describe("hostile bounds: many problems, bad lines, sparse files (items 1, 2, 10
     try {
       agloopInto(h.ws);
       fs.writeFileSync(path.join(h.ws, ".agloop/log.json"), "{}\n".repeat(2 * 1024 * 1024));
+      let r = checkBounded(h.ws);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /more problem\(s\) in log\.json were not listed/);
+      fs.writeFileSync(path.join(h.ws, ".agloop/log.json"), "");
       const keys: string[] = [];
       for (let i = 0; i < 80_000; i++) keys.push(`key${i}: 0`); // 0.95 MB, under the 1 MiB cap
       fs.writeFileSync(path.join(h.ws, ".agloop/plan.yaml"), keys.join("\n") + "\n");
-      let r = checkBounded(h.ws);
-      assert.equal(r.code, 1);
-      assert.match(
-        r.out,
-        /more problem\(s\) in log\.json were not listed|more like this \(invalid_json\)|log_field_missing/,
-      );
+      r = checkBounded(h.ws);
+      assert.match(r.out, /\.agloop\/plan\.yaml:\d+: warning unknown_field/);
       fs.writeFileSync(path.join(h.ws, ".agloop/plan.yaml"), "tasks:\n" + "  - {}\n".repeat(600_000));
       r = checkBounded(h.ws);
       assert.match(r.out, /plan\.yaml: error file_too_large/);
@@ -180,7 +181,9 @@ describe("hostile bounds: many problems, bad lines, sparse files (items 1, 2, 10
         fs.truncateSync(path.join(pass, "result.json"), 16 * 2 ** 20);
       }
       const r = checkBounded(h.ws); // within 10 s: nothing sparse is read whole
-      const unusable = r.out.split("\n").filter((l) => /pre-compact-2099\d+-000000\.json(:\d+)?: warning invalid_checkpoint/.test(l)).length;
+      const unusable = r.out
+        .split("\n")
+        .filter((l) => /pre-compact-2099\d+-000000\.json(:\d+)?: warning invalid_checkpoint/.test(l)).length;
       assert.equal(unusable, 20, "only the 20 newest checkpoints are read (each reported as unusable)");
       const s = runCliWithin10s(["sources", h.ws, "--json"], process.env, HEAP);
       const es = (JSON.parse(s.out) as Record<string, unknown>[]).find((d) => d.kind === "engine_state")!;

@@ -179,8 +179,9 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
               () => true,
               () => false,
             )
-          )
+          ) {
             recovered++;
+          }
           runs++;
           fs.writeFileSync(`/proc/self/fd/${realDir}/state.json`, '{"torn": '); // torn again, in the real folder
           assert.deepEqual(fs.readdirSync(h.outside), ["secret"], `run ${runs}: nothing written outside`);
@@ -200,8 +201,9 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
     const { h, loc, state, log } = tornAgloop();
     try {
       fs.chmodSync(h.root, 0o755);
-      for (const p of listTree(h.root))
+      for (const p of listTree(h.root)) {
         if (!fs.lstatSync(p).isSymbolicLink()) fs.chmodSync(p, fs.lstatSync(p).isDirectory() ? 0o777 : 0o666);
+      }
       fs.chmodSync(log, 0o444);
       fs.chmodSync(state, 0o644);
       const script = `require(${JSON.stringify(path.join(REPO, "out/src/core/sources/agloop/agloopRecovery.js"))}).runRecovery(${JSON.stringify(loc)}, undefined, new Date(), { delayMs: 1, retries: 0 }).then(() => console.log("RECOVERED"), (e) => { console.log("REFUSED " + e.message); })`;
@@ -220,8 +222,9 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
       await probe.close();
       const write = proto.write;
       proto.write = async function (this: fs.promises.FileHandle, ...a: unknown[]) {
-        if (typeof a[0] === "string" && a[0].includes("state_recovered"))
+        if (typeof a[0] === "string" && a[0].includes("state_recovered")) {
           throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+        }
         return write.apply(this, a);
       };
       try {

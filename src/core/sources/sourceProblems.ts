@@ -138,3 +138,8 @@ export function capProblems(problems: Iterable<SourceProblem>, cap = PROBLEMS_PE
   c.addAll(problems);
   return c.result();
 }
+
+/** `{ unreadable: [...] }` for a `sources` summary when some present file was not read (then `sources` exits 1), else nothing. */
+export function unreadableKey(refused: readonly SourceProblem[]): { unreadable?: string[] } {
+  return refused.length === 0 ? {} : { unreadable: refused.map((p) => `${p.file}: ${p.message}`) };
+}

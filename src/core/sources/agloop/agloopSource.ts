@@ -14,6 +14,7 @@ import { buildAgloopTree } from "./agloopTree";
 import { agloopGraph } from "./agloopGraph";
 import { readLogFile } from "./logFile";
 import { contractJson } from "../phaseContract";
+import { unreadableKey } from "../sourceProblems";
 
 /** Files whose presence in `.agloop/` means agloop state lives here. */
 const MARKERS = ["state.json", "plan.yaml", "log.json"] as const;
@@ -105,8 +106,8 @@ export const agloopSource: StateSource = {
       checkpoints: snapshot.checkpoints.checkpoints.map((c) => c.name),
       log_entries: snapshot.log.present && snapshot.log.problems.some(isRefusal) ? null : snapshot.log.entries,
       contract: contractJson(snapshot.contract),
-      // Files present but not read: `sources` exits 1 for them (a summary of what could not be read is not "0").
-      unreadable: snapshot.problems.filter(isRefusal).map((p) => `${p.file}: ${p.message}`),
+      // Files present but not read (only then): `sources` exits 1 for them (what could not be read is not "0").
+      ...unreadableKey(snapshot.problems.filter(isRefusal)),
     };
   },
 

@@ -17,6 +17,7 @@ import {
   relativeTo,
 } from "./engineStateLocation";
 import { readEngineState } from "./engineStateModel";
+import { unreadableKey } from "../sourceProblems";
 import { engineStateTree } from "./engineStateTree";
 import { headRefSync, locateGitFiles, refFile } from "./gitHead";
 
@@ -50,10 +51,8 @@ export async function summarizeEngineState(location: SourceLocation): Promise<Re
     recognizers: model.recognizers.state === "refused" ? null : model.recognizers.records,
     candidates: model.candidates.state === "refused" ? null : model.candidates.records,
     contract: contractJson(engineStateContract(model)),
-    // Files present but not read: `sources` exits 1 for them.
-    unreadable: model.problems
-      .filter((p) => p.code === "unreadable_file" || p.code === "unreadable_folder")
-      .map((p) => `${p.file}: ${p.message}`),
+    // Files present but not read (only then): `sources` exits 1 for them.
+    ...unreadableKey(model.problems.filter((p) => p.code === "unreadable_file" || p.code === "unreadable_folder")),
   };
 }
 

@@ -70,7 +70,9 @@ export async function probeAutodevRunning(
     st = await fs.promises.lstat(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { running: false, detail: "no .autodev/.lock: nothing holds it" };
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      return { running: false, detail: "no .autodev/.lock: nothing holds it" };
+    }
     return { running: null, detail: `.autodev/.lock cannot be checked (${code ?? String(e)}); cannot tell` };
   }
   if (!st.isFile()) {

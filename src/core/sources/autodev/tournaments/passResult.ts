@@ -88,8 +88,9 @@ export function toPassRecord(raw: unknown): { ok: true; pass: PassRecord } | { o
   for (const key of Object.keys(given)) {
     const v = Object.prototype.hasOwnProperty.call(d.scores, key) ? d.scores[key] : pyLaxInt.safeParse(given[key]).data;
     // defineProperty: an own key even for "__proto__" (an assignment would set the prototype instead).
-    if (typeof v === "number")
-      {Object.defineProperty(scores, key, { value: v, enumerable: true, writable: true, configurable: true });}
+    if (typeof v === "number") {
+      Object.defineProperty(scores, key, { value: v, enumerable: true, writable: true, configurable: true });
+    }
   }
   return {
     ok: true,
