@@ -12,6 +12,7 @@ import { verifyLedger } from "../../../core/sources/autodev/ledger/ledgerReader"
 import { EntrySummary, VerifyWarning } from "../../../core/sources/autodev/ledger/verifyTypes";
 import { displayMessage, displayValue } from "../../../core/text/displayText";
 import { AnchorWatch, parseAnchoredHead } from "../../../core/sources/autodev/report/anchoredHead";
+import { pushAll } from "../../../core/sources/sourceProblems";
 
 /** Exit code of `verify` in the plan phase: nothing to verify yet (neither ok nor an integrity failure). */
 export const EXIT_NO_LEDGER_YET = 5;
@@ -45,7 +46,7 @@ export async function cmdVerify(args: ParsedArgs): Promise<number> {
   const anchorVerdict = watch?.verdict(report.ok, report.head ? Number(report.head.seq) : 0) ?? null;
   const warnings: VerifyWarning[] = [...report.warnings];
   if (report.ok) {
-    if (plan) warnings.push(...(await missingEvidenceWarnings(dir, plan, [...lastChange.values()])));
+    if (plan) pushAll(warnings, await missingEvidenceWarnings(dir, plan, [...lastChange.values()]));
     const drift = await planJsonWarning(dir, plan);
     if (drift) warnings.push(drift);
   }

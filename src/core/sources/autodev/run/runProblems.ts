@@ -12,6 +12,7 @@ import { AUTODEV_DIR, KNOWLEDGE_FILE } from "../autodevPaths";
 import type { RunState } from "./runState";
 import { TOURNAMENTS_REL } from "../tournaments/tournamentIndex";
 import { inlineModeProblems } from "./inlineModeProblems";
+import { pushAll } from "../../sourceProblems";
 
 /** Every run-state problem of `rs`. */
 export function runStateProblems(rs: RunState): SourceProblem[] {
@@ -99,7 +100,7 @@ export function runStateProblems(rs: RunState): SourceProblem[] {
         : `${s.file} line ${s.line} skipped by AutoDev too: ${s.reason}`,
     });
   }
-  out.push(...inlineModeProblems(rs));
+  pushAll(out, inlineModeProblems(rs));
   for (const e of rs.knowledge.errors) {
     out.push({
       file: `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`,
