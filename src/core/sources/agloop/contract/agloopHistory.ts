@@ -11,6 +11,7 @@ import { asArray, asRecord, asString, quoteForMessage } from "../agloopText";
 import type { LogRead } from "../logFile";
 import { agloopMoveAllowed, agloopPhaseRow } from "./agloopPhaseTable";
 import { stateLine, type AgloopContractInput } from "./agloopRequirements";
+import { pushAll } from "../../sourceProblems";
 
 const SOURCE = "agloop.agent.md §3 (each phase's transitions)";
 
@@ -55,7 +56,7 @@ export function historyProblems(input: AgloopContractInput): SourceProblem[] {
       ),
     );
   }
-  out.push(...logMoveProblems(input.log, seen));
+  pushAll(out, logMoveProblems(input.log, seen));
   return out;
 }
 

@@ -22,6 +22,7 @@ import { AUTODEV_DIR, LEDGER_FILE } from "../autodevPaths";
 import { PLAN_PHASE, autodevStatusRow } from "./autodevStatusTable";
 import { taskEvidence, type TaskEvidence } from "./autodevEvidenceRules";
 import { nextStepsText, reentryProblems, resumeTarget } from "./autodevReentry";
+import { pushAll } from "../../sourceProblems";
 
 const LEDGER_REL = `${AUTODEV_DIR}/${LEDGER_FILE}`;
 
@@ -152,7 +153,9 @@ export async function checkAutodevContract(input: AutodevContractInput): Promise
   const expect = expectationsFrom(input.run.config.config);
   const { byTask, problems } = await evidenceOf(input, expect, lastChange);
   const reentry = await reentryProblems(input.workspace, input.plan, input.run.inline.waiting);
-  problems.push(...planPhaseProblems(input), ...historyProblems(input), ...reentry);
+  pushAll(problems, planPhaseProblems(input));
+  pushAll(problems, historyProblems(input));
+  pushAll(problems, reentry);
   return { problems, view: currentView(input, byTask, lastChange, reentry.length === 0) };
 }
 
