@@ -25,6 +25,7 @@ import { registerGraphFeatures } from "./graph/graphFeatures";
 import type { GraphPanel } from "./graph/graphPanel";
 import type { TimelinePanel } from "./timelinePanel";
 import { openFileAt } from "./workspaceFiles";
+import { WaitingNotifier } from "./waitingNotifier";
 
 /** What `activate` returns: handles for integration tests and other extensions. */
 export interface StateApi {
@@ -39,6 +40,8 @@ export interface StateApi {
   readonly timeline: TimelinePanel;
   /** The plan-graph panel (and, sharing its worker, Export Run Report and the language-model tools). */
   readonly graph: GraphPanel;
+  /** The view's badge and the notifications of runs that wait on a person. */
+  readonly waiting: WaitingNotifier;
   /** What each source's adapter exposes, by kind (AutoDev: its `AutodevApi`). */
   readonly adapters: Readonly<Record<string, unknown>>;
   /** The sources' palette commands that run an action on a picked node (agloop: Recover from Checkpoint…). */
@@ -83,11 +86,24 @@ export function activate(context: vscode.ExtensionContext): StateApi {
   deactivators = made.made.flatMap((a) => (a.deactivate ? [a.deactivate] : []));
   const diagnostics = new StateDiagnostics(folders);
   const statusBar = new StatusBarController(folders, adapterOf, settings);
+  const waiting = new WaitingNotifier(folders, treeView, settings);
   commands.registerAll({
     "autodev.refresh": () => folders.refreshAll(),
     ...demoWorkspaceHandlers(context.globalStorageUri),
   });
-  context.subscriptions.push(log, worker, folders, watcher, tree, treeView, diagnostics, statusBar, docs, commands);
+  context.subscriptions.push(
+    log,
+    worker,
+    folders,
+    watcher,
+    tree,
+    treeView,
+    diagnostics,
+    statusBar,
+    waiting,
+    docs,
+    commands,
+  );
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(
       () => void vscode.commands.executeCommand("setContext", "autodev.trusted", true),
@@ -129,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): StateApi {
     commands,
     timeline,
     graph,
+    waiting,
     adapters,
     sourceActions,
     activationMs,

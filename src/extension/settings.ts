@@ -19,6 +19,8 @@ const SCHEMAS = {
   debounceMs: z.number().finite().min(0).max(2000),
   historyWarnings: z.boolean(),
   "statusBar.compact": z.boolean(),
+  notifyWhenWaiting: z.enum(["off", "windowNotFocused", "always"]),
+  autodevCommand: z.string().trim().min(1),
 } as const;
 
 type Known = keyof typeof SCHEMAS;
@@ -41,6 +43,16 @@ export class SettingsReader {
     const fallback = schema.safeParse(config.inspect(key)?.defaultValue);
     if (fallback.success) return fallback.data as z.output<(typeof SCHEMAS)[K]>;
     throw new Error(vscode.l10n.t("the setting autodev.{0} has no valid value and no default", key));
+  }
+
+  /** When to notify that a run waits on you: never, only while the window is not focused, or always. */
+  notifyWhenWaiting(): "off" | "windowNotFocused" | "always" {
+    return this.read("notifyWhenWaiting", undefined);
+  }
+
+  /** The command that runs AutoDev in a folder's terminal (`autodev`). */
+  autodevCommand(scope: SettingsScope): string {
+    return this.read("autodevCommand", scope);
   }
 
   /** Verify new ledger entries as they arrive (else only reload the plan from the tail). */

@@ -44,6 +44,12 @@ export interface WaitingOn {
   readonly taskId?: string;
   /** Files to open, relative to the workspace folder (the delegation, where the answer goes). */
   readonly files: readonly string[];
+  /** What the person can do about it (the notification's buttons), each a command with its arguments. */
+  readonly actions?: readonly {
+    readonly title: string;
+    readonly command: string;
+    readonly arguments?: readonly unknown[];
+  }[];
 }
 
 /** A source's timeline as the timeline host shows it; rows and details come from the worker. */

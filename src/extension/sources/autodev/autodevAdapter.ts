@@ -20,6 +20,8 @@ import { FolderPicker } from "./folderPicker";
 import { LedgerCommands } from "./ledgerCommands";
 import { RunStateFeatures, registerRunStateFeatures } from "./runStateFeatures";
 import { TaskCommands } from "./taskCommands";
+import { ResponseValidation } from "./responseValidation";
+import { resumeTerminals, waitCommandHandlers } from "./waitCommands";
 
 /** AutoDev's handles, for integration tests and other extensions (`activate().adapters.autodev`). */
 export interface AutodevApi {
@@ -30,6 +32,10 @@ export interface AutodevApi {
   readonly evidence: EvidenceFeatures;
   /** The run state: running, inline suspension, tournaments, knowledge, config, spec. */
   readonly run: RunStateFeatures;
+  /** Live checks of response files while they are edited. */
+  readonly responses: ResponseValidation;
+  /** The terminals Resume Run opened. */
+  readonly resumeTerminals: readonly vscode.Terminal[];
   /** The task node of `taskId` in `folder` (the path to it is built if needed). */
   findTaskNode(folder: AutodevFolder, taskId: string): Promise<AutodevNode | undefined>;
 }
@@ -47,7 +53,13 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
   const tree = new AutodevTree(host.tree);
   const ledger = new LedgerCommands(host.worker, picker, host.docs, host.log, host.settings);
   const tasks = new TaskCommands(host.worker, picker, tree, host.tree, host.settings, host.log);
-  host.commands.registerAll({ ...ledger.handlers(), ...tasks.handlers() });
+  host.commands.registerAll({
+    ...ledger.handlers(),
+    ...tasks.handlers(),
+    ...waitCommandHandlers(picker, host.settings),
+  });
+  const responses = new ResponseValidation();
+  host.context.subscriptions.push(responses);
   const evidence = registerEvidenceFeatures(host.context, {
     folders,
     tree,
@@ -79,6 +91,8 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     ledger,
     evidence,
     run,
+    responses,
+    resumeTerminals,
     findTaskNode: (folder, taskId) => tree.findTaskNode(folder, taskId),
   };
   return {

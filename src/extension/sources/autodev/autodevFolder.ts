@@ -5,6 +5,8 @@
  * the generic hosts show (problems, timeline, whom the run waits on). All reading happens in the
  * state worker through AutoDev's own requests.
  */
+import { waitActions } from "./waitCommands";
+import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { LEDGER_REL, ledgerPath } from "../../../core/sources/autodev/autodevPaths";
 import type { RememberedHead } from "../../../core/sources/autodev/ledger/ledgerSession";
@@ -195,8 +197,14 @@ export class AutodevFolder extends AutodevFolderBase {
     return problems;
   }
 
+  /** False in the plan phase: AutoDev has written `.autodev/` but no ledger yet. */
+  get hasLedger(): boolean {
+    return fs.existsSync(ledgerPath(this.cwd));
+  }
+
   override get waiting(): WaitingOn | null {
-    return this.runView?.waitingOn ?? null;
+    const w = this.runView?.waitingOn ?? null;
+    return w ? { ...w, actions: waitActions(this.folder) } : null;
   }
 
   override get timeline(): FolderTimeline {

@@ -18,12 +18,13 @@ export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart
   let verifying = false;
   let travel = false;
   const multi = folders.length > 1;
+  const planPhase = folders.length > 0 && folders.every((f) => !f.hasLedger);
   for (const f of folders) {
     for (const t of (f.live?.phases ?? []).flatMap((p) => p.tasks)) {
       total++;
       if (isDone(String(t.status))) done++;
     }
-    if (f.report === null) verifying = true;
+    if (f.report === null) verifying = verifying || f.hasLedger;
     else if (!f.report.ok) {
       const line = f.report.errors[0]?.atLine ?? "?";
       broken.push(multi ? vscode.l10n.t("{0}: line {1}", f.folder.name, line) : vscode.l10n.t("line {0}", line));
@@ -39,11 +40,13 @@ export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart
     progress ??
     (broken.length
       ? vscode.l10n.t("ledger broken at {0}", broken.join(", "))
-      : verifying
-        ? vscode.l10n.t("verifying…")
-        : rewritten.length
-          ? ""
-          : vscode.l10n.t("ledger ok"));
+      : planPhase
+        ? vscode.l10n.t("no ledger yet")
+        : verifying
+          ? vscode.l10n.t("verifying…")
+          : rewritten.length
+            ? ""
+            : vscode.l10n.t("ledger ok"));
   const rewriteText = rewritten.length
     ? multi
       ? vscode.l10n.t("history rewritten: {0}", rewritten.join(", "))

@@ -187,7 +187,9 @@ export class AutodevTree implements SourceTree {
           ? vscode.l10n.t("Loading…")
           : f.timeTravel
             ? vscode.l10n.t("No plan at this entry")
-            : vscode.l10n.t("No plan yet: the ledger is empty");
+            : f.hasLedger
+              ? vscode.l10n.t("No plan yet: the ledger is empty")
+              : vscode.l10n.t("No plan yet: the plan phase has not stored one (no ledger)");
       out.push({ kind: "info", id: `${node.id}|empty`, parent: node, icon: f.error ? "error" : "info", label });
       return out;
     }

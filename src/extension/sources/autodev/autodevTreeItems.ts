@@ -137,8 +137,9 @@ function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem
   const r = f.report;
   // The same words as the status bar: a rewritten history is not "ok" even when the chain verifies.
   const rewritten = f.rewriteFinding !== null;
-  const integrity =
-    r === null
+  const integrity = !f.hasLedger
+    ? vscode.l10n.t("no ledger yet · plan phase")
+    : r === null
       ? vscode.l10n.t("verifying…")
       : !r.ok
         ? vscode.l10n.t("ledger broken at line {0}", r.errors[0]?.atLine ?? "?")
