@@ -18,13 +18,13 @@ export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart
   let verifying = false;
   let travel = false;
   const multi = folders.length > 1;
-  const planPhase = folders.length > 0 && folders.every((f) => !f.hasLedger);
+  const planPhase = folders.length > 0 && folders.every((f) => f.hasLedger === false);
   for (const f of folders) {
     for (const t of (f.live?.phases ?? []).flatMap((p) => p.tasks)) {
       total++;
       if (isDone(String(t.status))) done++;
     }
-    if (f.report === null) verifying = verifying || f.hasLedger;
+    if (f.report === null) verifying = verifying || f.hasLedger !== false;
     else if (!f.report.ok) {
       const line = f.report.errors[0]?.atLine ?? "?";
       broken.push(multi ? vscode.l10n.t("{0}: line {1}", f.folder.name, line) : vscode.l10n.t("line {0}", line));

@@ -187,7 +187,7 @@ export class AutodevTree implements SourceTree {
           ? vscode.l10n.t("Loading…")
           : f.timeTravel
             ? vscode.l10n.t("No plan at this entry")
-            : f.hasLedger
+            : f.hasLedger !== false
               ? vscode.l10n.t("No plan yet: the ledger is empty")
               : vscode.l10n.t("No plan yet: the plan phase has not stored one (no ledger)");
       out.push({ kind: "info", id: `${node.id}|empty`, parent: node, icon: f.error ? "error" : "info", label });

@@ -137,15 +137,16 @@ function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem
   const r = f.report;
   // The same words as the status bar: a rewritten history is not "ok" even when the chain verifies.
   const rewritten = f.rewriteFinding !== null;
-  const integrity = !f.hasLedger
-    ? vscode.l10n.t("no ledger yet · plan phase")
-    : r === null
-      ? vscode.l10n.t("verifying…")
-      : !r.ok
-        ? vscode.l10n.t("ledger broken at line {0}", r.errors[0]?.atLine ?? "?")
-        : rewritten
-          ? vscode.l10n.t("history rewritten")
-          : vscode.l10n.t("ledger ok");
+  const integrity =
+    f.hasLedger === false
+      ? vscode.l10n.t("no ledger yet · plan phase")
+      : r === null
+        ? vscode.l10n.t("verifying…")
+        : !r.ok
+          ? vscode.l10n.t("ledger broken at line {0}", r.errors[0]?.atLine ?? "?")
+          : rewritten
+            ? vscode.l10n.t("history rewritten")
+            : vscode.l10n.t("ledger ok");
   // Short enough for a 300 px sidebar: what matters first (time travel, integrity, progress); spec and times are in the tooltip.
   const tasks = plan ? plan.phases.flatMap((p) => p.tasks) : [];
   const done = tasks.filter((t) => isDone(String(t.status))).length;
