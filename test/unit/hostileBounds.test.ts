@@ -87,6 +87,9 @@ describe("hostile bounds: many problems, bad lines, sparse files (items 1, 2, 10
       const state2 = problemsUnder(h.ws, ".agloop/state.json");
       assert.ok(state2.length > 100 && state2.length <= 220, `${state2.length} state problems listed`);
       assert.ok(state2.some((p) => /more (like this|schema issues)/.test(p.message)));
+      const s = runCliWithin10s(["sources", h.ws, "--json"], process.env, HEAP);
+      assert.ok(s.out.length < 256 << 10, `sources --json printed ${s.out.length} bytes for 40,000 empty tasks`);
+      assert.match(s.out, /"tasks_total": 40000/);
     } finally {
       h.cleanup();
     }

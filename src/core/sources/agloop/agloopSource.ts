@@ -16,6 +16,9 @@ import { readLogFile } from "./logFile";
 import { contractJson } from "../phaseContract";
 import { unreadableKey } from "../sourceProblems";
 
+/** Most tasks listed by `sources` (a real plan has tens). */
+const SUMMARY_TASKS = 1000;
+
 /** Files whose presence in `.agloop/` means agloop state lives here. */
 const MARKERS = ["state.json", "plan.yaml", "log.json"] as const;
 
@@ -94,15 +97,19 @@ export const agloopSource: StateSource = {
       phase: text(state?.current_phase),
       iteration: typeof state?.iteration === "number" ? state.iteration : null,
       current_task_id: text(state?.current_task_id),
-      tasks: asArray(state?.tasks).map((t) => {
-        const task = asRecord(t);
-        return {
-          id: text(task?.id),
-          title: text(task?.title),
-          status: text(task?.status),
-          depends_on: asArray(task?.depends_on).filter((d): d is string => typeof d === "string"),
-        };
-      }),
+      // At most SUMMARY_TASKS tasks (a hostile state.json of 40,000 `{}` tasks printed 4 MB); `tasks_total` says how many there are.
+      ...(asArray(state?.tasks).length > SUMMARY_TASKS ? { tasks_total: asArray(state?.tasks).length } : {}),
+      tasks: asArray(state?.tasks)
+        .slice(0, SUMMARY_TASKS)
+        .map((t) => {
+          const task = asRecord(t);
+          return {
+            id: text(task?.id),
+            title: text(task?.title),
+            status: text(task?.status),
+            depends_on: asArray(task?.depends_on).filter((d): d is string => typeof d === "string"),
+          };
+        }),
       checkpoints: snapshot.checkpoints.checkpoints.map((c) => c.name),
       log_entries: snapshot.log.present && snapshot.log.problems.some(isRefusal) ? null : snapshot.log.entries,
       contract: contractJson(snapshot.contract),
