@@ -67,7 +67,7 @@ describe("agloop source in VS Code", function () {
     const items = await agloopItems(a, clean);
     const labels = items.map((i) => label(i.item));
     assert.ok(labels.includes("execute · iteration 1/3"), labels.join(" | "));
-    const task = (id: string) => items.find((i) => label(i.item).startsWith(`${id} `))?.item;
+    const task = (id: string) => items.find((i) => label(i.item) === id && i.item.contextValue === "agloop.task")?.item;
     assert.equal((task("task-001")?.iconPath as vscode.ThemeIcon).id, "pass-filled");
     assert.equal((task("task-002")?.iconPath as vscode.ThemeIcon).id, "play-circle");
     assert.equal((task("task-003")?.iconPath as vscode.ThemeIcon).id, "circle-large-outline");
@@ -138,8 +138,8 @@ describe("agloop source in VS Code", function () {
     fs.writeFileSync(statePath, JSON.stringify(s, null, 2));
     const icon = async (id: string) =>
       (
-        (await agloopItems(a, clean)).find((i) => label(i.item).startsWith(`${id} `))?.item.iconPath as
-          vscode.ThemeIcon | undefined
+        (await agloopItems(a, clean)).find((i) => label(i.item) === id && i.item.contextValue === "agloop.task")?.item
+          .iconPath as vscode.ThemeIcon | undefined
       )?.id;
     let seen: string | undefined;
     for (let k = 0; k < 100 && seen !== "pass-filled"; k++) {

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { agloopSource } from "../../src/core/sources/agloop/agloopSource";
+import { taskNodes } from "../../src/core/sources/agloop/agloopTaskNodes";
 import { sourceOfKind } from "../../src/core/sources/sourceRegistry";
 import type { SourceTreeNode } from "../../src/core/sources/stateSource";
 import { copiedLocation, fixtureLocation } from "./helpers/agloopFixtures";
@@ -92,6 +93,20 @@ describe("agloop source", function () {
         ["agloop/task/task-003", "circle-large-outline"],
       ],
     );
+    // As AutoDev's rows, for a 300 px sidebar: the id, then status, marks and title.
+    const t2 = tasks?.children?.[1];
+    assert.equal(t2?.label, "task-002");
+    assert.match(t2?.description ?? "", /^in progress · current · \S/);
+    const retried = taskNodes(
+      [{ id: "task-007", status: "failed", title: "Retry me" }],
+      "task-007",
+      new Map(),
+      () => null,
+      {
+        "task-007": 2,
+      },
+    );
+    assert.deepEqual([retried[0].label, retried[0].description], ["task-007", "failed · retry 2 · current · Retry me"]);
     for (const n of nodes) {
       if (n.target?.kind === "reveal") assert.ok(ids.has(n.target.nodeId), `reveal target ${n.target.nodeId} exists`);
     }

@@ -207,12 +207,16 @@ function verificationNode(id: string, v: Record<string, unknown>): SourceTreeNod
   };
 }
 
-/** One node per task, in state order. */
+/**
+ * One node per task, in state order. As AutoDev's rows: the id as the label, then the status, the
+ * marks (retries from `retry_count`, "current") and the title — so a 300 px sidebar shows the status.
+ */
 export function taskNodes(
   tasks: readonly unknown[],
   currentTaskId: string | null,
   effort: PlanEffort,
   lineOfTask: (index: number) => number | null,
+  retries: Readonly<Record<string, unknown>> = {},
 ): SourceTreeNode[] {
   const firstIndex = new Map<string, number>();
   tasks.forEach((t, i) => {
@@ -226,11 +230,16 @@ export function taskNodes(
     const nodeId = taskNodeId(id, i, firstIndex);
     const title = asString(task.title) ?? "";
     const line = lineOfTask(i);
+    const retried = Object.prototype.hasOwnProperty.call(retries, id) ? retries[id] : 0;
+    const retryCount = typeof retried === "number" && Number.isInteger(retried) && retried > 0 ? retried : 0;
+    const marks = [retryCount ? `retry ${retryCount}` : "", id === currentTaskId ? "current" : ""].filter(Boolean);
     return {
       id: nodeId,
-      label: oneLine(`${id} ${title}`, 100),
-      description: `${oneLine(status, 30).replace("_", " ")}${id === currentTaskId ? " · current" : ""}`,
-      tooltip: escapeMarkdown(`${id}: ${title}\n\nStatus: ${status}\n\n${asString(task.description) ?? ""}`),
+      label: oneLine(id, 40),
+      description: [oneLine(status, 30).replace("_", " "), ...marks, oneLine(title, 100)].filter(Boolean).join(" · "),
+      tooltip: escapeMarkdown(
+        `${id}: ${title}\n\nStatus: ${status}${retryCount ? `\n\nRetries: ${retryCount}` : ""}\n\n${asString(task.description) ?? ""}`,
+      ),
       icon: Object.prototype.hasOwnProperty.call(TASK_STATUS_ICONS, status)
         ? TASK_STATUS_ICONS[status]
         : UNKNOWN_STATUS,

@@ -258,7 +258,13 @@ export async function buildAgloopTree(workspace: string, snapshot: AgloopSnapsho
       description: `${done}/${tasks.length} done`,
       icon: { id: "tasklist" },
       expanded: true,
-      children: taskNodes(tasks, current, planEffort(snapshot), (i) => (json ? lineAtPath(json, ["tasks", i]) : null)),
+      children: taskNodes(
+        tasks,
+        current,
+        planEffort(snapshot),
+        (i) => (json ? lineAtPath(json, ["tasks", i]) : null),
+        asRecord(state.retry_count) ?? {},
+      ),
     });
     for (const n of [phaseHistoryNode(state), objectionsNode(state), compactionNode(state)]) if (n) nodes.push(n);
   }
