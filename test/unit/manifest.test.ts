@@ -123,6 +123,15 @@ describe("manifest: marketplace and localization", () => {
     }
   });
 
+  it("the empty-state view and the walkthrough's steps show no literal backticks (they render no code spans)", () => {
+    // viewsWelcome and walkthrough step descriptions render links only: a `code span` shows its backticks.
+    const plain = userFacingStrings()
+      .filter(([where]) => /^(viewsWelcome|step \S+ description|walkthrough)/.test(where))
+      .map(([where, v]) => [where, nls[v.slice(1, -1)] ?? ""] as const)
+      .filter(([, text]) => text.includes("`"));
+    assert.deepEqual(plain, []);
+  });
+
   it("runtime strings go through vscode.l10n.t and l10n/bundle.l10n.json holds every one of them", () => {
     assert.equal(manifest.l10n, "./l10n");
     const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts/l10n-bundle.mjs"), "--check"], {

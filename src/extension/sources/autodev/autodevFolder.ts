@@ -25,6 +25,7 @@ import { HistoryWarnings, autodevProblems } from "./autodevProblems";
 import { autodevRequest } from "./autodevRequest";
 import { AutodevFolderBase, FolderServices } from "./autodevFolderBase";
 import { linkRefusal } from "./linkRefusal";
+import type { TaskChange } from "../../../core/sources/autodev/worker/autodevRequests";
 import { ConfirmAsk, modalAsk } from "../../confirm";
 import {
   HISTORY_REWRITTEN,
@@ -62,6 +63,8 @@ export class AutodevFolder extends AutodevFolderBase {
   private readonly pins: RememberedHeads;
   private readonly history: HistoryWarnings;
   private readonly contractReader: HistoryWarnings<AutodevContractResult>;
+  private readonly changeReader: HistoryWarnings<[string, TaskChange]>;
+  private changesByTask: { from: readonly [string, TaskChange][]; map: Map<string, TaskChange> } | null = null;
   private runView: AutodevRunView | null = null;
   private refreshing: Promise<RefreshResult | null> | null = null;
   private again = false;
@@ -93,6 +96,13 @@ export class AutodevFolder extends AutodevFolderBase {
       new HistoryWarnings(
         () => autodevRequest(services.worker, this.cwd, { type: "contract" }),
         () => !!this.lastReport?.ok,
+        () => this.changed.fire(),
+      ),
+    );
+    this.changeReader = this.register(
+      new HistoryWarnings(
+        () => autodevRequest(services.worker, this.cwd, { type: "lastChanges" }),
+        () => true,
         () => this.changed.fire(),
       ),
     );
@@ -361,7 +371,15 @@ export class AutodevFolder extends AutodevFolderBase {
     }
     this.history.schedule();
     this.contractReader.schedule();
+    this.changeReader.schedule();
     this.fireLedger();
+  }
+
+  /** The last status change of `taskId` in the live ledger (the task hover), if any. */
+  lastChange(taskId: string): TaskChange | undefined {
+    const list = this.changeReader.warnings;
+    if (this.changesByTask?.from !== list) this.changesByTask = { from: list, map: new Map(list) };
+    return this.changesByTask.map.get(taskId);
   }
 
   /** Reads the history warnings now (Verify reports the count Problems then shows). */

@@ -5,22 +5,25 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { whenText } from "../../dateText";
 import { AutodevNode, asText } from "./autodevNodes";
+import { changeWords } from "./entryWords";
 import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
-
-/** "just now", "5 min ago", "3 h ago", "2 d ago" (the ISO text itself when it does not parse). */
-function relTime(iso: string): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  const s = Math.round((Date.now() - t) / 1000);
-  if (s < 60) return vscode.l10n.t("just now");
-  if (s < 3600) return vscode.l10n.t("{0} min ago", Math.round(s / 60));
-  if (s < 86400) return vscode.l10n.t("{0} h ago", Math.round(s / 3600));
-  return vscode.l10n.t("{0} d ago", Math.round(s / 86400));
-}
 
 function escapeMd(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+}
+
+/**
+ * `text` as a Markdown code span: nothing inside is escaped (a backslash there shows as itself),
+ * so the fence is one backtick longer than any run of backticks in it, and on one line.
+ */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
 /** The tree item of one AutoDev node. */
@@ -168,10 +171,8 @@ function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem
   const md = new vscode.MarkdownString(undefined, false);
   md.appendMarkdown(`**${escapeMd(title)}** — ${escapeMd(f.folder.name)}\n\n`);
   if (plan) {
-    md.appendMarkdown(
-      `${vscode.l10n.t("plan {0} · spec {1}", `\`${escapeMd(plan.plan_id)}\``, `\`${escapeMd(plan.spec_hash)}\``)}\n\n`,
-    );
-    md.appendMarkdown(`${escapeMd(vscode.l10n.t("updated {0} ({1})", plan.updated_at, relTime(plan.updated_at)))}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t("plan {0} · spec {1}", codeSpan(plan.plan_id), codeSpan(plan.spec_hash))}\n\n`);
+    md.appendMarkdown(`${escapeMd(vscode.l10n.t("updated {0}", whenText(plan.updated_at)))}\n\n`);
     md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} of {1} tasks done", done, tasks.length))}\n\n`);
   }
   md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} ledger entries", f.entries))} · ${escapeMd(integrity)}`);
@@ -210,10 +211,25 @@ function taskItem(node: Extract<AutodevNode, { kind: "task" }>): vscode.TreeItem
   md.appendMarkdown(`**${escapeMd(t.id)} ${escapeMd(t.title)}** — ${escapeMd(statusLabel(status))}\n\n`);
   if (t.description) md.appendMarkdown(`${escapeMd(t.description)}\n\n`);
   if (t.assigned_agent) md.appendMarkdown(`${escapeMd(vscode.l10n.t("agent: {0}", t.assigned_agent))}  \n`);
-  if (retries > 0) md.appendMarkdown(`${escapeMd(vscode.l10n.t("retries: {0}", String(t.retry_count)))}  \n`);
+  const limit = node.folder.run?.retryLimit ?? null;
+  if (retries > 0) {
+    const text =
+      limit === null
+        ? vscode.l10n.t("retries: {0}", String(t.retry_count))
+        : vscode.l10n.t("retries: {0} of {1}", String(t.retry_count), limit);
+    md.appendMarkdown(`${escapeMd(text)}  \n`);
+  }
   if (t.escalated) md.appendMarkdown(`⚑ ${escapeMd(vscode.l10n.t("escalated to the critic"))}  \n`);
   if (t.blocked_reason !== null && t.blocked_reason !== undefined) {
     md.appendMarkdown(`${escapeMd(vscode.l10n.t("blocked: {0}", asText(t.blocked_reason)))}  \n`);
+  }
+  const change = node.folder.lastChange(t.id);
+  const travel = node.folder.timeTravel;
+  if (change && (!travel || change.seq <= travel.seq)) {
+    const what = changeWords(change);
+    md.appendMarkdown(
+      `${escapeMd(vscode.l10n.t("last change: {0} · {1} · seq {2}", what || statusLabel(change.toStatus), whenText(change.timestamp), change.seq))}  \n`,
+    );
   }
   item.tooltip = md;
   item.contextValue = `autodevTask.${status}`;

@@ -6,7 +6,8 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { configPath, planPath, specPath } from "../../../core/sources/autodev/autodevPaths";
-import { entryChangeLabel } from "../../../core/sources/autodev/timeline/entryChangeLabel";
+import { changeWords, opWords } from "./entryWords";
+import { whenText } from "../../dateText";
 import { AutodevFolder } from "./autodevFolder";
 import { CommandHandler } from "../../commandManager";
 import { FolderPicker } from "./folderPicker";
@@ -248,18 +249,20 @@ export class LedgerCommands {
       offset: Math.max(0, head.total - limit),
       limit,
     });
+    // Words, not identifiers; snapshots are folded into the entry they follow, as in the timeline.
     const picks = items
-      .slice()
+      .filter((e, i) => !(e.op === "snapshot" && i > 0))
       .reverse()
       .map((e) => ({
-        label: `#${e.seq} ${e.op}`,
-        description: [e.taskId, entryChangeLabel(e), e.sessionId].filter(Boolean).join(" · "),
-        detail: e.timestamp,
+        label: `#${e.seq} ${opWords(e.op)}`,
+        description: [e.taskId ? vscode.l10n.t("task {0}", e.taskId) : "", changeWords(e)].filter(Boolean).join(" · "),
+        detail: [e.timestamp ? whenText(e.timestamp) : "", e.sessionId].filter(Boolean).join(" · "),
         seq: e.seq,
       }));
     const pick = await vscode.window.showQuickPick(picks, {
       placeHolder: vscode.l10n.t("Show the plan as of which entry? ({0} entries; newest first)", total),
       matchOnDescription: true,
+      matchOnDetail: true,
     });
     if (pick) await f.travelTo(pick.seq);
   }

@@ -29,6 +29,8 @@ export interface AutodevRunView {
   readonly top: readonly SourceTreeNode[];
   readonly bottom: readonly SourceTreeNode[];
   readonly problems: readonly SourceProblem[];
+  /** `qa_retry_limit` as AutoDev reads it (config.json or its default), null when config.json is unusable or absent. */
+  readonly retryLimit: number | null;
 }
 
 /** Ids of bottom nodes the extension already shows its own way (plan evidence has its own group). */
@@ -46,6 +48,7 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
       top: [],
       bottom: [],
       problems: [],
+      retryLimit: null,
     };
   }
   const rs = await readRunState(cwd, plan);
@@ -61,5 +64,6 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
     top: runTopNodes(rs),
     bottom: runBottomNodes(rs).filter((n) => !SHOWN_ELSEWHERE.has(n.id)),
     problems: runStateProblems(rs),
+    retryLimit: rs.config.present ? rs.config.qaRetryLimit : null,
   };
 }

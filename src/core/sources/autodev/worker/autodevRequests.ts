@@ -26,6 +26,7 @@ export type AutodevRequest =
   | { readonly type: "planAt"; readonly seq: number }
   | { readonly type: "replayCompare" }
   | { readonly type: "historyWarnings" }
+  | { readonly type: "lastChanges" }
   | { readonly type: "contract" }
   | {
       readonly type: "setStatus";
@@ -46,10 +47,24 @@ export interface AutodevResults {
   planAt: { readonly plan: Plan | null; readonly seq: number };
   replayCompare: ReplayComparison;
   historyWarnings: VerifyWarning[];
+  /** Each plan task's last status change (newest entry naming it with a status), by task id. */
+  lastChanges: Array<[string, TaskChange]>;
   /** The phase contract on the session's intact ledger (empty list otherwise): at most one result. */
   contract: AutodevContractResult[];
   setStatus: { readonly seq: number };
   runView: AutodevRunView;
+}
+
+/** The last status change of one task: the entry and what it did. */
+export interface TaskChange {
+  readonly seq: number;
+  readonly line: number;
+  readonly fromStatus: string | null;
+  readonly toStatus: string;
+  readonly retryCount: number | null;
+  readonly escalated: boolean;
+  readonly timestamp: string;
+  readonly sessionId: string;
 }
 
 /** Replay from genesis against plan.json and the snapshot fast path. */

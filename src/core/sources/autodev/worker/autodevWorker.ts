@@ -20,6 +20,7 @@ import { parseVerificationRecord } from "../ledger/verificationRecord";
 import { Plan } from "../plan/schemas";
 import { autodevRunView } from "../run/runView";
 import { TimelineService } from "../timeline/ledgerTimelineService";
+import { lastChanges } from "../timeline/taskLastChange";
 import type { AutodevRequest, AutodevResults, RefreshResult, ReplayComparison } from "./autodevRequests";
 
 const sessions = new Map<string, LedgerSession>();
@@ -109,6 +110,8 @@ export async function handleAutodevRequest(
       return { plan: await session(cwd).planAt(req.seq), seq: req.seq };
     case "replayCompare":
       return replayCompare(cwd);
+    case "lastChanges":
+      return lastChanges(session(cwd).entries, session(cwd).plan);
     case "historyWarnings": {
       const s = session(cwd);
       const plan = s.plan;
