@@ -8,8 +8,8 @@ import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 import { LEDGER_OPS } from "../plan/planConstants";
 import type { LedgerEntry, LedgerOp } from "../plan/schemas";
-import { parsePyJson } from "../../../pyjson/pyJsonParse";
-import { PyObject, pyInt } from "../../../pyjson/pyValue";
+import { pyInt } from "../../../pyjson/pyValue";
+import { canonicalPayload } from "./canonicalPayload";
 import {
   bytesOf,
   decode,
@@ -260,7 +260,7 @@ class ProvenLine implements FastLine {
     if (this.cached) return this.cached;
     // What `validateLedgerEntry(parsePyJson(line))` returns for a line in exact form: its fields in
     // model order, the payload a fresh dict (`dict[str, Any]` copies), no coercion anywhere.
-    const payload = parsePyJson(latin1(this.bytes, this.payloadStart, this.payloadEnd)) as PyObject;
+    const payload = canonicalPayload(this.bytes, this.payloadStart, this.payloadEnd);
     this.cached = {
       seq: this.seq,
       timestamp: this.timestamp,

@@ -48,17 +48,85 @@ export let lineLength = 0;
 export let lastEscaped = false;
 /** Whether the last number scanned was a float. */
 let lastFloat = false;
+/** The line's 4-byte-aligned interior as 32-bit words (made on the first long string of a line), or null. */
+let words: Int32Array | null = null;
+/** The index in the line of `words[0]`. */
+let wordsBase = 0;
+const NO_WORDS = new Int32Array(0);
 
 /** Makes `bytes` the line being scanned. */
 export function startScan(bytes: Buffer): void {
   lineBytes = bytes;
   lineLength = bytes.length;
+  words = null;
 }
 
 /** Forgets the line scanned (so its buffer can be freed). */
 export function endScan(): void {
   lineBytes = EMPTY;
   lineLength = 0;
+  words = null;
+}
+
+/**
+ * Strings are read byte by byte for this long before the word-at-a-time scan
+ * takes over (most strings of a ledger line — hashes, ids, times, statuses —
+ * are shorter: they never pay for the line's word view).
+ */
+const SHORT_RUN = 48;
+
+/**
+ * The first index at or after `i` whose byte is not plain string content
+ * (printable ASCII other than `"` and `\`), or the line's length. Reads 8
+ * bytes per step as two 32-bit words, testing all four bytes of a word at
+ * once: any byte ≥ 0x80 (its high bit), < 0x20 or 0x7f (low 7 bits minus
+ * 0x20 borrows, plus 1 carries into the high bit), `"` or `\` (a zero byte
+ * after XOR). Each test is exact for "some byte of the word is such a byte",
+ * so a word passes only when all its bytes are plain; the byte loop then
+ * finds the exact index in the first word that did not pass.
+ */
+function plainRun(i: number): number {
+  const b = lineBytes;
+  const n = lineLength;
+  if (words === null) {
+    const off = b.byteOffset;
+    wordsBase = (4 - (off % 4)) % 4;
+    const count = Math.floor((n - wordsBase) / 4);
+    words = count > 0 ? new Int32Array(b.buffer, off + wordsBase, count) : NO_WORDS;
+  }
+  while (i < n && (i - wordsBase) % 4 !== 0) {
+    if (STR_CLASS[b[i]] !== 0) return i;
+    i++;
+  }
+  if (i >= n) return n;
+  const w = words;
+  let k = (i - wordsBase) / 4;
+  const last = w.length - 1;
+  for (; k < last; k += 2) {
+    const x = w[k];
+    const y = w[k + 1];
+    const lx = x & 0x7f7f7f7f;
+    const ly = y & 0x7f7f7f7f;
+    const qx = lx ^ 0x22222222;
+    const qy = ly ^ 0x22222222;
+    const sx = lx ^ 0x5c5c5c5c;
+    const sy = ly ^ 0x5c5c5c5c;
+    const bad =
+      x |
+      y |
+      (lx - 0x20202020) |
+      (ly - 0x20202020) |
+      (lx + 0x01010101) |
+      (ly + 0x01010101) |
+      ((qx - 0x01010101) & ~qx) |
+      ((qy - 0x01010101) & ~qy) |
+      ((sx - 0x01010101) & ~sx) |
+      ((sy - 0x01010101) & ~sy);
+    if ((bad & 0x80808080) !== 0) break;
+  }
+  i = wordsBase + 4 * k;
+  while (i < n && STR_CLASS[b[i]] === 0) i++;
+  return i;
 }
 
 /** Matches literal bytes `lit` at `i`; returns the index after them or -1. */
@@ -93,7 +161,9 @@ export function str(i: number): number {
   let escaped = false;
   i++;
   for (;;) {
-    while (i < n && STR_CLASS[b[i]] === 0) i++;
+    const short = i + SHORT_RUN < n ? i + SHORT_RUN : n;
+    while (i < short && STR_CLASS[b[i]] === 0) i++;
+    if (i === short && i < n && STR_CLASS[b[i]] === 0) i = plainRun(i);
     if (i >= n) return -1;
     const k = STR_CLASS[b[i]];
     if (k === 1) {
