@@ -58,6 +58,22 @@ describe("ledger reading", function () {
     assert.equal(report.head?.seq, 3, "the head is the last entry before the first error");
   });
 
+  it("tells a repeated line from a reordered one by the entries seen before it", async () => {
+    const dir = copyFixture("python-small");
+    const lines = fs.readFileSync(ledgerPath(dir), "utf8").split("\n").filter(Boolean);
+    const seqOf = (l: string) => (JSON.parse(l) as { seq: number }).seq;
+    const moved = lines[2].replace(/"self_hash": "[0-9a-f]*"/, '"self_hash": "0123456789abcdef"'); // same seq, another entry
+    fs.writeFileSync(ledgerPath(dir), [...lines.slice(0, 7), lines[4], ...lines.slice(7), moved, ""].join("\n"));
+    const { report } = await verifyLedger(dir);
+    const dup = report.errors.find((e) => e.kind === "duplicate_entry");
+    assert.ok(dup, report.errors.map((e) => e.kind).join(","));
+    assert.equal(dup.line, 8);
+    assert.match(dup.message, new RegExp(`repeats the entry of line 5 \\(seq ${seqOf(lines[4])}\\)`));
+    const reordered = report.errors.find((e) => e.kind === "reordered_entries");
+    assert.ok(reordered, report.errors.map((e) => e.kind).join(","));
+    assert.match(reordered.message, new RegExp(`seq ${seqOf(lines[2])} already appeared at line 3`));
+  });
+
   it("a session reads only the appended bytes, and rescans when history changes", async () => {
     const dir = copyFixture("python-small");
     const s = new LedgerSession(dir);

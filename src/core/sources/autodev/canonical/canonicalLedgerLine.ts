@@ -13,6 +13,7 @@ import { canonicalPayload } from "./canonicalPayload";
 import {
   bytesOf,
   decode,
+  decodeKnown,
   endScan,
   intValue,
   keyBefore,
@@ -83,6 +84,10 @@ let planStart = -1;
 let planEnd = -1;
 let planIsNull = false;
 let skeleton: PlanSkeleton | null = null;
+// The last proven line's strings, handed out again when the next line spells them the same.
+let lastSelfHash: string | null = null;
+let lastSessionId: string | null = null;
+let lastTaskId: string | null = null;
 
 /** The payload object at `i` (depth 2), noting `task_id` and `plan`. */
 function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
@@ -118,7 +123,7 @@ function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
     } else {
       i = value(v, 2);
       if (i >= 0 && b[v] === 0x22 && ke - ks === K_TASK_ID.length && lit(ks, K_TASK_ID) === ke) {
-        payloadTaskId = decode(v, i, lastEscaped);
+        payloadTaskId = lastTaskId = decodeKnown(lastTaskId, v, i, lastEscaped);
       }
     }
     if (i < 0) return -1;
@@ -167,12 +172,13 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   const prevStart = lit(i, L_PREV);
   i = strValue(prevStart);
   if (i < 0) return null;
-  const prevHash = decode(prevStart, i, lastEscaped);
+  const prevHash = decodeKnown(lastSelfHash, prevStart, i, lastEscaped);
   const cut1 = i + 2; // start of `"self_hash"`
   const selfStart = lit(i, L_SELF);
   i = strValue(selfStart);
   if (i < 0) return null;
   const selfHash = decode(selfStart, i, lastEscaped);
+  lastSelfHash = selfHash;
   const cut2 = i + 2; // start of `"seq"`
   const seqStart = lit(i, L_SEQ);
   i = intValue(seqStart);
@@ -181,7 +187,7 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   const sessionStart = lit(i, L_SESSION);
   i = strValue(sessionStart);
   if (i < 0) return null;
-  const sessionId = decode(sessionStart, i, lastEscaped);
+  const sessionId = (lastSessionId = decodeKnown(lastSessionId, sessionStart, i, lastEscaped));
   const tsStart = lit(i, L_TIMESTAMP);
   i = strValue(tsStart);
   if (i < 0 || i !== lineLength - 1) return null;
@@ -279,14 +285,19 @@ type OneShotHash = (algorithm: string, data: Uint8Array, encoding: "hex") => str
 const oneShot: OneShotHash | undefined = (crypto as unknown as { hash?: OneShotHash }).hash;
 const SHORT = 16 << 10;
 const scratch = Buffer.allocUnsafeSlow(SHORT);
+/** Views `scratch[0, n)` by length, made once each (short lines only): no new view per line. */
+const scratchViews: Buffer[] = [];
+const VIEW_CACHE = 4096;
 
 /** The first 16 hex digits of sha256 of the line without bytes [cut1, cut2) (its `"self_hash": "…", ` member). */
 function hashWithoutSelf(bytes: Buffer, cut1: number, cut2: number): string {
   const n = bytes.length - (cut2 - cut1);
-  if (oneShot !== undefined && n <= SHORT) {
-    bytes.copy(scratch, 0, 0, cut1);
-    bytes.copy(scratch, cut1, cut2);
-    return oneShot("sha256", scratch.subarray(0, n), "hex").slice(0, 16);
+  if (oneShot !== undefined && bytes.length <= SHORT) {
+    // Two builtin moves (no call into Node's Buffer code): the line, then its tail over the member.
+    scratch.set(bytes, 0);
+    scratch.copyWithin(cut1, cut2, bytes.length);
+    const view = n <= VIEW_CACHE ? (scratchViews[n] ??= scratch.subarray(0, n)) : scratch.subarray(0, n);
+    return oneShot("sha256", view, "hex").slice(0, 16);
   }
   const h = createHash("sha256");
   h.update(bytes.subarray(0, cut1));

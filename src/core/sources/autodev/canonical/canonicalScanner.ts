@@ -327,6 +327,21 @@ export function decode(s: number, e: number, escaped: boolean): string {
   return escaped ? (JSON.parse(latin1(lineBytes, s, e)) as string) : latin1(lineBytes, s + 1, e - 1);
 }
 
+/**
+ * {@link decode}, but `known` itself when the literal [s, e) spells it (no
+ * new string: a line's prev_hash is the line before's self_hash, its session
+ * and task mostly the line before's).
+ */
+export function decodeKnown(known: string | null, s: number, e: number, escaped: boolean): string {
+  if (known !== null && !escaped && e - s - 2 === known.length) {
+    const b = lineBytes;
+    let j = 0;
+    while (j < known.length && b[s + 1 + j] === known.charCodeAt(j)) j++;
+    if (j === known.length) return known;
+  }
+  return decode(s, e, escaped);
+}
+
 /** True when key [a, ae) sorts strictly before key [c, ce) by code point. */
 export function keyBefore(a: number, ae: number, aEsc: boolean, c: number, ce: number, cEsc: boolean): boolean {
   if (!aEsc && !cEsc) {

@@ -26,7 +26,14 @@ const WINDOW = 256;
 
 /** Classifies damage with a small look-back window and one entry of look-ahead. */
 export class DamageClassifier {
-  private readonly recent: EntryFacts[] = [];
+  /**
+   * The last {@link WINDOW} entries' seq, self_hash and line, in a ring (slot
+   * `count % WINDOW`): copied out of the facts, so no object outlives its line.
+   */
+  private readonly recentSeq: (number | bigint)[] = new Array<number | bigint>(WINDOW).fill(-1);
+  private readonly recentHash: string[] = new Array<string>(WINDOW).fill("");
+  private readonly recentLine = new Float64Array(WINDOW);
+  private recentCount = 0;
   private suspectInserted: EntryFacts | null = null;
   private lastUnparsed: { line: number; unterminated: boolean } | null = null;
 
@@ -70,7 +77,7 @@ export class DamageClassifier {
         });
       } else if (!seqOk && e.seq < e.expectedSeq) {
         // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
-        const twin = this.recent.find((r) => r.seq == e.seq);
+        const twin = this.twin(e.seq);
         const dup = twin && twin.selfHash === e.selfHash;
         this.emit({
           line: e.line,
@@ -85,8 +92,21 @@ export class DamageClassifier {
         this.suspectInserted = e;
       }
     }
-    this.recent.push(e);
-    if (this.recent.length > WINDOW) this.recent.shift();
+    const slot = this.recentCount++ % WINDOW;
+    this.recentSeq[slot] = e.seq;
+    this.recentHash[slot] = e.selfHash;
+    this.recentLine[slot] = e.line;
+  }
+
+  /** The oldest of the last {@link WINDOW} entries with this seq, or undefined. */
+  private twin(seq: number | bigint): { line: number; selfHash: string } | undefined {
+    const kept = Math.min(this.recentCount, WINDOW);
+    for (let k = this.recentCount - kept; k < this.recentCount; k++) {
+      const slot = k % WINDOW;
+      // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
+      if (this.recentSeq[slot] == seq) return { line: this.recentLine[slot], selfHash: this.recentHash[slot] };
+    }
+    return undefined;
   }
 
   /** Issues any verdict still waiting for look-ahead (call at the end of a scan). */
