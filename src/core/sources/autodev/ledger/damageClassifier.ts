@@ -76,7 +76,6 @@ export class DamageClassifier {
           message: `${missing} entr${missing === 1n ? "y is" : "ies are"} missing before line ${e.line} (seq ${e.expectedSeq}${missing > 1n ? `–${BigInt(e.seq) - 1n}` : ""}).`,
         });
       } else if (!seqOk && e.seq < e.expectedSeq) {
-        // eslint-disable-next-line eqeqeq -- seq may be a bigint: == compares it with a number by value
         const twin = this.twin(e.seq);
         const dup = twin && twin.selfHash === e.selfHash;
         this.emit({
