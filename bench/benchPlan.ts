@@ -6,7 +6,7 @@
  */
 import { Plan, validatePlan } from "../src/core/sources/autodev/plan/schemas";
 import { PyFloat, PyObject, PyValue } from "../src/core/pyjson/pyValue";
-import { SeededRandom } from "../src/sample/seededRandom";
+import { SeededRandom } from "../src/core/seededRandom";
 
 /** Words the generated texts are made of. */
 export const WORDS = [

@@ -19,7 +19,7 @@ import { LastHead, buildEntry, isoNow } from "../src/core/sources/autodev/ledger
 import { Plan, planToPy } from "../src/core/sources/autodev/plan/schemas";
 import { TASK_STATUSES } from "../src/core/sources/autodev/plan/planConstants";
 import { PyObject, PyValue } from "../src/core/pyjson/pyValue";
-import { SeededRandom } from "../src/sample/seededRandom";
+import { SeededRandom } from "../src/core/seededRandom";
 import { WORDS, benchPlan, textOf } from "./benchPlan";
 import { LedgerShape } from "./ledgerShapes";
 

@@ -17,14 +17,14 @@ import { spawnSync } from "node:child_process";
 import { generateShapeLedger, generateSmallEntriesLedger } from "./generate";
 import { benchPlan } from "./benchPlan";
 import { shapeNamed } from "./ledgerShapes";
-import { SeededRandom } from "../src/sample/seededRandom";
+import { SeededRandom } from "../src/core/seededRandom";
 import { planToPy, validatePlan } from "../src/core/sources/autodev/plan/schemas";
 import { planGraphParts } from "../src/core/sources/autodev/autodevGraph";
 import { buildPlanGraph } from "../src/core/graph/planGraph";
 import { analyzeGraph } from "../src/core/graph/graphAnalysis";
 import { graphToDot, graphToMermaid } from "../src/core/graph/graphText";
 import { layoutGraph } from "../src/core/graph/graphLayout";
-import { toPyDeep } from "../src/sample/toPyDeep";
+import { toPyDeep } from "../src/core/pyjson/toPyDeep";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DATA = path.join(ROOT, "bench", "data");

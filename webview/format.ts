@@ -123,11 +123,8 @@ const STATUS: Readonly<Record<string, { icon: string; label: string }>> = {
   skipped: { icon: "circle-slash", label: "skipped" },
 };
 
-/** Every status the state machine knows, in its order. */
-export const STATUSES: readonly string[] = Object.keys(STATUS);
-
 /** True for one of the ten task statuses. */
-export function isKnownStatus(s: string): boolean {
+function isKnownStatus(s: string): boolean {
   return Object.prototype.hasOwnProperty.call(STATUS, s);
 }
 

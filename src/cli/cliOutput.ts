@@ -4,7 +4,7 @@
  * problems to stderr.
  */
 import { pyJsonDumps } from "../core/pyjson/pyJsonDump";
-import { toPyDeep as toPy } from "../sample/toPyDeep";
+import { toPyDeep as toPy } from "../core/pyjson/toPyDeep";
 import { displayMessage, escapeControls } from "../core/text/displayText";
 
 /** Writes one JSON document (Python's `json.dumps(obj, indent=2)` layout) and a newline. */

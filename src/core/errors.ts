@@ -4,7 +4,7 @@
  */
 
 /** Base class of every error the state layer raises on purpose. */
-export class AutodevError extends Error {
+class AutodevError extends Error {
   constructor(message: string) {
     super(message);
     this.name = new.target.name;

@@ -6,12 +6,12 @@
 import * as vscode from "vscode";
 
 /** "1 error" / "3 errors". */
-export function errorsText(n: number): string {
+function errorsText(n: number): string {
   return n === 1 ? vscode.l10n.t("1 error") : vscode.l10n.t("{0} errors", n);
 }
 
 /** "1 warning" / "3 warnings". */
-export function warningsText(n: number): string {
+function warningsText(n: number): string {
   return n === 1 ? vscode.l10n.t("1 warning") : vscode.l10n.t("{0} warnings", n);
 }
 
@@ -29,7 +29,7 @@ export function linesText(n: number): string {
 }
 
 /** "1 info" / "3 infos" (Problems' word for its third severity). */
-export function infosText(n: number): string {
+function infosText(n: number): string {
   return n === 1 ? vscode.l10n.t("1 info") : vscode.l10n.t("{0} infos", n);
 }
 

@@ -19,7 +19,7 @@ function siblingSchema(text: string): string | null {
 }
 
 /** The URI scheme of these documents. */
-export const VIEW_SCHEME = "autodev-view";
+const VIEW_SCHEME = "autodev-view";
 
 /** A TextDocumentContentProvider backed by an in-memory map. */
 export class ReadOnlyDocuments extends Disposable implements vscode.TextDocumentContentProvider {

@@ -15,12 +15,12 @@ import * as vscode from "vscode";
 export const TIMELINE_VIEW_TYPE = "autodev.timeline";
 
 /** A fresh script nonce: 128 random bits, base64. */
-export function makeNonce(): string {
+function makeNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
 /** Folders the webview may load from: the webview bundle, the copied codicons, and media/. */
-export function timelineResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+function timelineResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [
     vscode.Uri.joinPath(extensionUri, "dist", "webview"),
     vscode.Uri.joinPath(extensionUri, "dist", "media"),
@@ -39,7 +39,7 @@ export function timelineWebviewOptions(extensionUri: vscode.Uri): vscode.Webview
 }
 
 /** The Content-Security-Policy for one render. */
-export function timelineCsp(cspSource: string, nonce: string): string {
+function timelineCsp(cspSource: string, nonce: string): string {
   return [
     "default-src 'none'",
     `style-src ${cspSource}`,

@@ -17,7 +17,7 @@ function hasTimeline(s: SourceFolder): s is TimelineSource {
 }
 
 /** What a source's rows are and which controls apply: its features, and what its adapter can do in the tree. */
-export function timelineViewOf(s: TimelineSource): TimelineView {
+function timelineViewOf(s: TimelineSource): TimelineView {
   return {
     ...(s.source.timelineFeatures ?? LOG_TIMELINE_FEATURES),
     timeTravel: !!s.timeline.travel,

@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { pyJsonDumps } from "../core/pyjson/pyJsonDump";
 import { PyFloat } from "../core/pyjson/pyValue";
-import { toPyDeep } from "./toPyDeep";
+import { toPyDeep } from "../core/pyjson/toPyDeep";
 
 /** A pass winner, as Python labels the three candidates. */
 export type DemoLabel = "A" | "B" | "AB";
@@ -29,7 +29,7 @@ export interface DemoVariant {
 }
 
 /** One scripted pass: the critic's text, the two challengers, each judge's ranking (best first; null: no RANKING line). */
-export interface DemoPassScript {
+interface DemoPassScript {
   readonly critic: string;
   readonly b: DemoVariant;
   readonly ab: DemoVariant;

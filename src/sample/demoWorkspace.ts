@@ -15,7 +15,7 @@ import { validatePlan } from "../core/sources/autodev/plan/schemas";
 import { writeEvidence, writePatch } from "../core/sources/autodev/evidence/evidenceStore";
 import { validateEvidence } from "../core/sources/autodev/evidence/evidenceSchemas";
 import { PyValue } from "../core/pyjson/pyValue";
-import { toPyDeep } from "./toPyDeep";
+import { toPyDeep } from "../core/pyjson/toPyDeep";
 import { DEMO_FILES, DEMO_PLAN, DEMO_SPEC_INTENT, DEMO_STEPS, DemoStep } from "./demoScript";
 import { gitStyleDiff } from "./gitStyleDiff";
 import { autodevRoot, tournamentsDir } from "../core/sources/autodev/autodevPaths";

@@ -85,12 +85,12 @@ export function listTree(dir: string): string[] {
 }
 
 /** Two busy processes (`node -e 'for(;;);'`), so a race is tested on a loaded machine; `stop()` ends them. */
-export interface CpuBurners {
+interface CpuBurners {
   stop(): void;
 }
 
 /** Starts `count` CPU burners (default 2, one per core of the shared machines). */
-export function startCpuBurners(count = 2): CpuBurners {
+function startCpuBurners(count = 2): CpuBurners {
   const children = Array.from({ length: count }, () =>
     spawn(process.execPath, ["-e", "for(;;);"], { stdio: "ignore", detached: false }),
   );

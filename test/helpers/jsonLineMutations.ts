@@ -8,7 +8,7 @@ import { pyJsonFloat } from "../../src/core/pyjson/pyFloatRepr";
 import { comparePyStrings } from "../../src/core/pyjson/pyJsonDump";
 import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { PyFloat, type PyValue } from "../../src/core/pyjson/pyValue";
-import { SeededRandom } from "../../src/sample/seededRandom";
+import { SeededRandom } from "../../src/core/seededRandom";
 
 /** How a variant dump lays values out. */
 interface Style {

@@ -9,17 +9,12 @@ import * as path from "node:path";
 import { lineAtPath, lineOfKey, parsePositionedJson } from "../../src/core/sources/agloop/jsonPositions";
 import { firstSyntaxError } from "../../src/core/text/jsonSyntaxError";
 import { fixtureLocation } from "./helpers/agloopFixtures";
+import { SeededRandom } from "../../src/core/seededRandom";
 
-/** A small seeded PRNG (mulberry32). */
+/** Numbers in [0, 1) from the repository's one seeded generator. */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new SeededRandom(seed);
+  return () => r.float();
 }
 
 describe("agloop JSON positions", () => {

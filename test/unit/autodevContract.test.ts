@@ -11,7 +11,7 @@ import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { AUTODEV_SOURCE } from "../../src/core/sources/autodev/autodevSource";
+import { autodevSource } from "../../src/core/sources/autodev/autodevSource";
 import { REPO_ROOT, copyFixture } from "./fixtures";
 import {
   CONTRACT_CODES,
@@ -73,7 +73,7 @@ describe("AutoDev phase contract", function () {
     const ws = copyFixture("python-full/workspace");
     const file = path.join(ws, ".autodev/evidence/1.1-review.json");
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"APPROVED"', '"NEEDS_CHANGES"'));
-    const problems = (await AUTODEV_SOURCE.check(autodevLocation(ws))).filter((p) => CONTRACT_CODES.includes(p.code));
+    const problems = (await autodevSource.check(autodevLocation(ws))).filter((p) => CONTRACT_CODES.includes(p.code));
     assert.deepEqual(
       problems.map((p) => `${p.code} ${p.file}:${p.line}`),
       [`phase_without_evidence ${LEDGER}:${ledgerLine(ws, '"status": "complete"', '"task_id": "1.1"')}`],

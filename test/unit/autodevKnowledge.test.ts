@@ -12,7 +12,7 @@ import { readConfig } from "../../src/core/sources/autodev/config/configReader";
 import { rankLesson, readKnowledge } from "../../src/core/sources/autodev/knowledge/knowledgeReader";
 import { pyIsoTimestamp } from "../../src/core/sources/autodev/knowledge/pyIsoTime";
 import { askOracle, copyFullFixture } from "./helpers/autodevOracle";
-import { SeededRandom } from "../../src/sample/seededRandom";
+import { SeededRandom } from "../../src/core/seededRandom";
 
 const NOW = 1_800_000_000;
 

@@ -10,7 +10,7 @@ import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { AUTODEV_SOURCE } from "../../src/core/sources/autodev/autodevSource";
+import { autodevSource } from "../../src/core/sources/autodev/autodevSource";
 import { REPO_ROOT, copyFixture } from "./fixtures";
 import { LEDGER, autodevLocation, contractFindings, ledgerLine } from "./helpers/autodevContractHelpers";
 
@@ -53,7 +53,7 @@ describe("AutoDev phase contract on the real run", function () {
     it(`${step}: before the plan is stored the contract is the plan phase's, with no finding`, async () => {
       const ws = copyFixture(`${RUN}/${step}/workspace`);
       assert.deepEqual(await contractFindings(ws), []);
-      const contract = (await AUTODEV_SOURCE.summarize(autodevLocation(ws))).contract as { phase: string; task: null };
+      const contract = (await autodevSource.summarize(autodevLocation(ws))).contract as { phase: string; task: null };
       assert.deepEqual([contract.phase, contract.task], ["plan", null]);
     });
   }
@@ -62,7 +62,7 @@ describe("AutoDev phase contract on the real run", function () {
     it(`${step}: no contract finding; the current step is the task AutoDev's resume took or waits on`, async () => {
       const ws = copyFixture(`${RUN}/${step}/workspace`);
       assert.deepEqual(await contractFindings(ws), []);
-      const summary = await AUTODEV_SOURCE.summarize(autodevLocation(ws));
+      const summary = await autodevSource.summarize(autodevLocation(ws));
       const contract = summary.contract as { phase: string; task: string | null; reentry: string };
       const a = answers(step);
       const took = a.on_copy.resume?.effects.ledger_entries_added?.find((e) => e.op === "update_task_status");

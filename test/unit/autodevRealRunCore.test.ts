@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { AUTODEV_SOURCE } from "../../src/core/sources/autodev/autodevSource";
+import { autodevSource } from "../../src/core/sources/autodev/autodevSource";
 import { loadPlan } from "../../src/core/sources/autodev/ledger/ledgerReader";
 import { readRunState, runPlanOf } from "../../src/core/sources/autodev/run/runState";
 import { runStateProblems } from "../../src/core/sources/autodev/run/runProblems";
@@ -33,7 +33,7 @@ function find(nodes: readonly SourceTreeNode[], id: string): SourceTreeNode | nu
 
 async function located(step: string): Promise<{ ws: string; loc: SourceLocation }> {
   const ws = materializeRealRun(step);
-  const loc = await AUTODEV_SOURCE.detect(ws);
+  const loc = await autodevSource.detect(ws);
   assert.ok(loc, `${step}: detected`);
   return { ws, loc };
 }
@@ -48,21 +48,21 @@ describe("the real AutoDev run: core readers", function () {
 
   it("detects the plan phase from AutoDev's files and shows it in the tree: no plan yet, waiting on the explorer", async () => {
     const { loc } = await located("01-plan-explorer-waiting");
-    const tree = await AUTODEV_SOURCE.tree(loc);
+    const tree = await autodevSource.tree(loc);
     const empty = find(tree, "autodev|empty")!;
     assert.equal(empty.label, "No plan yet");
     assert.equal(empty.description, "plan phase · waiting on explorer");
     assert.match(String(find(tree, "autodev|planPhase|next")?.tooltip), /then run \\?`autodev plan\\?` again/);
     assert.equal(tree[0].id, "autodev|waiting", "the waiting node comes first");
     assert.equal(tree[0].label, "Waiting on explorer for plan");
-    const summary = await AUTODEV_SOURCE.summarize(loc);
+    const summary = await autodevSource.summarize(loc);
     assert.deepEqual([summary.ledger, summary.ok, summary.phase], [false, null, "plan"]);
-    assert.equal(await AUTODEV_SOURCE.detect(fs.mkdtempSync(path.join(os.tmpdir(), "no-autodev-"))), null);
+    assert.equal(await autodevSource.detect(fs.mkdtempSync(path.join(os.tmpdir(), "no-autodev-"))), null);
   });
 
   it("shows the pending delegation's frontmatter and the lessons AutoDev injected into it", async () => {
     const { ws, loc } = await located("11-1.2-developer-waiting");
-    const tree = await AUTODEV_SOURCE.tree(loc);
+    const tree = await autodevSource.tree(loc);
     const fm = find(tree, "autodev|waiting|delegation|frontmatter")!;
     const fields = Object.fromEntries(fm.children!.map((c) => [c.label, c.description]));
     assert.deepEqual(
@@ -84,7 +84,7 @@ describe("the real AutoDev run: core readers", function () {
 
   it("lists each task's delegations and responses: 1.2's three stale ones once it is blocked", async () => {
     const { loc } = await located("14-1.2-blocked");
-    const tree = await AUTODEV_SOURCE.tree(loc);
+    const tree = await autodevSource.tree(loc);
     const h = find(tree, "autodev|task|1.2|inline")!;
     assert.equal(h.description, "3 · 3 stale");
     const states = Object.fromEntries(h.children!.map((c) => [c.label, c.contextValue]));
@@ -124,7 +124,7 @@ describe("the real AutoDev run: core readers", function () {
 
   it("says the plan-phase suspend state is stale once the plan is stored, and waits on no one", async () => {
     const { loc } = await located("05-plan-stored");
-    const tree = await AUTODEV_SOURCE.tree(loc);
+    const tree = await autodevSource.tree(loc);
     assert.equal(find(tree, "autodev|waiting"), null);
     assert.equal(find(tree, "autodev|staleState")?.label, "Stale suspend state: plan/architect");
     assert.equal(find(tree, "autodev|planPhase")?.description, "3 delegations");
@@ -136,7 +136,7 @@ describe("the real AutoDev run: core readers", function () {
     const impl = rs.tournaments.find((t) => t.phase === "impl")!;
     assert.deepEqual([impl.taskId, impl.finished, impl.leftoverWorktrees], ["1.1", true, null]);
     assert.equal(impl.worktrees?.length, 2, "the empty b-/ab- worktree folders AutoDev left");
-    const problems = await AUTODEV_SOURCE.check(loc);
+    const problems = await autodevSource.check(loc);
     assert.ok(!problems.some((p) => p.code.startsWith("tournament")), JSON.stringify(problems));
     // `tournaments --json` against `autodev tournament`'s own "passes=N final_winner=W" lines.
     const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist/cli.js"), "tournaments", ws, "--json"], {

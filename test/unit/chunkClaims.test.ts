@@ -13,7 +13,7 @@ import {
   newChunkClaims,
   notePlanChunk,
 } from "../../src/core/sources/autodev/ledger/read/chunkClaims";
-import { SeededRandom as Rng } from "../../src/sample/seededRandom";
+import { SeededRandom as Rng } from "../../src/core/seededRandom";
 
 describe("chunk claims", () => {
   it("hand out every chunk once: a prefix from the front, a suffix from the back", () => {

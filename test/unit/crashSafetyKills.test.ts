@@ -27,7 +27,7 @@ import { validatePlan } from "../../src/core/sources/autodev/plan/schemas";
 import { ledgerPath, planPath } from "../../src/core/sources/autodev/autodevPaths";
 import { PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 import { REPO_ROOT, copyFixture } from "./fixtures";
-import { Rng } from "./ledgerMutations";
+import { SeededRandom } from "../../src/core/seededRandom";
 
 const CHILD = path.join(__dirname, "helpers/writerChild.bundle.js"); // esbuild.mjs --tests
 const PY_VERIFY = path.join(REPO_ROOT, "test/python/verify_ledger.py");
@@ -98,7 +98,7 @@ function lastByte(file: string): number {
 const tempFiles = (dir: string) => fs.readdirSync(path.join(dir, ".autodev")).filter((f) => f.endsWith(".tmp"));
 
 /** Starts a writer, lets it commit once, kills it at a random moment; returns the seq it reported last. */
-async function killOneWriter(dir: string, tag: string, rng: Rng, result: LaneResult): Promise<number> {
+async function killOneWriter(dir: string, tag: string, rng: SeededRandom, result: LaneResult): Promise<number> {
   const child = spawn(process.execPath, [CHILD, dir, "crash", "1000", tag], { stdio: ["ignore", "pipe", "pipe"] });
   // Listened for from the start: a writer that dies on its own must fail the test, not hang it.
   let killed = false;
@@ -130,7 +130,7 @@ async function killOneWriter(dir: string, tag: string, rng: Rng, result: LaneRes
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([first, exited, new Promise((resolve) => (timer = setTimeout(resolve, 15_000)))]);
   clearTimeout(timer);
-  await new Promise((resolve) => setTimeout(resolve, rng.int(300)));
+  await new Promise((resolve) => setTimeout(resolve, rng.below(300)));
   assert.ok(!diedBeforeKill, `writer ${tag} exited before the kill: ${err}`);
   killed = true;
   child.kill("SIGKILL");
@@ -143,7 +143,7 @@ async function killOneWriter(dir: string, tag: string, rng: Rng, result: LaneRes
 /** One lane: `kills` kills in a row, each checked at once; the ledgers kept in `keep` for Python. */
 async function runLane(lane: number, kills: number, keep: string, records: KillRecord[]): Promise<LaneResult> {
   const result: LaneResult = { commits: 0, midWrite: 0, beforeFirstCommit: 0, workspaces: [], firstCommitMs: [] };
-  const rng = new Rng(4242 + lane);
+  const rng = new SeededRandom(4242 + lane);
   let { dir, session } = await freshWorkspace(result);
   for (let k = 0; k < kills; k++) {
     if (fs.statSync(ledgerPath(dir)).size > ROTATE_BYTES) ({ dir, session } = await freshWorkspace(result));

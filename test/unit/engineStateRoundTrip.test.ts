@@ -16,7 +16,7 @@ import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { canonicalDump } from "../../src/core/sources/engineState/canonicalJsonLine";
 import { checkJsonlFile } from "../../src/core/sources/engineState/jsonlCheck";
 import type { SourceProblem } from "../../src/core/sources/stateSource";
-import { SeededRandom } from "../../src/sample/seededRandom";
+import { SeededRandom } from "../../src/core/seededRandom";
 import { mutateLine } from "../helpers/jsonLineMutations";
 import { REPO_ROOT } from "./fixtures";
 

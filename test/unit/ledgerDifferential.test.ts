@@ -18,7 +18,8 @@ import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { planToPy } from "../../src/core/sources/autodev/plan/schemas";
 import { PyValue } from "../../src/core/pyjson/pyValue";
-import { mutateLedger, Rng } from "./ledgerMutations";
+import { mutateLedger } from "./ledgerMutations";
+import { SeededRandom } from "../../src/core/seededRandom";
 
 const FIXTURES = ["python-small", "python-evidence"].map((n) =>
   path.join(__dirname, "../../../test/fixtures", n, ".autodev/plan-ledger.jsonl"),
@@ -43,7 +44,7 @@ describe("ledger verify/replay/load vs the Python reference", function () {
   const cases: { name: string; root: string; mutation: string }[] = [];
 
   before(() => {
-    const rng = new Rng(20261130);
+    const rng = new SeededRandom(20261130);
     for (const fixture of FIXTURES) {
       const base = fs.readFileSync(fixture);
       for (let i = 0; i < CASES_PER_FIXTURE; i++) {

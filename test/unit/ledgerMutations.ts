@@ -7,23 +7,7 @@ import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { ledgerEntryHashInput, validateLedgerEntry } from "../../src/core/sources/autodev/plan/schemas";
 import { PyFloat, PyObject, PyValue, isPyObject } from "../../src/core/pyjson/pyValue";
-
-/** A small deterministic PRNG (mulberry32). */
-export class Rng {
-  constructor(private state: number) {}
-  next(): number {
-    let t = (this.state += 0x6d2b79f5);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
-  }
-}
+import { SeededRandom } from "../../src/core/seededRandom";
 
 function lines(buf: Buffer): string[] {
   return buf
@@ -37,7 +21,7 @@ function join(ls: string[], nl = "\n"): Buffer {
 }
 
 /** Re-chains lines from index `from` on: fresh prev_hash/self_hash so only the semantic edit remains. */
-export function rechain(ls: string[], from: number): string[] {
+function rechain(ls: string[], from: number): string[] {
   const out = ls.slice();
   let prev = "";
   for (let i = 0; i < out.length; i++) {
@@ -78,10 +62,10 @@ const STATUS_EDITS: [string, PyValue][] = [
 ];
 
 /** Applies one random mutation; returns the new bytes and a description. */
-export function mutateLedger(base: Buffer, rng: Rng): { bytes: Buffer; mutation: string } {
+export function mutateLedger(base: Buffer, rng: SeededRandom): { bytes: Buffer; mutation: string } {
   const ls = lines(base);
-  const k = rng.int(ls.length);
-  const r = rng.int(26);
+  const k = rng.below(ls.length);
+  const r = rng.below(26);
   switch (r) {
     case 0:
       return { bytes: join(ls.filter((_, i) => i !== k)), mutation: `drop line ${k + 1}` };
@@ -95,12 +79,12 @@ export function mutateLedger(base: Buffer, rng: Rng): { bytes: Buffer; mutation:
     }
     case 3: {
       const b = Buffer.from(base);
-      const at = rng.int(b.length);
+      const at = rng.below(b.length);
       b[at] = b[at] === 0x61 ? 0x62 : 0x61;
       return { bytes: b, mutation: `byte ${at} changed` };
     }
     case 4:
-      return { bytes: base.subarray(0, rng.int(base.length)), mutation: "truncated" };
+      return { bytes: base.subarray(0, rng.below(base.length)), mutation: "truncated" };
     case 5:
       return { bytes: join(ls, "\r\n"), mutation: "CRLF newlines" };
     case 6:
@@ -145,12 +129,12 @@ export function mutateLedger(base: Buffer, rng: Rng): { bytes: Buffer; mutation:
   }
 }
 
-function semantic(ls: string[], k: number, rng: Rng): { bytes: Buffer; mutation: string } {
+function semantic(ls: string[], k: number, rng: SeededRandom): { bytes: Buffer; mutation: string } {
   const s = ls.slice();
   const obj = parsePyJson(s[k]) as PyObject;
   const payload = obj.get("payload") as PyObject;
   const plan = isPyObject(payload) ? payload.get("plan") : undefined;
-  const r = rng.int(12);
+  const r = rng.below(12);
   let what: string;
   if (r <= 4 && obj.get("op") === "update_task_status") {
     const [key, value] = rng.pick(STATUS_EDITS);
@@ -159,7 +143,7 @@ function semantic(ls: string[], k: number, rng: Rng): { bytes: Buffer; mutation:
   } else if (r <= 4 && isPyObject(plan)) {
     const phases = plan.get("phases") as PyValue[];
     const task = ((phases[0] as PyObject).get("tasks") as PyValue[])[0] as PyObject;
-    const edit = rng.int(6);
+    const edit = rng.below(6);
     if (edit === 0) task.delete("title");
     else if (edit === 1) task.set("surprise", 1);
     else if (edit === 2) task.set("status", "weird");

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { dumpsIndent2, dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { parsePyJson, PyJsonError } from "../../src/core/pyjson/pyJsonParse";
-import { SeededRandom as SharedRandom } from "../../src/sample/seededRandom";
+import { SeededRandom as SharedRandom } from "../../src/core/seededRandom";
 
 const SEED = 0x5eed2024;
 const DOCUMENT_COUNT = 12_000;

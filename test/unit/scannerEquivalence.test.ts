@@ -59,7 +59,7 @@ import {
   VerifyWarning,
 } from "../../src/core/sources/autodev/ledger/verifyTypes";
 import { PyFloat, PyObject, PyValue } from "../../src/core/pyjson/pyValue";
-import { SeededRandom as Rng } from "../../src/sample/seededRandom";
+import { SeededRandom as Rng } from "../../src/core/seededRandom";
 import { displayMessage } from "../../src/core/text/displayText";
 import { scanLedgerFile } from "../../src/core/sources/autodev/ledger/read/parallelScan";
 

@@ -21,6 +21,7 @@ import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { PyFloat, PyObject, PyValue, isPyObject, pyInt } from "../../src/core/pyjson/pyValue";
 import * as S from "../../src/core/sources/autodev/plan/schemas";
 import { PyDumpError } from "../../src/core/sources/autodev/plan/schemas";
+import { SeededRandom } from "../../src/core/seededRandom";
 
 /** Where the oracle lives, from out/test/unit or test/unit. */
 function oraclePath(): string {
@@ -84,29 +85,6 @@ function runOracle(lines: string[]): PyObject[] {
 }
 
 // ---------------------------------------------------------------- corpus generator
-
-/** mulberry32: a small seeded PRNG. */
-class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) | 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(a: readonly T[]): T {
-    return a[this.int(a.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
 
 const f = (x: number): PyFloat => new PyFloat(x);
 const big = (b: bigint): number | bigint => pyInt(b);
@@ -313,15 +291,15 @@ const LIST_LIKE: PyValue[] = [
 ];
 
 /** A random JSON-ish value with Python-only details: NaN, Infinity, -0.0, big ints, odd keys. */
-function randomAny(rng: Rng, depth: number): PyValue {
-  const r = rng.int(depth > 0 ? 14 : 10);
+function randomAny(rng: SeededRandom, depth: number): PyValue {
+  const r = rng.below(depth > 0 ? 14 : 10);
   switch (r) {
     case 0:
       return null;
     case 1:
       return rng.chance(0.5);
     case 2:
-      return rng.int(2000) - 1000;
+      return rng.below(2000) - 1000;
     case 3:
       return rng.pick([big(2n ** 64n), big(-(2n ** 80n)), big(10n ** 40n), 2 ** 53 - 1]);
     case 4:
@@ -337,16 +315,16 @@ function randomAny(rng: Rng, depth: number): PyValue {
       return rng.pick(STR_LIKE);
     case 10:
     case 11:
-      return Array.from({ length: rng.int(4) }, () => randomAny(rng, depth - 1));
+      return Array.from({ length: rng.below(4) }, () => randomAny(rng, depth - 1));
     default:
       return randomMap(rng, depth - 1);
   }
 }
 
-function randomMap(rng: Rng, depth: number): PyObject {
+function randomMap(rng: SeededRandom, depth: number): PyObject {
   const keys = ["a", "b", "z", "10", "2", "", "__proto__", "constructor", "\u00e9", "\ud83d\ude00", "k\ud800", "plan"];
   const m: PyObject = new Map();
-  for (let i = rng.int(5); i > 0; i--) m.set(rng.pick(keys), randomAny(rng, depth));
+  for (let i = rng.below(5); i > 0; i--) m.set(rng.pick(keys), randomAny(rng, depth));
   return m;
 }
 
@@ -459,17 +437,17 @@ const MODELS: Record<string, Field[]> = {
 for (const k of KINDS) MODELS[`ev:${k}`] = [["task_id", "str", true], ["kind", [k], false], ...EV_FIELDS[k]!];
 
 /** The fields of `model`; for Evidence, of the variant its `kind` names (or a random one). */
-function fieldsOf(rng: Rng, model: string, v: PyObject): { key: string; fields: Field[] } {
+function fieldsOf(rng: SeededRandom, model: string, v: PyObject): { key: string; fields: Field[] } {
   if (model !== "Evidence") return { key: model, fields: MODELS[model]! };
   const kind = v.get("kind");
   const k = typeof kind === "string" && KINDS.includes(kind) ? kind : rng.pick(KINDS);
   return { key: `ev:${k}`, fields: MODELS[`ev:${k}`]! };
 }
 
-function validValue(rng: Rng, kind: Kind, depth: number): PyValue {
+function validValue(rng: SeededRandom, kind: Kind, depth: number): PyValue {
   if (Array.isArray(kind)) return rng.pick(kind as readonly string[]);
   if (typeof kind === "object") {
-    return Array.from({ length: rng.int(depth > 1 ? 4 : 3) }, () =>
+    return Array.from({ length: rng.below(depth > 1 ? 4 : 3) }, () =>
       validInput(rng, (kind as { list: string }).list, depth - 1),
     );
   }
@@ -487,17 +465,17 @@ function validValue(rng: Rng, kind: Kind, depth: number): PyValue {
     case "nfloat":
       return rng.chance(0.4) ? null : rng.pick<PyValue>([f(87.5), f(NaN), 100]);
     case "lstr":
-      return Array.from({ length: rng.int(3) }, () => rng.pick(["src/a.py", "1.1", ""]));
+      return Array.from({ length: rng.below(3) }, () => rng.pick(["src/a.py", "1.1", ""]));
     case "dict":
       return randomMap(rng, 2);
     case "ldict":
-      return Array.from({ length: rng.int(3) }, () => randomMap(rng, 2));
+      return Array.from({ length: rng.below(3) }, () => randomMap(rng, 2));
   }
   return null;
 }
 
 /** Every pool input for a field kind: valid, coercible and invalid values. */
-function pool(rng: Rng, kind: Kind): PyValue[] {
+function pool(rng: SeededRandom, kind: Kind): PyValue[] {
   if (Array.isArray(kind)) {
     const lits = kind as readonly string[];
     const s = lits[lits.length - 1]!;
@@ -535,12 +513,12 @@ function pool(rng: Rng, kind: Kind): PyValue[] {
 }
 
 /** One pool input for a field: mostly aimed at its type, sometimes anything. */
-function poolValue(rng: Rng, kind: Kind): PyValue {
+function poolValue(rng: SeededRandom, kind: Kind): PyValue {
   return rng.chance(0.1) ? randomAny(rng, 1) : rng.pick(pool(rng, kind));
 }
 
 /** Every pool value in every field of every model (and evidence variant), the rest valid. */
-function sweepCases(rng: Rng): Case[] {
+function sweepCases(rng: SeededRandom): Case[] {
   const cases: Case[] = [];
   for (const [key, fields] of Object.entries(MODELS)) {
     const model = (key.startsWith("ev:") ? "Evidence" : key) as ModelName;
@@ -557,7 +535,7 @@ function sweepCases(rng: Rng): Case[] {
 }
 
 /** A valid input for `model` (field values of the right Python type, some keys omitted). */
-function validInput(rng: Rng, model: string, depth = 3): PyObject {
+function validInput(rng: SeededRandom, model: string, depth = 3): PyObject {
   const key = model === "Evidence" ? `ev:${rng.pick(KINDS)}` : model;
   const m: PyObject = new Map();
   for (const [name, kind, required] of MODELS[key]!) {
@@ -570,11 +548,11 @@ function validInput(rng: Rng, model: string, depth = 3): PyObject {
 }
 
 /** One random mutation of `v` (a copy; nested models are mutated recursively). */
-function mutate(rng: Rng, v: PyValue, model: string): PyValue {
+function mutate(rng: SeededRandom, v: PyValue, model: string): PyValue {
   if (!isPyObject(v)) return rng.chance(0.5) ? validInput(rng, model) : v;
   const m = new Map(v);
   const { fields } = fieldsOf(rng, model, m);
-  const r = rng.int(10);
+  const r = rng.below(10);
   if (r <= 3) {
     const [name, kind] = rng.pick(fields);
     m.set(name, poolValue(rng, kind));
@@ -595,13 +573,13 @@ function mutate(rng: Rng, v: PyValue, model: string): PyValue {
       const [name, kind] = rng.pick(nested);
       const list = [...(m.get(name) as PyValue[])];
       if (list.length > 0) {
-        const i = rng.int(list.length);
+        const i = rng.below(list.length);
         list[i] = mutate(rng, list[i]!, (kind as { list: string }).list);
         m.set(name, list);
       }
     }
   } else if (r === 8) {
-    return new Map([...m].sort(() => rng.next() - 0.5));
+    return new Map([...m].sort(() => rng.float() - 0.5));
   } else if (rng.chance(0.2)) {
     return randomAny(rng, 1);
   }
@@ -615,16 +593,16 @@ interface Case {
 
 /** The corpus: for each model, valid inputs, coercible variants and mutants. */
 function buildCorpus(seed: number, perModel: Record<ModelName, number>): Case[] {
-  const rng = new Rng(seed);
+  const rng = new SeededRandom(seed);
   const cases: Case[] = [];
   for (const [model, n] of Object.entries(perModel) as [ModelName, number][]) {
     for (let i = 0; i < n; i++) {
-      const roll = rng.next();
+      const roll = rng.float();
       let input: PyValue;
       if (roll < 0.03) input = randomAny(rng, 2);
       else {
         input = validInput(rng, model);
-        const rounds = roll < 0.3 ? 0 : 1 + rng.int(3);
+        const rounds = roll < 0.3 ? 0 : 1 + rng.below(3);
         for (let k = 0; k < rounds; k++) input = mutate(rng, input, model);
       }
       cases.push({ model, input });

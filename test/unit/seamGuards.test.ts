@@ -119,7 +119,7 @@ describe("the source seam", () => {
         write("src/extension/tree.ts", `import { AutodevFolder } from "./sources/autodev/autodevFolder";`),
         write("src/core/sources/agloop/a.ts", `import type { Plan } from "../autodev/plan/schemas";`),
         write("src/core/sources/autodev/b.ts", `import { x } from "./c";\nimport { y } from "../stateSource";`),
-        write("src/core/sources/sourceRegistry.ts", `import { AUTODEV_SOURCE } from "./autodev/autodevSource";`),
+        write("src/core/sources/sourceRegistry.ts", `import { autodevSource } from "./autodev/autodevSource";`),
       ];
       assert.deepEqual(seamViolations(root, files), [
         "src/core/sources/agloop/a.ts → ../autodev/plan/schemas",
@@ -136,6 +136,19 @@ describe("the source seam", () => {
     );
     assert.ok(files.length > 100, "src/ has its files");
     assert.deepEqual(seamViolations(REPO_ROOT, files), []);
+  });
+
+  it("the CLI and the engine take nothing from the demo generator (src/sample/)", () => {
+    const offenders: string[] = [];
+    for (const dir of ["src/cli", "src/core"]) {
+      for (const f of tsFiles(join(REPO_ROOT, dir))) {
+        for (const spec of relativeImportsIn(readFileSync(f, "utf8"))) {
+          const target = posix(relative(REPO_ROOT, resolve(dirname(f), spec)));
+          if (target.startsWith("src/sample/")) offenders.push(`${posix(relative(REPO_ROOT, f))} → ${spec}`);
+        }
+      }
+    }
+    assert.deepEqual(offenders, []);
   });
 
   it("every registration file exists (a renamed one would silently allow nothing)", () => {

@@ -12,7 +12,7 @@ import { handleRequest } from "../../src/core/worker/stateWorker";
 import type { DistributiveOmit, WorkerRequest } from "../../src/core/worker/workerProtocol";
 import { registerSourceForTest } from "../../src/core/sources/sourceRegistry";
 import { SourceTimelineRow, StateSource } from "../../src/core/sources/stateSource";
-import { AUTODEV_SOURCE } from "../../src/core/sources/autodev/autodevSource";
+import { autodevSource } from "../../src/core/sources/autodev/autodevSource";
 import { EMPTY_FILTER } from "../../src/core/timeline/timelineQuery";
 import type { TimelineEntryDetail, TimelineEntryRow, TimelinePage } from "../../src/protocolTimeline";
 import { REPO_ROOT } from "./fixtures";
@@ -212,9 +212,9 @@ describe("source timelines in the worker", () => {
   });
 
   it("AutoDev's source lists its ledger entries as rows (op, session, status change)", async () => {
-    const loc = await AUTODEV_SOURCE.detect(path.join(REPO_ROOT, "test/fixtures/python-small"));
+    const loc = await autodevSource.detect(path.join(REPO_ROOT, "test/fixtures/python-small"));
     assert.ok(loc);
-    const rows = await AUTODEV_SOURCE.timeline!(loc);
+    const rows = await autodevSource.timeline!(loc);
     assert.equal(rows.length, 21);
     const change = rows.find((r) => r.status !== null)!;
     assert.equal(change.file, ".autodev/plan-ledger.jsonl");

@@ -11,15 +11,6 @@ import { PyObject, PyValue } from "../../src/core/pyjson/pyValue";
 import { applyStrict } from "../../src/core/sources/autodev/ledger/replay";
 import { Plan, planToPy, validatePlan } from "../../src/core/sources/autodev/plan/schemas";
 
-/** Markers the payloads would set on `window` if they ever ran. */
-export const PWNED_MARKERS = [
-  "__pwnedTitle",
-  "__pwnedImg",
-  "__pwnedStyle",
-  "__pwnedSession",
-  "__pwnedPayload",
-] as const;
-
 const SCRIPT = `<script>window.top.__pwnedTitle=1;alert("title")</script>`;
 const IMG = `<img src=x onerror="window.top.__pwnedImg=1;alert('img')">`;
 const STYLE = `</style><style>body{display:none}</style><script>window.top.__pwnedStyle=1</script>`;

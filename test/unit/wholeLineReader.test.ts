@@ -15,7 +15,7 @@ import {
   START_CURSOR,
 } from "../../src/core/sources/autodev/ledger/read/ledgerLineReader";
 import { readWholeLines } from "../../src/core/sources/autodev/ledger/read/wholeLineReader";
-import { SeededRandom as Rng } from "../../src/sample/seededRandom";
+import { SeededRandom as Rng } from "../../src/core/seededRandom";
 
 const show = (l: RawLine) => `${l.lineNo}:${l.start}-${l.end}:${l.terminated}:${l.bytes.toString("latin1")}`;
 

@@ -10,7 +10,7 @@ import { STATE_SOURCES } from "../sources/sourceRegistry";
 import type { SourceLocation, StateSource } from "../sources/stateSource";
 
 /** Longest answer, in characters. */
-export const MAX_ANSWER_CHARS = 24_000;
+const MAX_ANSWER_CHARS = 24_000;
 /** Longest list kept when an answer is too long. */
 const CUT_LIST = 25;
 

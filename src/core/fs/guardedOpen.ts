@@ -31,7 +31,7 @@ export function recheckOpened(opened: fs.Stats, maxBytes: number | undefined): F
 export const OPEN_ATTEMPTS = 6;
 
 /** The real path a descriptor of `file` must have: its folder's (`root`) real path plus the walked components (`links: "refuse"`), else null (anywhere inside). */
-export async function expectedReal(
+async function expectedReal(
   file: string,
   opts: FileGuardOptions,
 ): Promise<{ realRoot: string | null; expected: string | null } | null> {

@@ -17,7 +17,7 @@ import * as path from "node:path";
 let procWorks: boolean | undefined;
 
 /** True when `/proc/self/fd/N` names open descriptors (Linux); probed once. */
-export function procFdAvailable(): boolean {
+function procFdAvailable(): boolean {
   if (procWorks === undefined) {
     try {
       const fd = fs.openSync(__filename, "r");
@@ -85,7 +85,7 @@ export type PlaceCheck =
   | { readonly kind: "elsewhere"; readonly real: string; readonly inside: boolean };
 
 /** True when `real` equals `realRoot` or lies under it. */
-export function within(realRoot: string, real: string): boolean {
+function within(realRoot: string, real: string): boolean {
   const rel = path.relative(realRoot, real);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

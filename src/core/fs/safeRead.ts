@@ -12,7 +12,7 @@ import { OPEN_ATTEMPTS, openGuarded, readGuarded } from "./guardedOpen";
 import type * as fs from "node:fs";
 
 // The ledger readers (src/core/sources/autodev/ledger/read/) import describeKind from here; it lives in fileGuard.ts.
-export { describeKind } from "./fileGuard";
+export {} from "./fileGuard";
 
 /** A state file that is not safe to read (wrong type, outside the workspace, unreadable, too big). */
 export class UnsafeFileError extends InvalidInputError {

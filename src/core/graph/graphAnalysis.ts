@@ -87,7 +87,7 @@ export function longestPath(out: Adjacency, keep: (v: number) => boolean): numbe
  * For each root (a blocked vertex, in vertex order), the vertices `keep` accepts that are
  * reachable from it and not claimed by an earlier root, breadth-first.
  */
-export function blockedChains(
+function blockedChains(
   out: Adjacency,
   isRoot: readonly boolean[],
   keep: (v: number) => boolean,

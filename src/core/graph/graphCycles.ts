@@ -9,7 +9,7 @@
 export type Adjacency = readonly (readonly number[])[];
 
 /** Most cycles {@link cyclesOf} lists (a hostile plan can have thousands; each is still marked in-cycle). */
-export const MAX_LISTED_CYCLES = 100;
+const MAX_LISTED_CYCLES = 100;
 
 /**
  * The strongly connected components of the subgraph of the vertices `keep` accepts (all when

@@ -34,7 +34,7 @@ const CLASS_STYLE: Record<string, { fill: string; stroke: string; dashed?: boole
 };
 
 /** The fixed style class of a node ("pending", "active", "done", "skipped", "blocked", "other"). */
-export function statusClass(node: Pick<GraphNode, "status" | "done" | "blocked">): string {
+function statusClass(node: Pick<GraphNode, "status" | "done" | "blocked">): string {
   if (Object.prototype.hasOwnProperty.call(STATUS_CLASS, node.status)) return STATUS_CLASS[node.status];
   return node.done ? "done" : node.blocked ? "blocked" : "other";
 }
@@ -44,7 +44,7 @@ export function statusClass(node: Pick<GraphNode, "status" | "done" | "blocked">
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /** The text a node shows: id, title, status in words, retry and escalation marks. */
-export function nodeText(n: GraphNode, critical: boolean, cyclic: boolean): string {
+function nodeText(n: GraphNode, critical: boolean, cyclic: boolean): string {
   const marks = [
     n.status,
     n.retries > 0 ? `retried ${n.retries}×` : "",
@@ -57,7 +57,7 @@ export function nodeText(n: GraphNode, critical: boolean, cyclic: boolean): stri
 }
 
 /** A DOT quoted string: `"` and `\` escaped, so the text cannot end the string or start an escape. */
-export function dotString(text: string): string {
+function dotString(text: string): string {
   return `"${text.replace(INVISIBLE, " ").replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 

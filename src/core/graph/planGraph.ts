@@ -8,9 +8,9 @@
 /** Most nodes a graph keeps (a plan beyond this is cut, and says so in `notes`). */
 export const MAX_GRAPH_NODES = 10_000;
 /** Most edges a graph keeps. */
-export const MAX_GRAPH_EDGES = 50_000;
+const MAX_GRAPH_EDGES = 50_000;
 /** Longest label kept, in characters (the full title stays in the state file). */
-export const MAX_LABEL_CHARS = 300;
+const MAX_LABEL_CHARS = 300;
 
 /** One task of the plan. */
 export interface GraphNode {
@@ -76,7 +76,7 @@ export interface PlanGraphInput {
 }
 
 /** A label of at most {@link MAX_LABEL_CHARS} characters, whitespace runs folded to one space. */
-export function graphLabel(text: string): string {
+function graphLabel(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > MAX_LABEL_CHARS ? `${flat.slice(0, MAX_LABEL_CHARS - 1)}…` : flat;
 }

@@ -100,7 +100,7 @@ function parseIntLiteral(raw: string): number | bigint {
 }
 
 /** A readable Python-like repr of a string (for messages only). */
-export function pyStrRepr(s: string): string {
+function pyStrRepr(s: string): string {
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
   const body = s.replace(/[\\\n\r\t]/g, (c) => ({ "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" })[c]!);
   return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;

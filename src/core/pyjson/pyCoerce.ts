@@ -27,10 +27,10 @@ export type PyInput = PyValue | undefined;
 /** A zod schema over PyValue inputs with output `T`. */
 export type PySchema<T> = z.ZodType<T, PyInput>;
 /** A path into the input, as pydantic's `loc`. */
-export type PyLoc = (string | number)[];
+type PyLoc = (string | number)[];
 
 /** One validation error in pydantic's terms. */
-export interface PyIssue {
+interface PyIssue {
   readonly loc: PyLoc;
   /** pydantic's error type, e.g. `int_parsing`, `extra_forbidden`. */
   readonly type: string;
@@ -224,7 +224,7 @@ export function pyTaggedUnion<V extends Record<string, PySchema<unknown>>>(
 // ---------------------------------------------------------------- errors
 
 /** A short Python-style repr of a value, for messages (`'done'`, `None`, `1.5`, `{'a': 1}`). */
-export function pyRepr(v: PyInput, max = 60): string {
+function pyRepr(v: PyInput, max = 60): string {
   const s = reprUpTo(v, max + 1);
   return s.length > max ? `${s.slice(0, max - 3)}...` : s;
 }
@@ -247,7 +247,7 @@ function reprUpTo(v: PyInput, budget: number): string {
 }
 
 /** The pydantic-style issues of a failed parse. */
-export function pyIssues(error: z.ZodError): PyIssue[] {
+function pyIssues(error: z.ZodError): PyIssue[] {
   return error.issues.map((iss) => {
     const params = (iss as { params?: { type?: string; input?: PyInput } }).params ?? {};
     return { loc: iss.path as PyLoc, type: params.type ?? iss.code, msg: iss.message, input: params.input };
@@ -255,7 +255,7 @@ export function pyIssues(error: z.ZodError): PyIssue[] {
 }
 
 /** `loc: message (got <repr>)`, one line per issue, at most `limit` lines. */
-export function formatPyIssues(issues: readonly PyIssue[], limit = 10): string {
+function formatPyIssues(issues: readonly PyIssue[], limit = 10): string {
   const lines = issues.slice(0, limit).map((i) => {
     const where = i.loc.length ? i.loc.join(".") : "(root)";
     return i.type === "missing" ? `${where}: ${i.msg}` : `${where}: ${i.msg} (got ${pyRepr(i.input)})`;

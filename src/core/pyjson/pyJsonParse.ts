@@ -10,7 +10,7 @@ import { PyJsonError } from "./pyJsonError";
 import { scanEscapedString } from "./pyJsonEscapes";
 import { PyFloat, pyInt, type PyObject, type PyValue } from "./pyValue";
 
-export { PyJsonError, type PyJsonErrorKind } from "./pyJsonError";
+export { PyJsonError } from "./pyJsonError";
 
 /**
  * Deepest container nesting accepted. CPython raises `RecursionError` past
@@ -20,7 +20,7 @@ export { PyJsonError, type PyJsonErrorKind } from "./pyJsonError";
 export const PY_JSON_MAX_DEPTH = 995;
 
 /** Python's default `sys.get_int_max_str_digits()`: longest int literal it converts. */
-export const PY_INT_MAX_STR_DIGITS = 4300;
+const PY_INT_MAX_STR_DIGITS = 4300;
 
 /** True for JSON whitespace as Python knows it: space, tab, LF, CR. */
 function isWhitespace(c: number): boolean {

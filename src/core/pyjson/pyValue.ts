@@ -28,11 +28,6 @@ export function isPyObject(v: unknown): v is PyObject {
   return v instanceof Map;
 }
 
-/** True when `v` is a Python int (safe `number` integer or `bigint`). */
-export function isPyInt(v: unknown): v is number | bigint {
-  return typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
-}
-
 /** Builds a PyObject from ordered [key, value] pairs. */
 export function pyObject(entries: Iterable<readonly [string, PyValue]> = []): PyObject {
   return new Map(entries as Iterable<[string, PyValue]>);

@@ -20,7 +20,7 @@ export const REENTRY_UNCLEAR = "reentry_unclear";
 export type ContractCode = typeof PHASE_WITHOUT_EVIDENCE | typeof TRANSITION_NOT_ALLOWED | typeof REENTRY_UNCLEAR;
 
 /** One precondition of the current phase, and whether the state meets it. */
-export interface ContractCondition {
+interface ContractCondition {
   readonly what: string;
   readonly met: boolean;
   /** Where the deciding value is (relative to the workspace folder), when there is one. */

@@ -5,10 +5,10 @@
 import { agloopSource } from "./agloop/agloopSource";
 import { engineStateSource } from "./engineState/engineStateSource";
 import type { SourceKind, StateSource } from "./stateSource";
-import { AUTODEV_SOURCE } from "./autodev/autodevSource";
+import { autodevSource } from "./autodev/autodevSource";
 
 /** Every known state source. Sources add themselves here (one line each). */
-export const STATE_SOURCES: readonly StateSource[] = [AUTODEV_SOURCE, agloopSource, engineStateSource];
+export const STATE_SOURCES: readonly StateSource[] = [autodevSource, agloopSource, engineStateSource];
 
 /** The source of a kind, or undefined when no such source is registered. */
 export function sourceOfKind(kind: SourceKind): StateSource | undefined {

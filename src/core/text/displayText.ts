@@ -8,7 +8,7 @@
  */
 
 /** Longest quoted value in a message, in characters. */
-export const MAX_QUOTED_CHARS = 200;
+const MAX_QUOTED_CHARS = 200;
 
 /** True for code units shown escaped: C0 (tab/newline per `keepLayout`), DEL, C1, bidi controls, line separators, the BOM. */
 function needsEscape(c: number, keepLayout: boolean): boolean {
@@ -74,7 +74,7 @@ export function displayValue(value: unknown, max = MAX_QUOTED_CHARS): string {
 }
 
 /** Longest whole message shown to a human (a safety net behind `displayValue`). */
-export const MAX_MESSAGE_CHARS = 4000;
+const MAX_MESSAGE_CHARS = 4000;
 
 /** A whole message for a terminal, Problems or an output channel: layout kept, controls escaped, length capped. */
 export function displayMessage(message: string, max = MAX_MESSAGE_CHARS): string {

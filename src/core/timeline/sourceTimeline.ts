@@ -49,7 +49,7 @@ interface Cached {
 }
 
 /** The timeline index entry of a source row (`seq` = the row's 1-based index). */
-export function entryOfRow(row: SourceTimelineRow): TimelineIndexEntry {
+function entryOfRow(row: SourceTimelineRow): TimelineIndexEntry {
   return {
     seq: row.index,
     line: row.line,

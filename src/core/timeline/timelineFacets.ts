@@ -6,7 +6,7 @@
 import type { FacetCount, TimelineFacets, TimelineIndexEntry } from "./timelineTypes";
 
 /** At most this many values per facet. */
-export const MAX_FACET_VALUES = 500;
+const MAX_FACET_VALUES = 500;
 
 /** "1.10" after "1.9". */
 const NATURAL = new Intl.Collator("en", { numeric: true });

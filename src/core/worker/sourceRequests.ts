@@ -158,7 +158,7 @@ export async function handleSourceRequest(
 }
 
 /** Drops what the worker keeps about a folder's sources (one kind, or all). */
-export function disposeSources(cwd: string, kind?: string): void {
+function disposeSources(cwd: string, kind?: string): void {
   for (const s of STATE_SOURCES) {
     if (kind !== undefined && s.kind !== kind) continue;
     timelines.drop(keyOf(cwd, s.kind));

@@ -35,7 +35,7 @@ const TOOLS: ReadonlyArray<{ name: string; tool: "status" | "check" | "task"; sc
   ];
 
 /** True when this VS Code has the language-model tools API. */
-export function hasLanguageModelTools(): boolean {
+function hasLanguageModelTools(): boolean {
   const lm = (vscode as { lm?: { registerTool?: unknown } }).lm;
   return typeof lm?.registerTool === "function";
 }

@@ -12,7 +12,7 @@ import { exportRunReport } from "./runReportCommand";
 import { registerLanguageModelTools } from "../agentTools/languageModelTools";
 
 /** The workspace folder a command argument names (a tree node, a Uri, a folder, a URI string), or undefined. */
-export function folderOfArg(arg: unknown): vscode.WorkspaceFolder | undefined {
+function folderOfArg(arg: unknown): vscode.WorkspaceFolder | undefined {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const byUri = (u: unknown) =>
     u instanceof vscode.Uri || typeof u === "string"

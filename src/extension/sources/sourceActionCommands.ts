@@ -15,7 +15,7 @@ import { DefaultSourceFolder } from "./defaultSourceFolder";
 import type { StateFolders } from "./stateFolders";
 
 /** Every action `action` offered in `nodes` and below, in tree order. */
-export function offeredActions(nodes: readonly SourceTreeNode[], action: string): NodeAction[] {
+function offeredActions(nodes: readonly SourceTreeNode[], action: string): NodeAction[] {
   const out: NodeAction[] = [];
   const walk = (list: readonly SourceTreeNode[]) => {
     for (const n of list) {

@@ -26,7 +26,7 @@ function inside(cwd: string, file: string): vscode.Uri | null {
 }
 
 /** The diagnostic of one problem of `folder`. */
-export function problemDiagnostic(p: FolderProblem, folder: SourceFolder): vscode.Diagnostic {
+function problemDiagnostic(p: FolderProblem, folder: SourceFolder): vscode.Diagnostic {
   const line = Math.max(0, (p.line ?? 1) - 1);
   const col = Math.max(0, (p.column ?? 1) - 1);
   const d = new vscode.Diagnostic(

@@ -21,7 +21,7 @@ export type FileEventListener = (uri: vscode.Uri, kind: FileEventKind) => void;
  * `files.watcherExclude`) and even outside the workspace folder (a worktree's git folder,
  * `../main/.git/worktrees/x/HEAD`). Wildcard globs stay relative to the workspace folder.
  */
-export function watchPattern(folder: vscode.WorkspaceFolder, glob: string): vscode.RelativePattern {
+function watchPattern(folder: vscode.WorkspaceFolder, glob: string): vscode.RelativePattern {
   if (/[*?[\]{}]/.test(glob)) return new vscode.RelativePattern(folder, glob);
   const slash = glob.lastIndexOf("/");
   if (slash < 0) return new vscode.RelativePattern(folder, glob);

@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { AUTODEV_SOURCE } from "../../../src/core/sources/autodev/autodevSource";
+import { autodevSource } from "../../../src/core/sources/autodev/autodevSource";
 import type { SourceLocation } from "../../../src/core/sources/stateSource";
 
 /** The ledger, relative to the workspace. */
@@ -19,7 +19,7 @@ export function autodevLocation(ws: string): SourceLocation {
 
 /** The contract problems of `ws` as "code file:line". */
 export async function contractFindings(ws: string): Promise<string[]> {
-  return (await AUTODEV_SOURCE.check(autodevLocation(ws)))
+  return (await autodevSource.check(autodevLocation(ws)))
     .filter((p) => CONTRACT_CODES.includes(p.code))
     .map((p) => `${p.code} ${p.file}:${p.line}`);
 }

@@ -106,7 +106,7 @@ export interface FakeWatcher {
 /** Every watcher created, in order. */
 export const fakeWatchers: FakeWatcher[] = [];
 /** Every command registered, by id. */
-export const fakeCommands = new Map<string, (...args: unknown[]) => unknown>();
+const fakeCommands = new Map<string, (...args: unknown[]) => unknown>();
 /** Context keys set with `setContext`. */
 export const fakeContext = new Map<string, unknown>();
 /** Settings a test set (`autodev.<key>` without the prefix); the rest answer with package.json's defaults. */

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { REPO_ROOT } from "../fixtures";
 
 /** The fixture folder. */
-export const REAL_RUN_DIR = path.join(REPO_ROOT, "test/fixtures/autodev-real-run");
+const REAL_RUN_DIR = path.join(REPO_ROOT, "test/fixtures/autodev-real-run");
 
 const ManifestRow = z.object({
   path: z.string(),
@@ -54,7 +54,7 @@ const Effects = z.object({
 });
 
 /** The parts of autodev-answers.json the tests read. */
-export const RealRunAnswersSchema = z.object({
+const RealRunAnswersSchema = z.object({
   step: z.string(),
   commands: z.array(Command),
   recorded: z.object({

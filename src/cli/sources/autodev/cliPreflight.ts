@@ -17,7 +17,7 @@ import { autodevPresence } from "../../../core/sources/autodev/autodevPresence";
 const LIST_LIMIT = 20;
 
 /** `a, b, c` — at most LIST_LIMIT items, then "and N more". */
-export function listSome(items: readonly string[]): string {
+function listSome(items: readonly string[]): string {
   if (items.length === 0) return "none";
   const shown = items.slice(0, LIST_LIMIT).join(", ");
   return items.length > LIST_LIMIT ? `${shown} … and ${items.length - LIST_LIMIT} more` : shown;

@@ -45,7 +45,7 @@ export type GuardedOpen =
   | { readonly kind: "ok"; readonly handle: fs.promises.FileHandle; readonly size: number };
 
 /** A refusal problem for `rel` (code "unsafe_file" or "file_too_large"). */
-export function refusal(rel: string, code: "unsafe_file" | "file_too_large", message: string): SourceProblem {
+function refusal(rel: string, code: "unsafe_file" | "file_too_large", message: string): SourceProblem {
   return { file: rel, line: null, severity: "error", code, message };
 }
 

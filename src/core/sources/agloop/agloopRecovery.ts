@@ -36,7 +36,7 @@ export interface RecoveryPlan {
 export class RecoveryRefusedError extends Error {}
 
 /** Whether state.json is missing or does not parse (the only cases recovery is offered). */
-export async function stateNeedsRecovery(workspace: string, retry = STATE_RETRY): Promise<boolean> {
+async function stateNeedsRecovery(workspace: string, retry = STATE_RETRY): Promise<boolean> {
   const read = await readStateFile(workspace, retry);
   return read.kind === "missing" || read.kind === "invalid";
 }
@@ -118,7 +118,7 @@ export function previewRecovery(plan: RecoveryPlan): ActionPreview {
 }
 
 /** The log line a recovery appends (the protocol's log entry fields, plus metadata). */
-export function recoveryLogLine(plan: RecoveryPlan, now: Date): string {
+function recoveryLogLine(plan: RecoveryPlan, now: Date): string {
   return (
     JSON.stringify({
       timestamp: now.toISOString(),

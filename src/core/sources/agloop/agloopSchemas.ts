@@ -7,27 +7,18 @@
 import { z } from "zod";
 
 /** `task-NNN`, zero-padded to (at least) three digits. */
-export const TASK_ID = /^task-\d{3,}$/;
+const TASK_ID = /^task-\d{3,}$/;
 /** `plan-YYYYMMDD-HHmmss`. */
-export const PLAN_ID = /^plan-\d{8}-\d{6}$/;
+const PLAN_ID = /^plan-\d{8}-\d{6}$/;
 
-export const PHASES = [
-  "init",
-  "research",
-  "plan",
-  "critique",
-  "execute",
-  "verify",
-  "complete",
-  "ctf_delegate",
-] as const;
-export const TASK_STATUSES = ["pending", "in_progress", "done", "failed"] as const;
-export const COMPLEXITY = ["simple", "medium", "complex"] as const;
-export const MODES = ["standard", "ctf"] as const;
-export const EFFORTS = ["small", "medium", "large"] as const;
-export const LOG_STATUSES = ["success", "failure", "skipped"] as const;
-export const PLAN_STATUSES = ["draft", "under_review", "approved", "in_progress", "completed"] as const;
-export const RISK_LEVELS = ["low", "medium", "high", "critical"] as const;
+const PHASES = ["init", "research", "plan", "critique", "execute", "verify", "complete", "ctf_delegate"] as const;
+const TASK_STATUSES = ["pending", "in_progress", "done", "failed"] as const;
+const COMPLEXITY = ["simple", "medium", "complex"] as const;
+const MODES = ["standard", "ctf"] as const;
+const EFFORTS = ["small", "medium", "large"] as const;
+const LOG_STATUSES = ["success", "failure", "skipped"] as const;
+const PLAN_STATUSES = ["draft", "under_review", "approved", "in_progress", "completed"] as const;
+const RISK_LEVELS = ["low", "medium", "high", "critical"] as const;
 
 const failureMode = z.strictObject({
   mode: z.string(),
@@ -61,7 +52,7 @@ const taskVerification = z.looseObject({
 });
 
 /** One task of state.json. */
-export const stateTaskSchema = z.strictObject({
+const stateTaskSchema = z.strictObject({
   id: z.string().regex(TASK_ID),
   title: z.string(),
   description: z.string(),

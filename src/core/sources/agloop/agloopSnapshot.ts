@@ -51,7 +51,7 @@ function taskView(state: Record<string, unknown> | undefined): StateTaskView | n
 }
 
 /** Sorts problems by file, then line (null first), then code. */
-export function sortProblems(problems: readonly SourceProblem[]): SourceProblem[] {
+function sortProblems(problems: readonly SourceProblem[]): SourceProblem[] {
   return [...problems].sort(
     (a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.code.localeCompare(b.code),
   );

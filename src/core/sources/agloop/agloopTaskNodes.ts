@@ -11,7 +11,7 @@ import { pushAll } from "../sourceProblems";
 import { jsonPreview } from "../../text/jsonPreview";
 
 /** Icon per task status (the same codicons and colours as AutoDev's pending / in progress / complete / blocked). */
-export const TASK_STATUS_ICONS: Readonly<Record<string, NodeIcon>> = {
+const TASK_STATUS_ICONS: Readonly<Record<string, NodeIcon>> = {
   pending: { id: "circle-large-outline", color: "descriptionForeground" },
   in_progress: { id: "play-circle", color: "charts.blue" },
   done: { id: "pass-filled", color: "testing.iconPassed" },
@@ -20,7 +20,7 @@ export const TASK_STATUS_ICONS: Readonly<Record<string, NodeIcon>> = {
 const UNKNOWN_STATUS: NodeIcon = { id: "question", color: "problemsWarningIcon.foreground" };
 
 /** The node id of a task (the first task with an id owns the plain id; duplicates get their index). */
-export function taskNodeId(id: string, index: number, firstIndex: ReadonlyMap<string, number>): string {
+function taskNodeId(id: string, index: number, firstIndex: ReadonlyMap<string, number>): string {
   return firstIndex.get(id) === index ? `agloop/task/${id}` : `agloop/task/${id}#${index}`;
 }
 

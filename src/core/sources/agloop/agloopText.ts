@@ -61,8 +61,3 @@ export function asString(value: unknown): string | undefined {
 export function asArray(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
-
-/** Own-property lookup that ignores the prototype ("__proto__", "constructor" keys). */
-export function hasOwn(record: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(record, key);
-}

@@ -19,7 +19,7 @@ const DIFF_TEXT_CHECKPOINTS = 20;
 const DIFF_TEXT_MAX_CHARS = 512 * 1024;
 
 /** "1 h 02 min", "3 min 05 s", "12 s". */
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "?";
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s} s`;

@@ -33,7 +33,7 @@ const CURRENT_NAME = /^(.+)-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})\.json$/;
 const LEGACY_NAME = /^(.+)-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.json$/;
 
 /** Type and time encoded in a checkpoint's name. */
-export function parseCheckpointName(name: string): { type: string; createdAt: string } | null {
+function parseCheckpointName(name: string): { type: string; createdAt: string } | null {
   const c = CURRENT_NAME.exec(name);
   if (c) return { type: c[1], createdAt: `${c[2]}-${c[3]}-${c[4]}T${c[5]}:${c[6]}:${c[7]}.000Z` };
   const l = LEGACY_NAME.exec(name);
@@ -42,7 +42,7 @@ export function parseCheckpointName(name: string): { type: string; createdAt: st
 }
 
 /** The state a checkpoint holds (`_checkpoint` stripped, or the legacy `state`), or null. */
-export function stateOfCheckpoint(value: unknown): Record<string, unknown> | null {
+function stateOfCheckpoint(value: unknown): Record<string, unknown> | null {
   const root = asRecord(value);
   if (!root) return null;
   if (asRecord(root._checkpoint) && typeof root.current_phase === "string" && Array.isArray(root.tasks)) {

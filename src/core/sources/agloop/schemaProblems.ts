@@ -22,7 +22,7 @@ export interface ValueLocator {
 export type FieldCode = (path: JsonPath, issue: z.core.$ZodIssue, missing: boolean) => string | undefined;
 
 /** The value at `path` inside `root`, or undefined. */
-export function valueAt(root: unknown, path: JsonPath): unknown {
+function valueAt(root: unknown, path: JsonPath): unknown {
   let cur: unknown = root;
   for (const key of path) {
     if (cur === null || typeof cur !== "object") return undefined;
@@ -33,7 +33,7 @@ export function valueAt(root: unknown, path: JsonPath): unknown {
 }
 
 /** A readable path: tasks[3].depends_on[0]. */
-export function showPath(path: JsonPath): string {
+function showPath(path: JsonPath): string {
   let out = "";
   for (const key of path) out += typeof key === "number" ? `[${key}]` : out ? `.${key}` : key;
   return out || "(root)";

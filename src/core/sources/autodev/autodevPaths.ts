@@ -13,12 +13,11 @@ export const PLAN_FILE = "plan.json";
 export const LEDGER_FILE = "plan-ledger.jsonl";
 /** The ledger relative to the workspace folder, with forward slashes (problems and timeline rows name it so). */
 export const LEDGER_REL = `${AUTODEV_DIR}/${LEDGER_FILE}`;
-export const LOCK_FILE = ".lock";
+const LOCK_FILE = ".lock";
 export const KNOWLEDGE_FILE = "knowledge.jsonl";
 export const REJECTED_LESSONS_FILE = "rejected_lessons.jsonl";
 export const EVIDENCE_DIR = "evidence";
 export const TOURNAMENTS_DIR = "tournaments";
-export const SESSIONS_DIR = "sessions";
 
 /** `<cwd>/.autodev` */
 export function autodevRoot(cwd: string): string {
@@ -53,9 +52,6 @@ export function tournamentsDir(cwd: string): string {
   return path.join(cwd, AUTODEV_DIR, TOURNAMENTS_DIR);
 }
 /** `<cwd>/.autodev/sessions` */
-export function sessionsDir(cwd: string): string {
-  return path.join(cwd, AUTODEV_DIR, SESSIONS_DIR);
-}
 
 /**
  * True when `name` is safe as one path segment inside `.autodev/evidence/`:

@@ -20,7 +20,7 @@ import {
 } from "./autodevPaths";
 
 /** The entries of `.autodev/` that AutoDev writes (any one of them marks the folder as AutoDev's). */
-export const AUTODEV_MARKERS: readonly string[] = [
+const AUTODEV_MARKERS: readonly string[] = [
   LEDGER_FILE,
   CONFIG_FILE,
   SPEC_FILE,

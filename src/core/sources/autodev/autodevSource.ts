@@ -156,7 +156,7 @@ function rowOf(e: EntrySummary): SourceTimelineRow {
 }
 
 /** The AutoDev state source. */
-export const AUTODEV_SOURCE: StateSource = {
+export const autodevSource: StateSource = {
   kind: "autodev",
   displayName: "AutoDev",
   detectGlobs: AUTODEV_DETECT_GLOBS,

@@ -18,7 +18,7 @@ export type StateFileRead =
   | { readonly kind: "ok"; readonly text: string; readonly bytes: number };
 
 /** Largest small state file read (config, inline state, responses, spec). */
-export const MAX_SMALL_STATE_BYTES = 4 * 1024 * 1024;
+const MAX_SMALL_STATE_BYTES = 4 * 1024 * 1024;
 
 function describeType(kind: FoundKind): string {
   switch (kind) {

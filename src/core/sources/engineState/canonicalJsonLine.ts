@@ -106,13 +106,13 @@ function unicodeEscape(c: string): string {
 }
 
 /** Python's `encode_basestring_ascii` (`ensure_ascii=True`): everything outside printable ASCII as `\uXXXX`, per UTF-16 unit. */
-export function quoteAscii(s: string): string {
+function quoteAscii(s: string): string {
   if (PLAIN.test(s)) return `"${s}"`;
   return `"${s.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, (c) => SHORT_ESCAPES[c] ?? unicodeEscape(c))}"`;
 }
 
 /** Python's `encode_basestring` (`ensure_ascii=False`): only `"`, `\` and C0 controls escaped. */
-export function quoteUnicode(s: string): string {
+function quoteUnicode(s: string): string {
   // eslint-disable-next-line no-control-regex
   return `"${s.replace(/["\\\u0000-\u001f]/g, (c) => SHORT_ESCAPES[c] ?? unicodeEscape(c))}"`;
 }

@@ -11,7 +11,7 @@ import { isInside } from "../../fs/fileGuard";
 /** The default folder name, at the workspace folder's root. */
 export const ENGINE_STATE_DIR = "engine_state";
 /** The writer's environment variable naming the folder. */
-export const ENGINE_STATE_ENV = "CORE_ENGINE_STATE_DIR";
+const ENGINE_STATE_ENV = "CORE_ENGINE_STATE_DIR";
 /** The three files of a checkpoint. */
 export const MANIFEST_FILE = "manifest.json";
 export const RECOGNIZERS_FILE = "recognizers.jsonl";
@@ -23,7 +23,7 @@ export interface EngineStateLocation extends SourceLocation {
 }
 
 /** The configured folder (setting, then environment, then the default), as written. */
-export function configuredDir(options: DetectOptions = {}): { readonly value: string; readonly from: string } {
+function configuredDir(options: DetectOptions = {}): { readonly value: string; readonly from: string } {
   const raw = options.settings?.engineStateDir;
   const setting = typeof raw === "string" ? raw.trim() : "";
   if (setting) return { value: setting, from: "the setting autodev.engineStateDir" };

@@ -22,7 +22,7 @@ import { engineStateTree } from "./engineStateTree";
 import { headRefSync, locateGitFiles, refFile } from "./gitHead";
 
 /** Workspace-relative paths to watch: the three files, HEAD, the ref HEAD points to, packed-refs, HEAD's reflog. */
-export function engineStateWatchGlobs(location: SourceLocation): string[] {
+function engineStateWatchGlobs(location: SourceLocation): string[] {
   const rel = (file: string): string => relativeTo(location.workspace, file);
   const globs = [MANIFEST_FILE, RECOGNIZERS_FILE, CANDIDATES_FILE].map((name) => rel(path.join(location.dir, name)));
   const git = locateGitFiles(location.workspace);
@@ -39,7 +39,7 @@ export function engineStateWatchGlobs(location: SourceLocation): string[] {
 }
 
 /** The CLI `sources` summary, in the issue's exact key order. */
-export async function summarizeEngineState(location: SourceLocation): Promise<Record<string, unknown>> {
+async function summarizeEngineState(location: SourceLocation): Promise<Record<string, unknown>> {
   const model = await readEngineState(location);
   return {
     kind: "engine_state",

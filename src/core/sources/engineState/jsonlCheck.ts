@@ -15,7 +15,7 @@ import { refusalReason } from "./refusalReason";
 import { pushAll, type ProblemSink } from "../sourceProblems";
 
 /** Most line entries kept per file for the tree; counts go on past it. */
-export const MAX_TREE_ENTRIES = 500;
+const MAX_TREE_ENTRIES = 500;
 
 /** One record as the tree shows it. */
 export interface LineEntry {

@@ -14,9 +14,9 @@ import { refusalReason } from "./refusalReason";
 import type { ProblemSink } from "../sourceProblems";
 
 /** The newest `schema_version` the writer (AssetOverflow/core 0b19e083) loads. */
-export const SUPPORTED_SCHEMA_VERSION = 1;
+const SUPPORTED_SCHEMA_VERSION = 1;
 /** Largest manifest read (the writer's is under 100 bytes). */
-export const MAX_MANIFEST_BYTES = 1 << 20;
+const MAX_MANIFEST_BYTES = 1 << 20;
 
 /** The manifest as far as it could be read. */
 export interface ManifestInfo {

@@ -87,7 +87,7 @@ export function phaseNodeId(folder: AutodevFolder, phaseId: string): string {
 }
 
 /** The task's phase-major index map (first task wins), for dependency links. */
-export function taskIndex(plan: Plan): Map<string, Task> {
+function taskIndex(plan: Plan): Map<string, Task> {
   const m = new Map<string, Task>();
   for (const p of plan.phases) for (const t of p.tasks) if (!m.has(t.id)) m.set(t.id, t);
   return m;

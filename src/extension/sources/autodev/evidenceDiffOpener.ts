@@ -132,7 +132,7 @@ function changeNote(r: ReconstructedFile): string {
 }
 
 /** The diff editor title: "src/calc.py ↔ 1.1.patch", with "(from hunks only)" when the sides are not whole files. */
-export function diffTitle(r: ReconstructedFile, label: string): string {
+function diffTitle(r: ReconstructedFile, label: string): string {
   const what = `${describePaths(r.file)}${changeNote(r)}`;
   return r.source === "hunks" ? vscode.l10n.t("{0} — {1} (from hunks only)", what, label) : `${what} — ${label}`;
 }

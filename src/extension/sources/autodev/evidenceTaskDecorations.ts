@@ -13,7 +13,7 @@ import { Disposable } from "../../disposable";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 
 /** The scheme of task resource URIs (decorations only; never opened). */
-export const TASK_DECORATION_SCHEME = "autodev-task";
+const TASK_DECORATION_SCHEME = "autodev-task";
 
 /** The resource URI a task's tree item sets to receive its evidence badge. */
 export function taskDecorationUri(folder: AutodevFolder, taskId: string): vscode.Uri {

@@ -71,7 +71,7 @@ function bundleColor(e: Evidence): string | undefined {
 }
 
 /** Context value tokens: `autodevEvidence.<kind>[.diff][.output][.raw]`, for menus. */
-export function evidenceContext(kind: string, flags: { diff?: boolean; output?: boolean; raw?: boolean }): string {
+function evidenceContext(kind: string, flags: { diff?: boolean; output?: boolean; raw?: boolean }): string {
   return ["autodevEvidence", kind, flags.diff ? "diff" : "", flags.output ? "output" : "", flags.raw ? "raw" : ""]
     .filter(Boolean)
     .join(".");

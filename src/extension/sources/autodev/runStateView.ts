@@ -29,7 +29,7 @@ const RUN_FILES: ReadonlySet<string> = new Set([
 const RUN_FOLDERS = ["responses/", "delegations/", "tournaments/"];
 
 /** True for a path under `.autodev/` (forward slashes, relative to it) that the run state reads. */
-export function isRunStateFile(rel: string): boolean {
+function isRunStateFile(rel: string): boolean {
   if (RUN_FILES.has(rel) || RUN_FOLDERS.some((f) => rel.startsWith(f))) return true;
   return rel.startsWith("evidence/") && !rel.slice(9).includes("/") && rel.endsWith("-tournament.json");
 }

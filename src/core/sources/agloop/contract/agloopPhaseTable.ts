@@ -43,7 +43,7 @@ export interface AgloopPhaseRow {
 const PROMPT = ".github/agents/agloop.agent.md";
 
 /** The contract, in lifecycle order. */
-export const AGLOOP_PHASES: readonly AgloopPhaseRow[] = [
+const AGLOOP_PHASES: readonly AgloopPhaseRow[] = [
   {
     phase: "init",
     purpose: "create state.json from the user's request",

@@ -58,7 +58,7 @@ const NOT_AN_ANSWER = /request|await|wait|pending|ask/i;
 const COORDINATOR = /^(agloop|coordinator|user)\b/i;
 
 /** Whether a log event records the user's approval. */
-export function isApproval(e: LogEvent): boolean {
+function isApproval(e: LogEvent): boolean {
   return APPROVAL.test(e.action) && !NOT_AN_ANSWER.test(e.action) && COORDINATOR.test(e.agent ?? "");
 }
 
@@ -81,7 +81,7 @@ export function currentTask(state: Record<string, unknown>): { index: number; ta
 }
 
 /** Tasks that are not done or failed and not held back by a failed dependency (transitively). */
-export function unsettledTasks(state: Record<string, unknown>): number[] {
+function unsettledTasks(state: Record<string, unknown>): number[] {
   const tasks = asArray(state.tasks).map(asRecord);
   const byId = new Map<string, Record<string, unknown>>();
   for (const t of tasks) if (t && typeof t.id === "string" && !byId.has(t.id)) byId.set(t.id, t);

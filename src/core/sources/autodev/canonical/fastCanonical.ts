@@ -35,7 +35,7 @@ import { FAST_PATHS_MATCH_SCHEMAS, exactPlanFromCanonical, exactPlanModel } from
 import { FastLine, provenCanonicalLine } from "./canonicalLedgerLine";
 
 export type { PlanSkeleton } from "./canonicalPlanLayout";
-export type { FastFacts, FastLine } from "./canonicalLedgerLine";
+export type { FastLine } from "./canonicalLedgerLine";
 export { fastLineOf } from "./canonicalLedgerLine";
 export { FAST_PATHS_MATCH_SCHEMAS, exactPlanFromCanonical, exactPlanModel } from "./canonicalPlanModel";
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { pyLaxBool, pyLaxFloat, pyLaxInt, pyOptional, pyStr } from "../pydanticLax";
 
 /** Roles `require_all_roles()` demands in `agents`. */
-export const REQUIRED_AGENT_ROLES: readonly string[] = [
+const REQUIRED_AGENT_ROLES: readonly string[] = [
   "architect",
   "explorer",
   "domain_expert",
@@ -104,8 +104,6 @@ export const AutodevConfigSchema = z.strictObject({
 
 /** A validated config. */
 export type AutodevConfig = z.output<typeof AutodevConfigSchema>;
-/** One phase's tournament settings. */
-export type TournamentPhaseConfig = AutodevConfig["tournaments"]["plan"];
 
 /** Roles `require_all_roles()` would report missing. */
 export function missingAgentRoles(cfg: AutodevConfig): string[] {

@@ -24,7 +24,7 @@ export interface TaskEvidenceInput {
 }
 
 /** One unmet need: what is missing or says otherwise, and the status whose move it decides. */
-export interface EvidenceGap {
+interface EvidenceGap {
   readonly what: string;
   readonly file: string;
   readonly decides: string;

@@ -52,7 +52,7 @@ function row(
 }
 
 /** The contract per task status, in the order a task moves through them. */
-export const AUTODEV_STATUSES: readonly AutodevStatusRow[] = [
+const AUTODEV_STATUSES: readonly AutodevStatusRow[] = [
   row(
     "pending",
     "init_plan writes every task pending",

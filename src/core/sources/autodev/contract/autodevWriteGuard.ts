@@ -19,7 +19,7 @@ import { readInlineState } from "../inline/inlineState";
 import { INLINE_STATE_REL } from "../inline/inlineSchemas";
 
 /** Why the contract forbids moving `taskId` of `plan` to `status` (with `reason` as blocked_reason), or null. */
-export async function contractRefusal(
+async function contractRefusal(
   cwd: string,
   plan: Plan,
   taskId: string,

@@ -11,7 +11,7 @@
 import { EVIDENCE_KINDS } from "./evidenceSchemas";
 
 /** The task id the writer passed, or null when `name` does not end in `-{kind}.json`. */
-export function writerTaskId(name: string, kind: string): string | null {
+function writerTaskId(name: string, kind: string): string | null {
   const suffix = `-${kind}.json`;
   return name.endsWith(suffix) && name.length > suffix.length ? name.slice(0, -suffix.length) : null;
 }

@@ -41,7 +41,7 @@ export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 const kindField = <const K extends EvidenceKind>(k: K) => pyLiteral([k] as const).default(k);
 
 /** `CoderEvidence` (kind "developer"): what the developer role produced. */
-export const DeveloperEvidenceSchema = pyModel("CoderEvidence", {
+const DeveloperEvidenceSchema = pyModel("CoderEvidence", {
   task_id: pyStr,
   kind: kindField("developer"),
   diff: pyNullable(pyStr).default(null),
@@ -52,7 +52,7 @@ export const DeveloperEvidenceSchema = pyModel("CoderEvidence", {
 });
 
 /** `ReviewEvidence` (kind "review"): the reviewer's verdict. */
-export const ReviewEvidenceSchema = pyModel("ReviewEvidence", {
+const ReviewEvidenceSchema = pyModel("ReviewEvidence", {
   task_id: pyStr,
   kind: kindField("review"),
   verdict: pyLiteral(["APPROVED", "NEEDS_CHANGES", "REJECTED"]),
@@ -61,7 +61,7 @@ export const ReviewEvidenceSchema = pyModel("ReviewEvidence", {
 });
 
 /** `TestEvidence` (kind "test"): test counts and coverage. */
-export const TestEvidenceSchema = pyModel("TestEvidence", {
+const TestEvidenceSchema = pyModel("TestEvidence", {
   task_id: pyStr,
   kind: kindField("test"),
   passed: pyInt.default(0),
@@ -72,7 +72,7 @@ export const TestEvidenceSchema = pyModel("TestEvidence", {
 });
 
 /** `ExploreEvidence` (kind "explore"): the explorer's findings. */
-export const ExploreEvidenceSchema = pyModel("ExploreEvidence", {
+const ExploreEvidenceSchema = pyModel("ExploreEvidence", {
   task_id: pyStr,
   kind: kindField("explore"),
   findings: pyStr,
@@ -80,7 +80,7 @@ export const ExploreEvidenceSchema = pyModel("ExploreEvidence", {
 });
 
 /** `SMEEvidence` (kind "domain_expert"): a domain expert's findings. */
-export const DomainExpertEvidenceSchema = pyModel("SMEEvidence", {
+const DomainExpertEvidenceSchema = pyModel("SMEEvidence", {
   task_id: pyStr,
   kind: kindField("domain_expert"),
   topic: pyStr.default(""),
@@ -89,7 +89,7 @@ export const DomainExpertEvidenceSchema = pyModel("SMEEvidence", {
 });
 
 /** `CriticEvidence` (kind "critic"): the critic's verdict. */
-export const CriticEvidenceSchema = pyModel("CriticEvidence", {
+const CriticEvidenceSchema = pyModel("CriticEvidence", {
   task_id: pyStr,
   kind: kindField("critic"),
   verdict: pyLiteral(["APPROVED", "NEEDS_REVISION", "REJECTED"]),
@@ -101,7 +101,7 @@ export const CriticEvidenceSchema = pyModel("CriticEvidence", {
  * `TournamentEvidence` (kind "tournament"): a tournament summary. `final_diff`
  * exists in the Python source although the design table omits it.
  */
-export const TournamentEvidenceSchema = pyModel("TournamentEvidence", {
+const TournamentEvidenceSchema = pyModel("TournamentEvidence", {
   task_id: pyStr,
   kind: kindField("tournament"),
   tournament_id: pyStr,
@@ -124,20 +124,8 @@ const VARIANTS = {
 } as const satisfies Record<EvidenceKind, unknown>;
 
 /** The `Evidence` union, discriminated on `kind`. */
-export const EvidenceSchema = pyTaggedUnion("kind", VARIANTS);
+const EvidenceSchema = pyTaggedUnion("kind", VARIANTS);
 
-/** Developer evidence. */
-export type DeveloperEvidence = z.output<typeof DeveloperEvidenceSchema>;
-/** Review evidence. */
-export type ReviewEvidence = z.output<typeof ReviewEvidenceSchema>;
-/** Test evidence. */
-export type TestEvidence = z.output<typeof TestEvidenceSchema>;
-/** Explore evidence. */
-export type ExploreEvidence = z.output<typeof ExploreEvidenceSchema>;
-/** Domain-expert evidence. */
-export type DomainExpertEvidence = z.output<typeof DomainExpertEvidenceSchema>;
-/** Critic evidence. */
-export type CriticEvidence = z.output<typeof CriticEvidenceSchema>;
 /** Tournament evidence. */
 export type TournamentEvidence = z.output<typeof TournamentEvidenceSchema>;
 /** Any evidence bundle; narrow on `kind`. */

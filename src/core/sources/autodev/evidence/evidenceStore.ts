@@ -19,7 +19,7 @@ import { AUTODEV_DIR, EVIDENCE_DIR, evidenceDir, evidencePath, isSafeSegment, pa
 /** Largest evidence file we read (bigger ones become an error node). */
 export const MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
 /** Largest workspace file read to rebuild a diff's sides (bigger ones: sides from the hunks). */
-export const MAX_WORKSPACE_FILE_BYTES = 8 * 1024 * 1024;
+const MAX_WORKSPACE_FILE_BYTES = 8 * 1024 * 1024;
 
 /** One evidence file of a task, valid or not. */
 export type EvidenceItem =

@@ -10,7 +10,7 @@ import { parsePatch, StructuredPatch } from "diff";
 import { pushAll } from "../../sourceProblems";
 
 /** How a file changed. */
-export type PatchChange = "added" | "deleted" | "renamed" | "copied" | "modified" | "mode";
+type PatchChange = "added" | "deleted" | "renamed" | "copied" | "modified" | "mode";
 
 /** One file of a patch. */
 export interface PatchFile {
@@ -37,7 +37,7 @@ export interface ParsedPatchFile extends PatchFile {
 }
 
 /** The path a file is known by: the new path, or the old one for a deletion. */
-export function displayPath(f: PatchFile): string {
+function displayPath(f: PatchFile): string {
   return f.newPath ?? f.oldPath ?? "(unnamed)";
 }
 
@@ -52,7 +52,7 @@ const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 1
  * Reads a git C-quoted name (`"t\303\251st.py"`) starting at `s[0] === '"'`.
  * Returns the decoded name and the rest of `s` after the closing quote.
  */
-export function readQuotedGitName(s: string): { name: string; rest: string } | null {
+function readQuotedGitName(s: string): { name: string; rest: string } | null {
   if (!s.startsWith('"')) return null;
   const bytes: number[] = [];
   for (let i = 1; i < s.length; i++) {
@@ -74,7 +74,7 @@ export function readQuotedGitName(s: string): { name: string; rest: string } | n
 }
 
 /** Unquotes a git path when quoted (else returns it unchanged, minus a trailing tab and what follows it). */
-export function unquoteGitPath(raw: string): string {
+function unquoteGitPath(raw: string): string {
   const q = readQuotedGitName(raw);
   if (q) return q.name;
   const tab = raw.indexOf("\t");
@@ -86,7 +86,7 @@ function strip(prefix: "a/" | "b/", name: string): string {
 }
 
 /** The two names of a `diff --git a/X b/Y` line (quoted names and names with spaces included). */
-export function parseGitHeaderNames(line: string): { a: string; b: string } | null {
+function parseGitHeaderNames(line: string): { a: string; b: string } | null {
   if (!line.startsWith("diff --git ")) return null;
   const rest = line.slice("diff --git ".length);
   let a: string;
@@ -119,7 +119,7 @@ export function parseGitHeaderNames(line: string): { a: string; b: string } | nu
 }
 
 /** Splits a multi-file git diff into one section per `diff --git` header (or per `---` header when there is none). */
-export function splitPatchSections(text: string): string[] {
+function splitPatchSections(text: string): string[] {
   const lines = text.split(/(?<=\n)/);
   const sections: string[] = [];
   let cur: string[] = [];

@@ -19,7 +19,7 @@ export type WorkspaceText =
   | { readonly kind: "unreadable"; readonly reason: string };
 
 /** Where the two sides came from. */
-export type SidesSource = "workspace" | "hunks" | "none";
+type SidesSource = "workspace" | "hunks" | "none";
 
 /** The two sides of one file of a patch. */
 export interface ReconstructedFile {
@@ -80,7 +80,7 @@ function usesCrlf(file: ParsedPatchFile): boolean {
 }
 
 /** The `@@ -a,b +c,d @@` line of a hunk, as git writes it. */
-export function hunkHeader(h: StructuredPatchHunk): string {
+function hunkHeader(h: StructuredPatchHunk): string {
   const range = (start: number, count: number) =>
     count === 1 ? `${start}` : `${count === 0 ? start - 1 : start},${count}`;
   return `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`;
@@ -220,7 +220,7 @@ export function reconstructFile(file: ParsedPatchFile, current: WorkspaceText): 
 }
 
 /** The workspace path whose content the reconstruction of `file` needs. */
-export function workspacePathOf(file: ParsedPatchFile): string | null {
+function workspacePathOf(file: ParsedPatchFile): string | null {
   return file.change === "deleted" ? file.oldPath : file.newPath;
 }
 

@@ -12,7 +12,7 @@
 import { autodevStatusRow } from "../contract/autodevStatusTable";
 
 /** Why a task has (or has not) an impl tournament. */
-export type ImplTournamentRule = "runs" | "disabled" | "auto_disabled" | "inline";
+type ImplTournamentRule = "runs" | "disabled" | "auto_disabled" | "inline";
 
 /** What the workspace's config says about optional evidence. */
 export interface EvidenceExpectations {

@@ -22,7 +22,7 @@ import { isSafeSegment } from "../autodevPaths";
 import { TournamentRecord, readTournament } from "./tournamentStore";
 
 /** A parsed diff of one source, or why it could not be parsed. */
-export type DiffInfo =
+type DiffInfo =
   | {
       readonly source: PatchSource;
       readonly file: string;

@@ -18,9 +18,9 @@ import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
 import { PyFloat, PyValue, isPyObject } from "../../../pyjson/pyValue";
 
 /** Largest tournament file read. */
-export const MAX_TOURNAMENT_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_TOURNAMENT_FILE_BYTES = 4 * 1024 * 1024;
 /** Most `pass_NN` folders read. */
-export const MAX_TOURNAMENT_PASSES = 200;
+const MAX_TOURNAMENT_PASSES = 200;
 
 /** One pass of a tournament, as far as it could be understood. */
 export interface TournamentPass {
@@ -39,7 +39,7 @@ export interface TournamentPass {
 }
 
 /** A file of the tournament folder: understood, or why not. */
-export type TournamentFile<T> =
+type TournamentFile<T> =
   | { readonly ok: true; readonly value: T; readonly rawJson: string }
   | { readonly ok: false; readonly error: string; readonly rawJson?: string };
 
@@ -145,7 +145,7 @@ export function describePass(raw: PyValue, fallbackN: number | null): Tournament
 }
 
 /** The pass entries of a history value: a list, or a dict holding one under `passes`/`history`/`rounds`. */
-export function historyEntries(v: PyValue): PyValue[] | null {
+function historyEntries(v: PyValue): PyValue[] | null {
   if (Array.isArray(v)) return v;
   if (isPyObject(v)) {
     for (const key of ["passes", "history", "rounds"]) if (Array.isArray(v.get(key))) return v.get(key) as PyValue[];

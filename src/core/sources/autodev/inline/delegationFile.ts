@@ -15,10 +15,10 @@ import { parse as parseYaml } from "yaml";
 import { readWorkspaceStateFile } from "../stateFile";
 
 /** Largest delegation file read (AutoDev's are 5–15 KB; the prompt embeds a diff of at most 8000 characters). */
-export const MAX_DELEGATION_BYTES = 1024 * 1024;
+const MAX_DELEGATION_BYTES = 1024 * 1024;
 
 /** A lesson AutoDev injected into the prompt. */
-export interface InjectedLesson {
+interface InjectedLesson {
   readonly confidence: number;
   readonly text: string;
 }
@@ -101,7 +101,7 @@ function str(v: unknown): string | null {
 }
 
 /** Parses a delegation file's text (`file` is its workspace-relative path). */
-export function parseDelegation(file: string, text: string): DelegationFile {
+function parseDelegation(file: string, text: string): DelegationFile {
   const { body, values } = frontmatterOf(text);
   const tools = values.allowed_tools;
   const allowedTools = Array.isArray(tools) ? tools.map((t) => String(t)) : [];

@@ -49,7 +49,7 @@ export interface HistoryTask {
 }
 
 /** A hazard: the response files it is about, and what to say (with what to do). */
-export interface InlineHazard {
+interface InlineHazard {
   readonly code: "stale_response" | "inline_retry_reuses_response";
   readonly taskId: string;
   readonly files: readonly string[];
@@ -66,7 +66,7 @@ export interface InlineHistory {
 }
 
 /** Roles in the order a task meets them. */
-export const ROLE_ORDER: readonly string[] = [
+const ROLE_ORDER: readonly string[] = [
   "explorer",
   "domain_expert",
   "architect",

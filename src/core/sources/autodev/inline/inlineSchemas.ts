@@ -16,7 +16,7 @@ export const DELEGATIONS_REL = `${AUTODEV_DIR}/delegations`;
 export const RESPONSES_REL = `${AUTODEV_DIR}/responses`;
 
 /** The orchestrator steps a run can be suspended at. */
-export const ORCHESTRATOR_STEPS = [
+const ORCHESTRATOR_STEPS = [
   "developer",
   "reviewer",
   "test_engineer",
@@ -41,8 +41,6 @@ export const InlineSuspendStateSchema = z.strictObject({
   retry_count: pyLaxInt.default(0),
   last_issues: z.array(pyStr).default(() => []),
 });
-/** A validated suspend state. */
-export type InlineSuspendState = z.output<typeof InlineSuspendStateSchema>;
 
 /** `InlineResponseFile`. */
 export const InlineResponseFileSchema = z.strictObject({

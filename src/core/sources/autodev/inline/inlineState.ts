@@ -23,7 +23,7 @@ import {
 } from "./inlineSchemas";
 
 /** How a response file stands. */
-export type ResponseState = "missing" | "present" | "invalid";
+type ResponseState = "missing" | "present" | "invalid";
 
 /** One response file read. */
 export interface ResponseCheck {
@@ -67,7 +67,7 @@ export interface InlineReport {
 }
 
 /** Reads and checks one response file against the task and role it should answer (null = any). */
-export async function checkResponse(
+async function checkResponse(
   cwd: string,
   rel: string,
   expect: { taskId: string; role: string } | null,

@@ -12,7 +12,7 @@ import { InlineResponseFileSchema } from "./inlineSchemas";
 import { reviewVerdict, stepFailure, testCounts } from "./responseVerdict";
 
 /** The start of every placeholder a template holds. */
-export const PLACEHOLDER = "<replace:";
+const PLACEHOLDER = "<replace:";
 
 const ROLE_TEXT: Record<string, string> = {
   developer: `${PLACEHOLDER} what you changed and why; optional 'LESSON: …' lines are kept as knowledge>`,

@@ -19,7 +19,7 @@ import { ConfigReport, resolveHivePath } from "../config/configReader";
 import { pyIsoTimestamp } from "./pyIsoTime";
 
 /** Largest knowledge file read (Python caps each at a few hundred 64 KB lines). */
-export const MAX_KNOWLEDGE_BYTES = 16 * 1024 * 1024;
+const MAX_KNOWLEDGE_BYTES = 16 * 1024 * 1024;
 const RECENCY_WINDOW_S = 30 * 86400;
 
 const KnowledgeEntrySchema = z.object({
@@ -39,10 +39,10 @@ const RejectedLessonSchema = z.object({ id: pyStr, text: pyStr, reason: pyStr, r
 /** A lesson, with its rank at the time it was read. */
 export type KnowledgeEntry = z.output<typeof KnowledgeEntrySchema> & { readonly rank: number; readonly line: number };
 /** A rejected lesson. */
-export type RejectedLesson = z.output<typeof RejectedLessonSchema> & { readonly line: number };
+type RejectedLesson = z.output<typeof RejectedLessonSchema> & { readonly line: number };
 
 /** One file's lines that were skipped, and why. */
-export interface SkippedLine {
+interface SkippedLine {
   readonly file: string;
   readonly line: number;
   readonly reason: string;
@@ -67,7 +67,7 @@ export interface KnowledgeReport {
 }
 
 /** `_recency_factor`. */
-export function recencyFactor(timestamp: string, nowS: number): number {
+function recencyFactor(timestamp: string, nowS: number): number {
   const ts = pyIsoTimestamp(timestamp) ?? 0;
   if (ts <= 0) return 0.5;
   const age = Math.max(0, nowS - ts);
@@ -84,7 +84,7 @@ export function rankLesson(e: { confidence: number; timestamp: string; applied_c
 const PY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 /** `_read_jsonl` + model validation: the valid rows (with their 1-based line), skipped lines reported. */
-export function parseJsonl<T>(
+function parseJsonl<T>(
   text: string,
   file: string,
   schema: z.ZodType<T>,
@@ -137,7 +137,7 @@ export function parseJsonl<T>(
 }
 
 /** Sorted by rank, highest first; equal ranks keep file order (Python's sort is stable). */
-export function rankEntries(
+function rankEntries(
   entries: ReadonlyArray<z.output<typeof KnowledgeEntrySchema> & { line: number }>,
   nowS: number,
 ): KnowledgeEntry[] {

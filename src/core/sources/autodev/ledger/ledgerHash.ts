@@ -8,7 +8,7 @@ import { PyObject } from "../../../pyjson/pyValue";
 import { LedgerEntry, PyDumpError, ledgerEntryHashInput } from "../plan/schemas";
 
 /** Hash of an already-canonical ASCII string (what `json.dumps` with ensure_ascii yields). */
-export function hashCanonical(canonical: string | Buffer): string {
+function hashCanonical(canonical: string | Buffer): string {
   const h = createHash("sha256");
   if (typeof canonical === "string") h.update(canonical, "utf8");
   else h.update(canonical);

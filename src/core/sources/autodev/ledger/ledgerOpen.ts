@@ -18,7 +18,7 @@ import { AUTODEV_DIR } from "../autodevPaths";
  * (the ledger's usual place), else the folder holding the file itself (a ledger
  * given by path, as the benchmarks and tests do).
  */
-export function ledgerRoot(file: string): string {
+function ledgerRoot(file: string): string {
   const dir = path.dirname(path.resolve(file));
   return path.basename(dir) === AUTODEV_DIR ? path.dirname(dir) : dir;
 }

@@ -348,7 +348,7 @@ export class LedgerScanner {
 }
 
 /** The message of a line over the line-length limit: where, how big, the limit, what to do. */
-export function lineTooLongMessage(lineNo: number, bytes: number, limit: number): string {
+function lineTooLongMessage(lineNo: number, bytes: number, limit: number): string {
   const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
   return (
     `ledger line ${lineNo} is ${bytes} bytes (${mb(bytes)}), over the line-length limit of ${mb(limit)}; it was skipped, not read ` +

@@ -325,7 +325,7 @@ export class LedgerSession {
 }
 
 /** Reads bytes [start, end) of a file. */
-export async function readRange(file: string, start: number, end: number): Promise<Buffer> {
+async function readRange(file: string, start: number, end: number): Promise<Buffer> {
   const fh = await openExistingLedger(file); // guarded: never a FIFO, a device or a file outside the workspace
   try {
     const buf = Buffer.alloc(end - start);

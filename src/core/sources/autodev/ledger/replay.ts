@@ -5,7 +5,7 @@
  */
 import { LedgerEntry, Plan, TASK_STATUSES, Task, validatePlan } from "../plan/schemas";
 import { PyValue } from "../../../pyjson/pyValue";
-import { PyIntError, pyIntCall, pyTruthy, pyTypeName } from "../../../pyjson/pyBuiltins";
+import { PyIntError, pyIntCall, pyTruthy } from "../../../pyjson/pyBuiltins";
 
 export { AUDIT_OPS, PLAN_OPS } from "../plan/planConstants";
 import { AUDIT_OPS, PLAN_OPS } from "../plan/planConstants";
@@ -242,9 +242,4 @@ export function applyTolerant(plan: Plan, entry: LedgerEntry): Applied {
     default:
       return { plan, change: null };
   }
-}
-
-/** A short description of a payload value's type, for messages. */
-export function describeType(v: PyValue | undefined): string {
-  return v === undefined ? "nothing" : pyTypeName(v);
 }

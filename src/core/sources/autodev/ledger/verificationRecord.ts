@@ -23,7 +23,7 @@ const uint = z.number().int().nonnegative();
 const fingerprint = z.strictObject({ start: uint, end: uint, sha256: z.string().regex(/^[0-9a-f]{64}$/) });
 
 /** The stored form of a verification (version 1). */
-export const VerificationRecordSchema = z.strictObject({
+const VerificationRecordSchema = z.strictObject({
   version: z.literal(1),
   /** Bytes verified: the offset just past the last verified (terminated) line. */
   length: uint,

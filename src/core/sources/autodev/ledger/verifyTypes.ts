@@ -7,7 +7,7 @@
 import type { TimelineIndexEntry } from "../../../timeline/timelineTypes";
 
 /** Python's checks, in the order Python applies them, plus replay failures. */
-export type PythonErrorKind =
+type PythonErrorKind =
   | "invalid_json"
   | "schema"
   | "seq_jump"
@@ -21,7 +21,7 @@ export type PythonErrorKind =
   | "unknown_op";
 
 /** What the damage looks like, for the findings after the first. */
-export type DamageKind =
+type DamageKind =
   | "edited_entry"
   | "dropped_entries"
   | "inserted_entry"

@@ -50,16 +50,8 @@ import {
 import { forgetFailedLockHelpers, type LockHelperDriver } from "./lockHelperDriver";
 import { lockSlotFor, shutdownIdleLockSlots, type LockSlot } from "./lockSlot";
 
-export { FileLockError, FileLockLostError, LockHelperUnavailableError, UnsafeLockFileError } from "./fileLockErrors";
-export {
-  DEFAULT_HELPER_IDLE_MS,
-  DEFAULT_HELPER_START_TIMEOUT_MS,
-  DEFAULT_LOCK_TIMEOUT_MS,
-  DEFAULT_POLL_INTERVAL_MS,
-  defaultLockHelpers,
-  type LockHelper,
-  type LockHelperKind,
-} from "./fileLockSettings";
+export { FileLockLostError, LockHelperUnavailableError, UnsafeLockFileError } from "./fileLockErrors";
+export { type LockHelper } from "./fileLockSettings";
 
 /** Options of {@link acquireFileLock} and {@link withFileLock}. */
 export interface FileLockOptions {

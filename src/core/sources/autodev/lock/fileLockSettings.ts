@@ -17,7 +17,7 @@ export const FAILED_HELPER_RETRY_MS = 60_000;
 export const ANSWER_GRACE_MS = 10_000;
 
 /** Which helper program, and how it is run. */
-export type LockHelperKind = "perl" | "python" | "flock";
+type LockHelperKind = "perl" | "python" | "flock";
 
 /** One lock-holder helper candidate. */
 export interface LockHelper {

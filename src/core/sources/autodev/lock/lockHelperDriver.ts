@@ -16,7 +16,7 @@ import {
 import { LineProcess, setRef } from "./lockHelperProcess";
 
 /** What a helper answered to a lock request. */
-export type AcquireResult = { kind: "locked" } | { kind: "timeout" } | { kind: "error"; message: string };
+type AcquireResult = { kind: "locked" } | { kind: "timeout" } | { kind: "error"; message: string };
 
 /** A helper process (or, for flock(1), a factory of them) that takes the OS lock. */
 export interface LockHelperDriver {

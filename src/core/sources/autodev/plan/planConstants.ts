@@ -17,8 +17,6 @@ export const TASK_STATUSES = [
   "blocked",
   "skipped",
 ] as const;
-/** A task status (`TaskStatus` literal in Python). */
-export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** Every ledger op, in the order Python declares them. */
 export const LEDGER_OPS = [

@@ -24,7 +24,7 @@ import { PyFloat, PyObject, PyValue, isPyObject } from "../../../pyjson/pyValue"
 // ---------------------------------------------------------------- models
 
 export { LEDGER_OPS, TASK_STATUSES } from "./planConstants";
-export type { LedgerOp, TaskStatus } from "./planConstants";
+export type { LedgerOp } from "./planConstants";
 import { LEDGER_OPS, TASK_STATUSES } from "./planConstants";
 
 /** Schema of `AcceptanceCriterion`: id, description, met=False. */

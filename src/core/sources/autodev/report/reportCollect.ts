@@ -94,7 +94,7 @@ export class HistoryTracker {
 }
 
 /** The verdict sentence of a verification. */
-export function verdictOf(report: VerifyReport): string {
+function verdictOf(report: VerifyReport): string {
   const head = report.head ? `head seq ${report.head.seq} (${report.head.selfHash})` : "no entries";
   if (report.ok) return `verified: the hash chain and the replay of ${report.entries} entries hold; ${head}`;
   const first = report.errors[0];

@@ -10,7 +10,7 @@ import { changeNote, reviewedCount, taskFlags } from "./reportMarkdown";
 import type { ReportTask, RunReport } from "./reportTypes";
 
 /** Escapes text for HTML element content and quoted attribute values (controls shown as escapes). */
-export function htmlEscape(value: unknown, max = 2000): string {
+function htmlEscape(value: unknown, max = 2000): string {
   const s = escapeControls(String(value));
   const cut = s.length > max ? `${s.slice(0, max - 1)}…` : s;
   return cut.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -34,7 +34,7 @@ section.task { border-top: 1px solid var(--line); } h2 + section.task { border-t
 `;
 
 /** The Content-Security-Policy of the report: nothing but its own stylesheet. */
-export function reportCsp(): string {
+function reportCsp(): string {
   const hash = createHash("sha256").update(CSS).digest("base64");
   return `default-src 'none'; style-src 'sha256-${hash}'; img-src 'none'; script-src 'none'; form-action 'none'; base-uri 'none'`;
 }

@@ -6,7 +6,7 @@
 import type { ReportTask, RunReport } from "./reportTypes";
 
 /** One task of the report's JSON. */
-export function taskJson(t: ReportTask): Record<string, unknown> {
+function taskJson(t: ReportTask): Record<string, unknown> {
   return {
     id: t.id,
     phase_id: t.phaseId,

@@ -9,7 +9,7 @@ import { escapeControls } from "../../../text/displayText";
 import type { ReportTask, RunReport, StatusChange } from "./reportTypes";
 
 /** A value from a file for one line of Markdown (a table cell or a list item). */
-export function mdCell(value: unknown, max = 500): string {
+function mdCell(value: unknown, max = 500): string {
   const flat = String(value).replace(/\s+/g, " ").trim();
   const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
   return mdEscape(escapeControls(cut), false) || "—";

@@ -71,7 +71,7 @@ export interface ReportPhase {
 }
 
 /** One tournament, summarised. */
-export interface ReportTournament {
+interface ReportTournament {
   readonly id: string;
   readonly phase: string;
   readonly taskId: string | null;
@@ -83,7 +83,7 @@ export interface ReportTournament {
 }
 
 /** A chain finding, for the verdict. */
-export interface ReportFinding {
+interface ReportFinding {
   readonly line: number | null;
   readonly seq: number | null;
   readonly kind: string;

@@ -19,7 +19,7 @@ import type { RunState } from "./runState";
 const PAST_TESTS = ["tournamented", "complete"];
 
 /** True when the run is (or was) in inline mode: config.json says so, or AutoDev wrote delegations. */
-export function isInlineRun(rs: RunState): boolean {
+function isInlineRun(rs: RunState): boolean {
   return rs.config.config?.platform === "inline" || rs.inline.delegations.length > 0 || rs.inline.waiting !== null;
 }
 

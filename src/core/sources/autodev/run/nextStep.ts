@@ -38,7 +38,7 @@ export interface PlanTasks {
 }
 
 /** One command's next move. */
-export interface NextMove {
+interface NextMove {
   readonly action:
     | "wait_for_response"
     | "collect_response"

@@ -8,9 +8,7 @@
 import { EntrySummary } from "../ledger/verifyTypes";
 
 /** The parts of an entry's label, in order (empty when the entry touched no task status). */
-export function entryChangeParts(
-  e: Pick<EntrySummary, "fromStatus" | "toStatus" | "retryCount" | "escalated">,
-): string[] {
+function entryChangeParts(e: Pick<EntrySummary, "fromStatus" | "toStatus" | "retryCount" | "escalated">): string[] {
   if (e.toStatus === null) return [];
   const parts: string[] = [];
   const moved = e.fromStatus !== e.toStatus;

@@ -23,9 +23,9 @@ import { planDiff } from "./timelinePlanDiff";
 import { EntrySummary } from "../ledger/verifyTypes";
 
 /** Pretty payloads longer than this are cut (the whole line opens in the editor). */
-export const MAX_PAYLOAD_CHARS = 256 * 1024;
+const MAX_PAYLOAD_CHARS = 256 * 1024;
 /** Beyond this many entries since the last plan-carrying entry, a status entry's plan diff is skipped. */
-export const MAX_DIFF_REPLAY = 5000;
+const MAX_DIFF_REPLAY = 5000;
 const NO_DIFF_OPS: ReadonlySet<string> = new Set(["plan_tournament_complete", "impl_tournament_complete"]);
 
 /** Serves timeline requests for every session of the worker. */

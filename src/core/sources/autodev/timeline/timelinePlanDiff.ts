@@ -22,7 +22,7 @@ export const DIFF_FIELDS = [
 ] as const;
 
 /** At most this many items in each list (the rest are counted in `omitted`). */
-export const DIFF_LIMIT = 200;
+const DIFF_LIMIT = 200;
 
 /** A short, human string of a plan value (null → "—"). */
 export function diffValueText(v: unknown): string {
@@ -56,7 +56,7 @@ function ref(t: Task): PlanDiffTask {
 }
 
 /** The fields of one task that differ between `a` and `b`. */
-export function taskFieldChanges(a: Task, b: Task): PlanDiffField[] {
+function taskFieldChanges(a: Task, b: Task): PlanDiffField[] {
   const out: PlanDiffField[] = [];
   for (const field of DIFF_FIELDS) {
     const from = fieldText(a, field);

@@ -9,14 +9,14 @@ import { z } from "zod";
 import { pyLaxFloat, pyLaxInt, pyStr } from "../pydanticLax";
 
 /** The three candidates of a pass. */
-export const WINNER_LABELS = ["A", "B", "AB"] as const;
+const WINNER_LABELS = ["A", "B", "AB"] as const;
 /** A pass winner. */
 export type WinnerLabel = (typeof WINNER_LABELS)[number];
 
 const JudgeDetailSchema = z.record(z.string(), z.unknown());
 
 /** `PassResult`. */
-export const PassResultSchema = z.object({
+const PassResultSchema = z.object({
   pass_num: pyLaxInt,
   winner: z.enum(WINNER_LABELS, { error: "Input should be 'A', 'B' or 'AB'" }),
   scores: z.record(z.string(), pyLaxInt),
@@ -29,7 +29,7 @@ export const PassResultSchema = z.object({
 });
 
 /** One judge's verdict, as far as it was recorded. */
-export interface JudgeVerdict {
+interface JudgeVerdict {
   /** Canonical labels best first, or null when the judge gave no usable ranking. */
   readonly ranking: readonly string[] | null;
   /** Display position → label shown to this judge. */
@@ -59,7 +59,7 @@ function str(v: unknown): string | null {
 }
 
 /** A judge detail dict as a verdict. */
-export function judgeVerdict(d: Record<string, unknown>): JudgeVerdict {
+function judgeVerdict(d: Record<string, unknown>): JudgeVerdict {
   const ranking =
     Array.isArray(d.ranking) && d.ranking.every((x) => typeof x === "string") ? (d.ranking as string[]) : null;
   const order =

@@ -90,7 +90,7 @@ function passNode(t: TournamentSummary, p: PassRecord, art: PassArtifacts | unde
 }
 
 /** One tournament. */
-export function tournamentNode(t: TournamentSummary): SourceTreeNode {
+function tournamentNode(t: TournamentSummary): SourceTreeNode {
   const base = `autodev|tournament|${t.id}`;
   const conv =
     t.converged === null

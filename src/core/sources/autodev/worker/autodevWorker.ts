@@ -88,7 +88,7 @@ async function replayCompare(cwd: string): Promise<ReplayComparison> {
 }
 
 /** Answers one AutoDev request for `cwd`. */
-export async function handleAutodevRequest(
+async function handleAutodevRequest(
   cwd: string,
   req: AutodevRequest,
   context: WorkerContext,

@@ -15,7 +15,7 @@ import { fastCanonicalLine } from "../../canonical/fastCanonical";
 const CHUNK = 1 << 20;
 
 /** The op of a ledger line: from the canonical fast path, else a full parse; null when it is not an entry. */
-export function opOfLine(bytes: Buffer): string | null {
+function opOfLine(bytes: Buffer): string | null {
   const fast = fastCanonicalLine(bytes);
   if (fast) return fast.op;
   return parseTailLine(bytes)?.op ?? null;

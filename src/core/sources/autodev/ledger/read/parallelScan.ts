@@ -45,7 +45,7 @@ export interface ParallelScanOptions {
  * smaller file does not win back (see the README benchmark notes).
  * `AUTODEV_VERIFY_MIN_MB` overrides the 256 MiB default (benchmarks).
  */
-export function parallelMinBytes(): number {
+function parallelMinBytes(): number {
   const env = Number(process.env.AUTODEV_VERIFY_MIN_MB);
   return process.env.AUTODEV_VERIFY_MIN_MB && env >= 0 ? env * 2 ** 20 : 256 << 20;
 }
@@ -55,7 +55,7 @@ const CHUNKS_PER_THREAD = 24;
 const MIN_CHUNK = 1 << 20;
 
 /** Threads for verification: `AUTODEV_VERIFY_THREADS` when set, else the cores available. */
-export function verifyThreads(): number {
+function verifyThreads(): number {
   const env = Number(process.env.AUTODEV_VERIFY_THREADS);
   if (Number.isInteger(env) && env >= 1) return env;
   return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;

@@ -14,7 +14,7 @@ import { AUDIT_OPS, PLAN_OPS } from "../../plan/planConstants";
 import type { ChunkClaims } from "./chunkClaims";
 
 /** The facts of one line proven canonical: a FastLine's facts with its skeleton split up for posting. */
-export interface SegmentFacts extends Omit<FastFacts, "skeleton"> {
+interface SegmentFacts extends Omit<FastFacts, "skeleton"> {
   /** The skeleton's statuses and metadata ranges; its ids are `SegmentBatch.ids[idsVersion]`. */
   readonly statuses: Uint8Array | null;
   readonly metadataRanges: Int32Array | null;
@@ -22,7 +22,7 @@ export interface SegmentFacts extends Omit<FastFacts, "skeleton"> {
 }
 
 /** One line of a segment. */
-export interface SegmentLine {
+interface SegmentLine {
   /** Line number counted from the segment's start (1-based). */
   readonly lineNo: number;
   readonly start: number;

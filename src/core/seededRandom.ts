@@ -1,7 +1,7 @@
 /**
- * sfc32: a small, fast, seedable 32-bit PRNG, so generated corpora and
- * benchmark ledgers are the same on every run. Shared by the benchmark
- * generator and the differential tests.
+ * sfc32: a small, fast, seedable 32-bit PRNG, so generated corpora, benchmark ledgers and the demo
+ * are the same on every run. The one seeded generator of the repository: the benchmark generator,
+ * the differential and property tests and the demo all draw from it.
  */
 export class SeededRandom {
   private a = 0x9e3779b9;
@@ -23,6 +23,11 @@ export class SeededRandom {
     this.c = ((this.c << 21) | (this.c >>> 11)) + t;
     this.c |= 0;
     return t >>> 0;
+  }
+
+  /** A number in [0, 1). */
+  float(): number {
+    return this.next() / 4294967296;
   }
 
   /** An integer in [0, n). */

@@ -3,7 +3,7 @@
  * become ordered Maps (undefined properties dropped), non-integral numbers
  * become PyFloat.
  */
-import { PyFloat, PyObject, PyValue } from "../core/pyjson/pyValue";
+import { PyFloat, PyObject, PyValue } from "./pyValue";
 
 /** Plain JS value → PyValue (objects keep their property order). */
 export function toPyDeep(v: unknown): PyValue {
