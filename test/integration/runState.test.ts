@@ -74,6 +74,21 @@ describe("AutoDev run state (python-full)", function () {
     assert.match(autodevOf(a).run.status.text ?? "", /Waiting on reviewer for 1\.2/);
   });
 
+  it("a click on 'Waiting on reviewer for 1.2' opens the delegation, as its tooltip says", async () => {
+    const { command, tooltip } = autodevOf(a).run.status.click;
+    assert.match(tooltip, /click to see the delegation/);
+    assert.ok(command, "the waiting item has a command");
+    await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+    assert.ok(
+      await eventually(
+        () => /Preview.*1\.2-reviewer\.md/.test(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ""),
+        20_000,
+      ),
+      `active tab: ${vscode.window.tabGroups.activeTabGroup.activeTab?.label}`,
+    );
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+  });
+
   it("follows the response file: present, then invalid with a problem at its line", async () => {
     const file = path.join(f.cwd, ".autodev/responses/1.2-reviewer.json");
     const waiting = async () => (await childrenOf(a, await rootOf()))[0];

@@ -1,7 +1,8 @@
 /**
  * A second status bar item for the run: "$(sync~spin) AutoDev running" while another process
  * holds `.autodev/.lock` (it clears when the lock is released), else "$(debug-pause) Waiting on
- * reviewer for 2.3" while a run is suspended in inline mode; hidden otherwise. Click: the Plan view.
+ * reviewer for 2.3" while a run is suspended in inline mode; hidden otherwise. A click goes where
+ * the tooltip says: the delegation the run waits on (`autodev.openDelegation`), or the AutoDev view.
  */
 import * as vscode from "vscode";
 import { Disposable } from "../../disposable";
@@ -16,7 +17,6 @@ export class RunStatusItem extends Disposable {
   constructor(private readonly view: AutodevRunStateView) {
     super();
     this.item.name = vscode.l10n.t("AutoDev Run");
-    this.item.command = { command: "workbench.view.extension.autodev", title: vscode.l10n.t("Show AutoDev") };
     this.register(view.onDidChange(() => this.render()));
     this.render();
   }
@@ -27,6 +27,11 @@ export class RunStatusItem extends Disposable {
   }
   private shown = false;
 
+  /** What a click runs and what the tooltip promises (for tests). */
+  get click(): { command: vscode.Command | undefined; tooltip: string } {
+    return { command: this.item.command as vscode.Command | undefined, tooltip: String(this.item.tooltip ?? "") };
+  }
+
   /** Recomputes the item from the folders' run views. */
   render(): void {
     const all = this.view.all;
@@ -35,12 +40,28 @@ export class RunStatusItem extends Disposable {
     const waiting = all.filter((x) => x.view.waiting !== null);
     if (running.length) {
       this.item.text = `$(sync~spin) ${multi ? vscode.l10n.t("AutoDev running: {0}", running.map((x) => x.folder.folder.name).join(", ")) : vscode.l10n.t("AutoDev running")}`;
-      this.item.tooltip = running.map((x) => `${x.folder.folder.name}: ${x.view.runningDetail}`).join("\n");
+      this.item.tooltip = [
+        ...running.map((x) => `${x.folder.folder.name}: ${x.view.runningDetail}`),
+        vscode.l10n.t("Click to show it in the AutoDev view."),
+      ].join("\n");
+      this.item.command = { command: "autodev.plan.focus", title: vscode.l10n.t("Show AutoDev") };
     } else if (waiting.length) {
       this.item.text = `$(debug-pause) ${waiting.map((x) => (multi ? `${x.folder.folder.name}: ` : "") + x.view.waiting).join(" · ")}`;
-      this.item.tooltip = vscode.l10n.t(
-        "AutoDev is suspended in inline mode until the agent writes its response; click to see the delegation.",
-      );
+      this.item.tooltip =
+        waiting.length === 1
+          ? vscode.l10n.t(
+              "AutoDev is suspended in inline mode until the agent writes its response; click to see the delegation.",
+            )
+          : vscode.l10n.t(
+              "AutoDev is suspended in inline mode in {0} folders until their responses are written; click to choose a delegation.",
+              waiting.length,
+            );
+      // One wait: its delegation; several: the command asks which folder's.
+      this.item.command = {
+        command: "autodev.openDelegation",
+        title: vscode.l10n.t("Open Delegation"),
+        arguments: waiting.length === 1 ? [waiting[0].folder.folder.uri.toString()] : [],
+      };
     } else {
       this.shown = false;
       this.item.hide();

@@ -51,7 +51,7 @@ function pendingOf(f: AutodevFolder): { taskId: string; role: string } | null {
 export function waitCommandHandlers(picker: FolderPicker, settings: SettingsReader): Record<string, CommandHandler> {
   return {
     "autodev.openDelegation": async (arg?: unknown) => {
-      const f = await picker.pick(arg);
+      const f = await picker.pick(arg, (x) => x.waiting !== null);
       const p = f && pendingOf(f);
       if (!f || !p) return;
       const uri = vscode.Uri.joinPath(f.folder.uri, ...delegationRel(p.taskId, p.role).split("/"));
