@@ -10,7 +10,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevFolder } from "../../src/extension/sources/autodev/autodevFolder";
-import { type AnyNode, autodevOf, childrenOf, eventually, extension } from "./helpers";
+import { type AnyNode, autodevOf, childrenOf, eventually, extension, report } from "./helpers";
 
 const REPO = path.resolve(__dirname, "../../..");
 
@@ -211,5 +211,32 @@ describe("AutoDev run state (python-full)", function () {
       "running did not clear after release",
     );
     assert.equal(label((await childrenOf(a, await rootOf()))[0]), "Waiting on reviewer for 1.2");
+  });
+
+  it("says AutoDev is running while flock(1) holds the lock without touching the file (no watcher event)", async () => {
+    const lock = path.join(f.cwd, ".autodev/.lock");
+    if (!fs.existsSync(lock)) fs.writeFileSync(lock, "");
+    const before = fs.statSync(lock).mtimeMs;
+    // An exclusive flock held for 9 s, as in the report: flock(1) opens without O_TRUNC.
+    const t0 = Date.now();
+    const holder = spawn("flock", ["--exclusive", lock, "sleep", "9"], { stdio: "ignore", detached: true });
+    const exited = new Promise((r) => holder.on("exit", r));
+    try {
+      assert.ok(
+        await eventually(() => /AutoDev running/.test(autodevOf(a).run.status.text ?? ""), 8_000),
+        "status bar never said running while flock(1) held the lock",
+      );
+      report(`flock(1) hold → 'AutoDev running': ${Date.now() - t0} ms`);
+      assert.equal(fs.statSync(lock).mtimeMs, before, "the lock file was not written (nothing for a watcher)");
+    } finally {
+      process.kill(-holder.pid!, "SIGKILL"); // flock(1) and the sleep that inherited the locked descriptor
+      await exited;
+    }
+    const t1 = Date.now();
+    assert.ok(
+      await eventually(() => !/AutoDev running/.test(autodevOf(a).run.status.text ?? ""), 8_000),
+      "running did not clear after flock(1) ended",
+    );
+    report(`flock(1) release → cleared: ${Date.now() - t1} ms`);
   });
 });

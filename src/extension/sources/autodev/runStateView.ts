@@ -2,9 +2,9 @@
  * The run state of every AutoDev folder (running, inline suspension, tournaments, knowledge,
  * config, spec, what comes next), computed in the worker from the plan the folder already has and
  * handed to the folder. Read again when the folder's plan changes and when one of its run-state
- * files changes (the folder registry watches and debounces); while AutoDev runs, the lock is
- * probed every 2 s, because releasing it changes no file (every 15 s otherwise, in case a watcher
- * misses the lock file's truncation on acquire).
+ * files changes (the folder registry watches and debounces); and the lock is probed every second,
+ * running or not: a release changes no file, and neither does a lock taken without truncating
+ * `.lock` (flock(1)). A probe is one line to a long-lived probe process (lockProber.ts).
  */
 import * as vscode from "vscode";
 import { AUTODEV_DIR } from "../../../core/sources/autodev/autodevPaths";
@@ -35,8 +35,8 @@ function isRunStateFile(rel: string): boolean {
 }
 
 const DEBOUNCE_MS = 300;
-const POLL_RUNNING_MS = 2000;
-const POLL_IDLE_MS = 15_000;
+const POLL_RUNNING_MS = 1000;
+const POLL_IDLE_MS = 1000;
 
 /** Run views of every folder, kept fresh. */
 export class AutodevRunStateView extends Disposable {
@@ -119,10 +119,7 @@ export class AutodevRunStateView extends Disposable {
     );
   }
 
-  /**
-   * Probes the locks every 2 s while some folder is running (a release changes no file), else
-   * every 15 s as a fallback for file systems whose watchers miss the lock file's truncation.
-   */
+  /** Probes the locks every second (see the module comment). */
   private schedulePoll(): void {
     const want = this.all.some((x) => x.view.running === true) ? POLL_RUNNING_MS : POLL_IDLE_MS;
     if (this.poll && this.pollMs === want) return;
