@@ -53,8 +53,9 @@ describe("the long-lived lock probe", function () {
           await release();
         }
         // The killed group's last process (the sleep holding the descriptor) may take a moment to go.
-        for (let i = 0; i < 100 && (await prober.probe(lock)) !== "FREE"; i++)
+        for (let i = 0; i < 100 && (await prober.probe(lock)) !== "FREE"; i++) {
           await new Promise((r) => setTimeout(r, 20));
+        }
         const answers = await Promise.all(Array.from({ length: 20 }, () => prober.probe(lock)));
         assert.deepEqual(new Set(answers), new Set(["FREE"]));
         assert.equal((prober as unknown as { proc: { child: { pid: number } } }).proc.child.pid, pid, "one process");
