@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { LockProber } from "../../src/core/sources/autodev/run/lockProber";
 import { probeAutodevRunning } from "../../src/core/sources/autodev/run/runningProbe";
 import { defaultLockHelpers } from "../../src/core/sources/autodev/lock/fileLockSettings";
+import { skipUnless } from "../helpers/environmentNeeds";
 
 const hasFlock = spawnSync("flock", ["--version"]).status === 0;
 
@@ -37,7 +38,8 @@ describe("the long-lived lock probe", function () {
 
   for (const helper of defaultLockHelpers().filter((h) => h.kind !== "flock")) {
     it(`${helper.command}: sees flock(1)'s exclusive hold, then FREE; one process; any name`, async function () {
-      if (!hasFlock || spawnSync(helper.command, ["-e", "1"]).error) this.skip();
+      skipUnless(this, hasFlock, "util-linux flock(1)");
+      skipUnless(this, !spawnSync(helper.command, ["-e", "1"]).error, `${helper.command} on PATH`);
       const prober = new LockProber([helper]);
       try {
         const lock = path.join(dir, "odd\nname .lock");
@@ -69,7 +71,7 @@ describe("the long-lived lock probe", function () {
   }
 
   it("probeAutodevRunning says running while flock(1) holds .autodev/.lock, and cannot tell without a helper", async function () {
-    if (!hasFlock) this.skip();
+    skipUnless(this, hasFlock, "util-linux flock(1)");
     fs.mkdirSync(path.join(dir, ".autodev"));
     const lock = path.join(dir, ".autodev", ".lock");
     fs.writeFileSync(lock, "");
