@@ -13,6 +13,7 @@ import { asArray, asRecord, asString } from "./agloopText";
 import { buildAgloopTree } from "./agloopTree";
 import { agloopGraph } from "./agloopGraph";
 import { readLogFile } from "./logFile";
+import { readLogTimelineRows } from "./logTimeline";
 import { contractJson } from "../phaseContract";
 import { unreadableKey } from "../sourceProblems";
 
@@ -123,7 +124,7 @@ export const agloopSource: StateSource = {
   },
 
   async timeline(location) {
-    return (await readLogFile(location.workspace)).rows;
+    return (await readLogTimelineRows(location.workspace)) ?? (await readLogFile(location.workspace)).rows;
   },
 
   graph: agloopGraph,

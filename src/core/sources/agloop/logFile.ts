@@ -7,7 +7,8 @@ import { readFileLines } from "../../fs/lineReader";
 import type { SourceProblem, SourceTimelineRow } from "../stateSource";
 import { AGLOOP_LIMITS, LOG_FILE, openAgloopFile } from "./agloopFiles";
 import { logEntrySchema } from "./agloopSchemas";
-import { asRecord, asString, oneLine, stripControl } from "./agloopText";
+import { asRecord, asString, oneLine } from "./agloopText";
+import { logRowOf } from "./logTimeline";
 import { problemsFromIssues, type FieldCode } from "./schemaProblems";
 
 /** The log as read. */
@@ -85,7 +86,10 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
   }
   const events: LogEvent[] = [];
   const problems: SourceProblem[] = [];
-  const rows: SourceTimelineRow[] = [];
+  // The newest entries (rows are made for these only, at the end) and their lines, in a ring.
+  const cap = AGLOOP_LIMITS.timelineRows;
+  const newest: Record<string, unknown>[] = [];
+  const newestLines = new Float64Array(cap);
   let entries = 0;
   let dropped = 0;
   const add = (p: SourceProblem): void => {
@@ -106,17 +110,26 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
         return;
       }
       if (text.trim().length === 0) return;
+      const full = problems.length >= AGLOOP_LIMITS.problemsPerFile;
+      // Past the cap a bad line is only counted: one that cannot be an object is not even parsed.
+      if (full && !bracedLike(text)) {
+        dropped++;
+        return;
+      }
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = full ? parseCounted(text) : JSON.parse(text);
       } catch (e) {
-        add({
-          file: LOG_FILE,
-          line,
-          severity: "error",
-          code: "invalid_json",
-          message: `Line ${line} is not valid JSON (${oneLine(String((e as Error).message), 100)}); each line of log.json must be one JSON object.`,
-        });
+        if (full) dropped++;
+        else {
+          add({
+            file: LOG_FILE,
+            line,
+            severity: "error",
+            code: "invalid_json",
+            message: `Line ${line} is not valid JSON (${oneLine(String((e as Error).message), 100)}); each line of log.json must be one JSON object.`,
+          });
+        }
         return;
       }
       const entry = asRecord(value);
@@ -134,15 +147,19 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
       const event = eventOf(entry, line);
       if (event) events.push(event);
       if (events.length >= 2 * MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
-      if (problems.length < AGLOOP_LIMITS.problemsPerFile) checkEntry(entry, line, add);
-      else if (!plainLogEntry(entry)) dropped++; // past the cap: counted by a cheap test, no zod issues built
-      rows.push(rowOf(entry, line));
-      if (rows.length >= 2 * AGLOOP_LIMITS.timelineRows) rows.splice(0, rows.length - AGLOOP_LIMITS.timelineRows);
+      // The schema's rules written out first (cheap); zod only for an entry they fault, to word its problems.
+      if (!plainLogEntry(entry)) {
+        if (problems.length < AGLOOP_LIMITS.problemsPerFile) checkEntry(entry, line, add);
+        else dropped++;
+      }
+      newest[(entries - 1) % cap] = entry;
+      newestLines[(entries - 1) % cap] = line;
     });
   } finally {
     await opened.handle.close();
   }
-  if (rows.length > AGLOOP_LIMITS.timelineRows) rows.splice(0, rows.length - AGLOOP_LIMITS.timelineRows);
+  const rows: SourceTimelineRow[] = [];
+  for (let k = Math.max(0, entries - cap); k < entries; k++) rows.push(logRowOf(newest[k % cap], newestLines[k % cap]));
   if (dropped > 0) {
     problems.push({
       file: LOG_FILE,
@@ -154,6 +171,26 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
   }
   if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
   return { present: true, entries, rows, problems, endsWithNewline, events };
+}
+
+/** `JSON.parse` for a line whose error is only counted: no stack trace is captured for it. */
+function parseCounted(text: string): unknown {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return JSON.parse(text);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** False when `text` (a line) cannot be a JSON object: after JSON's blanks, no `{` first or no `}` last. */
+function bracedLike(text: string): boolean {
+  let a = 0;
+  let b = text.length - 1;
+  while (a <= b && (text.charCodeAt(a) === 0x20 || text.charCodeAt(a) === 0x09)) a++;
+  while (b >= a && (text.charCodeAt(b) === 0x20 || text.charCodeAt(b) === 0x09)) b--;
+  return a < b && text.charCodeAt(a) === 0x7b && text.charCodeAt(b) === 0x7d;
 }
 
 const LOG_KEYS = new Set(Object.keys(logEntrySchema.shape));
@@ -190,46 +227,4 @@ function checkEntry(entry: Record<string, unknown>, line: number, add: (p: Sourc
       });
     }
   }
-}
-
-/** Longest metadata shown in a row's details (the whole line opens in the editor). */
-const MAX_METADATA_CHARS = 4000;
-
-/** The timeline row of one entry: agent, action, task, status, "phase · summary", and every field for the details. */
-function rowOf(entry: Record<string, unknown>, line: number): SourceTimelineRow {
-  const text = (key: string): string | null => {
-    const v = asString(entry[key]);
-    return v === undefined ? null : stripControl(v);
-  };
-  const summary = text("output_summary") || text("input_summary") || "";
-  const phase = text("phase");
-  const fields: { name: string; value: string }[] = [];
-  const add = (name: string, value: string | null) => {
-    if (value) fields.push({ name, value });
-  };
-  add("time", text("timestamp"));
-  add("agent", text("agent"));
-  add("action", text("action"));
-  add("phase", phase);
-  add("task", text("task_id"));
-  add("status", text("status"));
-  add("input", text("input_summary"));
-  add("output", text("output_summary"));
-  const metadata = asRecord(entry.metadata);
-  if (metadata && Object.keys(metadata).length > 0) {
-    const json = stripControl(JSON.stringify(metadata, null, 2));
-    add("metadata", json.length > MAX_METADATA_CHARS ? `${json.slice(0, MAX_METADATA_CHARS - 1)}…` : json);
-  }
-  return {
-    index: line,
-    time: text("timestamp"),
-    actor: text("agent"),
-    action: text("action") ?? "(no action)",
-    taskId: text("task_id"),
-    status: text("status"),
-    summary: oneLine(phase ? `${phase} · ${summary}` : summary, 500),
-    file: LOG_FILE,
-    line,
-    fields,
-  };
 }
