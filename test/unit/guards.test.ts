@@ -38,7 +38,7 @@ const ROOT = repoRoot();
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 
 /** Source files (.ts/.mts/.cts/.js/.mjs/.cjs, not .d.ts) below `dir`, recursively. */
-function sourceFiles(dir: string): string[] {
+export function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const out: string[] = [];
   for (const name of readdirSync(dir)) {

@@ -6,19 +6,10 @@
 // generic code and its own folders, never another source's. src/sample/ (the demo generator) is no
 // engine: it writes each source's files on purpose and is not checked.
 import * as assert from "node:assert/strict";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { relativeImportsIn } from "./guards.test";
+import { relativeImportsIn, sourceFiles } from "./guards.test";
 import { STATE_SOURCES } from "../../src/core/sources/sourceRegistry";
 import { REPO_ROOT } from "./fixtures";
 
@@ -32,15 +23,9 @@ const REGISTRATIONS = new Set([
 /** The folders that hold sources, per layer. */
 const SOURCE_ROOTS = ["src/core/sources", "src/cli/sources", "src/extension/sources"];
 
+/** The .ts files below `dir` (the guards' source-file walk, TypeScript only). */
 function tsFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...tsFiles(full));
-    else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) out.push(full);
-  }
-  return out;
+  return sourceFiles(dir).filter((f) => f.endsWith(".ts"));
 }
 
 const posix = (p: string) => p.split(sep).join("/");

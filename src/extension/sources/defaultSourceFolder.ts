@@ -8,13 +8,13 @@ import type { SourceProblem, SourceSettings, SourceTreeNode } from "../../core/s
 import type { DetectedSource } from "../../core/worker/sourceRequests";
 import { countProblems } from "../../core/sources/sourceProblems";
 import type { IntegritySummary } from "../../protocolTimeline";
-import { Disposable } from "../disposable";
 import type { OutputLog } from "../outputLog";
 import type { StateWorkerClient } from "../stateWorkerClient";
-import type { FolderTimeline, SourceFolder } from "./sourceAdapter";
+import type { FolderTimeline } from "./sourceAdapter";
+import { SourceFolderBase } from "./sourceFolderBase";
 
 /** A (workspace folder, source kind) and what was last read of it. */
-export class DefaultSourceFolder extends Disposable implements SourceFolder {
+export class DefaultSourceFolder extends SourceFolderBase {
   private lastProblems: readonly SourceProblem[] | null = null;
   private lastTree: readonly SourceTreeNode[] = [];
   private rows: number | null = null;
@@ -22,48 +22,21 @@ export class DefaultSourceFolder extends Disposable implements SourceFolder {
   private running: Promise<void> | null = null;
   private again = false;
   private version = 0;
-  private readonly changed = this.register(new vscode.EventEmitter<void>());
-  /** Fires after every refresh (successful or not). */
-  readonly onDidChange = this.changed.event;
   /** Whom the run waits on: the core contract has no such state yet. */
   readonly waiting = null;
 
   constructor(
-    readonly folder: vscode.WorkspaceFolder,
-    private detected: DetectedSource,
+    folder: vscode.WorkspaceFolder,
+    detected: DetectedSource,
     private readonly worker: StateWorkerClient,
     private readonly log: OutputLog,
-    private sourceSettings: SourceSettings = {},
+    settings: SourceSettings = {},
   ) {
-    super();
+    super(folder, detected, settings);
   }
 
-  /** The source kind ("agloop"). */
-  get kind(): string {
-    return this.detected.kind;
-  }
-  /** "agloop", "engine_state". */
-  get displayName(): string {
-    return this.detected.displayName;
-  }
-  /** What detection found (state folder, watch globs, timeline). */
-  get source(): DetectedSource {
-    return this.detected;
-  }
-  /** The workspace folder's path. */
-  get cwd(): string {
-    return this.folder.uri.fsPath;
-  }
-  /** `<folder uri>|<kind>`: unique in the window, the prefix of every node id. */
-  get key(): string {
-    return `${this.folder.uri.toString()}|${this.kind}`;
-  }
-  /** The source's settings for this folder (every request about it carries them). */
-  get settings(): SourceSettings {
-    return this.sourceSettings;
-  }
   /** Problems of the last check (null before the first one finished). */
-  get problems(): readonly SourceProblem[] | null {
+  override get problems(): readonly SourceProblem[] | null {
     return this.lastProblems;
   }
   /** The source's tree as last read. */
@@ -88,8 +61,8 @@ export class DefaultSourceFolder extends Disposable implements SourceFolder {
   }
 
   /** The timeline of a source with one: rows from the worker, no time travel. */
-  get timeline(): FolderTimeline | null {
-    if (!this.detected.hasTimeline) return null;
+  override get timeline(): FolderTimeline | null {
+    if (!this.source.hasTimeline) return null;
     return {
       label: (crowded) => (crowded ? `${this.folder.name} · ${this.displayName}` : this.displayName),
       rows: this.rows ?? 0,
@@ -110,17 +83,12 @@ export class DefaultSourceFolder extends Disposable implements SourceFolder {
     };
   }
 
-  redetected(d: DetectedSource, settings: SourceSettings): void {
-    this.detected = d;
-    this.sourceSettings = settings;
-  }
-
-  filesChanged(): void {
+  override filesChanged(): void {
     void this.refresh();
   }
 
   /** Reads problems, tree and timeline again in the worker. */
-  async refresh(): Promise<void> {
+  override async refresh(): Promise<void> {
     if (this.running) {
       this.again = true;
       return this.running;
@@ -143,7 +111,7 @@ export class DefaultSourceFolder extends Disposable implements SourceFolder {
         type: "refresh",
         cwd: this.cwd,
         kind: this.kind,
-        settings: this.sourceSettings,
+        settings: this.settings,
       });
       this.lastProblems = r.problems;
       this.lastTree = r.tree;
