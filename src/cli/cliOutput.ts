@@ -30,6 +30,7 @@ export function eprintln(s: string): void {
  */
 export function exitAfterOutput(code: number): void {
   process.exitCode = code;
+  finishedWith = code;
   let pending = 2;
   const done = (): void => {
     if (--pending === 0) process.exit(code);
@@ -38,6 +39,24 @@ export function exitAfterOutput(code: number): void {
     stream.once("error", () => process.exit(code));
     stream.write("", done);
   }
+}
+
+/** The command's exit status once it has finished (a reader leaving after that does not change it). */
+let finishedWith: number | undefined;
+
+/** Exit status when stdout's reader went away before the output was complete (128 + SIGPIPE, as a shell reports it). */
+export const EXIT_STDOUT_CLOSED = 141;
+
+/**
+ * Makes a reader that goes away mid-output (`autodev-state report … | head`) end the process
+ * quietly with {@link EXIT_STDOUT_CLOSED} (or the command's own status if it had finished) instead of an unhandled EPIPE and a stack trace; any
+ * other stdout error ends it with 70. Installed once, before a command writes.
+ */
+export function exitQuietlyWhenStdoutCloses(): void {
+  if (process.stdout.listenerCount("error") > 0) return;
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    process.exit(finishedWith ?? (e.code === "EPIPE" ? EXIT_STDOUT_CLOSED : 70));
+  });
 }
 
 /** Pads/truncates for a text table column. */

@@ -6,7 +6,7 @@
  */
 import { UsageError, parseArgs } from "./cliArgs";
 import { type CliCommand, lazy } from "./cliCommand";
-import { eprintln, exitAfterOutput, println } from "./cliOutput";
+import { eprintln, exitAfterOutput, exitQuietlyWhenStdoutCloses, println } from "./cliOutput";
 
 // What the executable's loader (cliEntry.ts, dist/cli.js) calls once it has loaded this bundle.
 export { exitAfterOutput } from "./cliOutput";
@@ -36,6 +36,7 @@ const COMMANDS: Record<string, CliCommand> = Object.assign({}, ...CLI_SOURCES.ma
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argvIn: readonly string[]): Promise<number> {
+  exitQuietlyWhenStdoutCloses();
   let argv: readonly string[];
   try {
     argv = takeLimitOptions(argvIn);
