@@ -89,7 +89,13 @@ export type HostToWebview =
       readonly firstPage: { readonly query: TimelineQuery; readonly page: TimelinePage } | null;
     }
   | { readonly type: "page"; readonly requestId: number; readonly page: TimelinePage }
-  | { readonly type: "details"; readonly requestId: number; readonly detail: TimelineEntryDetail | null }
+  | {
+      readonly type: "details";
+      readonly requestId: number;
+      readonly detail: TimelineEntryDetail | null;
+      /** What the editor knows of the row's task beyond the files ("1/2 reviewed"), or null. */
+      readonly taskNote: string | null;
+    }
   | {
       readonly type: "sourceChanged";
       readonly sourceKey: string;

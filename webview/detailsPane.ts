@@ -99,7 +99,7 @@ export class DetailsPane {
   }
 
   /** Renders one row's details. */
-  show(d: TimelineEntryDetail, now: number): void {
+  show(d: TimelineEntryDetail, now: number, taskNote: string | null = null): void {
     const r = d.row;
     const view = this.view;
     clear(this.body);
@@ -113,6 +113,12 @@ export class DetailsPane {
     }
     this.body.append(head, this.buttons(d));
     const rows = d.fields.length > 0 ? this.sourceFields(d.fields, now) : this.ledgerFields(d, now);
+    // The editor's word on the row's task (the source's note, e.g. reviewed marks).
+    if (taskNote) {
+      const after = rows.findIndex(([k]) => k === l10n.t("Task") || k === fieldLabel("task"));
+      const row: [string, Node] = [l10n.t("Review"), h("span", { cls: "tl-task-note", text: oneLine(taskNote) })];
+      rows.splice(after < 0 ? rows.length : after + 1, 0, row);
+    }
     const dl = h("dl", { cls: "tl-fields" });
     for (const [k, v] of rows) dl.append(h("dt", { text: k }), h("dd", {}, [v]));
     this.body.appendChild(dl);

@@ -153,7 +153,7 @@ export class TimelineApp {
         return;
       case "details":
         if (m.requestId === this.detailsRequest) {
-          if (m.detail) this.details.show(m.detail, Date.now());
+          if (m.detail) this.details.show(m.detail, Date.now(), m.taskNote);
           else this.details.empty(l10n.t("That row is no longer in the timeline."));
         }
         return;

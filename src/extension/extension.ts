@@ -64,11 +64,16 @@ export function activate(context: vscode.ExtensionContext): StateApi {
   };
   const folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind));
   const tree = new StateTreeProvider(folders, (kind) => adapterOf(kind));
-  const treeView = vscode.window.createTreeView("autodev.plan", { treeDataProvider: tree, showCollapseAll: true });
+  // Each checkbox is its own (a reviewed mark on one diff says nothing about its neighbours).
+  const treeView = vscode.window.createTreeView("autodev.plan", {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    manageCheckboxStateManually: true,
+  });
   const docs = new ReadOnlyDocuments();
   const commands = new CommandManager(log);
   const treeHost: TreeHost = {
-    refresh: () => tree.refresh(),
+    refresh: (node) => tree.refresh(node),
     children: (node) => tree.getChildren(node),
     reveal: async (node, options) => void (await treeView.reveal(node, options)),
     get visible() {
@@ -79,6 +84,16 @@ export function activate(context: vscode.ExtensionContext): StateApi {
     },
     onDidSelect: (listener, thisArg, disposables) =>
       treeView.onDidChangeSelection((e) => listener.call(thisArg, e.selection[0]), undefined, disposables),
+    onDidChangeCheckbox: (listener, thisArg, disposables) =>
+      treeView.onDidChangeCheckboxState(
+        (e) =>
+          listener.call(
+            thisArg,
+            e.items.map(([node, state]) => ({ node, checked: state === vscode.TreeItemCheckboxState.Checked })),
+          ),
+        undefined,
+        disposables,
+      ),
   };
   const host: AdapterHost = { context, worker, log, settings, commands, docs, folders, tree: treeHost };
   const made = createAdapters(host);
@@ -118,6 +133,8 @@ export function activate(context: vscode.ExtensionContext): StateApi {
   );
   const graph = registerGraphFeatures(context, commands, {
     settingsOf: (wf) => Object.fromEntries(folders.of(wf).map((f) => [f.kind, f.settings])),
+    reviewMarksOf: (wf) =>
+      Object.fromEntries(folders.of(wf).flatMap((f) => (f.reviewMarks ? [[f.kind, f.reviewMarks]] : []))),
     // Through the source's own reveal where it has one; else its node by id, as a "reveal" click target does.
     revealTask: async (wf, kind, taskId, treeNodeId) => {
       const f = folders.of(wf).find((x) => x.kind === kind);

@@ -23,9 +23,9 @@ export class StateTreeProvider extends Disposable implements vscode.TreeDataProv
     this.register(folders.onDidChange(() => this.changed.fire()));
   }
 
-  /** Re-renders everything. */
-  refresh(): void {
-    this.changed.fire();
+  /** Re-renders everything, or only `node` and its descendants. */
+  refresh(node?: StateNode): void {
+    this.changed.fire(node);
   }
 
   /** The adapter whose node this is (found through the node's ancestors when the tree did not list it). */

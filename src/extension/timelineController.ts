@@ -167,7 +167,9 @@ export class TimelineController extends Disposable {
           type: "timelineDetail",
           rowId: m.rowId,
         });
-        return this.post({ type: "details", requestId: m.requestId, detail });
+        const taskId = detail?.row.taskId ?? null;
+        const taskNote = taskId !== null && s.timeline?.taskNote ? await s.timeline.taskNote(taskId) : null;
+        return this.post({ type: "details", requestId: m.requestId, detail, taskNote });
       }
       case "setSource":
         this.sourceKey = this.source(m.sourceKey).key;

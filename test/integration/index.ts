@@ -1,19 +1,26 @@
 // Entry point VS Code calls inside the extension host (`extensionTestsPath`): runs every
 // out/test/integration/**/*.test.js with mocha and rejects when any test fails.
 // Both launchers (code-server + Playwright, and @vscode/test-electron) load this file.
+// `*.reload.test.js` files are left out: they check what survives a new window on the same
+// workspace state, and reloadIndex.ts runs them after this suite, in a fresh workbench.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import Mocha from "mocha";
 
-/** Every `*.test.js` below `dir`, sorted for a stable order. */
-function testFiles(dir: string): string[] {
+/** Every `*.test.js` below `dir` (`reload`: only the `*.reload.test.js`, else all others), sorted for a stable order. */
+export function testFiles(dir: string, reload = false): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".test.js"))
+    .filter((name) => name.endsWith(".test.js") && name.endsWith(".reload.test.js") === reload)
     .sort()
     .map((name) => join(dir, name));
 }
 
 export function run(): Promise<void> {
+  return runFiles(testFiles(__dirname));
+}
+
+/** Runs mocha over `files`; rejects when any test fails. */
+export function runFiles(files: readonly string[]): Promise<void> {
   const mocha = new Mocha({
     ui: "bdd",
     color: false,
@@ -25,7 +32,7 @@ export function run(): Promise<void> {
     // host; this reporter prints through console.log, which VS Code forwards to the launcher.
     reporter: ConsoleSpecReporter,
   });
-  for (const file of testFiles(__dirname)) mocha.addFile(file);
+  for (const file of files) mocha.addFile(file);
   return new Promise((resolve, reject) => {
     try {
       mocha.run((failures) => {

@@ -11,6 +11,7 @@ import { parentPort } from "node:worker_threads";
 import { z } from "zod";
 import { graphViewsOf } from "./graphViews";
 import { STATE_SOURCES } from "../sources/sourceRegistry";
+import { FolderReviewMarksSchema } from "../sources/reviewMarkSchema";
 import { checkAnswer, FolderInputSchema, statusAnswer, TaskInputSchema, taskAnswer } from "../agentTools/agentAnswers";
 
 const workspace = z.string().min(1).max(4096);
@@ -23,7 +24,14 @@ export const GraphWorkerRequestSchema = z.discriminatedUnion("op", [
     workspace,
     settings: z.record(z.string().max(64), z.record(z.string().max(200), z.unknown())).optional(),
   }),
-  z.strictObject({ id: z.number().int(), op: z.literal("report"), workspace, format: z.enum(["md", "html", "json"]) }),
+  z.strictObject({
+    id: z.number().int(),
+    op: z.literal("report"),
+    workspace,
+    format: z.enum(["md", "html", "json"]),
+    // The editor's reviewed marks, by source kind.
+    reviewMarks: z.record(z.string().max(64), FolderReviewMarksSchema).optional(),
+  }),
   z.strictObject({
     id: z.number().int(),
     op: z.literal("tool"),
@@ -55,7 +63,8 @@ async function answer(req: GraphWorkerRequest): Promise<unknown> {
     if (!source.report) continue;
     const location = await source.detect(req.workspace);
     if (!location) continue;
-    const out: ReportAnswer = { ...(await source.report(location, req.format)), kind: source.kind };
+    const marks = req.reviewMarks?.[source.kind];
+    const out: ReportAnswer = { ...(await source.report(location, req.format, marks)), kind: source.kind };
     return out;
   }
   throw new Error("this folder has no state folder with a run report (AutoDev's .autodev/)");

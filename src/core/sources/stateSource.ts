@@ -202,10 +202,16 @@ export interface StateSource {
   runStatus?(location: SourceLocation): Promise<Record<string, unknown>>;
   /** For an agent: one task in full (history, evidence), or null when there is no such task; plain JSON. */
   taskDetail?(location: SourceLocation, taskId: string): Promise<Record<string, unknown> | null>;
-  /** The run report, rendered (the editor's "Export Run Report"); omitted when the source has none. */
+  /**
+   * The run report, rendered (the editor's "Export Run Report"); omitted when the source has none.
+   * `reviewMarks`: the editor's reviewed marks of this folder's evidence (the source's own keys,
+   * each with the sha256 of the content that was reviewed), absent when there are none to give
+   * (the CLI has no workspace state).
+   */
   report?(
     location: SourceLocation,
     format: "md" | "html" | "json",
+    reviewMarks?: Readonly<Record<string, { readonly hash: string; readonly at: number }>>,
   ): Promise<{ readonly text: string; readonly ok: boolean; readonly verdict: string }>;
   /** What its timeline rows are (default: a log of agents' actions, no chain, no status changes, by day). */
   readonly timelineFeatures?: TimelineFeatures;

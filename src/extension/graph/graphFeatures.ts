@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import type { CommandManager } from "../commandManager";
 import { GraphPanel, GraphPanelServices } from "./graphPanel";
 import { GraphWorkerClient } from "./graphWorkerClient";
-import { exportRunReport } from "./runReportCommand";
+import { exportRunReport, reportTargetOf } from "./runReportCommand";
 import { registerLanguageModelTools } from "../agentTools/languageModelTools";
 
 /** The workspace folder a command argument names (a tree node, a Uri, a folder, a URI string), or undefined. */
@@ -45,7 +45,8 @@ export function registerGraphFeatures(
         typeof s?.kind === "string" && typeof s.taskId === "string" ? { kind: s.kind, taskId: s.taskId } : undefined;
       panel.show(folderOfArg(arg), pick);
     },
-    "autodev.exportRunReport": (arg: unknown) => exportRunReport(client, folderOfArg(arg)),
+    "autodev.exportRunReport": (arg: unknown, to?: unknown) =>
+      exportRunReport(client, folderOfArg(arg), services.reviewMarksOf, reportTargetOf(to)),
   });
   context.subscriptions.push(panel, client);
   registerLanguageModelTools(context, client);

@@ -5,6 +5,7 @@
  * turns a click on a task into a reveal in the Plan tree. Every message from the webview is
  * validated with zod; the webview names a task, the host finds its tree node in what it sent.
  */
+import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
 import * as vscode from "vscode";
 import { STATE_SOURCES } from "../../core/sources/sourceRegistry";
 import type { GraphViewsResult } from "../../core/graph/graphViewTypes";
@@ -21,6 +22,8 @@ export interface GraphPanelServices {
   /** Reveals a task in the state tree (through its source's folder); false when it could not. */
   revealTask(folder: vscode.WorkspaceFolder, kind: string, taskId: string, treeNodeId: string | null): Promise<boolean>;
   log(message: string): void;
+  /** The reviewed marks of a workspace folder's sources, by kind (for Export Run Report). */
+  reviewMarksOf?(folder: vscode.WorkspaceFolder): Record<string, FolderReviewMarks>;
 }
 
 /** Redraw this long after the last change of a state folder. */

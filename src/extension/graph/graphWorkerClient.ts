@@ -4,6 +4,7 @@
  * layout cache between requests, so it lives as long as the graph panel; a crashed or stuck
  * worker is replaced on the next request.
  */
+import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { GraphViewsResult } from "../../core/graph/graphViewTypes";
@@ -33,9 +34,13 @@ export class GraphWorkerClient extends Disposable {
     return this.request({ op: "graph", workspace, settings }) as Promise<GraphViewsResult>;
   }
 
-  /** The run report of the workspace folder at `workspace`, rendered in `format`. */
-  report(workspace: string, format: "md" | "html" | "json"): Promise<ReportAnswer> {
-    return this.request({ op: "report", workspace, format }) as Promise<ReportAnswer>;
+  /** The run report of the workspace folder at `workspace`, rendered in `format`, with the editor's reviewed marks by source kind. */
+  report(
+    workspace: string,
+    format: "md" | "html" | "json",
+    reviewMarks?: Record<string, FolderReviewMarks>,
+  ): Promise<ReportAnswer> {
+    return this.request({ op: "report", workspace, format, reviewMarks }) as Promise<ReportAnswer>;
   }
 
   /** The answer (JSON text) of a language-model tool over `folders`. */

@@ -5,6 +5,7 @@
  * gets its report; the message says the verdict.
  */
 import * as vscode from "vscode";
+import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
 import type { GraphWorkerClient } from "./graphWorkerClient";
 
 const FORMATS = () =>
@@ -19,10 +20,28 @@ const FORMATS = () =>
     { format: "json", label: "JSON", detail: vscode.l10n.t("for scripts: ok, head, plan_id, tasks"), ext: "json" },
   ] as const;
 
-/** Asks for a format and a file, writes the report of `folder`; returns the file written, or undefined when cancelled. */
+/** A format and a file given to the command (scripts, tests): it asks for neither then. */
+export interface ReportTarget {
+  readonly format: "md" | "html" | "json";
+  readonly uri: vscode.Uri;
+}
+
+/** `{format, uri}` when `arg` is one, else undefined. */
+export function reportTargetOf(arg: unknown): ReportTarget | undefined {
+  const o = arg as { format?: unknown; uri?: unknown } | undefined;
+  const format = FORMATS().find((f) => f.format === o?.format)?.format;
+  return format && o?.uri instanceof vscode.Uri ? { format, uri: o.uri } : undefined;
+}
+
+/**
+ * Asks for a format and a file (unless `given`), writes the report of `folder` with the editor's
+ * reviewed marks; returns the file written, or undefined when cancelled.
+ */
 export async function exportRunReport(
   client: GraphWorkerClient,
   folder: vscode.WorkspaceFolder | undefined,
+  reviewMarksOf: (folder: vscode.WorkspaceFolder) => Record<string, FolderReviewMarks> = () => ({}),
+  given?: ReportTarget,
 ): Promise<vscode.Uri | undefined> {
   const target =
     folder ??
@@ -30,20 +49,24 @@ export async function exportRunReport(
       ? vscode.workspace.workspaceFolders[0]
       : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t("Run report of which folder?") }));
   if (!target) return undefined;
-  const choice = await vscode.window.showQuickPick(
-    FORMATS().map((f) => ({ ...f, description: f.detail })),
-    { placeHolder: vscode.l10n.t("Format of the run report") },
-  );
+  const choice = given
+    ? FORMATS().find((f) => f.format === given.format)
+    : await vscode.window.showQuickPick(
+        FORMATS().map((f) => ({ ...f, description: f.detail })),
+        { placeHolder: vscode.l10n.t("Format of the run report") },
+      );
   if (!choice) return undefined;
-  const file = await vscode.window.showSaveDialog({
-    defaultUri: vscode.Uri.joinPath(target.uri, `autodev-run-report.${choice.ext}`),
-    filters: { [choice.label]: [choice.ext] },
-    saveLabel: vscode.l10n.t("Save Run Report"),
-  });
+  const file =
+    given?.uri ??
+    (await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.joinPath(target.uri, `autodev-run-report.${choice.ext}`),
+      filters: { [choice.label]: [choice.ext] },
+      saveLabel: vscode.l10n.t("Save Run Report"),
+    }));
   if (!file) return undefined;
   const answer = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("AutoDev: making the run report…") },
-    () => client.report(target.uri.fsPath, choice.format),
+    () => client.report(target.uri.fsPath, choice.format, reviewMarksOf(target)),
   );
   await vscode.workspace.fs.writeFile(file, Buffer.from(answer.text, "utf8"));
   const open = vscode.l10n.t("Open");

@@ -15,8 +15,8 @@ import type { StateFolders } from "./stateFolders";
 
 /** The state tree, as adapters use it. */
 export interface TreeHost {
-  /** Renders the whole tree again. */
-  refresh(): void;
+  /** Renders the whole tree again, or only `node` and what is below it. */
+  refresh(node?: StateNode): void;
   /** The children of a node (the roots for none), as the view would list them. */
   children(node?: StateNode): Promise<StateNode[]>;
   /** Reveals a node in the view. */
@@ -27,6 +27,11 @@ export interface TreeHost {
   readonly selectedId: string | undefined;
   /** Fires with the node the user selected first (or undefined when the selection is empty). */
   readonly onDidSelect: vscode.Event<StateNode | undefined>;
+  /**
+   * Fires when the user ticks or clears the checkboxes of nodes (an item with `checkboxState`;
+   * the tree never checks a node's children or parent by itself: each node is its own box).
+   */
+  readonly onDidChangeCheckbox: vscode.Event<readonly { readonly node: StateNode; readonly checked: boolean }[]>;
 }
 
 /** Services an adapter is made with. */

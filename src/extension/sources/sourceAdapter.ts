@@ -14,6 +14,7 @@
 import type * as vscode from "vscode";
 import type { SourceKind, SourceProblem, SourceSettings } from "../../core/sources/stateSource";
 import type { DetectedSource } from "../../core/worker/sourceRequests";
+import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
 import type { IntegritySummary } from "../../protocolTimeline";
 
 /** A node of the state tree. Each adapter defines its kinds; the tree asks the adapter that made it. */
@@ -66,6 +67,8 @@ export interface FolderTimeline {
   travel?(rowId: number | null): Promise<void>;
   /** Reveals a task of this source in the tree (`focus`: move the focus there too); true when the selection changed. */
   revealTask?(taskId: string, focus: boolean): Promise<boolean>;
+  /** What the editor knows of a row's task beyond the file (AutoDev: "1/2 reviewed", its diffs' reviewed marks), or null. */
+  taskNote?(taskId: string): Promise<string | null>;
 }
 
 /** One source in one workspace folder, as its adapter keeps it. */
@@ -95,6 +98,8 @@ export interface SourceFolder extends vscode.Disposable {
   readonly timeline: FolderTimeline | null;
   /** Whom the run waits on; null when nobody. */
   readonly waiting: WaitingOn | null;
+  /** The reviewed marks a person set on this folder's evidence (passed to the run report); absent when the source has none. */
+  readonly reviewMarks?: FolderReviewMarks;
 }
 
 /** The roots a source adds to the state tree, and how its nodes render. */

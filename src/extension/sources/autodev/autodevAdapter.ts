@@ -67,6 +67,7 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     docs: host.docs,
     log: host.log,
     picker,
+    onDidChangeCheckbox: host.tree.onDidChangeCheckbox,
   });
   const run = registerRunStateFeatures(host.context, {
     folders,
@@ -83,6 +84,9 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     log: host.log,
     revealTask: (folder: unknown, taskId: string, focus: boolean) =>
       folder instanceof AutodevFolder ? tasks.revealIn(folder, taskId, focus) : Promise.resolve(false),
+    reviewMarks: (folderUri: string) => evidence.marks.of(folderUri),
+    taskNote: (folder: unknown, taskId: string) =>
+      folder instanceof AutodevFolder ? evidence.markTree.noteFor(folder, taskId) : Promise.resolve(null),
   };
   const api: AutodevApi = {
     folders,

@@ -225,6 +225,7 @@ export class AutodevFolder extends AutodevFolderBase {
       travelRowId: this.travel?.seq ?? null,
       travel: (seq) => this.travelTo(seq),
       revealTask: (taskId, focus) => this.services.revealTask(this, taskId, focus),
+      taskNote: (taskId) => this.services.taskNote?.(this, taskId) ?? Promise.resolve(null),
     };
   }
 

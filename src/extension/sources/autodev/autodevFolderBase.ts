@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import type { SourceSettings } from "../../../core/sources/stateSource";
 import type { DetectedSource } from "../../../core/worker/sourceRequests";
+import type { FolderReviewMarks } from "../../../core/sources/reviewMarkSchema";
 import type { OutputLog } from "../../outputLog";
 import type { StateWorkerClient } from "../../stateWorkerClient";
 import type { SourceFolder } from "../sourceAdapter";
@@ -20,6 +21,10 @@ export interface FolderServices {
   readonly log: OutputLog;
   /** Reveals a task of `folder` in the tree; true when the selection changed. */
   revealTask(folder: SourceFolder, taskId: string, focus: boolean): Promise<boolean>;
+  /** The reviewed marks of a workspace folder (by its URI string). */
+  reviewMarks?(folderUri: string): FolderReviewMarks;
+  /** What the timeline says about a task of `folder` ("1/2 reviewed"), or null. */
+  taskNote?(folder: SourceFolder, taskId: string): Promise<string | null>;
 }
 
 /** The parts of an AutoDev folder that are not about its ledger. */
@@ -41,6 +46,10 @@ export abstract class AutodevFolderBase extends SourceFolderBase {
     super(folder, detected, settings);
   }
 
+  /** The reviewed marks of this folder's diffs. */
+  get reviewMarks(): FolderReviewMarks {
+    return this.services.reviewMarks?.(this.folder.uri.toString()) ?? {};
+  }
   /** Scan progress shown in the status bar ("verifying 42%"), or null. */
   get progress(): string | null {
     return this.progressText;

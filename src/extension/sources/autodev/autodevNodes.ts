@@ -78,7 +78,12 @@ export type AutodevNode =
 
 /** Stable id of a task node (used to reveal tasks from elsewhere). */
 export function taskNodeId(folder: AutodevFolder, taskId: string): string {
-  return `${folder.folder.uri.toString()}|task|${taskId}`;
+  return taskNodeIdIn(folder.folder.uri.toString(), taskId);
+}
+
+/** Stable id of a task node, from the workspace folder's URI string. */
+export function taskNodeIdIn(folderUri: string, taskId: string): string {
+  return `${folderUri}|task|${taskId}`;
 }
 
 /** Stable id of a phase node. */

@@ -30,6 +30,10 @@ export type RunNodesContributor = (
 ) => { top: AutodevNode[]; bottom: AutodevNode[] };
 /** Gives a task row a resource URI (for file decorations such as a missing-evidence badge). */
 export type TaskResourceUri = (folder: AutodevFolder, taskId: string) => vscode.Uri;
+/** What a task row says after its marks ("1/2 reviewed"), or null. */
+export type TaskNote = (folder: AutodevFolder, taskId: string) => string | null;
+/** Adds to the item of a contributed node as it is rendered (a reviewed mark's checkbox). */
+export type ItemDecorator = (node: AutodevNode, item: vscode.TreeItem) => void;
 
 /** AutoDev's tree contributions. */
 export class AutodevTree implements SourceTree {
@@ -38,6 +42,8 @@ export class AutodevTree implements SourceTree {
   private rootContributor: RootChildContributor | null = null;
   private runContributor: RunNodesContributor | null = null;
   private taskUri: TaskResourceUri | null = null;
+  private taskNote: TaskNote | null = null;
+  private decorator: ItemDecorator | null = null;
 
   constructor(private readonly host: TreeHost) {}
 
@@ -65,9 +71,21 @@ export class AutodevTree implements SourceTree {
     this.host.refresh();
   }
 
-  /** Re-renders the whole state tree. */
-  refresh(): void {
+  /** Installs what task rows say after their marks. */
+  setTaskNote(f: TaskNote): void {
+    this.taskNote = f;
     this.host.refresh();
+  }
+
+  /** Installs what is added to contributed nodes' items as they render. */
+  setItemDecorator(f: ItemDecorator): void {
+    this.decorator = f;
+    this.host.refresh();
+  }
+
+  /** Re-renders the whole state tree, or (`id`) only the node of that id and what is below it (all of it when that node was never rendered). */
+  refresh(id?: string): void {
+    this.host.refresh(id === undefined ? undefined : this.nodes.get(id));
   }
 
   /** A node by id (after it was rendered once), e.g. to reveal a task. */
@@ -101,8 +119,9 @@ export class AutodevTree implements SourceTree {
 
   item(node: StateNode): vscode.TreeItem {
     const n = node as AutodevNode;
-    const item = autodevNodeItem(n);
+    const item = autodevNodeItem(n, n.kind === "task" ? this.taskNote?.(n.folder, n.task.id) : null);
     if (n.kind === "task" && this.taskUri) item.resourceUri = this.taskUri(n.folder, n.task.id);
+    if (n.kind === "extra") this.decorator?.(n, item);
     return item;
   }
 

@@ -26,8 +26,8 @@ export function codeSpan(text: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
-/** The tree item of one AutoDev node. */
-export function autodevNodeItem(node: AutodevNode): vscode.TreeItem {
+/** The tree item of one AutoDev node (`taskNote`: what a task row adds after its marks, "1/2 reviewed"). */
+export function autodevNodeItem(node: AutodevNode, taskNote?: string | null): vscode.TreeItem {
   const C = vscode.TreeItemCollapsibleState;
   switch (node.kind) {
     case "root":
@@ -54,7 +54,7 @@ export function autodevNodeItem(node: AutodevNode): vscode.TreeItem {
       return item;
     }
     case "task":
-      return taskItem(node);
+      return taskItem(node, taskNote ?? null);
     case "criterion": {
       const item = new vscode.TreeItem(node.text, C.None);
       item.id = node.id;
@@ -183,8 +183,8 @@ function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem
   return item;
 }
 
-/** A task: its id as the label, then status, retries and the escalation mark, then its title. */
-function taskItem(node: Extract<AutodevNode, { kind: "task" }>): vscode.TreeItem {
+/** A task: its id as the label, then status, retries, the escalation mark and `note`, then its title. */
+function taskItem(node: Extract<AutodevNode, { kind: "task" }>, note: string | null): vscode.TreeItem {
   const t = node.task;
   const status = String(t.status);
   // At a 300 px sidebar only the start of a row shows: the id as the label, then status, retries and
@@ -196,12 +196,14 @@ function taskItem(node: Extract<AutodevNode, { kind: "task" }>): vscode.TreeItem
     statusLabel(status),
     retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "",
     t.escalated ? "⚑" : "",
+    note ?? "",
   ].filter(Boolean);
   item.description = [...state, t.title].join(" · ");
   const spoken = [
     statusLabel(status),
     retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "",
     t.escalated ? vscode.l10n.t("escalated") : "",
+    note ?? "",
   ]
     .filter(Boolean)
     .join(", ");
@@ -220,6 +222,7 @@ function taskItem(node: Extract<AutodevNode, { kind: "task" }>): vscode.TreeItem
     md.appendMarkdown(`${escapeMd(text)}  \n`);
   }
   if (t.escalated) md.appendMarkdown(`⚑ ${escapeMd(vscode.l10n.t("escalated to the critic"))}  \n`);
+  if (note) md.appendMarkdown(`${escapeMd(vscode.l10n.t("diffs: {0}", note))}  \n`);
   if (t.blocked_reason !== null && t.blocked_reason !== undefined) {
     md.appendMarkdown(`${escapeMd(vscode.l10n.t("blocked: {0}", asText(t.blocked_reason)))}  \n`);
   }

@@ -21,6 +21,7 @@ import { decodeUtf8Strict } from "../../../core/text/utf8";
 import { ParsedPatchFile, tryParsePatch } from "../../../core/sources/autodev/evidence/patchModel";
 import { ReconstructedFile, reconstructPatch } from "../../../core/sources/autodev/evidence/patchReconstruct";
 import { evidenceDir } from "../../../core/sources/autodev/autodevPaths";
+import { diffContentHash } from "../../../core/sources/autodev/evidence/reviewMarks";
 import { diffSourceLabel } from "../../../core/sources/autodev/evidence/taskEvidence";
 import { readTournament } from "../../../core/sources/autodev/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
@@ -30,8 +31,21 @@ import { EVIDENCE_SCHEME, EvidenceDocRequest, parseEvidenceUri } from "./evidenc
 
 /** A diff of one source rebuilt for display, or why it could not be. */
 export type RebuiltDiff =
-  | { readonly ok: true; readonly label: string; readonly text: string; readonly files: readonly ReconstructedFile[] }
-  | { readonly ok: false; readonly label: string; readonly error: string };
+  | {
+      readonly ok: true;
+      readonly label: string;
+      readonly text: string;
+      /** The sha256 of `text` (what a reviewed mark records). */
+      readonly hash: string;
+      readonly files: readonly ReconstructedFile[];
+    }
+  | {
+      readonly ok: false;
+      readonly label: string;
+      readonly error: string;
+      /** The sha256 of the diff's text when it was read but does not parse; null when it could not be read. */
+      readonly hash: string | null;
+    };
 
 /** How long a rebuilt diff is reused (ms). */
 const CACHE_MS = 10_000;
@@ -66,13 +80,15 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
     const found = await readPatchSource(cwd, taskId, source);
     if (found === null) return null;
     const label = diffSourceLabel({ source, file: found.file });
-    if (!found.ok) return { ok: false, label, error: found.error };
+    if (!found.ok) return { ok: false, label, error: found.error, hash: null };
+    const hash = diffContentHash(found.text);
     const parsed = tryParsePatch(found.text);
-    if (!parsed.ok) return { ok: false, label, error: parsed.error };
+    if (!parsed.ok) return { ok: false, label, error: parsed.error, hash };
     return {
       ok: true,
       label,
       text: found.text,
+      hash,
       files: await reconstructPatch(parsed.files, (rel) => readWorkspaceText(cwd, rel)),
     };
   }

@@ -19,6 +19,10 @@ import { FolderPicker } from "./folderPicker";
 import { OutputLog } from "../../outputLog";
 import type { AutodevTree } from "./autodevTree";
 import { ReadOnlyDocuments } from "../../readOnlyDocuments";
+import type { TreeHost } from "../adapterHost";
+import { ReviewMarkEditor } from "./reviewMarkEditor";
+import { ReviewMarkStore } from "./reviewMarkStore";
+import { ReviewMarkTree } from "./reviewMarkTree";
 
 /** Services the evidence features use. */
 export interface EvidenceServices {
@@ -28,6 +32,8 @@ export interface EvidenceServices {
   readonly docs: ReadOnlyDocuments;
   readonly log: OutputLog;
   readonly picker: FolderPicker;
+  /** The state tree's checkbox changes (reviewed marks). */
+  readonly onDidChangeCheckbox: TreeHost["onDidChangeCheckbox"];
 }
 
 /** Handles to the evidence features (for tests and other features). */
@@ -37,6 +43,10 @@ export interface EvidenceFeatures {
   readonly opener: EvidenceDiffOpener;
   readonly commands: EvidenceCommands;
   readonly decorations: EvidenceTaskDecorations;
+  /** Reviewed marks: the store, the tree's checkboxes and counts, the diff editor's title commands. */
+  readonly marks: ReviewMarkStore;
+  readonly markTree: ReviewMarkTree;
+  readonly markEditor: ReviewMarkEditor;
 }
 
 /** Registers evidence nodes, commands and providers. */
@@ -49,11 +59,14 @@ export function registerEvidenceFeatures(
   const opener = new EvidenceDiffOpener(content, services.log);
   const commands = new EvidenceCommands(content, opener, contributor, services.picker);
   const decorations = new EvidenceTaskDecorations(services.folders, contributor);
-  services.commands.registerAll(commands.handlers());
+  const marks = new ReviewMarkStore(context.workspaceState);
+  const markTree = new ReviewMarkTree(marks, services.tree, services.onDidChangeCheckbox, contributor);
+  const markEditor = new ReviewMarkEditor(marks, content, contributor);
+  services.commands.registerAll({ ...commands.handlers(), ...markEditor.handlers() });
   services.tree.setTaskResourceUri((folder, taskId) => taskDecorationUri(folder, taskId));
   services.tree.setRootChildContributor((folder, root) => planEvidenceGroup(contributor, folder, root));
-  context.subscriptions.push(content, contributor, decorations);
-  return { content, contributor, opener, commands, decorations };
+  context.subscriptions.push(content, contributor, decorations, marks, markTree, markEditor);
+  return { content, contributor, opener, commands, decorations, marks, markTree, markEditor };
 }
 
 /** The pseudo task id under which AutoDev files plan-phase evidence (explore, domain expert, critic). */

@@ -46,6 +46,9 @@ export class EvidenceTreeContributor extends Disposable {
   private readonly refreshed = this.register(new vscode.EventEmitter<void>());
   /** Fires after evidence files changed and the tree was re-rendered. */
   readonly onDidRefresh = this.refreshed.event;
+  private readonly loaded = this.register(new vscode.EventEmitter<{ folder: AutodevFolder; te: TaskEvidence }>());
+  /** Fires when a task's evidence was read from disk (not when a cached read is reused). */
+  readonly onDidLoad = this.loaded.event;
 
   constructor(
     private readonly tree: AutodevTree,
@@ -84,6 +87,10 @@ export class EvidenceTreeContributor extends Disposable {
     if (hit && Date.now() - hit.at < 30_000) return hit.value;
     const value = loadTaskEvidence(folder.cwd, task.id, String(task.status), bundle);
     this.cache.set(key, { at: Date.now(), value });
+    value.then(
+      (te) => this.loaded.fire({ folder, te }),
+      () => undefined,
+    );
     return value;
   }
 
@@ -173,10 +180,17 @@ export class EvidenceTreeContributor extends Disposable {
         parent,
         `patch|${p.file}`,
         errorItem(p.file, info && !info.ok ? info.error : vscode.l10n.t("empty patch"), true),
-        { folder, taskId: te.taskId, file: p.file, kind: "patch" },
+        { folder, taskId: te.taskId, file: p.file, kind: "patch", source: "patch", diffHash: info?.hash },
       );
     }
-    const target = { folder, taskId: te.taskId, kind: "patch", file: p.file, source: "patch" as const };
+    const target = {
+      folder,
+      taskId: te.taskId,
+      kind: "patch",
+      file: p.file,
+      source: "patch" as const,
+      diffHash: info.hash,
+    };
     const self: AutodevNode = this.node(
       parent,
       `patch|${p.file}`,
@@ -226,7 +240,9 @@ export class EvidenceTreeContributor extends Disposable {
         : e.kind === "tournament" && e.final_diff
           ? "tournament"
           : undefined;
-    const target: EvidenceTarget = { folder, taskId: te.taskId, kind: e.kind, file: i.file, source };
+    // The developer's diff is reviewed on its bundle's row; a tournament's on its final diff's row.
+    const diffHash = source === "developer" ? te.diffs.get("developer")?.hash : undefined;
+    const target: EvidenceTarget = { folder, taskId: te.taskId, kind: e.kind, file: i.file, source, diffHash };
     const kids = (): AutodevNode[] => {
       const out: AutodevNode[] = [];
       if (e.kind === "developer") out.push(...this.fileNodes(folder, self, te, "developer"));
@@ -330,7 +346,7 @@ export class EvidenceTreeContributor extends Disposable {
         parent,
         "final",
         item,
-        { folder, taskId: te.taskId, source: "tournament" },
+        { folder, taskId: te.taskId, source: "tournament", diffHash: info.hash },
         info.ok ? () => this.fileNodes(folder, finalNode, te, "tournament") : undefined,
       );
       out.push(finalNode);

@@ -26,6 +26,8 @@ export interface EvidenceTarget {
   /** Diff source and, for one file, its index. */
   readonly source?: PatchSource;
   readonly index?: number;
+  /** The sha256 of the diff's text when the node stands for a whole diff (its reviewed mark's checkbox). */
+  readonly diffHash?: string;
   /** A workspace path the node refers to (explore's files_referenced). */
   readonly relPath?: string;
 }

@@ -18,6 +18,7 @@ import { missingEvidence } from "./evidenceSummary";
 import { EvidenceExpectations } from "./requiredEvidence";
 import { workspaceExpectations } from "./evidenceExpectations";
 import { ParsedPatchFile, tryParsePatch } from "./patchModel";
+import { diffContentHash } from "./reviewMarks";
 import { isSafeSegment } from "../autodevPaths";
 import { TournamentRecord, readTournament } from "./tournamentStore";
 
@@ -26,10 +27,18 @@ type DiffInfo =
   | {
       readonly source: PatchSource;
       readonly file: string;
+      /** The sha256 of the diff's text (what a reviewed mark records: reviewMarks.ts). */
+      readonly hash: string;
       readonly ok: true;
       readonly files: readonly ParsedPatchFile[];
     }
-  | { readonly source: PatchSource; readonly file: string; readonly ok: false; readonly error: string };
+  | {
+      readonly source: PatchSource;
+      readonly file: string;
+      readonly hash: string;
+      readonly ok: false;
+      readonly error: string;
+    };
 
 /**
  * What a task's `evidence_bundle` points to. Python's execute loop records
@@ -116,11 +125,10 @@ export async function loadTaskEvidence(
   const diffs = new Map<PatchSource, DiffInfo>();
   for (const d of diffTexts(items, patch)) {
     const parsed = tryParsePatch(d.text);
+    const base = { source: d.source, file: d.file, hash: diffContentHash(d.text) };
     diffs.set(
       d.source,
-      parsed.ok
-        ? { source: d.source, file: d.file, ok: true, files: parsed.files }
-        : { source: d.source, file: d.file, ok: false, error: parsed.error },
+      parsed.ok ? { ...base, ok: true, files: parsed.files } : { ...base, ok: false, error: parsed.error },
     );
   }
   const tournaments = new Map<string, TournamentRecord>();

@@ -3,6 +3,7 @@
  * formats, for the editor's "Export Run Report" (the CLI streams the same renderers itself).
  */
 import type { SourceLocation } from "../../stateSource";
+import type { FolderReviewMarks } from "../../reviewMarkSchema";
 import { collectRunReport } from "./reportCollect";
 import { reportToHtml } from "./reportHtml";
 import { reportJsonChunks } from "./reportJson";
@@ -12,8 +13,9 @@ import { reportToMarkdown } from "./reportMarkdown";
 export async function autodevReport(
   location: SourceLocation,
   format: "md" | "html" | "json",
+  reviewMarks?: FolderReviewMarks,
 ): Promise<{ text: string; ok: boolean; verdict: string }> {
-  const r = await collectRunReport(location.workspace);
+  const r = await collectRunReport(location.workspace, { reviewMarks });
   const text =
     format === "html" ? reportToHtml(r) : format === "md" ? reportToMarkdown(r) : [...reportJsonChunks(r)].join("");
   return { text, ok: r.ok, verdict: r.verdict };

@@ -17,6 +17,8 @@ import { readConfig } from "../config/configReader";
 import { WorkspaceExpectations, workspaceExpectations } from "../evidence/evidenceExpectations";
 import { readTournaments } from "../tournaments/tournamentIndex";
 import { readKnowledge } from "../knowledge/knowledgeReader";
+import { isReviewed } from "../evidence/reviewMarks";
+import type { FolderReviewMarks } from "../../reviewMarkSchema";
 import {
   DiffLine,
   EvidenceLine,
@@ -112,6 +114,7 @@ async function taskOf(
   history: HistoryTracker,
   withEvidence: boolean,
   expect: WorkspaceExpectations,
+  marks: FolderReviewMarks | undefined,
 ): Promise<ReportTask> {
   const status = String(t.status);
   const evidence: EvidenceLine[] = [];
@@ -133,10 +136,18 @@ async function taskOf(
       );
     }
     for (const d of ev.diffs.values()) {
+      const reviewed = marks ? { reviewed: isReviewed(marks, t.id, d.source, d.hash) } : {};
       diffs.push(
         d.ok
-          ? { source: diffSourceLabel(d), file: d.file, ok: true, files: d.files.length, summary: patchStats(d.files) }
-          : { source: diffSourceLabel(d), file: d.file, ok: false, files: 0, summary: d.error },
+          ? {
+              source: diffSourceLabel(d),
+              file: d.file,
+              ok: true,
+              files: d.files.length,
+              summary: patchStats(d.files),
+              ...reviewed,
+            }
+          : { source: diffSourceLabel(d), file: d.file, ok: false, files: 0, summary: d.error, ...reviewed },
       );
     }
     missing = ev.missing;
@@ -166,6 +177,11 @@ export interface CollectOptions {
   readonly now?: Date;
   /** The home folder the hive is read from (tests). */
   readonly home?: string;
+  /**
+   * The editor's reviewed marks of this folder: each diff then says whether it is reviewed. Absent
+   * (the CLI): the report says the marks live in the editor.
+   */
+  readonly reviewMarks?: FolderReviewMarks;
 }
 
 /** Reads everything the report of `cwd` (the folder holding `.autodev/`) shows. */
@@ -199,9 +215,14 @@ export async function collectRunReport(cwd: string, options: CollectOptions = {}
   for (const phase of plan?.phases ?? []) {
     const tasks: ReportTask[] = [];
     for (const t of phase.tasks) {
-      tasks.push(await taskOf(cwd, phase.id, t, history, counted++ < MAX_EVIDENCE_TASKS, expect));
+      tasks.push(await taskOf(cwd, phase.id, t, history, counted++ < MAX_EVIDENCE_TASKS, expect, options.reviewMarks));
     }
     phases.push({ id: phase.id, title: phase.title, tasks });
+  }
+  if (!options.reviewMarks && phases.some((p) => p.tasks.some((t) => t.diffs.length > 0))) {
+    notes.push(
+      "Reviewed marks live in the editor: export this report from VS Code (AutoDev: Export Run Report) to see which diffs were reviewed.",
+    );
   }
   if (counted > MAX_EVIDENCE_TASKS) {
     notes.push(`Evidence is summarised for the first ${MAX_EVIDENCE_TASKS} of ${counted} tasks.`);
