@@ -95,6 +95,7 @@ if (args.has("--bench")) {
       floor: "bench/floor.ts",
       jsonParse: "bench/jsonParse.ts",
       processStats: "bench/processStats.ts",
+      confinedAppend: "bench/confinedAppend.ts",
       "editor/editorHost": "bench/editor/editorHost.ts",
     },
     outdir: "dist/bench",

@@ -73,6 +73,15 @@ export function runCliWithin10s(
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
+/** Swaps the folder `dir` and the link `link` by name (three renames); calling it again swaps them back. */
+export function exchanger(dir: string, link: string): () => void {
+  return () => {
+    fs.renameSync(dir, `${dir}.moved`);
+    fs.renameSync(link, dir);
+    fs.renameSync(`${dir}.moved`, link);
+  };
+}
+
 /** Every file under `dir` (recursive, links not followed). */
 export function listTree(dir: string): string[] {
   const out: string[] = [];

@@ -314,7 +314,7 @@ describe("hostile folders: tail reads (item 4)", function () {
     const last = "z".repeat(3 * 1024 * 1024 + 17);
     fs.writeFileSync(f, `first\r\n${last}\r\n \t\r\u3000\n\n`);
     const got = await readLastLine(f);
-    assert.equal(got!.text.toString(), last);
+    assert.equal(got!.text?.toString(), last);
     assert.equal(got!.missingFinalNewline, false);
     fs.writeFileSync(f, `a\rb`);
     assert.deepEqual(
@@ -322,7 +322,8 @@ describe("hostile folders: tail reads (item 4)", function () {
       ["b", true],
     );
     fs.writeFileSync(f, " \n\n");
-    assert.equal(await readLastLine(f), null);
+    assert.equal((await readLastLine(f))?.text, null, "a blank ledger has no last line");
+    assert.equal(await readLastLine(path.join(h.ws, "none.jsonl")), null, "a missing one is null");
     setMaxLineBytes(1024 * 1024);
     fs.writeFileSync(f, `ok\n${last}`);
     await assert.rejects(readLastLine(f), /last ledger line .* is at least \d+ bytes, over the line-length limit/);

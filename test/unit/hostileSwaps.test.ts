@@ -16,10 +16,18 @@ import { readAgloopFile } from "../../src/core/sources/agloop/agloopFiles";
 import { readWorkspaceStateFile } from "../../src/core/sources/autodev/stateFile";
 import { readRegularFile } from "../../src/core/fs/safeRead";
 import { readRegularFileSync } from "../../src/core/fs/safeReadSync";
+import { readInside } from "../../src/core/sources/autodev/evidence/evidenceStore";
 import { setProcFdAvailableForTest } from "../../src/core/fs/openedPath";
 import { verifyLedger } from "../../src/core/sources/autodev/ledger/ledgerReader";
 import { LedgerSession } from "../../src/core/sources/autodev/ledger/ledgerSession";
-import { hostileRoot, REPO, runCliAsync, withCpuBurners, type HostileRoot } from "../helpers/hostileWorkspace";
+import {
+  exchanger,
+  hostileRoot,
+  REPO,
+  runCliAsync,
+  withCpuBurners,
+  type HostileRoot,
+} from "../helpers/hostileWorkspace";
 
 const SECRET = "SECRET-OUTSIDE-THE-WORKSPACE";
 
@@ -211,4 +219,40 @@ describe("hostile: a folder swapped for a link right before the open, back right
       }
     });
   }
+});
+
+describe("hostile: .autodev swapped for a link right before an evidence file is opened, back right after", () => {
+  it("the evidence read refuses it, naming where it led; the outside file is never returned", async () => {
+    const h = rootWithOutsideTwins();
+    const autodev = path.join(h.ws, ".autodev");
+    const name = fs.readdirSync(path.join(autodev, "evidence")).find((n) => n.endsWith(".json"))!;
+    fs.mkdirSync(path.join(h.outside, "evidence"));
+    fs.writeFileSync(path.join(h.outside, "evidence", name), JSON.stringify({ secret: SECRET }));
+    const exchange = exchanger(autodev, path.join(h.ws, "swap-link"));
+    const fsp = fs.promises as unknown as { open: (...a: unknown[]) => Promise<fs.promises.FileHandle> };
+    const original = fsp.open;
+    let swaps = 0;
+    fsp.open = async (...args: unknown[]) => {
+      if (path.basename(String(args[0])) !== name || swaps > 0) return original.apply(fs.promises, args);
+      exchange(); // the link is in place for the open only
+      swaps++;
+      try {
+        return await original.apply(fs.promises, args);
+      } finally {
+        exchange();
+      }
+    };
+    try {
+      const dir = path.join(autodev, "evidence");
+      const r = await readInside(dir, path.join(dir, name));
+      assert.equal(swaps, 1, "the swap raced the open");
+      assert.equal(r.ok, false, "refused");
+      assert.ok(!r.ok && r.error.includes("outside") && r.error.includes(h.outside), !r.ok ? r.error : "read");
+      const again = await readInside(dir, path.join(dir, name));
+      assert.ok(again.ok && !again.data.toString().includes(SECRET), "read from inside once the folder is back");
+    } finally {
+      fsp.open = original;
+      h.cleanup();
+    }
+  });
 });

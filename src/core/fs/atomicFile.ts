@@ -88,23 +88,3 @@ export async function atomicAppendCopy(target: string, tail: string | Buffer, pr
   }
   await fsyncDir(dir);
 }
-
-/** Removes temp files a killed writer left behind (call only while holding the lock). */
-export async function removeStaleTemps(dir: string, prefixes: readonly string[]): Promise<number> {
-  let removed = 0;
-  let names: string[];
-  try {
-    names = await fs.promises.readdir(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    if (name.endsWith(".tmp") && prefixes.some((p) => name.startsWith(p))) {
-      await fs.promises.unlink(path.join(dir, name)).then(
-        () => removed++,
-        () => undefined,
-      );
-    }
-  }
-  return removed;
-}

@@ -15,11 +15,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
+import { WriteRefusedError } from "../errors";
 import { errnoCode, guardPath, type FileRefusal } from "./fileGuard";
 import { descriptorPathSync, sameFile } from "./openedPath";
+import { OPEN_ATTEMPTS } from "./guardedOpen";
 
 /** A folder that cannot be written safely; the message names it and what was found. */
-export class ConfinedWriteError extends Error {}
+export class ConfinedWriteError extends WriteRefusedError {}
 
 const DIR_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
 const APPEND_FLAGS =
@@ -40,18 +42,61 @@ function refusalText(rel: string, r: FileRefusal): string {
   }
 }
 
+/** The folder's descriptor was elsewhere than its path said: tried again, then reported. */
+class SwappedWhileOpened extends ConfinedWriteError {}
+
+async function mkdirIfMissing(dir: string): Promise<void> {
+  try {
+    await fs.promises.mkdir(dir);
+  } catch (e) {
+    if (errnoCode(e) !== "EEXIST") throw e; // a link there is refused by the open after this
+  }
+}
+
 /** An open, checked folder of the workspace to write in; `close()` when done. */
 export class ConfinedDir {
   private constructor(
-    private readonly fd: number,
+    /** The folder's open descriptor (`O_DIRECTORY`); a child process may inherit it. */
+    readonly fd: number,
     /** The folder's real path (`<real workspace>/<rel>`). */
     readonly real: string,
-    private readonly viaProc: boolean,
+    /** True when paths go through the descriptor (`/proc/self/fd/N/<name>`, Linux). */
+    readonly viaProc: boolean,
     private readonly opened: fs.Stats,
+    private readonly workspace: string,
+    /** The folder, relative to the workspace (forward slashes), for messages. */
+    readonly rel: string,
   ) {}
 
-  /** Opens `<workspace>/<rel>` (forward slashes) for writing in; refuses a link, a non-folder or a swapped parent. */
-  static async open(workspace: string, rel: string): Promise<ConfinedDir> {
+  /**
+   * Opens `<workspace>/<rel>` (forward slashes) for writing in; refuses a link, a non-folder or a swapped parent
+   * (tried again while a folder above it is being swapped). `create`: a missing last component is made
+   * (`mkdir`, which never follows a link), inside a parent that is itself opened confined.
+   */
+  static async open(workspace: string, rel: string, options: { create?: boolean } = {}): Promise<ConfinedDir> {
+    const parts = rel.split("/");
+    if (options.create) {
+      const parent = parts.length > 1 ? await ConfinedDir.open(workspace, parts.slice(0, -1).join("/")) : null;
+      try {
+        await parent?.mkdir(parts[parts.length - 1]);
+        if (parent === null) await mkdirIfMissing(path.join(workspace, rel));
+      } finally {
+        parent?.close();
+      }
+    }
+    let last: unknown;
+    for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
+      try {
+        return await ConfinedDir.openOnce(workspace, rel);
+      } catch (e) {
+        if (!(e instanceof SwappedWhileOpened)) throw e;
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  private static async openOnce(workspace: string, rel: string): Promise<ConfinedDir> {
     const abs = path.join(workspace, ...rel.split("/"));
     const checked = await guardPath(abs, { root: workspace, links: "refuse" }, "folder");
     if (checked.kind === "missing") throw new ConfinedWriteError(`${rel} does not exist; nothing was written.`);
@@ -70,11 +115,22 @@ export class ConfinedDir {
     const placeOk = at !== null ? at.real === expected && !at.replaced : sameFile(st, checked.stat);
     if (!st.isDirectory() || !placeOk) {
       fs.closeSync(fd);
-      throw new ConfinedWriteError(
+      throw new SwappedWhileOpened(
         `${rel} was swapped for something else while it was opened (it led to ${at?.real ?? "another folder"}); nothing was written.`,
       );
     }
-    return new ConfinedDir(fd, expected, at !== null, st);
+    return new ConfinedDir(fd, expected, at !== null, st, workspace, rel);
+  }
+
+  /** Opens the sub-folder `name` the same way (made first when `create`); the caller closes both. */
+  async sub(name: string, options: { create?: boolean } = {}): Promise<ConfinedDir> {
+    if (options.create) await this.mkdir(name);
+    return ConfinedDir.open(this.workspace, `${this.rel}/${name}`);
+  }
+
+  /** Makes the folder `name` inside (0777 less the umask) unless it exists; never through a link. */
+  async mkdir(name: string): Promise<void> {
+    await mkdirIfMissing(this.pathOf(name));
   }
 
   /** The path of `name` inside the folder: through the descriptor on Linux, else under the real path. */
@@ -85,8 +141,26 @@ export class ConfinedDir {
     return this.viaProc ? `/proc/self/fd/${this.fd}/${name}` : path.join(this.real, name);
   }
 
+  /**
+   * The folder's path must still lead to the folder opened: the kernel's path of the descriptor on
+   * Linux, a fresh `lstat` elsewhere. Call between reads by path and the writes they decide, so both
+   * concern the same folder.
+   */
+  assertStillAt(): void {
+    if (this.viaProc) {
+      const at = descriptorPathSync(this.fd);
+      if (at !== null && (at.replaced || at.real !== this.real)) {
+        throw new ConfinedWriteError(
+          `${this.rel} was moved or swapped for a link while it was written in (it is now ${at.real}); stopped before writing.`,
+        );
+      }
+      return;
+    }
+    this.assertInPlace();
+  }
+
   /** Without `/proc`: the folder's path must still lead to the folder opened (call right before a rename or append). */
-  private assertInPlace(): void {
+  assertInPlace(): void {
     if (this.viaProc) return;
     let now: fs.Stats | null = null;
     try {
@@ -145,10 +219,15 @@ export class ConfinedDir {
       await fs.promises.unlink(tmp).catch(() => undefined);
       throw e;
     }
+    this.fsync();
+  }
+
+  /** fsyncs the folder, so a rename inside it is durable (best effort where a folder cannot be fsynced). */
+  fsync(): void {
     try {
       fs.fsyncSync(this.fd);
     } catch {
-      // best effort where a folder cannot be fsynced
+      // best effort
     }
   }
 
@@ -180,6 +259,22 @@ export class ConfinedDir {
       throw new ConfinedWriteError(`${name} is not a regular file (a FIFO or device); nothing was appended to it.`);
     }
     return fh;
+  }
+
+  /** The names in the folder (unsorted). */
+  async list(): Promise<string[]> {
+    return fs.promises.readdir(this.viaProc ? `/proc/self/fd/${this.fd}` : this.real);
+  }
+
+  /** Removes the file `name` (never a folder); false when it did not exist. */
+  async unlink(name: string): Promise<boolean> {
+    try {
+      await fs.promises.unlink(this.pathOf(name));
+      return true;
+    } catch (e) {
+      if (errnoCode(e) === "ENOENT") return false;
+      throw e;
+    }
   }
 
   /** Closes the folder's descriptor. */

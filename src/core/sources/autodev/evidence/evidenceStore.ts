@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { atomicWriteFile } from "../../../fs/atomicFile";
 import { describeKind } from "../../../fs/fileGuard";
+import { checkPlace, descriptorPath } from "../../../fs/openedPath";
 import { Evidence, evidenceToPy, validateEvidence } from "./evidenceSchemas";
 import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
 import { dumpsIndent2 } from "../../../pyjson/pyJsonDump";
@@ -85,6 +86,14 @@ export async function readInside(
     }
     if (st.size > max) {
       return { ok: false, error: `${path.basename(file)} is ${st.size} bytes, over the ${max}-byte limit; not read` };
+    }
+    // The checks above walked paths; the descriptor must be where they said (a folder above it swapped for a link).
+    const at = await descriptorPath(fh.fd);
+    if (at !== null && checkPlace(at, realDir, null).kind !== "ok") {
+      return {
+        ok: false,
+        error: `${path.basename(file)} led to ${at.real}, outside ${dir}, when it was opened (a folder swapped for a link); not read`,
+      };
     }
     return { ok: true, data: await fh.readFile() };
   } finally {

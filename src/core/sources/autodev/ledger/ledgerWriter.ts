@@ -5,8 +5,8 @@
  * and appended atomically. We refuse to append after a malformed last line, and
  * never glue a new entry onto a last line that lacks its newline.
  */
-import * as fs from "node:fs";
-import { atomicAppendCopy, atomicWriteFile } from "../../../fs/atomicFile";
+import { identityOf, replaceWithAppended, type FileIdentity } from "../../../fs/confinedReplace";
+import type { ConfinedDir } from "../../../fs/confinedDir";
 import { LedgerCorruptError, InvalidInputError } from "../../../errors";
 import { computeHash } from "./ledgerHash";
 import { decodeUtf8Strict } from "../../../text/utf8";
@@ -25,7 +25,8 @@ import {
   planToPy,
   validateLedgerEntry,
 } from "../plan/schemas";
-import { autodevRoot, ledgerPath, planPath } from "../autodevPaths";
+import { LEDGER_FILE, PLAN_FILE, ledgerPath } from "../autodevPaths";
+import { readFrom, withAutodevDir } from "../autodevWriteDir";
 
 /** Python's `datetime.now(timezone.utc).isoformat()`: microseconds, `+00:00`, no fraction when it is zero. */
 export function isoNow(now: number = performance.timeOrigin + performance.now()): string {
@@ -41,23 +42,27 @@ export interface LastHead {
   readonly selfHash: string;
   /** True when the file is non-empty and does not end with a newline. */
   readonly missingFinalNewline: boolean;
+  /** The ledger file read (null: there was none), which an append must extend; absent for a head built by hand. */
+  readonly file?: FileIdentity | null;
 }
 
 /**
  * Finds the last non-blank line by reading backwards from the end (linear in
- * the bytes after it). Returns null for a missing or blank ledger; throws
+ * the bytes after it), with the identity of the file read. Returns null for a
+ * missing ledger and `text: null` for a blank one; throws
  * `LedgerCorruptError` when that line is over the line-length limit, and
  * `UnsafeFileError` for a ledger that is not a regular file inside `root`.
  */
 export async function readLastLine(
   file: string,
   root?: string,
-): Promise<{ text: Buffer; missingFinalNewline: boolean } | null> {
+): Promise<{ text: Buffer | null; missingFinalNewline: boolean; file: FileIdentity } | null> {
   const fh = await openLedgerForTail(file, root);
   if (fh === null) return null;
   try {
-    const size = (await fh.stat()).size;
-    if (size === 0) return null;
+    const st = await fh.stat();
+    const size = st.size;
+    if (size === 0) return { text: null, missingFinalNewline: false, file: identityOf(st) };
     const lastByte = Buffer.alloc(1);
     await fh.read(lastByte, 0, 1, size - 1);
     const missingFinalNewline = lastByte[0] !== 0x0a && lastByte[0] !== 0x0d;
@@ -70,9 +75,11 @@ export async function readLastLine(
         );
       }
       const text = decodeUtf8Strict(line.bytes);
-      if (text === null || pyStrip(text).length > 0) return { text: line.bytes, missingFinalNewline };
+      if (text === null || pyStrip(text).length > 0) {
+        return { text: line.bytes, missingFinalNewline, file: identityOf(st) };
+      }
     }
-    return null;
+    return { text: null, missingFinalNewline: false, file: identityOf(st) };
   } finally {
     await fh.close();
   }
@@ -82,7 +89,8 @@ export async function readLastLine(
 export async function readLastEntryHead(cwd: string): Promise<LastHead> {
   const file = ledgerPath(cwd);
   const last = await readLastLine(file, cwd);
-  if (last === null) return { seq: 0, selfHash: "", missingFinalNewline: false };
+  if (last === null) return { seq: 0, selfHash: "", missingFinalNewline: false, file: null };
+  if (last.text === null) return { seq: 0, selfHash: "", missingFinalNewline: false, file: last.file };
   const text = decodeUtf8Strict(last.text);
   let obj: PyValue;
   try {
@@ -102,7 +110,7 @@ export async function readLastEntryHead(cwd: string): Promise<LastHead> {
     throw new LedgerCorruptError(`last ledger line is missing seq/self_hash fields: ${file}`);
   }
   const seqValue = typeof seq === "boolean" ? (seq ? 1 : 0) : (seq as number | bigint);
-  return { seq: seqValue, selfHash, missingFinalNewline: last.missingFinalNewline };
+  return { seq: seqValue, selfHash, missingFinalNewline: last.missingFinalNewline, file: last.file };
 }
 
 /** Builds, validates and hashes the next entry after `head` (no I/O). */
@@ -138,13 +146,31 @@ export function buildEntry(
   }
 }
 
-/** `append_entry`: appends one entry (caller holds the lock). */
-export async function appendEntry(cwd: string, op: string, payload: PyObject, sessionId: string): Promise<LedgerEntry> {
-  await fs.promises.mkdir(autodevRoot(cwd), { recursive: true });
-  const head = await readLastEntryHead(cwd);
-  const { entry, line } = buildEntry(head, op, payload, sessionId);
-  await atomicAppendCopy(ledgerPath(cwd), head.missingFinalNewline ? "\n" + line : line, ".ledger.");
-  return entry;
+/**
+ * `append_entry`: appends one entry (caller holds the lock). Written through
+ * the checked `.autodev/` descriptor `dir` (opened here when not given), so a
+ * folder swapped for a link cannot redirect it; the copy extends exactly the
+ * file the last entry was read from.
+ */
+export async function appendEntry(
+  cwd: string,
+  op: string,
+  payload: PyObject,
+  sessionId: string,
+  dir?: ConfinedDir,
+): Promise<LedgerEntry> {
+  return withAutodevDir(cwd, dir, async (d) => {
+    const head = await readFrom(d, () => readLastEntryHead(cwd));
+    const { entry, line } = buildEntry(head, op, payload, sessionId);
+    await replaceWithAppended(
+      d,
+      LEDGER_FILE,
+      head.missingFinalNewline ? "\n" + line : line,
+      ".ledger.",
+      head.file ?? null,
+    );
+    return entry;
+  });
 }
 
 /** The exact bytes Python writes to plan.json: `json.dumps(plan, indent=2) + "\n"`. */
@@ -152,16 +178,23 @@ export function planJsonText(plan: Plan): string {
   return dumpsIndent2(planToPy(plan)) + "\n";
 }
 
-/** `snapshot_plan`: writes plan.json atomically, then appends a `snapshot` entry (caller holds the lock). */
+/**
+ * `snapshot_plan`: writes plan.json atomically (0600, as Python's temp file
+ * leaves it), then appends a `snapshot` entry (caller holds the lock); both
+ * through the checked `.autodev/` descriptor `dir` (opened here when not given).
+ */
 export async function snapshotPlan(
   cwd: string,
   plan: Plan,
   sessionId: string,
   onPlanJson?: () => void,
+  dir?: ConfinedDir,
 ): Promise<LedgerEntry> {
-  await fs.promises.mkdir(autodevRoot(cwd), { recursive: true });
-  const dumped = planToPy(plan);
-  await atomicWriteFile(planPath(cwd), dumpsIndent2(dumped) + "\n", ".plan.");
-  onPlanJson?.();
-  return appendEntry(cwd, "snapshot", new Map([["plan", dumped]]), sessionId);
+  return withAutodevDir(cwd, dir, async (d) => {
+    const dumped = planToPy(plan);
+    d.assertStillAt();
+    await d.writeAtomic(PLAN_FILE, dumpsIndent2(dumped) + "\n", ".plan.", 0o600);
+    onPlanJson?.();
+    return appendEntry(cwd, "snapshot", new Map([["plan", dumped]]), sessionId, d);
+  });
 }

@@ -8,7 +8,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { acquireFileLock } from "../lock/fileLock";
-import { removeStaleTemps } from "../../../fs/atomicFile";
+import { removeStaleTemps } from "../../../fs/confinedReplace";
+import type { ConfinedDir } from "../../../fs/confinedDir";
+import { openAutodevForWrite, readFrom } from "../autodevWriteDir";
 import { appendEntry, isoNow, snapshotPlan } from "./ledgerWriter";
 import { loadPlan, verifyLedger } from "./ledgerReader";
 import { LedgerEntry, Plan, Task, planToPy } from "../plan/schemas";
@@ -163,30 +165,40 @@ export class PlanManager {
    */
   async commit<T>(decide: (plan: Plan | null) => Mutation<T>, onAudit?: (e: LedgerEntry) => void): Promise<T> {
     await this.assertWritable();
-    const lock = await acquireFileLock(lockPath(this.cwd), { timeoutMs: (this.options.lockTimeoutS ?? 30) * 1000 });
+    // Every write below (the lock file, temp files, the ledger, plan.json) goes through this one
+    // checked descriptor of .autodev/: a folder swapped for a link cannot redirect any of them.
+    const dir = await openAutodevForWrite(this.cwd);
     try {
-      await removeStaleTemps(autodevRoot(this.cwd), [".ledger.", ".plan."]);
-      const { plan, lastOp } = await loadPlan(this.cwd);
-      const m = decide(plan);
-      lock.assertHeld();
-      if (plan && lastOp !== undefined && !PLAN_OPS.has(lastOp) && !AUDIT_OPS.has(lastOp)) {
-        // The last write changed the plan but stopped before its snapshot (disk full, killed): complete it first.
-        await snapshotPlan(this.cwd, plan, this.options.sessionId);
+      const lock = await acquireFileLock(lockPath(this.cwd), {
+        timeoutMs: (this.options.lockTimeoutS ?? 30) * 1000,
+        within: dir,
+      });
+      try {
+        await removeStaleTemps(dir, [".ledger.", ".plan."]);
+        const { plan, lastOp } = await readFrom(dir, () => loadPlan(this.cwd));
+        const m = decide(plan);
+        lock.assertHeld();
+        if (plan && lastOp !== undefined && !PLAN_OPS.has(lastOp) && !AUDIT_OPS.has(lastOp)) {
+          // The last write changed the plan but stopped before its snapshot (disk full, killed): complete it first.
+          await snapshotPlan(this.cwd, plan, this.options.sessionId, undefined, dir);
+        }
+        const entry = await appendEntry(this.cwd, m.audit.op, m.audit.payload, this.options.sessionId, dir);
+        onAudit?.(entry);
+        if (m.snapshot) await this.snapshotAfter(dir, entry, m.snapshot);
+        return m.result;
+      } finally {
+        await lock.release();
       }
-      const entry = await appendEntry(this.cwd, m.audit.op, m.audit.payload, this.options.sessionId);
-      onAudit?.(entry);
-      if (m.snapshot) await this.snapshotAfter(entry, m.snapshot);
-      return m.result;
     } finally {
-      await lock.release();
+      dir.close();
     }
   }
 
   /** Writes plan.json and the snapshot entry after `audit`; a failure says exactly what was written. */
-  private async snapshotAfter(audit: LedgerEntry, plan: Plan): Promise<void> {
+  private async snapshotAfter(dir: ConfinedDir, audit: LedgerEntry, plan: Plan): Promise<void> {
     let planJson = false;
     try {
-      await snapshotPlan(this.cwd, plan, this.options.sessionId, () => (planJson = true));
+      await snapshotPlan(this.cwd, plan, this.options.sessionId, () => (planJson = true), dir);
     } catch (e) {
       const cause = e instanceof Error ? e.message : String(e);
       throw new PartialCommitError(
@@ -211,7 +223,6 @@ export class PlanManager {
       );
     }
     const root = await fs.promises.realpath(this.cwd);
-    await fs.promises.mkdir(autodevRoot(this.cwd), { recursive: true });
     for (const p of [autodevRoot(this.cwd), ledgerPath(this.cwd), planPath(this.cwd), lockPath(this.cwd)]) {
       let real: string;
       try {

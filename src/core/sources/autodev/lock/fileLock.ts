@@ -47,7 +47,8 @@ import {
   defaultLockHelpers,
   type LockHelper,
 } from "./fileLockSettings";
-import { forgetFailedLockHelpers, type LockHelperDriver } from "./lockHelperDriver";
+import { forgetFailedLockHelpers, type LockHelperDriver, type LockedIdentity } from "./lockHelperDriver";
+import type { ConfinedDir } from "../../../fs/confinedDir";
 import { lockSlotFor, shutdownIdleLockSlots, type LockSlot } from "./lockSlot";
 
 export { FileLockLostError, LockHelperUnavailableError, UnsafeLockFileError } from "./fileLockErrors";
@@ -65,6 +66,13 @@ export interface FileLockOptions {
   readonly pollIntervalMs?: number;
   /** How long the helper process stays warm after the last release. Default 30 s. */
   readonly idleMs?: number;
+  /**
+   * The checked folder holding the lock file (`.autodev/`, confinedDir.ts): the file is made
+   * through its descriptor, and the file a helper locked must be the one in it (device and inode),
+   * so a folder swapped for a link neither gets a file created outside nor hands us a lock
+   * Python cannot see.
+   */
+  readonly within?: ConfinedDir;
 }
 
 /** A held `.autodev/.lock`. Call `release()` exactly when the write is done (extra calls are no-ops). */
@@ -101,12 +109,15 @@ export async function acquireFileLock(lockFile: string, options: FileLockOptions
   signal?.throwIfAborted();
 
   const absolute = path.resolve(lockFile);
-  const dir = path.dirname(absolute);
+  const name = path.basename(absolute);
+  const { within } = options;
   // Synchronous on purpose: writers must reach the slot's FIFO queue in call order, which awaits
   // between the call and `enter` would shuffle (two tiny syscalls; callers run off the UI thread).
-  fs.mkdirSync(dir, { recursive: true });
-  const canonical = path.join(fs.realpathSync(dir), path.basename(absolute));
-  prepareLockFile(canonical);
+  if (within === undefined) fs.mkdirSync(path.dirname(absolute), { recursive: true });
+  const canonical = path.join(within?.real ?? fs.realpathSync(path.dirname(absolute)), name);
+  /** Where this process opens the lock file: through the checked folder when there is one. */
+  const local = within?.pathOf(name) ?? canonical;
+  prepareLockFile(local, canonical);
   const helpers = options.helpers ?? defaultLockHelpers();
   const key = `${canonical}\0${JSON.stringify(helpers)}`;
   const slot = lockSlotFor(key, canonical, helpers);
@@ -120,17 +131,45 @@ export async function acquireFileLock(lockFile: string, options: FileLockOptions
     const driver = await slot.driverFor(signal);
     deadline += performance.now() - spawnStarted; // start-up is not lock waiting
     signal?.throwIfAborted(); // before the helper sees the request: an abort then would kill it
-    const result = await driver.acquire(Math.max(0, deadline - performance.now()), pollMs, signal);
-    if (result.kind === "timeout") {
-      throw new PlanLockTimeoutError(timeoutMs / 1000, `another process holds ${canonical}`);
+    const target = within?.viaProc ? { dirFd: within.fd, name } : undefined;
+    for (let attempt = 1; ; attempt++) {
+      const result = await driver.acquire(Math.max(0, deadline - performance.now()), pollMs, signal, target);
+      if (result.kind === "timeout") {
+        throw new PlanLockTimeoutError(timeoutMs / 1000, `another process holds ${canonical}`);
+      }
+      if (result.kind === "error") {
+        throw new FileLockError(`cannot lock ${canonical} (${driver.description}): ${result.message}`);
+      }
+      if (result.kind === "locked" && lockedHere(local, result.identity)) {
+        return new HeldLock(slot, driver, canonical, performance.now() - started);
+      }
+      // The helper found no file, or locked another one: the path led elsewhere than the checked
+      // folder (swapped for a link), or the file was replaced. Make it again there and retry, bounded.
+      if (result.kind === "locked") await driver.release();
+      if (attempt >= LOCK_PLACE_ATTEMPTS) {
+        throw new UnsafeLockFileError(
+          `${canonical} led to ${result.kind === "missing" ? "no file" : "another file"} each of ${attempt} times it was locked (a folder above it swapped for a link?). Nothing was written; make sure .autodev is a real folder of the workspace and try again.`,
+        );
+      }
+      prepareLockFile(local, canonical);
     }
-    if (result.kind === "error") {
-      throw new FileLockError(`cannot lock ${canonical} (${driver.description}): ${result.message}`);
-    }
-    return new HeldLock(slot, driver, canonical, performance.now() - started);
   } catch (error) {
     slot.leave();
     throw error;
+  }
+}
+
+/** How many times a lock is taken again when the helper locked a file other than the one in the checked folder. */
+const LOCK_PLACE_ATTEMPTS = 8;
+
+/** True when the helper's locked file is the one at `local` now (a helper that cannot say is trusted: Windows). */
+function lockedHere(local: string, identity: LockedIdentity): boolean {
+  if (identity === null) return true;
+  try {
+    const st = fs.lstatSync(local, { bigint: true });
+    return st.isFile() && String(st.dev) === identity.dev && String(st.ino) === identity.ino;
+  } catch {
+    return false;
   }
 }
 
@@ -216,19 +255,19 @@ class HeldLock implements FileLock {
  * O_NOFOLLOW themselves; util-linux flock(1) cannot, so this check is what
  * keeps it from creating a file through a link). Synchronous like the mkdir above.
  */
-function prepareLockFile(lockFile: string): void {
+function prepareLockFile(local: string, lockFile: string): void {
   const flags =
     fs.constants.O_RDWR | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
   let fd: number;
   try {
-    fd = fs.openSync(lockFile, flags, 0o666);
+    fd = fs.openSync(local, flags, 0o666);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     let found = `an error (${code})`;
     try {
-      const st = fs.lstatSync(lockFile);
+      const st = fs.lstatSync(local);
       found = st.isSymbolicLink()
-        ? `a symbolic link to ${fs.readlinkSync(lockFile)}`
+        ? `a symbolic link to ${fs.readlinkSync(local)}`
         : st.isDirectory()
           ? "a directory"
           : found;

@@ -13,17 +13,21 @@
  *   argv[1] = absolute path of the lock file
  *   helper → "READY <kind> <pid> <version>"            once, at start
  *            "ERROR <message>" and exit                 if it cannot work here
- *   "A <timeoutMs> <pollMs>" → "LOCKED" | "TIMEOUT" | "ERROR <message>"
+ *   "A <timeoutMs> <pollMs>" → "LOCKED <dev> <ino>" | "MISSING" | "TIMEOUT" | "ERROR <message>"
  *   "R"                      → "RELEASED"              (unlocked and closed)
  *   stdin EOF                → unlock if held, exit 0  (also when the parent dies)
  *
- * Every acquisition opens the file afresh (O_RDWR|O_CREAT, no O_TRUNC, like
- * filelock 4: a loser must not truncate the winner's file; plus O_NOFOLLOW and
+ * Every acquisition opens the file afresh (O_RDWR, no O_TRUNC, like filelock
+ * 4: a loser must not truncate the winner's file; plus O_NOFOLLOW and
  * O_NONBLOCK, and an fstat that it is a regular file: a `.lock` that is a link,
- * a directory or a FIFO is refused, never followed or created through) and, after the
- * flock succeeds, checks that the locked inode is still the one at the path
- * (a lock on an unlinked inode excludes nobody); release unlocks and closes,
- * leaving the file in place. While waiting, the POSIX helpers sleep in
+ * a directory or a FIFO is refused, never followed). It never creates the file:
+ * the caller does, inside the checked `.autodev/` descriptor, and a missing file
+ * is answered "MISSING" (a folder above it swapped for a link leads where there
+ * is none), so a helper cannot create a file outside the workspace. After the
+ * flock succeeds it checks that the locked inode is still the one at the path
+ * (a lock on an unlinked inode excludes nobody) and says which inode it locked
+ * (device and inode, "LOCKED" alone on Windows): the caller compares it with the
+ * file in the checked folder. Release unlocks and closes, leaving the file in place. While waiting, the POSIX helpers sleep in
  * select() on stdin so a parent that dies mid-wait ends them at once.
  * SIGINT/SIGHUP are ignored: the helper's lifetime is tied to stdin alone, so
  * a Ctrl-C the parent handles cannot silently drop the lock under it.
@@ -58,7 +62,10 @@ if NT:
     def wait(t):
         time.sleep(t)
         return False
-    OPEN_RETRY = (FileNotFoundError, PermissionError)
+    OPEN_RETRY = (PermissionError,)
+    def ident(fd):
+        return ''
+
 else:
     import fcntl, select
     def trylock(fd):
@@ -86,16 +93,18 @@ else:
                 return True
             buf += d
         return False
-    OPEN_RETRY = (FileNotFoundError,)
+    OPEN_RETRY = ()
+    def ident(fd):
+        st = os.fstat(fd)
+        return ' %d %d' % (st.st_dev, st.st_ino)
 NOFOLLOW = getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_NONBLOCK', 0)
+MISSING = -1
 def try_acquire():
     try:
-        fd = os.open(P, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o666)
+        fd = os.open(P, os.O_RDWR | NOFOLLOW)
+    except FileNotFoundError:
+        return MISSING
     except OPEN_RETRY:
-        try:
-            os.makedirs(os.path.dirname(P), exist_ok=True)
-        except OSError:
-            pass
         return None
     except OSError as e:
         if e.errno == errno.ELOOP:
@@ -139,15 +148,19 @@ try:
             continue
         if parts[0] == 'A':
             if fd is not None:
-                out('LOCKED')
+                out('LOCKED' + ident(fd))
                 continue
             deadline = time.monotonic() + float(parts[1]) / 1000.0
             poll = max(float(parts[2]) / 1000.0, 0.001)
             try:
                 while True:
                     fd = try_acquire()
+                    if fd == MISSING:
+                        fd = None
+                        out('MISSING')
+                        break
                     if fd is not None:
-                        out('LOCKED')
+                        out('LOCKED' + ident(fd))
                         break
                     left = deadline - time.monotonic()
                     if left <= 0:
@@ -182,7 +195,7 @@ finally:
  * those do not conflict with Python's flock(2).
  */
 export const PERL_LOCK_HELPER = String.raw`use strict;
-use Fcntl qw(O_RDWR O_CREAT O_NOFOLLOW O_NONBLOCK LOCK_EX LOCK_NB LOCK_UN);
+use Fcntl qw(O_RDWR O_NOFOLLOW O_NONBLOCK LOCK_EX LOCK_NB LOCK_UN);
 use Errno;
 use Time::HiRes ();
 use Config;
@@ -221,8 +234,8 @@ sub wait_eof {
 }
 sub try_acquire {
   my $h;
-  if (!sysopen($h, $P, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0666)) {
-    if ($!{ENOENT}) { (my $d = $P) =~ s{[/\\][^/\\]*$}{}; mkdir($d); return undef; }
+  if (!sysopen($h, $P, O_RDWR | O_NOFOLLOW | O_NONBLOCK)) {
+    return 'MISSING' if $!{ENOENT};
     die "refusing $P: it is a symbolic link, not a regular file\n" if $!{ELOOP};
     die "refusing $P: it is a directory, not a regular file\n" if $!{EISDIR};
     die "cannot open $P: $!\n";
@@ -245,13 +258,14 @@ while (defined(my $line = rl())) {
   my @p = split ' ', $line;
   next unless @p;
   if ($p[0] eq 'A') {
-    if ($fh) { out('LOCKED'); next; }
+    if ($fh) { my @s = stat($fh); out("LOCKED $s[0] $s[1]"); next; }
     my $deadline = $now->() + $p[1] / 1000;
     my $poll = $p[2] / 1000; $poll = 0.001 if $poll < 0.001;
     eval {
       while (1) {
         $fh = try_acquire();
-        if ($fh) { out('LOCKED'); last; }
+        if (defined $fh && !ref $fh) { undef $fh; out('MISSING'); last; }
+        if ($fh) { my @s = stat($fh); out("LOCKED $s[0] $s[1]"); last; }
         my $left = $deadline - $now->();
         if ($left <= 0) { out('TIMEOUT'); last; }
         exit 0 if wait_eof($left < $poll ? $left : $poll);

@@ -15,8 +15,21 @@ import {
 } from "./fileLockSettings";
 import { LineProcess, setRef } from "./lockHelperProcess";
 
-/** What a helper answered to a lock request. */
-type AcquireResult = { kind: "locked" } | { kind: "timeout" } | { kind: "error"; message: string };
+/** Which file a helper locked: device and inode as decimal text (null when the helper cannot say). */
+export type LockedIdentity = { readonly dev: string; readonly ino: string } | null;
+
+/** What a helper answered to a lock request ("missing": no file at the path; the caller makes it and asks again). */
+type AcquireResult =
+  | { kind: "locked"; identity: LockedIdentity }
+  | { kind: "missing" }
+  | { kind: "timeout" }
+  | { kind: "error"; message: string };
+
+/** The lock file inside a checked folder: the folder's descriptor and the file's name in it. */
+export interface LockTarget {
+  readonly dirFd: number;
+  readonly name: string;
+}
 
 /** A helper process (or, for flock(1), a factory of them) that takes the OS lock. */
 export interface LockHelperDriver {
@@ -26,7 +39,13 @@ export interface LockHelperDriver {
   onLost: (() => void) | undefined;
   /** Called once when the helper is gone for good. */
   onExit: (() => void) | undefined;
-  acquire(timeoutMs: number, pollMs: number, signal: AbortSignal | undefined): Promise<AcquireResult>;
+  /** `target`: the lock file through a checked folder's descriptor, for a helper that can open it so (flock(1)). */
+  acquire(
+    timeoutMs: number,
+    pollMs: number,
+    signal: AbortSignal | undefined,
+    target?: LockTarget,
+  ): Promise<AcquireResult>;
   /** Resolves once the OS lock is dropped. */
   release(): Promise<void>;
   /** Graceful stop (stdin EOF); resolves when the process is gone. */
@@ -132,10 +151,12 @@ class ScriptDriver implements LockHelperDriver {
         signal?.throwIfAborted(); // abort killed the helper: any lock it just took is gone with it
         return { kind: "error", message: `helper ${(error as Error).message}; killed it` };
       }
-      if (line === "LOCKED") {
+      const locked = line?.match(/^LOCKED(?: (\d+) (\d+))?$/);
+      if (locked) {
         this.holding = true;
-        return { kind: "locked" };
+        return { kind: "locked", identity: locked[1] ? { dev: locked[1], ino: locked[2] } : null };
       }
+      if (line === "MISSING") return { kind: "missing" };
       if (line === "TIMEOUT") return { kind: "timeout" };
       if (line?.startsWith("ERROR ")) return { kind: "error", message: line.slice(6) };
       this.proc.kill();
@@ -211,18 +232,33 @@ class FlockBinaryDriver implements LockHelperDriver {
     return true;
   }
 
-  async acquire(timeoutMs: number, _pollMs: number, signal: AbortSignal | undefined): Promise<AcquireResult> {
-    const proc = new LineProcess(this.helper.command, [
-      ...(this.helper.args ?? []),
-      "-x",
-      "-w",
-      (timeoutMs / 1000).toFixed(3),
-      "-E",
-      String(FLOCK_TIMEOUT_EXIT),
-      this.lockFile,
-      "-c",
-      FLOCK_HOLD_COMMAND,
-    ]);
+  /**
+   * With a `target`, flock(1) inherits the checked folder as its fd 3 and opens
+   * `/proc/self/fd/3/<name>` (flock(1) is Linux's), so the file it opens or
+   * creates is in that folder whatever its path leads to by then.
+   */
+  async acquire(
+    timeoutMs: number,
+    _pollMs: number,
+    signal: AbortSignal | undefined,
+    target?: LockTarget,
+  ): Promise<AcquireResult> {
+    const file = target ? `/proc/self/fd/3/${target.name}` : this.lockFile;
+    const proc = new LineProcess(
+      this.helper.command,
+      [
+        ...(this.helper.args ?? []),
+        "-x",
+        "-w",
+        (timeoutMs / 1000).toFixed(3),
+        "-E",
+        String(FLOCK_TIMEOUT_EXIT),
+        file,
+        "-c",
+        FLOCK_HOLD_COMMAND,
+      ],
+      target ? [target.dirFd] : [],
+    );
     let line: string | null;
     try {
       line = await proc.nextLineWithin(timeoutMs + ANSWER_GRACE_MS, signal);
@@ -239,7 +275,7 @@ class FlockBinaryDriver implements LockHelperDriver {
         }
       };
       setRef(proc.child, false);
-      return { kind: "locked" };
+      return { kind: "locked", identity: null };
     }
     proc.kill();
     await proc.whenClosed();

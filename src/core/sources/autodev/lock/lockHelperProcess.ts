@@ -36,9 +36,10 @@ export class LineProcess {
   spawnError: Error | undefined;
   private readonly closedPromise: Promise<void>;
 
-  constructor(command: string, args: readonly string[]) {
+  /** `inherit`: descriptors the child gets as its fd 3, 4, … */
+  constructor(command: string, args: readonly string[], inherit: readonly number[] = []) {
     this.child = spawn(command, args, {
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", ...inherit],
       env: helperEnv(),
       windowsHide: true,
       cwd: path.parse(process.cwd()).root, // never pin a workspace folder
