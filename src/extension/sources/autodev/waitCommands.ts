@@ -7,11 +7,10 @@
  * resume` in an integrated terminal in that folder, visible, the command from the setting
  * `autodev.autodevCommand`). The last two write or run, so only in a trusted workspace.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
+import { WriteRefusedError } from "../../../core/errors";
 import { delegationRel, responseRel } from "../../../core/sources/autodev/inline/inlineSchemas";
-import { responseTemplate } from "../../../core/sources/autodev/inline/responseFile";
+import { createResponseFile, type CreatedResponse } from "../../../core/sources/autodev/inline/responseCreate";
 import type { CommandHandler } from "../../commandManager";
 import type { SettingsReader } from "../../settings";
 import type { WaitingOn } from "../sourceAdapter";
@@ -62,26 +61,20 @@ export function waitCommandHandlers(picker: FolderPicker, settings: SettingsRead
       const f = await picker.pick(arg);
       const p = f && pendingOf(f);
       if (!f || !p) return;
-      const rel = responseRel(p.taskId, p.role);
-      const file = path.join(f.cwd, ...rel.split("/"));
-      const dir = path.dirname(file);
-      const lst = fs.existsSync(dir) ? fs.lstatSync(dir) : null;
-      if (lst && !lst.isDirectory()) {
-        void vscode.window.showErrorMessage(
-          vscode.l10n.t("AutoDev: {0} is not a folder; nothing was written.", path.dirname(rel)),
-        );
+      let made: CreatedResponse;
+      try {
+        made = await createResponseFile(f.cwd, p.taskId, p.role);
+      } catch (e) {
+        if (!(e instanceof WriteRefusedError)) throw e;
+        void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: {0}", e.message));
         return;
       }
-      if (!lst) fs.mkdirSync(dir, { recursive: true });
-      try {
-        fs.writeFileSync(file, responseTemplate(p.taskId, p.role), { flag: "wx" });
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      if (made.kind === "exists") {
         void vscode.window.showInformationMessage(
-          vscode.l10n.t("AutoDev: {0} already exists; it was opened, not overwritten.", rel),
+          vscode.l10n.t("AutoDev: {0} already exists; it was opened, not overwritten.", responseRel(p.taskId, p.role)),
         );
       }
-      await vscode.window.showTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(vscode.Uri.file(made.file));
     },
     "autodev.resumeRun": async (arg?: unknown) => {
       if (!trusted()) return;
