@@ -88,6 +88,14 @@ export function realRunAnswers(step: string): RealRunAnswers {
   );
 }
 
+/** The workspace-relative paths of `step`'s files (its manifest.json: every file AutoDev and the agent left). */
+export function realRunFiles(step: string): string[] {
+  const rows = z
+    .array(ManifestRow)
+    .parse(JSON.parse(fs.readFileSync(path.join(REAL_RUN_DIR, step, "manifest.json"), "utf8")));
+  return rows.filter((r) => r.type === "file").map((r) => r.path);
+}
+
 /** A temp copy of `step`'s workspace with the folders and modes of its manifest; returns the workspace folder. */
 export function materializeRealRun(step: string): string {
   const src = path.join(REAL_RUN_DIR, step);

@@ -9,7 +9,7 @@ import { truncateText } from "../../text/displayText";
 import { Plan } from "./plan/schemas";
 import { planJsonText } from "./ledger/ledgerWriter";
 import { checkBundleRef, listEvidence, readPatch } from "./evidence/evidenceStore";
-import { resolveBundle } from "./evidence/taskEvidence";
+import { danglingBundleMessage, resolveBundle } from "./evidence/taskEvidence";
 import { requiredEvidenceKinds } from "./evidence/requiredEvidence";
 import { workspaceExpectations } from "./evidence/evidenceExpectations";
 import { EntrySummary, VerifyWarning } from "./ledger/verifyTypes";
@@ -52,13 +52,9 @@ export async function missingEvidenceWarnings(
       const resolved = ref?.ok
         ? resolveBundle(task.id, ref.file, [...items.map((i) => i.file), ...(patch ? [patch.file] : [])])
         : null;
-      if (resolved?.ok && !resolved.exists) {
-        out.push({
-          atLine: at?.line ?? 1,
-          seq: at?.seq ?? null,
-          kind: "evidence_bundle_dangling",
-          message: `task ${task.id}: ${resolved.note ?? `evidence_bundle names .autodev/evidence/${resolved.file}, which does not exist`}`,
-        });
+      const dangling = resolved ? danglingBundleMessage(task.id, resolved) : null;
+      if (dangling !== null) {
+        out.push({ atLine: at?.line ?? 1, seq: at?.seq ?? null, kind: "evidence_bundle_dangling", message: dangling });
       }
       const dev = items.find((i) => i.ok && i.evidence.kind === "developer");
       if (

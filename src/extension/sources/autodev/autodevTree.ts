@@ -1,7 +1,7 @@
 /**
  * AutoDev's part of the state tree: one root per folder with `.autodev/`, then the run state on
  * top, phases → tasks → a task's blocked reason, acceptance criteria, dependencies (links that
- * reveal the task), files (open on click) and evidence (contributed), plan evidence and the rest
+ * reveal the task), files (open on click), its delegations and evidence (contributed), plan evidence and the rest
  * of the run state below. The state tree asks it for the children and items of its nodes.
  */
 import * as vscode from "vscode";
@@ -23,11 +23,14 @@ export type RootChildContributor = (
   folder: AutodevFolder,
   parent: Extract<AutodevNode, { kind: "root" }>,
 ) => Promise<AutodevNode[]>;
-/** Adds nodes above (`top`) and below (`bottom`) a root's plan (the run state). */
-export type RunNodesContributor = (
-  folder: AutodevFolder,
-  parent: Extract<AutodevNode, { kind: "root" }>,
-) => { top: AutodevNode[]; bottom: AutodevNode[] };
+/** Adds the run state: nodes above (`top`) and below (`bottom`) a root's plan, and under each task (its delegations). */
+export interface RunNodesContributor {
+  around(
+    folder: AutodevFolder,
+    parent: Extract<AutodevNode, { kind: "root" }>,
+  ): { top: AutodevNode[]; bottom: AutodevNode[] };
+  task(folder: AutodevFolder, parent: Extract<AutodevNode, { kind: "task" }>): AutodevNode[];
+}
 /** Gives a task row a resource URI (for file decorations such as a missing-evidence badge). */
 export type TaskResourceUri = (folder: AutodevFolder, taskId: string) => vscode.Uri;
 /** What a task row says after its marks ("1/2 reviewed"), or null. */
@@ -136,7 +139,8 @@ export class AutodevTree implements SourceTree {
         const own = this.rootChildren(node);
         const f = node.folder;
         const extra = this.rootContributor && f.plan && !f.timeTravel ? await this.rootContributor(f, node) : [];
-        const run = this.runContributor && !f.timeTravel ? this.runContributor(f, node) : { top: [], bottom: [] };
+        const run =
+          this.runContributor && !f.timeTravel ? this.runContributor.around(f, node) : { top: [], bottom: [] };
         return [...run.top, ...own, ...extra, ...run.bottom];
       }
       case "phase":
@@ -151,8 +155,11 @@ export class AutodevTree implements SourceTree {
               plan: node.folder.plan!,
             }) as AutodevNode,
         );
-      case "task":
-        return taskChildren(node, this.contributor ? await this.contributor(node.folder, node.task, node) : []);
+      case "task": {
+        const run = this.runContributor ? this.runContributor.task(node.folder, node) : [];
+        const evidence = this.contributor ? await this.contributor(node.folder, node.task, node) : [];
+        return taskChildren(node, [...run, ...evidence]);
+      }
       case "group":
         return node.children();
       case "extra":

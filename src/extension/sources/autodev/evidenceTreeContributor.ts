@@ -9,7 +9,11 @@
 import * as vscode from "vscode";
 import { EvidenceItem, PatchSource } from "../../../core/sources/autodev/evidence/evidenceStore";
 import { Task } from "../../../core/sources/autodev/plan/schemas";
-import { TaskEvidence, loadTaskEvidence } from "../../../core/sources/autodev/evidence/taskEvidence";
+import {
+  TaskEvidence,
+  danglingBundleMessage,
+  loadTaskEvidence,
+} from "../../../core/sources/autodev/evidence/taskEvidence";
 import { TournamentPass, describePass } from "../../../core/sources/autodev/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
 import { Disposable } from "../../disposable";
@@ -130,19 +134,30 @@ export class EvidenceTreeContributor extends Disposable {
     if (ref && !ref.ok) {
       nodes.push(this.node(parent, "ref", errorItem(vscode.l10n.t("evidence_bundle refused"), ref.error)));
     } else if (ref?.ok && !ref.exists) {
-      nodes.push(
-        this.node(
-          parent,
-          "ref",
-          warningItem(vscode.l10n.t("evidence_bundle missing"), vscode.l10n.t("{0} does not exist", ref.file)),
-        ),
-      );
+      // check's own words (evidence_bundle_dangling) in the tooltip; AutoDev's recorded-but-never-written
+      // `{task}-coder.json` resolves to the developer's bundle, which is starred below.
+      const why = danglingBundleMessage(task.id, ref) ?? "";
+      const item = ref.resolved
+        ? warningItem(
+            vscode.l10n.t("evidence_bundle → {0}", ref.resolved),
+            vscode.l10n.t("recorded as {0}", ref.file),
+            why,
+          )
+        : warningItem(vscode.l10n.t("evidence_bundle missing"), vscode.l10n.t("{0} does not exist", ref.file), why);
+      if (ref.resolved) {
+        item.command = {
+          command: "autodev.openEvidence",
+          title: vscode.l10n.t("Open Evidence"),
+          arguments: [folder.folder.uri.toString(), task.id, "developer"],
+        };
+      }
+      nodes.push(this.node(parent, "ref", item));
     }
     const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
     const valid = te.items.filter((i): i is Extract<EvidenceItem, { ok: true }> => i.ok);
     const rows: Array<{ kind: string; make: () => AutodevNode }> = valid.map((i) => ({
       kind: i.kind,
-      make: () => this.bundleNode(folder, parent, te, i, ref?.ok ? ref.file : null),
+      make: () => this.bundleNode(folder, parent, te, i, ref?.ok ? ref.resolved : null),
     }));
     if (te.patch) rows.push({ kind: "patch", make: () => this.patchNode(folder, parent, te) });
     rows.sort((a, b) => rank(a.kind) - rank(b.kind));

@@ -11,17 +11,15 @@ export class FolderPicker {
   constructor(private readonly workspaces: AutodevFolders) {}
 
   /**
-   * The folder named by `arg` (a AutodevNode with `folder`, or a folder URI string), else asks —
+   * The folder named by `arg` (an AutodevNode with `folder` or under one, or a folder URI string), else asks —
    * among the folders `only` accepts when it is given (the only such folder is taken without asking).
    */
   async pick(arg?: unknown, only?: (f: AutodevFolder) => boolean): Promise<AutodevFolder | undefined> {
-    if (
-      arg &&
-      typeof arg === "object" &&
-      "folder" in arg &&
-      (arg as { folder: unknown }).folder instanceof AutodevFolder
-    ) {
-      return (arg as { folder: AutodevFolder }).folder;
+    // A tree node: its own folder, or its nearest ancestor's (run-state nodes hang under a root or a task).
+    for (let n: unknown = arg, depth = 0; n && typeof n === "object" && depth < 64; depth++) {
+      const folder = (n as { folder?: unknown }).folder;
+      if (folder instanceof AutodevFolder) return folder;
+      n = (n as { parent?: unknown }).parent;
     }
     if (typeof arg === "string") {
       const f = this.workspaces.folders.find((x) => x.folder.uri.toString() === arg);

@@ -10,7 +10,7 @@ import type { ReadOnlyDocuments } from "../../readOnlyDocuments";
 import type { StateWorkerClient } from "../../stateWorkerClient";
 import type { AutodevFolders } from "./autodevFolders";
 import type { AutodevTree } from "./autodevTree";
-import { runStateNodes } from "./runStateNodes";
+import { runStateNodes, taskRunNodes } from "./runStateNodes";
 import { AutodevRunStateView } from "./runStateView";
 import { RunStatusItem } from "./runStatusItem";
 import { RunTargetOpener } from "./runTargetOpener";
@@ -38,7 +38,10 @@ export function registerRunStateFeatures(
   const status = new RunStatusItem(view);
   const opener = new RunTargetOpener(s.folders, s.docs);
   s.commands.registerAll({ "autodev.openRunTarget": (folderUri, target) => opener.open(folderUri, target) });
-  s.tree.setRunContributor((folder, root) => runStateNodes(view, folder, root));
+  s.tree.setRunContributor({
+    around: (folder, root) => runStateNodes(view, folder, root),
+    task: (folder, task) => taskRunNodes(view, folder, task),
+  });
   context.subscriptions.push(view, status);
   return { view, status, opener };
 }

@@ -1,8 +1,10 @@
 /**
  * The run-state nodes of an AutoDev root in the state tree: the worker's {@link SourceTreeNode}s
  * (waiting on top, then the phase contract of the current step; tournaments, knowledge, config and
- * spec below the plan) wrapped as Plan
- * nodes, each click running `autodev.openRunTarget` with the folder and the node's target.
+ * spec below the plan; under each task its delegations and responses) wrapped as Plan nodes, each
+ * click running `autodev.openRunTarget` with the folder and the node's target — except the pending
+ * delegation, whose click opens it as a Markdown preview (`autodev.openDelegation`: frontmatter,
+ * prompt and injected lessons in one click).
  */
 import * as vscode from "vscode";
 import type { SourceTreeNode } from "../../../core/sources/stateSource";
@@ -13,6 +15,10 @@ import type { AutodevFolder } from "./autodevFolder";
 import type { AutodevRunStateView } from "./runStateView";
 
 type RootNode = Extract<AutodevNode, { kind: "root" }>;
+type TaskNode = Extract<AutodevNode, { kind: "task" }>;
+
+/** Nodes that stand for the delegation AutoDev waits on (the waiting node's, and the task's own step). */
+const PENDING_DELEGATION: ReadonlySet<string> = new Set(["autodevDelegation.pending", "autodevStep.waiting"]);
 
 function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: AutodevNode): AutodevNode {
   const C = vscode.TreeItemCollapsibleState;
@@ -24,7 +30,13 @@ function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: AutodevNode):
   if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip, false);
   item.iconPath = themeIcon(node.icon);
   item.contextValue = node.contextValue ?? "autodevRun";
-  if (node.target) {
+  if (PENDING_DELEGATION.has(item.contextValue)) {
+    item.command = {
+      command: "autodev.openDelegation",
+      title: vscode.l10n.t("Open Delegation"),
+      arguments: [folder.folder.uri.toString()],
+    };
+  } else if (node.target) {
     item.command = {
       command: "autodev.openRunTarget",
       title: vscode.l10n.t("Open"),
@@ -55,4 +67,11 @@ export function runStateNodes(
     top: [...v.top, ...contract].map((n) => wrap(folder, n, root)),
     bottom: v.bottom.map((n) => wrap(folder, n, root)),
   };
+}
+
+/** The task's "Delegations" node (every delegation and response with where it stands), or none. */
+export function taskRunNodes(view: AutodevRunStateView, folder: AutodevFolder, task: TaskNode): AutodevNode[] {
+  const v = view.of(folder);
+  if (!v || folder.timeTravel) return [];
+  return v.taskHistory.filter((h) => h.taskId === task.task.id).map((h) => wrap(folder, h.node, task));
 }

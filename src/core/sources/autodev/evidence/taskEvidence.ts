@@ -73,6 +73,15 @@ export function resolveBundle(taskId: string, file: string, present: readonly st
   return { ok: true, file, exists: false, resolved: null, note: null };
 }
 
+/**
+ * The warning about a task's `evidence_bundle` that names no file (`check`'s
+ * `evidence_bundle_dangling`, the editor's evidence node), or null when it names one that exists.
+ */
+export function danglingBundleMessage(taskId: string, ref: BundleRef): string | null {
+  if (!ref.ok || ref.exists) return null;
+  return `task ${taskId}: ${ref.note ?? `evidence_bundle names .autodev/evidence/${ref.file}, which does not exist`}`;
+}
+
 /** A task's evidence. */
 export interface TaskEvidence {
   readonly taskId: string;

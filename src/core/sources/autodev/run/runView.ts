@@ -11,6 +11,7 @@ import { probeAutodevRunning } from "./runningProbe";
 import { runStateProblems } from "./runProblems";
 import { runBottomNodes, runTopNodes } from "../tree/runTree";
 import { waitingLabel } from "../inline/inlineState";
+import { taskHistoryNode } from "../tree/inlineTree";
 
 /** The run state as the host shows it. */
 export interface AutodevRunView {
@@ -31,6 +32,8 @@ export interface AutodevRunView {
   readonly problems: readonly SourceProblem[];
   /** `qa_retry_limit` as AutoDev reads it (config.json or its default), null when config.json is unusable or absent. */
   readonly retryLimit: number | null;
+  /** Each plan task's "Delegations" node (the core tree's, inlineTree.ts), for the tasks inline mode delegated. */
+  readonly taskHistory: readonly { readonly taskId: string; readonly node: SourceTreeNode }[];
 }
 
 /** Ids of bottom nodes the extension already shows its own way (plan evidence has its own group). */
@@ -49,6 +52,7 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
       bottom: [],
       problems: [],
       retryLimit: null,
+      taskHistory: [],
     };
   }
   const rs = await readRunState(cwd, plan);
@@ -65,5 +69,9 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
     bottom: runBottomNodes(rs).filter((n) => !SHOWN_ELSEWHERE.has(n.id)),
     problems: runStateProblems(rs),
     retryLimit: rs.config.present ? rs.config.qaRetryLimit : null,
+    taskHistory: (rs.tasks ?? []).flatMap((t) => {
+      const node = taskHistoryNode(t.id, rs.history.steps);
+      return node ? [{ taskId: t.id, node }] : [];
+    }),
   };
 }

@@ -49,6 +49,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
       icon: w.delegationExists ? { id: "mail" } : WARN,
       target: w.delegationExists ? { kind: "file", file: w.delegationPath } : undefined,
       tooltip: rs.delegationError ? mdTooltip(rs.delegationError) : undefined,
+      contextValue: w.delegationExists ? "autodevDelegation.pending" : undefined,
       children: rs.delegation ? delegationContentNodes(`${base}|delegation`, rs.delegation) : undefined,
     },
     r.state === "missing"
@@ -113,6 +114,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
     ),
     expanded: true,
     children,
+    contextValue: "autodevWaiting",
   };
 }
 
