@@ -101,10 +101,15 @@ describe("The editor's AutoDev tree shows what AutoDev says on the real run", fu
     }
   });
 
-  after(() => {
+  // The suites after this one count waits and folders: these are gone before it ends.
+  after(async () => {
     const folders = vscode.workspace.workspaceFolders ?? [];
     const first = folders.findIndex((f) => open.some((o) => o.dir === f.uri.fsPath));
     if (first >= 0) vscode.workspace.updateWorkspaceFolders(first, open.length);
+    const gone = () =>
+      !a.folders.all.some((f) => open.some((o) => o.dir === f.folder.uri.fsPath)) &&
+      !a.folders.waiting.some((w) => open.some((o) => o.dir === w.folder.folder.uri.fsPath));
+    assert.ok(await eventually(gone, 30_000), "the real-run folders are still open");
     for (const o of open) fs.rmSync(o.dir, { recursive: true, force: true });
   });
 

@@ -2,9 +2,9 @@
  * The run-state nodes of an AutoDev root in the state tree: the worker's {@link SourceTreeNode}s
  * (waiting on top, then the phase contract of the current step; tournaments, knowledge, config and
  * spec below the plan; under each task its delegations and responses) wrapped as Plan nodes, each
- * click running `autodev.openRunTarget` with the folder and the node's target — except the pending
- * delegation, whose click opens it as a Markdown preview (`autodev.openDelegation`: frontmatter,
- * prompt and injected lessons in one click).
+ * click running `autodev.openRunTarget` with the folder and the node's target — except a task's
+ * pending step, whose click opens its delegation as a Markdown preview (`autodev.openDelegation`:
+ * frontmatter, prompt and injected lessons in one click).
  */
 import * as vscode from "vscode";
 import type { SourceTreeNode } from "../../../core/sources/stateSource";
@@ -17,8 +17,11 @@ import type { AutodevRunStateView } from "./runStateView";
 type RootNode = Extract<AutodevNode, { kind: "root" }>;
 type TaskNode = Extract<AutodevNode, { kind: "task" }>;
 
-/** Nodes that stand for the delegation AutoDev waits on (the waiting node's, and the task's own step). */
-const PENDING_DELEGATION: ReadonlySet<string> = new Set(["autodevDelegation.pending", "autodevStep.waiting"]);
+/**
+ * The task's own step AutoDev waits on: its click opens the delegation as a preview. (The waiting node's
+ * "Delegation" row keeps opening the file itself; its inline button is the preview.)
+ */
+const PENDING_DELEGATION: ReadonlySet<string> = new Set(["autodevStep.waiting"]);
 
 function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: AutodevNode): AutodevNode {
   const C = vscode.TreeItemCollapsibleState;

@@ -89,13 +89,17 @@ export class AutodevRunStateView extends Disposable {
   private sync(): void {
     if (this.isDisposed) return;
     const live = new Set(this.folders.folders);
+    let removed = false;
     for (const [folder, subs] of this.subscriptions) {
       if (live.has(folder)) continue;
       subs.forEach((d) => d.dispose());
       this.subscriptions.delete(folder);
       clearTimeout(this.timers.get(folder));
       this.timers.delete(folder);
+      removed = true;
     }
+    // A removed folder's wait or run leaves the status bar now, not at the next read of another folder.
+    if (removed) this.changed.fire(undefined);
     for (const folder of live) {
       if (this.subscriptions.has(folder)) continue;
       const prefix = `${folder.folder.uri.path.replace(/\/$/, "")}/${AUTODEV_DIR}/`;
