@@ -165,6 +165,18 @@ export interface ActionPreview {
   readonly writes: readonly string[];
 }
 
+/** Whom a run waits on (a person's decision or answer): the hosts count it in "waits on you" and notify it. */
+export interface SourceWaiting {
+  /** Who must act ("you", "reviewer"). */
+  readonly who: string;
+  /** One line that says what is awaited. */
+  readonly what: string;
+  /** The task waited on, when there is one. */
+  readonly taskId?: string;
+  /** Files to open, relative to the workspace folder. */
+  readonly files: readonly string[];
+}
+
 /** A state source. Every method is safe on hostile input: it returns problems, it never throws for bad data. */
 export interface StateSource {
   readonly kind: SourceKind;
@@ -198,6 +210,8 @@ export interface StateSource {
   tree(location: SourceLocation): Promise<readonly SourceTreeNode[]>;
   /** The source's log as timeline rows, oldest first; omitted when the source has no history. */
   timeline?(location: SourceLocation): Promise<readonly SourceTimelineRow[]>;
+  /** Whom the run waits on now, or null; omitted when the source's state never waits on a person. */
+  waiting?(location: SourceLocation): Promise<SourceWaiting | null>;
   /** For an agent (language-model tools): the run's state beyond `summarize` (waiting, next steps); plain JSON. */
   runStatus?(location: SourceLocation): Promise<Record<string, unknown>>;
   /** For an agent: one task in full (history, evidence), or null when there is no such task; plain JSON. */

@@ -7,7 +7,7 @@
  */
 import type { TimelineEntryDetail, TimelineFeatures, TimelinePage, TimelineRowRef } from "../timeline/timelineTypes";
 import { STATE_SOURCES, sourceOfKind } from "../sources/sourceRegistry";
-import type { SourceLocation, SourceProblem, SourceTreeNode, StateSource } from "../sources/stateSource";
+import type { SourceLocation, SourceProblem, SourceTreeNode, SourceWaiting, StateSource } from "../sources/stateSource";
 import type { WorkerContext } from "../sources/sourceWorker";
 import { LOG_TIMELINE_FEATURES, SourceTimelineService } from "../timeline/sourceTimeline";
 import type { DistributiveOmit, WorkerRequest, WorkerResults } from "./workerProtocol";
@@ -33,6 +33,8 @@ export interface SourceSnapshot {
   readonly tree: readonly SourceTreeNode[];
   /** Rows in the source's timeline, or null when it has none. */
   readonly timelineRows: number | null;
+  /** Whom the run waits on (`StateSource.waiting`), or null. */
+  readonly waiting: SourceWaiting | null;
   /** Milliseconds the worker spent. */
   readonly ms: number;
 }
@@ -141,12 +143,13 @@ export async function handleSourceRequest(
   switch (req.type) {
     case "refresh": {
       const t0 = performance.now();
-      const [problems, tree, timelineRows] = await Promise.all([
+      const [problems, tree, timelineRows, waiting] = await Promise.all([
         source.check(location),
         source.tree(location),
         loadTimeline(req, source, location),
+        source.waiting ? source.waiting(location) : null,
       ]);
-      return { problems, tree, timelineRows, ms: performance.now() - t0 };
+      return { problems, tree, timelineRows, waiting, ms: performance.now() - t0 };
     }
     case "previewAction":
       if (!source.previewAction) throw new Error(`${source.displayName} has no actions`);

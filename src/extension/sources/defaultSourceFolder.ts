@@ -10,7 +10,7 @@ import { countProblems } from "../../core/sources/sourceProblems";
 import type { IntegritySummary } from "../../protocolTimeline";
 import type { OutputLog } from "../outputLog";
 import type { StateWorkerClient } from "../stateWorkerClient";
-import type { FolderTimeline } from "./sourceAdapter";
+import type { FolderTimeline, WaitingOn } from "./sourceAdapter";
 import { SourceFolderBase } from "./sourceFolderBase";
 
 /** A (workspace folder, source kind) and what was last read of it. */
@@ -22,8 +22,7 @@ export class DefaultSourceFolder extends SourceFolderBase {
   private running: Promise<void> | null = null;
   private again = false;
   private version = 0;
-  /** Whom the run waits on: the core contract has no such state yet. */
-  readonly waiting = null;
+  private lastWaiting: WaitingOn | null = null;
 
   constructor(
     folder: vscode.WorkspaceFolder,
@@ -38,6 +37,10 @@ export class DefaultSourceFolder extends SourceFolderBase {
   /** Problems of the last check (null before the first one finished). */
   override get problems(): readonly SourceProblem[] | null {
     return this.lastProblems;
+  }
+  /** Whom the run waits on, as the source's `waiting` said at the last read (null when it has none). */
+  get waiting(): WaitingOn | null {
+    return this.lastWaiting;
   }
   /** The source's tree as last read. */
   get tree(): readonly SourceTreeNode[] {
@@ -116,6 +119,7 @@ export class DefaultSourceFolder extends SourceFolderBase {
       this.lastProblems = r.problems;
       this.lastTree = r.tree;
       this.rows = r.timelineRows;
+      this.lastWaiting = r.waiting;
       this.lastError = null;
       const c = this.counts;
       this.log.info(
@@ -123,6 +127,7 @@ export class DefaultSourceFolder extends SourceFolderBase {
       );
     } catch (e) {
       this.lastError = e instanceof Error ? e.message : String(e);
+      this.lastWaiting = null;
       this.log.error(`${this.folder.name}: reading ${this.displayName} failed`, e);
     }
     this.version++;

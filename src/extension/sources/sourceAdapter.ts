@@ -12,7 +12,7 @@
  * whom the run waits on (`SourceFolder.waiting`).
  */
 import type * as vscode from "vscode";
-import type { SourceKind, SourceProblem, SourceSettings } from "../../core/sources/stateSource";
+import type { SourceKind, SourceProblem, SourceSettings, SourceWaiting } from "../../core/sources/stateSource";
 import type { DetectedSource } from "../../core/worker/sourceRequests";
 import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
 import type { IntegritySummary } from "../../protocolTimeline";
@@ -36,15 +36,7 @@ export interface FolderProblem extends SourceProblem {
 }
 
 /** Whom a run waits on: a person, or an agent the user must start. */
-export interface WaitingOn {
-  /** Who must act ("reviewer"). */
-  readonly who: string;
-  /** One line that says what is awaited ("Waiting on reviewer for 1.2 (retry 1/3)"). */
-  readonly what: string;
-  /** The task waited on, when there is one. */
-  readonly taskId?: string;
-  /** Files to open, relative to the workspace folder (the delegation, where the answer goes). */
-  readonly files: readonly string[];
+export interface WaitingOn extends SourceWaiting {
   /** What the person can do about it (the notification's buttons), each a command with its arguments. */
   readonly actions?: readonly {
     readonly title: string;

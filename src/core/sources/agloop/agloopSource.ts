@@ -9,6 +9,7 @@ import type { ActionPreview, SourceLocation, SourceProblem, StateSource } from "
 import { AGLOOP_DIR } from "./agloopFiles";
 import { planRecovery, previewRecovery, RECOVER_ACTION, RecoveryRefusedError, runRecovery } from "./agloopRecovery";
 import { loadAgloopSnapshot } from "./agloopSnapshot";
+import { agloopWaiting } from "./agloopWaiting";
 import { asArray, asRecord, asString } from "./agloopText";
 import { buildAgloopTree } from "./agloopTree";
 import { agloopGraph } from "./agloopGraph";
@@ -118,6 +119,8 @@ export const agloopSource: StateSource = {
       ...unreadableKey(snapshot.problems.filter(isRefusal)),
     };
   },
+
+  waiting: agloopWaiting,
 
   async tree(location) {
     return buildAgloopTree(location.workspace, await loadAgloopSnapshot(location));

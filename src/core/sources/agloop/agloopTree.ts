@@ -11,6 +11,7 @@ import { asArray, asRecord, asString, escapeMarkdown, oneLine } from "./agloopTe
 import { readCheckpoint, type CheckpointInfo } from "./checkpoints";
 import { RECOVER_ACTION } from "./agloopRecovery";
 import { lineAtPath } from "./jsonPositions";
+import { approvalGateNode } from "./agloopWaiting";
 import { contractTreeNode } from "../phaseContract";
 import { jsonPreview, stringifyOrNull } from "../../text/jsonPreview";
 
@@ -207,7 +208,8 @@ async function checkpointNode(workspace: string, c: CheckpointInfo, index: numbe
 
 /** The whole tree. */
 export async function buildAgloopTree(workspace: string, snapshot: AgloopSnapshot): Promise<SourceTreeNode[]> {
-  const nodes: SourceTreeNode[] = [...unusableStateNodes(snapshot)];
+  const gate = await approvalGateNode(snapshot);
+  const nodes: SourceTreeNode[] = [...unusableStateNodes(snapshot), ...(gate ? [gate] : [])];
   const state = snapshot.stateValue;
   if (state) {
     if (state.stop_hook_active === true) {

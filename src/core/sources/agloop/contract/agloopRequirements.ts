@@ -53,7 +53,8 @@ export function criticVerdict(state: Record<string, unknown>): "APPROVE" | "REVI
   return null;
 }
 
-const APPROVAL = /approv/i;
+/** An action or question that names an approval. */
+export const APPROVAL = /approv/i;
 const NOT_AN_ANSWER = /request|await|wait|pending|ask/i;
 const COORDINATOR = /^(agloop|coordinator|user)\b/i;
 
