@@ -7,15 +7,15 @@
 //   node scripts/tree-screenshots.mjs --readme   also media/screenshots/plan-view.png and timeline.png
 //
 // Checks: the view fills in; a task row reads status first, then retries and the escalation mark
-// (`in progress · retry 2 · ⚑`), so it survives a narrow sidebar; the root row is short; each theme
-// applies. Exit code 0 = all checks pass.
+// (`in progress · retry 2 · ⚑`), so it survives a narrow sidebar; the root row is short; time travel
+// and Back to Live keep what was expanded; each theme applies. Exit code 0 = all checks pass.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "./browser.mjs";
 import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
-import { openTimeline, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
+import { openTimeline, runCommand, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");
 const SCREENSHOTS = join(ROOT, "media", "screenshots");
@@ -64,6 +64,73 @@ async function rows(page) {
       description: el.querySelector(".label-description")?.textContent?.trim() ?? "",
     })),
   );
+}
+
+/** The row of the Plan tree whose label is `label` (at `level`). */
+function rowNamed(page, label, level) {
+  return page
+    .locator(`.sidebar .monaco-list-row[aria-level="${level}"]`)
+    .filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${label.replace(/[.]/g, "\\.")}$`) }) })
+    .first();
+}
+
+/**
+ * Expansion survives time travel (issue 22 item 12): task 3.2 expanded and phase 1 collapsed, the
+ * plan shown as of an earlier entry, then Back to Live — both as they were.
+ */
+async function checkExpansionAfterTravel(page) {
+  const task = rowNamed(page, "3.2", 3);
+  await task.locator(".monaco-tl-twistie").click();
+  await waitFor(async () => (await task.getAttribute("aria-expanded")) === "true", 5_000);
+  const phase1 = rowNamed(page, "Phase 1: Foundations", 2);
+  await phase1.locator(".monaco-tl-twistie").click();
+  await waitFor(async () => (await phase1.getAttribute("aria-expanded")) === "false", 5_000);
+  await runCommand(page, "AutoDev: Show Plan As Of…");
+  await page.waitForTimeout(800);
+  for (let i = 0; i < 12; i++) await page.keyboard.press("ArrowDown"); // an entry in the middle of the run
+  await page.keyboard.press("Enter");
+  const travelling = await waitFor(
+    async () => (await page.locator(".sidebar").innerText()).includes("as of seq"),
+    15_000,
+  );
+  const whileThere = await task.getAttribute("aria-expanded");
+  await runCommand(page, "AutoDev: Back to Live Plan");
+  await waitFor(async () => !(await page.locator(".sidebar").innerText()).includes("as of seq"), 15_000);
+  await page.waitForTimeout(800);
+  const after = await task.getAttribute("aria-expanded");
+  const phase1After = await phase1.getAttribute("aria-expanded");
+  const phases = await page
+    .locator('.sidebar .monaco-list-row[aria-level="2"]')
+    .evaluateAll((els) =>
+      els
+        .filter((e) => /^Phase /.test(e.querySelector(".label-name")?.textContent ?? ""))
+        .map((e) => e.getAttribute("aria-expanded")),
+    );
+  check(
+    "time travel and Back to Live keep the tree's expansion (3.2 open, phase 1 closed, the rest open)",
+    travelling && after === "true" && phase1After === "false" && phases.filter((x) => x === "true").length === 3,
+    `travelled: ${travelling}; 3.2 while there ${whileThere}, after ${after}; phase 1 ${phase1After}; phases ${phases.join(",")}`,
+  );
+  // The same from the timeline's buttons (its row click also selects the row's task in the tree).
+  const { frame } = await openTimeline(page);
+  await frame.locator(".tl-row.entry:not([hidden])").nth(6).click();
+  await frame.locator("button", { hasText: "Show plan as of" }).click();
+  const viaTimeline = await waitFor(
+    async () => (await page.locator(".sidebar").innerText()).includes("as of seq"),
+    15_000,
+  );
+  await frame.locator(".tl-banner.travel button", { hasText: "Back to live" }).click();
+  await waitFor(async () => !(await page.locator(".sidebar").innerText()).includes("as of seq"), 15_000);
+  await page.waitForTimeout(800);
+  const states = [await task.getAttribute("aria-expanded"), await phase1.getAttribute("aria-expanded")];
+  check(
+    "the timeline's Show plan as of and Back to live keep the tree's expansion too",
+    viaTimeline && states[0] === "true" && states[1] === "false",
+    `travelled: ${viaTimeline}; 3.2 ${states[0]}, phase 1 ${states[1]}`,
+  );
+  await runCommand(page, "View: Close All Editors");
+  await task.locator(".monaco-tl-twistie").click(); // as it was for the pictures
+  await phase1.locator(".monaco-tl-twistie").click();
 }
 
 async function main() {
@@ -134,6 +201,9 @@ async function main() {
         ),
       `${tasks.length} task rows`,
     );
+
+    await checkExpansionAfterTravel(page);
+    await page.mouse.move(900, 700);
 
     const sidebar = page.locator(".part.sidebar");
     const clip = async () => {
