@@ -5,15 +5,45 @@
 // turns: grouping by actor would put a header every row or two); the details pane shows agloop's
 // fields (agent, action, phase…) and "Open line N in .agloop/log.json", never AutoDev's chain badge,
 // self_hash, prev_hash or "Show plan as of". Called by timeline-ui-test.mjs with its check().
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "./timeline-ui-helpers.mjs";
 
-/** Switches the open timeline to the agloop source labelled `label` and checks what it shows. */
-export async function checkAgloopTimeline({ page, frame, check, artifacts, label }) {
-  await frame.locator('select[aria-label="State source"]').selectOption({ label });
+/**
+ * Switches the open timeline to the agloop source labelled `label` (its folder `dir`) and checks
+ * what it shows. The switch is made and the page read in one turn of the webview's script, before
+ * any answer of the host can arrive: nothing of the previous source may be on screen then.
+ */
+export async function checkAgloopTimeline({ page, frame, check, artifacts, label, dir }) {
+  const entries = readFileSync(join(dir, ".agloop", "log.json"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim()).length;
+  const switched = await frame.evaluate((name) => {
+    const select = document.querySelector('select[aria-label="State source"]');
+    const option = [...select.options].find((o) => o.label === name || o.textContent === name);
+    const count = () => document.querySelector(".tl-count")?.textContent ?? "";
+    const before = count();
+    select.value = option.value;
+    select.dispatchEvent(new Event("change"));
+    return { before, after: count(), rows: document.querySelectorAll(".tl-row.entry:not([hidden])").length };
+  }, label);
+  check(
+    "switching sources clears the previous source's rows and count at once",
+    switched.rows === 0 && switched.after !== switched.before,
+    JSON.stringify(switched),
+  );
   const rows = frame.locator(".tl-row.entry:not([hidden])");
-  const shown = await waitFor(async () => /^\d+ entries/.test(await frame.locator(".tl-count").innerText()), 15_000);
-  check("agloop: the source can be chosen and its rows appear", shown && (await rows.count()) > 3);
+  // The agloop log's own count, not any "N entries": the previous source's count matched that at once.
+  const shown = await waitFor(
+    async () =>
+      (await frame.locator(".tl-count").innerText()).startsWith(`${entries} entries`) && (await rows.count()) > 3,
+    15_000,
+  );
+  check(
+    "agloop: the source can be chosen and its rows appear",
+    shown,
+    `${await frame.locator(".tl-count").innerText()}, ${await rows.count()} rows (log.json has ${entries} entries)`,
+  );
   const look = await frame.evaluate(() => {
     const entries = [...document.querySelectorAll(".tl-row.entry:not([hidden])")];
     const visible = (el) => el && getComputedStyle(el).display !== "none" && el.getBoundingClientRect().width > 0;

@@ -332,7 +332,7 @@ async function fixtureSession(work) {
         !/unsafe/.test(inert.csp),
       inert.csp,
     );
-    await checkAgloopTimeline({ page, frame, check, artifacts: ARTIFACTS, label: "loop · agloop" });
+    await checkAgloopTimeline({ page, frame, check, artifacts: ARTIFACTS, label: "loop · agloop", dir: loop });
   });
 }
 

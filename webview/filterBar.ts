@@ -266,13 +266,15 @@ export class FilterBar {
     this.setFacets(this.facets);
   }
 
-  /** "N of M entries". */
-  setCount(matched: number, entries: number): void {
+  /** "N of M entries"; "Loading…" (null) while a newly chosen source's first page is on its way. */
+  setCount(matched: number | null, entries = 0): void {
     setText(
       this.counter,
-      matched === entries
-        ? l10n.t("{0} entries", count(entries))
-        : l10n.t("{0} of {1} entries", count(matched), count(entries)),
+      matched === null
+        ? l10n.t("Loading…")
+        : matched === entries
+          ? l10n.t("{0} entries", count(entries))
+          : l10n.t("{0} of {1} entries", count(matched), count(entries)),
     );
   }
 

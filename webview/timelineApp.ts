@@ -304,14 +304,24 @@ export class TimelineApp {
     if (this.view.timeTravel && this.bar.value.travelOnSelect) this.post({ type: "travel", rowId: row.rowId });
   }
 
+  /**
+   * Shows another source: nothing of the previous one stays on screen (rows, count, details, a
+   * details request in flight or about to be sent) and its late answers are dropped, so what shows
+   * once the new source's first page arrives is that source's alone.
+   */
   private switchSource(key: string | null): void {
     if (key !== this.sourceKey) this.bar.dropSourceFilters();
     this.sourceKey = key;
+    this.pager.clear();
     this.bar.setSources(this.sources, key);
+    this.bar.setCount(null);
     this.applyView();
     this.selectedRowId = null;
+    clearTimeout(this.detailsTimer);
+    this.detailsRequest = -1;
     this.details.empty(noSelection());
     if (key === null) return this.showOverlay(l10n.t("No workspace folder has state with a timeline."));
+    this.showOverlay(l10n.t("Loading…"));
     this.bridge.post({ type: "setSource", sourceKey: key });
     this.reload(null);
   }

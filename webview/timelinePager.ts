@@ -24,6 +24,8 @@ import { VirtualList } from "./virtualList";
 /** Totals of the last page. */
 export type PageTotals = Pick<TimelinePage, "generation" | "entries" | "matched" | "total" | "brokenRowId">;
 
+const NO_TOTALS: PageTotals = { generation: 0, entries: 0, matched: 0, total: 0, brokenRowId: null };
+
 /** A row in view to keep in place: its seq, display row and pixel offset from the viewport's top. */
 export interface Anchor {
   readonly rowId: number;
@@ -57,9 +59,11 @@ export class TimelinePager {
   readonly newPill = button("arrow-up", "", { cls: "tl-newpill" });
   private readonly cache = new RowCache((offset, limit) => this.send(offset, limit, null, null, false));
   private readonly controls = new Map<number, Control>();
-  private last: PageTotals = { generation: 0, entries: 0, matched: 0, total: 0, brokenRowId: null };
+  private last: PageTotals = NO_TOTALS;
   private newCount = 0;
-  private updating = false;
+  /** The request of the reload or live update in flight (its answer replaces the totals), if any. */
+  private reloadId: number | null = null;
+  private updateId: number | null = null;
   private updateAgain = false;
 
   constructor(private readonly host: PagerHost) {
@@ -130,20 +134,38 @@ export class TimelinePager {
     return true;
   }
 
-  /** Forgets a failed request. */
+  /** Forgets a failed request (a failed reload or update no longer holds live updates back). */
   fail(requestId: number): void {
     this.cache.fail(requestId);
     this.controls.delete(requestId);
+    if (requestId === this.reloadId) this.reloadId = null;
+    if (requestId === this.updateId) this.updateId = null;
+  }
+
+  /**
+   * Forgets every row and the totals at once (another source was chosen): until its first page
+   * arrives the list is empty, never the previous source's rows under the new source's name.
+   */
+  clear(): void {
+    this.cache.reset(false);
+    this.controls.clear();
+    this.reloadId = this.updateId = null;
+    this.updateAgain = false;
+    this.last = NO_TOTALS;
+    this.setNew(0);
+    this.list.setTotal(0);
+    this.list.render();
   }
 
   /** Starts over (new folder or filter): totals, facets, then the rows around `locateSeq` (selected when `selectIt`) or `anchor`. */
   reload(locateRowId: number | null, anchor: { rowId: number; offset: number } | null = null, selectIt = false): void {
     this.cache.reset(false);
     this.controls.clear();
-    this.updating = false;
+    this.updateId = null;
     this.updateAgain = false;
     this.setNew(0);
-    this.send(0, PAGE_SIZE, anchor?.rowId ?? null, locateRowId, true, (p) => {
+    this.reloadId = this.send(0, PAGE_SIZE, anchor?.rowId ?? null, locateRowId, true, (p) => {
+      this.reloadId = null;
       this.accept(p);
       this.list.setTotal(p.total);
       if (p.located !== null) {
@@ -154,6 +176,7 @@ export class TimelinePager {
       else this.list.scrollTop = 0;
       this.list.render();
       this.host.painted("update");
+      this.updateLater();
     });
   }
 
@@ -167,18 +190,21 @@ export class TimelinePager {
     this.host.painted("open");
   }
 
-  /** New entries (or a re-read ledger): keep the rows in view where they are, count what is new. */
+  /**
+   * New entries (or a re-read ledger): keep the rows in view where they are, count what is new.
+   * While a reload or another update is in flight this waits for it (it counts against the totals
+   * that answer brings, not against the ones it replaces, e.g. another source's).
+   */
   liveUpdate(): void {
-    if (this.updating) {
+    if (this.reloadId !== null || this.updateId !== null) {
       this.updateAgain = true;
       return;
     }
-    this.updating = true;
     const atTop = this.list.scrollTop < ROW_HEIGHT / 2;
     const anchor = this.anchor();
     const before = this.last;
-    this.send(0, atTop ? PAGE_SIZE : 0, anchor?.rowId ?? null, null, true, (p) => {
-      this.updating = false;
+    this.updateId = this.send(0, atTop ? PAGE_SIZE : 0, anchor?.rowId ?? null, null, true, (p) => {
+      this.updateId = null;
       if (p.generation !== before.generation) return this.reload(null, anchor);
       const delta = anchor && p.anchorRow !== null ? p.anchorRow - anchor.row : p.total - before.total;
       this.cache.shift(delta);
@@ -192,11 +218,15 @@ export class TimelinePager {
       }
       this.list.render();
       this.host.painted("update");
-      if (this.updateAgain) {
-        this.updateAgain = false;
-        this.liveUpdate();
-      }
+      this.updateLater();
     });
+  }
+
+  /** Runs the live update that waited for the request that just answered. */
+  private updateLater(): void {
+    if (!this.updateAgain) return;
+    this.updateAgain = false;
+    this.liveUpdate();
   }
 
   /** Finds entry `seq` under the current filter: `found(index)` or `missing()`. */
