@@ -49,6 +49,8 @@ export interface GraphsMessage {
   readonly errors: readonly { readonly kind: string; readonly message: string }[];
   /** Milliseconds the worker took (shown in the status line). */
   readonly tookMs: number;
+  /** What the editor knows of tasks beyond the files (AutoDev: "2/3 reviewed"), by source kind, then task id. */
+  readonly taskNotes: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Host → webview: move the focus to a task (from the tree's "Show in Graph"). */

@@ -135,6 +135,18 @@ export function activate(context: vscode.ExtensionContext): StateApi {
     settingsOf: (wf) => Object.fromEntries(folders.of(wf).map((f) => [f.kind, f.settings])),
     reviewMarksOf: (wf) =>
       Object.fromEntries(folders.of(wf).flatMap((f) => (f.reviewMarks ? [[f.kind, f.reviewMarks]] : []))),
+    taskNotesOf: async (wf) =>
+      Object.fromEntries(
+        await Promise.all(folders.of(wf).map(async (f) => [f.kind, (await adapterOf(f.kind)?.taskNotes?.(f)) ?? {}])),
+      ),
+    onDidChangeTaskNotes: (listener, thisArg, disposables) => {
+      const subs = made.made.flatMap((a) =>
+        a.onDidChangeTaskNotes ? [a.onDidChangeTaskNotes(listener, thisArg)] : [],
+      );
+      const all = vscode.Disposable.from(...subs);
+      disposables?.push(all);
+      return all;
+    },
     // Through the source's own reveal where it has one; else its node by id, as a "reveal" click target does.
     revealTask: async (wf, kind, taskId, treeNodeId) => {
       const f = folders.of(wf).find((x) => x.kind === kind);

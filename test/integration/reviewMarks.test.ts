@@ -3,8 +3,8 @@
  * .patch, the developer's diff, the tournament's final diff); each has a checkbox in the Plan view
  * and the task says "n/3 reviewed"; the diff editor's title marks and unmarks the diff it shows
  * (one file's diff and the multi-file diff editor); a changed patch is unreviewed again and
- * reviewed again when it comes back byte for byte; the timeline's details and the exported report
- * show the marks. The state left behind (patch and developer diff reviewed) is what
+ * reviewed again when it comes back byte for byte; the timeline's details, the plan graph and the
+ * exported report show the marks. The state left behind (patch and developer diff reviewed) is what
  * reviewMarks.reload.test.ts finds in a new window.
  */
 import * as assert from "node:assert/strict";
@@ -142,6 +142,19 @@ describe("reviewed marks", function () {
     assert.ok(await says("2/3 reviewed"), `after the restore task 1.1 says ${taskDescription(a, folder, "1.1")}`);
     assert.doesNotMatch(taskDescription(a, folder, "1.1"), /changed since/);
     assert.deepEqual(await state(), { patch: true, developer: true, tournament: false });
+  });
+
+  it("the plan graph shows the task's marks and follows a change of them", async () => {
+    await vscode.commands.executeCommand("autodev.showGraph", folder.folder.uri);
+    const note = () => a.graph.taskNotes.autodev?.["1.1"];
+    assert.ok(await eventually(() => note() === "2/3 reviewed", 30_000), `the graph says "${note()}" of 1.1`);
+    const tournament = (await rows()).find((r) => r.source === "tournament")!;
+    await marks().markTree.setChecked([{ node: tournament.node, checked: true }]);
+    assert.ok(await eventually(() => note() === "3/3 reviewed", 30_000), `after a tick the graph says "${note()}"`);
+    await marks().markTree.setChecked([{ node: tournament.node, checked: false }]);
+    assert.ok(await eventually(() => note() === "2/3 reviewed", 30_000), `after clearing it says "${note()}"`);
+    assert.equal(a.graph.taskNotes.autodev?.["1.2"], undefined, "a task nobody marked says nothing");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 
   it("the run report exported from the editor says which diffs were reviewed", async () => {

@@ -58,8 +58,8 @@ export class GraphCanvas {
   }
 
   /** Shows `view`; when its structure is the one on screen, only statuses and marks are updated. */
-  show(view: GraphView): void {
-    const model = modelOf(view);
+  show(view: GraphView, notes: Readonly<Record<string, string>> = {}): void {
+    const model = modelOf(view, notes);
     this.element.setAttribute(
       "aria-label",
       l10n.t("Plan graph of {0}: {1} tasks", view.displayName, view.graph.nodes.length),
@@ -200,6 +200,7 @@ export class GraphCanvas {
       m.node.escalated ? "⚑" : "",
       m.cyclic ? "⟲" : "",
       m.critical ? "★" : "",
+      m.note ? `☑ ${m.note}` : "",
     ]
       .filter(Boolean)
       .join(" ");

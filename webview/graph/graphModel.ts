@@ -17,6 +17,8 @@ export interface NodeModel {
   readonly waitsOn: string | null;
   readonly prerequisites: readonly string[];
   readonly dependants: readonly string[];
+  /** What the editor adds about the task (its diffs' reviewed marks, "2/3 reviewed"), or null. */
+  readonly note: string | null;
   /** What a screen reader says for the task. */
   readonly ariaLabel: string;
 }
@@ -37,8 +39,8 @@ function listIds(ids: readonly string[], max = 5): string {
     : l10n.t("{0} and {1} more", ids.slice(0, max).join(", "), ids.length - max);
 }
 
-/** Builds the model of a view. */
-export function modelOf(view: GraphView): ViewModel {
+/** Builds the model of a view (`notes`: the editor's word on some of its tasks, by task id). */
+export function modelOf(view: GraphView, notes: Readonly<Record<string, string>> = {}): ViewModel {
   const g = view.graph;
   const a = view.analysis;
   const critical = new Set(a.criticalPath);
@@ -57,9 +59,11 @@ export function modelOf(view: GraphView): ViewModel {
     const look = Object.prototype.hasOwnProperty.call(view.looks, n.status) ? view.looks[n.status] : UNKNOWN_LOOK;
     const prerequisites = pre.get(n.id) ?? [];
     const dependants = post.get(n.id) ?? [];
+    const note = Object.prototype.hasOwnProperty.call(notes, n.id) ? notes[n.id] : null;
     const parts = [
       n.label ? l10n.t("Task {0}, {1}", n.id, n.label) : l10n.t("Task {0}", n.id),
       look.label,
+      note ?? "",
       n.retries > 0 ? l10n.t("retried {0} times", n.retries) : "",
       n.escalated ? l10n.t("escalated") : "",
       n.blockedReason ? l10n.t("blocked: {0}", n.blockedReason) : "",
@@ -78,6 +82,7 @@ export function modelOf(view: GraphView): ViewModel {
       waitsOn: waits.get(n.id) ?? null,
       prerequisites,
       dependants,
+      note,
       ariaLabel: parts.filter(Boolean).join(", "),
     });
   }

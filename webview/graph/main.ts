@@ -115,8 +115,11 @@ function render(): void {
       }),
     );
   }
-  summary.textContent = `${current.displayName}: ${summaryOf(modelOf(current))}`;
-  canvas.show(current);
+  const taskNotes = Object.prototype.hasOwnProperty.call(last.taskNotes, current.kind)
+    ? last.taskNotes[current.kind]
+    : {};
+  summary.textContent = `${current.displayName}: ${summaryOf(modelOf(current, taskNotes))}`;
+  canvas.show(current, taskNotes);
   post({ type: "rendered", kind: current.kind, nodes: canvas.cardCount, edges: canvas.edgeCount });
 }
 

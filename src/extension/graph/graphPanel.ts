@@ -24,6 +24,10 @@ export interface GraphPanelServices {
   log(message: string): void;
   /** The reviewed marks of a workspace folder's sources, by kind (for Export Run Report). */
   reviewMarksOf?(folder: vscode.WorkspaceFolder): Record<string, FolderReviewMarks>;
+  /** What the editor knows of a folder's tasks beyond the files ("2/3 reviewed"), by kind, then task id. */
+  taskNotesOf?(folder: vscode.WorkspaceFolder): Promise<Record<string, Record<string, string>>>;
+  /** Fires when such notes may have changed (a reviewed mark set or cleared). */
+  readonly onDidChangeTaskNotes?: vscode.Event<void>;
 }
 
 /** Redraw this long after the last change of a state folder. */
@@ -49,6 +53,12 @@ export class GraphPanel extends Disposable {
   /** Fires after each graph was sent to the webview (tests wait on it). */
   readonly onDidLoad = this.loaded.event;
   private drawn: { kind: string; nodes: number; edges: number } | null = null;
+  private notes: Record<string, Record<string, string>> = {};
+
+  /** The task notes last sent, by kind then task id (tests). */
+  get taskNotes(): Readonly<Record<string, Readonly<Record<string, string>>>> {
+    return this.notes;
+  }
 
   /** What the page last reported it drew (null before it drew anything). */
   get rendered(): { kind: string; nodes: number; edges: number } | null {
@@ -67,6 +77,10 @@ export class GraphPanel extends Disposable {
   ) {
     super();
     this.register({ dispose: () => this.close() });
+    const notesChanged = services.onDidChangeTaskNotes;
+    if (notesChanged) {
+      this.register(notesChanged(() => this.panel && this.schedule()));
+    }
   }
 
   /** The views last sent (tests, and the LM tools' "graph" answers). */
@@ -135,9 +149,13 @@ export class GraphPanel extends Disposable {
     this.post({ type: "loading" });
     const t0 = Date.now();
     try {
-      const result = await this.client.views(folder.uri.fsPath, this.services.settingsOf(folder));
+      const [result, taskNotes] = await Promise.all([
+        this.client.views(folder.uri.fsPath, this.services.settingsOf(folder)),
+        this.taskNotesOf(folder),
+      ]);
       if (gen !== this.generation || !this.panel) return;
       this.last = result;
+      this.notes = taskNotes;
       const folders: GraphFolder[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
         uri: f.uri.toString(),
         name: f.name,
@@ -149,6 +167,7 @@ export class GraphPanel extends Disposable {
         views: result.views,
         errors: result.errors,
         tookMs: Date.now() - t0,
+        taskNotes,
       });
       this.flushSelect();
       this.loaded.fire(result);
@@ -157,6 +176,16 @@ export class GraphPanel extends Disposable {
       const message = e instanceof Error ? e.message : String(e);
       this.services.log(`graph: ${message}`);
       this.post({ type: "error", message });
+    }
+  }
+
+  /** The task notes of `folder`; none when they cannot be had (the graph is drawn without them). */
+  private async taskNotesOf(folder: vscode.WorkspaceFolder): Promise<Record<string, Record<string, string>>> {
+    try {
+      return (await this.services.taskNotesOf?.(folder)) ?? {};
+    } catch (e) {
+      this.services.log(`graph: task notes: ${e instanceof Error ? e.message : String(e)}`);
+      return {};
     }
   }
 

@@ -144,4 +144,11 @@ export interface SourceAdapter {
   readonly api?: unknown;
   /** Ends what outlives the extension host's disposables (helper processes). */
   deactivate?(): Promise<void>;
+  /**
+   * What the editor knows of a folder's tasks beyond the files, by task id (AutoDev: "2/3
+   * reviewed" for the tasks with reviewed marks); shown in the plan graph. Absent: none.
+   */
+  taskNotes?(folder: SourceFolder): Promise<Record<string, string>>;
+  /** Fires when {@link taskNotes} may say something else. */
+  readonly onDidChangeTaskNotes?: vscode.Event<void>;
 }

@@ -111,6 +111,10 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     },
     tree,
     status: (all) => autodevStatusPart(all.filter((f): f is AutodevFolder => f instanceof AutodevFolder)),
+    taskNotes: (folder) =>
+      folder instanceof AutodevFolder ? evidence.markTree.notesOfMarked(folder) : Promise.resolve({}),
+    onDidChangeTaskNotes: (listener, thisArg, disposables) =>
+      evidence.marks.onDidChange(() => listener.call(thisArg), undefined, disposables),
     api,
     deactivate: shutdownFileLockHelpers,
   };

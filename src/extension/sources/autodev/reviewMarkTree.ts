@@ -8,7 +8,12 @@
  */
 import * as vscode from "vscode";
 import type { PatchSource } from "../../../core/sources/autodev/evidence/evidenceStore";
-import { markState, reviewCount, type ReviewableDiff } from "../../../core/sources/autodev/evidence/reviewMarks";
+import {
+  markState,
+  parseReviewKey,
+  reviewCount,
+  type ReviewableDiff,
+} from "../../../core/sources/autodev/evidence/reviewMarks";
 import type { TaskEvidence } from "../../../core/sources/autodev/evidence/taskEvidence";
 import { Disposable } from "../../disposable";
 import type { TreeHost } from "../adapterHost";
@@ -18,6 +23,9 @@ import type { AutodevTree } from "./autodevTree";
 import type { EvidenceTarget } from "./evidenceTreeItems";
 import type { EvidenceTreeContributor } from "./evidenceTreeContributor";
 import type { ReviewMarkStore } from "./reviewMarkStore";
+
+/** Most tasks the plan graph gets a reviewed note for (each one's evidence is read). */
+const MAX_NOTED_TASKS = 1000;
 
 /** What a diff of `source` is called in a sentence ("the patch"). */
 export function diffName(source: PatchSource): string {
@@ -87,6 +95,29 @@ export class ReviewMarkTree extends Disposable {
       this.loaded(folder, await this.contributor.taskEvidence(folder, task));
     }
     return this.note(folder, taskId);
+  }
+
+  /**
+   * "2/3 reviewed" of every task of `folder` with at least one mark (at most
+   * {@link MAX_NOTED_TASKS} of them), by task id: a task nobody marked says nothing.
+   */
+  async notesOfMarked(folder: AutodevFolder): Promise<Record<string, string>> {
+    const ids = new Set<string>();
+    for (const key of Object.keys(this.store.of(folder.folder.uri.toString()))) {
+      const k = parseReviewKey(key);
+      if (k && ids.size < MAX_NOTED_TASKS) ids.add(k.taskId);
+    }
+    const out: Record<string, string> = Object.create(null) as Record<string, string>;
+    const tasks = new Map((folder.live?.phases ?? []).flatMap((p) => p.tasks.map((t) => [t.id, t] as const)));
+    for (const id of ids) {
+      const task = tasks.get(id);
+      if (!task) continue;
+      // Through the contributor's cache (file events clear it), so a changed diff is read again.
+      this.loaded(folder, await this.contributor.taskEvidence(folder, task));
+      const note = this.note(folder, id);
+      if (note !== null) out[id] = note;
+    }
+    return out;
   }
 
   /** How many of a task's diffs are reviewed, changed since their mark, of how many; null before its evidence was read. */
