@@ -146,9 +146,16 @@ describe("pinned verified head", function () {
         "no pinned_head_lost problem",
       );
       assert.match(f.pinnedHeadLost!.message, new RegExp(`seq ${pinned.seq}`));
-      assert.match(a.statusBar.text ?? "", /pinned head lost/);
-      const diags = vscode.languages.getDiagnostics(vscode.Uri.file(f.ledgerFile));
-      assert.ok(diags.some((d) => d.severity === vscode.DiagnosticSeverity.Error && /pinned head/.test(d.message)));
+      // The status bar and Problems are updated from the same refresh, each on its own turn.
+      assert.ok(
+        await eventually(() => /pinned head lost/.test(a.statusBar.text ?? ""), 10_000),
+        `status bar never said 'pinned head lost': ${a.statusBar.text}`,
+      );
+      const pinnedDiag = (): boolean =>
+        vscode.languages
+          .getDiagnostics(vscode.Uri.file(f.ledgerFile))
+          .some((d) => d.severity === vscode.DiagnosticSeverity.Error && /pinned head/.test(d.message));
+      assert.ok(await eventually(pinnedDiag, 10_000), "no 'pinned head' error in Problems");
       await vscode.commands.executeCommand("autodev.unpinVerifiedHead", f.folder.uri.toString());
       assert.ok(
         await eventually(() => !(f.problems ?? []).some((p) => p.code === "pinned_head_lost"), 10_000),

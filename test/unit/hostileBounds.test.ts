@@ -4,19 +4,19 @@
  * (a million bad lines, a quadratic YAML key check, 8M tournament entries, sparse files read
  * whole), that were dropped as if absent (a ledger that is a FIFO, a folder, a dangling link or a
  * loop; `.autodev/` or `.agloop/` unreadable) or summarised as zeros. Each runs the real CLI with a
- * 10 s limit and a 600 MB heap (`--max-old-space-size=600`: past it Node dies, and the test fails).
+ * 20 s limit and a 600 MB heap (`--max-old-space-size=600`: past it Node dies, and the test fails).
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CLI_JS, REPO, hostileRoot, listTree, runCliWithin10s, type CliRun } from "../helpers/hostileWorkspace";
+import { CLI_JS, REPO, hostileRoot, listTree, runCliBounded, type CliRun } from "../helpers/hostileWorkspace";
 
 const HEAP = ["--max-old-space-size=600"];
 
 /** `check` (and `sources --json`) on `ws`: exit, output size, no crash. */
 function checkBounded(ws: string, env: NodeJS.ProcessEnv = process.env): CliRun {
-  const r = runCliWithin10s(["check", ws], env, HEAP);
+  const r = runCliBounded(["check", ws], env, HEAP);
   assert.ok(r.out.length + r.err.length < 1 << 20, `check printed ${r.out.length + r.err.length} bytes`);
   assert.doesNotMatch(r.out + r.err, /check_failed|RangeError|Maximum call stack|heap out of memory/);
   return r;
@@ -28,7 +28,7 @@ function problemsUnder(
   prefix: string,
   env: NodeJS.ProcessEnv = process.env,
 ): { code: string; message: string }[] {
-  const r = runCliWithin10s(["check", ws, "--json"], env, HEAP);
+  const r = runCliBounded(["check", ws, "--json"], env, HEAP);
   const doc = JSON.parse(r.out) as { sources: { problems: { file: string; code: string; message: string }[] }[] };
   return doc.sources.flatMap((s) => s.problems).filter((p) => p.file.startsWith(prefix));
 }
@@ -43,7 +43,7 @@ function asNobody(args: string[]): CliRun {
     const out = execFileSync(
       "setpriv",
       ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI_JS, ...args],
-      { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "pipe"] },
+      { encoding: "utf8", timeout: 20_000, stdio: ["ignore", "pipe", "pipe"] },
     );
     return { code: 0, out, err: "" };
   } catch (e) {
@@ -87,7 +87,7 @@ describe("hostile bounds: many problems, bad lines, sparse files (items 1, 2, 10
       const state2 = problemsUnder(h.ws, ".agloop/state.json");
       assert.ok(state2.length > 100 && state2.length <= 220, `${state2.length} state problems listed`);
       assert.ok(state2.some((p) => /more (like this|schema issues)/.test(p.message)));
-      const s = runCliWithin10s(["sources", h.ws, "--json"], process.env, HEAP);
+      const s = runCliBounded(["sources", h.ws, "--json"], process.env, HEAP);
       assert.ok(s.out.length < 256 << 10, `sources --json printed ${s.out.length} bytes for 40,000 empty tasks`);
       assert.match(s.out, /"tasks_total": 40000/);
     } finally {
@@ -155,7 +155,7 @@ describe("hostile bounds: many problems, bad lines, sparse files (items 1, 2, 10
       const r = checkBounded(h.ws);
       assert.match(r.out, /history\.json has 1990000 entries; only the first 200 were read/);
       assert.match(r.out, /plan-b\/history\.json is \d+ bytes, over the 4194304-byte limit/);
-      const t = runCliWithin10s(["tournaments", h.ws, "--json"], process.env, HEAP);
+      const t = runCliBounded(["tournaments", h.ws, "--json"], process.env, HEAP);
       assert.ok(t.out.length < 1 << 20, `tournaments --json printed ${t.out.length} bytes`);
     } finally {
       h.cleanup();
@@ -183,12 +183,12 @@ describe("hostile bounds: many problems, bad lines, sparse files (items 1, 2, 10
         fs.writeFileSync(path.join(pass, "result.json"), "");
         fs.truncateSync(path.join(pass, "result.json"), 16 * 2 ** 20);
       }
-      const r = checkBounded(h.ws); // within 10 s: nothing sparse is read whole
+      const r = checkBounded(h.ws); // within 20 s: nothing sparse is read whole
       const unusable = r.out
         .split("\n")
         .filter((l) => /pre-compact-2099\d+-000000\.json(:\d+)?: warning invalid_checkpoint/.test(l)).length;
       assert.equal(unusable, 20, "only the 20 newest checkpoints are read (each reported as unusable)");
-      const s = runCliWithin10s(["sources", h.ws, "--json"], process.env, HEAP);
+      const s = runCliBounded(["sources", h.ws, "--json"], process.env, HEAP);
       const es = (JSON.parse(s.out) as Record<string, unknown>[]).find((d) => d.kind === "engine_state")!;
       assert.equal(es.head_revision, null, "HEAD cannot be resolved from an 8 GiB packed-refs");
     } finally {
@@ -217,7 +217,7 @@ describe("hostile: a present source that cannot be read is never ok (items 3, 11
         assert.equal(r.code, 1, r.out);
         assert.match(r.out, /^autodev \.autodev: BROKEN/m);
         assert.match(r.out, why);
-        const s = runCliWithin10s(["sources", h.ws, "--json"]);
+        const s = runCliBounded(["sources", h.ws, "--json"]);
         assert.equal(s.code, 1, s.out);
         assert.match(s.out, /"kind": "autodev"[\s\S]*"error"/);
       } finally {
@@ -269,7 +269,7 @@ describe("hostile: a present source that cannot be read is never ok (items 3, 11
       agloopInto(h.ws);
       fs.rmSync(path.join(h.ws, ".agloop/log.json"));
       fs.mkdirSync(path.join(h.ws, ".agloop/log.json"));
-      const s = runCliWithin10s(["sources", h.ws, "--json"]);
+      const s = runCliBounded(["sources", h.ws, "--json"]);
       assert.equal(s.code, 1, s.out);
       const doc = JSON.parse(s.out) as Record<string, unknown>[];
       const es = doc.find((d) => d.kind === "engine_state")!;
@@ -294,9 +294,9 @@ describe("hostile: a present source that cannot be read is never ok (items 3, 11
         incumbent_hash_after: "a",
       };
       fs.writeFileSync(t.at("tournaments/plan-x/history.json"), JSON.stringify([pass]));
-      const text = runCliWithin10s(["tournaments", t.ws]);
+      const text = runCliBounded(["tournaments", t.ws]);
       assert.match(text.out, /__proto__ 7/);
-      const json = runCliWithin10s(["tournaments", t.ws, "--json"]);
+      const json = runCliBounded(["tournaments", t.ws, "--json"]);
       assert.match(json.out, /"__proto__": 7/);
     } finally {
       t.cleanup();

@@ -16,7 +16,7 @@ import {
   REPO,
   hostileRoot,
   listTree,
-  runCliWithin10s,
+  runCliBounded,
   withCpuBurners,
   type HostileRoot,
 } from "../helpers/hostileWorkspace";
@@ -277,7 +277,7 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
         state,
         `${valid.slice(0, -1)},"compaction_context":{"pending_decision":${"[".repeat(10000)}${"]".repeat(10000)}}}`,
       );
-      const r = runCliWithin10s(["check", h.ws]);
+      const r = runCliBounded(["check", h.ws]);
       assert.doesNotMatch(r.out + r.err, /check_failed|RangeError|Maximum call stack/);
       assert.ok((await agloopSource.tree(loc)).length > 0);
     } finally {
@@ -296,10 +296,10 @@ describe("hostile: the lock probe says 'cannot tell' (item 12)", () => {
       try {
         fs.rmSync(h.at(".lock"), { force: true });
         make(h.at(".lock"));
-        const r = runCliWithin10s(["status", h.ws]);
+        const r = runCliBounded(["status", h.ws]);
         assert.match(r.out, /Cannot tell whether AutoDev is running/);
         assert.doesNotMatch(r.out, /AutoDev is not running/);
-        const j = JSON.parse(runCliWithin10s(["status", h.ws, "--json"]).out) as { running: unknown };
+        const j = JSON.parse(runCliBounded(["status", h.ws, "--json"]).out) as { running: unknown };
         assert.equal(j.running, null);
       } finally {
         h.cleanup();
