@@ -20,7 +20,12 @@ export interface EditorResult {
   readonly activation: { wallMs: number; hostMs: number; activateMs?: number };
   readonly firstVerifyMs: number;
   readonly rssMB: number;
+  /** From the writer's atomic replace (when a reader can first see the append) to the tree and Problems showing it. */
   readonly appends: Record<string, { n: number; p50: number; p95: number }>;
+  /** The same from the new ledger's last write (its mtime; absent in results of older runs). */
+  readonly appendsFromWrite?: Record<string, { n: number; p50: number; p95: number }>;
+  /** From the replace, with every folder told after the debounce spell only (as before; absent in older runs). */
+  readonly appendsAfterSpell?: Record<string, { n: number; p50: number; p95: number }>;
   readonly vscode: string;
   readonly node: string;
   readonly ledgerBytes: Record<string, number>;

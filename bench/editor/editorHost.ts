@@ -12,9 +12,15 @@
  *    (AutoDev at 1 MB and 100 MB, agloop, engine_state);
  * 3. N external appends to each ledger, each by Python (AutoDev's own writer
  *    when its source is given: lock, copy, append, fsync, os.replace), and the
- *    time from the new ledger's last write to the tree (an event, the task's
- *    new status in the data it renders) and Problems (the new FSM warning at
- *    the new line) both showing it.
+ *    time until the tree (an event, the task's new status in the data it
+ *    renders) and Problems (the new FSM warning at the new line) both show it:
+ *    from the writer's atomic replace (when a reader can first see the new
+ *    ledger), and from the new ledger's last write (its mtime: before the
+ *    writer's fsync of the whole copy and its replace). The host polls while
+ *    Python runs, so the figure does not wait for the interpreter to exit.
+ *    Appends alternate (A B B A …) between folders hearing of the first change
+ *    at once (the default) and after `autodev.debounceMs` only (as before
+ *    issue 24), so both are timed side by side in one host.
  * Writes the figures as JSON to AUTODEV_EDITOR_BENCH_OUT.
  */
 import * as fs from "node:fs";
@@ -35,15 +41,23 @@ function unstage(folder: string): void {
   fs.rmdirSync(staged);
 }
 
-/** Runs the Python append; resolves with when the ledger was last written and the new seq. */
-function pythonAppend(cwd: string, taskId: string, status: string): Promise<{ writtenAtMs: number; seq: number }> {
+/** Runs the Python append; resolves with when the ledger was last written and replaced, and the new seq. */
+function pythonAppend(
+  cwd: string,
+  taskId: string,
+  status: string,
+): Promise<{ writtenAtMs: number; replacedAtMs: number; seq: number }> {
   const python = process.env.AUTODEV_PYTHON ?? "python3";
   const env = { ...process.env, ...(process.env.AUTODEV_PY_SRC ? { PYTHONPATH: process.env.AUTODEV_PY_SRC } : {}) };
   return new Promise((resolve, reject) =>
     execFile(python, [APPEND_PY, cwd, taskId, status], { env }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`python append failed: ${stderr || err.message}`));
-      const out = JSON.parse(stdout.trim().split("\n").pop()!) as { written_at_ms: number; seq: number };
-      resolve({ writtenAtMs: out.written_at_ms, seq: out.seq });
+      const out = JSON.parse(stdout.trim().split("\n").pop()!) as {
+        written_at_ms: number;
+        replaced_at_ms: number;
+        seq: number;
+      };
+      resolve({ writtenAtMs: out.written_at_ms, replacedAtMs: out.replaced_at_ms, seq: out.seq });
     }),
   );
 }
@@ -95,38 +109,58 @@ export async function run(): Promise<void> {
 
   let treeEvents = 0;
   const sub = api.tree.onDidChangeTreeData(() => treeEvents++);
-  const latencies: Record<string, number[]> = {};
+  // Side by side in one host: appends alternate (A B B A …) between the folders hearing of the first
+  // change at once (readsAtOnce, the default) and after the debounce spell only (as before).
+  const modes = ["atOnce", "afterSpell"] as const;
+  const times = Object.fromEntries(modes.map((m) => [m, { replace: {}, write: {} }])) as Record<
+    (typeof modes)[number],
+    { replace: Record<string, number[]>; write: Record<string, number[]> }
+  >;
   for (const folder of autodev.folders.folders) {
     const name = path.basename(folder.cwd);
     const task = folder.plan!.phases[0].tasks[0].id;
     const uri = vscode.Uri.file(folder.ledgerFile);
-    const list: number[] = [];
+    for (const m of modes) {
+      times[m].replace[name] = [];
+      times[m].write[name] = [];
+    }
     for (let i = 0; i < appends; i++) {
+      const mode = i % 4 === 0 || i % 4 === 3 ? "atOnce" : "afterSpell";
+      api.folders.readsAtOnce = mode === "atOnce";
       const status = i % 2 === 0 ? "pending" : "complete"; // never an FSM edge from the other: a warning each time
       const events = treeEvents;
-      const { writtenAtMs, seq } = await pythonAppend(folder.cwd, task, status);
-      await until(
-        () => {
-          const t = folder.plan?.phases[0].tasks[0];
-          const problems = vscode.languages.getDiagnostics(uri);
-          return (
-            treeEvents > events &&
-            folder.entries === seq &&
-            t?.status === status &&
-            problems.some((d) => d.range.start.line === seq - 1 && /state machine/.test(d.message))
-          );
-        },
-        60_000,
-        `append ${seq} of ${name} in the tree and Problems`,
-      );
-      list.push(Date.now() - writtenAtMs);
+      const seq = folder.entries + 1; // nothing else writes this ledger
+      const shown = (async () => {
+        await until(
+          () => {
+            const t = folder.plan?.phases[0].tasks[0];
+            const problems = vscode.languages.getDiagnostics(uri);
+            return (
+              treeEvents > events &&
+              folder.entries === seq &&
+              t?.status === status &&
+              problems.some((d) => d.range.start.line === seq - 1 && /state machine/.test(d.message))
+            );
+          },
+          60_000,
+          `append ${seq} of ${name} in the tree and Problems`,
+        );
+        return Date.now();
+      })();
+      const written = await pythonAppend(folder.cwd, task, status);
+      if (written.seq !== seq) throw new Error(`append to ${name} wrote seq ${written.seq}, expected ${seq}`);
+      const shownAt = await shown;
+      times[mode].replace[name].push(shownAt - written.replacedAtMs);
+      times[mode].write[name].push(shownAt - written.writtenAtMs);
       await sleep(300);
     }
-    latencies[name] = list;
   }
+  api.folders.readsAtOnce = true;
   sub.dispose();
-  result.appends = Object.fromEntries(
-    Object.entries(latencies).map(([k, v]) => [k, { n: v.length, p50: pct(v, 50), p95: pct(v, 95), all: v }]),
-  );
+  const stats = (v: number[]) => ({ n: v.length, p50: pct(v, 50), p95: pct(v, 95), all: v });
+  const table = (r: Record<string, number[]>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, stats(v)]));
+  result.appends = table(times.atOnce.replace);
+  result.appendsFromWrite = table(times.atOnce.write);
+  result.appendsAfterSpell = table(times.afterSpell.replace);
   fs.writeFileSync(out, JSON.stringify(result, null, 2));
 }

@@ -8,7 +8,8 @@ line's seq and self_hash, hash ``json.dumps(entry, sort_keys=True)``).
 
 usage: python3 python_append.py WORKSPACE TASK_ID STATUS
 Prints one JSON object: {"written_at_ms": <the new ledger's mtime, epoch ms: its last write, before
-fsync and os.replace>, "seq": N, "writer": "autodev"|"stdlib"}
+fsync and os.replace>, "replaced_at_ms": <epoch ms right after the writer's os.replace returned: when
+readers can first see the new ledger>, "seq": N, "writer": "autodev"|"stdlib"}
 """
 import asyncio
 import datetime
@@ -18,7 +19,11 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+
+REPLACED_AT_MS = 0.0
 
 
 def stdlib_append(cwd: Path, payload: dict) -> int:
@@ -49,6 +54,8 @@ def stdlib_append(cwd: Path, payload: dict) -> int:
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, ledger)
+        global REPLACED_AT_MS
+        REPLACED_AT_MS = time.time_ns() / 1e6
         return entry["seq"]
 
 
@@ -63,12 +70,15 @@ def main():
     else:
 
         async def go():
+            global REPLACED_AT_MS
             async with plan_lock(cwd):
-                return await append_entry(cwd, op="update_task_status", payload=payload, session_id="sess-editor-bench")
+                entry = await append_entry(cwd, op="update_task_status", payload=payload, session_id="sess-editor-bench")
+                REPLACED_AT_MS = time.time_ns() / 1e6  # append_entry returns right after its os.replace
+                return entry
 
         seq, writer = asyncio.run(go()).seq, "autodev"
     written = os.stat(cwd / ".autodev" / "plan-ledger.jsonl").st_mtime_ns / 1e6
-    print(json.dumps({"written_at_ms": written, "seq": seq, "writer": writer}))
+    print(json.dumps({"written_at_ms": written, "replaced_at_ms": REPLACED_AT_MS, "seq": seq, "writer": writer}))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
  * printed); a ledger cut back to an earlier head reads "history rewritten" in the status bar, on
  * the tree's root and in Problems, restoring the identical file clears all three, and accepting
  * asks first, saying what is accepted; Verify's message counts what Problems lists and never
- * reads "0.0 s".
+ * reads "0.0 s"; a ledger line without its newline written just now (an append in place, half
+ * done) is not shown as an error at once, and shows as one once nobody finished it.
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -124,6 +125,29 @@ describe("live checks and one state everywhere", function () {
     }
     await timed(() => f.entries === lines.length, "the ledger did not come back");
     assert.equal(f.rewriteFinding, null);
+  });
+
+  it("a ledger line still without its newline is no error while just written; left cut off, it is one", async () => {
+    const original = fs.readFileSync(f.ledgerFile);
+    const tails = () => (f.report?.errors ?? []).filter((e) => e.kind === "truncated_tail").length;
+    assert.equal(tails(), 0, "no cut-off line to begin with");
+    try {
+      fs.appendFileSync(f.ledgerFile, '{"seq": 99999, "op": "update_task_status", "payl'); // an append in place, half done
+      await f.refreshLedger(); // a live refresh just after the write (the watcher's comes at once too)
+      assert.equal(tails(), 0, "half an append showed as a cut-off line");
+      assert.ok(!codes(f.ledgerFile).includes("truncated_tail"), "Problems showed half an append as an error");
+      // Nobody finishes it: once the grace is over the same bytes are the error they are, with no new event.
+      await timed(
+        () => tails() === 1 && codes(f.ledgerFile).includes("truncated_tail"),
+        "the cut-off line never showed",
+      );
+    } finally {
+      fs.writeFileSync(f.ledgerFile, original);
+    }
+    await timed(
+      () => tails() === 0 && !codes(f.ledgerFile).includes("truncated_tail"),
+      "the restored ledger kept the error",
+    );
   });
 
   it("Verify's message counts what Problems lists for the folder and says milliseconds, not 0.0 s", async () => {

@@ -80,6 +80,13 @@ export interface SourceFolder extends vscode.Disposable {
   readonly onDidChange: vscode.Event<void>;
   /** Detection found it again (the state folder or its settings may have changed). */
   redetected(detected: DetectedSource, settings: SourceSettings): void;
+  /**
+   * True when its writer replaces files atomically and the folder itself holds back what may be
+   * half written (AutoDev: a ledger line without its newline): the first change after a quiet
+   * spell is then passed on at once, the rest at the spell's end. Absent: after the spell only
+   * (agloop's hooks truncate state.json and write it again; a read between the two would be an error).
+   */
+  readonly readsAtOnce?: boolean;
   /** Files it watches changed (already debounced); `uris` lists them. */
   filesChanged(uris: readonly vscode.Uri[]): void;
   /** Reads everything again (the Refresh command). */

@@ -3,7 +3,10 @@
  * worker (with each source's settings read at that folder's scope), one {@link SourceFolder} per
  * (folder, source) made by the source's adapter, the watching of every source through the one
  * {@link StateWatcher}, one debounce (`autodev.debounceMs`) per source and one per folder's
- * re-detection, and the context keys `autodev.hasState` and `autodev.has.<kind>`.
+ * re-detection, and the context keys `autodev.hasState` and `autodev.has.<kind>`. A folder that
+ * `readsAtOnce` (its writer replaces files atomically: an agent's write is mostly one replace) is
+ * told of the first change after a quiet spell at once, so the editor shows it without waiting,
+ * and once more after the spell's last change; any other folder after the spell only.
  *
  * A source's watched files changing calls its `filesChanged`; a file of a detect glob appearing or
  * going, a watched file deleted, a folder added, the workspace trusted or a source's setting
@@ -24,9 +27,12 @@ export class StateFolders extends Disposable {
   private readonly byKeys = new Map<string, SourceFolder>();
   private readonly sourceWatches = new Map<string, vscode.Disposable[]>();
   private readonly detectWatches = new Map<string, vscode.Disposable[]>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Debounces in progress: the timer that ends the spell, and whether a call since its start still has to run. */
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; trailing: boolean }>();
   private readonly changedUris = new Map<string, vscode.Uri[]>();
   private syncing: Promise<void> = Promise.resolve();
+  /** False: every folder hears of changes after the spell only (the editor bench times both ways in one run). */
+  readsAtOnce = true;
   private readonly changed = this.register(new vscode.EventEmitter<SourceFolder | undefined>());
   /** Fires with the source that changed (undefined: the set of sources changed). */
   readonly onDidChange = this.changed.event;
@@ -174,11 +180,16 @@ export class StateFolders extends Disposable {
       const list = this.changedUris.get(folder.key) ?? [];
       if (!list.some((u) => u.toString() === uri.toString())) list.push(uri);
       this.changedUris.set(folder.key, list);
-      this.debounce(folder.key, folder.folder, () => {
-        const uris = this.changedUris.get(folder.key) ?? [];
-        this.changedUris.delete(folder.key);
-        if (this.byKeys.get(folder.key) === folder) folder.filesChanged(uris);
-      });
+      this.debounce(
+        folder.key,
+        folder.folder,
+        () => {
+          const uris = this.changedUris.get(folder.key) ?? [];
+          this.changedUris.delete(folder.key);
+          if (this.byKeys.get(folder.key) === folder) folder.filesChanged(uris);
+        },
+        this.readsAtOnce && folder.readsAtOnce === true,
+      );
       // A deleted file may be the state folder going away: detection decides.
       if (kind === "delete") {
         this.debounce(`detect|${folder.folder.uri.toString()}`, folder.folder, () => void this.sync());
@@ -193,21 +204,27 @@ export class StateFolders extends Disposable {
   private unwatch(key: string): void {
     this.sourceWatches.get(key)?.forEach((d) => d.dispose());
     this.sourceWatches.delete(key);
-    clearTimeout(this.timers.get(key));
+    clearTimeout(this.timers.get(key)?.timer);
     this.timers.delete(key);
     this.changedUris.delete(key);
   }
 
-  /** The one debounce: `run` once `autodev.debounceMs` (of `wf`) after the last call with `key`. */
-  private debounce(key: string, wf: vscode.WorkspaceFolder, run: () => void): void {
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        if (!this.isDisposed) run();
-      }, this.settings.debounceMs(wf)),
-    );
+  /**
+   * The one debounce: `run` once `autodev.debounceMs` (of `wf`) after the last call with `key`.
+   * `leading`: the first call after a quiet spell runs at once, and `run` runs again at the spell's
+   * end only when more calls came in it.
+   */
+  private debounce(key: string, wf: vscode.WorkspaceFolder, run: () => void, leading = false): void {
+    const spell = this.timers.get(key);
+    clearTimeout(spell?.timer);
+    const runNow = leading && spell === undefined;
+    const timer = setTimeout(() => {
+      const ended = this.timers.get(key);
+      this.timers.delete(key);
+      if (ended?.trailing && !this.isDisposed) run();
+    }, this.settings.debounceMs(wf));
+    this.timers.set(key, { timer, trailing: !runNow });
+    if (runNow) run();
   }
 
   private updateContextKeys(): void {
@@ -220,7 +237,7 @@ export class StateFolders extends Disposable {
 
   override dispose(): void {
     for (const key of [...this.sourceWatches.keys()]) this.unwatch(key);
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) clearTimeout(t.timer);
     for (const subs of this.detectWatches.values()) subs.forEach((d) => d.dispose());
     this.detectWatches.clear();
     for (const s of this.byKeys.values()) s.dispose();

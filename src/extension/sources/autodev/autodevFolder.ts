@@ -25,6 +25,7 @@ import { HistoryWarnings, autodevProblems } from "./autodevProblems";
 import { autodevRequest } from "./autodevRequest";
 import { AutodevFolderBase, FolderServices } from "./autodevFolderBase";
 import { linkRefusal } from "./linkRefusal";
+import { tailHoldMs } from "./tailHold";
 import type { TaskChange } from "../../../core/sources/autodev/worker/autodevRequests";
 import { ConfirmAsk, modalAsk } from "../../confirm";
 import {
@@ -70,6 +71,9 @@ export class AutodevFolder extends AutodevFolderBase {
   private again = false;
   private resumeTried = false;
   private backgroundVerify: ReturnType<typeof setTimeout> | undefined;
+  /** A live refresh held back because the ledger's last line may still be being written (tailHold.ts). */
+  private tailHeld = false;
+  private tailRecheck: ReturnType<typeof setTimeout> | undefined;
   private lastError: string | null = null;
   /** Set when the folder must not be read (a link out of the workspace in an untrusted workspace). */
   private refusal: string | null = null;
@@ -107,6 +111,7 @@ export class AutodevFolder extends AutodevFolderBase {
       ),
     );
     this.register({ dispose: () => clearTimeout(this.backgroundVerify) });
+    this.register({ dispose: () => clearTimeout(this.tailRecheck) });
   }
 
   /** The phase contract of the current step (null before it was read, or on a broken ledger). */
@@ -315,12 +320,21 @@ export class AutodevFolder extends AutodevFolderBase {
       const record = this.resumeTried ? undefined : this.services.memento.get<unknown>(this.recordKey());
       this.resumeTried = true;
       const r = await autodevRequest(this.services.worker, this.cwd, { type: "refresh", record });
-      if (r.update.mode === "none" && this.lastReport) {
+      // A last line without its newline, written just now, may be an append in progress (tailHold.ts).
+      const hold = await tailHoldMs(r.report, this.ledgerFile);
+      if (hold !== null) {
+        this.tailHeld = true;
+        clearTimeout(this.tailRecheck);
+        this.tailRecheck = setTimeout(() => void this.refreshLedger(), hold + 20);
+        return r;
+      }
+      if (r.update.mode === "none" && this.lastReport && !this.tailHeld) {
         // The ledger did not change, but what the history checks and the contract read besides it may have.
         this.history.schedule();
         this.contractReader.schedule();
         return r;
       }
+      this.tailHeld = false;
       await this.apply(r);
       if (r.update.mode === "resumed") this.scheduleBackgroundVerify();
       return r;

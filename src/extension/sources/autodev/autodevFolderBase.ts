@@ -29,6 +29,8 @@ export interface FolderServices {
 
 /** The parts of an AutoDev folder that are not about its ledger. */
 export abstract class AutodevFolderBase extends SourceFolderBase {
+  /** Python AutoDev writes by atomic replace; a ledger line without its newline is held back (tailHold.ts). */
+  readonly readsAtOnce = true;
   private readonly ledgerEmitter = this.register(new vscode.EventEmitter<void>());
   /** Fires after the plan, the report, the entries or the time travel changed. */
   readonly onDidChangeLedger = this.ledgerEmitter.event;
