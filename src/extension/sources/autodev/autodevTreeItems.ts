@@ -188,7 +188,7 @@ function taskItem(node: Extract<AutodevNode, { kind: "task" }>, note: string | n
   const t = node.task;
   const status = String(t.status);
   // At a 300 px sidebar only the start of a row shows: the id as the label, then status, retries and
-  // the escalation mark, then the title (in full in the tooltip).
+  // the escalation mark, then the title (in full in the tooltip), then the reviewed count.
   const item = new vscode.TreeItem(t.id, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
   const retries = Number(t.retry_count);
@@ -196,9 +196,8 @@ function taskItem(node: Extract<AutodevNode, { kind: "task" }>, note: string | n
     statusLabel(status),
     retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "",
     t.escalated ? "⚑" : "",
-    note ?? "",
   ].filter(Boolean);
-  item.description = [...state, t.title].join(" · ");
+  item.description = [...state, t.title, note ?? ""].filter(Boolean).join(" · ");
   const spoken = [
     statusLabel(status),
     retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "",
