@@ -8,8 +8,9 @@
 // (test/fixtures/hostile) and of test/fixtures/agloop-clean (its timeline: timeline-ui-agloop.mjs). Checks: the timeline opens from the command palette and rows appear; a
 // filter works; a click selects (details load) and "Show plan as of" time-travels the Plan tree;
 // keyboard navigation; back to live; live appends arrive; the hostile fixture is inert (no dialog,
-// no window marker, no element it could have injected, CSP intact). Screenshots in light, dark
-// and high-contrast themes go to test-artifacts/timeline-*.png.
+// no window marker, no element it could have injected, CSP intact); the layout at 1400 px and in
+// the sidebar (timeline-ui-layout.mjs). Screenshots in light, dark and high-contrast themes go to
+// test-artifacts/timeline-*.png.
 // Env: AUTODEV_TIMELINE_BIG=N also opens a generated N-entry ledger and reports open time and
 // scrolling (frame times, blank rows); AUTODEV_TIMELINE_ONLY_BIG=1 skips the fixture session;
 // AUTODEV_TIMELINE_KEEP=1 keeps the temporary folder. CHROMIUM as for the harness.
@@ -20,6 +21,7 @@ import { join } from "node:path";
 import { launchBrowser } from "./browser.mjs";
 import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
 import { checkAgloopTimeline } from "./timeline-ui-agloop.mjs";
+import { checkPanelLayout, checkSidebarLayout } from "./timeline-ui-layout.mjs";
 import {
   appendLedgerEntry,
   generateBigLedger,
@@ -254,15 +256,16 @@ async function fixtureSession(work) {
 
     // The same timeline as a view in the AutoDev sidebar, beside the Plan tree (narrow layout).
     await page.locator(".sidebar .pane-header", { hasText: "Timeline" }).first().click();
-    const side = await waitFor(async () => {
+    let side = null;
+    await waitFor(async () => {
       for (const f of page.frames()) {
-        if (f !== frame && (await f.$("#timeline-root .tl-row.entry:not([hidden])").catch(() => null))) return true;
+        if (f !== frame && (await f.$("#timeline-root .tl-row.entry:not([hidden])").catch(() => null))) side = f;
       }
-      return false;
+      return side !== null;
     }, 30_000);
-    check("the sidebar Timeline view shows rows", side);
+    check("the sidebar Timeline view shows rows", side !== null);
     await page.waitForTimeout(800);
-    await page.screenshot({ path: join(ARTIFACTS, "timeline-sidebar-dark.png") });
+    if (side) await checkSidebarLayout({ page, side, check, artifacts: ARTIFACTS });
     await page.locator(".sidebar .pane-header", { hasText: "Timeline" }).first().click();
 
     // A task filter names a task of this folder's ledger: switching folders drops it (it would hide every entry there).
@@ -333,6 +336,7 @@ async function fixtureSession(work) {
       inert.csp,
     );
     await checkAgloopTimeline({ page, frame, check, artifacts: ARTIFACTS, label: "loop · agloop", dir: loop });
+    await checkPanelLayout({ page, frame, check, artifacts: ARTIFACTS });
   });
 }
 

@@ -18,6 +18,7 @@ import type {
   WebviewToHost,
 } from "../src/protocolTimeline";
 import { DetailsPane } from "./detailsPane";
+import { DetailsSplit } from "./detailsSplit";
 import { h } from "./dom";
 import { FilterBar, ViewOptions } from "./filterBar";
 import { HostBridge } from "./hostBridge";
@@ -32,6 +33,8 @@ export interface SavedState {
   readonly selectedRowId: number | null;
   readonly anchorRowId: number | null;
   readonly anchorOffset: number;
+  /** The details pane's width the user dragged to (null: the default). */
+  readonly detailsWidth?: number | null;
 }
 
 /** Defaults; the host warms the worker with the same query (src/extension/timelineController.ts warmUp). */
@@ -64,6 +67,7 @@ export class TimelineApp {
   private readonly bar: FilterBar;
   private readonly details: DetailsPane;
   private readonly banner: StatusBanner;
+  private readonly split: DetailsSplit;
   private readonly overlay = h("div", { cls: "tl-overlay", text: l10n.t("Loading the ledger…") });
   private readonly timeZone = safeTimeZone();
   private sourceKey: string | null = null;
@@ -123,7 +127,11 @@ export class TimelineApp {
       jumpTo: (rowId) => this.jump(rowId),
     });
     const listWrap = h("div", { cls: "tl-listwrap" }, [this.pager.list.el, this.pager.newPill, this.overlay]);
-    root.append(this.bar.el, this.banner.el, h("div", { cls: "tl-main" }, [listWrap, this.details.el]));
+    this.split = new DetailsSplit(listWrap, this.details.el, saved.detailsWidth ?? null, {
+      resized: () => this.save(),
+      closed: () => this.pager.list.el.focus(),
+    });
+    root.append(this.bar.el, this.banner.el, this.split.el);
     this.bridge.listen((m) => this.receive(m));
     window.setInterval(() => this.pager.list.render(), 30_000);
     this.bridge.post({ type: "ready", sourceKey: saved.sourceKey ?? null });
@@ -285,6 +293,7 @@ export class TimelineApp {
     this.selectedRowId = row.rowId;
     this.save();
     this.pager.list.render();
+    this.split.show();
     this.details.loading(detailsRowId);
     clearTimeout(this.detailsTimer);
     this.detailsTimer = window.setTimeout(() => {
@@ -320,6 +329,7 @@ export class TimelineApp {
     clearTimeout(this.detailsTimer);
     this.detailsRequest = -1;
     this.details.empty(noSelection());
+    this.split.hide();
     if (key === null) return this.showOverlay(l10n.t("No workspace folder has state with a timeline."));
     this.showOverlay(l10n.t("Loading…"));
     this.bridge.post({ type: "setSource", sourceKey: key });
@@ -339,6 +349,7 @@ export class TimelineApp {
       selectedRowId: this.selectedRowId,
       anchorRowId: a?.rowId ?? null,
       anchorOffset: a?.offset ?? 0,
+      detailsWidth: this.split.paneWidth,
     });
   }
 
