@@ -121,6 +121,12 @@ describe("autodev knowledge (swarm, hive, rejected)", function () {
       [3, 4, 5],
     );
     assert.ok(!JSON.stringify(k.skipped).includes("s3cr3t"), "line content is never echoed");
+    // What AutoDev 0.1.1's next KnowledgeStore.record does (run on such files): it rewrites the
+    // swarm file from the readable objects, and fails on an object that is not a KnowledgeEntry.
+    const [corrupt, array, invalid] = k.skipped.map((s) => s.reason);
+    assert.match(corrupt, /^corrupt JSON .*; AutoDev's next recorded lesson rewrites the file without this line$/);
+    assert.match(array, /^not a JSON object; AutoDev's next recorded lesson rewrites the file without this line$/);
+    assert.match(invalid, /; no new lesson is kept while it is here: AutoDev's KnowledgeStore\.record validates/);
   });
 
   it("does not read the hive when config disables it, and refuses a hive path that is not a .jsonl regular file", async () => {

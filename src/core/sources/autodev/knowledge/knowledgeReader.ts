@@ -83,6 +83,25 @@ export function rankLesson(e: { confidence: number; timestamp: string; applied_c
 // eslint-disable-next-line no-control-regex -- these are exactly the breaks Python splits on
 const PY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
+/**
+ * What AutoDev's next lesson does about a skipped line of the swarm file (checked by running
+ * AutoDev 0.1.1's `KnowledgeStore.record` on such files): `record` rewrites the file from
+ * `_read_jsonl`'s objects, so an unreadable line is dropped; it validates every object as a
+ * `KnowledgeEntry`, so an invalid one makes every record fail (`execute` logs
+ * `knowledge_record_failed` and goes on).
+ */
+interface NextRecordEffect {
+  readonly unreadable: string;
+  readonly invalid: string;
+}
+
+/** {@link NextRecordEffect} of `.autodev/knowledge.jsonl` (the other files are not rewritten by `record`). */
+const SWARM_NEXT_RECORD: NextRecordEffect = {
+  unreadable: "AutoDev's next recorded lesson rewrites the file without this line",
+  invalid:
+    "no new lesson is kept while it is here: AutoDev's KnowledgeStore.record validates every line and fails on this one (fix or remove the line)",
+};
+
 /** `_read_jsonl` + model validation: the valid rows (with their 1-based line), skipped lines reported. */
 function parseJsonl<T>(
   text: string,
@@ -90,7 +109,10 @@ function parseJsonl<T>(
   schema: z.ZodType<T>,
   skipped: SkippedLine[],
   required: readonly string[] = [],
+  nextRecord: NextRecordEffect | null = null,
 ): Array<T & { line: number }> {
+  const unreadable = (reason: string): string => (nextRecord ? `${reason}; ${nextRecord.unreadable}` : reason);
+  const invalid = (reason: string): string => (nextRecord ? `${reason}; ${nextRecord.invalid}` : reason);
   const out: Array<T & { line: number }> = [];
   let listed = 0;
   let more = 0;
@@ -109,11 +131,11 @@ function parseJsonl<T>(
     try {
       v = pyToPlain(parsePyJson(s));
     } catch (e) {
-      skip(i + 1, () => (e instanceof PyJsonError ? `corrupt JSON (${e.msg})` : "corrupt JSON"));
+      skip(i + 1, () => unreadable(e instanceof PyJsonError ? `corrupt JSON (${e.msg})` : "corrupt JSON"));
       continue;
     }
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
-      skip(i + 1, () => "not a JSON object");
+      skip(i + 1, () => unreadable("not a JSON object"));
       continue;
     }
     // Past the listing cap a line missing a required key is counted without building zod's issues (the costly part).
@@ -123,7 +145,7 @@ function parseJsonl<T>(
     }
     const r = schema.safeParse(v);
     if (r.success) out.push({ ...r.data, line: i + 1 });
-    else skip(i + 1, () => zodToPathErrors(r.error).map(formatPathError).join("; "));
+    else skip(i + 1, () => invalid(zodToPathErrors(r.error).map(formatPathError).join("; ")));
   }
   if (more > 0) {
     skipped.push({
@@ -176,6 +198,7 @@ export async function readKnowledge(
     KnowledgeEntrySchema,
     skipped,
     REQUIRED_KEYS,
+    SWARM_NEXT_RECORD,
   );
   const rejected = parseJsonl(
     textOf(await readWorkspaceStateFile(cwd, rejectedRel, MAX_KNOWLEDGE_BYTES), errors),
