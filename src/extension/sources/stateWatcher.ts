@@ -4,9 +4,27 @@
  * sources ask for it (AutoDev's `.autodev/**` serves its detection and its refresh), created,
  * changed and deleted events all count (Python replaces the ledger by rename on every append),
  * and writers' temporary `*.tmp` files are ignored. Debouncing is the folder registry's.
+ *
+ * A file watched by name (`.git/HEAD`, a branch's ref, engine_state's manifest) is also looked at
+ * every few seconds (one `lstat`, never a read): when the OS watcher missed a change (seen under
+ * load, on network and container mounts), the listeners hear of it then, once.
  */
+import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { Disposable } from "../disposable";
+
+/** How often files watched by name are looked at for a change no event announced. */
+const MISSED_EVENT_POLL_MS = 5000;
+
+/** What the file looks like now: inode, size, mtime; "absent" when it is not there. */
+async function signature(file: string): Promise<string> {
+  try {
+    const st = await fs.promises.lstat(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return "absent";
+  }
+}
 
 /** What happened to a file. */
 export type FileEventKind = "create" | "change" | "delete";
@@ -32,11 +50,24 @@ interface Shared {
   readonly watcher: vscode.FileSystemWatcher;
   readonly listeners: Set<FileEventListener>;
   readonly subscriptions: vscode.Disposable[];
+  /** The one file a glob without wildcards names (file scheme only), looked at by {@link StateWatcher.lookAgain}. */
+  readonly file: vscode.Uri | null;
+  /** The file's {@link signature} at the last look (undefined before the first). */
+  seen?: string;
+  /** An event came since the last look (the watcher did its job: the look only takes the new signature). */
+  announced: boolean;
 }
 
 /** Shares one watcher per pattern between every listener of it. */
 export class StateWatcher extends Disposable {
   private readonly shared = new Map<string, Shared>();
+  private poll: NodeJS.Timeout | null = null;
+  private looking = false;
+
+  /** `pollMs`: how often files watched by name are looked at (tests pass a short one). */
+  constructor(private readonly pollMs = MISSED_EVENT_POLL_MS) {
+    super();
+  }
 
   /** How many watchers are open (one per distinct pattern). */
   get watchers(): number {
@@ -51,11 +82,13 @@ export class StateWatcher extends Disposable {
     if (!entry) {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
       const listeners = new Set<FileEventListener>();
+      const literal = !/[*?[\]{}]/.test(glob) && folder.uri.scheme === "file";
       const fire = (kind: FileEventKind) => (uri: vscode.Uri) => {
         if (uri.path.endsWith(".tmp")) return; // writers' temporary files (renamed over the real one)
+        created.announced = true;
         for (const l of [...listeners]) l(uri, kind);
       };
-      entry = {
+      const created: Shared = {
         watcher,
         listeners,
         subscriptions: [
@@ -63,8 +96,15 @@ export class StateWatcher extends Disposable {
           watcher.onDidChange(fire("change")),
           watcher.onDidDelete(fire("delete")),
         ],
+        file: literal ? vscode.Uri.joinPath(folder.uri, glob) : null,
+        announced: false,
       };
+      entry = created;
       this.shared.set(key, entry);
+      if (created.file && this.poll === null) {
+        this.poll = setInterval(() => void this.lookAgain(), this.pollMs);
+        this.poll.unref?.();
+      }
     }
     const held = entry;
     held.listeners.add(listener);
@@ -79,7 +119,30 @@ export class StateWatcher extends Disposable {
     };
   }
 
+  /** Looks at every file watched by name; a change no event announced is told to its listeners as one. */
+  private async lookAgain(): Promise<void> {
+    if (this.looking) return;
+    this.looking = true;
+    try {
+      for (const e of [...this.shared.values()]) {
+        if (!e.file) continue;
+        const now = await signature(e.file.fsPath);
+        const before = e.seen;
+        const announced = e.announced;
+        e.seen = now;
+        e.announced = false;
+        if (before === undefined || announced || before === now || e.listeners.size === 0) continue;
+        const kind: FileEventKind = before === "absent" ? "create" : now === "absent" ? "delete" : "change";
+        for (const l of [...e.listeners]) l(e.file, kind);
+      }
+    } finally {
+      this.looking = false;
+    }
+  }
+
   override dispose(): void {
+    if (this.poll) clearInterval(this.poll);
+    this.poll = null;
     for (const e of this.shared.values()) {
       e.subscriptions.forEach((d) => d.dispose());
       e.watcher.dispose();
