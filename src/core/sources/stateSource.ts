@@ -125,6 +125,12 @@ export interface SourceTreeNode {
   readonly description?: string;
   /** Markdown (escaped by the source: it comes from untrusted files). */
   readonly tooltip?: string;
+  /**
+   * Times the tooltip lists after its text ("created", an ISO 8601 text as the file has it): the
+   * host shows each relative and absolute in the user's language ("3 hours ago (Nov 30, 2026,
+   * 09:47)"), which a tooltip fixed when the tree was built could not keep current.
+   */
+  readonly tooltipTimes?: readonly { readonly label: string; readonly time: string }[];
   readonly icon?: NodeIcon;
   /** Children; undefined = a leaf. */
   readonly children?: readonly SourceTreeNode[];

@@ -6,12 +6,25 @@
 import * as vscode from "vscode";
 import type { NodeIcon, SourceTreeNode } from "../../core/sources/stateSource";
 import { problemCountsText } from "../countText";
+import { whenText } from "../dateText";
+import { escapeMarkdown } from "../../core/text/displayText";
 import type { DefaultSourceFolder } from "./defaultSourceFolder";
 
 /** A codicon (+ colour) as a ThemeIcon. */
 export function themeIcon(icon: NodeIcon | undefined): vscode.ThemeIcon | undefined {
   if (!icon) return undefined;
   return new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
+}
+
+/** A node's Markdown tooltip: the source's text, then its times relative and absolute ("created: 3 hours ago (…)"). */
+export function nodeTooltip(
+  node: Pick<SourceTreeNode, "tooltip" | "tooltipTimes">,
+  now = Date.now(),
+): vscode.MarkdownString {
+  const times = (node.tooltipTimes ?? []).map((t) =>
+    escapeMarkdown(vscode.l10n.t("{0}: {1}", t.label, whenText(t.time, now))),
+  );
+  return new vscode.MarkdownString([node.tooltip ?? "", ...times].filter(Boolean).join("\n\n"), false);
 }
 
 /** The item of one source node; `id` is the window-unique id the state tree uses. */
@@ -21,7 +34,7 @@ export function sourceNodeItem(state: DefaultSourceFolder, node: SourceTreeNode,
   const item = new vscode.TreeItem(node.label, state_);
   item.id = id;
   item.description = node.description;
-  if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip, false);
+  if (node.tooltip || node.tooltipTimes?.length) item.tooltip = nodeTooltip(node);
   item.iconPath = themeIcon(node.icon);
   if (node.contextValue) item.contextValue = node.contextValue;
   // A click runs autodev.openSourceTarget with (source key, target); see sourceTargetOpener.ts.

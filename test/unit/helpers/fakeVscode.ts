@@ -21,10 +21,15 @@ class ThemeIcon {
 }
 class MarkdownString {
   constructor(
-    readonly value = "",
+    public value = "",
     readonly supportThemeIcons = false,
   ) {}
   isTrusted = false;
+  /** Appends Markdown as it is (VS Code's does the same). */
+  appendMarkdown(text: string): MarkdownString {
+    this.value += text;
+    return this;
+  }
 }
 class TreeItem {
   id?: string;

@@ -238,7 +238,7 @@ export function taskNodes(
       label: oneLine(id, 40),
       description: [oneLine(status, 30).replace("_", " "), ...marks, oneLine(title, 100)].filter(Boolean).join(" · "),
       tooltip: escapeMarkdown(
-        `${id}: ${title}\n\nStatus: ${status}${retryCount ? `\n\nRetries: ${retryCount}` : ""}\n\n${asString(task.description) ?? ""}`,
+        `${id}: ${title}\n\nStatus: ${status.replace(/_/g, " ")}${retryCount ? `\n\nRetries: ${retryCount}` : ""}\n\n${asString(task.description) ?? ""}`,
       ),
       icon: Object.prototype.hasOwnProperty.call(TASK_STATUS_ICONS, status)
         ? TASK_STATUS_ICONS[status]

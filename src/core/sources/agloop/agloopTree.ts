@@ -80,9 +80,11 @@ function phaseHistoryNode(state: Record<string, unknown>): SourceTreeNode | unde
       id: `agloop/phases/${i}`,
       label: oneLine(phase, 40),
       description,
-      tooltip: escapeMarkdown(
-        `${phase}\n\nentered ${asString(h?.entered_at) ?? "?"}\n\nexited ${exitedText ?? "not yet"}`,
-      ),
+      tooltip: escapeMarkdown(`${phase}${exitedText ? "" : "\n\nnot exited yet"}`),
+      tooltipTimes: [
+        { label: "entered", time: asString(h?.entered_at) ?? "?" },
+        ...(exitedText ? [{ label: "exited", time: exitedText }] : []),
+      ],
       icon: exitedText ? { id: "history" } : { id: "debug-start", color: "charts.blue" },
     };
   });
@@ -196,9 +198,8 @@ async function checkpointNode(workspace: string, c: CheckpointInfo, index: numbe
     id,
     label: oneLine(c.name, 80),
     description: `${oneLine(c.type, 30)}${c.trigger ? ` · ${oneLine(c.trigger, 40)}` : ""}${c.format === "legacy" ? " · older format" : c.format === "unread" ? " · not read (older)" : ""}`,
-    tooltip: escapeMarkdown(
-      `${c.type} checkpoint${c.createdAt ? `, ${c.createdAt}` : ""}\n\nTrigger: ${c.trigger ?? "?"}\n\n${c.summary ?? ""}`,
-    ),
+    tooltip: escapeMarkdown(`${c.type} checkpoint\n\nTrigger: ${c.trigger ?? "?"}\n\n${c.summary ?? ""}`),
+    ...(c.createdAt ? { tooltipTimes: [{ label: "created", time: c.createdAt }] } : {}),
     icon: { id: "save" },
     contextValue: "agloop.checkpoint",
     actions: [recoverAction(c)],

@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import { whenText } from "../../dateText";
 import { AutodevNode, asText } from "./autodevNodes";
 import { changeWords } from "./entryWords";
+import { retryHoverText, retryMark, retrySpoken } from "./retryWords";
 import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
 
 function escapeMd(s: string): string {
@@ -192,15 +193,16 @@ function taskItem(node: Extract<AutodevNode, { kind: "task" }>, note: string | n
   const item = new vscode.TreeItem(t.id, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
   const retries = Number(t.retry_count);
+  const run = node.folder.run;
   const state = [
     statusLabel(status),
-    retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "",
+    retries > 0 ? retryMark(String(t.retry_count), run) : "",
     t.escalated ? "⚑" : "",
   ].filter(Boolean);
   item.description = [...state, t.title, note ?? ""].filter(Boolean).join(" · ");
   const spoken = [
     statusLabel(status),
-    retries > 0 ? vscode.l10n.t("retry {0}", String(t.retry_count)) : "",
+    retries > 0 ? retrySpoken(String(t.retry_count), run) : "",
     t.escalated ? vscode.l10n.t("escalated") : "",
     note ?? "",
   ]
@@ -212,14 +214,7 @@ function taskItem(node: Extract<AutodevNode, { kind: "task" }>, note: string | n
   md.appendMarkdown(`**${escapeMd(t.id)} ${escapeMd(t.title)}** — ${escapeMd(statusLabel(status))}\n\n`);
   if (t.description) md.appendMarkdown(`${escapeMd(t.description)}\n\n`);
   if (t.assigned_agent) md.appendMarkdown(`${escapeMd(vscode.l10n.t("agent: {0}", t.assigned_agent))}  \n`);
-  const limit = node.folder.run?.retryLimit ?? null;
-  if (retries > 0) {
-    const text =
-      limit === null
-        ? vscode.l10n.t("retries: {0}", String(t.retry_count))
-        : vscode.l10n.t("retries: {0} of {1}", String(t.retry_count), limit);
-    md.appendMarkdown(`${escapeMd(text)}  \n`);
-  }
+  if (retries > 0) md.appendMarkdown(`${escapeMd(retryHoverText(String(t.retry_count), run))}  \n`);
   if (t.escalated) md.appendMarkdown(`⚑ ${escapeMd(vscode.l10n.t("escalated to the critic"))}  \n`);
   if (note) md.appendMarkdown(`${escapeMd(vscode.l10n.t("diffs: {0}", note))}  \n`);
   if (t.blocked_reason !== null && t.blocked_reason !== undefined) {

@@ -9,7 +9,7 @@
 import * as vscode from "vscode";
 import type { SourceTreeNode } from "../../../core/sources/stateSource";
 import type { AutodevNode } from "./autodevNodes";
-import { themeIcon } from "../sourceTreeItems";
+import { nodeTooltip, themeIcon } from "../sourceTreeItems";
 import { contractTreeNode } from "../../../core/sources/phaseContract";
 import type { AutodevFolder } from "./autodevFolder";
 import type { AutodevRunStateView } from "./runStateView";
@@ -30,7 +30,7 @@ function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: AutodevNode):
     node.children === undefined ? C.None : node.expanded ? C.Expanded : C.Collapsed,
   );
   item.description = node.description;
-  if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip, false);
+  if (node.tooltip || node.tooltipTimes?.length) item.tooltip = nodeTooltip(node);
   item.iconPath = themeIcon(node.icon);
   item.contextValue = node.contextValue ?? "autodevRun";
   if (PENDING_DELEGATION.has(item.contextValue)) {

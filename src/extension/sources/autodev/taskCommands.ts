@@ -16,8 +16,14 @@ import type { AutodevTree } from "./autodevTree";
 import type { TreeHost } from "../adapterHost";
 import { autodevRequest } from "./autodevRequest";
 import type { SettingsReader } from "../../settings";
+import { statusLabel } from "./taskStatusStyle";
 
 type TaskArg = { folder: AutodevFolder; task: Task };
+
+/** A task in a picker: id and title, its status in words ("in progress", never `in_progress`). */
+export function taskPickItem(t: Pick<Task, "id" | "title" | "status">): { label: string; description: string } {
+  return { label: `${t.id} ${t.title}`, description: statusLabel(String(t.status)) };
+}
 
 /** The user-driven FSM edges (the verb names the edge in tests and logs). */
 export type TransitionVerb = "Skip" | "Resume";
@@ -94,12 +100,12 @@ export class TaskCommands {
       void vscode.window.showInformationMessage(
         status === null
           ? vscode.l10n.t("AutoDev: no task is in the plan.")
-          : vscode.l10n.t("AutoDev: no task is {0}.", status),
+          : vscode.l10n.t("AutoDev: no task is {0}.", statusLabel(status)),
       );
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
-      tasks.map((t) => ({ label: `${t.id} ${t.title}`, description: String(t.status), t })),
+      tasks.map((t) => ({ ...taskPickItem(t), t })),
       { placeHolder: vscode.l10n.t("Which task?") },
     );
     return pick ? { folder, task: pick.t } : undefined;

@@ -12,6 +12,7 @@ import { runStateProblems } from "./runProblems";
 import { runBottomNodes, runTopNodes } from "../tree/runTree";
 import { waitingLabel } from "../inline/inlineState";
 import { taskHistoryNode } from "../tree/inlineTree";
+import { DEFAULT_QA_RETRY_LIMIT } from "../config/configSchema";
 
 /** The run state as the host shows it. */
 export interface AutodevRunView {
@@ -30,8 +31,13 @@ export interface AutodevRunView {
   readonly top: readonly SourceTreeNode[];
   readonly bottom: readonly SourceTreeNode[];
   readonly problems: readonly SourceProblem[];
-  /** `qa_retry_limit` as AutoDev reads it (config.json or its default), null when config.json is unusable or absent. */
+  /**
+   * `qa_retry_limit` as AutoDev reads it: config.json's value, AutoDev's default when the file does
+   * not set it or is absent (`autodev init` writes that default), null when the value is unusable.
+   */
   readonly retryLimit: number | null;
+  /** True when there is no config.json, so {@link retryLimit} is AutoDev's default, not the workspace's. */
+  readonly retryLimitIsDefault: boolean;
   /** Each plan task's "Delegations" node (the core tree's, inlineTree.ts), for the tasks inline mode delegated. */
   readonly taskHistory: readonly { readonly taskId: string; readonly node: SourceTreeNode }[];
 }
@@ -52,6 +58,7 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
       bottom: [],
       problems: [],
       retryLimit: null,
+      retryLimitIsDefault: false,
       taskHistory: [],
     };
   }
@@ -68,7 +75,8 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
     top: runTopNodes(rs),
     bottom: runBottomNodes(rs).filter((n) => !SHOWN_ELSEWHERE.has(n.id)),
     problems: runStateProblems(rs),
-    retryLimit: rs.config.present ? rs.config.qaRetryLimit : null,
+    retryLimit: rs.config.present ? rs.config.qaRetryLimit : DEFAULT_QA_RETRY_LIMIT,
+    retryLimitIsDefault: !rs.config.present,
     taskHistory: (rs.tasks ?? []).flatMap((t) => {
       const node = taskHistoryNode(t.id, rs.history.steps);
       return node ? [{ taskId: t.id, node }] : [];
