@@ -76,6 +76,17 @@ describe("agloop waits on you at the approval gate", function () {
       .filter((l) => /approv/i.test(l));
     assert.equal(approval.length, 1, `the approval between ${gate} and ${next}`);
     fs.appendFileSync(log, `${approval[0]}\n`);
-    assert.ok(await eventually(() => folder.waiting === null && mine().length === 0, 30_000), "still waiting");
+    // The folder as the registry has it now (a re-detection may have made a new one).
+    const now = () => a.folders.all.find((f) => f.kind === "agloop" && f.folder.uri.fsPath === dir);
+    assert.ok(
+      await eventually(() => now() !== undefined && now()!.waiting === null && mine().length === 0, 30_000),
+      `still waiting: ${JSON.stringify({
+        registered: now() !== undefined,
+        sameFolder: now() === folder,
+        waiting: now()?.waiting ?? null,
+        badge: mine().length,
+        logBytes: fs.statSync(log).size,
+      })}`,
+    );
   });
 });
