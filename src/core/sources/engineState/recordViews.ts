@@ -9,6 +9,7 @@ import type { SourceProblem } from "../stateSource";
 import { canonicalDump } from "./canonicalJsonLine";
 import { displayValue, shortId } from "../../text/displayText";
 import type { RecordVisitor } from "./jsonlCheck";
+import { FirstLineIndex } from "./firstLineIndex";
 
 /** What a tree node shows of a record. */
 export interface RecordView {
@@ -85,15 +86,12 @@ export function candidateView(value: PyValue): RecordView {
 
 /** A visitor that warns at every candidate whose `candidate_id` an earlier line already had. */
 export function duplicateCandidateIds(rel: string): RecordVisitor {
-  const firstLine = new Map<string, number>();
+  const firstLine = new FirstLineIndex(); // bytes per id, never the line it was parsed from
   return (value, lineNo) => {
     const id = isPyObject(value) ? value.get("candidate_id") : undefined;
     if (typeof id !== "string") return [];
-    const first = firstLine.get(id);
-    if (first === undefined) {
-      firstLine.set(id, lineNo);
-      return [];
-    }
+    const first = firstLine.firstOrAdd(id, lineNo);
+    if (first === undefined) return [];
     const problem: Omit<SourceProblem, "file"> = {
       line: lineNo,
       severity: "warning",
