@@ -133,6 +133,22 @@ async function fixtureSession(work) {
       (await frame.locator(".tl-row.entry:not([hidden])").count()) === 2,
       await frame.locator(".tl-count").innerText(),
     );
+    // Find matches the words a row shows ("escalated" is no identifier in the ledger), and the counter
+    // counts the rows seen, the snapshot folded into one apart (issue 22 item 4).
+    await frame.locator('input[aria-label="Find entries"]').fill("escalat");
+    await waitFor(async () => (await rows.count()) === 1, 10_000);
+    const escalatedRow = (await rows.count()) === 1 ? await rows.first().innerText() : "";
+    check(
+      "find matches the words rows show ('escalat' finds the row saying escalated)",
+      (await rows.first().getAttribute("data-row")) === "17" && /escalated/.test(escalatedRow),
+      `${await rows.count()} rows: ${escalatedRow.replace(/\s+/g, " ")}`,
+    );
+    const counted = await frame.locator(".tl-count").innerText();
+    check(
+      "the counter says how many rows its entries make (a snapshot folded into one)",
+      counted === "2 of 21 entries · 1 row",
+      counted,
+    );
     await frame.locator('input[aria-label="Find entries"]').fill("");
     await waitFor(async () => (await frame.locator(".tl-row.entry:not([hidden])").count()) > 5, 10_000);
 

@@ -266,16 +266,31 @@ export class FilterBar {
     this.setFacets(this.facets);
   }
 
-  /** "N of M entries"; "Loading…" (null) while a newly chosen source's first page is on its way. */
-  setCount(matched: number | null, entries = 0): void {
-    setText(
-      this.counter,
-      matched === null
-        ? l10n.t("Loading…")
-        : matched === entries
+  /**
+   * "N of M entries" (N: entries the filter matches, a snapshot folded into a row among them); with
+   * snapshots folded, also how many rows that is ("12 of 96 entries · 6 rows"), so the count says
+   * what the list shows; "Loading…" (null) while a newly chosen source's first page is on its way.
+   */
+  setCount(rows: number | null, entries = 0, folded = 0): void {
+    let text: string;
+    if (rows === null) text = l10n.t("Loading…");
+    else {
+      const matched = rows + folded;
+      text =
+        matched === entries
           ? l10n.t("{0} entries", count(entries))
-          : l10n.t("{0} of {1} entries", count(matched), count(entries)),
-    );
+          : l10n.t("{0} of {1} entries", count(matched), count(entries));
+      if (folded > 0) text += ` · ${rows === 1 ? l10n.t("1 row") : l10n.t("{0} rows", count(rows))}`;
+    }
+    setText(this.counter, text);
+    this.counter.title =
+      rows !== null && folded > 0
+        ? l10n.t(
+            "{0} shown as rows; {1} snapshots folded into the row of the entry each follows",
+            count(rows),
+            count(folded),
+          )
+        : "";
   }
 
   /** Clears the jump box after a jump. */

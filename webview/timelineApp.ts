@@ -244,7 +244,7 @@ export class TimelineApp {
 
   /** Counts, facets, the empty-state overlay and the broken-chain banner, from a page's totals. */
   private accepted(p: TimelinePage): void {
-    this.bar.setCount(p.matched, p.entries);
+    this.bar.setCount(p.matched, p.entries, p.folded);
     this.banner.setIntegrity(this.integrity, p.brokenRowId);
     if (p.facets) {
       const key = JSON.stringify(

@@ -167,6 +167,17 @@ describe("source timelines in the worker", () => {
       entries(byTask).map((r) => r.rowId),
       [3, 2],
     );
+    // Find searches the summary a row shows (issue 22 item 4).
+    const bySummary = (await handleSourceRequest({
+      type: "timelinePage",
+      cwd: dir,
+      kind: "fake-timeline",
+      ...query({ text: "criteria MET" }),
+    })) as TimelinePage;
+    assert.deepEqual(
+      entries(bySummary).map((r) => r.rowId),
+      [3],
+    );
   });
 
   it("gives a row's details and its file and line", async () => {

@@ -10,8 +10,8 @@ import {
   deriveChange,
   isChange,
   matchesFilter,
-  textMatcher,
 } from "../../src/core/timeline/timelineQuery";
+import { textMatcher } from "../../src/core/timeline/timelineText";
 import { entryChangeLabel } from "../../src/core/sources/autodev/timeline/entryChangeLabel";
 import { LocalDays } from "../../src/core/timeline/timelineDays";
 import { EntrySummary } from "../../src/core/sources/autodev/ledger/verifyTypes";
@@ -157,6 +157,28 @@ describe("timeline view model", () => {
       assert.deepEqual(match({ text: "#7" }), [7]);
       assert.deepEqual(match({ text: "s2" }), [5, 6]);
     });
+
+    it("free text matches the words rows show: status labels, retry and escalation marks, notes (issue 22 item 4)", () => {
+      const shown = entries([
+        { op: "init_plan" },
+        status("3.2", "in_progress", "auto_gated"),
+        status("3.2", "coded", "coded", { escalated: true }),
+        status("3.2", "coded", "coded", { retryCount: 2 }),
+        { op: "append_evidence", taskId: "3.2" },
+        { op: "update_plan" },
+      ]);
+      const find = (text: string) =>
+        shown.filter((e) => matchesFilter(e, { ...EMPTY_FILTER, text }, textMatcher(text), titles)).map((e) => e.seq);
+      assert.deepEqual(find("escalat"), [3]);
+      assert.deepEqual(find("in progress"), [2]);
+      assert.deepEqual(find("in_progress"), [2], "the status as written still matches");
+      assert.deepEqual(find("auto-gated"), [2]);
+      assert.deepEqual(find("retry 2"), [4]);
+      assert.deepEqual(find("evidence recorded"), [5]);
+      assert.deepEqual(find("plan created"), [1]);
+      assert.deepEqual(find("plan replaced"), [6]);
+      assert.deepEqual(find("unknown"), [], "no word a row does not show");
+    });
   });
 
   describe("rows, folding and grouping", () => {
@@ -173,7 +195,9 @@ describe("timeline view model", () => {
       );
       const p = pageOf(index, q());
       assert.equal(p.total, 4);
-      assert.equal(p.matched, 5);
+      // Three rows shown, two snapshots folded into them: the counts add up to what is seen.
+      assert.equal(p.matched, 3);
+      assert.equal(p.folded, 2);
       assert.equal(p.rows[0].kind, "group");
       assert.deepEqual(seqs(p.rows), [5, 3, 1]);
       const r3 = p.rows[2] as TimelineEntryRow;
@@ -182,6 +206,11 @@ describe("timeline view model", () => {
       const unfolded = pageOf(index, q({}, false));
       assert.deepEqual(seqs(unfolded.rows), [5, 4, 3, 2, 1]);
       assert.equal(unfolded.total, 6);
+      assert.deepEqual([unfolded.matched, unfolded.folded], [5, 0]);
+      // A task filter: its entries are the rows, the snapshots after them folded (counted apart, not as rows).
+      const task = pageOf(index, q({ taskId: "1" }));
+      assert.deepEqual(seqs(task.rows), [5, 3]);
+      assert.deepEqual([task.matched, task.folded], [2, 1]);
     });
 
     it("does not fold a snapshot of another session, after a snapshot, or with a broken chain", () => {

@@ -39,6 +39,11 @@ export function taskStatusLabel(status: string): string {
   return Object.prototype.hasOwnProperty.call(STYLE, status) ? STYLE[status].label : `unknown status "${status}"`;
 }
 
+/** What a row shows for a status: its label when it is one of the ten, else the status as written. */
+export function taskStatusWord(status: string): string {
+  return Object.prototype.hasOwnProperty.call(STYLE, status) ? STYLE[status].label : status;
+}
+
 /** Statuses that count as done for progress. */
 export function isDoneStatus(status: string): boolean {
   return status === "complete" || status === "skipped";

@@ -65,6 +65,7 @@ function entryOfRow(row: SourceTimelineRow): TimelineIndexEntry {
     retryCount: null,
     escalated: false,
     chain: "ok",
+    summary: row.summary,
   };
 }
 

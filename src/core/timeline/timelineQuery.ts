@@ -19,6 +19,7 @@ import type {
 } from "./timelineTypes";
 import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
+import { TextMatcher, matchesText, textMatcher } from "./timelineText";
 
 /** Ops that replace the whole plan (snapshots only restate it). */
 const PLAN_CHANGE_OPS: ReadonlySet<string> = new Set(["init_plan", "update_plan"]);
@@ -52,21 +53,6 @@ export function isChange(kind: ChangeKind): boolean {
   return kind === "status" || kind === "retry" || kind === "escalated" || kind === "plan";
 }
 
-/** A compiled free-text search: case-insensitive substring, `#12`/`12` also matches seq 12, a hex prefix the hash. */
-export interface TextMatcher {
-  readonly re: RegExp | null;
-  readonly seq: number | null;
-  readonly lower: string;
-}
-
-/** Compiles the free text of a filter (empty text matches everything). */
-export function textMatcher(text: string): TextMatcher {
-  const lower = text.trim().toLowerCase();
-  if (!lower) return { re: null, seq: null, lower };
-  const seq = /^#?\d+$/.test(lower) ? Number(lower.replace("#", "")) : null;
-  return { re: new RegExp(lower.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), seq, lower };
-}
-
 /** Does the entry pass the filter? */
 export function matchesFilter(
   e: TimelineIndexEntry,
@@ -79,15 +65,7 @@ export function matchesFilter(
   if (f.sessionId && e.sessionId !== f.sessionId) return false;
   if (f.status && e.toStatus !== f.status) return false;
   if (f.changesOnly && !isChange(deriveChange(e))) return false;
-  const re = text.re;
-  if (re === null || e.seq === text.seq) return true;
-  if (re.test(e.op) || re.test(e.sessionId) || e.selfHash.startsWith(text.lower)) return true;
-  if (e.toStatus !== null && re.test(e.toStatus)) return true;
-  if (e.fromStatus !== null && re.test(e.fromStatus)) return true;
-  if (e.taskId === null) return false;
-  if (re.test(e.taskId)) return true;
-  const title = titleOf(e.taskId);
-  return title !== null && re.test(title);
+  return matchesText(e, deriveChange(e), text, titleOf);
 }
 
 /** A snapshot that directly follows a non-snapshot entry of the same session, with an intact chain. */
@@ -113,7 +91,10 @@ interface ViewData {
   /** Display rows: an entry index (≥ 0) or a group header `-(g + 1)`. */
   readonly rows: Int32Array;
   readonly total: number;
+  /** Entries shown as rows (a folded snapshot is not one). */
   readonly matched: number;
+  /** Snapshots folded into the row of the entry they follow. */
+  readonly foldedCount: number;
   readonly groups: readonly GroupData[];
   /** Entry index → index of the snapshot folded into it, or -1. */
   readonly folded: Int32Array;
@@ -170,6 +151,7 @@ export class TimelineIndex {
       generation: this.generation,
       entries: v.length,
       matched: v.matched,
+      folded: v.foldedCount,
       total: v.total,
       offset: req.offset,
       rows,
@@ -258,11 +240,12 @@ export class TimelineIndex {
     const dayOf = this.dayFunction(query.timeZone);
     let total = 0;
     let matched = 0;
+    let foldedCount = 0;
     let group: GroupData | null = null;
     for (let i = n - 1; i >= 0; i--) {
       if (query.foldSnapshots && match[i - 1] === 1 && foldable(entries, i)) {
         folded[i - 1] = i;
-        matched++;
+        foldedCount++;
         continue;
       }
       if (match[i] === 0) continue;
@@ -281,7 +264,7 @@ export class TimelineIndex {
       matched++;
     }
     for (let i = 0; i < n; i++) if (folded[i] >= 0) rowOf[folded[i]] = rowOf[i];
-    return { key, length: n, rows: rows.subarray(0, total), total, matched, groups, folded, rowOf };
+    return { key, length: n, rows: rows.subarray(0, total), total, matched, foldedCount, groups, folded, rowOf };
   }
 
   /** Entry index → local day `YYYY-MM-DD` in `timeZone`. */

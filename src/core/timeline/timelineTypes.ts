@@ -34,6 +34,8 @@ export interface TimelineIndexEntry {
   readonly escalated: boolean;
   /** "ok", or the kind of the first problem found at this entry. */
   readonly chain: string;
+  /** What the row says happened, in its source's words (source timelines; the find searches it). */
+  readonly summary?: string;
 }
 
 /** A snapshot folded into the entry it follows (the commit path writes entry + snapshot). */
@@ -129,8 +131,10 @@ export interface TimelinePage {
   readonly generation: number;
   /** All entries in the ledger index. */
   readonly entries: number;
-  /** Entries that match the filter. */
+  /** Entries that match the filter and are shown as rows (a folded snapshot is not counted here). */
   readonly matched: number;
+  /** Snapshots folded into the rows of the matching entries they follow (each shows as a marker). */
+  readonly folded: number;
   /** Display rows (entries shown plus group headers). */
   readonly total: number;
   readonly offset: number;
