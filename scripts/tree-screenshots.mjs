@@ -8,7 +8,8 @@
 //
 // Checks: the view fills in; a task row reads status first, then retries and the escalation mark
 // (`in progress · retry 2 · ⚑`), so it survives a narrow sidebar; the root row is short; time travel
-// and Back to Live keep what was expanded; each theme applies. Exit code 0 = all checks pass.
+// and Back to Live keep what was expanded; each theme applies; an agloop checkpoint opens as a
+// read-only diff (checkpoint-diff-shot.mjs: test-artifacts/checkpoint-diff.png). Exit code 0 = all checks pass.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import { join } from "node:path";
 import { launchBrowser } from "./browser.mjs";
 import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
 import { openTimeline, runCommand, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
+import { checkCheckpointDiff } from "./checkpoint-diff-shot.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");
 const SCREENSHOTS = join(ROOT, "media", "screenshots");
@@ -236,6 +238,9 @@ async function main() {
       await page.screenshot({ path: join(SCREENSHOTS, "timeline.png") });
       say(`saved ${SCREENSHOTS}/plan-view.png and timeline.png`);
     }
+    // Last: it collapses the roots the pictures above show open.
+    await runCommand(page, "View: Close All Editors");
+    say(`saved ${await checkCheckpointDiff({ page, check, artifacts: ARTIFACTS, folder })}`);
   } finally {
     await browser?.close().catch(() => {});
     await server?.stop().catch(() => {});
