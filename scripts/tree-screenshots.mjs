@@ -7,7 +7,7 @@
 //   node scripts/tree-screenshots.mjs --readme   also media/screenshots/plan-view.png and timeline.png
 //
 // Checks: the view fills in; a task row reads status first, then retries and the escalation mark
-// (`in progress · retry 2 · ⚑`), so it survives a narrow sidebar; the root row is short; time travel
+// (`in progress · retry 2/3 · ⚑`), so it survives a narrow sidebar; the root row is short; time travel
 // and Back to Live keep what was expanded; each theme applies; an agloop checkpoint opens as a
 // read-only diff (checkpoint-diff-shot.mjs: test-artifacts/checkpoint-diff.png). Exit code 0 = all checks pass.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
@@ -189,7 +189,7 @@ async function main() {
     const escalated = all.find((r) => r.level === 3 && r.label === "3.2");
     check(
       "task 3.2 reads status, retries and escalation first",
-      escalated && /^in progress · retry 2 · ⚑/.test(escalated.description),
+      escalated && /^in progress · retry 2\/3 · ⚑/.test(escalated.description),
       escalated?.description,
     );
     const tasks = all.filter((r) => r.level === 3 && /^\d+\.\d+$/.test(r.label));
