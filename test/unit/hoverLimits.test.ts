@@ -2,7 +2,8 @@
  * What hovers and pickers still showed as identifiers or without context (issue 22 item 9): a
  * task's retries beside AutoDev's limit on the row and in the hover (AutoDev's default when there
  * is no config.json, said so), statuses in words in the task picker and agloop's task hover, and
- * agloop's times (phase history, checkpoints) handed to the host as times, which shows them
+ * agloop's times (phase history, checkpoints) and AutoDev's lesson times (learned, rejected)
+ * handed to the host as times, which shows them
  * relative and absolute, never as the raw ISO text with microseconds.
  */
 import "./helpers/fakeVscode";
@@ -18,6 +19,10 @@ import type { AutodevNode } from "../../src/extension/sources/autodev/autodevNod
 import { taskPickItem } from "../../src/extension/sources/autodev/taskCommands";
 import { nodeTooltip } from "../../src/extension/sources/sourceTreeItems";
 import { copyFixture } from "./fixtures";
+import { copyFullFixture } from "./helpers/autodevOracle";
+import { loadPlan } from "../../src/core/sources/autodev/ledger/ledgerReader";
+import { readRunState, runPlanOf } from "../../src/core/sources/autodev/run/runState";
+import { runBottomNodes } from "../../src/core/sources/autodev/tree/runTree";
 import { fixtureLocation } from "./helpers/agloopFixtures";
 
 function allNodes(nodes: readonly SourceTreeNode[]): SourceTreeNode[] {
@@ -95,5 +100,20 @@ describe("hover and picker limits and words", function () {
     const md = shown(nodeTooltip(cp, created + 3 * 3600_000).value);
     assert.match(md, /\n\ncreated: 3 hours ago \(.*\d{4}.*\)$/, md);
     assert.doesNotMatch(md, iso);
+  });
+
+  it("AutoDev's knowledge hovers: when a lesson was learned or rejected, as times", async () => {
+    const { ws, home } = copyFullFixture();
+    const { plan } = await loadPlan(ws);
+    const nodes = allNodes(runBottomNodes(await readRunState(ws, runPlanOf(plan), { probe: false, home })));
+    const lessons = nodes.filter((n) => n.id.startsWith("autodev|knowledge|") && n.children === undefined);
+    const rejected = lessons.filter((n) => n.id.startsWith("autodev|knowledge|rejected|"));
+    assert.ok(rejected.length > 0 && lessons.length > rejected.length, lessons.map((n) => n.id).join(" "));
+    for (const n of lessons) {
+      assert.doesNotMatch(shown(n.tooltip ?? ""), /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/, n.id);
+      const label = rejected.includes(n) ? "rejected" : "learned";
+      assert.equal(n.tooltipTimes?.[0]?.label, label, n.id);
+      assert.match(shown(nodeTooltip(n).value), new RegExp(`\\n\\n${label}: .* \\(.*\\d{4}.*\\)$`), n.id);
+    }
   });
 });

@@ -27,6 +27,7 @@ function lessonNode(base: string, e: KnowledgeEntry, file: string | null, nowS: 
     tooltip: mdTooltip(
       `${e.text}\n\nrank ${e.rank.toFixed(3)} (confidence × recency × (1 + ln(applied + 1)))\nid ${e.id}`,
     ),
+    tooltipTimes: [{ label: "learned", time: e.timestamp }],
     target: file ? { kind: "file", file, line: e.line } : undefined,
   };
 }
@@ -61,7 +62,8 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
         id: `autodev|knowledge|rejected|${r.id}|${r.line}`,
         label: plainLabel(r.text, 100),
         description: plainLabel(r.reason, 80),
-        tooltip: mdTooltip(`${r.text}\n\nRejected ${r.rejected_at}: ${r.reason}`),
+        tooltip: mdTooltip(`${r.text}\n\nRejected: ${r.reason}`),
+        tooltipTimes: [{ label: "rejected", time: r.rejected_at }],
         target: { kind: "file", file: `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`, line: r.line },
       })),
     });
