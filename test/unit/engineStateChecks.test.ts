@@ -151,7 +151,7 @@ describe("engine_state checks", () => {
   it("a line longer than the limit is reported by size and reading goes on", async () => {
     const ws = makeWorkspace({ "x.jsonl": `{"a":1}\n{"a":"${"x".repeat(5000)}"}\n{"a": 3}\n` });
     const problems: SourceProblem[] = [];
-    const model = await checkJsonlFile(path.join(ws, "x.jsonl"), "x.jsonl", ws, problems, undefined, 1000);
+    const model = await checkJsonlFile(path.join(ws, "x.jsonl"), "x.jsonl", ws, problems, { maxLineBytes: 1000 });
     assert.deepEqual(
       problems.map((p) => [p.line, p.code]),
       [

@@ -3,6 +3,7 @@
  * CLI and the extension: ordering and counting.
  */
 import { ProblemSeverity, SourceProblem } from "./stateSource";
+import { detachedString } from "../text/displayText";
 
 /** Problems in file, then line order (whole-file problems first); stable, so a source's own order decides ties. */
 export function sortProblems(problems: readonly SourceProblem[]): SourceProblem[] {
@@ -78,7 +79,8 @@ export class ProblemCollector {
     const n = this.perFile.get(p.file) ?? 0;
     if (n < this.cap) {
       this.perFile.set(p.file, n + 1);
-      this.kept.push(p);
+      // Its own copy of the message: one built from a slice of a line would keep the whole line.
+      this.kept.push({ ...p, message: detachedString(p.message) });
       return;
     }
     this.count(p, 1);

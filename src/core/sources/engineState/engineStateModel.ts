@@ -15,7 +15,7 @@ import {
 import { readGitHead, type GitHead } from "./gitHead";
 import { checkJsonlFile, type JsonlFileModel } from "./jsonlCheck";
 import { checkManifest, NO_MANIFEST, staleReason, type ManifestInfo } from "./manifestCheck";
-import { duplicateCandidateIds } from "./recordViews";
+import { candidateView, duplicateCandidateIds, recognizerView } from "./recordViews";
 
 /** Everything read from one checkpoint folder. */
 export interface EngineStateModel {
@@ -82,14 +82,13 @@ export async function readEngineState(location: SourceLocation): Promise<EngineS
       message: `The checkpoint is stale: ${stale}. The writer loads it anyway (a reboot is recovery); clear ${location.relDir}/ if the engine behaves unexpectedly.`,
     });
   }
-  const recognizers = await checkJsonlFile(at(RECOGNIZERS_FILE), files.recognizers, location.workspace, problems);
-  const candidates = await checkJsonlFile(
-    at(CANDIDATES_FILE),
-    files.candidates,
-    location.workspace,
-    problems,
-    duplicateCandidateIds(files.candidates),
-  );
+  const recognizers = await checkJsonlFile(at(RECOGNIZERS_FILE), files.recognizers, location.workspace, problems, {
+    view: recognizerView,
+  });
+  const candidates = await checkJsonlFile(at(CANDIDATES_FILE), files.candidates, location.workspace, problems, {
+    visit: duplicateCandidateIds(files.candidates),
+    view: candidateView,
+  });
   return {
     location,
     files,

@@ -7,7 +7,6 @@ import type { NodeIcon, SourceProblem, SourceTreeNode } from "../stateSource";
 import { displayValue, escapeMarkdown } from "../../text/displayText";
 import type { EngineStateModel } from "./engineStateModel";
 import type { JsonlFileModel, LineEntry } from "./jsonlCheck";
-import { candidateView, recognizerView, type RecordView } from "./recordViews";
 
 const ERROR_ICON: NodeIcon = { id: "error", color: "problemsErrorIcon.foreground" };
 const WARNING_ICON: NodeIcon = { id: "warning", color: "problemsWarningIcon.foreground" };
@@ -28,26 +27,8 @@ export function engineStateTree(model: EngineStateModel): SourceTreeNode[] {
   }
   return [
     manifestNode(model, base),
-    fileNode(
-      model,
-      base,
-      "recognizers",
-      "Recognizers",
-      model.files.recognizers,
-      model.recognizers,
-      recognizerView,
-      "symbol-class",
-    ),
-    fileNode(
-      model,
-      base,
-      "candidates",
-      "Discovery candidates",
-      model.files.candidates,
-      model.candidates,
-      candidateView,
-      "lightbulb",
-    ),
+    fileNode(model, base, "recognizers", "Recognizers", model.files.recognizers, model.recognizers, "symbol-class"),
+    fileNode(model, base, "candidates", "Discovery candidates", model.files.candidates, model.candidates, "lightbulb"),
   ];
 }
 
@@ -149,13 +130,12 @@ function fileNode(
   title: string,
   file: string,
   content: JsonlFileModel,
-  view: (value: NonNullable<LineEntry["value"]>) => RecordView,
   icon: string,
 ): SourceTreeNode {
   const problems = problemsIn(model, file);
   const counted = content.state === "missing" ? "no file" : String(content.records);
   const flagged = problems.length > 0 ? ` · ${problems.length} problem${problems.length === 1 ? "" : "s"}` : "";
-  const children = content.entries.map((entry) => lineNode(`${base}:${key}`, file, entry, view));
+  const children = content.entries.map((entry) => lineNode(`${base}:${key}`, file, entry));
   if (content.omitted > 0) {
     children.push({
       id: `${base}:${key}:more`,
@@ -186,13 +166,8 @@ function fileNode(
   };
 }
 
-function lineNode(
-  parent: string,
-  file: string,
-  entry: LineEntry,
-  view: (value: NonNullable<LineEntry["value"]>) => RecordView,
-): SourceTreeNode {
-  const shown = entry.value === null ? null : view(entry.value);
+function lineNode(parent: string, file: string, entry: LineEntry): SourceTreeNode {
+  const shown = entry.view;
   const label = shown?.label ?? `line ${entry.lineNo}: ${entry.problem === null ? "blank" : "unreadable"}`;
   const description = [`line ${entry.lineNo}`, shown?.description].filter(Boolean).join(" · ");
   const tooltip = [

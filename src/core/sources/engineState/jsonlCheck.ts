@@ -2,16 +2,18 @@
  * Checks one checkpoint JSONL file line by line, streaming: every non-blank line is a record
  * the writer's loader reads (`read_text().splitlines()`, blank lines skipped, `json.loads`),
  * and it must be byte-identical to what the writer would write for it (ADR-0146's round-trip
- * invariant). Keeps a bounded number of entries for the tree.
+ * invariant). Keeps a bounded number of entries for the tree, each as the tree shows it (a few
+ * short strings), never the parsed record: a string sliced out of a line keeps the whole line.
  */
 import { pyStrip } from "../../pyjson/pyBuiltins";
 import type { PyValue } from "../../pyjson/pyValue";
 import type { ProblemSeverity, SourceProblem } from "../stateSource";
 import { judgeLine, splitlinesBreakColumn } from "./canonicalJsonLine";
-import { displayValue } from "../../text/displayText";
+import { detachedString, displayValue } from "../../text/displayText";
 import { DEFAULT_MAX_LINE_BYTES, readFileLines, type FileLine } from "../../fs/lineReader";
 import { openGuarded } from "../../fs/guardedOpen";
 import { refusalReason } from "./refusalReason";
+import type { RecordView } from "./recordViews";
 import { pushAll, type ProblemSink } from "../sourceProblems";
 
 /** Most line entries kept per file for the tree; counts go on past it. */
@@ -20,8 +22,8 @@ const MAX_TREE_ENTRIES = 500;
 /** One record as the tree shows it. */
 export interface LineEntry {
   readonly lineNo: number;
-  /** The parsed value, or null when the line does not parse. */
-  readonly value: PyValue | null;
+  /** The record as the tree shows it (made when read), or null when the line does not parse or no view was asked for. */
+  readonly view: RecordView | null;
   /** The worst problem on the line, if any. */
   readonly severity: ProblemSeverity | null;
   /** The first problem's short text ("not canonical: expected … at column 12"). */
@@ -41,15 +43,24 @@ export interface JsonlFileModel {
 /** Hook for checks that look across lines (duplicate ids); returns problems for this line. */
 export type RecordVisitor = (value: PyValue, lineNo: number) => readonly Omit<SourceProblem, "file">[];
 
+/** What {@link checkJsonlFile} does besides the line checks. */
+export interface JsonlCheckOptions {
+  /** Checks across lines (duplicate ids). */
+  readonly visit?: RecordVisitor;
+  /** How the tree shows a record; without it entries carry no view. */
+  readonly view?: (value: PyValue) => RecordView;
+  readonly maxLineBytes?: number;
+}
+
 /** Reads and checks `file` (absolute); problems are reported against `rel`. */
 export async function checkJsonlFile(
   file: string,
   rel: string,
   workspace: string,
   problems: ProblemSink,
-  visit?: RecordVisitor,
-  maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
+  options: JsonlCheckOptions = {},
 ): Promise<JsonlFileModel> {
+  const { visit, view, maxLineBytes = DEFAULT_MAX_LINE_BYTES } = options;
   const opened = await openGuarded(file, { root: workspace, notDirIsMissing: true });
   if (opened.kind === "missing") return { state: "missing", records: 0, entries: [], omitted: 0 };
   if (opened.kind === "refused") {
@@ -77,7 +88,9 @@ export async function checkJsonlFile(
         if (!isRecord && found.length === 0) return; // a blank line is not a record; with a problem it still shows
         if (entries.length < MAX_TREE_ENTRIES) {
           const worst = found.some((p) => p.severity === "error") ? "error" : found.length > 0 ? "warning" : null;
-          entries.push({ lineNo: line.lineNo, value, severity: worst, problem: found[0]?.message ?? null });
+          const shown = value === null || view === undefined ? null : detachedView(view(value));
+          const problem = found.length > 0 ? detachedString(found[0].message) : null;
+          entries.push({ lineNo: line.lineNo, view: shown, severity: worst, problem });
         } else omitted++;
       },
       maxLineBytes,
@@ -86,6 +99,15 @@ export async function checkJsonlFile(
     await opened.handle.close();
   }
   return { state: "read", records, entries, omitted };
+}
+
+/** `view` holding only strings of its own (not slices of the line, which would keep the line). */
+function detachedView(view: RecordView): RecordView {
+  return {
+    label: detachedString(view.label),
+    description: detachedString(view.description),
+    details: view.details.map(detachedString),
+  };
 }
 
 /** Checks one line; pushes its problems and returns its value when it parses. */
