@@ -68,10 +68,16 @@ const SEAM: StateSource = {
 };
 
 /** The worker client, answering in this thread (so the test-registered source is seen). */
+/** While set, "detect" requests wait for it (a worker busy with other folders' refreshes). */
+let detectGate: Promise<void> | null = null;
+
 function inThreadWorker(): StateWorkerClient {
   let id = 1;
   return {
-    request: (req: Omit<WorkerRequest, "id">) => handleRequest({ ...req, id: id++ } as WorkerRequest, () => undefined),
+    request: async (req: Omit<WorkerRequest, "id">) => {
+      if (req.type === "detect" && detectGate) await detectGate;
+      return handleRequest({ ...req, id: id++ } as WorkerRequest, () => undefined);
+    },
     onProgress: () => ({ dispose: () => undefined }),
     dispose: () => undefined,
   } as unknown as StateWorkerClient;
@@ -217,5 +223,33 @@ describe("the seam: a fake source through the default adapter and the generic ho
     const [root] = await tree.getChildren();
     const [tasks] = await tree.getChildren(root);
     assert.equal((await tree.getChildren(tasks)).length, 3);
+  });
+  it("a folder removed from the workspace goes at once, while the others' detection waits in the worker", async () => {
+    const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), "seam2-"));
+    fs.mkdirSync(path.join(dir2, ".seam"));
+    fs.writeFileSync(path.join(dir2, ".seam", "state.json"), JSON.stringify({ tasks: ["T-1"], bad: 0 }));
+    const [first] = fakeVscode.workspace.workspaceFolders;
+    const key2 = `file://${dir2}|seam`;
+    let open: () => void = () => undefined;
+    try {
+      fakeVscode.workspace.workspaceFolders = [first, { uri: fakeVscode.Uri.file(dir2), name: "ws2", index: 1 }];
+      await folders.sync();
+      assert.ok(folders.byKey(key2), "the second folder is shown");
+      detectGate = new Promise<void>((resolve) => (open = resolve));
+      fakeVscode.workspace.workspaceFolders = [first];
+      const syncing = folders.sync();
+      await until(() => folders.byKey(key2) === undefined, "the removed folder to go before detection ends");
+      open();
+      await syncing;
+      assert.deepEqual(
+        folders.all.map((f) => f.key),
+        [`file://${dir}|seam`],
+      );
+    } finally {
+      open();
+      detectGate = null;
+      fakeVscode.workspace.workspaceFolders = [first];
+      fs.rmSync(dir2, { recursive: true, force: true });
+    }
   });
 });

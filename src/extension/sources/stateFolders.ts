@@ -107,6 +107,15 @@ export class StateFolders extends Disposable {
   private async syncNow(): Promise<void> {
     if (this.isDisposed) return;
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((wf) => wf.uri.scheme === "file");
+    // A folder removed from the workspace goes at once, before the others are detected again (each
+    // detection waits its turn in the worker behind the refreshes).
+    const live = new Set(folders.map((wf) => wf.uri.toString()));
+    const removed = [...this.byKeys].filter(([, f]) => !live.has(f.folder.uri.toString()));
+    for (const [key, folder] of removed) this.drop(key, folder);
+    if (removed.length > 0) {
+      this.changed.fire(undefined);
+      this.updateContextKeys();
+    }
     this.watchDetection(folders);
     const seen = new Set<string>();
     for (const wf of folders) {
@@ -142,15 +151,17 @@ export class StateFolders extends Disposable {
         this.log.info(`watching ${wf.uri.fsPath}/${d.relDir} (${d.displayName})`);
       }
     }
-    for (const [key, folder] of this.byKeys) {
-      if (seen.has(key)) continue;
-      this.byKeys.delete(key);
-      this.unwatch(key);
-      void this.worker.request({ type: "dispose", cwd: folder.cwd, kind: folder.kind }).catch(() => undefined);
-      folder.dispose();
-    }
+    for (const [key, folder] of [...this.byKeys]) if (!seen.has(key)) this.drop(key, folder);
     this.changed.fire(undefined);
     this.updateContextKeys();
+  }
+
+  /** Forgets one (folder, source): its watches, its worker state and the folder itself. */
+  private drop(key: string, folder: SourceFolder): void {
+    this.byKeys.delete(key);
+    this.unwatch(key);
+    void this.worker.request({ type: "dispose", cwd: folder.cwd, kind: folder.kind }).catch(() => undefined);
+    folder.dispose();
   }
 
   /** Re-detection when a file of any source's detect globs appears or goes, per workspace folder. */
