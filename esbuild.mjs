@@ -116,8 +116,13 @@ copyCodicons();
  */
 function copyDemoSources() {
   const from = {
-    agloop: "test/fixtures/agloop-clean/.agloop",
+    agloop: "test/fixtures/agloop-lifecycle/05-critique-gate/.agloop",
     engine_state: "test/fixtures/engine-state-small/engine_state",
+    // The recorded AutoDev run's files the demo's inline state is derived from (src/sample/demoInline.ts).
+    "autodev-real-run/inline-state.json":
+      "test/fixtures/autodev-real-run/12-1.2-reviewer-waiting/workspace/.autodev/inline-state.json",
+    "autodev-real-run/reviewer.md":
+      "test/fixtures/autodev-real-run/12-1.2-reviewer-waiting/workspace/.autodev/delegations/1.2-reviewer.md",
   };
   rmSync(join("dist", "demo"), { recursive: true, force: true });
   for (const [name, src] of Object.entries(from)) cpSync(src, join("dist", "demo", name), { recursive: true });

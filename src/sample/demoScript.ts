@@ -36,6 +36,7 @@ export const TEST_LENGTH =
 /** See {@link TEST_LENGTH}. */
 export const TEST_TEMPERATURE =
   'import pytest\n\nfrom units.temperature import c_to_f, f_to_c\n\n\ndef test_round_trip():\n    assert f_to_c(c_to_f(21.5)) == pytest.approx(21.5)\n\n\n@pytest.mark.parametrize(("c", "f"), [(0, 32), (100, 212), (-40, -40)])\ndef test_fixed_points(c, f):\n    assert c_to_f(c) == f\n    assert f_to_c(f) == c\n';
+const ALIASES = 'ALIASES = {"metre": "m", "meter": "m", "kilometre": "km", "kilometer": "km", "mile": "mi"}\n';
 const LEGACY = "# old entry point, replaced by units.cli\nprint('hello')\n";
 
 /** Workspace files in their final state (the patches' after side). */
@@ -49,6 +50,7 @@ export const DEMO_FILES: Record<string, string> = {
   "config/defaults.toml": TOML_AFTER,
   "tests/test_length.py": TEST_LENGTH,
   "tests/test_temperature.py": TEST_TEMPERATURE,
+  "src/units/aliases.py": ALIASES,
 };
 
 /**
@@ -105,7 +107,11 @@ export const DEMO_PLAN = {
             acceptance: [{ id: "1.2-a", description: "mm, cm, m, km, mi supported", met: true }],
           },
         ),
-        task("1.3", "Windows installer", "Out of scope for the first release.", { metadata: { priority: "low" } }),
+        task("1.3", "Unit aliases", "Accept metre, kilometre and mile for m, km and mi.", {
+          files: ["src/units/aliases.py"],
+          depends_on: ["1.2"],
+          assigned_agent: "developer",
+        }),
       ],
     },
     {
@@ -192,6 +198,15 @@ const P12: FileChange[] = [
 const P21: FileChange[] = [
   { oldPath: "src/units/temperature.py", newPath: "src/units/temperature.py", before: TEMP_BEFORE, after: TEMP_AFTER },
 ];
+const P13: FileChange[] = [
+  { oldPath: "src/units/aliases.py", newPath: "src/units/aliases.py", before: null, after: ALIASES },
+];
+/**
+ * The task the demo's run is suspended at: its QA gates passed (`auto_gated`), the reviewer's
+ * delegation waits for an answer. It is the plan's first task in flight, the one `autodev resume`
+ * re-enters (`_find_in_progress_task`).
+ */
+export const DEMO_REVIEW_WAIT = { task: "1.3", changes: P13 } as const;
 const P22: FileChange[] = [
   { oldPath: "docs/USAGE.txt", newPath: "docs/usage.md", before: USAGE_BEFORE, after: USAGE_AFTER },
   { oldPath: "README.md", newPath: "README.md", before: README_BEFORE, after: README_AFTER },
@@ -275,7 +290,8 @@ export const DEMO_STEPS: DemoStep[] = [
     review: review("APPROVED", ["consider Decimal for mi", "docstring wording"]),
     test: tests(42, 42, 87.5),
   }).slice(1),
-  { kind: "status", task: "1.3", status: "skipped" },
+  { kind: "patch", task: "1.3", changes: P13 },
+  ...walk("1.3", "auto_gated", { developer: dev(["src/units/aliases.py"], P13) }),
   { kind: "patch", task: "2.1", changes: P21 },
   ...walk("2.1", "tournamented", {
     developer: dev(["src/units/temperature.py"], P21),
@@ -309,4 +325,5 @@ export const DEMO_STEPS: DemoStep[] = [
     status: "blocked",
     reason: "Needs a decision: XDG path or ~/.units.toml? Asked the user on 2026-11-29.",
   },
+  { kind: "status", task: "4.2", status: "skipped" },
 ];

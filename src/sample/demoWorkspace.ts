@@ -16,15 +16,18 @@ import { writeEvidence, writePatch } from "../core/sources/autodev/evidence/evid
 import { validateEvidence } from "../core/sources/autodev/evidence/evidenceSchemas";
 import { PyValue } from "../core/pyjson/pyValue";
 import { toPyDeep } from "../core/pyjson/toPyDeep";
-import { DEMO_FILES, DEMO_PLAN, DEMO_SPEC_INTENT, DEMO_STEPS, DemoStep } from "./demoScript";
+import { DEMO_FILES, DEMO_PLAN, DEMO_REVIEW_WAIT, DEMO_SPEC_INTENT, DEMO_STEPS, DemoStep } from "./demoScript";
 import { gitStyleDiff } from "./gitStyleDiff";
 import { autodevRoot, tournamentsDir } from "../core/sources/autodev/autodevPaths";
 import { DEMO_CONFIG } from "./demoConfig";
 import { DemoTournamentScript, writeDemoTournament } from "./demoTournaments";
 import { IMPL_TOURNAMENTS, PLAN_TOURNAMENT } from "./demoTournamentScripts";
+import { writeDemoInline } from "./demoInline";
+import { demoLessons, injectLessons, writeDemoKnowledge } from "./demoKnowledge";
 
 // The demo's two other state sources, byte for byte as their real writers wrote them: `.agloop/`
-// (the hook scripts of a real agloop install: test/fixtures/agloop-clean) and `engine_state/`
+// (the hook scripts of a real agloop install, stopped at the approval gate after the critique:
+// test/fixtures/agloop-lifecycle/05-critique-gate) and `engine_state/`
 // (AssetOverflow's EngineStateStore: test/fixtures/engine-state-small). The build copies those two
 // folders as they are to dist/demo/{agloop,engine_state}/ (esbuild.mjs), which the .vsix ships, so
 // "Open Demo Workspace" finds them next to its bundle (test/ never ships); a regenerated fixture
@@ -38,7 +41,7 @@ export const DEMO_SOURCE_FOLDERS: Readonly<Record<string, string>> = {
 
 /** The fixture each asset folder is copied from at build time (relative to the repository). */
 export const DEMO_SOURCE_FIXTURES: Readonly<Record<string, string>> = {
-  agloop: "test/fixtures/agloop-clean/.agloop",
+  agloop: "test/fixtures/agloop-lifecycle/05-critique-gate/.agloop",
   engine_state: "test/fixtures/engine-state-small/engine_state",
 };
 
@@ -49,11 +52,11 @@ export const DEMO_SOURCE_FIXTURES: Readonly<Record<string, string>> = {
 export function demoAssetsDir(from: string = __dirname): string {
   const candidates = [path.join(from, "demo"), path.join(from, "..", "..", "..", "dist", "demo")];
   const found = candidates.find((c) =>
-    Object.keys(DEMO_SOURCE_FOLDERS).every((name) => fs.existsSync(path.join(c, name))),
+    [...Object.keys(DEMO_SOURCE_FOLDERS), "autodev-real-run"].every((name) => fs.existsSync(path.join(c, name))),
   );
   if (!found) {
     throw new Error(
-      `the demo's .agloop/ and engine_state/ are missing (looked in ${candidates.join(", ")}); run npm run build`,
+      `the demo's .agloop/, engine_state/ and recorded AutoDev files are missing (looked in ${candidates.join(", ")}); run npm run build`,
     );
   }
   return found;
@@ -186,6 +189,28 @@ export async function createDemoWorkspace(dir: string): Promise<void> {
   await pm.initPlan(plan.value);
   const exec = new PlanManager(dir, { sessionId: "sess-demo-exec" });
   for (const step of DEMO_STEPS) await runStep(exec, dir, step);
+  // The run is suspended at the reviewer of DEMO_REVIEW_WAIT.task: lessons injected, delegation and
+  // inline-state.json written, as `autodev execute` in inline mode leaves it.
+  const now = Date.now();
+  const lessons = demoLessons(now);
+  const injected = injectLessons(
+    lessons,
+    "reviewer",
+    DEMO_CONFIG.knowledge as { max_inject_count: number; denylist_roles: string[] },
+    now,
+  );
+  writeDemoKnowledge(dir, lessons, now);
+  const task = DEMO_PLAN.phases.flatMap((p) => p.tasks).find((t) => t.id === DEMO_REVIEW_WAIT.task);
+  if (!task) throw new Error(`the demo plan has no task ${DEMO_REVIEW_WAIT.task}`);
+  writeDemoInline(dir, assets, "sess-demo-exec", {
+    taskId: task.id,
+    title: task.title,
+    description: task.description,
+    files: task.files,
+    diff: gitStyleDiff(DEMO_REVIEW_WAIT.changes),
+    lessons: injected,
+    createdAtMs: now,
+  });
   writeDemoSources(dir, assets);
 }
 

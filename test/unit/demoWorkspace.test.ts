@@ -22,6 +22,7 @@ import { DEMO_SPEC_INTENT } from "../../src/sample/demoScript";
 import { bordaWinner, DemoLabel } from "../../src/sample/demoTournaments";
 import { readTournaments } from "../../src/core/sources/autodev/tournaments/tournamentIndex";
 import { engineStateSource } from "../../src/core/sources/engineState/engineStateSource";
+import { agloopSource } from "../../src/core/sources/agloop/agloopSource";
 import type { SourceTreeNode } from "../../src/core/sources/stateSource";
 import { REPO_ROOT } from "./fixtures";
 
@@ -217,6 +218,23 @@ describe("demo workspace", function () {
     assert.match(ev.final_diff, /^\+\+\+ b\/tests\/test_length\.py$/m, "the winner's diff, which the workspace holds");
   });
 
+  it("waits on a person twice: AutoDev on the reviewer's delegation, agloop at its approval gate", async () => {
+    const status = JSON.parse(cli("status", ws, "--json").out) as {
+      waiting: { label: string; response: string; lessons_injected: number } | null;
+      stale_inline_state: string | null;
+      knowledge: unknown;
+    };
+    assert.deepEqual(
+      [status.waiting?.label, status.waiting?.response, status.waiting?.lessons_injected, status.stale_inline_state],
+      ["Waiting on reviewer for 1.3", "missing", 4, null],
+    );
+    const agloop = await agloopSource.detect(ws, {});
+    assert.ok(agloop);
+    const g = await agloopSource.waiting!(agloop);
+    assert.equal(g?.who, "you");
+    assert.match(g?.what ?? "", /approv/i);
+  });
+
   it("engine_state outside a git repository reads as HEAD unknown, not stale and no error", async () => {
     const location = await engineStateSource.detect(ws, {});
     assert.ok(location);
@@ -276,7 +294,7 @@ describe("demo workspace", function () {
     );
     assert.equal(r.status, 0, r.stderr);
     const listed = new Set(r.stdout.split("\n").map((l) => l.trim()));
-    for (const name of Object.keys(DEMO_SOURCE_FOLDERS)) {
+    for (const name of [...Object.keys(DEMO_SOURCE_FOLDERS), "autodev-real-run"]) {
       for (const f of filesUnder(path.join(REPO_ROOT, "dist/demo", name))) {
         assert.ok(listed.has(`dist/demo/${name}/${f}`), `dist/demo/${name}/${f}`);
       }
