@@ -6,7 +6,7 @@
  */
 import * as vscode from "vscode";
 import { CommandManager } from "./commandManager";
-import { demoWorkspaceHandlers } from "./demoWorkspaceCommand";
+import { demoWorkspaceHandlers, focusDemoViewOnce } from "./demoWorkspaceCommand";
 import { OutputLog } from "./outputLog";
 import { ReadOnlyDocuments } from "./readOnlyDocuments";
 import { SettingsReader } from "./settings";
@@ -104,7 +104,7 @@ export function activate(context: vscode.ExtensionContext): StateApi {
   const waiting = new WaitingNotifier(folders, treeView, settings);
   commands.registerAll({
     "autodev.refresh": () => folders.refreshAll(),
-    ...demoWorkspaceHandlers(context.globalStorageUri),
+    ...demoWorkspaceHandlers(context, (m) => log.info(m)),
   });
   context.subscriptions.push(
     log,
@@ -159,6 +159,10 @@ export function activate(context: vscode.ExtensionContext): StateApi {
     log: (m) => log.info(m),
   });
   void folders.sync();
+  void focusDemoViewOnce(context).then(
+    (shown) => shown && log.info("the demo workspace opened: AutoDev view shown"),
+    (e: unknown) => log.info(`could not show the AutoDev view in the demo workspace: ${String(e)}`),
+  );
   const activationMs = performance.now() - t0;
   log.info(
     `AutoDev State activated in ${activationMs.toFixed(1)} ms (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`,
