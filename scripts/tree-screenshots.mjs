@@ -156,7 +156,13 @@ async function main() {
     writeFileSync(
       join(userData, "User", "settings.json"),
       JSON.stringify(
-        { ...QUIET_SETTINGS, "workbench.colorTheme": "Default Light Modern", "window.commandCenter": false },
+        {
+          ...QUIET_SETTINGS,
+          "workbench.colorTheme": "Default Light Modern",
+          "window.commandCenter": false,
+          // The checkpoint diff scrolls to its first change; a sticky header would cover the lines clicked.
+          "editor.stickyScroll.enabled": false,
+        },
         null,
         2,
       ),
