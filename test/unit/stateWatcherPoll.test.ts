@@ -12,16 +12,8 @@ import * as path from "node:path";
 import type * as vscode from "vscode";
 import { StateWatcher, type FileEventKind } from "../../src/extension/sources/stateWatcher";
 
-const POLL_MS = 40;
-
-async function settle(ms = POLL_MS * 4): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await settle(POLL_MS);
-  assert.ok(cond(), `never: ${what}`);
-}
+/** Longer than any test: the looks are the test's own `lookNow()` calls, none on a timer. */
+const NO_TIMER_MS = 3_600_000;
 
 describe("StateWatcher: changes the OS watcher missed", function () {
   this.timeout(30_000);
@@ -35,7 +27,7 @@ describe("StateWatcher: changes the OS watcher missed", function () {
     fs.mkdirSync(path.join(dir, ".git/refs/heads"), { recursive: true });
     fs.writeFileSync(path.join(dir, ".git/refs/heads/main"), "a".repeat(40) + "\n");
     wf = { uri: fakeVscode.Uri.file(dir), name: "ws", index: 0 } as unknown as vscode.WorkspaceFolder;
-    watcher = new StateWatcher(POLL_MS);
+    watcher = new StateWatcher(NO_TIMER_MS);
     heard = [];
   });
 
@@ -49,20 +41,20 @@ describe("StateWatcher: changes the OS watcher missed", function () {
 
   it("tells a change, a delete and a create of a file watched by name that no event announced", async () => {
     listen(".git/refs/heads/main");
-    await settle(); // the first look takes the file as it is
+    await watcher.lookNow(); // the first look takes the file as it is
     assert.deepEqual([...heard], [], "nothing is told for the file as it was");
     const ref = path.join(dir, ".git/refs/heads/main");
     const tmp = `${ref}.lock`;
     fs.writeFileSync(tmp, "b".repeat(40) + "\n");
     fs.renameSync(tmp, ref); // what git does on a commit
-    await until(() => heard.length > 0, "the commit");
+    await watcher.lookNow();
     assert.deepEqual([...heard], [{ file: ".git/refs/heads/main", kind: "change" }]);
-    await settle();
+    await watcher.lookNow();
     assert.equal(heard.length, 1, "told once");
     fs.rmSync(ref);
-    await until(() => heard.length > 1, "the delete");
+    await watcher.lookNow();
     fs.writeFileSync(ref, "c".repeat(40) + "\n");
-    await until(() => heard.length > 2, "the create");
+    await watcher.lookNow();
     assert.deepEqual(
       heard.map((h) => h.kind),
       ["change", "delete", "create"],
@@ -71,12 +63,12 @@ describe("StateWatcher: changes the OS watcher missed", function () {
 
   it("a change the watcher announced is not told again by the look", async () => {
     listen(".git/refs/heads/main");
-    await settle();
+    await watcher.lookNow();
     const ref = path.join(dir, ".git/refs/heads/main");
     fs.writeFileSync(ref, "d".repeat(40) + "\n");
     const fake = fakeWatchers[fakeWatchers.length - 1];
     fake.fire("change", fakeVscode.Uri.file(ref) as unknown as Parameters<typeof fake.fire>[1]);
-    await settle();
+    await watcher.lookNow();
     assert.deepEqual([...heard], [{ file: ".git/refs/heads/main", kind: "change" }]);
   });
 
@@ -84,9 +76,9 @@ describe("StateWatcher: changes the OS watcher missed", function () {
     fs.mkdirSync(path.join(dir, ".autodev"));
     fs.writeFileSync(path.join(dir, ".autodev/plan.json"), "{}");
     listen(".autodev/**");
-    await settle();
+    await watcher.lookNow();
     fs.writeFileSync(path.join(dir, ".autodev/plan.json"), '{"x": 1}');
-    await settle();
+    await watcher.lookNow();
     assert.deepEqual([...heard], []);
   });
 });

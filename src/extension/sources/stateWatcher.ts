@@ -50,7 +50,7 @@ interface Shared {
   readonly watcher: vscode.FileSystemWatcher;
   readonly listeners: Set<FileEventListener>;
   readonly subscriptions: vscode.Disposable[];
-  /** The one file a glob without wildcards names (file scheme only), looked at by {@link StateWatcher.lookAgain}. */
+  /** The one file a glob without wildcards names (file scheme only), looked at by {@link StateWatcher.lookNow}. */
   readonly file: vscode.Uri | null;
   /** The file's {@link signature} at the last look (undefined before the first). */
   seen?: string;
@@ -102,7 +102,7 @@ export class StateWatcher extends Disposable {
       entry = created;
       this.shared.set(key, entry);
       if (created.file && this.poll === null) {
-        this.poll = setInterval(() => void this.lookAgain(), this.pollMs);
+        this.poll = setInterval(() => void this.lookNow(), this.pollMs);
         this.poll.unref?.();
       }
     }
@@ -119,8 +119,11 @@ export class StateWatcher extends Disposable {
     };
   }
 
-  /** Looks at every file watched by name; a change no event announced is told to its listeners as one. */
-  private async lookAgain(): Promise<void> {
+  /**
+   * Looks at every file watched by name now (the interval does it every few seconds); a change no
+   * event announced is told to its listeners as one.
+   */
+  async lookNow(): Promise<void> {
     if (this.looking) return;
     this.looking = true;
     try {
