@@ -75,12 +75,23 @@ describe("agloop waits on you at the approval gate", function () {
       .slice(logLines(log).length)
       .filter((l) => /approv/i.test(l));
     assert.equal(approval.length, 1, `the approval between ${gate} and ${next}`);
+    const now = () => a.folders.all.find((f) => f.kind === "agloop" && f.folder.uri.fsPath === dir);
+    const generation = () => (now() as unknown as { generation?: number } | undefined)?.generation ?? -1;
+    const before = generation();
     fs.appendFileSync(log, `${approval[0]}\n`);
     // The folder as the registry has it now (a re-detection may have made a new one).
-    const now = () => a.folders.all.find((f) => f.kind === "agloop" && f.folder.uri.fsPath === dir);
+    const ended = await eventually(() => now() !== undefined && now()!.waiting === null && mine().length === 0, 30_000);
+    const refreshes = generation() - before;
+    let afterRefresh: unknown = "not tried";
+    if (!ended) {
+      await now()?.refresh();
+      afterRefresh = now()?.waiting ?? null;
+    }
     assert.ok(
-      await eventually(() => now() !== undefined && now()!.waiting === null && mine().length === 0, 30_000),
+      ended,
       `still waiting: ${JSON.stringify({
+        refreshesSinceAppend: refreshes,
+        waitingAfterAManualRefresh: afterRefresh,
         registered: now() !== undefined,
         sameFolder: now() === folder,
         waiting: now()?.waiting ?? null,
