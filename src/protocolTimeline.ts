@@ -9,26 +9,7 @@
  * host would trust: the host looks hashes, lines and payloads up itself.
  */
 import { z } from "zod";
-import type {
-  ChainState,
-  ChangeKind,
-  TimelineSnapshotMark,
-  TimelineEntryRow,
-  TimelineGroupRow,
-  TimelineRow,
-  TimelineFilter,
-  TimelineQuery,
-  FacetCount,
-  TimelineFacets,
-  TimelinePage,
-  PlanDiffField,
-  PlanDiffTask,
-  PlanDiffChange,
-  PlanDiff,
-  TimelineEntryDetail,
-  TimelineFeatures,
-  TimelineField,
-} from "./core/timeline/timelineTypes";
+import type { TimelineEntryDetail, TimelineFeatures, TimelinePage, TimelineQuery } from "./core/timeline/timelineTypes";
 
 /** The timeline data types, for the webview (which imports only this file). */
 export type {
@@ -50,7 +31,7 @@ export type {
   TimelineEntryDetail,
   TimelineFeatures,
   TimelineField,
-};
+} from "./core/timeline/timelineTypes";
 
 /** What a source's rows are and which controls apply to them (the source's features plus what the editor can do). */
 export interface TimelineView extends TimelineFeatures {
