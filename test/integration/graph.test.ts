@@ -9,7 +9,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
-import { autodevOf, eventually, stateApi } from "./helpers";
+import { autodevOf, eventually, stateApi, awaitAutodevVerified } from "./helpers";
 
 const api = stateApi;
 
@@ -21,13 +21,7 @@ describe("plan graph", function () {
 
   before(async () => {
     a = await api();
-    assert.ok(
-      await eventually(
-        () => autodevOf(a).folders.folders.length > 0 && autodevOf(a).folders.folders.every((f) => f.report !== null),
-        30_000,
-      ),
-      "folders never verified",
-    );
+    await awaitAutodevVerified(a);
   });
 
   after(async () => {

@@ -1,4 +1,5 @@
 // Small helpers shared by the integration tests (they run inside the extension host).
+import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdapter";
@@ -38,6 +39,17 @@ export async function stateApi(): Promise<StateApi> {
 /** AutoDev's handles in the API (its adapter's `api`). */
 export function autodevOf(a: StateApi): AutodevApi {
   return a.adapters.autodev as AutodevApi;
+}
+
+/** Waits until the workspace has AutoDev folders and every one has been verified (fails after 30 s). */
+export async function awaitAutodevVerified(a: StateApi): Promise<void> {
+  assert.ok(
+    await eventually(
+      () => autodevOf(a).folders.folders.length > 0 && autodevOf(a).folders.folders.every((f) => f.report !== null),
+      30_000,
+    ),
+    "folders never verified",
+  );
 }
 
 /** The children of a state-tree node (the roots for none), typed for the tests. */

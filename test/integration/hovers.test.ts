@@ -11,7 +11,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevFolder } from "../../src/extension/sources/autodev/autodevFolder";
-import { autodevOf, childrenOf, eventually, stateApi } from "./helpers";
+import { autodevOf, childrenOf, eventually, stateApi, awaitAutodevVerified } from "./helpers";
 
 const REPO = path.join(__dirname, "../../..");
 
@@ -22,13 +22,7 @@ describe("hovers and pickers", function () {
 
   before(async () => {
     a = await stateApi();
-    assert.ok(
-      await eventually(
-        () => autodevOf(a).folders.folders.length > 0 && autodevOf(a).folders.folders.every((x) => x.report !== null),
-        30_000,
-      ),
-      "folders never verified",
-    );
+    await awaitAutodevVerified(a);
     f = autodevOf(a).folders.folders[0];
   });
 

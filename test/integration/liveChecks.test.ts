@@ -14,7 +14,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevFolder } from "../../src/extension/sources/autodev/autodevFolder";
-import { autodevOf, childrenOf, eventually, report, stateApi } from "./helpers";
+import { autodevOf, childrenOf, eventually, report, stateApi, awaitAutodevVerified } from "./helpers";
 
 describe("live checks and one state everywhere", function () {
   this.timeout(120_000);
@@ -23,13 +23,7 @@ describe("live checks and one state everywhere", function () {
 
   before(async () => {
     a = await stateApi();
-    assert.ok(
-      await eventually(
-        () => autodevOf(a).folders.folders.length > 0 && autodevOf(a).folders.folders.every((x) => x.report !== null),
-        30_000,
-      ),
-      "folders never verified",
-    );
+    await awaitAutodevVerified(a);
     f = autodevOf(a).folders.folders[0];
   });
 

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
-import { type AnyNode, autodevOf, childrenOf, eventually, extension } from "./helpers";
+import { type AnyNode, autodevOf, childrenOf, eventually, extension, awaitAutodevVerified } from "./helpers";
 
 const REPO = path.join(__dirname, "../../..");
 
@@ -39,13 +39,7 @@ describe("Plan view", function () {
 
   before(async () => {
     const a = await api();
-    assert.ok(
-      await eventually(
-        () => autodevOf(a).folders.folders.length > 0 && autodevOf(a).folders.folders.every((f) => f.report !== null),
-        30_000,
-      ),
-      "folders never verified",
-    );
+    await awaitAutodevVerified(a);
   });
 
   it("shows one root per folder, phases with progress, tasks with status, retries and escalation", async () => {

@@ -14,7 +14,7 @@ import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter"
 import { LedgerSession } from "../../src/core/sources/autodev/ledger/ledgerSession";
 import { EMPTY_FILTER, TimelineIndex } from "../../src/core/timeline/timelineQuery";
 import type { TimelineFilter } from "../../src/protocolTimeline";
-import { autodevOf, eventually, extension } from "./helpers";
+import { autodevOf, eventually, extension, awaitAutodevVerified } from "./helpers";
 
 async function api(): Promise<StateApi> {
   const ext = extension();
@@ -28,13 +28,7 @@ describe("ledger timeline", function () {
 
   before(async () => {
     a = await api();
-    assert.ok(
-      await eventually(
-        () => autodevOf(a).folders.folders.length > 0 && autodevOf(a).folders.folders.every((f) => f.report !== null),
-        30_000,
-      ),
-      "folders never verified",
-    );
+    await awaitAutodevVerified(a);
   });
 
   after(async () => {
