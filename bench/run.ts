@@ -39,6 +39,8 @@ import { EditorResult, measureEditor } from "./editorBench";
 /** What one run measured, for the report. */
 export interface BenchRun {
   readonly quick: boolean;
+  /** Why a part was left out of this run, in the options' own words ("--quick", "--only shapes,sources"). */
+  readonly leftOut: string;
   readonly runs: number;
   readonly header: string[];
   readonly shapes: ShapeResult[];
@@ -89,7 +91,25 @@ async function main(argv: string[]): Promise<void> {
   const header = [
     `Machine: ${machine().join("; ")}; load average ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)} during the run (${minutes.toFixed(1)} min, \`npm run bench${quick ? " -- --quick" : ""}\`).`,
   ];
-  const lines = reportLines({ quick, runs, header, shapes, sizes: sizeList, sources, editor, autodev: pySrc !== null });
+  const leftOut = [
+    only ? `--only ${only.join(",")}` : "",
+    quick ? "--quick" : "",
+    argv.includes("--no-editor") ? "--no-editor" : "",
+    opt("sizes") ? `--sizes ${opt("sizes")}` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const lines = reportLines({
+    quick,
+    leftOut,
+    runs,
+    header,
+    shapes,
+    sizes: sizeList,
+    sources,
+    editor,
+    autodev: pySrc !== null,
+  });
   const text = lines.join("\n") + "\n";
   process.stdout.write(text);
   fs.writeFileSync(path.join(DATA, only ? "last-partial.md" : "last-results.md"), text);
