@@ -13,7 +13,7 @@ import { detachedString, displayValue } from "../../text/displayText";
 import { DEFAULT_MAX_LINE_BYTES, readFileLines, type FileLine } from "../../fs/lineReader";
 import { openGuarded } from "../../fs/guardedOpen";
 import { refusalReason } from "./refusalReason";
-import type { RecordView } from "./recordViews";
+import type { RecordView, RecordVisitor } from "./recordViews";
 import { pushAll, type ProblemSink } from "../sourceProblems";
 
 /** Most line entries kept per file for the tree; counts go on past it. */
@@ -39,9 +39,6 @@ export interface JsonlFileModel {
   /** Records not kept in `entries` (past {@link MAX_TREE_ENTRIES}). */
   readonly omitted: number;
 }
-
-/** Hook for checks that look across lines (duplicate ids); returns problems for this line. */
-export type RecordVisitor = (value: PyValue, lineNo: number) => readonly Omit<SourceProblem, "file">[];
 
 /** What {@link checkJsonlFile} does besides the line checks. */
 export interface JsonlCheckOptions {

@@ -8,8 +8,10 @@ import { isPyObject, type PyObject, type PyValue } from "../../pyjson/pyValue";
 import type { SourceProblem } from "../stateSource";
 import { canonicalDump } from "./canonicalJsonLine";
 import { displayValue, shortId } from "../../text/displayText";
-import type { RecordVisitor } from "./jsonlCheck";
 import { FirstLineIndex } from "./firstLineIndex";
+
+/** Hook for checks that look across lines (duplicate ids); returns problems for this line. */
+export type RecordVisitor = (value: PyValue, lineNo: number) => readonly Omit<SourceProblem, "file">[];
 
 /** What a tree node shows of a record. */
 export interface RecordView {
