@@ -5,39 +5,12 @@
  * way; a source with a {@link SourceWorkerHandler} answers its timeline and its own requests
  * itself. Nothing here names a kind.
  */
-import type { TimelineEntryDetail, TimelineFeatures, TimelinePage, TimelineRowRef } from "../timeline/timelineTypes";
+import type { TimelineEntryDetail, TimelinePage, TimelineRowRef } from "../timeline/timelineTypes";
 import { STATE_SOURCES, sourceOfKind } from "../sources/sourceRegistry";
-import type { SourceLocation, SourceProblem, SourceTreeNode, SourceWaiting, StateSource } from "../sources/stateSource";
+import type { SourceLocation, StateSource } from "../sources/stateSource";
 import type { WorkerContext } from "../sources/sourceWorker";
 import { LOG_TIMELINE_FEATURES, SourceTimelineService } from "../timeline/sourceTimeline";
-import type { DistributiveOmit, WorkerRequest, WorkerResults } from "./workerProtocol";
-
-/** A source found in a workspace folder, as the host learns it. */
-export interface DetectedSource {
-  readonly kind: string;
-  readonly displayName: string;
-  /** The state folder relative to the workspace folder (".agloop"). */
-  readonly relDir: string;
-  readonly dir: string;
-  /** Globs relative to the workspace folder to watch (a change refreshes this source only). */
-  readonly watchGlobs: readonly string[];
-  /** True when the source has a timeline. */
-  readonly hasTimeline: boolean;
-  /** What its timeline rows are (chain, status changes, snapshots, grouping, actor), when it has one. */
-  readonly timelineFeatures: TimelineFeatures | null;
-}
-
-/** What one refresh of a source gives the host. */
-export interface SourceSnapshot {
-  readonly problems: readonly SourceProblem[];
-  readonly tree: readonly SourceTreeNode[];
-  /** Rows in the source's timeline, or null when it has none. */
-  readonly timelineRows: number | null;
-  /** Whom the run waits on (`StateSource.waiting`), or null. */
-  readonly waiting: SourceWaiting | null;
-  /** Milliseconds the worker spent. */
-  readonly ms: number;
-}
+import type { DetectedSource, DistributiveOmit, WorkerRequest, WorkerResults } from "./workerProtocol";
 
 /** The requests this module answers (all but `cancel`, which the thread handles). */
 export type SourceRequest = Exclude<DistributiveOmit<WorkerRequest, "id">, { type: "cancel" }>;

@@ -5,9 +5,48 @@
  * as `{ type: "source", kind, request }` to that source's {@link SourceWorkerHandler}, whose
  * request and result types live in the source's folder. Values cross by structured clone.
  */
-import type { ActionPreview, SourceKind, SourceSettings } from "../sources/stateSource";
-import type { TimelineEntryDetail, TimelinePage, TimelinePageRequest, TimelineRowRef } from "../timeline/timelineTypes";
-import type { DetectedSource, SourceSnapshot } from "./sourceRequests";
+import type {
+  ActionPreview,
+  SourceKind,
+  SourceProblem,
+  SourceSettings,
+  SourceTreeNode,
+  SourceWaiting,
+} from "../sources/stateSource";
+import type {
+  TimelineEntryDetail,
+  TimelineFeatures,
+  TimelinePage,
+  TimelinePageRequest,
+  TimelineRowRef,
+} from "../timeline/timelineTypes";
+
+/** A source found in a workspace folder, as the host learns it. */
+export interface DetectedSource {
+  readonly kind: string;
+  readonly displayName: string;
+  /** The state folder relative to the workspace folder (".agloop"). */
+  readonly relDir: string;
+  readonly dir: string;
+  /** Globs relative to the workspace folder to watch (a change refreshes this source only). */
+  readonly watchGlobs: readonly string[];
+  /** True when the source has a timeline. */
+  readonly hasTimeline: boolean;
+  /** What its timeline rows are (chain, status changes, snapshots, grouping, actor), when it has one. */
+  readonly timelineFeatures: TimelineFeatures | null;
+}
+
+/** What one refresh of a source gives the host. */
+export interface SourceSnapshot {
+  readonly problems: readonly SourceProblem[];
+  readonly tree: readonly SourceTreeNode[];
+  /** Rows in the source's timeline, or null when it has none. */
+  readonly timelineRows: number | null;
+  /** Whom the run waits on (`StateSource.waiting`), or null. */
+  readonly waiting: SourceWaiting | null;
+  /** Milliseconds the worker spent. */
+  readonly ms: number;
+}
 
 /** The fields that name one source of one workspace folder. */
 interface SourceAddress {

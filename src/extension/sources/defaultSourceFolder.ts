@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import type { SourceProblem, SourceSettings, SourceTreeNode } from "../../core/sources/stateSource";
-import type { DetectedSource } from "../../core/worker/sourceRequests";
+import type { DetectedSource } from "../../core/worker/workerProtocol";
 import { countProblems } from "../../core/sources/sourceProblems";
 import type { IntegritySummary } from "../../protocolTimeline";
 import type { OutputLog } from "../outputLog";

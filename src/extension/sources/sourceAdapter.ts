@@ -13,7 +13,7 @@
  */
 import type * as vscode from "vscode";
 import type { SourceKind, SourceProblem, SourceSettings, SourceWaiting } from "../../core/sources/stateSource";
-import type { DetectedSource } from "../../core/worker/sourceRequests";
+import type { DetectedSource } from "../../core/worker/workerProtocol";
 import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
 import type { IntegritySummary } from "../../protocolTimeline";
 

@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import type { SourceSettings } from "../../core/sources/stateSource";
-import type { DetectedSource } from "../../core/worker/sourceRequests";
+import type { DetectedSource } from "../../core/worker/workerProtocol";
 import { Disposable } from "../disposable";
 import type { FolderProblem, FolderTimeline, SourceFolder, WaitingOn } from "./sourceAdapter";
 

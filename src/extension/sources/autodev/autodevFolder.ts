@@ -17,7 +17,7 @@ import type { AutodevRunView } from "../../../core/sources/autodev/run/runView";
 import type { RefreshResult } from "../../../core/sources/autodev/worker/autodevRequests";
 import type { AutodevContractResult } from "../../../core/sources/autodev/contract/autodevContract";
 import type { SourceSettings } from "../../../core/sources/stateSource";
-import type { DetectedSource } from "../../../core/worker/sourceRequests";
+import type { DetectedSource } from "../../../core/worker/workerProtocol";
 import type { IntegritySummary } from "../../../protocolTimeline";
 import type { SettingsReader } from "../../settings";
 import type { FolderProblem, FolderTimeline, WaitingOn } from "../sourceAdapter";

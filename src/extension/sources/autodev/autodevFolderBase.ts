@@ -6,7 +6,7 @@
  */
 import * as vscode from "vscode";
 import type { SourceSettings } from "../../../core/sources/stateSource";
-import type { DetectedSource } from "../../../core/worker/sourceRequests";
+import type { DetectedSource } from "../../../core/worker/workerProtocol";
 import type { FolderReviewMarks } from "../../../core/sources/reviewMarkSchema";
 import type { OutputLog } from "../../outputLog";
 import type { StateWorkerClient } from "../../stateWorkerClient";
