@@ -5,7 +5,7 @@
  * the generic hosts show (problems, timeline, whom the run waits on). All reading happens in the
  * state worker through AutoDev's own requests.
  */
-import { waitActions } from "./waitCommands";
+import { waitActions } from "./waitActions";
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { LEDGER_REL, ledgerPath } from "../../../core/sources/autodev/autodevPaths";

@@ -13,19 +13,8 @@ import { delegationRel, responseRel } from "../../../core/sources/autodev/inline
 import { createResponseFile, type CreatedResponse } from "../../../core/sources/autodev/inline/responseCreate";
 import type { CommandHandler } from "../../commandManager";
 import type { SettingsReader } from "../../settings";
-import type { WaitingOn } from "../sourceAdapter";
 import type { AutodevFolder } from "./autodevFolder";
 import type { FolderPicker } from "./folderPicker";
-
-/** The buttons a wait's notification offers, for `folder`. */
-export function waitActions(folder: vscode.WorkspaceFolder): NonNullable<WaitingOn["actions"]> {
-  const arg = [folder.uri.toString()];
-  return [
-    { title: vscode.l10n.t("Open Delegation"), command: "autodev.openDelegation", arguments: arg },
-    { title: vscode.l10n.t("Create Response"), command: "autodev.createResponse", arguments: arg },
-    { title: vscode.l10n.t("Resume"), command: "autodev.resumeRun", arguments: arg },
-  ];
-}
 
 /** The terminals `autodev.resumeRun` opened (tests read them). */
 export const resumeTerminals: vscode.Terminal[] = [];
