@@ -3,8 +3,26 @@
  * named, the size series with where a fresh process spends its time, the
  * other sources, and every target of issue 24 met or missed with its figure.
  */
-import type { BenchRun } from "./run";
 import { fmtMs, ratio, verdict } from "./benchRunner";
+import type { EditorResult } from "./editorBench";
+import type { ShapeResult } from "./shapeBench";
+import type { SizeResult } from "./sizeBench";
+import type { SourceResult } from "./sourceBench";
+
+/** What one run measured, for the report. */
+export interface BenchRun {
+  readonly quick: boolean;
+  /** Why a part was left out of this run, in the options' own words ("--quick", "--only shapes,sources"). */
+  readonly leftOut: string;
+  readonly runs: number;
+  readonly header: string[];
+  readonly shapes: ShapeResult[];
+  readonly sizes: SizeResult[];
+  readonly sources: SourceResult[];
+  /** The editor bench (null: not run, with why). */
+  readonly editor: EditorResult | { error: string } | null;
+  readonly autodev: boolean;
+}
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const n = (x: number) => x.toLocaleString("en-US");
@@ -80,11 +98,13 @@ export function reportLines(run: BenchRun): string[] {
     }
     const ten = run.sizes.find((s) => s.mb === 10);
     if (ten) {
-      // Judged after Node's own start-up (which the floor pays too): the CLI's start, its modules and
-      // the verify against the floor's read and hash. The whole-process ratio is the user's wait.
+      // The issue's target is the whole process (what the user waits for). The stricter figure after
+      // Node's own start-up (which the floor pays too) divides by the floor's few milliseconds of work,
+      // so it swings by 2–4× between runs; it is judged too, on its own line.
+      t("10 MB in a fresh process ≤ 3× the floor (whole process)", ratio(ten.ratio), ten.ratio <= 3);
       t(
-        "10 MB in a fresh process ≤ 3× the floor (after Node's start-up)",
-        `${ratio(ten.afterStartRatio)} (whole process: ${ratio(ten.ratio)})`,
+        "The same after Node's start-up (stricter: what our CLI adds, against the floor's own read and hash)",
+        ratio(ten.afterStartRatio),
         ten.afterStartRatio <= 3,
         `Node's start-up ${fmtMs(ten.emptyMs)}, the CLI's start ${fmtMs(ten.loadMs)}, the floor's own work ${fmtMs(ten.floorMs - ten.emptyMs)}`,
       );

@@ -30,26 +30,11 @@ import * as path from "node:path";
 import { child } from "./benchChild";
 import { DATA, ROOT, autodevSrc, machine } from "./benchRunner";
 import { SHAPES } from "./ledgerShapes";
-import { ShapeResult, measureShape } from "./shapeBench";
-import { SizeResult, measureSize } from "./sizeBench";
-import { SourceResult, measureSources } from "./sourceBench";
-import { reportLines } from "./benchReport";
-import { EditorResult, measureEditor } from "./editorBench";
-
-/** What one run measured, for the report. */
-export interface BenchRun {
-  readonly quick: boolean;
-  /** Why a part was left out of this run, in the options' own words ("--quick", "--only shapes,sources"). */
-  readonly leftOut: string;
-  readonly runs: number;
-  readonly header: string[];
-  readonly shapes: ShapeResult[];
-  readonly sizes: SizeResult[];
-  readonly sources: SourceResult[];
-  /** The editor bench (null: not run, with why). */
-  readonly editor: EditorResult | { error: string } | null;
-  readonly autodev: boolean;
-}
+import { type ShapeResult, measureShape } from "./shapeBench";
+import { type SizeResult, measureSize } from "./sizeBench";
+import { measureSources } from "./sourceBench";
+import { reportLines, type BenchRun } from "./benchReport";
+import { measureEditor } from "./editorBench";
 
 async function main(argv: string[]): Promise<void> {
   const opt = (name: string) => {
