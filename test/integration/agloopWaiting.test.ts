@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
+import { withOpenActions } from "../../src/extension/sources/defaultSourceFolder";
 import type { SourceFolder } from "../../src/extension/sources/sourceAdapter";
 import { childrenOf, eventually, stateApi } from "./helpers";
 
@@ -61,6 +62,20 @@ describe("agloop waits on you at the approval gate", function () {
     assert.ok(
       await eventually(() => a.waiting.notices.some((n) => /agloop is waiting on you$/.test(n.message)), 30_000),
       `notices: ${a.waiting.notices.map((n) => n.message).join(" | ")}`,
+    );
+    const notice = a.waiting.notices.find((n) => /agloop is waiting on you$/.test(n.message))!;
+    assert.deepEqual(notice.actions, ["Show in State View", "Open state.json"]);
+    const open = folder.waiting.actions?.find((x) => x.command === "vscode.open");
+    assert.equal((open?.arguments?.[0] as vscode.Uri | undefined)?.fsPath, path.join(dir, ".agloop", "state.json"));
+    const hostile = withOpenActions(folder.folder, {
+      who: "you",
+      what: "x",
+      files: ["../x", "/etc/passwd", "a/b.json"],
+    });
+    assert.deepEqual(
+      hostile.actions?.map((x) => x.title),
+      ["Show in State View", "Open b.json"],
+      "a file outside the folder is not offered",
     );
     const root = (await childrenOf(a)).find((n) => n.kind === "sourceRoot" && n.state === folder);
     assert.ok(root, "no agloop root");

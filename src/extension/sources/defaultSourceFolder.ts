@@ -3,8 +3,9 @@
  * its timeline size, read in the worker through the source-neutral `refresh` request (the core
  * `StateSource` does the work). Refreshes coalesce: a refresh asked during one runs once more after it.
  */
+import * as path from "node:path";
 import * as vscode from "vscode";
-import type { SourceProblem, SourceSettings, SourceTreeNode } from "../../core/sources/stateSource";
+import type { SourceProblem, SourceSettings, SourceTreeNode, SourceWaiting } from "../../core/sources/stateSource";
 import type { DetectedSource } from "../../core/worker/workerProtocol";
 import { countProblems } from "../../core/sources/sourceProblems";
 import type { IntegritySummary } from "../../protocolTimeline";
@@ -12,6 +13,26 @@ import type { OutputLog } from "../outputLog";
 import type { StateWorkerClient } from "../stateWorkerClient";
 import type { FolderTimeline, WaitingOn } from "./sourceAdapter";
 import { SourceFolderBase } from "./sourceFolderBase";
+
+/**
+ * A wait with the buttons every source's wait gets here: show the state view (where the wait leads
+ * the source's tree) and open each file the wait names (at most two). Files that would leave the
+ * workspace folder are not offered.
+ */
+export function withOpenActions(folder: vscode.WorkspaceFolder, w: SourceWaiting): WaitingOn {
+  const files = w.files.filter((f) => f !== "" && !path.isAbsolute(f) && !f.split(/[\\/]/).includes(".."));
+  return {
+    ...w,
+    actions: [
+      { title: vscode.l10n.t("Show in State View"), command: "autodev.plan.focus" },
+      ...files.slice(0, 2).map((f) => ({
+        title: vscode.l10n.t("Open {0}", path.posix.basename(f.replace(/\\/g, "/"))),
+        command: "vscode.open",
+        arguments: [vscode.Uri.joinPath(folder.uri, ...f.split(/[\\/]/))],
+      })),
+    ],
+  };
+}
 
 /** A (workspace folder, source kind) and what was last read of it. */
 export class DefaultSourceFolder extends SourceFolderBase {
@@ -119,7 +140,7 @@ export class DefaultSourceFolder extends SourceFolderBase {
       this.lastProblems = r.problems;
       this.lastTree = r.tree;
       this.rows = r.timelineRows;
-      this.lastWaiting = r.waiting;
+      this.lastWaiting = r.waiting ? withOpenActions(this.folder, r.waiting) : null;
       this.lastError = null;
       const c = this.counts;
       this.log.info(
