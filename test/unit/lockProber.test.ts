@@ -2,7 +2,8 @@
  * The long-lived lock probe (issue 22 item 15): it sees an exclusive flock held without the file
  * being written (flock(1), which Python's open-and-truncate is not), answers FREE once it is
  * dropped, serves every request from one process, takes any path (a newline in a name cannot break
- * its protocol), never creates the file, and with no helper says it cannot tell.
+ * its protocol), never creates the file, takes a folder relative to the working directory, and with
+ * no helper says it cannot tell.
  */
 import { strict as assert } from "node:assert";
 import { spawn, spawnSync } from "node:child_process";
@@ -88,5 +89,25 @@ describe("the long-lived lock probe", function () {
       after = await probeAutodevRunning(dir);
     }
     assert.equal(after.running, false);
+  });
+
+  it("probes a folder named relative to the working directory (`status .`), not relative to the helper's", async function () {
+    skipUnless(this, hasFlock, "util-linux flock(1)");
+    fs.mkdirSync(path.join(dir, ".autodev"));
+    const lock = path.join(dir, ".autodev", ".lock");
+    fs.writeFileSync(lock, "");
+    const was = process.cwd();
+    process.chdir(dir);
+    try {
+      assert.deepEqual(await probeAutodevRunning("."), { running: false, detail: ".autodev/.lock is free" });
+      const release = await holdWithFlock(lock);
+      try {
+        assert.equal((await probeAutodevRunning(".")).running, true);
+      } finally {
+        await release();
+      }
+    } finally {
+      process.chdir(was);
+    }
   });
 });

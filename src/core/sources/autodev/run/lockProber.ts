@@ -9,6 +9,7 @@
  * `flock(1)` or any writer that does not truncate the file is seen, as Python's open-and-truncate is.
  * The process is unreferenced while idle (it never keeps Node alive) and ends at stdin's EOF.
  */
+import * as path from "node:path";
 import type { LockHelper } from "../lock/fileLockSettings";
 import { LineProcess, setRef } from "../lock/lockHelperProcess";
 
@@ -52,9 +53,13 @@ export class LockProber {
 
   constructor(private readonly helpers: readonly LockHelper[]) {}
 
-  /** "FREE", "HELD", "ERROR …", or null when no helper could answer. */
+  /**
+   * "FREE", "HELD", "ERROR …", or null when no helper could answer. A relative `file` is taken
+   * from this process's working directory (the helper's own is the file system's root).
+   */
   probe(file: string): Promise<string | null> {
-    const run = this.queue.then(() => this.ask(file));
+    const absolute = path.resolve(file);
+    const run = this.queue.then(() => this.ask(absolute));
     this.queue = run.catch(() => undefined);
     return run;
   }
