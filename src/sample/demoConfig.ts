@@ -1,11 +1,12 @@
 /**
  * The demo workspace's `.autodev/config.json`: Python AutoDev's defaults as its own code writes them
- * (taken from test/fixtures/python-full, written by the real `AutodevConfig`), with the Claude Code
- * platform, so the demo's config validates like a real one.
+ * (taken from test/fixtures/python-full, written by the real `AutodevConfig`), on the inline
+ * platform (as `autodev init --inline` writes it), which is what the demo's delegation and
+ * response files are: a run suspended in inline mode, waiting on its agent.
  */
 export const DEMO_CONFIG: Record<string, unknown> = {
   schema_version: "1.0.0",
-  platform: "claude_code",
+  platform: "inline",
   agents: {
     architect: {
       model: "opus",

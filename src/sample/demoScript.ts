@@ -158,7 +158,7 @@ export const DEMO_PLAN = {
       ],
     },
   ],
-  metadata: { title: "Units converter CLI", owner: "demo", platform: "claude_code" },
+  metadata: { title: "Units converter CLI", owner: "demo", platform: "inline" },
   created_at: "2026-11-28T09:00:00.000000+00:00",
   updated_at: "2026-11-28T09:00:00.000000+00:00",
   content_hash: "",
