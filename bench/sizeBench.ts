@@ -30,7 +30,10 @@ export interface SizeResult {
   readonly ratio: number;
   readonly cpuRatio: number;
   readonly oursRssMB: number;
-  /** Ours minus the floor's start-up: what the verify itself and its modules cost, against the floor's own work. */
+  /**
+   * Ours minus Node's start-up against the floor minus the same (medians): what our CLI adds against
+   * the floor's own read and hash. NaN when the floor's own work is under 1 ms (within the noise).
+   */
   readonly afterStartRatio: number;
   readonly pythonMs: number;
   readonly autodev: AutodevRun | null;
@@ -56,8 +59,10 @@ export async function measureSize(
   const load = { argv: ["node", path.join(ROOT, "dist", "cli.js"), "--version"] };
   const noCache = cliVerify(d.dir, { AUTODEV_STATE_COMPILE_CACHE: "0" });
   const c = compare([floorOf(file), cliVerify(d.dir), empty, load, noCache], runs);
-  const startOf = (i: number) => c.runs[2][i].ms;
-  const afterStart = median(c.runs[1].map((r, i) => (r.ms - startOf(i)) / (c.runs[0][i].ms - startOf(i))));
+  // Medians first, then the difference: a run-by-run ratio of differences explodes (or goes
+  // negative) whenever one empty start-up happens to be slower than the floor's whole run.
+  const floorWork = c.ms[0] - c.ms[2];
+  const afterStart = floorWork >= 1 ? (c.ms[1] - c.ms[2]) / floorWork : Number.NaN;
   const py = runPython(file);
   const autodev = pySrc && mb <= 100 ? runAutodev(pySrc, d.dir) : null;
   const oneThread = { ...process.env, AUTODEV_VERIFY_THREADS: "1" };
