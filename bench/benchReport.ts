@@ -4,7 +4,7 @@
  * other sources, and every target of issue 24 met or missed with its figure.
  */
 import { fmtMs, ratio, verdict } from "./benchRunner";
-import type { EditorResult } from "./editorBench";
+import type { Activation, EditorResult } from "./editorBench";
 import type { ShapeResult } from "./shapeBench";
 import type { SizeResult } from "./sizeBench";
 import type { SourceResult } from "./sourceBench";
@@ -158,7 +158,7 @@ export function reportLines(run: BenchRun): string[] {
       "",
       "| what | figure |",
       "|---|---|",
-      `| activation: extension host main-thread time until the Plan tree's first \`getChildren\` answered (wall) | ${fmtMs(e.activation.hostMs)} (${fmtMs(e.activation.wallMs)})${e.activation.activateMs === undefined ? "" : `; \`activate()\` itself ${fmtMs(e.activation.activateMs)}`} |`,
+      ...activationRows(e),
       `| first verify of every folder after activation (1 MB and 100 MB ledgers, agloop, engine_state) | ${fmtMs(e.firstVerifyMs)} |`,
       `| extension host RSS with the three sources open | ${e.rssMB.toFixed(0)} MB |`,
       `| external append (Python AutoDev's writer) → tree and Problems updated, ${mb(e.ledgerBytes.small)} ledger, p50 / p95 of ${small.n}, from the writer's atomic replace | ${fmtMs(small.p50)} / ${fmtMs(small.p95)}${fromWrite(wSmall)} |`,
@@ -168,12 +168,54 @@ export function reportLines(run: BenchRun): string[] {
       "",
     );
     t(`Append → tree and Problems at ${mb(e.ledgerBytes.big)}: p95 ≤ 300 ms`, fmtMs(big.p95), big.p95 <= 300);
+    const act = activationFigure(e);
     t(
-      "Activation ≤ 50 ms of extension host time before the first paint request",
-      fmtMs(e.activation.hostMs),
-      e.activation.hostMs <= 50,
+      `Activation ≤ 50 ms of extension host time before the first paint request (${act.what})`,
+      fmtMs(act.hostMs),
+      act.hostMs <= 50,
     );
   } else targets.push(`- Live in the editor: not run (${run.leftOut}; \`npm run bench -- --editor\` runs it)`);
   out.push("### Targets (issue 24), from this run", "", ...targets);
   return out;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** The activation figure the target is judged on: the median of the host starts, else the one run's. */
+function activationFigure(e: EditorResult): { hostMs: number; what: string } {
+  const ours = e.starts?.ours ?? [];
+  return ours.length > 0
+    ? { hostMs: median(ours.map((a) => a.hostMs)), what: `median of ${ours.length} host starts` }
+    : { hostMs: e.activation.hostMs, what: "one host start" };
+}
+
+/** The activation rows: over the host starts (the first without a compile cache), and the A/B when there is one. */
+function activationRows(e: EditorResult): string[] {
+  const total = (a: Activation) =>
+    a.totalHostMs === undefined ? "" : `; until its start-up work ended ${fmtMs(a.totalHostMs)}`;
+  const ours = e.starts?.ours ?? [];
+  if (ours.length === 0) {
+    return [
+      `| activation: extension host main-thread time until the Plan tree's first \`getChildren\` answered (wall) | ${fmtMs(e.activation.hostMs)} (${fmtMs(e.activation.wallMs)})${total(e.activation)} |`,
+    ];
+  }
+  const med = (xs: Activation[], f: (a: Activation) => number | undefined) => {
+    const v = xs.map(f).filter((x): x is number => x !== undefined);
+    return v.length ? fmtMs(median(v)) : "—";
+  };
+  const rows = [
+    `| activation: extension host main-thread time until the Plan tree's first \`getChildren\` answered (wall), median of ${ours.length} host starts in one user-data folder | ${med(ours, (a) => a.hostMs)} (${med(ours, (a) => a.wallMs)}); until the start-up work ended ${med(ours, (a) => a.totalHostMs)}; first start (no compile cache yet) ${fmtMs(ours[0].hostMs)}; each: ${ours.map((a) => fmtMs(a.hostMs)).join(", ")} |`,
+  ];
+  const base = e.starts?.baseline;
+  if (base && base.starts.length > 0) {
+    const b = median(base.starts.map((a) => a.hostMs));
+    const o = median(ours.map((a) => a.hostMs));
+    rows.push(
+      `| the same, \`--baseline ${base.dir}\` started alternately (B A B A …): baseline / this checkout, medians; each baseline start | ${fmtMs(b)} / ${fmtMs(o)}, ratio ${ratio(o / b)}; ${base.starts.map((a) => fmtMs(a.hostMs)).join(", ")} |`,
+    );
+  }
+  return rows;
 }

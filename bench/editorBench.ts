@@ -14,10 +14,30 @@ import { shapeNamed } from "./ledgerShapes";
 import { generateShapeLedger } from "./generate";
 import { ROOT, ensureData } from "./benchRunner";
 
+/** One host start: main-thread time and wall time until the first tree answer with content. */
+export interface Activation {
+  readonly wallMs: number;
+  readonly hostMs: number;
+  /** Host time until `activate()` returned (the bundle's load included). */
+  readonly activatedHostMs?: number;
+  /** Host time until the extension's start-up work ended (`StateApi.firstPaint` settled; absent on older builds). */
+  readonly totalHostMs?: number;
+}
+
+/** Activation over several host starts, each in the same user-data folder (a user's restarts). */
+export interface ActivationStarts {
+  /** This checkout's extension; the first start has no compile cache yet. */
+  readonly ours: Activation[];
+  /** `--baseline DIR`'s extension, started alternately with ours (A B A B …), each in its own user-data folder. */
+  readonly baseline?: { dir: string; starts: Activation[] };
+}
+
 /** What the extension host measured. */
 export interface EditorResult {
   /** Host main-thread time and wall time until the first tree answer; `activate()` itself (the extension's own figure). */
-  readonly activation: { wallMs: number; hostMs: number; activateMs?: number };
+  readonly activation: Activation & { activateMs?: number };
+  /** `--starts N`: activation alone over N host starts (absent in older runs). */
+  readonly starts?: ActivationStarts;
   readonly firstVerifyMs: number;
   readonly rssMB: number;
   /** From the writer's atomic replace (when a reader can first see the append) to the tree and Problems showing it. */
@@ -31,8 +51,18 @@ export interface EditorResult {
   readonly ledgerBytes: Record<string, number>;
 }
 
+/** Options of the editor bench: appends per ledger, host starts for activation, an A/B baseline checkout. */
+export interface EditorOptions {
+  readonly appends: number;
+  /** Host starts measuring activation alone (each a fresh code-server, in one kept user-data folder). */
+  readonly starts: number;
+  /** Another checkout (built) whose extension is started alternately with ours: an A/B of activation. */
+  readonly baseline?: string;
+}
+
 /** Runs the editor bench; null (with the reason on stderr) when code-server or Chromium is not available. */
-export function measureEditor(appends: number, say: (s: string) => void): EditorResult | { error: string } {
+export function measureEditor(options: EditorOptions, say: (s: string) => void): EditorResult | { error: string } {
+  const { appends } = options;
   const lifecycle = shapeNamed("lifecycle");
   const small = ensureData("shape-lifecycle-1mb", (f) => generateShapeLedger(f, lifecycle, 1e6));
   const big = ensureData("shape-lifecycle-100mb", (f) => generateShapeLedger(f, lifecycle, 100e6));
@@ -47,17 +77,51 @@ export function measureEditor(appends: number, say: (s: string) => void): Editor
     const ws = path.join(work, "bench.code-workspace");
     fs.writeFileSync(ws, JSON.stringify({ folders: [{ path: "small" }, { path: "big" }] }, null, 2));
     const resultFile = path.join(work, "result.json");
-    say("code-server … ");
-    const res = spawnSync(process.execPath, [path.join(ROOT, "bench", "editor", "run.mjs"), ws, resultFile], {
-      encoding: "utf8",
-      env: { ...process.env, AUTODEV_EDITOR_APPENDS: String(appends) },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
-    if (res.status !== 0 || !fs.existsSync(resultFile)) {
-      return { error: `the editor bench failed (exit ${res.status})` };
+    const userData = { ours: path.join(work, "user-data-ours"), baseline: path.join(work, "user-data-baseline") };
+    /** One code-server run of bench/editor/run.mjs on a freshly staged copy of the workspace. */
+    const runOnce = (env: Record<string, string>): Record<string, unknown> | null => {
+      fs.rmSync(resultFile, { force: true });
+      for (const folder of ["small", "big"]) {
+        const staged = path.join(work, `${folder}-staged-copy`);
+        if (!fs.existsSync(staged)) fs.cpSync(path.join(work, folder), staged, { recursive: true });
+        fs.rmSync(path.join(work, folder), { recursive: true, force: true });
+        fs.cpSync(staged, path.join(work, folder), { recursive: true });
+      }
+      const res = spawnSync(process.execPath, [path.join(ROOT, "bench", "editor", "run.mjs"), ws, resultFile], {
+        encoding: "utf8",
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      return res.status === 0 && fs.existsSync(resultFile)
+        ? (JSON.parse(fs.readFileSync(resultFile, "utf8")) as Record<string, unknown>)
+        : null;
+    };
+    const ours: Activation[] = [];
+    const base: Activation[] = [];
+    for (let i = 0; i < options.starts; i++) {
+      for (const which of options.baseline ? (["baseline", "ours"] as const) : (["ours"] as const)) {
+        say(`start ${i + 1}/${options.starts} ${which} … `);
+        const r = runOnce({
+          AUTODEV_EDITOR_ACTIVATION_ONLY: "1",
+          AUTODEV_EDITOR_USER_DATA: userData[which],
+          ...(which === "baseline" ? { AUTODEV_EDITOR_EXTENSION: path.resolve(options.baseline!) } : {}),
+        });
+        if (!r) return { error: `the editor bench's start ${i + 1} (${which}) failed` };
+        (which === "ours" ? ours : base).push(r.activation as Activation);
+      }
     }
-    const out = JSON.parse(fs.readFileSync(resultFile, "utf8")) as Omit<EditorResult, "ledgerBytes">;
-    return { ...out, ledgerBytes: { small: small.bytes, big: big.bytes } };
+    say("code-server … ");
+    // In the kept user-data folder when starts ran before (its compile cache warm, as after a restart).
+    const out = runOnce({
+      AUTODEV_EDITOR_APPENDS: String(appends),
+      ...(options.starts > 0 ? { AUTODEV_EDITOR_USER_DATA: userData.ours } : {}),
+    }) as Omit<EditorResult, "ledgerBytes"> | null;
+    if (!out) return { error: "the editor bench failed" };
+    const starts: ActivationStarts | undefined =
+      options.starts > 0
+        ? { ours, ...(options.baseline ? { baseline: { dir: options.baseline, starts: base } } : {}) }
+        : undefined;
+    return { ...out, ...(starts ? { starts } : {}), ledgerBytes: { small: small.bytes, big: big.bytes } };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

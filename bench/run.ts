@@ -19,6 +19,8 @@
  * Options: --quick (shapes at 100 MB, 3 runs, no 500 MB, no Python AutoDev,
  * sources at a tenth of their size, no editor bench) · --runs N · --shapes a,b · --sizes 10,100,500
  * · --editor / --no-editor · --appends N (per ledger in the editor bench, default 20)
+ * · --starts N (host starts measuring activation alone, default 5) · --baseline DIR (another built
+ *   checkout whose extension starts alternately with ours: an A/B of activation)
  * · --autodev-src DIR (or AUTODEV_PY_SRC; AUTODEV_PYTHON names its interpreter)
  * · --no-docs (do not touch docs/benchmarks.md)
  * · --only shapes,sizes,sources,editor (run only those parts: the table goes to
@@ -69,7 +71,10 @@ async function main(argv: string[]): Promise<void> {
   let editor: BenchRun["editor"] = null;
   if (part("editor") && ((!quick && !argv.includes("--no-editor")) || argv.includes("--editor") || only)) {
     say("editor (code-server): ");
-    editor = measureEditor(Number(opt("appends") ?? 20), say);
+    editor = measureEditor(
+      { appends: Number(opt("appends") ?? 20), starts: Number(opt("starts") ?? 5), baseline: opt("baseline") },
+      say,
+    );
     say("done\n");
   }
   const minutes = (performance.now() - t0) / 60_000;

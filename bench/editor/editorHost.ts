@@ -7,7 +7,10 @@
  * 1. the folders are put in place (renames) and the extension is activated:
  *    the extension host's main-thread time (event-loop utilization) and wall
  *    time until the state tree's `getChildren` first answered with roots (the
- *    first paint with content: sources are detected in the worker);
+ *    first paint with content: sources are detected in the worker), and until
+ *    the extension's start-up work ended (`StateApi.firstPaint`); with
+ *    AUTODEV_EDITOR_ACTIVATION_ONLY=1 it stops there (bench --starts N), and
+ *    AUTODEV_EDITOR_PROFILE=FILE writes a CPU profile of that span;
  * 2. once every folder is verified, the host's RSS with three sources open
  *    (AutoDev at 1 MB and 100 MB, agloop, engine_state);
  * 3. N external appends to each ledger, each by Python (AutoDev's own writer
@@ -27,6 +30,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFile } from "node:child_process";
 import { performance } from "node:perf_hooks";
+import * as inspector from "node:inspector";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdapter";
@@ -62,6 +66,24 @@ function pythonAppend(
   );
 }
 
+/** Starts a CPU profile of this thread; the returned function stops it and resolves with the profile. */
+async function startProfile(): Promise<() => Promise<unknown>> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  await post("Profiler.enable");
+  await post("Profiler.setSamplingInterval", { interval: 100 });
+  await post("Profiler.start");
+  return async () => {
+    const res = (await post("Profiler.stop")) as { profile: unknown };
+    session.disconnect();
+    return res.profile;
+  };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` every 2 ms until true (or throws after `timeoutMs`). */
@@ -89,13 +111,24 @@ export async function run(): Promise<void> {
   const result: Record<string, unknown> = { wasActive: ext.isActive, vscode: vscode.version, node: process.version };
 
   for (const f of folders) unstage(f);
+  const profile = process.env.AUTODEV_EDITOR_PROFILE ? await startProfile() : null;
   const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
   const api = (await ext.activate()) as StateApi;
+  const activatedHostMs = performance.eventLoopUtilization(elu0).active;
   const autodev = api.adapters.autodev as AutodevApi;
   while ((await api.tree.getChildren()).length === 0) await sleep(2);
   const elu = performance.eventLoopUtilization(elu0);
-  result.activation = { wallMs: performance.now() - t0, hostMs: elu.active };
+  const wallMs = performance.now() - t0;
+  // Older builds have no firstPaint: their start-up work is all done by the first answer.
+  await (api as Partial<StateApi>).firstPaint;
+  const totalHostMs = performance.eventLoopUtilization(elu0).active;
+  result.activation = { wallMs, hostMs: elu.active, activatedHostMs, totalHostMs };
+  if (profile) fs.writeFileSync(process.env.AUTODEV_EDITOR_PROFILE!, JSON.stringify(await profile()));
+  if (process.env.AUTODEV_EDITOR_ACTIVATION_ONLY === "1") {
+    fs.writeFileSync(out, JSON.stringify(result, null, 2));
+    return;
+  }
 
   await until(
     () => autodev.folders.folders.length === folders.length && autodev.folders.folders.every((f) => f.report !== null),

@@ -7,6 +7,9 @@
 //
 // Env passed to the extension host: AUTODEV_EDITOR_APPENDS (default 20), AUTODEV_PYTHON,
 // AUTODEV_PY_SRC (Python AutoDev's own writer for the appends). AUTODEV_EDITOR_TIMEOUT_MS (default 900000).
+// AUTODEV_EDITOR_USER_DATA: a user-data folder kept across runs (a user's restarts: the extension's
+// global storage, with its compile cache, survives), else a fresh one per run.
+// AUTODEV_EDITOR_EXTENSION: the extension folder to load (another checkout's, for an A/B), else this one.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,7 +40,7 @@ async function main() {
   try {
     server = await startServer({
       folder: workspace,
-      userDataDir: join(work, "user-data"),
+      userDataDir: process.env.AUTODEV_EDITOR_USER_DATA || join(work, "user-data"),
       extensionsDir: join(work, "extensions"),
       env: { AUTODEV_EDITOR_BENCH_OUT: resultFile },
     });
@@ -53,7 +56,7 @@ async function main() {
         `[${type}] ${(Array.isArray(args) ? args : [args]).map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" ")}`,
       );
     });
-    await page.goto(workbenchUrl(server.port, workspace, ROOT, HOST), {
+    await page.goto(workbenchUrl(server.port, workspace, process.env.AUTODEV_EDITOR_EXTENSION || ROOT, HOST), {
       waitUntil: "domcontentloaded",
       timeout: 60_000,
     });

@@ -11,7 +11,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { createDemoWorkspace } from "../sample/demoWorkspace";
 import { CommandHandler } from "./commandManager";
 
 /** globalState key (the extension's own store): the demo folder whose window shows the AutoDev view when it opens. */
@@ -49,6 +48,8 @@ export function demoWorkspaceHandlers(
         },
         async () => {
           await fs.promises.mkdir(folder, { recursive: true });
+          // Loaded on first use: the demo's content is built when its module loads (5 ms of activation).
+          const { createDemoWorkspace } = await import("../sample/demoWorkspace");
           await createDemoWorkspace(folder);
         },
       );

@@ -24,6 +24,7 @@ import { registerTimelineFeatures } from "./timelineFeatures";
 import { registerGraphFeatures } from "./graph/graphFeatures";
 import type { GraphPanel } from "./graph/graphPanel";
 import type { TimelinePanel } from "./timelinePanel";
+import type { StartupFacts } from "./extensionEntry";
 import { openFileAt } from "./workspaceFiles";
 import { WaitingNotifier } from "./waitingNotifier";
 
@@ -48,12 +49,16 @@ export interface StateApi {
   readonly sourceActions: SourceActionCommands;
   /** Milliseconds `activate` took (the output log says it too). */
   readonly activationMs: number;
+  /** What the loader (extensionEntry.ts) did before `activate`: the compile cache's state, the bundle's load time. */
+  readonly startup?: StartupFacts;
+  /** Settles once the first detection of every folder's sources ended (what the tree's first paint shows). */
+  readonly firstPaint: Promise<void>;
 }
 
 let deactivators: Array<() => Promise<void>> = [];
 
-/** Activates the extension. */
-export function activate(context: vscode.ExtensionContext): StateApi {
+/** Activates the extension; `startup`: what the loader (extensionEntry.ts) did before, for the log. */
+export function activate(context: vscode.ExtensionContext, startup?: StartupFacts): StateApi {
   const t0 = performance.now();
   const log = new OutputLog();
   const settings = new SettingsReader();
@@ -158,14 +163,17 @@ export function activate(context: vscode.ExtensionContext): StateApi {
     },
     log: (m) => log.info(m),
   });
-  void folders.sync();
+  const firstPaint = folders.sync().then(
+    () => undefined,
+    () => undefined,
+  );
   void focusDemoViewOnce(context).then(
     (shown) => shown && log.info("the demo workspace opened: AutoDev view shown"),
     (e: unknown) => log.info(`could not show the AutoDev view in the demo workspace: ${String(e)}`),
   );
   const activationMs = performance.now() - t0;
   log.info(
-    `AutoDev State activated in ${activationMs.toFixed(1)} ms (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace)`,
+    `AutoDev State activated in ${activationMs.toFixed(1)} ms (${vscode.workspace.isTrusted ? "trusted" : "untrusted: read-only"} workspace${startup ? `; bundle loaded in ${startup.loadMs.toFixed(1)} ms, compile cache ${startup.compileCache}` : ""})`,
   );
   const adapters = Object.fromEntries(made.made.map((a) => [a.kind, a.api]));
   const sourceActions = made.defaults.actions;
@@ -182,6 +190,8 @@ export function activate(context: vscode.ExtensionContext): StateApi {
     adapters,
     sourceActions,
     activationMs,
+    startup,
+    firstPaint,
   };
 }
 

@@ -2,6 +2,7 @@
 // the extension activates by itself, registers its command and contributes its view container.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
+import type { StateApi } from "../../src/extension/extension";
 import { EXTENSION_ID, eventually, extension } from "./helpers";
 
 describe("activation", () => {
@@ -21,6 +22,15 @@ describe("activation", () => {
   it("activates by itself on workspaceContains:.autodev/plan-ledger.jsonl", async () => {
     const ext = extension();
     assert.ok(await eventually(() => ext.isActive, 20_000), "extension did not activate on its own");
+  });
+
+  it("loads its bundle through Node's compile cache (the extension host runs Node 24)", async () => {
+    const ext = extension();
+    assert.ok(await eventually(() => ext.isActive, 20_000), "extension did not activate");
+    const api = ext.exports as StateApi;
+    assert.ok(api.startup, "the loader (dist/extension.js) did not hand its start-up facts on");
+    assert.match(api.startup.compileCache, /^(enabled|already enabled by the host)/);
+    await api.firstPaint;
   });
 
   it("registers autodev.refresh, which runs", async () => {
