@@ -64,6 +64,12 @@ export interface FastLine {
    * unchanged, i.e. during the `feed` call that received them.
    */
   readonly entryLazy: () => LedgerEntry;
+  /**
+   * {@link entryLazy}'s entry with only the payload members named in `keys`
+   * (what replay reads): the other members are not decoded. Not kept; the
+   * same lifetime rule.
+   */
+  readonly entryWith: (keys: ReadonlySet<string>) => LedgerEntry;
 }
 
 const L_OP = bytesOf('{"op": ');
@@ -214,7 +220,7 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
 }
 
 /** A FastLine's facts without its `entryLazy` (what a worker thread hands back). */
-export type FastFacts = Omit<FastLine, "entryLazy">;
+export type FastFacts = Omit<FastLine, "entryLazy" | "entryWith">;
 
 /**
  * The FastLine of `facts` proven on `bytes` (possibly in another thread): adds
@@ -263,11 +269,21 @@ class ProvenLine implements FastLine {
   }
 
   entryLazy(): LedgerEntry {
-    if (this.cached) return this.cached;
-    // What `validateLedgerEntry(parsePyJson(line))` returns for a line in exact form: its fields in
-    // model order, the payload a fresh dict (`dict[str, Any]` copies), no coercion anywhere.
-    const payload = canonicalPayload(this.bytes, this.payloadStart, this.payloadEnd);
-    this.cached = {
+    this.cached ??= this.entryOf(canonicalPayload(this.bytes, this.payloadStart));
+    return this.cached;
+  }
+
+  entryWith(keys: ReadonlySet<string>): LedgerEntry {
+    return this.cached ?? this.entryOf(canonicalPayload(this.bytes, this.payloadStart, keys));
+  }
+
+  /**
+   * What `validateLedgerEntry(parsePyJson(line))` returns for a line in exact form (given its
+   * payload): its fields in model order, the payload a fresh dict (`dict[str, Any]` copies), no
+   * coercion anywhere.
+   */
+  private entryOf(payload: LedgerEntry["payload"]): LedgerEntry {
+    return {
       seq: this.seq,
       timestamp: this.timestamp,
       session_id: this.sessionId,
@@ -276,7 +292,6 @@ class ProvenLine implements FastLine {
       prev_hash: this.prevHash,
       self_hash: this.selfHash,
     };
-    return this.cached;
   }
 }
 

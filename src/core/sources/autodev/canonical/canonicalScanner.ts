@@ -6,6 +6,7 @@
  * state, set by {@link startScan} and cleared by {@link endScan} (the scan is
  * synchronous).
  */
+import { isAscii } from "node:buffer";
 import { pyFloatRepr } from "../../../pyjson/pyFloatRepr";
 import { comparePyStrings } from "../../../pyjson/pyJsonDump";
 
@@ -53,12 +54,23 @@ let words: Int32Array | null = null;
 /** The index in the line of `words[0]`. */
 let wordsBase = 0;
 const NO_WORDS = new Int32Array(0);
+/**
+ * The first `"` at or after `quoteFrom` and the first `\\` at or after
+ * `backslashFrom` (the line's length: none; -1: not searched), as the native
+ * scan last found them; each holds for an index from its `…From` up to it
+ * (scans may go back: a plan that failed its proof is scanned again as a value).
+ */
+let nextQuote = -1;
+let nextBackslash = -1;
+let quoteFrom = 0;
+let backslashFrom = 0;
 
 /** Makes `bytes` the line being scanned. */
 export function startScan(bytes: Buffer): void {
   lineBytes = bytes;
   lineLength = bytes.length;
   words = null;
+  nextQuote = nextBackslash = -1;
 }
 
 /** Forgets the line scanned (so its buffer can be freed). */
@@ -66,6 +78,7 @@ export function endScan(): void {
   lineBytes = EMPTY;
   lineLength = 0;
   words = null;
+  nextQuote = nextBackslash = -1;
 }
 
 /**
@@ -73,7 +86,7 @@ export function endScan(): void {
  * takes over (most strings of a ledger line — hashes, ids, times, statuses —
  * are shorter: they never pay for the line's word view).
  */
-const SHORT_RUN = 48;
+export const SHORT_RUN = 48;
 
 /**
  * The first index at or after `i` whose byte is not plain string content
@@ -85,21 +98,15 @@ const SHORT_RUN = 48;
  * so a word passes only when all its bytes are plain; the byte loop then
  * finds the exact index in the first word that did not pass.
  */
-function plainRun(i: number): number {
+function wordRun(i: number): number {
   const b = lineBytes;
   const n = lineLength;
-  if (words === null) {
-    const off = b.byteOffset;
-    wordsBase = (4 - (off % 4)) % 4;
-    const count = Math.floor((n - wordsBase) / 4);
-    words = count > 0 ? new Int32Array(b.buffer, off + wordsBase, count) : NO_WORDS;
-  }
+  const w = wordsOfLine();
   while (i < n && (i - wordsBase) % 4 !== 0) {
     if (STR_CLASS[b[i]] !== 0) return i;
     i++;
   }
   if (i >= n) return n;
-  const w = words;
   let k = (i - wordsBase) / 4;
   const last = w.length - 1;
   for (; k < last; k += 2) {
@@ -127,6 +134,94 @@ function plainRun(i: number): number {
   i = wordsBase + 4 * k;
   while (i < n && STR_CLASS[b[i]] === 0) i++;
   return i;
+}
+
+/** The line's 4-byte-aligned interior as 32-bit words, made on first use for a line. */
+function wordsOfLine(): Int32Array {
+  if (words === null) {
+    const b = lineBytes;
+    const off = b.byteOffset;
+    wordsBase = (4 - (off % 4)) % 4;
+    const count = Math.floor((lineLength - wordsBase) / 4);
+    words = count > 0 ? new Int32Array(b.buffer, off + wordsBase, count) : NO_WORDS;
+  }
+  return words;
+}
+
+/**
+ * Plain runs at least this long (from where the native scan starts) are
+ * proven by native scans; shorter ones by {@link wordRun}.
+ */
+export const NATIVE_RUN = 256;
+
+/**
+ * {@link wordRun}'s answer, found with native scans where it can be: the next
+ * `"` and `\\` by `indexOf` (memchr; each remembered until the scan passes
+ * it, so a line is searched about once), then the bytes before the nearer of
+ * the two checked all printable ASCII — `isAscii` (SIMD) for the high bit,
+ * and {@link controlFree} for controls and DEL. When that holds, the nearer
+ * one is the answer; otherwise (a byte that is not plain lies before it: the
+ * line is not canonical), or for a short run, {@link wordRun} finds the exact index.
+ */
+function plainRun(i: number): number {
+  const b = lineBytes;
+  const n = lineLength;
+  if (nextQuote < i || i < quoteFrom) {
+    nextQuote = b.indexOf(0x22, i);
+    if (nextQuote < 0) nextQuote = n;
+    quoteFrom = i;
+  }
+  if (nextBackslash < i || i < backslashFrom) {
+    nextBackslash = b.indexOf(0x5c, i);
+    if (nextBackslash < 0) nextBackslash = n;
+    backslashFrom = i;
+  }
+  const stop = nextQuote < nextBackslash ? nextQuote : nextBackslash;
+  if (stop - i >= NATIVE_RUN && isAscii(b.subarray(i, stop)) && controlFree(i, stop)) return stop;
+  return wordRun(i);
+}
+
+/**
+ * True when no byte of [s, e) is below 0x20 or is 0x7f, for bytes already
+ * known to be ASCII (high bit clear). Per 32-bit word: `x - 0x20202020`
+ * borrows into a byte's high bit exactly when some byte is below 0x20 (the
+ * lowest such byte's lane wraps; without one nothing borrows), and
+ * `x + 0x01010101` carries into a high bit exactly at a 0x7f byte (nothing
+ * else reaches 0x80). One OR over all words, one test at the end.
+ */
+function controlFree(s: number, e: number): boolean {
+  const b = lineBytes;
+  const w = wordsOfLine();
+  let i = s;
+  while (i < e && (i - wordsBase) % 4 !== 0) {
+    const c = b[i++];
+    if (c < 0x20 || c === 0x7f) return false;
+  }
+  let k = (i - wordsBase) >> 2;
+  const k1 = k + ((e - i) >> 2);
+  let acc = 0;
+  for (; k + 4 <= k1; k += 4) {
+    const x = w[k];
+    const y = w[k + 1];
+    const z = w[k + 2];
+    const v = w[k + 3];
+    acc |=
+      (x - 0x20202020) |
+      (x + 0x01010101) |
+      (y - 0x20202020) |
+      (y + 0x01010101) |
+      (z - 0x20202020) |
+      (z + 0x01010101) |
+      (v - 0x20202020) |
+      (v + 0x01010101);
+  }
+  for (; k < k1; k++) acc |= (w[k] - 0x20202020) | (w[k] + 0x01010101);
+  if ((acc & 0x80808080) !== 0) return false;
+  for (i = wordsBase + 4 * k1; i < e; i++) {
+    const c = b[i];
+    if (c < 0x20 || c === 0x7f) return false;
+  }
+  return true;
 }
 
 /** Matches literal bytes `lit` at `i`; returns the index after them or -1. */

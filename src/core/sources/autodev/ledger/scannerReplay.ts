@@ -13,7 +13,16 @@
 import { RawLine } from "./read/ledgerLineReader";
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
 import { LedgerEntry, Plan, validatePlan } from "../plan/schemas";
-import { AUDIT_OPS, PLAN_OPS, ReplayError, TaskChange, applyStrict, skeletonPlan, skeletonTouched } from "./replay";
+import {
+  AUDIT_OPS,
+  PLAN_OPS,
+  REPLAY_PAYLOAD_KEYS,
+  ReplayError,
+  TaskChange,
+  applyStrict,
+  skeletonPlan,
+  skeletonTouched,
+} from "./replay";
 import { canTransition } from "../plan/taskFsm";
 import { VerifyFinding, VerifyWarning } from "./verifyTypes";
 import { FastLine, PlanSkeleton, exactPlanFromCanonical, exactPlanModel } from "../canonical/fastCanonical";
@@ -86,7 +95,7 @@ export class ScannerReplay {
       this.replayBroken = false;
       return null;
     }
-    return this.full(fast.entryLazy(), raw.lineNo);
+    return this.full(fast.entryWith(REPLAY_PAYLOAD_KEYS), raw.lineNo);
   }
 
   /** Strict replay of a parsed entry (at line `line`). */
