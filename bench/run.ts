@@ -24,7 +24,8 @@
  * · --autodev-src DIR (or AUTODEV_PY_SRC; AUTODEV_PYTHON names its interpreter)
  * · --no-docs (do not touch docs/benchmarks.md)
  * · --only shapes,sizes,sources,editor (run only those parts: the table goes to
- *   bench/data/last-partial.md, never to the docs, which hold whole runs only).
+ *   bench/data/last-partial.md, never to the docs, which hold whole runs only)
+ * · --sources agloop-log,agloop-state,engine-state,tournaments,knowledge (only these sources; implies a partial run).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -48,7 +49,8 @@ async function main(argv: string[]): Promise<void> {
   const names = opt("shapes")?.split(",");
   const sizes = (opt("sizes") ?? (quick ? "10,100" : "10,100,500")).split(",").map(Number);
   const pySrc = quick ? null : autodevSrc(argv);
-  const only = opt("only")?.split(",");
+  const onlySources = opt("sources")?.split(",");
+  const only = opt("only")?.split(",") ?? (onlySources ? ["sources"] : undefined);
   const part = (name: string) => !only || only.includes(name);
   fs.mkdirSync(DATA, { recursive: true });
   const load0 = os.loadavg()[0];
@@ -67,7 +69,7 @@ async function main(argv: string[]): Promise<void> {
     sizeList.push(await measureSize(mb, mb >= 500 ? Math.max(2, runs - 2) : runs, pySrc, mb === Math.max(...sizes)));
     say("done\n");
   }
-  const sources = part("sources") ? await measureSources(quick ? 0.1 : 1, Math.min(runs, 3), say) : [];
+  const sources = part("sources") ? await measureSources(quick ? 0.1 : 1, Math.min(runs, 3), say, onlySources) : [];
   let editor: BenchRun["editor"] = null;
   if (part("editor") && ((!quick && !argv.includes("--no-editor")) || argv.includes("--editor") || only)) {
     say("editor (code-server): ");

@@ -56,15 +56,19 @@ export function agloopState(dir: string, bytes: number): { bytes: number; entrie
   const file = path.join(dir, ".agloop", "state.json");
   const state = JSON.parse(fs.readFileSync(file, "utf8")) as { tasks: Record<string, unknown>[] };
   const base = state.tasks;
-  const one = JSON.stringify(base[0], null, 2).length;
-  const count = Math.ceil(bytes / one);
-  const tasks: Record<string, unknown>[] = [];
-  for (let i = 0; i < count; i++) {
-    const t = base[i % base.length];
-    const id = `task-${String(i + 1).padStart(6, "0")}`;
-    tasks.push({ ...t, id, depends_on: i > 0 && i % 5 !== 0 ? [`task-${String(i).padStart(6, "0")}`] : [] });
-  }
-  const text = JSON.stringify({ ...state, tasks, current_task_id: tasks[0].id }, null, 2) + "\n";
+  const make = (count: number): string => {
+    const tasks: Record<string, unknown>[] = [];
+    for (let i = 0; i < count; i++) {
+      const t = base[i % base.length];
+      const id = `task-${String(i + 1).padStart(6, "0")}`;
+      tasks.push({ ...t, id, depends_on: i > 0 && i % 5 !== 0 ? [`task-${String(i).padStart(6, "0")}`] : [] });
+    }
+    return JSON.stringify({ ...state, tasks, current_task_id: tasks[0].id }, null, 2) + "\n";
+  };
+  // Sized from a first try of 1,000 tasks (the fixture's tasks differ in size), then made once.
+  const probe = Buffer.byteLength(make(1000));
+  const count = Math.max(1, Math.round((bytes * 1000) / probe));
+  const text = make(count);
   fs.writeFileSync(file, text);
   return { bytes: Buffer.byteLength(text), entries: count };
 }
@@ -109,8 +113,12 @@ export function tournaments(dir: string, count: number): { bytes: number; entrie
   return { bytes, entries: count };
 }
 
-/** An AutoDev workspace whose `knowledge.jsonl` has `lines` lessons (the fixture's, new ids and times). */
-export function knowledge(dir: string, lines: number): { bytes: number; entries: number } {
+/**
+ * An AutoDev workspace whose `knowledge.jsonl` has `lines` lessons (the fixture's, new ids and times);
+ * `bad`: every line damaged, in turn torn in half (corrupt JSON) and an object that is not a lesson
+ * (its `tier` not "swarm" or "hive").
+ */
+export function knowledge(dir: string, lines: number, bad = false): { bytes: number; entries: number } {
   const from = path.join(FIX, "python-full", "workspace", ".autodev");
   fs.cpSync(from, path.join(dir, ".autodev"), { recursive: true });
   const file = path.join(dir, ".autodev", "knowledge.jsonl");
@@ -123,7 +131,10 @@ export function knowledge(dir: string, lines: number): { bytes: number; entries:
       .replace(/"id":"([a-z]+)-[0-9a-f]{10}-([0-9a-f]{4})"/, (_m, role: string, tail: string) => {
         return `"id":"${role}-${(0x1000000000 + i).toString(16).slice(-10)}-${tail}"`;
       })
-      .replace(/"timestamp":"[^"]+"/, `"timestamp":"${iso(i).replace("Z", "000+00:00")}"`),
+      .replace(/"timestamp":"[^"]+"/, `"timestamp":"${iso(i).replace("Z", "000+00:00")}"`)
+      .replace(/^.*$/, (line) =>
+        !bad ? line : i % 2 === 0 ? line.slice(0, line.length >> 1) : line.replace(/"tier":"[a-z]+"/, '"tier":"nest"'),
+      ),
   );
   return { bytes, entries: lines };
 }

@@ -101,26 +101,32 @@ export async function cmdKnowledge(args: ParsedArgs): Promise<number> {
   if (args.switches.has("json")) {
     printJson({
       swarm: k.swarm.map(lessonJson),
+      swarm_count: k.swarmCount,
       hive: k.hive.map(lessonJson),
+      hive_count: k.hiveCount,
       hive_path: k.hivePath,
       hive_enabled: k.hiveEnabled,
       rejected: k.rejected.map((r) => ({ id: r.id, text: r.text, reason: r.reason, rejected_at: r.rejected_at })),
+      rejected_count: k.rejectedCount,
       skipped: k.skipped,
       errors: k.errors,
     });
   } else {
-    for (const [name, list] of [
-      ["swarm (.autodev/knowledge.jsonl)", k.swarm],
-      [`hive (${k.hivePath})${k.hiveEnabled ? "" : " — disabled in config.json"}`, k.hive],
+    for (const [name, list, count] of [
+      ["swarm (.autodev/knowledge.jsonl)", k.swarm, k.swarmCount],
+      [`hive (${k.hivePath})${k.hiveEnabled ? "" : " — disabled in config.json"}`, k.hive, k.hiveCount],
     ] as const) {
-      println(`${name}: ${list.length} lesson${list.length === 1 ? "" : "s"}`);
+      const listed = count > list.length ? ` (the ${list.length} highest-ranked listed)` : "";
+      println(`${name}: ${count} lesson${count === 1 ? "" : "s"}${listed}`);
       for (const e of list) {
         println(
           `  ${e.rank.toFixed(3)}  conf ${e.confidence.toFixed(2)}  ×${e.confirmations}  applied ${e.applied_count}  [${e.role_source}] ${e.text}`,
         );
       }
     }
-    println(`rejected: ${k.rejected.length}`);
+    println(
+      `rejected: ${k.rejectedCount}${k.rejectedCount > k.rejected.length ? ` (the newest ${k.rejected.length} listed)` : ""}`,
+    );
     for (const r of k.rejected) println(`  ${r.text}  — ${r.reason} (${r.rejected_at})`);
     for (const s of k.skipped) eprintln(`${s.file}:${s.line}: skipped: ${s.reason}`);
     for (const e of k.errors) eprintln(e);

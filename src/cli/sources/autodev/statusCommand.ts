@@ -67,7 +67,7 @@ export function runStateJson(rs: RunState): Record<string, unknown> {
             ? { matches: false, message: "no .autodev/spec.md" }
             : { matches: false, message: spec.error },
     next: { resume: rs.next.resume, execute: rs.next.execute, plan: rs.next.plan },
-    knowledge: { swarm: k.swarm.length, hive: k.hiveEnabled ? k.hive.length : 0, rejected: k.rejected.length },
+    knowledge: { swarm: k.swarmCount, hive: k.hiveEnabled ? k.hiveCount : 0, rejected: k.rejectedCount },
     inline_steps: rs.history.steps.map((s) => ({
       task_id: s.taskId,
       role: s.role,

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { guardPath, type FileRefusal, type FoundKind } from "../../fs/fileGuard";
-import { readGuarded } from "../../fs/guardedOpen";
+import { openGuarded, readGuarded } from "../../fs/guardedOpen";
 import { decodeUtf8Strict } from "../../text/utf8";
 
 /** What reading a state file gave. */
@@ -84,6 +84,27 @@ export async function readStateFile(
   return text === null
     ? { kind: "error", error: `${label} is not valid UTF-8` }
     : { kind: "ok", text, bytes: read.bytes.length };
+}
+
+/** What opening a state file for streaming gave: the handle (the caller closes it) and the size `fstat` gave. */
+export type StateFileOpen =
+  | { readonly kind: "missing" }
+  | { readonly kind: "error"; readonly error: string }
+  | { readonly kind: "open"; readonly handle: fs.promises.FileHandle; readonly size: number };
+
+/**
+ * Opens `abs` for reading line by line, with the checks of {@link readStateFile} (confined to
+ * `confineTo` when given, a regular file of at most `max` bytes); the text is decoded by the reader.
+ */
+export async function openStateFile(
+  abs: string,
+  max: number,
+  confineTo: string | null,
+  label = abs,
+): Promise<StateFileOpen> {
+  const opened = await openGuarded(abs, { root: confineTo, maxBytes: max, notDirIsMissing: true });
+  if (opened.kind === "refused") return { kind: "error", error: refusalMessage(opened.refusal, label) };
+  return opened;
 }
 
 /** Reads a file of the workspace `cwd` given relative to it (forward slashes), confined to the workspace. */

@@ -9,17 +9,31 @@
  * `inject_block` ranks it: `confidence * recency * (1 + ln(applied + 1))`,
  * recency falling linearly from 1 to 0.5 over 30 days, highest first.
  */
+import * as path from "node:path";
 import { z } from "zod";
-import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
-import { pyToPlain } from "../evidence/tournamentStore";
+import { getMaxLineBytes } from "../../../fs/lineLimit";
 import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../autodevPaths";
-import { pyLaxFloat, pyLaxInt, pyStr, zodToPathErrors, formatPathError } from "../pydanticLax";
-import { StateFileRead, readStateFile, readWorkspaceStateFile } from "../stateFile";
+import { pyLaxFloat, pyLaxInt, pyStr } from "../pydanticLax";
+import { openStateFile } from "../stateFile";
 import { ConfigReport, resolveHivePath } from "../config/configReader";
 import { pyIsoTimestamp } from "./pyIsoTime";
+import {
+  readJsonlFile,
+  type JsonlFileSpec,
+  type NextRecordEffect,
+  type RowKeeper,
+  type SkippedLine,
+} from "./knowledgeLines";
 
-/** Largest knowledge file read (Python caps each at a few hundred 64 KB lines). */
-const MAX_KNOWLEDGE_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest knowledge file read, streamed (AutoDev keeps `swarm_max_entries` lessons, 100 by default,
+ * of at most 64 KB a line; a bigger file is a user's): about a million lessons, a few seconds.
+ */
+export const MAX_KNOWLEDGE_BYTES = 256 * 1024 * 1024;
+/** Longest line read: no longer than the process's line limit, and 16 MiB (AutoDev writes none over 64 KB). */
+const MAX_KNOWLEDGE_LINE_BYTES = 16 * 1024 * 1024;
+/** Lessons listed per tier (the highest-ranked) and rejected lessons listed (the newest); all are counted. */
+export const MAX_LESSONS_LISTED = 1000;
 const RECENCY_WINDOW_S = 30 * 86400;
 
 const KnowledgeEntrySchema = z.object({
@@ -41,26 +55,20 @@ export type KnowledgeEntry = z.output<typeof KnowledgeEntrySchema> & { readonly 
 /** A rejected lesson. */
 type RejectedLesson = z.output<typeof RejectedLessonSchema> & { readonly line: number };
 
-/** One file's lines that were skipped, and why. */
-interface SkippedLine {
-  readonly file: string;
-  readonly line: number;
-  readonly reason: string;
-  /** Set on the last entry of a file with more skipped lines than are listed: how many more (from `line` on). */
-  readonly more?: number;
-}
-
-/** Skipped lines listed per file; later ones are counted in one entry (a hostile file of a million bad lines). */
-export const MAX_SKIPPED_LISTED = 200;
 const REQUIRED_KEYS = ["id", "timestamp", "role_source", "text"] as const;
 
 /** Everything the knowledge store holds. */
 export interface KnowledgeReport {
+  /** The {@link MAX_LESSONS_LISTED} highest-ranked lessons, highest first (`swarmCount` counts them all). */
   readonly swarm: readonly KnowledgeEntry[];
+  readonly swarmCount: number;
   readonly hive: readonly KnowledgeEntry[];
+  readonly hiveCount: number;
   readonly hivePath: string;
   readonly hiveEnabled: boolean;
+  /** The newest {@link MAX_LESSONS_LISTED} rejected lessons, in file order. */
   readonly rejected: readonly RejectedLesson[];
+  readonly rejectedCount: number;
   readonly skipped: readonly SkippedLine[];
   /** Files that could not be read at all. */
   readonly errors: readonly string[];
@@ -79,22 +87,6 @@ export function rankLesson(e: { confidence: number; timestamp: string; applied_c
   return e.confidence * recencyFactor(e.timestamp, nowS) * (1 + Math.log(Math.max(0, e.applied_count) + 1));
 }
 
-/** Python's `str.splitlines()` line breaks. */
-// eslint-disable-next-line no-control-regex -- these are exactly the breaks Python splits on
-const PY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
-
-/**
- * What AutoDev's next lesson does about a skipped line of the swarm file (checked by running
- * AutoDev 0.1.1's `KnowledgeStore.record` on such files): `record` rewrites the file from
- * `_read_jsonl`'s objects, so an unreadable line is dropped; it validates every object as a
- * `KnowledgeEntry`, so an invalid one makes every record fail (`execute` logs
- * `knowledge_record_failed` and goes on).
- */
-interface NextRecordEffect {
-  readonly unreadable: string;
-  readonly invalid: string;
-}
-
 /** {@link NextRecordEffect} of `.autodev/knowledge.jsonl` (the other files are not rewritten by `record`). */
 const SWARM_NEXT_RECORD: NextRecordEffect = {
   unreadable: "AutoDev's next recorded lesson rewrites the file without this line",
@@ -102,77 +94,53 @@ const SWARM_NEXT_RECORD: NextRecordEffect = {
     "no new lesson is kept while it is here: AutoDev's KnowledgeStore.record validates every line and fails on this one (fix or remove the line)",
 };
 
-/** `_read_jsonl` + model validation: the valid rows (with their 1-based line), skipped lines reported. */
-function parseJsonl<T>(
-  text: string,
-  file: string,
-  schema: z.ZodType<T>,
-  skipped: SkippedLine[],
-  required: readonly string[] = [],
-  nextRecord: NextRecordEffect | null = null,
-): Array<T & { line: number }> {
-  const unreadable = (reason: string): string => (nextRecord ? `${reason}; ${nextRecord.unreadable}` : reason);
-  const invalid = (reason: string): string => (nextRecord ? `${reason}; ${nextRecord.invalid}` : reason);
-  const out: Array<T & { line: number }> = [];
-  let listed = 0;
-  let more = 0;
-  let firstMore = 0;
-  const skip = (line: number, reason: () => string): void => {
-    if (listed < MAX_SKIPPED_LISTED) {
-      listed++;
-      skipped.push({ file, line, reason: reason() });
-    } else if (more++ === 0) firstMore = line;
+type RawEntry = z.output<typeof KnowledgeEntrySchema>;
+
+/** Highest rank first; equal ranks keep file order (Python's sort is stable). */
+const byRank = (a: KnowledgeEntry, b: KnowledgeEntry): number => b.rank - a.rank || a.line - b.line;
+
+/**
+ * Keeps the `cap` highest-ranked lessons: sorted and cut each time four times as many are held;
+ * after the first cut a lesson ranked no higher than the last one kept is not held at all.
+ */
+function topRanked(cap: number): RowKeeper<KnowledgeEntry> {
+  let held: KnowledgeEntry[] = [];
+  let floor = -Infinity;
+  const cut = (): void => {
+    held.sort(byRank);
+    if (held.length > cap) {
+      held = held.slice(0, cap);
+      floor = held[cap - 1].rank;
+    }
   };
-  const lines = text.split(PY_LINE_BREAK);
-  for (let i = 0; i < lines.length; i++) {
-    const s = lines[i].trim();
-    if (!s) continue;
-    let v: unknown;
-    try {
-      v = pyToPlain(parsePyJson(s));
-    } catch (e) {
-      skip(i + 1, () => unreadable(e instanceof PyJsonError ? `corrupt JSON (${e.msg})` : "corrupt JSON"));
-      continue;
-    }
-    if (v === null || typeof v !== "object" || Array.isArray(v)) {
-      skip(i + 1, () => unreadable("not a JSON object"));
-      continue;
-    }
-    // Past the listing cap a line missing a required key is counted without building zod's issues (the costly part).
-    if (listed >= MAX_SKIPPED_LISTED && required.some((k) => !Object.prototype.hasOwnProperty.call(v, k))) {
-      skip(i + 1, () => "");
-      continue;
-    }
-    const r = schema.safeParse(v);
-    if (r.success) out.push({ ...r.data, line: i + 1 });
-    else skip(i + 1, () => invalid(zodToPathErrors(r.error).map(formatPathError).join("; ")));
-  }
-  if (more > 0) {
-    skipped.push({
-      file,
-      line: firstMore,
-      reason: `and ${more} more line${more === 1 ? "" : "s"} from here on skipped (not listed: at most ${MAX_SKIPPED_LISTED} are listed per file)`,
-      more,
-    });
-  }
-  return out;
+  return {
+    add(e) {
+      // Lessons come in file order: one of equal rank sorts after every lesson held.
+      if (e.rank <= floor) return;
+      held.push(e);
+      if (held.length >= 4 * cap) cut();
+    },
+    kept() {
+      cut();
+      return held;
+    },
+  };
 }
 
-/** Sorted by rank, highest first; equal ranks keep file order (Python's sort is stable). */
-function rankEntries(
-  entries: ReadonlyArray<z.output<typeof KnowledgeEntrySchema> & { line: number }>,
-  nowS: number,
-): KnowledgeEntry[] {
-  return entries
-    .map((e, i) => ({ e: { ...e, rank: rankLesson(e, nowS) }, i }))
-    .sort((a, b) => b.e.rank - a.e.rank || a.i - b.i)
-    .map((x) => x.e);
-}
-
-function textOf(read: StateFileRead, errors: string[]): string {
-  if (read.kind === "ok") return read.text;
-  if (read.kind === "error") errors.push(read.error);
-  return "";
+/** Keeps the last `cap` rows in file order (the newest of an appended file). */
+function newest<R>(cap: number): RowKeeper<R> {
+  const ring: R[] = [];
+  let next = 0;
+  return {
+    add(r) {
+      if (ring.length < cap) ring.push(r);
+      else ring[next] = r;
+      next = (next + 1) % cap;
+    },
+    kept() {
+      return ring.length < cap ? ring : [...ring.slice(next), ...ring.slice(0, next)];
+    },
+  };
 }
 
 /** Options of {@link readKnowledge}: the time ranks are computed at, and the home folder (tests). */
@@ -181,7 +149,20 @@ export interface KnowledgeOptions {
   readonly home?: string;
 }
 
-/** Reads the swarm, the hive and the rejected lessons; never throws. */
+/** What to do about a knowledge file over {@link MAX_KNOWLEDGE_BYTES} (appended to the refusal). */
+const TOO_BIG_HINT =
+  " (AutoDev keeps knowledge.swarm_max_entries lessons, 100 by default, well under 10 MB: trim the file or move it aside)";
+
+const entrySpec = (file: string, nextRecord: NextRecordEffect | null): JsonlFileSpec<RawEntry> => ({
+  file,
+  schema: KnowledgeEntrySchema,
+  required: REQUIRED_KEYS,
+  nextRecord,
+  maxLineBytes: Math.min(getMaxLineBytes(), MAX_KNOWLEDGE_LINE_BYTES),
+  maxBytes: MAX_KNOWLEDGE_BYTES,
+});
+
+/** Reads the swarm, the hive and the rejected lessons, streamed with bounded memory; never throws. */
 export async function readKnowledge(
   cwd: string,
   config: ConfigReport,
@@ -190,43 +171,57 @@ export async function readKnowledge(
   const nowS = options.nowS ?? Date.now() / 1000;
   const skipped: SkippedLine[] = [];
   const errors: string[] = [];
+  const note = <R>(read: { skipped: SkippedLine[]; error: string | null; rows: R[] }): R[] => {
+    skipped.push(...read.skipped);
+    if (read.error === null) return read.rows;
+    errors.push(/over the \d+-byte limit; not read$/.test(read.error) ? read.error + TOO_BIG_HINT : read.error);
+    return read.rows;
+  };
+  // The validated object is zod's own copy: the line and rank are added to it, not to a second copy.
+  const ranked = (e: RawEntry, line: number): KnowledgeEntry => Object.assign(e, { line, rank: rankLesson(e, nowS) });
+  const open = (rel: string) => openStateFile(path.join(cwd, ...rel.split("/")), MAX_KNOWLEDGE_BYTES, cwd, rel);
   const swarmRel = `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`;
   const rejectedRel = `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`;
-  const swarmRaw = parseJsonl(
-    textOf(await readWorkspaceStateFile(cwd, swarmRel, MAX_KNOWLEDGE_BYTES), errors),
-    swarmRel,
-    KnowledgeEntrySchema,
-    skipped,
-    REQUIRED_KEYS,
-    SWARM_NEXT_RECORD,
+  const swarmRead = await readJsonlFile(
+    await open(swarmRel),
+    entrySpec(swarmRel, SWARM_NEXT_RECORD),
+    topRanked(MAX_LESSONS_LISTED),
+    ranked,
   );
-  const rejected = parseJsonl(
-    textOf(await readWorkspaceStateFile(cwd, rejectedRel, MAX_KNOWLEDGE_BYTES), errors),
-    rejectedRel,
-    RejectedLessonSchema,
-    skipped,
+  const swarm = note(swarmRead);
+  const rejectedRead = await readJsonlFile(
+    await open(rejectedRel),
+    { ...entrySpec(rejectedRel, null), schema: RejectedLessonSchema, required: [] },
+    newest<RejectedLesson>(MAX_LESSONS_LISTED),
+    (r, line) => ({ ...r, line }),
   );
+  const rejected = note(rejectedRead);
   const hivePath = resolveHivePath(cwd, config.hivePath, options.home);
-  let hiveRaw: Array<z.output<typeof KnowledgeEntrySchema> & { line: number }> = [];
+  let hive: KnowledgeEntry[] = [];
+  let hiveCount = 0;
   if (config.hiveEnabled) {
     if (!hivePath.endsWith(".jsonl")) {
       errors.push(`hive.path ${JSON.stringify(hivePath)} is not a .jsonl file; not read`);
     } else {
-      hiveRaw = parseJsonl(
-        textOf(await readStateFile(hivePath, MAX_KNOWLEDGE_BYTES, null, hivePath), errors),
-        hivePath,
-        KnowledgeEntrySchema,
-        skipped,
-        REQUIRED_KEYS,
+      const hiveRead = await readJsonlFile(
+        await openStateFile(hivePath, MAX_KNOWLEDGE_BYTES, null, hivePath),
+        entrySpec(hivePath, null),
+        topRanked(MAX_LESSONS_LISTED),
+        ranked,
       );
+      hive = note(hiveRead);
+      hiveCount = hiveRead.count;
     }
   }
   return {
-    swarm: rankEntries(swarmRaw, nowS),
-    hive: rankEntries(hiveRaw, nowS),
+    swarm,
+    swarmCount: swarmRead.count,
+    hive,
+    hiveCount,
     hivePath,
     hiveEnabled: config.hiveEnabled,
     rejected,
+    rejectedCount: rejectedRead.count,
     skipped,
     errors,
   };

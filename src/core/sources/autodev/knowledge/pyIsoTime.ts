@@ -10,8 +10,11 @@ const DATE = /^(?:(\d{4})-(\d{2})-(\d{2})|(\d{4})(\d{2})(\d{2}))/;
 const TIME = /^(\d{2})(?:(:?)(\d{2})(?:\2(\d{2})(?:[.,](\d+))?)?)?\s*(.*)$/su;
 const TZ = /^(?:Z|([+-])(\d{2})(?::?(\d{2})(?::?(\d{2})(?:\.(\d+))?)?)?)$/;
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in month `m` (1–12) of the proleptic Gregorian year `y`, as Python's calendar counts them. */
 function daysIn(y: number, m: number): number {
-  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : MONTH_DAYS[m - 1];
 }
 
 /** Seconds since the epoch (float), or null when Python's `fromisoformat` would reject `ts`. */
@@ -29,8 +32,10 @@ export function pyIsoTimestamp(ts: string): number | null {
   let micros = 0;
   let offsetS: number | null = null;
   if (rest !== "") {
-    const tm = TIME.exec([...rest].slice(1).join(""));
-    if (!tm || /^\d$/u.test([...rest][0])) return null;
+    // The separator is any one character (a code point: a surrogate pair counts as one).
+    const sep = rest.codePointAt(0)! > 0xffff ? 2 : 1;
+    const tm = TIME.exec(rest.slice(sep));
+    if (!tm || /^\d$/u.test(rest.slice(0, sep))) return null;
     [h, mi, s] = [Number(tm[1]), Number(tm[3] ?? 0), Number(tm[4] ?? 0)];
     micros = tm[5] === undefined ? 0 : Number(tm[5].slice(0, 6).padEnd(6, "0"));
     if (h > 23 || mi > 59 || s > 59) return null;

@@ -260,9 +260,9 @@ export async function collectRunReport(cwd: string, options: CollectOptions = {}
       errors: t.errors,
     })),
     knowledge: {
-      swarm: knowledge.swarm.length,
-      hive: knowledge.hive.length,
-      rejected: knowledge.rejected.length,
+      swarm: knowledge.swarmCount,
+      hive: knowledge.hiveCount,
+      rejected: knowledge.rejectedCount,
       skipped: knowledge.skipped.length,
       errors: [...knowledge.errors],
     },

@@ -32,40 +32,70 @@ function lessonNode(base: string, e: KnowledgeEntry, file: string | null, nowS: 
   };
 }
 
+/** `nodes` and, when the file holds more than were kept, a last node saying how many are not listed. */
+function withMore(base: string, nodes: SourceTreeNode[], count: number, which: string): SourceTreeNode[] {
+  if (count <= nodes.length) return nodes;
+  const more = count - nodes.length;
+  return [
+    ...nodes,
+    {
+      id: `${base}|more`,
+      label: `and ${more} more not listed`,
+      description: `the ${which} ${nodes.length} are`,
+      icon: { id: "ellipsis" },
+    },
+  ];
+}
+
 /** The "Knowledge" section (null when there is nothing at all). */
 export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNode | null {
-  if (k.swarm.length + k.hive.length + k.rejected.length + k.errors.length + k.skipped.length === 0) return null;
+  if (k.swarmCount + k.hiveCount + k.rejectedCount + k.errors.length + k.skipped.length === 0) return null;
   const swarmFile = `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`;
   const children: SourceTreeNode[] = [
     {
       id: "autodev|knowledge|swarm",
       label: "Project lessons",
-      description: `${k.swarm.length} · knowledge.jsonl`,
+      description: `${k.swarmCount} · knowledge.jsonl`,
       icon: { id: "book" },
-      children: k.swarm.map((e) => lessonNode("autodev|knowledge|swarm", e, swarmFile, nowS)),
+      children: withMore(
+        "autodev|knowledge|swarm",
+        k.swarm.map((e) => lessonNode("autodev|knowledge|swarm", e, swarmFile, nowS)),
+        k.swarmCount,
+        "highest-ranked",
+      ),
     },
     {
       id: "autodev|knowledge|hive",
       label: "Hive lessons",
-      description: k.hiveEnabled ? `${k.hive.length} · ${plainLabel(k.hivePath, 60)}` : "disabled in config.json",
+      description: k.hiveEnabled ? `${k.hiveCount} · ${plainLabel(k.hivePath, 60)}` : "disabled in config.json",
       icon: { id: "globe" },
-      children: k.hive.map((e) => lessonNode("autodev|knowledge|hive", e, null, nowS)),
+      children: withMore(
+        "autodev|knowledge|hive",
+        k.hive.map((e) => lessonNode("autodev|knowledge|hive", e, null, nowS)),
+        k.hiveCount,
+        "highest-ranked",
+      ),
     },
   ];
-  if (k.rejected.length) {
+  if (k.rejectedCount) {
     children.push({
       id: "autodev|knowledge|rejected",
       label: "Rejected lessons",
-      description: `${k.rejected.length}`,
+      description: `${k.rejectedCount}`,
       icon: { id: "circle-slash" },
-      children: k.rejected.map((r) => ({
-        id: `autodev|knowledge|rejected|${r.id}|${r.line}`,
-        label: plainLabel(r.text, 100),
-        description: plainLabel(r.reason, 80),
-        tooltip: mdTooltip(`${r.text}\n\nRejected: ${r.reason}`),
-        tooltipTimes: [{ label: "rejected", time: r.rejected_at }],
-        target: { kind: "file", file: `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`, line: r.line },
-      })),
+      children: withMore(
+        "autodev|knowledge|rejected",
+        k.rejected.map((r) => ({
+          id: `autodev|knowledge|rejected|${r.id}|${r.line}`,
+          label: plainLabel(r.text, 100),
+          description: plainLabel(r.reason, 80),
+          tooltip: mdTooltip(`${r.text}\n\nRejected: ${r.reason}`),
+          tooltipTimes: [{ label: "rejected", time: r.rejected_at }],
+          target: { kind: "file", file: `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`, line: r.line },
+        })),
+        k.rejectedCount,
+        "newest",
+      ),
     });
   }
   for (const e of k.errors) {
@@ -92,7 +122,7 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
   return {
     id: "autodev|knowledge",
     label: "Knowledge",
-    description: `${k.swarm.length} project · ${k.hive.length} hive · ${k.rejected.length} rejected`,
+    description: `${k.swarmCount} project · ${k.hiveCount} hive · ${k.rejectedCount} rejected`,
     icon: { id: "lightbulb" },
     children,
   };
