@@ -144,12 +144,12 @@ export function reportLines(run: BenchRun): string[] {
     const wSmall = e.appendsFromWrite?.small;
     const wBig = e.appendsFromWrite?.big;
     const fromWrite = (w: typeof wSmall) => (w ? `; from its last write ${fmtMs(w.p50)} / ${fmtMs(w.p95)}` : "");
-    const spell = (k: "small" | "big") => {
-      const a = e.appendsAfterSpell?.[k];
+    const editorWatcher = (k: "small" | "big") => {
+      const a = e.appendsEditorWatcher?.[k];
       const b = e.appends[k];
       return a
         ? [
-            `| the same, ${mb(e.ledgerBytes[k])}, told after the debounce spell only (as before), alternating with the rows above in the same host: p50 / p95 of ${a.n}; at once / after the spell | ${fmtMs(a.p50)} / ${fmtMs(a.p95)}; ratio ${ratio(b.p50 / a.p50)} / ${ratio(b.p95 / a.p95)} |`,
+            `| the same, ${mb(e.ledgerBytes[k])}, heard through the editor's file watcher alone (no watch in the state worker, as before), alternating with the rows above in the same host: p50 / p95 of ${a.n}; worker's watch / editor's alone | ${fmtMs(a.p50)} / ${fmtMs(a.p95)}; ratio ${ratio(b.p50 / a.p50)} / ${ratio(b.p95 / a.p95)} |`,
           ]
         : [];
     };
@@ -163,11 +163,15 @@ export function reportLines(run: BenchRun): string[] {
       `| extension host RSS with the three sources open | ${e.rssMB.toFixed(0)} MB |`,
       `| external append (Python AutoDev's writer) → tree and Problems updated, ${mb(e.ledgerBytes.small)} ledger, p50 / p95 of ${small.n}, from the writer's atomic replace | ${fmtMs(small.p50)} / ${fmtMs(small.p95)}${fromWrite(wSmall)} |`,
       `| the same, ${mb(e.ledgerBytes.big)} ledger (from its last write: the writer's fsync of the 100 MB copy and its replace come between) | ${fmtMs(big.p50)} / ${fmtMs(big.p95)}${fromWrite(wBig)} |`,
-      ...spell("small"),
-      ...spell("big"),
+      ...editorWatcher("small"),
+      ...editorWatcher("big"),
       "",
     );
-    t(`Append → tree and Problems at ${mb(e.ledgerBytes.big)}: p95 ≤ 300 ms`, fmtMs(big.p95), big.p95 <= 300);
+    t(
+      `Append → tree and Problems at ${mb(e.ledgerBytes.big)}: p95 ≤ 300 ms`,
+      `p95 ${fmtMs(big.p95)} (p50 ${fmtMs(big.p50)}; ${mb(e.ledgerBytes.small)}: ${fmtMs(small.p50)} / ${fmtMs(small.p95)})`,
+      big.p95 <= 300,
+    );
     const act = activationFigure(e);
     t(
       `Activation ≤ 50 ms of extension host time before the first paint request (${act.what})`,

@@ -44,8 +44,8 @@ export interface EditorResult {
   readonly appends: Record<string, { n: number; p50: number; p95: number }>;
   /** The same from the new ledger's last write (its mtime; absent in results of older runs). */
   readonly appendsFromWrite?: Record<string, { n: number; p50: number; p95: number }>;
-  /** From the replace, with every folder told after the debounce spell only (as before; absent in older runs). */
-  readonly appendsAfterSpell?: Record<string, { n: number; p50: number; p95: number }>;
+  /** From the replace, with the editor's file watcher alone (no watch in the worker, as before; absent in older runs). */
+  readonly appendsEditorWatcher?: Record<string, { n: number; p50: number; p95: number }>;
   readonly vscode: string;
   readonly node: string;
   readonly ledgerBytes: Record<string, number>;
@@ -117,6 +117,10 @@ export function measureEditor(options: EditorOptions, say: (s: string) => void):
       ...(options.starts > 0 ? { AUTODEV_EDITOR_USER_DATA: userData.ours } : {}),
     }) as Omit<EditorResult, "ledgerBytes"> | null;
     if (!out) return { error: "the editor bench failed" };
+    // AUTODEV_EDITOR_RESULT_COPY: keep the host's whole result (per-append breakdown included).
+    if (process.env.AUTODEV_EDITOR_RESULT_COPY) {
+      fs.writeFileSync(process.env.AUTODEV_EDITOR_RESULT_COPY, JSON.stringify(out));
+    }
     const starts: ActivationStarts | undefined =
       options.starts > 0
         ? { ours, ...(options.baseline ? { baseline: { dir: options.baseline, starts: base } } : {}) }

@@ -18,12 +18,16 @@
  *    time until the tree (an event, the task's new status in the data it
  *    renders) and Problems (the new FSM warning at the new line) both show it:
  *    from the writer's atomic replace (when a reader can first see the new
- *    ledger), and from the new ledger's last write (its mtime: before the
+ *    ledger: the new ledger's ctime, the kernel's time of the rename, or the
+ *    writer's own clock right after `os.replace` returned, whichever is
+ *    earlier), and from the new ledger's last write (its mtime: before the
  *    writer's fsync of the whole copy and its replace). The host polls while
  *    Python runs, so the figure does not wait for the interpreter to exit.
- *    Appends alternate (A B B A …) between folders hearing of the first change
- *    at once (the default) and after `autodev.debounceMs` only (as before
- *    issue 24), so both are timed side by side in one host.
+ *    Appends alternate (A B B A …) between the state worker's own watch of the
+ *    ledger (the default) and the editor's file watcher alone (as before:
+ *    `StateFolders.live.enabled = false`), so both are timed side by side in
+ *    one host; each append's steps (the editor's event, the refresh request,
+ *    the worker's time, the tree's change) are kept in `breakdown`.
  * Writes the figures as JSON to AUTODEV_EDITOR_BENCH_OUT.
  */
 import * as fs from "node:fs";
@@ -51,6 +55,8 @@ function pythonAppend(
   taskId: string,
   status: string,
 ): Promise<{ writtenAtMs: number; replacedAtMs: number; seq: number }> {
+  // The writer's own clock after `os.replace` returned can be late (AutoDev's append returns through a
+  // thread and the asyncio loop, and frees the 100 MB copy first); the rename's ctime is not.
   const python = process.env.AUTODEV_PYTHON ?? "python3";
   const env = { ...process.env, ...(process.env.AUTODEV_PY_SRC ? { PYTHONPATH: process.env.AUTODEV_PY_SRC } : {}) };
   return new Promise((resolve, reject) =>
@@ -59,9 +65,11 @@ function pythonAppend(
       const out = JSON.parse(stdout.trim().split("\n").pop()!) as {
         written_at_ms: number;
         replaced_at_ms: number;
+        renamed_at_ms: number;
         seq: number;
       };
-      resolve({ writtenAtMs: out.written_at_ms, replacedAtMs: out.replaced_at_ms, seq: out.seq });
+      const replacedAtMs = Math.min(out.replaced_at_ms, out.renamed_at_ms);
+      resolve({ writtenAtMs: out.written_at_ms, replacedAtMs, seq: out.seq });
     }),
   );
 }
@@ -99,6 +107,79 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
+
+/**
+ * Where an append's time goes, seen from the bench's side of the host (nothing in the extension is
+ * changed for it): the bench's own watcher on `.autodev/**` hears code-server's event when the
+ * extension's does; the worker client's `request` and each folder's memento are wrapped to time
+ * the round trips (the refresh's result says how long the worker itself took). Times are epoch ms
+ * (the writer's clock is the same machine's).
+ */
+function traceLivePath(api: StateApi, autodev: AutodevApi) {
+  let eventAt = 0;
+  const treeTimes: number[] = [];
+  const treeSub = api.tree.onDidChangeTreeData(() => treeTimes.push(Date.now()));
+  const requests: { type: string; cwd?: string; sentAt: number; doneAt: number; workerMs?: number }[] = [];
+  const mementos: { startAt: number; doneAt: number }[] = [];
+  const watcher = vscode.workspace.createFileSystemWatcher("**/.autodev/plan-ledger.jsonl");
+  const heard = () => (eventAt ||= Date.now());
+  const subs = [watcher.onDidCreate(heard), watcher.onDidChange(heard), watcher, { dispose: () => undefined }];
+  const worker = (
+    api.folders as unknown as { worker: { request: (req: { type: string }, ...rest: unknown[]) => Promise<unknown> } }
+  ).worker;
+  const request = worker.request.bind(worker);
+  worker.request = (req, ...rest) => {
+    const src = req as unknown as { kind?: string; cwd?: string; request?: { type: string } };
+    const type = req.type === "source" ? `${src.kind}.${src.request?.type}` : req.type;
+    const r = { type, cwd: src.cwd, sentAt: Date.now(), doneAt: 0, workerMs: undefined as number | undefined };
+    requests.push(r);
+    const p = request(req, ...rest);
+    void p.then(
+      (v) => {
+        r.doneAt = Date.now();
+        const ms = (v as { ms?: unknown } | null)?.ms;
+        if (typeof ms === "number") r.workerMs = ms;
+      },
+      () => (r.doneAt = Date.now()),
+    );
+    return p;
+  };
+  for (const f of autodev.folders.folders) {
+    const memento = (f as unknown as { services: { memento: vscode.Memento } }).services.memento;
+    const update = memento.update.bind(memento);
+    memento.update = (key: string, value: unknown) => {
+      const m = { startAt: Date.now(), doneAt: 0 };
+      mementos.push(m);
+      return update(key, value).then(() => void (m.doneAt = Date.now()));
+    };
+  }
+  return {
+    reset() {
+      eventAt = 0;
+      requests.length = 0;
+      treeTimes.length = 0;
+      mementos.length = 0;
+    },
+    /** Each step's time after the writer's replace (ms; null when it did not happen). */
+    steps(cwd: string, replacedAt: number, shownAt: number) {
+      const rel = (t: number | undefined) => (t ? t - replacedAt : null);
+      const mine = requests.filter((r) => r.cwd === cwd);
+      const refresh = mine.find((r) => r.type === "autodev.refresh" && r.sentAt >= replacedAt - 50);
+      const after = mine.filter((r) => r.sentAt >= (refresh?.sentAt ?? Infinity) && r.sentAt <= shownAt);
+      return {
+        event: rel(eventAt),
+        refreshSent: rel(refresh?.sentAt),
+        refreshDone: rel(refresh?.doneAt),
+        workerMs: refresh?.workerMs ?? null,
+        requestsAfter: after.map((r) => `${r.type}@${rel(r.sentAt)}-${rel(r.doneAt)}`),
+        mementos: mementos.map((m) => `${rel(m.startAt)}-${rel(m.doneAt)}`),
+        treeFired: rel(treeTimes.find((t) => t >= (refresh?.doneAt ?? Infinity))),
+        shown: rel(shownAt),
+      };
+    },
+    dispose: () => [...subs, treeSub].forEach((d) => d.dispose()),
+  };
+}
 
 /** VS Code calls this (extensionTestsPath). */
 export async function run(): Promise<void> {
@@ -142,13 +223,15 @@ export async function run(): Promise<void> {
 
   let treeEvents = 0;
   const sub = api.tree.onDidChangeTreeData(() => treeEvents++);
-  // Side by side in one host: appends alternate (A B B A …) between the folders hearing of the first
-  // change at once (readsAtOnce, the default) and after the debounce spell only (as before).
-  const modes = ["atOnce", "afterSpell"] as const;
+  const trace = traceLivePath(api, autodev);
+  // Side by side in one host: appends alternate (A B B A …) between the worker's own watch of the
+  // ledger (the default) and the editor's watcher alone (as before).
+  const modes = ["live", "editorWatcher"] as const;
   const times = Object.fromEntries(modes.map((m) => [m, { replace: {}, write: {} }])) as Record<
     (typeof modes)[number],
     { replace: Record<string, number[]>; write: Record<string, number[]> }
   >;
+  const breakdown: Record<string, unknown>[] = [];
   for (const folder of autodev.folders.folders) {
     const name = path.basename(folder.cwd);
     const task = folder.plan!.phases[0].tasks[0].id;
@@ -158,10 +241,11 @@ export async function run(): Promise<void> {
       times[m].write[name] = [];
     }
     for (let i = 0; i < appends; i++) {
-      const mode = i % 4 === 0 || i % 4 === 3 ? "atOnce" : "afterSpell";
-      api.folders.readsAtOnce = mode === "atOnce";
+      const mode = i % 4 === 0 || i % 4 === 3 ? "live" : "editorWatcher";
+      api.folders.live.enabled = mode === "live";
       const status = i % 2 === 0 ? "pending" : "complete"; // never an FSM edge from the other: a warning each time
       const events = treeEvents;
+      trace.reset();
       const seq = folder.entries + 1; // nothing else writes this ledger
       const shown = (async () => {
         await until(
@@ -185,15 +269,18 @@ export async function run(): Promise<void> {
       const shownAt = await shown;
       times[mode].replace[name].push(shownAt - written.replacedAtMs);
       times[mode].write[name].push(shownAt - written.writtenAtMs);
+      breakdown.push({ folder: name, mode, ...trace.steps(folder.cwd, written.replacedAtMs, shownAt) });
       await sleep(300);
     }
   }
-  api.folders.readsAtOnce = true;
+  api.folders.live.enabled = true;
   sub.dispose();
   const stats = (v: number[]) => ({ n: v.length, p50: pct(v, 50), p95: pct(v, 95), all: v });
   const table = (r: Record<string, number[]>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, stats(v)]));
-  result.appends = table(times.atOnce.replace);
-  result.appendsFromWrite = table(times.atOnce.write);
-  result.appendsAfterSpell = table(times.afterSpell.replace);
+  result.appends = table(times.live.replace);
+  result.appendsFromWrite = table(times.live.write);
+  result.appendsEditorWatcher = table(times.editorWatcher.replace);
+  result.breakdown = breakdown;
+  trace.dispose();
   fs.writeFileSync(out, JSON.stringify(result, null, 2));
 }

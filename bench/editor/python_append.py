@@ -9,7 +9,9 @@ line's seq and self_hash, hash ``json.dumps(entry, sort_keys=True)``).
 usage: python3 python_append.py WORKSPACE TASK_ID STATUS
 Prints one JSON object: {"written_at_ms": <the new ledger's mtime, epoch ms: its last write, before
 fsync and os.replace>, "replaced_at_ms": <epoch ms right after the writer's os.replace returned: when
-readers can first see the new ledger>, "seq": N, "writer": "autodev"|"stdlib"}
+readers can first see the new ledger>, "renamed_at_ms": <the new ledger's ctime, epoch ms: the kernel's own
+time of the rename (or of the last write, when the file system does not touch ctime on rename), before
+the writer's call returns>, "seq": N, "writer": "autodev"|"stdlib"}
 """
 import asyncio
 import datetime
@@ -77,8 +79,10 @@ def main():
                 return entry
 
         seq, writer = asyncio.run(go()).seq, "autodev"
-    written = os.stat(cwd / ".autodev" / "plan-ledger.jsonl").st_mtime_ns / 1e6
-    print(json.dumps({"written_at_ms": written, "replaced_at_ms": REPLACED_AT_MS, "seq": seq, "writer": writer}))
+    st = os.stat(cwd / ".autodev" / "plan-ledger.jsonl")
+    written, renamed = st.st_mtime_ns / 1e6, st.st_ctime_ns / 1e6
+    out = {"written_at_ms": written, "replaced_at_ms": REPLACED_AT_MS, "renamed_at_ms": renamed, "seq": seq, "writer": writer}
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import * as vscode from "vscode";
 import type { WorkerStartOptions } from "../core/sources/sourceWorker";
+import type { LiveFileEvent } from "../core/worker/liveWatch";
 import { DistributiveOmit, WorkerMessage, WorkerRequest, WorkerResults } from "../core/worker/workerProtocol";
 import { Disposable } from "./disposable";
 import { OutputLog } from "./outputLog";
@@ -34,6 +35,13 @@ export class StateWorkerClient extends Disposable {
   );
   /** Progress of long scans. */
   readonly onProgress = this.progressEmitter.event;
+  private readonly liveFileEmitter = this.register(new vscode.EventEmitter<LiveFileEvent>());
+  /** A file the worker watches itself changed (see the `liveWatch` request). */
+  readonly onLiveFile = this.liveFileEmitter.event;
+  private readonly restartEmitter = this.register(new vscode.EventEmitter<void>());
+  /** A new worker started after one stopped (what the old one held, its watches included, is gone). */
+  readonly onDidRestart = this.restartEmitter.event;
+  private started = 0;
 
   /** `maxLineBytes`: the longest line a reader keeps in memory (`autodev.maxLineMB`, read once at start). */
   constructor(
@@ -60,12 +68,17 @@ export class StateWorkerClient extends Disposable {
     });
     w.unref();
     this.worker = w;
+    if (this.started++ > 0) queueMicrotask(() => this.restartEmitter.fire());
     return w;
   }
 
   private onMessage(m: WorkerMessage): void {
     if (m.kind === "progress") {
       this.progressEmitter.fire({ cwd: m.cwd, bytes: m.bytes, total: m.total });
+      return;
+    }
+    if (m.kind === "liveFile") {
+      this.liveFileEmitter.fire(m.event);
       return;
     }
     const p = this.pending.get(m.id);

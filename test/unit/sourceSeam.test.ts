@@ -79,6 +79,8 @@ function inThreadWorker(): StateWorkerClient {
       return handleRequest({ ...req, id: id++ } as WorkerRequest, () => undefined);
     },
     onProgress: () => ({ dispose: () => undefined }),
+    onLiveFile: () => ({ dispose: () => undefined }),
+    onDidRestart: () => ({ dispose: () => undefined }),
     dispose: () => undefined,
   } as unknown as StateWorkerClient;
 }

@@ -195,6 +195,12 @@ export interface StateSource {
    */
   readonly detectGlobs?: readonly string[];
   /**
+   * Names of files directly in the state folder that the writer replaces atomically and whose
+   * change means "read now" (AutoDev: `plan-ledger.jsonl`). The state worker watches them itself
+   * (src/core/worker/liveWatch.ts) besides the editor's watcher, so an append shows sooner.
+   */
+  readonly liveFiles?: readonly string[];
+  /**
    * The settings this source reads (`autodev.<name>`, contributed in package.json), e.g.
    * `["engineStateDir"]`. The editor reads them with each workspace folder's scope and passes
    * them in {@link DetectOptions.settings}.

@@ -54,6 +54,7 @@ async function detectAll(req: Extract<SourceRequest, { type: "detect" }>): Promi
       relDir: location.relDir,
       dir: location.dir,
       watchGlobs: source.watchGlobs(location),
+      liveFiles: source.liveFiles ?? [],
       hasTimeline,
       timelineFeatures: hasTimeline ? (source.timelineFeatures ?? LOG_TIMELINE_FEATURES) : null,
     });

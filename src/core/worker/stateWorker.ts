@@ -7,11 +7,13 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { setMaxLineBytes } from "../fs/lineLimit";
 import type { WorkerStartOptions } from "../sources/sourceWorker";
+import { LiveWatches } from "./liveWatch";
 import { handleSourceRequest } from "./sourceRequests";
 import type { WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
 
 setMaxLineBytes(Number(((workerData ?? {}) as WorkerStartOptions).maxLineBytes));
 const running = new Map<number, AbortController>();
+let live: LiveWatches | null = null;
 
 /** Handles one request; exported for tests that run it without a thread. */
 export async function handleRequest(
@@ -23,6 +25,11 @@ export async function handleRequest(
     ctl?.abort();
     return ctl !== undefined;
   }
+  if (req.type === "liveWatch") {
+    live ??= new LiveWatches((event) => post({ kind: "liveFile", event }));
+    return live.watch(req.cwd, req.kind, req.relDir, req.files);
+  }
+  if (req.type === "dispose") live?.unwatch(req.cwd, req.kind);
   const ctl = new AbortController();
   running.set(req.id, ctl);
   try {
@@ -51,7 +58,8 @@ if (parentPort) {
     }
   };
   port.on("message", (req: WorkerRequest) => {
-    if (req.type === "cancel") return void run(req);
+    // A cancel jumps the queue; so does a live watch (no I/O beyond lstat, and a long verify must not delay it).
+    if (req.type === "cancel" || req.type === "liveWatch") return void run(req);
     const next = (queues.get(req.cwd) ?? Promise.resolve()).then(() => run(req));
     queues.set(req.cwd, next);
   });

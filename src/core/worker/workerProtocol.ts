@@ -20,6 +20,7 @@ import type {
   TimelinePageRequest,
   TimelineRowRef,
 } from "../timeline/timelineTypes";
+import type { LiveFileEvent } from "./liveWatch";
 
 /** A source found in a workspace folder, as the host learns it. */
 export interface DetectedSource {
@@ -30,6 +31,8 @@ export interface DetectedSource {
   readonly dir: string;
   /** Globs relative to the workspace folder to watch (a change refreshes this source only). */
   readonly watchGlobs: readonly string[];
+  /** Files in the state folder the worker watches itself (`StateSource.liveFiles`); absent: none. */
+  readonly liveFiles?: readonly string[];
   /** True when the source has a timeline. */
   readonly hasTimeline: boolean;
   /** What its timeline rows are (chain, status changes, snapshots, grouping, actor), when it has one. */
@@ -81,6 +84,13 @@ export type WorkerRequest =
   | (SourceAddress & { readonly type: "runAction" } & ActionRequest)
   | (SourceAddress & { readonly type: "source"; readonly request: unknown })
   | { readonly id: number; readonly type: "cancel"; readonly cwd: string; readonly target: number }
+  | (SourceAddress & {
+      readonly type: "liveWatch";
+      /** The state folder, relative to the workspace folder. */
+      readonly relDir: string;
+      /** The names in it to watch (`StateSource.liveFiles`). */
+      readonly files: readonly string[];
+    })
   | {
       readonly id: number;
       readonly type: "dispose";
@@ -108,6 +118,8 @@ export interface WorkerResults {
   source: unknown;
   /** True when the request was still running and is now cancelled. */
   cancel: boolean;
+  /** True when the worker watches the files itself (false: the editor's watcher alone). */
+  liveWatch: boolean;
   dispose: null;
 }
 
@@ -122,7 +134,8 @@ export type WorkerMessage =
       readonly errorName: string;
       readonly errorKind?: string;
     }
-  | { readonly kind: "progress"; readonly cwd: string; readonly bytes: number; readonly total: number };
+  | { readonly kind: "progress"; readonly cwd: string; readonly bytes: number; readonly total: number }
+  | ({ readonly kind: "liveFile" } & { readonly event: LiveFileEvent });
 
 /** Distributes `Omit` over a union (so each request variant keeps its own fields). */
 export type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K> : never;

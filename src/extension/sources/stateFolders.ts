@@ -8,6 +8,10 @@
  * told of the first change after a quiet spell at once, so the editor shows it without waiting,
  * and once more after the spell's last change; any other folder after the spell only.
  *
+ * Such a folder's live files (`StateSource.liveFiles`) are also watched by the state worker itself
+ * ({@link LiveFiles}), whose events take the same path and make the editor's own event about the
+ * same change an echo.
+ *
  * A source's watched files changing calls its `filesChanged`; a file of a detect glob appearing or
  * going, a watched file deleted, a folder added, the workspace trusted or a source's setting
  * changed detects the folder again.
@@ -21,6 +25,7 @@ import type { SettingsReader } from "../settings";
 import type { StateWorkerClient } from "../stateWorkerClient";
 import type { SourceAdapter, SourceFolder, WaitingOn } from "./sourceAdapter";
 import type { FileEventKind, StateWatcher } from "./stateWatcher";
+import { LiveFiles } from "./liveFiles";
 
 /** Every source of every workspace folder. */
 export class StateFolders extends Disposable {
@@ -33,6 +38,8 @@ export class StateFolders extends Disposable {
   private syncing: Promise<void> = Promise.resolve();
   /** False: every folder hears of changes after the spell only (the editor bench times both ways in one run). */
   readsAtOnce = true;
+  /** The worker's own watch of live files (`live.enabled = false`: the editor's watcher alone). */
+  readonly live: LiveFiles;
   private readonly changed = this.register(new vscode.EventEmitter<SourceFolder | undefined>());
   /** Fires with the source that changed (undefined: the set of sources changed). */
   readonly onDidChange = this.changed.event;
@@ -45,6 +52,7 @@ export class StateFolders extends Disposable {
     private readonly adapterOf: (kind: string) => SourceAdapter,
   ) {
     super();
+    this.live = this.register(new LiveFiles(worker, (folder, uri) => this.heard(folder, uri, "change", true)));
     const settingNames = STATE_SOURCES.flatMap((s) => (s.settings ?? []).map((n) => `autodev.${n}`));
     this.register(
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),
@@ -141,7 +149,7 @@ export class StateFolders extends Disposable {
             this.unwatch(key);
             this.watchSource(known);
             void known.refresh();
-          }
+          } else this.live.arm(known); // the worker keeps a watch of the same folder, or watches the one there now
           continue;
         }
         const folder = this.adapterOf(d.kind).createFolder(wf, d, own);
@@ -188,36 +196,51 @@ export class StateFolders extends Disposable {
 
   private watchSource(folder: SourceFolder): void {
     const onEvent = (uri: vscode.Uri, kind: FileEventKind) => {
-      const list = this.changedUris.get(folder.key) ?? [];
-      if (!list.some((u) => u.toString() === uri.toString())) list.push(uri);
-      this.changedUris.set(folder.key, list);
-      this.debounce(
-        folder.key,
-        folder.folder,
-        () => {
-          const uris = this.changedUris.get(folder.key) ?? [];
-          this.changedUris.delete(folder.key);
-          if (this.byKeys.get(folder.key) === folder) folder.filesChanged(uris);
-        },
-        this.readsAtOnce && folder.readsAtOnce === true,
-      );
-      // A deleted file may be the state folder going away: detection decides.
-      if (kind === "delete") {
-        this.debounce(`detect|${folder.folder.uri.toString()}`, folder.folder, () => void this.sync());
-      }
+      if (kind === "delete") return this.heard(folder, uri, kind);
+      void this.live.isEcho(uri).then((echo) => echo || this.isDisposed || this.heard(folder, uri, kind));
     };
     this.sourceWatches.set(
       folder.key,
       folder.source.watchGlobs.map((g) => this.watcher.watch(folder.folder, g, onEvent)),
     );
+    this.live.arm(folder);
+  }
+
+  /**
+   * A watched file of `folder` changed, as the editor's watcher or (`live`) the worker's live watch
+   * said. Each has its own debounce spell, so the editor's events about other files of the folder
+   * (the writer's lock, its temporary copy) never hold a live change back to the end of a spell.
+   */
+  private heard(folder: SourceFolder, uri: vscode.Uri, kind: FileEventKind, live = false): void {
+    const key = live ? `live|${folder.key}` : folder.key;
+    const list = this.changedUris.get(key) ?? [];
+    if (!list.some((u) => u.toString() === uri.toString())) list.push(uri);
+    this.changedUris.set(key, list);
+    this.debounce(
+      key,
+      folder.folder,
+      () => {
+        const uris = this.changedUris.get(key) ?? [];
+        this.changedUris.delete(key);
+        if (this.byKeys.get(folder.key) === folder) folder.filesChanged(uris);
+      },
+      this.readsAtOnce && folder.readsAtOnce === true,
+    );
+    // A deleted file may be the state folder going away: detection decides.
+    if (kind === "delete") {
+      this.debounce(`detect|${folder.folder.uri.toString()}`, folder.folder, () => void this.sync());
+    }
   }
 
   private unwatch(key: string): void {
+    this.live.disarm(key);
     this.sourceWatches.get(key)?.forEach((d) => d.dispose());
     this.sourceWatches.delete(key);
-    clearTimeout(this.timers.get(key)?.timer);
-    this.timers.delete(key);
-    this.changedUris.delete(key);
+    for (const k of [key, `live|${key}`]) {
+      clearTimeout(this.timers.get(k)?.timer);
+      this.timers.delete(k);
+      this.changedUris.delete(k);
+    }
   }
 
   /**
@@ -247,6 +270,7 @@ export class StateFolders extends Disposable {
   }
 
   override dispose(): void {
+    this.live.dispose(); // the worker forgets the folders with its own end
     for (const key of [...this.sourceWatches.keys()]) this.unwatch(key);
     for (const t of this.timers.values()) clearTimeout(t.timer);
     for (const subs of this.detectWatches.values()) subs.forEach((d) => d.dispose());

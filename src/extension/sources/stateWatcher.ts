@@ -16,8 +16,8 @@ import { Disposable } from "../disposable";
 /** How often files watched by name are looked at for a change no event announced. */
 const MISSED_EVENT_POLL_MS = 5000;
 
-/** What the file looks like now: inode, size, mtime; "absent" when it is not there. */
-async function signature(file: string): Promise<string> {
+/** What the file looks like now: inode, size, mtime; "absent" when it is not there (never follows a link). */
+export async function signature(file: string): Promise<string> {
   try {
     const st = await fs.promises.lstat(file, { bigint: true });
     return `${st.ino}:${st.size}:${st.mtimeNs}`;

@@ -365,18 +365,29 @@ export class AutodevFolder extends AutodevFolderBase {
     return `autodev.verified:${this.cwd}`;
   }
 
-  /** Takes a refresh or verification result from the worker as the current state. */
+  /**
+   * Takes a refresh or verification result from the worker as the current state. The tree and
+   * Problems hear of it at once (with the phase contract the refresh brought along); the stored
+   * record and head, and the checks against remembered and pinned heads, follow (each is a round
+   * trip to the workspace storage or the worker), and fire again only when they found something
+   * new.
+   */
   async apply(r: RefreshResult): Promise<void> {
-    if (r.record !== undefined) await this.services.memento.update(this.recordKey(), r.record ?? undefined);
     reportRefresh(this.folder.name, r, this.services.log);
     this.lastError = null;
     this.livePlan = revivePlanClone(r.plan);
     this.lastReport = r.report;
     this.entryCount = r.entries;
-    this.pinLost = await this.pins.against(this.entryCount);
     this.head = r.head;
+    if (r.contract) this.contractReader.take(r.contract);
+    else this.contractReader.schedule();
+    this.fireLedger();
+    if (r.record !== undefined) await this.services.memento.update(this.recordKey(), r.record ?? undefined);
+    const pinLost = await this.pins.against(this.entryCount);
     const finding = await this.heads.check(r.head, this.entryCount);
     const news = finding !== null && finding.message !== this.rewrite?.message;
+    const changed = finding?.message !== this.rewrite?.message || pinLost?.message !== this.pinLost?.message;
+    this.pinLost = pinLost;
     this.rewrite = finding;
     if (finding && news) {
       showRewrite(this.folder.name, finding, this.services.log, {
@@ -385,9 +396,8 @@ export class AutodevFolder extends AutodevFolderBase {
       });
     }
     this.history.schedule();
-    this.contractReader.schedule();
     this.changeReader.schedule();
-    this.fireLedger();
+    if (changed) this.fireLedger();
   }
 
   /** The last status change of `taskId` in the live ledger (the task hover), if any. */

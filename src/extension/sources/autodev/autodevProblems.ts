@@ -112,6 +112,15 @@ export class HistoryWarnings<T = VerifyWarning> implements vscode.Disposable {
     this.timer = setTimeout(() => void this.readNow(), HISTORY_DELAY_MS);
   }
 
+  /**
+   * Takes warnings read elsewhere in the same turn (a refresh that brought them along): a pending
+   * scheduled read is dropped, nobody is told (the caller fires once for everything).
+   */
+  take(warnings: readonly T[]): void {
+    clearTimeout(this.timer);
+    this.list = this.wanted() ? warnings : [];
+  }
+
   /** Reads them now (a pending scheduled read is folded in); resolves once they are in. */
   readNow(): Promise<void> {
     clearTimeout(this.timer);

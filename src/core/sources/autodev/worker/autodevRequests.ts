@@ -93,6 +93,12 @@ export interface RefreshResult {
   readonly ms: number;
   /** What to store to resume next time (clean ledger after a scan; absent when nothing was read). */
   readonly record?: VerificationRecord | null;
+  /**
+   * The phase contract on the new state, read in the same turn when the ledger changed (as the
+   * `contract` request answers), so Problems shows the new state with the tree; absent when
+   * nothing was read.
+   */
+  readonly contract?: AutodevContractResult[];
   /** True when a stored record did not hold because verified bytes changed (history rewritten). */
   readonly rewritten?: boolean;
 }

@@ -21,6 +21,7 @@ import { Plan } from "../plan/schemas";
 import { autodevRunView } from "../run/runView";
 import { TimelineService } from "../timeline/ledgerTimelineService";
 import { lastChanges } from "../timeline/taskLastChange";
+import type { AutodevContractResult } from "../contract/autodevContract";
 import type { AutodevRequest, AutodevResults, RefreshResult, ReplayComparison } from "./autodevRequests";
 
 const sessions = new Map<string, LedgerSession>();
@@ -51,16 +52,27 @@ async function refreshResult(
     update = u;
   } else update = await s.refresh(context.signal, progress);
   const next = update.mode === "none" ? undefined : await s.verificationRecord();
+  const contract = update.mode === "none" ? undefined : await contractOf(s.cwd, s);
   return {
     update,
     report: s.report,
     plan: s.plan,
     entries: s.partial ? s.report.entries : s.entries.length,
     head: s.rememberable(),
-    ms: performance.now() - t0,
     record: next,
     rewritten,
+    contract,
+    ms: performance.now() - t0,
   };
+}
+
+/** The phase contract on the session's intact ledger (empty on a broken one): the `contract` request's answer. */
+async function contractOf(cwd: string, s: LedgerSession): Promise<AutodevContractResult[]> {
+  if (!s.report.ok) return [];
+  const run = await readRunState(cwd, runPlanOf(s.plan), { probe: false });
+  return [
+    await checkAutodevContract({ workspace: cwd, plan: s.plan, entries: s.entries, warnings: s.report.warnings, run }),
+  ];
 }
 
 async function errorText(p: Promise<unknown>): Promise<string | null> {
@@ -119,20 +131,8 @@ async function handleAutodevRequest(
       const pj = await planJsonWarning(cwd, plan);
       return pj ? [...out, pj] : out;
     }
-    case "contract": {
-      const s = session(cwd);
-      if (!s.report.ok) return [];
-      const run = await readRunState(cwd, runPlanOf(s.plan), { probe: false });
-      return [
-        await checkAutodevContract({
-          workspace: cwd,
-          plan: s.plan,
-          entries: s.entries,
-          warnings: s.report.warnings,
-          run,
-        }),
-      ];
-    }
+    case "contract":
+      return contractOf(cwd, session(cwd));
     case "setStatus": {
       const pm = new PlanManager(cwd, {
         sessionId: req.sessionId,
