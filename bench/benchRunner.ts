@@ -163,9 +163,15 @@ export function machine(): string[] {
 
 /** A duration for the table. */
 export const fmtMs = (ms: number) =>
-  ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`;
+  !Number.isFinite(ms)
+    ? "—"
+    : ms >= 10_000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : ms >= 100
+        ? `${ms.toFixed(0)} ms`
+        : `${ms.toFixed(1)} ms`;
 
 /** A ratio for the table. */
-export const ratio = (x: number) => `${x.toFixed(2)}×`;
+export const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : "—");
 /** A target's verdict. */
 export const verdict = (met: boolean) => (met ? "**met**" : "**missed**");
