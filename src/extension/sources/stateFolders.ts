@@ -96,8 +96,28 @@ export class StateFolders extends Disposable {
 
   /** Detects every folder's sources again; adds, keeps or drops them (one sync at a time). */
   sync(): Promise<void> {
-    this.syncing = this.syncing.then(() => this.syncNow());
+    // A folder removed from the workspace goes at once, not after the syncs already queued (each
+    // detects every folder, and each detection waits its turn in the worker behind the refreshes).
+    this.dropRemoved();
+    this.syncing = this.syncing.catch(() => undefined).then(() => this.syncNow());
     return this.syncing;
+  }
+
+  /** The file-scheme workspace folders open now. */
+  private openFolders(): vscode.WorkspaceFolder[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((wf) => wf.uri.scheme === "file");
+  }
+
+  /** Drops the sources of workspace folders no longer open. */
+  private dropRemoved(): void {
+    if (this.isDisposed) return;
+    const live = new Set(this.openFolders().map((wf) => wf.uri.toString()));
+    const removed = [...this.byKeys].filter(([, f]) => !live.has(f.folder.uri.toString()));
+    for (const [key, folder] of removed) this.drop(key, folder);
+    if (removed.length > 0) {
+      this.changed.fire(undefined);
+      this.updateContextKeys();
+    }
   }
 
   /** Detects again and re-reads every source. */
@@ -114,16 +134,8 @@ export class StateFolders extends Disposable {
 
   private async syncNow(): Promise<void> {
     if (this.isDisposed) return;
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((wf) => wf.uri.scheme === "file");
-    // A folder removed from the workspace goes at once, before the others are detected again (each
-    // detection waits its turn in the worker behind the refreshes).
-    const live = new Set(folders.map((wf) => wf.uri.toString()));
-    const removed = [...this.byKeys].filter(([, f]) => !live.has(f.folder.uri.toString()));
-    for (const [key, folder] of removed) this.drop(key, folder);
-    if (removed.length > 0) {
-      this.changed.fire(undefined);
-      this.updateContextKeys();
-    }
+    const folders = this.openFolders();
+    this.dropRemoved();
     this.watchDetection(folders);
     const seen = new Set<string>();
     for (const wf of folders) {
@@ -136,6 +148,8 @@ export class StateFolders extends Disposable {
         for (const s of this.of(wf)) seen.add(s.key); // keep what was shown
         continue;
       }
+      // Removed from the workspace while it was being detected: it stays gone.
+      if (!this.openFolders().some((o) => o.uri.toString() === wf.uri.toString())) continue;
       for (const d of found) {
         const key = `${wf.uri.toString()}|${d.kind}`;
         seen.add(key);
