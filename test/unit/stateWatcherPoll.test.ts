@@ -41,8 +41,8 @@ describe("StateWatcher: changes the OS watcher missed", function () {
 
   it("tells a change, a delete and a create of a file watched by name that no event announced", async () => {
     listen(".git/refs/heads/main");
-    await watcher.lookNow(); // the first look takes the file as it is
-    assert.deepEqual([...heard], [], "nothing is told for the file as it was");
+    await watcher.lookNow();
+    assert.deepEqual([...heard], [], "nothing is told for the file as it was when the watch started");
     const ref = path.join(dir, ".git/refs/heads/main");
     const tmp = `${ref}.lock`;
     fs.writeFileSync(tmp, "b".repeat(40) + "\n");
@@ -59,6 +59,15 @@ describe("StateWatcher: changes the OS watcher missed", function () {
       heard.map((h) => h.kind),
       ["change", "delete", "create"],
     );
+  });
+
+  it("tells a change made after the watch started and before the first look (no event came)", async () => {
+    listen(".git/refs/heads/main");
+    await watcher.started();
+    const ref = path.join(dir, ".git/refs/heads/main");
+    fs.writeFileSync(ref, "e".repeat(40) + "\n");
+    await watcher.lookNow();
+    assert.deepEqual([...heard], [{ file: ".git/refs/heads/main", kind: "change" }]);
   });
 
   it("a change the watcher announced is not told again by the look", async () => {

@@ -52,8 +52,10 @@ interface Shared {
   readonly subscriptions: vscode.Disposable[];
   /** The one file a glob without wildcards names (file scheme only), looked at by {@link StateWatcher.lookNow}. */
   readonly file: vscode.Uri | null;
-  /** The file's {@link signature} at the last look (undefined before the first). */
+  /** The file's {@link signature} at the last look (taken when the watch starts, before any look). */
   seen?: string;
+  /** The first signature's read, started with the watch (a look waits for it). */
+  first: Promise<void> | null;
   /** An event came since the last look (the watcher did its job: the look only takes the new signature). */
   announced: boolean;
 }
@@ -98,7 +100,17 @@ export class StateWatcher extends Disposable {
         ],
         file: literal ? vscode.Uri.joinPath(folder.uri, glob) : null,
         announced: false,
+        first: null,
       };
+      // The file as it is when the watch starts, so a change before the first look (while the
+      // OS watcher itself is still starting, when events are most often lost) is not taken as the
+      // starting point.
+      if (created.file) {
+        const file = created.file.fsPath;
+        created.first = signature(file).then((s) => {
+          if (created.seen === undefined) created.seen = s;
+        });
+      }
       entry = created;
       this.shared.set(key, entry);
       if (created.file && this.poll === null) {
@@ -129,6 +141,7 @@ export class StateWatcher extends Disposable {
     try {
       for (const e of [...this.shared.values()]) {
         if (!e.file) continue;
+        await e.first;
         const now = await signature(e.file.fsPath);
         const before = e.seen;
         const announced = e.announced;
@@ -141,6 +154,11 @@ export class StateWatcher extends Disposable {
     } finally {
       this.looking = false;
     }
+  }
+
+  /** Resolves once every file watched by name has its starting signature (tests wait for it). */
+  async started(): Promise<void> {
+    await Promise.all([...this.shared.values()].map((e) => e.first));
   }
 
   override dispose(): void {
