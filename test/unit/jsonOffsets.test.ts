@@ -3,7 +3,9 @@
 // a repeated key at its last value (the one both parsers keep), and hostile nesting without recursion.
 import { strict as assert } from "node:assert";
 import { JsonLines } from "../../src/core/sources/autodev/jsonLocate";
-import { deepestJsonNode, indexJsonOffsets } from "../../src/core/text/jsonOffsets";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { deepestJsonNode, indexJsonOffsets, lazyJsonOffsets, type JsonPath } from "../../src/core/text/jsonOffsets";
 
 describe("JSON offsets (text/jsonOffsets.ts)", () => {
   const text = [
@@ -38,5 +40,35 @@ describe("JSON offsets (text/jsonOffsets.ts)", () => {
     const deep = "[".repeat(200_000) + "]".repeat(200_000);
     const root = indexJsonOffsets(deep, 1_000_000);
     assert.equal(deepestJsonNode(root, Array(1000).fill(0)).depth, 1000);
+  });
+
+  it("the lazy index finds what the full index finds, on every path of a real state.json and of the text above", () => {
+    const state = fs.readFileSync(
+      path.join(__dirname, "../../../test/fixtures/agloop-clean/.agloop/state.json"),
+      "utf8",
+    );
+    for (const doc of [text, state, '  {"a\\"b": [1, {"c": "}"}], "a\\"b": {"d": "]"}}  ', "[]", "7"]) {
+      for (const depth of [0, 1, 2, 5]) {
+        const full = indexJsonOffsets(doc, depth);
+        const lazy = lazyJsonOffsets(doc, depth);
+        // Every path the full index holds, plus one missing step below each.
+        const paths: JsonPath[] = [];
+        const walk = (node: ReturnType<typeof indexJsonOffsets>, at: JsonPath): void => {
+          paths.push(at, [...at, "missing"], [...at, 99]);
+          for (const [k, child] of node.children ?? []) walk(child, [...at, k]);
+        };
+        walk(full, []);
+        assert.ok(doc !== state || depth < 2 || paths.length > 30, "the walk saw the state's members");
+        for (const p of paths) {
+          const a = deepestJsonNode(full, p);
+          const b = deepestJsonNode(lazy, p);
+          assert.deepEqual(
+            [b.depth, b.node.offset, b.node.keyOffset],
+            [a.depth, a.node.offset, a.node.keyOffset],
+            `${JSON.stringify(p)} at depth ${depth}`,
+          );
+        }
+      }
+    }
   });
 });

@@ -29,6 +29,120 @@ function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
+/** The end (one past) of the string whose opening quote is at `i`. */
+function stringEnd(text: string, i: number): number {
+  const n = text.length;
+  for (i++; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === 0x22) break;
+  }
+  return i + 1;
+}
+
+/** The end (one past) of the value at `i`: a string, a scalar, or a whole container. */
+function valueEnd(text: string, i: number): number {
+  const n = text.length;
+  const c = text.charCodeAt(i);
+  if (c === 0x22) return stringEnd(text, i);
+  if (c !== 0x7b && c !== 0x5b) {
+    for (; i < n; i++) {
+      const d = text.charCodeAt(i);
+      if (isWs(d) || d === 0x2c || d === 0x5d || d === 0x7d) break;
+    }
+    return i;
+  }
+  let depth = 0;
+  while (i < n) {
+    const d = text.charCodeAt(i);
+    if (d === 0x22) i = stringEnd(text, i);
+    else {
+      i++;
+      if (d === 0x7b || d === 0x5b) depth++;
+      else if ((d === 0x7d || d === 0x5d) && --depth === 0) return i;
+    }
+  }
+  return i;
+}
+
+/** The name of the string from `i` (its opening quote) to `end`, decoded when it has escapes. */
+function stringValue(text: string, i: number, end: number): string {
+  const raw = text.slice(i + 1, end - 1);
+  if (!raw.includes("\\")) return raw;
+  try {
+    return JSON.parse(text.slice(i, end)) as string;
+  } catch {
+    return raw;
+  }
+}
+
+/** A node of {@link lazyJsonOffsets}: its members are found when first asked for. */
+class LazyOffsetNode implements JsonOffsetNode {
+  private members: Map<string | number, JsonOffsetNode> | null | undefined;
+
+  constructor(
+    private readonly text: string,
+    readonly offset: number,
+    readonly keyOffset: number | undefined,
+    private readonly levelsLeft: number,
+  ) {}
+
+  get children(): Map<string | number, JsonOffsetNode> | undefined {
+    if (this.members === undefined) this.members = this.scan();
+    return this.members ?? undefined;
+  }
+
+  /** One pass over this container's members (nested values skipped, not indexed). */
+  private scan(): Map<string | number, JsonOffsetNode> | null {
+    const text = this.text;
+    const n = text.length;
+    const open = text.charCodeAt(this.offset);
+    if (this.levelsLeft <= 0 || (open !== 0x7b && open !== 0x5b)) return null;
+    const out = new Map<string | number, JsonOffsetNode>();
+    const array = open === 0x5b;
+    let i = this.offset + 1;
+    let count = 0;
+    const ws = (): void => {
+      while (i < n && isWs(text.charCodeAt(i))) i++;
+    };
+    for (;;) {
+      ws();
+      const c = text.charCodeAt(i);
+      if (c === 0x2c) {
+        i++;
+        continue;
+      }
+      if (c === 0x7d || c === 0x5d || i >= n) return out;
+      let key: string | number = count;
+      let keyOffset: number | undefined;
+      if (array) count++;
+      else {
+        keyOffset = i;
+        const end = stringEnd(text, i);
+        key = stringValue(text, i, end);
+        i = end;
+        ws();
+        i++; // the colon
+        ws();
+      }
+      out.set(key, new LazyOffsetNode(text, i, keyOffset, this.levelsLeft - 1));
+      i = valueEnd(text, i);
+    }
+  }
+}
+
+/**
+ * The offset tree of {@link indexJsonOffsets}, built lazily: a container's members are found
+ * (one pass over it, nested values skipped) only when a lookup goes through it. For a big document
+ * with few lookups (a state file with some problems); a lookup costs a pass over each container on
+ * its path, so keep `maxDepth` small (a deep path in a deeply nested text costs its depth times the text).
+ */
+export function lazyJsonOffsets(text: string, maxDepth: number): JsonOffsetNode {
+  let i = 0;
+  while (i < text.length && isWs(text.charCodeAt(i))) i++;
+  return new LazyOffsetNode(text, i, undefined, maxDepth);
+}
+
 /**
  * Builds the offset tree of `text`, a JSON document that parsed, indexing
  * containers up to `maxDepth` levels below the root (the root is depth 0).
@@ -40,50 +154,14 @@ export function indexJsonOffsets(text: string, maxDepth: number): JsonOffsetNode
   const skipWs = (): void => {
     while (i < n && isWs(text.charCodeAt(i))) i++;
   };
-  /** Moves past the string starting at i; returns whether it holds escapes. */
-  const skipString = (): boolean => {
-    let escaped = false;
-    for (i++; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x5c) {
-        i++;
-        escaped = true;
-      } else if (c === 0x22) break;
-    }
-    i++;
-    return escaped;
-  };
   const readString = (): string => {
     const start = i;
-    const escaped = skipString();
-    if (!escaped) return text.slice(start + 1, i - 1);
-    try {
-      return JSON.parse(text.slice(start, i)) as string;
-    } catch {
-      return text.slice(start + 1, i - 1);
-    }
+    i = stringEnd(text, i);
+    return stringValue(text, start, i);
   };
   /** Skips a scalar, or a whole container without indexing it. */
   const skipValue = (): void => {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) return void skipString();
-    if (c !== 0x7b && c !== 0x5b) {
-      for (; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (isWs(d) || d === 0x2c || d === 0x5d || d === 0x7d) break;
-      }
-      return;
-    }
-    let depth = 0;
-    while (i < n) {
-      const d = text.charCodeAt(i);
-      if (d === 0x22) skipString();
-      else {
-        i++;
-        if (d === 0x7b || d === 0x5b) depth++;
-        else if ((d === 0x7d || d === 0x5d) && --depth === 0) return;
-      }
-    }
+    i = valueEnd(text, i);
   };
   skipWs();
   const root: JsonOffsetNode = { offset: i };

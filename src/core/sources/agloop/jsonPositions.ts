@@ -5,7 +5,7 @@
  * (deeper ones resolve to their nearest indexed ancestor); scanning a 9 MB state takes a
  * fraction of a second.
  */
-import { deepestJsonNode, indexJsonOffsets, type JsonOffsetNode, type JsonPath } from "../../text/jsonOffsets";
+import { deepestJsonNode, lazyJsonOffsets, type JsonOffsetNode, type JsonPath } from "../../text/jsonOffsets";
 import { firstSyntaxError } from "../../text/jsonSyntaxError";
 import { LineIndex } from "../../text/lineIndex";
 
@@ -24,7 +24,7 @@ export class PositionedJson {
 
   /** The offset index. */
   get root(): JsonOffsetNode {
-    return (this.rootNode ??= indexJsonOffsets(this.text, INDEX_DEPTH));
+    return (this.rootNode ??= lazyJsonOffsets(this.text, INDEX_DEPTH));
   }
 
   /** The line index. */
