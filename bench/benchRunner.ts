@@ -102,6 +102,8 @@ export interface Made {
   damaged?: number;
   /** The size of the file the cache checks (set by ensureData). */
   fileBytes?: number;
+  /** The generator's recipe the data was made by (set by ensureData). */
+  recipe?: string;
 }
 
 interface Manifest {
@@ -119,17 +121,22 @@ function readManifest(): Manifest {
   return { version: DATA_VERSION, files: {} };
 }
 
-/** The workspace of a generated ledger, generated once (kept in bench/data/). */
+/**
+ * The workspace of a generated ledger, generated once (kept in bench/data/). `recipe` names the
+ * generator's version for this data set: change it when the generator changes what it makes, and
+ * data made by another recipe is made again (the cache otherwise checks only the file's size).
+ */
 export function ensureData(
   name: string,
   make: (file: string) => Made,
   fileIn: (dir: string) => string = ledgerOf,
+  recipe = "1",
 ): Made & { dir: string; damaged: number } {
   const dir = path.join(DATA, name);
   const file = fileIn(dir);
   const manifest = readManifest();
   const known = manifest.files[name];
-  if (known && fs.existsSync(file) && fs.statSync(file).size === known.fileBytes) {
+  if (known && (known.recipe ?? "1") === recipe && fs.existsSync(file) && fs.statSync(file).size === known.fileBytes) {
     return { dir, damaged: 0, ...known };
   }
   process.stderr.write(`generating ${name} … `);
@@ -137,6 +144,7 @@ export function ensureData(
   fs.rmSync(dir, { recursive: true, force: true });
   const made = { ...make(file) };
   made.fileBytes = fs.statSync(file).size;
+  made.recipe = recipe;
   process.stderr.write(
     `${(made.bytes / 1e6).toFixed(1)} MB, ${made.entries} entries in ${((performance.now() - t) / 1000).toFixed(1)} s\n`,
   );

@@ -100,11 +100,17 @@ export async function measureSources(
   const n = (x: number) => Math.round(x * scale);
   const want = (name: string): boolean => !which || which.includes(name);
   const out: SourceResult[] = [];
-  const data = (name: string, main: string, make: (dir: string) => { bytes: number; entries: number }) =>
+  const data = (
+    name: string,
+    main: string,
+    make: (dir: string) => { bytes: number; entries: number },
+    recipe?: string,
+  ) =>
     ensureData(
       name,
       () => make(path.join(DATA, name)),
       (dir) => path.join(dir, main),
+      recipe,
     );
 
   if (want("agloop-log")) {
@@ -145,7 +151,7 @@ export async function measureSources(
   say("done\nagloop state.json: ");
 
   if (want("agloop-state")) {
-    const st = data(`agloop-state-${n(16)}mib`, ".agloop/state.json", (d) => agloopState(d, n(16 * 2 ** 20)));
+    const st = data(`agloop-state-${n(16)}mib`, ".agloop/state.json", (d) => agloopState(d, n(16 * 2 ** 20)), "2");
     const cs = compare([parse(path.join(st.dir, ".agloop", "state.json"), true), cli("check", st.dir, "--json")], runs);
     const stateRow = againstParse(
       "agloop state.json",
