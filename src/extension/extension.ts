@@ -24,9 +24,16 @@ import { registerTimelineFeatures } from "./timelineFeatures";
 import { registerGraphFeatures } from "./graph/graphFeatures";
 import type { GraphPanel } from "./graph/graphPanel";
 import type { TimelinePanel } from "./timelinePanel";
-import type { StartupFacts } from "./extensionEntry";
 import { openFileAt } from "./workspaceFiles";
 import { WaitingNotifier } from "./waitingNotifier";
+
+/** What the loader (extensionEntry.ts) tells the extension about its own start, for the output log. */
+export interface StartupFacts {
+  /** The compile cache's state in words ("enabled", "unavailable: …"; `startCompileCache`). */
+  readonly compileCache: string;
+  /** Milliseconds loading dist/extensionMain.js took (compile or cache read, and its top level). */
+  readonly loadMs: number;
+}
 
 /** What `activate` returns: handles for integration tests and other extensions. */
 export interface StateApi {

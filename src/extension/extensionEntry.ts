@@ -13,7 +13,7 @@
 import * as path from "node:path";
 import * as nodeModule from "node:module";
 import type * as vscode from "vscode";
-import type { StateApi } from "./extension";
+import type { StateApi, StartupFacts } from "./extension";
 
 /** The part of `node:module` the loader uses (each member absent on a Node without it). */
 export interface CompileCacheModule {
@@ -29,14 +29,6 @@ export type CompileCacheState = string;
 interface ExtensionMain {
   activate(context: vscode.ExtensionContext, startup?: StartupFacts): StateApi;
   deactivate(): Promise<void>;
-}
-
-/** What the loader tells the extension about its own start, for the output log. */
-export interface StartupFacts {
-  /** The compile cache's state (`startCompileCache`). */
-  readonly compileCache: CompileCacheState;
-  /** Milliseconds loading dist/extensionMain.js took (compile or cache read, and its top level). */
-  readonly loadMs: number;
 }
 
 /** Turns on Node's compile cache in `dir`; never throws. */
