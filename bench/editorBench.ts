@@ -46,6 +46,12 @@ export interface EditorResult {
   readonly appendsFromWrite?: Record<string, { n: number; p50: number; p95: number }>;
   /** From the replace, with the editor's file watcher alone (no watch in the worker, as before; absent in older runs). */
   readonly appendsEditorWatcher?: Record<string, { n: number; p50: number; p95: number }>;
+  /** With the timeline open on the biggest ledger: replace → the webview repainted with the new row, and → tree and Problems (absent in older runs). */
+  readonly timelineAppends?: {
+    readonly folder: string;
+    readonly timeline: { n: number; p50: number; p95: number };
+    readonly treeAndProblems: { n: number; p50: number; p95: number };
+  };
   readonly vscode: string;
   readonly node: string;
   readonly ledgerBytes: Record<string, number>;

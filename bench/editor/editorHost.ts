@@ -29,7 +29,10 @@
  *    ledger (the default) and the editor's file watcher alone (as before:
  *    `StateFolders.live.enabled = false`), so both are timed side by side in
  *    one host; each append's steps (the editor's event, the refresh request,
- *    the worker's time, the tree's change) are kept in `breakdown`.
+ *    the worker's time, the tree's change) are kept in `breakdown`;
+ * 4. the timeline webview opened on the biggest ledger, and appends timed until
+ *    the webview reported the repainted timeline with the new row
+ *    (timelineAppends.ts), and until the tree and Problems showed them.
  * Writes the figures as JSON to AUTODEV_EDITOR_BENCH_OUT.
  */
 import * as fs from "node:fs";
@@ -40,6 +43,7 @@ import * as inspector from "node:inspector";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdapter";
+import { timeTimelineAppends } from "./timelineAppends";
 
 const EXTENSION_ID = "autodev-state.autodev-state";
 const APPEND_PY = path.join(__dirname, "..", "..", "..", "bench", "editor", "python_append.py");
@@ -290,12 +294,26 @@ export async function run(): Promise<void> {
   }
   api.folders.live.enabled = true;
   sub.dispose();
+  // The timeline webview open on the biggest ledger: the same appends reach it too.
+  const biggest = [...autodev.folders.folders].sort(
+    (x, y) => fs.statSync(y.ledgerFile).size - fs.statSync(x.ledgerFile).size,
+  )[0];
+  const tl = await timeTimelineAppends(biggest, path.basename(biggest.cwd), Math.max(2, Math.min(appends, 10)), {
+    append: pythonAppend,
+    until,
+    sleep,
+  });
   const stats = (v: number[]) => ({ n: v.length, p50: pct(v, 50), p95: pct(v, 95), all: v });
   const table = (r: Record<string, number[]>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, stats(v)]));
   result.appends = table(times.live.replace);
   result.appendsFromWrite = table(times.live.write);
   result.appendsEditorWatcher = table(times.editorWatcher.replace);
   result.breakdown = breakdown;
+  result.timelineAppends = {
+    folder: tl.folder,
+    timeline: stats(tl.timeline),
+    treeAndProblems: stats(tl.treeAndProblems),
+  };
   trace.dispose();
   fs.writeFileSync(out, JSON.stringify(result, null, 2));
 }
