@@ -10,13 +10,8 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import {
-  LiveFileEvent,
-  LiveWatches,
-  MAX_LIVE_WATCHES,
-  confinedDir,
-  fileSignature,
-} from "../../src/core/worker/liveWatch";
+import { LiveFileEvent, LiveWatches, MAX_LIVE_WATCHES, confinedDir } from "../../src/core/worker/liveWatch";
+import { fileSignature } from "../../src/core/fs/fileSignature";
 
 const LEDGER = "plan-ledger.jsonl";
 

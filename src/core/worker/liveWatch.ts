@@ -16,6 +16,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { fileSignature } from "../fs/fileSignature";
 
 /** The most state folders watched at once; more fall back to the editor's watcher. */
 export const MAX_LIVE_WATCHES = 64;
@@ -29,16 +30,6 @@ export interface LiveFileEvent {
   /** Path of the file relative to the workspace folder, forward slashes (".autodev/plan-ledger.jsonl"). */
   readonly rel: string;
   readonly signature: string;
-}
-
-/** What a file looks like now, without following a link: `ino:size:mtimeNs`, or "absent". */
-export function fileSignature(file: string): string {
-  try {
-    const st = fs.lstatSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}`;
-  } catch {
-    return "absent";
-  }
 }
 
 /** The state folder's path when it is a real directory inside `cwd` reached without links, else null. */
@@ -60,6 +51,8 @@ interface Watch {
   readonly cwd: string;
   readonly kind: string;
   readonly relDir: string;
+  /** `relDir` with forward slashes and no empty or "." parts: the told paths' prefix. */
+  readonly relPrefix: string;
   readonly files: ReadonlySet<string>;
   dir: string;
   ident: string;
@@ -115,6 +108,10 @@ export class LiveWatches {
       cwd,
       kind,
       relDir,
+      relPrefix: relDir
+        .split(/[\\/]/)
+        .filter((p) => p !== "" && p !== ".")
+        .join("/"),
       files: new Set(files),
       dir,
       ident,
@@ -173,15 +170,11 @@ export class LiveWatches {
     const list = [...names];
     names.clear();
     w.lastTold = Date.now();
-    const relDir = w.relDir
-      .split(/[\\/]/)
-      .filter((p) => p !== "" && p !== ".")
-      .join("/");
     for (const name of list) {
       this.tell({
         cwd: w.cwd,
         kind: w.kind,
-        rel: `${relDir}/${name}`,
+        rel: `${w.relPrefix}/${name}`,
         signature: fileSignature(path.join(w.dir, name)),
       });
     }

@@ -13,7 +13,7 @@ import type { LiveFileEvent } from "../../core/worker/liveWatch";
 import { Disposable } from "../disposable";
 import type { StateWorkerClient } from "../stateWorkerClient";
 import type { SourceFolder } from "./sourceAdapter";
-import { signature } from "./stateWatcher";
+import { fileSignatureAsync } from "../../core/fs/fileSignature";
 
 /** How many told signatures are kept (one per live file; bounded whatever the workspace). */
 const MAX_TOLD = 256;
@@ -71,7 +71,7 @@ export class LiveFiles extends Disposable {
   async isEcho(uri: vscode.Uri): Promise<boolean> {
     const told = this.enabled ? this.told.get(uri.toString()) : undefined;
     if (told === undefined) return false;
-    return (await signature(uri.fsPath)) === told; // the worker's format (liveWatch.ts fileSignature)
+    return (await fileSignatureAsync(uri.fsPath)) === told;
   }
 
   private onLiveFile(e: LiveFileEvent): void {

@@ -9,22 +9,12 @@
  * every few seconds (one `lstat`, never a read): when the OS watcher missed a change (seen under
  * load, on network and container mounts), the listeners hear of it then, once.
  */
-import * as fs from "node:fs";
 import * as vscode from "vscode";
+import { fileSignatureAsync } from "../../core/fs/fileSignature";
 import { Disposable } from "../disposable";
 
 /** How often files watched by name are looked at for a change no event announced. */
 const MISSED_EVENT_POLL_MS = 5000;
-
-/** What the file looks like now: inode, size, mtime; "absent" when it is not there (never follows a link). */
-export async function signature(file: string): Promise<string> {
-  try {
-    const st = await fs.promises.lstat(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}`;
-  } catch {
-    return "absent";
-  }
-}
 
 /** What happened to a file. */
 export type FileEventKind = "create" | "change" | "delete";
@@ -52,7 +42,7 @@ interface Shared {
   readonly subscriptions: vscode.Disposable[];
   /** The one file a glob without wildcards names (file scheme only), looked at by {@link StateWatcher.lookNow}. */
   readonly file: vscode.Uri | null;
-  /** The file's {@link signature} at the last look (taken when the watch starts, before any look). */
+  /** The file's {@link fileSignatureAsync} at the last look (taken when the watch starts, before any look). */
   seen?: string;
   /** The first signature's read, started with the watch (a look waits for it). */
   first: Promise<void> | null;
@@ -107,7 +97,7 @@ export class StateWatcher extends Disposable {
       // starting point.
       if (created.file) {
         const file = created.file.fsPath;
-        created.first = signature(file).then((s) => {
+        created.first = fileSignatureAsync(file).then((s) => {
           if (created.seen === undefined) created.seen = s;
         });
       }
@@ -142,7 +132,7 @@ export class StateWatcher extends Disposable {
       for (const e of [...this.shared.values()]) {
         if (!e.file) continue;
         await e.first;
-        const now = await signature(e.file.fsPath);
+        const now = await fileSignatureAsync(e.file.fsPath);
         const before = e.seen;
         const announced = e.announced;
         e.seen = now;
