@@ -87,3 +87,17 @@ export class PartialCommitError extends AutodevError {
     super(message);
   }
 }
+
+/**
+ * Runs `fn` with no stack trace captured for an error thrown in it: for errors that are only
+ * counted or worded by their message, where capturing the stack is most of their cost.
+ */
+export function withoutStackTraces<T>(fn: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return fn();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

@@ -10,6 +10,7 @@ import { logEntrySchema } from "./agloopSchemas";
 import { asRecord, asString, oneLine } from "./agloopText";
 import { logRowOf } from "./logTimeline";
 import { problemsFromIssues, type FieldCode } from "./schemaProblems";
+import { withoutStackTraces } from "../../errors";
 
 /** The log as read. */
 export interface LogRead {
@@ -175,13 +176,7 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
 
 /** `JSON.parse` for a line whose error is only counted: no stack trace is captured for it. */
 function parseCounted(text: string): unknown {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return JSON.parse(text);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  return withoutStackTraces(() => JSON.parse(text) as unknown);
 }
 
 /** False when `text` (a line) cannot be a JSON object: after JSON's blanks, no `{` first or no `}` last. */

@@ -13,6 +13,8 @@ import { PY_JSON_MAX_DEPTH, PyJsonError, parsePyJson } from "../../../pyjson/pyJ
 import { pyToPlain } from "../evidence/tournamentStore";
 import { zodToPathErrors, formatPathError } from "../pydanticLax";
 import type { StateFileOpen } from "../stateFile";
+import { withoutStackTraces } from "../../../errors";
+import { PROBLEMS_PER_FILE } from "../../sourceProblems";
 
 /** One file's lines that were skipped, and why. */
 export interface SkippedLine {
@@ -23,8 +25,8 @@ export interface SkippedLine {
   readonly more?: number;
 }
 
-/** Skipped lines listed per file; later ones are counted in one entry (a hostile file of a million bad lines). */
-export const MAX_SKIPPED_LISTED = 200;
+/** Skipped lines listed per file (the bound every source's problems have); later ones are counted in one entry. */
+export const MAX_SKIPPED_LISTED = PROBLEMS_PER_FILE;
 
 /**
  * What AutoDev's next lesson does about a skipped line of the swarm file (checked by running
@@ -83,14 +85,10 @@ const NOT_PARSED = Symbol("not parsed");
 const FAST_PARSE_CHARS = 2 * PY_JSON_MAX_DEPTH;
 
 function fastParse(s: string): unknown {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
   try {
-    return JSON.parse(s) as unknown;
+    return withoutStackTraces(() => JSON.parse(s) as unknown);
   } catch {
     return NOT_PARSED;
-  } finally {
-    Error.stackTraceLimit = limit;
   }
 }
 
@@ -128,15 +126,11 @@ export async function readJsonlFile<T, R>(
     }
     let v: unknown = braced && s.length < FAST_PARSE_CHARS ? fastParse(s) : NOT_PARSED;
     if (v === NOT_PARSED) {
-      const limit = Error.stackTraceLimit;
-      Error.stackTraceLimit = 0; // the error's message is used, never its stack (capturing it is most of a bad line's cost)
       try {
-        v = pyToPlain(parsePyJson(s));
+        v = withoutStackTraces(() => pyToPlain(parsePyJson(s))); // its message is used, never its stack
       } catch (e) {
         skip(line, () => unreadable(e instanceof PyJsonError ? `corrupt JSON (${e.msg})` : "corrupt JSON"));
         return;
-      } finally {
-        Error.stackTraceLimit = limit;
       }
     }
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
