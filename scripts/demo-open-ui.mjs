@@ -7,11 +7,11 @@
 // measured in one run (farm-bench) on this shared machine.
 //
 //   node scripts/demo-open-ui.mjs        exit code 0 = all checks pass; test-artifacts/demo-open.png
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "./browser.mjs";
-import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
+import { ROOT, linkedProfile, startServer } from "./vscode-server.mjs";
 import { hostLog, runCommand, waitFor } from "./timeline-ui-helpers.mjs";
 
 const say = (msg) => console.log(`[demo-open] ${msg}`);
@@ -48,16 +48,8 @@ async function main() {
   try {
     const empty = join(work, "empty");
     mkdirSync(empty);
-    const extensions = join(work, "extensions");
-    mkdirSync(extensions, { recursive: true });
-    symlinkSync(ROOT, join(extensions, "autodev-state.autodev-state-0.1.0"), "dir");
-    const userData = join(work, "user-data");
-    mkdirSync(join(userData, "User"), { recursive: true });
-    writeFileSync(
-      join(userData, "User", "settings.json"),
-      JSON.stringify({ ...QUIET_SETTINGS, "window.commandCenter": false }, null, 2),
-    );
-    server = await startServer({ folder: empty, userDataDir: userData, extensionsDir: extensions });
+    const { extensionsDir, userDataDir: userData } = linkedProfile(work, { "window.commandCenter": false });
+    server = await startServer({ folder: empty, userDataDir: userData, extensionsDir });
     browser = await launchBrowser(join(work, "chromium"), { width: 1280, height: 800 });
     const page = browser.pages()[0] ?? (await browser.newPage());
     await page.goto(server.url, { waitUntil: "domcontentloaded", timeout: 60_000 });

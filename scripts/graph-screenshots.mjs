@@ -9,12 +9,12 @@
 // a live status change's redraw, zoom-to-fit and scrolling frame times.
 //
 //   npm run build && node scripts/graph-screenshots.mjs [--readme]
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "./browser.mjs";
-import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
+import { ROOT, linkedProfile, startServer } from "./vscode-server.mjs";
 import { runCommand, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");
@@ -142,20 +142,11 @@ async function main() {
     }
     const big = Number(process.env.AUTODEV_GRAPH_BIG ?? 0);
     if (big > 0) writeBigPlan(folder, big);
-    const extensions = join(work, "extensions");
-    mkdirSync(extensions, { recursive: true });
-    symlinkSync(ROOT, join(extensions, "autodev-state.autodev-state-0.1.0"), "dir");
-    const userData = join(work, "user-data");
-    mkdirSync(join(userData, "User"), { recursive: true });
-    writeFileSync(
-      join(userData, "User", "settings.json"),
-      JSON.stringify({
-        ...QUIET_SETTINGS,
-        "workbench.colorTheme": "Default Light Modern",
-        "window.commandCenter": false,
-      }),
-    );
-    server = await startServer({ folder, userDataDir: userData, extensionsDir: extensions });
+    const profile = linkedProfile(work, {
+      "workbench.colorTheme": "Default Light Modern",
+      "window.commandCenter": false,
+    });
+    server = await startServer({ folder, ...profile });
     browser = await launchBrowser(join(work, "chromium"), { width: 1400, height: 860 });
     const page = browser.pages()[0] ?? (await browser.newPage());
     page.on("dialog", (d) => {

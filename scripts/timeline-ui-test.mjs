@@ -15,11 +15,11 @@
 // scrolling (frame times, blank rows); AUTODEV_TIMELINE_ONLY_BIG=1 skips the fixture session;
 // AUTODEV_TIMELINE_KEEP=1 keeps the temporary folder. CHROMIUM as for the harness.
 // Exit code 0 = all checks pass.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "./browser.mjs";
-import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
+import { ROOT, linkedProfile, startServer } from "./vscode-server.mjs";
 import { checkAgloopTimeline } from "./timeline-ui-agloop.mjs";
 import { checkPanelLayout, checkSidebarLayout } from "./timeline-ui-layout.mjs";
 import {
@@ -46,17 +46,11 @@ function check(name, ok, detail = "") {
 
 /** Starts code-server on `workspace` (a folder or a .code-workspace) with the extension linked in, opens it in Chromium. */
 async function withWorkbench(work, workspace, theme, fn) {
-  const extensions = join(work, `extensions-${Date.now()}`);
-  mkdirSync(extensions, { recursive: true });
-  symlinkSync(ROOT, join(extensions, "autodev-state.autodev-state-0.1.0"), "dir");
-  const userData = join(work, `user-data-${Date.now()}`);
-  mkdirSync(join(userData, "User"), { recursive: true });
-  const settingsFile = join(userData, "User", "settings.json");
-  writeFileSync(
-    settingsFile,
-    JSON.stringify({ ...QUIET_SETTINGS, "workbench.colorTheme": theme, "window.commandCenter": false }, null, 2),
-  );
-  const server = await startServer({ folder: workspace, userDataDir: userData, extensionsDir: extensions });
+  const { extensionsDir, userDataDir: userData } = linkedProfile(join(work, `profile-${Date.now()}`), {
+    "workbench.colorTheme": theme,
+    "window.commandCenter": false,
+  });
+  const server = await startServer({ folder: workspace, userDataDir: userData, extensionsDir });
   const browser = await launchBrowser(join(work, `chromium-${Date.now()}`), { width: 1500, height: 900 });
   const dialogs = [];
   try {
@@ -73,7 +67,7 @@ async function withWorkbench(work, workspace, theme, fn) {
     await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
     await page.locator('.activitybar [aria-label^="AutoDev"]').first().waitFor({ timeout: 90_000 });
     try {
-      return await fn({ page, dialogs, settingsFile, userData });
+      return await fn({ page, dialogs, userData });
     } catch (err) {
       await page.screenshot({ path: join(ARTIFACTS, "timeline-ui-failure.png") }).catch(() => {});
       writeFileSync(join(ARTIFACTS, "timeline-ui-server.log"), server.output());

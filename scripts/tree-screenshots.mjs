@@ -10,12 +10,12 @@
 // (`in progress · retry 2/3 · ⚑`), so it survives a narrow sidebar; the root row is short; time travel
 // and Back to Live keep what was expanded; each theme applies; an agloop checkpoint opens as a
 // read-only diff (checkpoint-diff-shot.mjs: test-artifacts/checkpoint-diff.png). Exit code 0 = all checks pass.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "./browser.mjs";
-import { QUIET_SETTINGS, ROOT, startServer } from "./vscode-server.mjs";
+import { ROOT, linkedProfile, startServer } from "./vscode-server.mjs";
 import { openTimeline, runCommand, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
 import { checkCheckpointDiff } from "./checkpoint-diff-shot.mjs";
 
@@ -148,26 +148,13 @@ async function main() {
     const folder = join(work, "workspace");
     const made = spawnSync(process.execPath, [join(ROOT, "dist", "makeDemo.js"), folder], { encoding: "utf8" });
     if (made.status !== 0) throw new Error(`demo workspace: ${made.stderr}`);
-    const extensions = join(work, "extensions");
-    mkdirSync(extensions, { recursive: true });
-    symlinkSync(ROOT, join(extensions, "autodev-state.autodev-state-0.1.0"), "dir");
-    const userData = join(work, "user-data");
-    mkdirSync(join(userData, "User"), { recursive: true });
-    writeFileSync(
-      join(userData, "User", "settings.json"),
-      JSON.stringify(
-        {
-          ...QUIET_SETTINGS,
-          "workbench.colorTheme": "Default Light Modern",
-          "window.commandCenter": false,
-          // The checkpoint diff scrolls to its first change; a sticky header would cover the lines clicked.
-          "editor.stickyScroll.enabled": false,
-        },
-        null,
-        2,
-      ),
-    );
-    server = await startServer({ folder, userDataDir: userData, extensionsDir: extensions });
+    const profile = linkedProfile(work, {
+      "workbench.colorTheme": "Default Light Modern",
+      "window.commandCenter": false,
+      // The checkpoint diff scrolls to its first change; a sticky header would cover the lines clicked.
+      "editor.stickyScroll.enabled": false,
+    });
+    server = await startServer({ folder, ...profile });
     browser = await launchBrowser(join(work, "chromium"), { width: 1280, height: 800 });
     const page = browser.pages()[0] ?? (await browser.newPage());
     await page.goto(server.url, { waitUntil: "domcontentloaded", timeout: 60_000 });

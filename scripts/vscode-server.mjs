@@ -8,7 +8,7 @@
 // As a module: ensureServer(), startServer({folder, port?, userDataDir, extensionsDir}),
 // installExtension(vsix, extensionsDir), freePort(), serverEnv().
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -208,6 +208,24 @@ export const QUIET_SETTINGS = {
   "git.enabled": false,
   "security.workspace.trust.enabled": false,
 };
+
+/**
+ * A fresh profile under `dir` for the UI scripts: this checkout linked in as the installed
+ * extension (`<dir>/extensions`), and user settings of QUIET_SETTINGS with `settings` over them
+ * (`<dir>/user-data`). Returns the two folders, as startServer takes them.
+ */
+export function linkedProfile(dir, settings = {}) {
+  const extensionsDir = join(dir, "extensions");
+  mkdirSync(extensionsDir, { recursive: true });
+  symlinkSync(ROOT, join(extensionsDir, "autodev-state.autodev-state-0.1.0"), "dir");
+  const userDataDir = join(dir, "user-data");
+  mkdirSync(join(userDataDir, "User"), { recursive: true });
+  writeFileSync(
+    join(userDataDir, "User", "settings.json"),
+    JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2),
+  );
+  return { extensionsDir, userDataDir };
+}
 
 /**
  * Resolves once `url` answers any HTTP status; rejects after `timeoutMs` or when `failed()` gives
