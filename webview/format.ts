@@ -6,14 +6,18 @@
  */
 import { l10n } from "./l10n";
 
-/** Bidi embeddings/overrides/isolates, marks, and C0/C1 controls (except tab and newline). */
+/**
+ * The hidden characters of src/core/text/untrustedText.ts (the one definition; the webview imports
+ * no code from core, so test/unit/untrustedText.test.ts keeps this copy equal to it), less tab,
+ * newline and CR, which {@link oneLine} folds and a payload block keeps.
+ */
 const INVISIBLE =
   // eslint-disable-next-line no-control-regex -- control characters are what this shows
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
 
 /** Ledger text for display: invisible and direction-changing characters shown as `[U+XXXX]`. */
 export function visible(s: string): string {
-  return s.replace(INVISIBLE, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}]`);
+  return s.replace(INVISIBLE, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}]`);
 }
 
 /** One line of ledger text: {@link visible}, with newlines and tabs as spaces. */

@@ -5,6 +5,7 @@
  * Mermaid's `#code;` entities, and styles come from a fixed list, never from a status string.
  * Every label says the status in words, so the output reads without colour.
  */
+import { blankHidden } from "../text/untrustedText";
 import type { GraphAnalysis } from "./graphAnalysis";
 import type { GraphNode, PlanGraph } from "./planGraph";
 
@@ -39,10 +40,6 @@ function statusClass(node: Pick<GraphNode, "status" | "done" | "blocked">): stri
   return node.done ? "done" : node.blocked ? "blocked" : "other";
 }
 
-/** Control characters, bidi overrides and line separators: never written into either syntax. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
-
 /** The text a node shows: id, title, status in words, retry and escalation marks. */
 function nodeText(n: GraphNode, critical: boolean, cyclic: boolean): string {
   const marks = [
@@ -53,12 +50,12 @@ function nodeText(n: GraphNode, critical: boolean, cyclic: boolean): string {
     critical ? "critical path" : "",
   ].filter(Boolean);
   const title = n.label && n.label !== n.id ? ` ${n.label}` : "";
-  return `${n.id}${title} (${marks.join(", ")})`.replace(INVISIBLE, " ");
+  return blankHidden(`${n.id}${title} (${marks.join(", ")})`);
 }
 
 /** A DOT quoted string: `"` and `\` escaped, so the text cannot end the string or start an escape. */
 function dotString(text: string): string {
-  return `"${text.replace(INVISIBLE, " ").replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  return `"${blankHidden(text).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
 /**
@@ -67,7 +64,7 @@ function dotString(text: string): string {
  */
 export function mermaidLabel(text: string): string {
   let out = "";
-  for (const ch of text.replace(INVISIBLE, " ")) {
+  for (const ch of blankHidden(text)) {
     out += /^[\p{L}\p{N} .,_\-/:()+=?!@']$/u.test(ch) ? ch : `#${ch.codePointAt(0)};`;
   }
   return `"${out}"`;

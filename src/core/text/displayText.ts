@@ -6,57 +6,18 @@
  * length that says how long the original was. Machine output (`--json`) stays
  * exact and never goes through here.
  */
+import { escapeHidden } from "./untrustedText";
 
 /** Longest quoted value in a message, in characters. */
 const MAX_QUOTED_CHARS = 200;
 
-/** True for code units shown escaped: C0 (tab/newline per `keepLayout`), DEL, C1, bidi controls, line separators, the BOM. */
-function needsEscape(c: number, keepLayout: boolean): boolean {
-  if (c < 0x20) return !(keepLayout && (c === 0x0a || c === 0x09));
-  if (c < 0x7f) return false;
-  if (c <= 0x9f) return true; // DEL and C1 (0x9b is a one-byte CSI)
-  return (
-    c === 0x061c ||
-    c === 0x200e ||
-    c === 0x200f ||
-    (c >= 0x202a && c <= 0x202e) ||
-    (c >= 0x2066 && c <= 0x2069) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0xfeff
-  );
-}
-
-function escapeOne(c: number): string {
-  switch (c) {
-    case 0x0a:
-      return "\\n";
-    case 0x0d:
-      return "\\r";
-    case 0x09:
-      return "\\t";
-    case 0x1b:
-      return "\\e";
-    default:
-      return c <= 0xff ? `\\x${c.toString(16).padStart(2, "0")}` : `\\u${c.toString(16).padStart(4, "0")}`;
-  }
-}
-
 /**
- * Replaces control characters with visible escapes (`\e`, `\r`, `\x9b`,
- * `\u202e`…). With `keepLayout`, newlines and tabs are kept (for whole
- * messages we composed); values from files are escaped completely.
+ * Replaces the hidden characters of `untrustedText.ts` (controls, bidi, zero-width, tags) with
+ * visible escapes (`\e`, `\r`, `\x9b`, `\u202e`, `\u{e0041}`…). With `keepLayout`, newlines and
+ * tabs are kept (for whole messages we composed); values from files are escaped completely.
  */
 export function escapeControls(s: string, keepLayout = false): string {
-  let out = "";
-  let from = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!needsEscape(c, keepLayout)) continue;
-    out += s.slice(from, i) + escapeOne(c);
-    from = i + 1;
-  }
-  return from === 0 ? s : out + s.slice(from);
+  return escapeHidden(s, keepLayout);
 }
 
 /** Cuts `s` to `max` characters plus "… (N chars)" when longer (never splitting a surrogate pair). */

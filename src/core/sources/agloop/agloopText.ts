@@ -3,19 +3,16 @@
  * (terminal escapes), cut long values for labels and messages, escape Markdown for tooltips.
  */
 import { jsonPreview } from "../../text/jsonPreview";
+import { blankHidden, replaceHidden } from "../../text/untrustedText";
 
-/** C0/C1 control characters (ESC sequences, BEL, …) except tab and newline. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** The text with control characters replaced by U+FFFD, so nothing reaches a terminal or a label raw. */
+/** The text with hidden characters (controls, bidi, zero-width, tags; tab and newline kept) as U+FFFD, so nothing reaches a terminal or a label raw. */
 export function stripControl(text: string): string {
-  return text.replace(CONTROL, "\ufffd");
+  return replaceHidden(text, () => "\ufffd", true);
 }
 
-/** One line of at most `max` characters (newlines folded, an ellipsis when cut). */
+/** One line of at most `max` characters (hidden characters and newlines folded into spaces, an ellipsis when cut). */
 export function oneLine(text: string, max = 120): string {
-  const flat = stripControl(text).replace(/\s+/g, " ").trim();
+  const flat = blankHidden(text).replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

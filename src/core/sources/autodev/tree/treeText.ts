@@ -3,15 +3,12 @@
  * characters or terminal escapes, one line, bounded) and for Markdown
  * tooltips (escaped).
  */
+import { blankHidden } from "../../../text/untrustedText";
 import { mdEscape } from "../evidence/evidenceSummary";
 
-/** One plain line: control characters (escapes included) become spaces, runs of blanks collapse, long text is cut with an ellipsis. */
+/** One plain line: hidden characters (controls, bidi, zero-width, tags) become spaces, runs of blanks collapse, long text is cut with an ellipsis. */
 export function plainLabel(s: string, max = 120): string {
-  const one = s
-    // eslint-disable-next-line no-control-regex -- control characters are what this strips
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const one = blankHidden(s).replace(/\s+/g, " ").trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
