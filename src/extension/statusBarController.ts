@@ -5,7 +5,7 @@
  * item red and a click opens Problems. Hidden when no folder has state.
  */
 import * as vscode from "vscode";
-import { STATE_SOURCES } from "../core/sources/sourceRegistry";
+import { SOURCE_MANIFESTS } from "../core/sources/manifestRegistry";
 import { Disposable } from "./disposable";
 import type { SourceAdapter, StatusPart } from "./sources/sourceAdapter";
 import type { StateFolders } from "./sources/stateFolders";
@@ -48,7 +48,7 @@ export class StatusBarController extends Disposable {
   /** Recomputes the item from every source's part. */
   render(): void {
     const parts: StatusPart[] = [];
-    for (const s of STATE_SOURCES) {
+    for (const s of SOURCE_MANIFESTS) {
       const folders = this.folders.ofKind(s.kind);
       if (folders.length === 0) continue;
       const part = this.adapterOf(s.kind).status?.(folders);

@@ -11,10 +11,12 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { relativeImportsIn, sourceFiles } from "./guards.test";
 import { STATE_SOURCES } from "../../src/core/sources/sourceRegistry";
+import { SOURCE_MANIFESTS } from "../../src/core/sources/manifestRegistry";
 import { REPO_ROOT } from "./fixtures";
 
-/** The files allowed to name sources: one registration file per layer. */
+/** The files allowed to name sources: one registration file per layer (core: manifests and engines). */
 const REGISTRATIONS = new Set([
+  "src/core/sources/manifestRegistry.ts",
   "src/core/sources/sourceRegistry.ts",
   "src/cli/sources/cliSources.ts",
   "src/extension/sources/sourceAdapters.ts",
@@ -134,6 +136,19 @@ describe("the source seam", () => {
       }
     }
     assert.deepEqual(offenders, []);
+  });
+
+  it("the manifests the host knows are the engines' own, in the engines' order", () => {
+    assert.deepEqual(
+      SOURCE_MANIFESTS.map((m) => m.kind),
+      STATE_SOURCES.map((s) => s.kind),
+      "manifestRegistry.ts and sourceRegistry.ts list the same kinds in the same order",
+    );
+    const fields = ["displayName", "detectGlobs", "liveFiles", "settings", "commands", "timelineFeatures"] as const;
+    for (const [i, m] of SOURCE_MANIFESTS.entries()) {
+      const s = STATE_SOURCES[i];
+      for (const f of fields) assert.deepEqual(s[f], m[f], `${m.kind}: the engine's ${f} is its manifest's`);
+    }
   });
 
   it("every registration file exists (a renamed one would silently allow nothing)", () => {

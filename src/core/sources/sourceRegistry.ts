@@ -1,10 +1,12 @@
 /**
- * The registration of every state source, in the order the tree and the CLI list them.
- * A new source is one import and one entry here.
+ * The registration of every state source's engine, in the order the tree and the CLI list them (the
+ * order of manifestRegistry.ts, which the extension host uses instead). Only the worker, the CLI and
+ * the tests load this. A new source is one import and one entry here.
  */
 import { agloopSource } from "./agloop/agloopSource";
 import { engineStateSource } from "./engineState/engineStateSource";
 import type { SourceKind, StateSource } from "./stateSource";
+import { registerManifestForTest } from "./manifestRegistry";
 import { autodevSource } from "./autodev/autodevSource";
 
 /** Every known state source. Sources add themselves here (one line each). */
@@ -16,14 +18,16 @@ export function sourceOfKind(kind: SourceKind): StateSource | undefined {
 }
 
 /**
- * Adds a source at run time (tests register fakes this way) and returns the
+ * Adds a source at run time, its manifest too (tests register fakes this way), and returns the
  * function that removes it again. Products register in the list above.
  */
 export function registerSourceForTest(source: StateSource): () => void {
   const list = STATE_SOURCES as StateSource[];
   list.push(source);
+  const unregisterManifest = registerManifestForTest(source);
   return () => {
     const i = list.indexOf(source);
     if (i >= 0) list.splice(i, 1);
+    unregisterManifest();
   };
 }

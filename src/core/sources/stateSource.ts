@@ -3,8 +3,8 @@
  * read, checked, watched, summarised for the CLI and shown as a tree. Plain Node, no `vscode`: the
  * CLI, the worker thread and the tests drive it; the extension renders what it returns.
  *
- * Adding a source = a folder under `src/core/sources/<kind>/` that exports one `StateSource`, plus
- * one line in `sourceRegistry.ts`. Nothing in `src/extension/` names a source kind, except an
+ * Adding a source = a folder under `src/core/sources/<kind>/` that exports one `SourceManifest` and
+ * one `StateSource`, plus one line each in `manifestRegistry.ts` and `sourceRegistry.ts`. Nothing in `src/extension/` names a source kind, except an
  * optional adapter under `src/extension/sources/<kind>/` where VS Code needs something special.
  */
 import type { PlanGraph } from "../graph/planGraph";
@@ -183,8 +183,13 @@ export interface SourceWaiting {
   readonly files: readonly string[];
 }
 
-/** A state source. Every method is safe on hostile input: it returns problems, it never throws for bad data. */
-export interface StateSource {
+/**
+ * What a host needs to know of a source without its engine: its kind, name, the files that may make
+ * it appear, the settings it reads, its palette commands and what its timeline rows are. Plain data,
+ * in the source's own `<kind>Manifest.ts`, listed in src/core/sources/manifestRegistry.ts: the
+ * extension host imports these, never a {@link StateSource} (whose readers only the worker and the CLI load).
+ */
+export interface SourceManifest {
   readonly kind: SourceKind;
   /** "AutoDev", "agloop", "engine_state". */
   readonly displayName: string;
@@ -206,10 +211,19 @@ export interface StateSource {
    * them in {@link DetectOptions.settings}.
    */
   readonly settings?: readonly string[];
-  /** The source's part of the state worker thread (its own requests, its own timeline). */
-  readonly worker?: SourceWorkerHandler;
   /** Palette commands that run an action on a node the user picks (contributed in package.json). */
   readonly commands?: readonly SourceCommand[];
+  /** What its timeline rows are (default: a log of agents' actions, no chain, no status changes, by day). */
+  readonly timelineFeatures?: TimelineFeatures;
+}
+
+/**
+ * A state source: its {@link SourceManifest} and its engine. Every method is safe on hostile input:
+ * it returns problems, it never throws for bad data.
+ */
+export interface StateSource extends SourceManifest {
+  /** The source's part of the state worker thread (its own requests, its own timeline). */
+  readonly worker?: SourceWorkerHandler;
   /** The state folder in `workspace`, or null when there is none (a missing folder is not an error). */
   detect(workspace: string, options?: DetectOptions): Promise<SourceLocation | null>;
   /** Globs relative to the workspace folder whose changes mean "read again". */
@@ -239,8 +253,6 @@ export interface StateSource {
     format: "md" | "html" | "json",
     reviewMarks?: Readonly<Record<string, { readonly hash: string; readonly at: number }>>,
   ): Promise<{ readonly text: string; readonly ok: boolean; readonly verdict: string }>;
-  /** What its timeline rows are (default: a log of agents' actions, no chain, no status changes, by day). */
-  readonly timelineFeatures?: TimelineFeatures;
   /** The plan as a graph (tasks and their dependencies); omitted when the source has no plan. */
   graph?(location: SourceLocation): Promise<PlanGraph>;
   /** What `runAction` would write (for a confirmation), or a reason it cannot run. */

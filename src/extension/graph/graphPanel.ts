@@ -7,7 +7,7 @@
  */
 import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
 import * as vscode from "vscode";
-import { STATE_SOURCES } from "../../core/sources/sourceRegistry";
+import { SOURCE_MANIFESTS } from "../../core/sources/manifestRegistry";
 import type { GraphViewsResult } from "../../core/graph/graphViewTypes";
 import type { SourceSettings } from "../../core/sources/stateSource";
 import { GraphToHostSchema, type GraphFolder, type HostToGraph } from "../../protocolGraph";
@@ -35,7 +35,7 @@ const DEBOUNCE_MS = 400;
 
 /** The folders whose creation or change can change a graph: the first segment of every source's detect glob. */
 function watchedFolders(): string[] {
-  const dirs = STATE_SOURCES.flatMap((s) => s.detectGlobs ?? []).map((g) => g.split("/")[0]);
+  const dirs = SOURCE_MANIFESTS.flatMap((s) => s.detectGlobs ?? []).map((g) => g.split("/")[0]);
   return [...new Set(dirs.filter((d) => d && !/[*?{}[\]]/.test(d)))];
 }
 

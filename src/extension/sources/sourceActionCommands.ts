@@ -7,7 +7,7 @@
  */
 import * as vscode from "vscode";
 import type { NodeAction, SourceCommand, SourceTreeNode } from "../../core/sources/stateSource";
-import { STATE_SOURCES } from "../../core/sources/sourceRegistry";
+import { SOURCE_MANIFESTS } from "../../core/sources/manifestRegistry";
 import type { CommandManager } from "../commandManager";
 import type { ConfirmAsk } from "../confirm";
 import { whenText } from "../dateText";
@@ -50,7 +50,7 @@ export class SourceActionCommands {
 
   /** Registers every source's commands (palette and node menu) with `commands`. */
   register(commands: CommandManager): void {
-    for (const source of STATE_SOURCES) {
+    for (const source of SOURCE_MANIFESTS) {
       for (const c of source.commands ?? []) {
         commands.registerAll({
           [c.command]: () => this.pickAndRun(source.kind, c),
@@ -95,7 +95,7 @@ export class SourceActionCommands {
     const n = node as { kind?: unknown; state?: unknown; node?: SourceTreeNode } | undefined;
     const offer = n?.node?.actions?.find((a) => a.action === c.action);
     if (n?.kind !== "sourceNode" || !(n.state instanceof DefaultSourceFolder) || !offer) {
-      const source = STATE_SOURCES.find((s) => s.commands?.includes(c));
+      const source = SOURCE_MANIFESTS.find((s) => s.commands?.includes(c));
       return this.pickAndRun(source?.kind ?? "", c);
     }
     return this.run(n.state, offer.action, offer.args, ask);
@@ -103,7 +103,7 @@ export class SourceActionCommands {
 
   /** A `choose` target of one folder's node: the picker of that folder's offers. */
   choose(state: DefaultSourceFolder, action: string): Promise<unknown> {
-    const source = STATE_SOURCES.find((s) => s.kind === state.kind);
+    const source = SOURCE_MANIFESTS.find((s) => s.kind === state.kind);
     const c = source?.commands?.find((x) => x.action === action);
     if (!c) throw new Error(vscode.l10n.t("{0} has no command for the action {1}", state.displayName, action));
     return this.pickAndRun(state.kind, c, [state]);

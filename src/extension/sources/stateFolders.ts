@@ -17,7 +17,7 @@
  * changed detects the folder again.
  */
 import * as vscode from "vscode";
-import { STATE_SOURCES } from "../../core/sources/sourceRegistry";
+import { SOURCE_MANIFESTS } from "../../core/sources/manifestRegistry";
 import type { SourceSettings } from "../../core/sources/stateSource";
 import { Disposable } from "../disposable";
 import type { OutputLog } from "../outputLog";
@@ -53,7 +53,7 @@ export class StateFolders extends Disposable {
   ) {
     super();
     this.live = this.register(new LiveFiles(worker, (folder, uri) => this.heard(folder, uri, "change", true)));
-    const settingNames = STATE_SOURCES.flatMap((s) => (s.settings ?? []).map((n) => `autodev.${n}`));
+    const settingNames = SOURCE_MANIFESTS.flatMap((s) => (s.settings ?? []).map((n) => `autodev.${n}`));
     this.register(
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
@@ -66,7 +66,7 @@ export class StateFolders extends Disposable {
   /** Every source, in workspace-folder order, then in the order sources are registered. */
   get all(): SourceFolder[] {
     const order = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
-    const kinds = STATE_SOURCES.map((s) => s.kind);
+    const kinds = SOURCE_MANIFESTS.map((s) => s.kind);
     return [...this.byKeys.values()].sort(
       (a, b) =>
         order.indexOf(a.folder.uri.toString()) - order.indexOf(b.folder.uri.toString()) ||
@@ -128,7 +128,9 @@ export class StateFolders extends Disposable {
 
   private settingsOf(wf: vscode.WorkspaceFolder): Record<string, SourceSettings> {
     const out: Record<string, SourceSettings> = {};
-    for (const s of STATE_SOURCES) if (s.settings?.length) out[s.kind] = this.settings.sourceSettings(s.settings, wf);
+    for (const s of SOURCE_MANIFESTS) {
+      if (s.settings?.length) out[s.kind] = this.settings.sourceSettings(s.settings, wf);
+    }
     return out;
   }
 
@@ -194,7 +196,7 @@ export class StateFolders extends Disposable {
       subs.forEach((d) => d.dispose());
       this.detectWatches.delete(uri);
     }
-    const globs = [...new Set(STATE_SOURCES.flatMap((s) => s.detectGlobs ?? []))];
+    const globs = [...new Set(SOURCE_MANIFESTS.flatMap((s) => s.detectGlobs ?? []))];
     for (const wf of folders) {
       const uri = wf.uri.toString();
       if (this.detectWatches.has(uri)) continue;
@@ -277,7 +279,7 @@ export class StateFolders extends Disposable {
 
   private updateContextKeys(): void {
     const present = new Set([...this.byKeys.values()].map((s) => s.kind));
-    for (const s of STATE_SOURCES) {
+    for (const s of SOURCE_MANIFESTS) {
       void vscode.commands.executeCommand("setContext", `autodev.has.${s.kind}`, present.has(s.kind));
     }
     void vscode.commands.executeCommand("setContext", "autodev.hasState", present.size > 0);

@@ -15,12 +15,13 @@ import { listCheckpoints, readCheckpoint } from "./checkpoints";
 import { readLogFile } from "./logFile";
 import { readStateFile, STATE_RETRY } from "./stateChecks";
 import { recoveryContractRefusal } from "./contract/agloopRecoveryContract";
+import { RECOVER_ACTION } from "./agloopManifest";
 
 const STATE_NAME = "state.json";
 const LOG_NAME = "log.json";
 
-/** The action id. */
-export const RECOVER_ACTION = "recoverFromCheckpoint";
+/** The action id (the manifest names it for its palette command). */
+export { RECOVER_ACTION };
 
 /** What a recovery will write. */
 export interface RecoveryPlan {

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ActionPreview, SourceLocation, SourceProblem, StateSource } from "../stateSource";
 import { AGLOOP_DIR } from "./agloopFiles";
+import { agloopManifest } from "./agloopManifest";
 import { planRecovery, previewRecovery, RECOVER_ACTION, RecoveryRefusedError, runRecovery } from "./agloopRecovery";
 import { loadAgloopSnapshot } from "./agloopSnapshot";
 import { agloopWaiting } from "./agloopWaiting";
@@ -52,18 +53,7 @@ function requireRecoverAction(action: string): void {
 
 /** The agloop state source. */
 export const agloopSource: StateSource = {
-  kind: "agloop",
-  displayName: "agloop",
-  detectGlobs: [".agloop/state.json", ".agloop/plan.yaml", ".agloop/log.json"],
-  commands: [
-    {
-      command: "autodev.recoverFromCheckpoint",
-      nodeCommand: "autodev.recoverFromThisCheckpoint",
-      action: RECOVER_ACTION,
-      placeHolder: "Recover .agloop/state.json from which checkpoint? (newest first)",
-      none: "No checkpoint in .agloop/checkpoints/ to recover from.",
-    },
-  ],
+  ...agloopManifest,
 
   async detect(workspace: string): Promise<SourceLocation | null> {
     const dir = path.join(workspace, AGLOOP_DIR);

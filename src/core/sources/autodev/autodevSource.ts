@@ -19,8 +19,9 @@ import { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes
 import { Plan } from "./plan/schemas";
 import { ProblemCollector, sortProblems } from "../sourceProblems";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
-import { AUTODEV_DIR, LEDGER_FILE, LEDGER_REL, PLAN_FILE, autodevRoot } from "./autodevPaths";
-import { AUTODEV_DETECT_GLOBS, autodevPresence } from "./autodevPresence";
+import { AUTODEV_DIR, LEDGER_REL, PLAN_FILE, autodevRoot } from "./autodevPaths";
+import { autodevPresence } from "./autodevPresence";
+import { autodevManifest } from "./autodevManifest";
 import { autodevWorker } from "./worker/autodevWorker";
 import { autodevTree } from "./autodevTree";
 import { autodevGraph } from "./autodevGraph";
@@ -157,14 +158,8 @@ function rowOf(e: EntrySummary): SourceTimelineRow {
 
 /** The AutoDev state source. */
 export const autodevSource: StateSource = {
-  kind: "autodev",
-  displayName: "AutoDev",
-  detectGlobs: AUTODEV_DETECT_GLOBS,
-  // Python AutoDev appends by copy, append, fsync and os.replace of the ledger.
-  liveFiles: [LEDGER_FILE],
+  ...autodevManifest,
   worker: autodevWorker,
-  // The ledger: hash-chained entries that move tasks through the state machine, each write followed by a snapshot.
-  timelineFeatures: { chain: true, statusChanges: true, snapshots: true, groupByActor: true, actor: "session" },
 
   async detect(workspace) {
     if (!(await autodevPresence(workspace)).present) return null;

@@ -6,16 +6,10 @@
  */
 import { contractJson } from "../phaseContract";
 import { engineStateContract } from "./engineStateContract";
+import { engineStateManifest } from "./engineStateManifest";
 import * as path from "node:path";
 import type { SourceLocation, StateSource } from "../stateSource";
-import {
-  CANDIDATES_FILE,
-  detectEngineState,
-  ENGINE_STATE_DIR,
-  MANIFEST_FILE,
-  RECOGNIZERS_FILE,
-  relativeTo,
-} from "./engineStateLocation";
+import { CANDIDATES_FILE, detectEngineState, MANIFEST_FILE, RECOGNIZERS_FILE, relativeTo } from "./engineStateLocation";
 import { readEngineState } from "./engineStateModel";
 import { unreadableKey } from "../sourceProblems";
 import { engineStateTree } from "./engineStateTree";
@@ -58,11 +52,7 @@ async function summarizeEngineState(location: SourceLocation): Promise<Record<st
 
 /** The engine_state source. */
 export const engineStateSource: StateSource = {
-  kind: "engine_state",
-  displayName: "engine_state",
-  settings: ["engineStateDir"],
-  // The default folder's files appearing or going (a configured folder is re-detected when the setting changes).
-  detectGlobs: [MANIFEST_FILE, RECOGNIZERS_FILE, CANDIDATES_FILE].map((name) => `${ENGINE_STATE_DIR}/${name}`),
+  ...engineStateManifest,
   detect: detectEngineState,
   watchGlobs: engineStateWatchGlobs,
   check: async (location) => (await readEngineState(location)).problems,

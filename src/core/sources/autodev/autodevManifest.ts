@@ -1,0 +1,18 @@
+/**
+ * What a host knows of AutoDev's `.autodev/` without its engine (src/core/sources/manifestRegistry.ts);
+ * the engine, autodevSource.ts, is this plus the readers.
+ */
+import type { SourceManifest } from "../stateSource";
+import { LEDGER_FILE } from "./autodevPaths";
+import { AUTODEV_DETECT_GLOBS } from "./autodevPresence";
+
+/** AutoDev's manifest. */
+export const autodevManifest: SourceManifest = {
+  kind: "autodev",
+  displayName: "AutoDev",
+  detectGlobs: AUTODEV_DETECT_GLOBS,
+  // Python AutoDev appends by copy, append, fsync and os.replace of the ledger.
+  liveFiles: [LEDGER_FILE],
+  // The ledger: hash-chained entries that move tasks through the state machine, each write followed by a snapshot.
+  timelineFeatures: { chain: true, statusChanges: true, snapshots: true, groupByActor: true, actor: "session" },
+};

@@ -1,0 +1,15 @@
+/**
+ * What a host knows of `engine_state/` without its engine (src/core/sources/manifestRegistry.ts);
+ * the engine, engineStateSource.ts, is this plus the readers.
+ */
+import type { SourceManifest } from "../stateSource";
+import { CANDIDATES_FILE, ENGINE_STATE_DIR, MANIFEST_FILE, RECOGNIZERS_FILE } from "./engineStateLocation";
+
+/** engine_state's manifest. */
+export const engineStateManifest: SourceManifest = {
+  kind: "engine_state",
+  displayName: "engine_state",
+  settings: ["engineStateDir"],
+  // The default folder's files appearing or going (a configured folder is re-detected when the setting changes).
+  detectGlobs: [MANIFEST_FILE, RECOGNIZERS_FILE, CANDIDATES_FILE].map((name) => `${ENGINE_STATE_DIR}/${name}`),
+};
