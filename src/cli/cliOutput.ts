@@ -5,21 +5,40 @@
  */
 import { pyJsonDumps } from "../core/pyjson/pyJsonDump";
 import { toPyDeep as toPy } from "../core/pyjson/toPyDeep";
-import { displayMessage, escapeControls } from "../core/text/displayText";
+import { escapeControls, truncateText } from "../core/text/displayText";
 
 /** Writes one JSON document (Python's `json.dumps(obj, indent=2)` layout) and a newline. */
 export function printJson(v: unknown): void {
   process.stdout.write(pyJsonDumps(toPy(v), { indent: 2 }) + "\n");
 }
 
-/** Writes a line of human-readable text to stdout (control characters from state files shown as escapes). */
+/**
+ * Writes one line of human-readable text to stdout. A value from a state file may hold a newline
+ * or CR (a task id `1.1\nledger ok`), so nothing in `s` may start a line: newline, CR and every
+ * other hidden character are shown as escapes (tabs kept); text of several lines is printed a line a call.
+ */
 export function println(s = ""): void {
-  process.stdout.write(escapeControls(s, true) + "\n");
+  process.stdout.write(oneLineOut(s) + "\n");
 }
 
-/** Writes a line to stderr (control characters escaped, a runaway message cut). */
+/** Writes text of our own (help, usage) of several lines, a line at a time through {@link println}. */
+export function printLines(text: string): void {
+  for (const line of text.split("\n")) println(line);
+}
+
+/** Writes one line to stderr, as {@link println} (a runaway message cut). */
 export function eprintln(s: string): void {
-  process.stderr.write(displayMessage(s, 20_000) + "\n");
+  process.stderr.write(oneLineOut(truncateText(s, 20_000)) + "\n");
+}
+
+/** `s` with every hidden character escaped but tabs (a table's columns). */
+function oneLineOut(s: string): string {
+  return s.includes("\t")
+    ? s
+        .split("\t")
+        .map((part) => escapeControls(part))
+        .join("\t")
+    : escapeControls(s);
 }
 
 /**

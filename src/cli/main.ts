@@ -6,7 +6,7 @@
  */
 import { UsageError, parseArgs } from "./cliArgs";
 import { type CliCommand, lazy } from "./cliCommand";
-import { eprintln, exitAfterOutput, exitQuietlyWhenStdoutCloses, println } from "./cliOutput";
+import { eprintln, exitAfterOutput, exitQuietlyWhenStdoutCloses, printLines, println } from "./cliOutput";
 
 // What the executable's loader (cliEntry.ts, dist/cli.js) calls once it has loaded this bundle.
 export { exitAfterOutput } from "./cliOutput";
@@ -45,7 +45,7 @@ export async function runCli(argvIn: readonly string[]): Promise<number> {
   }
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h") {
-    println(USAGE);
+    printLines(USAGE);
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-V" || name === "version") {
@@ -68,7 +68,7 @@ export async function runCli(argvIn: readonly string[]): Promise<number> {
 /** `help [COMMAND]`: the command's help, or the whole usage; exit 2 for an unknown command. */
 function printHelp(name: string | undefined): number {
   if (name === undefined) {
-    println(USAGE);
+    printLines(USAGE);
     return 0;
   }
   const text = commandHelp(name);
@@ -76,14 +76,15 @@ function printHelp(name: string | undefined): number {
     eprintln(`autodev-state: no command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`);
     return 2;
   }
-  println(text);
+  printLines(text);
   return 0;
 }
 
 function reportError(e: unknown, command: string | undefined): number {
   if (e instanceof UsageError) {
     // One line saying what is wrong, one saying where to read more: not the whole usage text.
-    eprintln(`autodev-state${command ? ` ${command}` : ""}: ${e.message}\n${helpHint(command)}`);
+    eprintln(`autodev-state${command ? ` ${command}` : ""}: ${e.message}`);
+    eprintln(helpHint(command));
     return 2;
   }
   if (e instanceof LedgerCorruptError) {
@@ -118,7 +119,9 @@ function reportError(e: unknown, command: string | undefined): number {
     );
     return 2;
   }
-  eprintln(`autodev-state: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  const [first, ...trace] = (e instanceof Error ? (e.stack ?? e.message) : String(e)).split("\n");
+  eprintln(`autodev-state: unexpected error: ${first}`);
+  for (const line of trace) eprintln(line);
   return 70;
 }
 
