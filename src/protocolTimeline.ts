@@ -2,8 +2,8 @@
  * Every message between the timeline webview and the extension host, as discriminated unions on
  * `type`, plus the view-model shapes they carry. A timeline shows one source of one workspace
  * folder at a time, named by its source key (`<folder uri>|<kind>`); rows are named by their row
- * id (AutoDev's seq, agloop's line). Each source says what its rows are ({@link TimelineView}), so
- * the webview shows its fields and only the controls that apply. The webview imports this file
+ * id. Each source says what its rows are and how its actions and statuses read
+ * ({@link TimelineView}), so the webview shows its fields, words and only the controls that apply. The webview imports this file
  * for TYPES only; the host validates whatever the webview sends with the strict zod schemas below
  * before acting on it. The webview sends references (source key, row id, task id), never data the
  * host would trust: the host looks hashes, lines and payloads up itself.
@@ -15,6 +15,8 @@ import type { TimelineEntryDetail, TimelineFeatures, TimelinePage, TimelineQuery
 export type {
   ChainState,
   ChangeKind,
+  TimelineChainMark,
+  TimelineRetryMark,
   TimelineSnapshotMark,
   TimelineEntryRow,
   TimelineGroupRow,
@@ -31,6 +33,9 @@ export type {
   TimelineEntryDetail,
   TimelineFeatures,
   TimelineField,
+  TimelineWords,
+  TimelineActionWords,
+  TimelineStatusWords,
 } from "./core/timeline/timelineTypes";
 
 /** What a source's rows are and which controls apply to them (the source's features plus what the editor can do). */
@@ -107,9 +112,9 @@ const shortText = z.string().max(200);
 
 /** Schema of {@link TimelineFilter}. */
 export const TimelineFilterSchema = z.strictObject({
-  ops: z.array(z.string().max(64)).max(32).readonly(),
+  actions: z.array(z.string().max(64)).max(32).readonly(),
   taskId: shortText,
-  sessionId: shortText,
+  actor: shortText,
   status: z.string().max(64),
   text: shortText,
   changesOnly: z.boolean(),
@@ -141,8 +146,16 @@ export const WebviewMessageSchema = z.discriminatedUnion("type", [
   }),
   z.strictObject({ type: z.literal("details"), requestId, sourceKey, rowId }),
   z.strictObject({ type: z.literal("setSource"), sourceKey }),
-  /** Copy a value of a row (`self_hash`, `prev_hash`): the host looks it up in the row's reference. */
-  z.strictObject({ type: z.literal("copy"), sourceKey, rowId, value: z.enum(["self_hash", "prev_hash"]) }),
+  /** Copy a value of a row by the name its source gives it (a hash): the host looks it up in the row's reference. */
+  z.strictObject({
+    type: z.literal("copy"),
+    sourceKey,
+    rowId,
+    value: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/),
+  }),
   z.strictObject({ type: z.literal("openLine"), sourceKey, rowId }),
   /** Show the state as of a row in the tree (time travel). */
   z.strictObject({ type: z.literal("travel"), sourceKey, rowId }),

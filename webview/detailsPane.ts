@@ -1,25 +1,16 @@
 /**
- * The details of the selected row, in its source's terms. A hash-chained ledger row (AutoDev):
- * time, session, task and status change, line, hashes with copy buttons, integrity findings, what
- * the entry changed in the plan and the payload pretty-printed. Any other source's row: the fields
- * its source names (agloop: time, agent, action, phase, task, status, input, output, metadata).
- * Buttons only where they apply: open the line in the row's file, show the state as of the row in
- * the tree, reveal the task there. Everything from the files is set as text.
+ * The details of the selected row, in its source's terms: the fields its source names (agloop:
+ * time, agent, action, phase, task, status, input, output, metadata), or when it names none the
+ * row's own (time, actor, task, status change, line); then the parts its source's view declares —
+ * hashes with copy buttons and the folded snapshot (a hash chain), what the row changed in the
+ * plan — integrity findings and the row's record when its source gives one. Buttons only where
+ * they apply: open the line in the row's file, show the state as of the row in the tree, reveal
+ * the task there. Everything from the files is set as text.
  */
 import type { TimelineEntryDetail, TimelineEntryRow, TimelineField, TimelineView } from "../src/protocolTimeline";
 import { button, clear, h, icon } from "./dom";
 import { l10n } from "./l10n";
-import {
-  absoluteTime,
-  chainLabel,
-  count,
-  oneLine,
-  opIcon,
-  relativeTime,
-  statusClass,
-  statusLabel,
-  visible,
-} from "./format";
+import { absoluteTime, actionIcon, chainLabel, count, oneLine, relativeTime, statusLabel, visible } from "./format";
 import { renderDiff } from "./planDiffView";
 
 /** What the buttons of the pane ask for. */
@@ -27,7 +18,8 @@ export interface DetailsActions {
   travel(rowId: number): void;
   openLine(rowId: number): void;
   revealTask(taskId: string): void;
-  copy(rowId: number, value: "self_hash" | "prev_hash"): void;
+  /** Copy a value of a row by its source's name for it (a hash). */
+  copy(rowId: number, value: string): void;
 }
 
 /** The label of a field its source names (known names in the UI language, others as they are). */
@@ -104,15 +96,20 @@ export class DetailsPane {
     const view = this.view;
     clear(this.body);
     const title = h("h2", { cls: "tl-details-title" }, [
-      icon(opIcon(r.op, view?.chain ?? false)),
-      h("span", { text: `#${r.rowId} ${oneLine(r.op)}` }),
+      icon(view ? actionIcon(r.action, view.words) : "symbol-event"),
+      h("span", { text: `#${r.rowId} ${oneLine(r.action)}` }),
     ]);
     const head = h("div", { cls: "tl-details-head" }, [title]);
-    if (view?.chain) {
-      head.appendChild(h("span", { cls: `tl-badge chain-${r.chain}`, text: chainLabel(r.chain, r.chainKind) }));
+    if (r.chain) {
+      head.appendChild(
+        h("span", { cls: `tl-badge chain-${r.chain.state}`, text: chainLabel(r.chain.state, r.chain.problem) }),
+      );
     }
     this.body.append(head, this.buttons(d));
-    const rows = d.fields.length > 0 ? this.sourceFields(d.fields, now) : this.ledgerFields(d, now);
+    const rows = [
+      ...(d.fields.length > 0 ? this.sourceFields(d.fields, now) : this.rowFields(d, now)),
+      ...this.chainFields(d),
+    ];
     // The editor's word on the row's task (the source's note, e.g. reviewed marks).
     if (taskNote) {
       const after = rows.findIndex(([k]) => k === l10n.t("Task") || k === fieldLabel("task"));
@@ -127,7 +124,9 @@ export class DetailsPane {
       for (const p of d.problems) list.appendChild(h("li", {}, [icon("error"), h("span", { text: oneLine(p) })]));
       this.body.append(h("h3", { text: l10n.t("Integrity") }), list);
     }
-    if (view?.chain) this.body.append(h("h3", { text: l10n.t("What changed") }), this.diff(d));
+    if (view?.planDiffs) {
+      this.body.append(h("h3", { text: l10n.t("What changed") }), this.diff(d));
+    }
     if (d.payload) this.payload(d);
   }
 
@@ -159,7 +158,7 @@ export class DetailsPane {
       if (f.name === "time") {
         return [label, h("span", { text: `${relativeTime(f.value, now)} · ${absoluteTime(f.value)}` })];
       }
-      if (f.name === "status") return [label, h("span", { cls: statusClass(f.value), text: statusLabel(f.value) })];
+      if (f.name === "status") return [label, this.status(f.value)];
       if (f.name === "metadata" || f.value.includes("\n")) {
         return [label, h("pre", { cls: "tl-payload tl-field-block", text: visible(f.value) })];
       }
@@ -167,12 +166,12 @@ export class DetailsPane {
     });
   }
 
-  /** A ledger entry's fields: time, session, task, status change, line, hashes, snapshot. */
-  private ledgerFields(d: TimelineEntryDetail, now: number): [string, Node][] {
+  /** A row's own fields, for a source that names none: time, actor, task, status (change), line. */
+  private rowFields(d: TimelineEntryDetail, now: number): [string, Node][] {
     const r = d.row;
     const rows: [string, Node][] = [
-      [l10n.t("Time"), h("span", { text: `${relativeTime(r.timestamp, now)} · ${absoluteTime(r.timestamp)}` })],
-      [l10n.t("Session"), h("span", { text: oneLine(r.sessionId) })],
+      [l10n.t("Time"), h("span", { text: `${relativeTime(r.time, now)} · ${absoluteTime(r.time)}` })],
+      [this.view?.words.labels.actor ?? l10n.t("Agent"), h("span", { text: oneLine(r.actor) })],
     ];
     if (r.taskId !== null) {
       const title = r.taskTitle !== null ? ` — ${oneLine(r.taskTitle)}` : "";
@@ -180,33 +179,43 @@ export class DetailsPane {
     }
     if (r.toStatus !== null) rows.push([l10n.t("Status"), this.statusChange(r)]);
     rows.push([l10n.t("Line"), h("span", { text: String(r.line) })]);
-    if (!this.view?.chain) return rows;
-    rows.push(["self_hash", this.hash(r.selfHash, () => this.actions.copy(r.rowId, "self_hash"))]);
-    rows.push([
-      "prev_hash",
-      d.prevHash
-        ? this.hash(d.prevHash, () => this.actions.copy(r.rowId, "prev_hash"))
-        : h("span", { cls: "tl-muted", text: l10n.t("(genesis: empty)") }),
-    ]);
+    return rows;
+  }
+
+  /** The hash-chain part: the row's hash and the previous one with copy buttons, and a folded snapshot's. */
+  private chainFields(d: TimelineEntryDetail): [string, Node][] {
+    const r = d.row;
+    const names = this.view?.chain;
+    if (!r.chain || !names) return [];
+    const rows: [string, Node][] = [
+      [names.hashName, this.hash(r.chain.hash, () => this.actions.copy(r.rowId, names.hashName))],
+      [
+        names.prevHashName,
+        d.prevHash
+          ? this.hash(d.prevHash, () => this.actions.copy(r.rowId, names.prevHashName))
+          : h("span", { cls: "tl-muted", text: l10n.t("(genesis: empty)") }),
+      ],
+    ];
     if (r.snapshot) {
       const snap = r.snapshot;
       rows.push([
         l10n.t("Snapshot"),
-        this.hash(l10n.t("#{0} (line {1}) {2}", snap.rowId, snap.line, snap.selfHash), () =>
-          this.actions.copy(snap.rowId, "self_hash"),
+        this.hash(l10n.t("#{0} (line {1}) {2}", snap.rowId, snap.line, snap.hash), () =>
+          this.actions.copy(snap.rowId, names.hashName),
         ),
       ]);
     }
     return rows;
   }
 
+  /** One status in its source's words. */
+  private status(s: string | null): HTMLElement {
+    return h("span", { text: this.view ? statusLabel(s, this.view.words) : oneLine(s ?? "?") });
+  }
+
   private statusChange(r: TimelineEntryRow): HTMLElement {
-    if (!this.view?.statusChanges) return h("span", { cls: statusClass(r.toStatus), text: statusLabel(r.toStatus) });
-    return h("span", {}, [
-      h("span", { cls: statusClass(r.fromStatus), text: statusLabel(r.fromStatus) }),
-      h("span", { text: " → " }),
-      h("span", { cls: statusClass(r.toStatus), text: statusLabel(r.toStatus) }),
-    ]);
+    if (!this.view?.statusChanges) return this.status(r.toStatus);
+    return h("span", {}, [this.status(r.fromStatus), h("span", { text: " → " }), this.status(r.toStatus)]);
   }
 
   private payload(d: TimelineEntryDetail): void {
@@ -238,6 +247,6 @@ export class DetailsPane {
       return h("p", { cls: "tl-muted", text: l10n.t("Plan diff unavailable: {0}", oneLine(d.diffError)) });
     }
     if (!d.diff) return h("p", { cls: "tl-muted", text: l10n.t("Nothing: this entry does not touch the plan.") });
-    return renderDiff(d.diff);
+    return this.view ? renderDiff(d.diff, this.view.words) : h("p", { cls: "tl-muted" });
   }
 }

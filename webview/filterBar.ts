@@ -126,9 +126,9 @@ export class FilterBar {
       clearTimeout(this.taskTimer);
       applyTask();
     });
-    this.op.addEventListener("change", () => this.patchFilter({ ops: this.op.value ? [this.op.value] : [] }));
+    this.op.addEventListener("change", () => this.patchFilter({ actions: this.op.value ? [this.op.value] : [] }));
     this.status.addEventListener("change", () => this.patchFilter({ status: this.status.value }));
-    this.session.addEventListener("change", () => this.patchFilter({ sessionId: this.session.value }));
+    this.session.addEventListener("change", () => this.patchFilter({ actor: this.session.value }));
     this.changesOnly.addEventListener("click", () =>
       this.patchFilter({ changesOnly: !this.options.filter.changesOnly }),
     );
@@ -136,7 +136,7 @@ export class FilterBar {
     this.link.addEventListener("click", () => this.patch({ linkTree: !this.options.linkTree }, false));
     this.travel.addEventListener("click", () => this.patch({ travelOnSelect: !this.options.travelOnSelect }, false));
     clearButton.addEventListener("click", () =>
-      this.patchFilter({ ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false }),
+      this.patchFilter({ actions: [], taskId: "", actor: "", status: "", text: "", changesOnly: false }),
     );
     this.sourceSelect.addEventListener("change", () => this.events.source(this.sourceSelect.value));
     this.jumpInput.addEventListener("keydown", (e) => {
@@ -165,8 +165,8 @@ export class FilterBar {
     clearTimeout(this.taskTimer);
     this.task.value = "";
     const f = this.options.filter;
-    if (f.taskId !== "" || f.sessionId !== "" || f.ops.length > 0 || f.status !== "") {
-      this.set({ ...this.options, filter: { ...f, taskId: "", sessionId: "", ops: [], status: "" } });
+    if (f.taskId !== "" || f.actor !== "" || f.actions.length > 0 || f.status !== "") {
+      this.set({ ...this.options, filter: { ...f, taskId: "", actor: "", actions: [], status: "" } });
     }
   }
 
@@ -184,9 +184,9 @@ export class FilterBar {
     const f = this.options.filter;
     if (this.text.value !== f.text && document.activeElement !== this.text) this.text.value = f.text;
     if (this.task.value.trim() !== f.taskId) this.task.value = f.taskId;
-    this.op.value = f.ops[0] ?? "";
+    this.op.value = f.actions[0] ?? "";
     this.status.value = f.status;
-    this.session.value = f.sessionId;
+    this.session.value = f.actor;
     setPressed(this.changesOnly, f.changesOnly);
     setPressed(this.fold, this.options.foldSnapshots);
     setPressed(this.link, this.options.linkTree);
@@ -211,17 +211,11 @@ export class FilterBar {
       if (current && !values.some((v) => v.value === current)) sel.appendChild(option(current, label(current), true));
     };
     this.facets = facets;
-    const log = this.view !== null && !this.view.chain;
-    fill(this.op, log ? l10n.t("All actions") : l10n.t("All ops"), facets?.ops ?? [], oneLine, f.ops[0] ?? "");
-    fill(this.status, l10n.t("Any status"), facets?.statuses ?? [], (s) => statusLabel(s), f.status);
-    const agent = this.view?.actor === "agent";
-    fill(
-      this.session,
-      agent ? l10n.t("All agents") : l10n.t("All sessions"),
-      facets?.sessions ?? [],
-      oneLine,
-      f.sessionId,
-    );
+    const words = this.view?.words;
+    fill(this.op, words?.labels.allActions ?? "", facets?.actions ?? [], oneLine, f.actions[0] ?? "");
+    const status = (s: string) => (words ? statusLabel(s, words) : oneLine(s));
+    fill(this.status, l10n.t("Any status"), facets?.statuses ?? [], status, f.status);
+    fill(this.session, words?.labels.allActors ?? "", facets?.actors ?? [], oneLine, f.actor);
     clear(this.tasks);
     for (const t of facets?.tasks ?? []) {
       this.tasks.appendChild(
@@ -246,17 +240,13 @@ export class FilterBar {
   setView(view: TimelineView): void {
     this.view = view;
     this.changesOnly.hidden = !view.statusChanges;
-    this.fold.hidden = !view.snapshots;
+    this.fold.hidden = view.snapshotAction === null;
     this.link.hidden = !view.revealTask;
     this.travel.hidden = !view.timeTravel;
-    const agent = view.actor === "agent";
-    setAttr(this.session, "aria-label", agent ? l10n.t("Filter by agent") : l10n.t("Filter by session"));
-    setAttr(this.op, "aria-label", view.chain ? l10n.t("Filter by op") : l10n.t("Filter by action"));
-    setAttr(
-      this.text,
-      "placeholder",
-      view.chain ? l10n.t("Find: seq, task, title, op, session, hash…") : l10n.t("Find: task, action, agent, summary…"),
-    );
+    const labels = view.words.labels;
+    setAttr(this.session, "aria-label", labels.filterActor);
+    setAttr(this.op, "aria-label", labels.filterAction);
+    setAttr(this.text, "placeholder", labels.find);
     this.status.title = view.statusChanges
       ? l10n.t("Resulting status (the status an entry moved its task to)")
       : l10n.t("Status");

@@ -1,9 +1,11 @@
 /**
- * How timeline values read: relative and absolute times, day labels, op and
- * status icons and labels, short hashes — and ledger text made harmless to
- * look at: bidi overrides and other invisible controls become visible
- * `[U+202E]` marks, so a title cannot reorder the text around it.
+ * How timeline values read: relative and absolute times, day labels, action
+ * and status icons, labels and colours from the source's words, short hashes
+ * — and text from the files made harmless to look at: bidi overrides and
+ * other invisible controls become visible `[U+202E]` marks, so a title cannot
+ * reorder the text around it.
  */
+import type { TimelineWords } from "../src/protocolTimeline";
 import { l10n } from "./l10n";
 
 /**
@@ -96,62 +98,36 @@ export function count(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-const OP_ICONS: Readonly<Record<string, string>> = {
-  init_plan: "rocket",
-  update_plan: "edit",
-  update_task_status: "arrow-swap",
-  append_evidence: "file-add",
-  mark_blocked: "stop-circle",
-  mark_complete: "pass-filled",
-  snapshot: "device-camera",
-  plan_tournament_complete: "law",
-  impl_tournament_complete: "law",
-};
-
-/** The codicon of an op: a ledger's unknown op is a question; another source's action a plain event mark. */
-export function opIcon(op: string, ledger = true): string {
-  if (!ledger) return "symbol-event";
-  return Object.prototype.hasOwnProperty.call(OP_ICONS, op) ? OP_ICONS[op] : "question";
+/** The own entry of `key` in a source's table, or undefined. */
+function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
 }
 
-const STATUS: Readonly<Record<string, { icon: string; label: string }>> = {
-  pending: { icon: "circle-large-outline", label: "pending" },
-  in_progress: { icon: "play-circle", label: "in progress" }, // l10n-ignore: status labels stay English, as the Plan tree's (src/core)
-  coded: { icon: "record", label: "coded" },
-  auto_gated: { icon: "workspace-trusted", label: "auto-gated" },
-  reviewed: { icon: "pass", label: "reviewed" },
-  tested: { icon: "beaker", label: "tested" },
-  tournamented: { icon: "star-empty", label: "tournamented" },
-  complete: { icon: "pass-filled", label: "complete" },
-  blocked: { icon: "stop-circle", label: "blocked" },
-  skipped: { icon: "circle-slash", label: "skipped" },
-};
-
-/** True for one of the ten task statuses. */
-function isKnownStatus(s: string): boolean {
-  return Object.prototype.hasOwnProperty.call(STATUS, s);
+/** The codicon of an action, from its source's words (the source's unknown-action icon when it is not listed). */
+export function actionIcon(action: string, words: TimelineWords): string {
+  return own(words.actions, action)?.icon ?? words.unknownActionIcon;
 }
 
-/** Human label of a status ("?" for an unknown one, shown as text). */
-export function statusLabel(s: string | null): string {
+/** Label of a status in its source's words (the status as written when it is not listed; "?" for none). */
+export function statusLabel(s: string | null, words: TimelineWords): string {
   if (s === null) return "?";
-  return isKnownStatus(s) ? STATUS[s].label : oneLine(s);
+  return own(words.statuses, s)?.label ?? oneLine(s);
 }
 
-/** The outcome words of a log row (agloop's success, failure, skipped) and their codicons. */
-const OUTCOMES: Readonly<Record<string, string>> = { success: "pass", failure: "error", skipped: "circle-slash" };
-
-/** Codicon of a status (a ledger's unknown status is a question; a log's unknown outcome no icon). */
-export function statusIcon(s: string | null, ledger = true): string {
-  if (s !== null && isKnownStatus(s)) return STATUS[s].icon;
-  if (!ledger) return s !== null && Object.prototype.hasOwnProperty.call(OUTCOMES, s) ? OUTCOMES[s] : "blank";
-  return "question";
+/** Codicon of a status (the source's unknown-status icon when it is not listed). */
+export function statusIcon(s: string | null, words: TimelineWords): string {
+  return (s !== null ? own(words.statuses, s)?.icon : undefined) ?? words.unknownStatus.icon;
 }
 
-/** CSS class that colours a status (a log's outcome its own; a fixed class for an unknown one). */
-export function statusClass(s: string | null): string {
-  if (s !== null && isKnownStatus(s)) return `st-${s}`;
-  return s !== null && Object.prototype.hasOwnProperty.call(OUTCOMES, s) ? `st-${s}` : "st-unknown";
+/** A theme colour id (`charts.blue`) as the CSS variable VS Code defines for it, or "" for none or a malformed one. */
+function themeColor(id: string): string {
+  return /^[A-Za-z][A-Za-z0-9.]*$/.test(id) ? `var(--vscode-${id.replace(/\./g, "-")})` : "";
+}
+
+/** The CSS colour of a status in its source's words ("" for the text's own). */
+export function statusColor(s: string | null, words: TimelineWords): string {
+  if (s === null) return "";
+  return themeColor(own(words.statuses, s)?.color ?? words.unknownStatus.color);
 }
 
 /** Label of a chain state. */

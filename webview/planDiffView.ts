@@ -3,13 +3,13 @@
  * another status, retry count or escalation, and phases added or removed (every value from the
  * ledger set as text, never as markup).
  */
-import type { PlanDiff } from "../src/protocolTimeline";
+import type { PlanDiff, TimelineWords } from "../src/protocolTimeline";
 import { h } from "./dom";
 import { count, oneLine, statusLabel } from "./format";
 import { l10n } from "./l10n";
 
 /** The plan diff as lists of text. */
-export function renderDiff(diff: PlanDiff): HTMLElement {
+export function renderDiff(diff: PlanDiff, words: TimelineWords): HTMLElement {
   const box = h("div", { cls: "tl-diff" });
   box.appendChild(
     h("p", {
@@ -29,12 +29,16 @@ export function renderDiff(diff: PlanDiff): HTMLElement {
   };
   section(
     l10n.t("Tasks added"),
-    diff.added.map((t) => h("li", { text: `+ ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status)}` })),
+    diff.added.map((t) =>
+      h("li", { text: `+ ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status, words)}` }),
+    ),
     "added",
   );
   section(
     l10n.t("Tasks removed"),
-    diff.removed.map((t) => h("li", { text: `− ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status)}` })),
+    diff.removed.map((t) =>
+      h("li", { text: `− ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status, words)}` }),
+    ),
     "removed",
   );
   section(

@@ -1,9 +1,9 @@
 /**
- * One recycled row element of the virtual list: an entry (chain state, row id, op icon, task,
- * status change, title, session, folded snapshot marker, short hash, relative time with the
- * absolute time on hover — what the source's view says its rows have: a log that is no hash chain
- * shows its action, task, status word, summary and agent instead), a group header (day, and the
- * session when rows are grouped by actor), or a placeholder while its page loads. Every string
+ * One recycled row element of the virtual list: an entry (row id, action icon, task, status
+ * change or outcome, title or summary, actor, relative time with the absolute time on hover, and
+ * the parts its source's view declares: chain state and short hash, retry and escalation marks, a
+ * folded snapshot marker), a group header (day, and the actor when rows are grouped by actor), or
+ * a placeholder while its page loads. Icons and words come from the source's words. Every string
  * from the files is set as text (through {@link oneLine}), never as markup.
  */
 import type { TimelineEntryRow, TimelineGroupRow, TimelineRow, TimelineView } from "../src/protocolTimeline";
@@ -11,14 +11,14 @@ import { clear, h, icon, setAttr, setIcon, setText } from "./dom";
 import { l10n } from "./l10n";
 import {
   absoluteTime,
+  actionIcon,
   chainLabel,
   clockTime,
   dayLabel,
   oneLine,
-  opIcon,
   relativeTime,
   shortHash,
-  statusClass,
+  statusColor,
   statusIcon,
   statusLabel,
 } from "./format";
@@ -78,7 +78,7 @@ export class RowView {
       setAttr(this.el, "id", `tl-row-${index}`);
     }
     const v = ctx.view;
-    const look = `${v.chain}${v.statusChanges}${v.groupByActor}${v.actor}`;
+    const look = `${v.chain !== null}${v.statusChanges}${v.groupByActor}${v.words.labels.actorTitle}`;
     const stamp = `${index}|${rowId}|${ctx.selectedRowId}|${ctx.activeIndex === index}|${ctx.travelRowId}|${ctx.total}|${Math.floor(ctx.now / 30_000)}|${look}`;
     if (stamp === this.stamp && row !== undefined) return;
     this.stamp = row === undefined ? "" : stamp;
@@ -129,8 +129,8 @@ export class RowView {
         icon("account", "g-icon"),
         h("span", {
           cls: "g-session",
-          text: oneLine(row.sessionId),
-          title: actorTitle(ctx.view, row.sessionId),
+          text: oneLine(row.actor),
+          title: actorTitle(ctx.view, row.actor),
         }),
       );
     }
@@ -183,8 +183,11 @@ export class RowView {
   private bindEntry(row: TimelineEntryRow, index: number, ctx: RowContext): void {
     this.become("entry");
     const p = this.entryParts();
+    const v = ctx.view;
+    const words = v.words;
     const selected = row.rowId === ctx.selectedRowId;
     const travel = row.rowId === ctx.travelRowId;
+    const chain = row.chain;
     setAttr(this.el, "role", "option");
     setAttr(this.el, "aria-selected", String(selected));
     setAttr(this.el, "aria-posinset", String(index + 1));
@@ -192,108 +195,102 @@ export class RowView {
     this.el.dataset.row = String(row.rowId);
     this.el.classList.toggle("selected", selected);
     this.el.classList.toggle("travel", travel);
-    this.el.classList.toggle("quiet", row.op === "snapshot");
-    this.el.classList.toggle("broken", row.chain === "broken");
-    this.el.classList.toggle("unverified", row.chain === "unverified");
+    this.el.classList.toggle("quiet", row.change === "snapshot");
+    this.el.classList.toggle("broken", chain?.state === "broken");
+    this.el.classList.toggle("unverified", chain?.state === "unverified");
     setIcon(p.mark, travel ? "history" : "blank", "c-mark");
     p.mark.title = travel ? l10n.t("The Plan view shows the plan as of this entry") : "";
+    const chainText = chain ? chainLabel(chain.state, chain.problem) : "";
     setIcon(
       p.chain,
-      row.chain === "ok" ? "pass" : row.chain === "broken" ? "error" : "warning",
-      `c-chain chain-${row.chain}`,
+      !chain ? "blank" : chain.state === "ok" ? "pass" : chain.state === "broken" ? "error" : "warning",
+      chain ? `c-chain chain-${chain.state}` : "c-chain",
     );
-    p.chain.title = chainLabel(row.chain, row.chainKind);
+    p.chain.title = chainText;
     setText(p.rowId, `#${row.rowId}`);
-    setIcon(p.opIcon, opIcon(row.op, ctx.view.chain), "c-opicon");
-    setText(p.op, oneLine(row.op));
+    setIcon(p.opIcon, actionIcon(row.action, words), "c-opicon");
+    setText(p.op, oneLine(row.action));
     setText(p.task, row.taskId === null ? "" : oneLine(row.taskId));
     p.task.title = row.taskId === null ? "" : l10n.t("task {0}", oneLine(row.taskId));
-    this.bindChange(row, p, ctx.view);
+    this.bindChange(row, p, v);
     const title = row.summary || row.taskTitle;
     setText(p.title, title ? oneLine(title) : "");
     p.title.title = title ? oneLine(title) : "";
-    setText(p.session, oneLine(row.sessionId));
-    p.session.title = actorTitle(ctx.view, row.sessionId);
+    setText(p.session, oneLine(row.actor));
+    p.session.title = actorTitle(v, row.actor);
     setIcon(p.snap, row.snapshot ? "device-camera" : "blank", "c-snap");
     p.snap.title = row.snapshot ? l10n.t("snapshot #{0} written right after this entry", row.snapshot.rowId) : "";
-    setText(p.hash, shortHash(row.selfHash));
-    p.hash.title = l10n.t("self_hash {0} — {1}", oneLine(row.selfHash), chainLabel(row.chain, row.chainKind));
-    setText(p.time, relativeTime(row.timestamp, ctx.now));
-    p.time.title = absoluteTime(row.timestamp);
+    setText(p.hash, chain ? shortHash(chain.hash) : "");
+    p.hash.title = chain && v.chain ? l10n.t("{0} {1} — {2}", v.chain.hashName, oneLine(chain.hash), chainText) : "";
+    setText(p.time, relativeTime(row.time, ctx.now));
+    p.time.title = absoluteTime(row.time);
     // What a screen reader says: "#12 update_task_status, task 1.2, coded to reviewed, session s1, 5 min ago, chain ok".
     const said = [
-      `#${row.rowId} ${oneLine(row.op)}`,
+      `#${row.rowId} ${oneLine(row.action)}`,
       row.taskId !== null ? l10n.t("task {0}", oneLine(row.taskId)) : "",
     ];
-    if (row.toStatus !== null && !ctx.view.statusChanges) said.push(statusLabel(row.toStatus));
+    if (row.toStatus !== null && !v.statusChanges) said.push(statusLabel(row.toStatus, words));
     else if (row.toStatus !== null) {
       said.push(
         row.fromStatus !== row.toStatus
-          ? l10n.t("{0} to {1}", statusLabel(row.fromStatus), statusLabel(row.toStatus))
-          : l10n.t("still {0}", statusLabel(row.toStatus)),
+          ? l10n.t("{0} to {1}", statusLabel(row.fromStatus, words), statusLabel(row.toStatus, words))
+          : l10n.t("still {0}", statusLabel(row.toStatus, words)),
+        ...retryMarks(row),
       );
-      said.push(
-        row.retryCount !== null ? l10n.t("retry {0}", row.retryCount) : "",
-        row.escalated ? l10n.t("escalated") : "",
-      );
-    }
+    } else said.push(row.note);
     said.push(
-      ctx.view.chain ? "" : oneLine(row.summary ?? ""),
-      actorTitle(ctx.view, row.sessionId),
-      relativeTime(row.timestamp, ctx.now),
-      ctx.view.chain ? chainLabel(row.chain, row.chainKind) : "",
+      chain ? "" : oneLine(row.summary),
+      actorTitle(v, row.actor),
+      relativeTime(row.time, ctx.now),
+      chainText,
       travel ? l10n.t("shown in the Plan view") : "",
     );
     setAttr(this.el, "aria-label", said.filter(Boolean).join(", "));
   }
 
+  /** A status icon coloured as its source's words say. */
+  private statusIconOf(el: HTMLElement, status: string | null, view: TimelineView): void {
+    setIcon(el, status === null ? "blank" : statusIcon(status, view.words), "c-sicon");
+    el.style.color = statusColor(status, view.words);
+  }
+
   /** A log row's status: one word with its icon (no "from → to": a log reports an outcome). */
-  private bindOutcome(row: TimelineEntryRow, p: EntryParts): void {
-    setIcon(p.fromIcon, "blank", "c-sicon");
+  private bindOutcome(row: TimelineEntryRow, p: EntryParts, view: TimelineView): void {
+    this.statusIconOf(p.fromIcon, null, view);
     setText(p.from, "");
     setText(p.arrow, "");
-    setIcon(p.toIcon, statusIcon(row.toStatus, false), `c-sicon ${statusClass(row.toStatus)}`);
-    setText(p.to, row.toStatus === null ? "" : statusLabel(row.toStatus));
-    p.to.className = `c-to ${statusClass(row.toStatus)}`;
-    p.from.className = "c-from";
+    this.statusIconOf(p.toIcon, row.toStatus, view);
+    setText(p.to, row.toStatus === null ? row.note : statusLabel(row.toStatus, view.words));
+    p.to.className = row.toStatus === null ? "c-to c-note" : "c-to";
   }
 
   private bindChange(row: TimelineEntryRow, p: EntryParts, view: TimelineView): void {
-    if (!view.statusChanges) return this.bindOutcome(row, p);
+    if (!view.statusChanges) return this.bindOutcome(row, p, view);
+    const words = view.words;
     const hasStatus = row.toStatus !== null;
     // A retry or an escalation keeps the status: show what happened, not "coded → coded".
     const moved = hasStatus && row.fromStatus !== row.toStatus;
-    setIcon(
-      p.fromIcon,
-      moved && row.fromStatus !== null ? statusIcon(row.fromStatus) : "blank",
-      `c-sicon ${statusClass(row.fromStatus)}`,
-    );
-    setText(p.from, moved ? statusLabel(row.fromStatus) : "");
+    this.statusIconOf(p.fromIcon, moved ? row.fromStatus : null, view);
+    setText(p.from, moved ? statusLabel(row.fromStatus, words) : "");
     setText(p.arrow, moved ? "→" : "");
-    setIcon(p.toIcon, hasStatus ? statusIcon(row.toStatus) : "blank", `c-sicon ${statusClass(row.toStatus)}`);
-    const marks = [
-      row.retryCount !== null ? l10n.t("retry {0}", row.retryCount) : "",
-      row.escalated ? l10n.t("escalated") : "",
-    ].filter(Boolean);
-    let to = hasStatus
-      ? [moved || marks.length === 0 ? statusLabel(row.toStatus) : "", ...marks].filter(Boolean).join(" · ")
-      : "";
-    if (!hasStatus) to = changeNote(row);
+    this.statusIconOf(p.toIcon, row.toStatus, view);
+    const marks = retryMarks(row);
+    const to = hasStatus
+      ? [moved || marks.length === 0 ? statusLabel(row.toStatus, words) : "", ...marks].filter(Boolean).join(" · ")
+      : row.note;
     setText(p.to, to);
-    p.to.className = `c-to ${hasStatus ? statusClass(row.toStatus) : "c-note"}`;
-    p.from.className = `c-from ${statusClass(row.fromStatus)}`;
+    p.to.className = hasStatus ? "c-to" : "c-to c-note";
   }
+}
+
+/** "retry 2", "escalated": the retry part of a row, when its source has one. */
+function retryMarks(row: TimelineEntryRow): string[] {
+  const r = row.retry;
+  if (!r) return [];
+  return [r.count !== null ? l10n.t("retry {0}", r.count) : "", r.escalated ? l10n.t("escalated") : ""].filter(Boolean);
 }
 
 /** "session s1" or "agent coordinator": who wrote a row, in the source's word. */
 function actorTitle(view: TimelineView, actor: string): string {
-  return view.actor === "agent" ? l10n.t("agent {0}", oneLine(actor)) : l10n.t("session {0}", oneLine(actor));
-}
-
-/** What an entry without a status change did: "plan created", "snapshot", "evidence recorded"… ("" for nothing). */
-function changeNote(row: TimelineEntryRow): string {
-  if (row.change === "plan") return row.op === "init_plan" ? l10n.t("plan created") : l10n.t("plan replaced");
-  if (row.change === "snapshot") return l10n.t("snapshot");
-  if (row.change === "evidence") return l10n.t("evidence recorded");
-  return row.change === "audit" ? l10n.t("tournament result") : "";
+  return view.words.labels.actorTitle.replace("{0}", oneLine(actor));
 }

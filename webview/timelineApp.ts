@@ -39,7 +39,7 @@ export interface SavedState {
 
 /** Defaults; the host warms the worker with the same query (src/extension/timelineController.ts warmUp). */
 const DEFAULT_OPTIONS: ViewOptions = {
-  filter: { ops: [], taskId: "", sessionId: "", status: "", text: "", changesOnly: false },
+  filter: { actions: [], taskId: "", actor: "", status: "", text: "", changesOnly: false },
   foldSnapshots: true,
   linkTree: true,
   travelOnSelect: false,
@@ -51,11 +51,27 @@ type WithoutSource<T> = T extends unknown ? Omit<T, "sourceKey"> : never;
 
 /** The view of a plain log (before a source is chosen). */
 const PLAIN_VIEW: TimelineView = {
-  chain: false,
+  chain: null,
   statusChanges: false,
-  snapshots: false,
+  retries: false,
+  snapshotAction: null,
   groupByActor: false,
-  actor: "agent",
+  planDiffs: false,
+  words: {
+    actions: {},
+    unknownActionIcon: "symbol-event",
+    statuses: {},
+    unknownStatus: { icon: "blank", color: "" },
+    labels: {
+      actor: l10n.t("Agent"),
+      actorTitle: l10n.t("agent {0}"),
+      allActors: l10n.t("All agents"),
+      filterActor: l10n.t("Filter by agent"),
+      allActions: l10n.t("All actions"),
+      filterAction: l10n.t("Filter by action"),
+      find: l10n.t("Find: task, action, agent, summary…"),
+    },
+  },
   timeTravel: false,
   revealTask: false,
 };
@@ -217,7 +233,7 @@ export class TimelineApp {
     const view = this.view;
     this.bar.setView(view);
     this.details.setView(view);
-    this.pager.list.el.classList.toggle("plain", !view.chain);
+    this.pager.list.el.classList.toggle("plain", view.chain === null);
     this.pager.list.render();
   }
 
@@ -248,7 +264,7 @@ export class TimelineApp {
     this.banner.setIntegrity(this.integrity, p.brokenRowId);
     if (p.facets) {
       const key = JSON.stringify(
-        [p.facets.ops, p.facets.statuses, p.facets.sessions, p.facets.tasks].map((l) => l.map((x) => x.value)),
+        [p.facets.actions, p.facets.statuses, p.facets.actors, p.facets.tasks].map((l) => l.map((x) => x.value)),
       );
       if (key !== this.facetKey || !this.opened) this.bar.setFacets(p.facets);
       this.facetKey = key;
@@ -381,9 +397,9 @@ function sameQuery(a: TimelineQuery, b: TimelineQuery): boolean {
     [
       q.timeZone,
       q.foldSnapshots,
-      q.filter.ops.join("\u0000"),
+      q.filter.actions.join("\u0000"),
       q.filter.taskId,
-      q.filter.sessionId,
+      q.filter.actor,
       q.filter.status,
       q.filter.text,
       q.filter.changesOnly,

@@ -200,7 +200,8 @@ export class TimelineController extends Disposable {
   /** Copies a value of a row the host looks up itself (a hash). */
   private async copy(s: SourceFolder, rowId: number, name: string): Promise<void> {
     const ref = await this.services.worker.request({ ...this.address(s), type: "timelineRef", rowId });
-    const value = ref?.copy[name];
+    // The name comes from the webview: only the row's own values, never an inherited property.
+    const value = ref && Object.prototype.hasOwnProperty.call(ref.copy, name) ? ref.copy[name] : undefined;
     if (ref && Object.keys(ref.copy).length === 0) {
       return this.post({ type: "notice", message: vscode.l10n.t("{0} rows have no hashes.", s.displayName) });
     }

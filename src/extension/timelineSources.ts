@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import type { SourceChoice, TimelineView } from "../protocolTimeline";
-import { LOG_TIMELINE_FEATURES } from "../core/timeline/sourceTimeline";
+import { LOG_TIMELINE_FEATURES } from "../core/timeline/logTimelineFeatures";
 import type { FolderTimeline, SourceFolder } from "./sources/sourceAdapter";
 import type { StateFolders } from "./sources/stateFolders";
 

@@ -13,6 +13,8 @@ import type { TimelineController } from "../../src/extension/timelineController"
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { LedgerSession } from "../../src/core/sources/autodev/ledger/ledgerSession";
 import { EMPTY_FILTER, TimelineIndex } from "../../src/core/timeline/timelineQuery";
+import { ledgerRowOf } from "../../src/core/sources/autodev/timeline/ledgerTimeline";
+import { LEDGER_TIMELINE_FEATURES } from "../../src/core/sources/autodev/timeline/ledgerTimelineWords";
 import type { TimelineFilter } from "../../src/protocolTimeline";
 import { autodevOf, eventually, extension, awaitAutodevVerified } from "./helpers";
 
@@ -43,7 +45,7 @@ describe("ledger timeline", function () {
   const expectedMatched = async (filter: Partial<TimelineFilter> = {}) => {
     const s = new LedgerSession(folder().cwd);
     await s.refresh();
-    const index = new TimelineIndex(s.entries, 1);
+    const index = new TimelineIndex(s.entries.map(ledgerRowOf), 1, LEDGER_TIMELINE_FEATURES);
     const query = { filter: { ...EMPTY_FILTER, ...filter }, foldSnapshots: true, timeZone: "UTC" };
     return index.page(
       query,

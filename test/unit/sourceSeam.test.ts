@@ -14,6 +14,7 @@ import type * as vscode from "vscode";
 import { registerSourceForTest } from "../../src/core/sources/sourceRegistry";
 import type { SourceTimelineRow, StateSource } from "../../src/core/sources/stateSource";
 import { EMPTY_FILTER } from "../../src/core/timeline/timelineQuery";
+import { LOG_TIMELINE_FEATURES } from "../../src/core/timeline/logTimelineFeatures";
 import { handleRequest } from "../../src/core/worker/stateWorker";
 import type { WorkerRequest } from "../../src/core/worker/workerProtocol";
 import { CommandManager } from "../../src/extension/commandManager";
@@ -64,6 +65,16 @@ const SEAM: StateSource = {
       file: ".seam/state.json",
       line: 1,
     }));
+  },
+  // Its own timeline words: the generic layers show them, none of them names this source.
+  timelineFeatures: {
+    ...LOG_TIMELINE_FEATURES,
+    retries: true,
+    words: {
+      ...LOG_TIMELINE_FEATURES.words,
+      actions: { task_added: { icon: "add", words: "task added", change: true } },
+      statuses: { added: { icon: "diff-added", color: "charts.green", label: "newly added" } },
+    },
   },
 };
 
@@ -187,8 +198,11 @@ describe("the seam: a fake source through the default adapter and the generic ho
     const init = posted.find((m) => m.type === "init") as Extract<HostToWebview, { type: "init" }>;
     assert.deepEqual(
       init.sources.map((c) => [c.key, c.name, c.view.chain, c.view.timeTravel]),
-      [[`file://${dir}|seam`, "Seam", false, false]],
+      [[`file://${dir}|seam`, "Seam", null, false]],
     );
+    // The source's words reach the webview as data with its view.
+    assert.equal(init.sources[0].view.words.statuses.added?.label, "newly added");
+    assert.equal(init.sources[0].view.words.actions.task_added?.icon, "add");
     const query = { filter: EMPTY_FILTER, foldSnapshots: true, timeZone: "UTC" };
     receive({
       type: "query",
@@ -205,10 +219,12 @@ describe("the seam: a fake source through the default adapter and the generic ho
     const page = posted.find((m) => m.type === "page") as Extract<HostToWebview, { type: "page" }>;
     const rows = page.page.rows.filter((r) => r.kind === "entry");
     assert.deepEqual(
-      rows.map((r) => (r.kind === "entry" ? [r.rowId, r.op, r.taskId, r.summary] : null)),
+      rows.map((r) =>
+        r.kind === "entry" ? [r.rowId, r.action, r.taskId, r.summary, r.change, r.chain, r.retry?.count] : null,
+      ),
       [
-        [2, "task_added", "S-2", "added S-2"],
-        [1, "task_added", "S-1", "added S-1"],
+        [2, "task_added", "S-2", "added S-2", "changed", null, null],
+        [1, "task_added", "S-1", "added S-1", "changed", null, null],
       ],
     );
   });

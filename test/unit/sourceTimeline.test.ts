@@ -14,6 +14,7 @@ import { registerSourceForTest } from "../../src/core/sources/sourceRegistry";
 import { SourceTimelineRow, StateSource } from "../../src/core/sources/stateSource";
 import { autodevSource } from "../../src/core/sources/autodev/autodevSource";
 import { EMPTY_FILTER } from "../../src/core/timeline/timelineQuery";
+import { LOG_TIMELINE_FEATURES } from "../../src/core/timeline/logTimelineFeatures";
 import type { TimelineEntryDetail, TimelineEntryRow, TimelinePage } from "../../src/protocolTimeline";
 import { REPO_ROOT } from "./fixtures";
 
@@ -119,29 +120,27 @@ describe("source timelines in the worker", () => {
       ...query(),
     })) as TimelinePage;
     assert.deepEqual(
-      entries(page).map((r) => [r.rowId, r.op, r.sessionId, r.taskId, r.toStatus, r.summary]),
+      entries(page).map((r) => [r.rowId, r.action, r.actor, r.taskId, r.toStatus, r.summary]),
       [
         [3, "verify", "verifier", "T-1", "passed", "all criteria met"],
         [2, "task_done", "executor", "T-1", "complete", "wrote a.ts"],
         [1, "phase_change", "coordinator", null, null, "plan → execute"],
       ],
     );
-    assert.deepEqual(page.facets?.ops.map((f) => f.value).sort(), ["phase_change", "task_done", "verify"]);
+    assert.deepEqual(page.facets?.actions.map((f) => f.value).sort(), ["phase_change", "task_done", "verify"]);
     // Three agents taking turns on one day: one day header, not one per agent (a source without features is a log).
     assert.deepEqual(
-      page.rows
-        .filter((r) => r.kind === "group")
-        .map((g) => (g.kind === "group" ? [g.day, g.sessionId, g.entries] : [])),
+      page.rows.filter((r) => r.kind === "group").map((g) => (g.kind === "group" ? [g.day, g.actor, g.entries] : [])),
       [["2026-01-01", "", 3]],
     );
   });
 
-  it("filters by action (op), actor (session) and task like the ledger timeline", async () => {
+  it("filters by action, actor and task like the ledger timeline", async () => {
     const byOp = (await handleSourceRequest({
       type: "timelinePage",
       cwd: dir,
       kind: "fake-timeline",
-      ...query({ ops: ["task_done"] }),
+      ...query({ actions: ["task_done"] }),
     })) as TimelinePage;
     assert.deepEqual(
       entries(byOp).map((r) => r.rowId),
@@ -151,7 +150,7 @@ describe("source timelines in the worker", () => {
       type: "timelinePage",
       cwd: dir,
       kind: "fake-timeline",
-      ...query({ sessionId: "verifier" }),
+      ...query({ actor: "verifier" }),
     })) as TimelinePage;
     assert.deepEqual(
       entries(byActor).map((r) => r.rowId),
@@ -213,6 +212,82 @@ describe("source timelines in the worker", () => {
       await handleSourceRequest({ type: "timelineDetail", cwd: dir, kind: "fake-timeline", rowId: 99 }),
       null,
     );
+  });
+
+  it("a source's own words decide what its rows did, what they say and what find and 'changes only' match", async () => {
+    const worded: StateSource = {
+      ...fake,
+      kind: "fake-worded",
+      detect: async (workspace) => ({
+        kind: "fake-worded",
+        workspace,
+        dir: path.join(workspace, ".fake"),
+        relDir: ".fake",
+      }),
+      timelineFeatures: {
+        ...LOG_TIMELINE_FEATURES,
+        groupByActor: true,
+        words: {
+          ...LOG_TIMELINE_FEATURES.words,
+          actions: { phase_change: { icon: "milestone", words: "phase moved on", change: true } },
+          statuses: { passed: { icon: "check", color: "charts.green", label: "verified" } },
+        },
+      },
+    };
+    const off = registerSourceForTest(worded);
+    try {
+      await handleSourceRequest({ type: "refresh", cwd: dir, kind: "fake-worded" });
+      const ask = async (filter: Partial<typeof EMPTY_FILTER>) =>
+        entries(
+          (await handleSourceRequest({
+            type: "timelinePage",
+            cwd: dir,
+            kind: "fake-worded",
+            ...query(filter),
+          })) as TimelinePage,
+        );
+      const rows = await ask({});
+      assert.deepEqual(
+        rows.map((r) => [r.rowId, r.change, r.note, r.chain, r.retry, r.snapshot]),
+        [
+          [3, "status", "", null, null, null],
+          [2, "status", "", null, null, null],
+          [1, "changed", "phase moved on", null, null, null],
+        ],
+      );
+      // Find matches the words the rows show, in the source's own words: its status label and its action's words.
+      assert.deepEqual(
+        (await ask({ text: "verified" })).map((r) => r.rowId),
+        [3],
+      );
+      assert.deepEqual(
+        (await ask({ text: "phase moved" })).map((r) => r.rowId),
+        [1],
+      );
+      // The same words in the plain log (no words of its own) match nothing.
+      const plain = (await handleSourceRequest({
+        type: "timelinePage",
+        cwd: dir,
+        kind: "fake-timeline",
+        ...query({ text: "verified" }),
+      })) as TimelinePage;
+      assert.equal(plain.matched, 0);
+      // An action the source counts as a change stays under "changes only".
+      assert.deepEqual(
+        (await ask({ changesOnly: true })).map((r) => r.rowId),
+        [3, 2, 1],
+      );
+      // Grouped by actor, as its features say: one header per agent's run.
+      const page = (await handleSourceRequest({
+        type: "timelinePage",
+        cwd: dir,
+        kind: "fake-worded",
+        ...query(),
+      })) as TimelinePage;
+      assert.equal(page.rows.filter((r) => r.kind === "group").length, 3);
+    } finally {
+      off();
+    }
   });
 
   it("refuses an unknown kind with a clear error", async () => {

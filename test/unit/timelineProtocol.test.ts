@@ -6,7 +6,7 @@ import { parseWebviewMessage } from "../../src/protocolTimeline";
 
 const sourceKey = "file:///work/ws|autodev";
 const query = {
-  filter: { ops: ["snapshot"], taskId: "1.1", sessionId: "", status: "", text: "abc", changesOnly: true },
+  filter: { actions: ["snapshot"], taskId: "1.1", actor: "", status: "", text: "abc", changesOnly: true },
   foldSnapshots: true,
   timeZone: "Europe/Berlin",
 };
@@ -87,7 +87,8 @@ describe("timeline protocol validation", () => {
       { type: "openLine", sourceKey, rowId: "3" },
       { type: "openLine", sourceKey, rowId: 0 },
       { type: "openLine", sourceKey, rowId: 1.5 },
-      { type: "copy", sourceKey, rowId: 3, value: "other" },
+      { type: "copy", sourceKey, rowId: 3, value: "prev hash" },
+      { type: "copy", sourceKey, rowId: 3, value: "x".repeat(65) },
       { type: "revealTask", sourceKey, taskId: "", focus: true },
       // The old protocol's words: a folder URI and a seq are not what the host reads any more.
       { type: "showPlanAsOf", folderUri: sourceKey, seq: 3 },

@@ -3,14 +3,11 @@
 // and its speed and memory on 100,000 entries.
 import * as assert from "node:assert/strict";
 import type { TimelineEntryRow, TimelineFilter, TimelineQuery } from "../../src/protocolTimeline";
-import {
-  EMPTY_FILTER,
-  TimelineIndex,
-  chainStateAt,
-  deriveChange,
-  isChange,
-  matchesFilter,
-} from "../../src/core/timeline/timelineQuery";
+import type { TimelineIndexEntry } from "../../src/core/timeline/timelineTypes";
+import { EMPTY_FILTER, TimelineIndex, chainStateAt, matchesFilter } from "../../src/core/timeline/timelineQuery";
+import { deriveChange, isChange } from "../../src/core/timeline/timelineChange";
+import { ledgerRowOf } from "../../src/core/sources/autodev/timeline/ledgerTimeline";
+import { LEDGER_TIMELINE_FEATURES } from "../../src/core/sources/autodev/timeline/ledgerTimelineWords";
 import { textMatcher } from "../../src/core/timeline/timelineText";
 import { entryChangeLabel } from "../../src/core/sources/autodev/timeline/entryChangeLabel";
 import { LocalDays } from "../../src/core/timeline/timelineDays";
@@ -18,8 +15,10 @@ import { EntrySummary } from "../../src/core/sources/autodev/ledger/verifyTypes"
 
 type Partial2 = Partial<EntrySummary> & Pick<EntrySummary, "op">;
 
-/** Entries with consecutive seqs, one minute apart from 2026-03-01T10:00Z unless given. */
-function entries(specs: Partial2[]): EntrySummary[] {
+const F = LEDGER_TIMELINE_FEATURES;
+
+/** Ledger entries with consecutive seqs, one minute apart from 2026-03-01T10:00Z unless given. */
+function raw(specs: Partial2[]): EntrySummary[] {
   return specs.map((s, i) => ({
     seq: i + 1,
     line: i + 1,
@@ -36,6 +35,16 @@ function entries(specs: Partial2[]): EntrySummary[] {
     chain: "ok",
     ...s,
   }));
+}
+
+/** The same entries as the ledger timeline's neutral rows. */
+function entries(specs: Partial2[]): TimelineIndexEntry[] {
+  return raw(specs).map(ledgerRowOf);
+}
+
+/** A timeline index over ledger rows. */
+function ledgerIndex(rows: readonly TimelineIndexEntry[], generation = 1): TimelineIndex {
+  return new TimelineIndex(rows, generation, F);
 }
 
 const status = (taskId: string, from: string, to: string, extra: Partial<EntrySummary> = {}): Partial2 => ({
@@ -86,35 +95,32 @@ describe("timeline view model", () => {
         { op: "update_task_status", taskId: "9" },
         { op: "update_plan" },
       ]);
-      assert.deepEqual(es.map(deriveChange), [
-        "plan",
-        "snapshot",
-        "status",
-        "same-status",
-        "evidence",
-        "audit",
-        "status",
-        "other",
-        "plan",
-      ]);
+      assert.deepEqual(
+        es.map((e) => deriveChange(e, F)),
+        ["changed", "snapshot", "status", "same-status", "noted", "noted", "status", "noted", "changed"],
+      );
     });
 
     it("a retry and an escalation are what they are, not coded → coded", () => {
-      const es = entries([
+      const specs = [
         status("1", "coded", "coded", { retryCount: 2 }),
         status("1", "coded", "coded", { escalated: true }),
         status("1", "coded", "in_progress", { retryCount: 3 }),
         status("1", "coded", "coded"),
-      ]);
-      assert.deepEqual(es.map(deriveChange), ["retry", "escalated", "status", "same-status"]);
-      assert.deepEqual(es.map(entryChangeLabel), [
+      ];
+      const es = entries(specs);
+      assert.deepEqual(
+        es.map((e) => deriveChange(e, F)),
+        ["retry", "escalated", "status", "same-status"],
+      );
+      assert.deepEqual(raw(specs).map(entryChangeLabel), [
         "retry 2",
         "escalated",
         "coded → in_progress · retry 3",
         "coded (unchanged)",
       ]);
       assert.deepEqual(
-        es.map((e) => isChange(deriveChange(e))),
+        es.map((e) => isChange(deriveChange(e, F))),
         [true, true, true, false],
       );
     });
@@ -134,14 +140,14 @@ describe("timeline view model", () => {
     const titles = (id: string) => (id === "1.2" ? "Add Config Loader" : null);
     const match = (f: Partial<TimelineFilter>) =>
       es
-        .filter((e) => matchesFilter(e, { ...EMPTY_FILTER, ...f }, textMatcher(f.text ?? ""), titles))
-        .map((e) => e.seq);
+        .filter((e) => matchesFilter(e, { ...EMPTY_FILTER, ...f }, textMatcher(f.text ?? ""), titles, F))
+        .map((e) => e.id);
 
     it("by op, task, session and resulting status", () => {
-      assert.deepEqual(match({ ops: ["snapshot"] }), [2, 4, 6]);
-      assert.deepEqual(match({ ops: ["init_plan", "append_evidence"] }), [1, 8]);
+      assert.deepEqual(match({ actions: ["snapshot"] }), [2, 4, 6]);
+      assert.deepEqual(match({ actions: ["init_plan", "append_evidence"] }), [1, 8]);
       assert.deepEqual(match({ taskId: "1.1" }), [3, 7, 8]);
-      assert.deepEqual(match({ sessionId: "s2" }), [5, 6]);
+      assert.deepEqual(match({ actor: "s2" }), [5, 6]);
       assert.deepEqual(match({ status: "blocked" }), [5]);
       assert.deepEqual(match({ status: "in_progress", taskId: "1.1" }), [3, 7]);
     });
@@ -168,7 +174,7 @@ describe("timeline view model", () => {
         { op: "update_plan" },
       ]);
       const find = (text: string) =>
-        shown.filter((e) => matchesFilter(e, { ...EMPTY_FILTER, text }, textMatcher(text), titles)).map((e) => e.seq);
+        shown.filter((e) => matchesFilter(e, { ...EMPTY_FILTER, text }, textMatcher(text), titles, F)).map((e) => e.id);
       assert.deepEqual(find("escalat"), [3]);
       assert.deepEqual(find("in progress"), [2]);
       assert.deepEqual(find("in_progress"), [2], "the status as written still matches");
@@ -183,7 +189,7 @@ describe("timeline view model", () => {
 
   describe("rows, folding and grouping", () => {
     it("folds a snapshot into the entry it follows, newest first, with one group header", () => {
-      const index = new TimelineIndex(
+      const index = ledgerIndex(
         entries([
           { op: "init_plan" },
           snap(),
@@ -191,7 +197,6 @@ describe("timeline view model", () => {
           snap(),
           status("1", "in_progress", "coded"),
         ]),
-        1,
       );
       const p = pageOf(index, q());
       assert.equal(p.total, 4);
@@ -214,7 +219,7 @@ describe("timeline view model", () => {
     });
 
     it("does not fold a snapshot of another session, after a snapshot, or with a broken chain", () => {
-      const index = new TimelineIndex(
+      const index = ledgerIndex(
         entries([
           { op: "init_plan" },
           snap({ sessionId: "other" }),
@@ -222,13 +227,12 @@ describe("timeline view model", () => {
           status("1", "pending", "coded"),
           snap({ chain: "self_hash_mismatch" }),
         ]),
-        1,
       );
       assert.deepEqual(seqs(pageOf(index, q()).rows), [5, 4, 3, 2, 1]);
     });
 
     it("folds the snapshot even when a task filter hides it on its own", () => {
-      const index = new TimelineIndex(
+      const index = ledgerIndex(
         entries([
           { op: "init_plan" },
           status("1", "pending", "coded"),
@@ -236,7 +240,6 @@ describe("timeline view model", () => {
           status("2", "pending", "coded"),
           snap(),
         ]),
-        1,
       );
       const p = pageOf(index, q({ taskId: "1" }));
       assert.deepEqual(seqs(p.rows), [2]);
@@ -252,11 +255,11 @@ describe("timeline view model", () => {
         status("1", "coded", "tested", { timestamp: next(0, 30) }),
         status("1", "tested", "complete", { timestamp: next(1, 0), sessionId: "s2" }),
       ]);
-      const index = new TimelineIndex(es, 1);
+      const index = ledgerIndex(es);
       const groups = (tz: string) =>
         pageOf(index, q({}, true, tz))
           .rows.filter((r) => r.kind === "group")
-          .map((g) => (g.kind === "group" ? `${g.sessionId} ${g.day} ${g.entries}` : ""));
+          .map((g) => (g.kind === "group" ? `${g.actor} ${g.day} ${g.entries}` : ""));
       assert.deepEqual(groups("UTC"), ["s2 2026-03-02 1", "s1 2026-03-02 1", "s1 2026-03-01 2"]);
       assert.deepEqual(groups("America/New_York"), ["s2 2026-03-01 1", "s1 2026-03-01 3"]);
       assert.deepEqual(groups("Not/AZone"), groups("UTC"));
@@ -270,7 +273,7 @@ describe("timeline view model", () => {
         i % 2 === 1 ? snap() : status(String(i % 7), "pending", i % 3 ? "coded" : "tested"),
       ),
     );
-    const index = new TimelineIndex(es, 7);
+    const index = ledgerIndex(es, 7);
 
     it("pages cover the display rows exactly once, newest first", () => {
       const first = pageOf(index, q());
@@ -308,7 +311,7 @@ describe("timeline view model", () => {
         snap(),
       ]);
       const live = full.slice(0, 3);
-      const li = new TimelineIndex(live, 1);
+      const li = ledgerIndex(live);
       const before = pageOf(li, q(), { anchorRowId: 1 });
       live.push(...full.slice(3));
       const after = pageOf(li, q(), { anchorRowId: 1 });
@@ -319,7 +322,7 @@ describe("timeline view model", () => {
 
     it("facets count ops, resulting statuses, sessions and tasks", () => {
       const f = pageOf(index, q(), { limit: 0, facets: true }).facets!;
-      assert.deepEqual(f.ops, [
+      assert.deepEqual(f.actions, [
         { value: "snapshot", count: 500 },
         { value: "update_task_status", count: 500 },
       ]);
@@ -327,7 +330,7 @@ describe("timeline view model", () => {
         f.statuses.map((s) => s.value),
         ["coded", "tested"],
       );
-      assert.deepEqual(f.sessions, [{ value: "s1", count: 1000 }]);
+      assert.deepEqual(f.actors, [{ value: "s1", count: 1000 }]);
       assert.equal(f.tasks.length, 7);
     });
   });
@@ -358,15 +361,15 @@ describe("timeline view model", () => {
         ["ok", "broken", "unverified"],
       );
       assert.deepEqual(
-        e.map((x, i) => chainStateAt({ ...x, chain: "ok" }, i, { index: 1, kind: "invalid_json", here: false })),
+        e.map((x, i) => chainStateAt({ ...x, chainProblem: "ok" }, i, { index: 1, kind: "invalid_json", here: false })),
         ["ok", "unverified", "unverified"],
       );
-      const p = new TimelineIndex(e, 1).page(q({}, false), all, noTitles, 1, brk);
+      const p = ledgerIndex(e).page(q({}, false), all, noTitles, 1, brk);
       assert.equal(p.brokenRowId, 2);
       assert.deepEqual(
         p.rows
           .filter((r): r is TimelineEntryRow => r.kind === "entry")
-          .map((r) => `${r.rowId}:${r.chain}:${r.chainKind}`),
+          .map((r) => `${r.rowId}:${r.chain?.state}:${r.chain?.problem}`),
         ["3:unverified:null", "2:broken:prev_hash_mismatch", "1:ok:null"],
       );
     });
@@ -404,7 +407,7 @@ describe("timeline view model", () => {
           chain: "ok",
         });
       }
-      const index = new TimelineIndex(big, 1);
+      const index = ledgerIndex(big.map(ledgerRowOf));
       let t = performance.now();
       const first = pageOf(index, q(), { limit: 200, facets: true });
       const buildMs = performance.now() - t;

@@ -82,12 +82,12 @@ describe("timeline worker service", () => {
     );
     const r3 = rows.find((r) => r.rowId === 3)!;
     assert.deepEqual(
-      [r3.taskId, r3.fromStatus, r3.toStatus, r3.change, r3.chain, r3.snapshot?.rowId],
+      [r3.taskId, r3.fromStatus, r3.toStatus, r3.change, r3.chain?.state, r3.snapshot?.rowId],
       ["1.1", "pending", "in_progress", "status", "ok", 4],
     );
     assert.equal(r3.taskTitle, "Create hello module");
     assert.equal(rows.find((r) => r.rowId === 20)!.snapshot?.rowId, 21);
-    assert.ok(p.facets!.ops.some((o) => o.value === "update_task_status"));
+    assert.ok(p.facets!.actions.some((o) => o.value === "update_task_status"));
     const unfolded = await page(cwd, query({}, false));
     assert.equal(entryRows(unfolded).length, 21);
     const blocked = await page(cwd, query({ status: "blocked" }));
@@ -101,7 +101,7 @@ describe("timeline worker service", () => {
     const cwd = await fixture("python-small");
     const d3 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 3 }))!;
     assert.match(d3.payload, /"task_id": "1\.1"/);
-    assert.equal(d3.prevHash, entryRows(await page(cwd, query({}, false))).find((r) => r.rowId === 2)!.selfHash);
+    assert.equal(d3.prevHash, entryRows(await page(cwd, query({}, false))).find((r) => r.rowId === 2)!.chain?.hash);
     assert.deepEqual(d3.diff!.changed, [
       {
         taskId: "1.1",
@@ -157,7 +157,7 @@ describe("timeline worker service", () => {
     assert.equal(after.total - before.total, 3, "a new session group and two entries");
     assert.equal(after.anchorRow! - before.anchorRow!, 3);
     const top = entryRows(after)[0];
-    assert.deepEqual([top.rowId, top.sessionId, top.change], [23, "sess-live", "evidence"]);
+    assert.deepEqual([top.rowId, top.actor, top.change, top.note], [23, "sess-live", "noted", "evidence recorded"]);
   });
 
   it("a tampered ledger (through the bundled worker thread): broken at the edited entry, unverified after it", async function () {
@@ -198,7 +198,7 @@ describe("timeline worker service", () => {
         facets: false,
       });
       assert.equal(p.brokenRowId, 13);
-      const chain = new Map(entryRows(p).map((r) => [r.rowId, r.chain]));
+      const chain = new Map(entryRows(p).map((r) => [r.rowId, r.chain?.state]));
       assert.deepEqual([chain.get(12), chain.get(13), chain.get(14)], ["ok", "broken", "unverified"]);
       const d = (await call<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 13 }))!;
       assert.ok(
@@ -227,7 +227,7 @@ describe("timeline worker service", () => {
     assert.equal(p.brokenRowId, null);
     const rows = entryRows(p);
     assert.ok(rows.some((r) => r.taskId === HOSTILE_TASK_ID && r.toStatus === "in_progress"));
-    assert.ok(rows.some((r) => r.sessionId === HOSTILE_SESSIONS[1]));
+    assert.ok(rows.some((r) => r.actor === HOSTILE_SESSIONS[1]));
     assert.ok(rows.some((r) => r.taskTitle?.includes("<script>")));
     const d = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 5 }))!;
     assert.match(d.payload, /\\u202e/, "the pretty payload escapes non-ASCII as Python's json.dumps does");

@@ -4,18 +4,13 @@
  * map their own status names onto these (agloop's "failed" → "blocked", …).
  */
 import type { NodeIcon } from "./stateSource";
-
-interface StatusStyle {
-  readonly icon: string;
-  readonly color: string;
-  readonly label: string;
-}
+import type { TimelineStatusWords } from "../timeline/timelineTypes";
 
 // One outline family of the same weight (a circle with a mark: ▷ in progress, ● coded, ✓ reviewed,
 // ■ blocked, ⊘ skipped), filled only when complete; blocked has the warning colour, never the red
 // of an integrity error; skipped uses the description colour, readable in light themes. The
-// timeline webview (webview/format.ts, media/timeline.css) uses the same icons.
-const STYLE: Record<string, StatusStyle> = {
+// timeline webview gets the same table with AutoDev's timeline words ({@link TASK_STATUS_WORDS}).
+const STYLE: Readonly<Record<string, TimelineStatusWords>> = {
   pending: { icon: "circle-large-outline", color: "descriptionForeground", label: "pending" },
   in_progress: { icon: "play-circle", color: "charts.blue", label: "in progress" },
   coded: { icon: "record", color: "charts.blue", label: "coded" },
@@ -27,6 +22,9 @@ const STYLE: Record<string, StatusStyle> = {
   blocked: { icon: "stop-circle", color: "problemsWarningIcon.foreground", label: "blocked" },
   skipped: { icon: "circle-slash", color: "descriptionForeground", label: "skipped" },
 };
+
+/** The ten statuses' icon, colour and label, as a timeline's status words. */
+export const TASK_STATUS_WORDS: Readonly<Record<string, TimelineStatusWords>> = STYLE;
 
 /** The icon of a status in the shared language (an unknown status gets a warning-coloured question mark). */
 export function taskStatusIcon(status: string): NodeIcon {

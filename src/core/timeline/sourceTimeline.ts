@@ -1,9 +1,9 @@
 /**
- * The timeline of any state source: its {@link SourceTimelineRow}s mapped onto
- * the ledger timeline's index (action → op, actor → session, status → the
- * status a row set), so the same webview pages, filters and groups them.
- * One cached index per (workspace folder, source kind), replaced when the
- * source's rows change.
+ * The timeline of any state source that gives its rows as
+ * {@link SourceTimelineRow}s: each mapped onto the neutral row index (the
+ * status a row reports is its `to` status), so the same webview pages,
+ * filters and groups them as the source's features say. One cached index per
+ * (workspace folder, source kind), replaced when the source's rows change.
  */
 import type {
   TimelineEntryDetail,
@@ -16,18 +16,10 @@ import type {
 } from "./timelineTypes";
 import { SourceTimelineRow } from "../sources/stateSource";
 import { TimelineIndex } from "./timelineQuery";
+import { LOG_TIMELINE_FEATURES } from "./logTimelineFeatures";
 
 /** Longest summary shown in a row (the details pane shows the row's whole text). */
 const MAX_ROW_SUMMARY = 500;
-
-/** What the rows of a source without declared features are: a log of agents' actions. */
-export const LOG_TIMELINE_FEATURES: TimelineFeatures = {
-  chain: false,
-  statusChanges: false,
-  snapshots: false,
-  groupByActor: false,
-  actor: "agent",
-};
 
 /** The details of a row that names none of its own: who, what, which task, the status and the summary. */
 function defaultFields(row: SourceTimelineRow): TimelineField[] {
@@ -48,23 +40,17 @@ interface Cached {
   readonly bySeq: Map<number, SourceTimelineRow>;
 }
 
-/** The timeline index entry of a source row (`seq` = the row's 1-based index). */
+/** The timeline index entry of a source row (its id = the row's 1-based index). */
 function entryOfRow(row: SourceTimelineRow): TimelineIndexEntry {
   return {
-    seq: row.index,
+    id: row.index,
     line: row.line,
-    start: 0,
-    end: 0,
-    op: row.action,
-    timestamp: row.time ?? "",
-    sessionId: row.actor ?? "",
-    selfHash: "",
+    time: row.time ?? "",
+    actor: row.actor ?? "",
+    action: row.action,
     taskId: row.taskId,
     fromStatus: null,
     toStatus: row.status,
-    retryCount: null,
-    escalated: false,
-    chain: "ok",
     summary: row.summary,
   };
 }
@@ -80,7 +66,7 @@ export class SourceTimelineService {
     if (old && sameRows(old.rows, rows)) return;
     const bySeq = new Map<number, SourceTimelineRow>();
     for (const r of rows) bySeq.set(r.index, r);
-    const index = new TimelineIndex(rows.map(entryOfRow), this.generation++, features.groupByActor);
+    const index = new TimelineIndex(rows.map(entryOfRow), this.generation++, features);
     this.cache.set(key, { rows, index, bySeq });
   }
 
@@ -107,7 +93,7 @@ export class SourceTimelineService {
   /** The details pane of row `rowId`: the fields its source names (or the default ones), no payload or plan diff. */
   detail(key: string, rowId: number): TimelineEntryDetail | null {
     const c = this.get(key);
-    const i = c.index.indexOfSeq(rowId);
+    const i = c.index.indexOfId(rowId);
     const src = c.bySeq.get(rowId);
     if (i < 0 || !src) return null;
     const row = { ...c.index.entryRow(i, () => null, null), summary: clip(src.summary) };

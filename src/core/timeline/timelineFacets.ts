@@ -1,7 +1,7 @@
 /**
- * What the timeline's filter controls offer: every op, resulting status,
- * session and task in the ledger, with how many entries have it. Counted
- * incrementally — an append only counts the new entries.
+ * What the timeline's filter controls offer: every action, resulting status,
+ * actor and task of a timeline, with how many rows have it. Counted
+ * incrementally — an append only counts the new rows.
  */
 import type { FacetCount, TimelineFacets, TimelineIndexEntry } from "./timelineTypes";
 
@@ -22,30 +22,30 @@ type Ranked = [string, Tally];
 /** Running counts over one growing entry array. */
 export class FacetTally {
   private counted = 0;
-  private readonly ops = new Map<string, Tally>();
+  private readonly actions = new Map<string, Tally>();
   private readonly statuses = new Map<string, Tally>();
-  private readonly sessions = new Map<string, Tally>();
+  private readonly actors = new Map<string, Tally>();
   private readonly tasks = new Map<string, Tally>();
   private cache: { length: number; facets: TimelineFacets } | null = null;
 
-  /** The facets of `entries` (the same array every call; it may have grown): sessions newest first, the rest in natural order. */
+  /** The facets of `entries` (the same array every call; it may have grown): actors newest first, the rest in natural order. */
   facets(entries: readonly TimelineIndexEntry[]): TimelineFacets {
     const n = entries.length;
     if (this.cache && this.cache.length === n) return this.cache.facets;
     for (let i = this.counted; i < n; i++) {
       const e = entries[i];
-      bump(this.ops, e.op, i);
+      bump(this.actions, e.action, i);
       bump(this.statuses, e.toStatus, i);
-      bump(this.sessions, e.sessionId, i);
+      bump(this.actors, e.actor, i);
       bump(this.tasks, e.taskId, i);
     }
     this.counted = n;
     const natural = (a: Ranked, b: Ranked) => NATURAL.compare(a[0], b[0]);
     const newest = (a: Ranked, b: Ranked) => b[1].last - a[1].last;
     const facets = {
-      ops: list(this.ops, natural),
+      actions: list(this.actions, natural),
       statuses: list(this.statuses, natural),
-      sessions: list(this.sessions, newest),
+      actors: list(this.actors, newest),
       tasks: list(this.tasks, natural),
     };
     this.cache = { length: n, facets };

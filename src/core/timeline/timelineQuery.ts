@@ -1,15 +1,16 @@
 /**
- * The ledger timeline's view model, free of VS Code: it filters the entry
- * index (one small summary per entry, kept by the ledger session), folds each
- * snapshot into the entry the commit path wrote it after, groups rows by
- * session and local day, newest first, and hands out pages of display rows —
- * so 100,000 entries never cross to the host or the webview at once.
+ * A timeline's view model, free of VS Code and of any source: it filters the
+ * row index (one small neutral record per row), folds each snapshot into the
+ * row it follows (sources with snapshots), groups rows by actor (or not) and
+ * local day, newest first, and hands out pages of display rows — so 100,000
+ * rows never cross to the host or the webview at once. What an action is
+ * (a change, a snapshot, its words) comes from the source's features.
  */
 import type {
   ChainState,
-  ChangeKind,
   TimelineEntryRow,
   TimelineFacets,
+  TimelineFeatures,
   TimelineFilter,
   TimelinePage,
   TimelineQuery,
@@ -20,64 +21,46 @@ import type {
 import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
 import { TextMatcher, matchesText, textMatcher } from "./timelineText";
-
-/** Ops that replace the whole plan (snapshots only restate it). */
-const PLAN_CHANGE_OPS: ReadonlySet<string> = new Set(["init_plan", "update_plan"]);
-const AUDIT_ONLY_OPS: ReadonlySet<string> = new Set(["plan_tournament_complete", "impl_tournament_complete"]);
+import { changeNote, deriveChange, isChange } from "./timelineChange";
 
 /** A filter that lets everything through. */
 export const EMPTY_FILTER: TimelineFilter = {
-  ops: [],
+  actions: [],
   taskId: "",
-  sessionId: "",
+  actor: "",
   status: "",
   text: "",
   changesOnly: false,
 };
 
-/** What an entry did: a status change (from → to, known by replay), a retry, an escalation, a plan change, a snapshot… */
-export function deriveChange(e: TimelineIndexEntry): ChangeKind {
-  if (e.op === "snapshot") return "snapshot";
-  if (PLAN_CHANGE_OPS.has(e.op)) return "plan";
-  if (e.toStatus !== null && e.fromStatus !== e.toStatus) return "status";
-  if (e.toStatus !== null && e.retryCount !== null) return "retry";
-  if (e.toStatus !== null && e.escalated) return "escalated";
-  if (e.toStatus !== null) return "same-status";
-  if (e.op === "append_evidence") return "evidence";
-  if (AUDIT_ONLY_OPS.has(e.op)) return "audit";
-  return "other";
-}
-
-/** True for the kinds "changes only" keeps. */
-export function isChange(kind: ChangeKind): boolean {
-  return kind === "status" || kind === "retry" || kind === "escalated" || kind === "plan";
-}
-
-/** Does the entry pass the filter? */
+/** Does the row pass the filter? */
 export function matchesFilter(
   e: TimelineIndexEntry,
   f: TimelineFilter,
   text: TextMatcher,
   titleOf: (taskId: string) => string | null,
+  features: TimelineFeatures,
 ): boolean {
-  if (f.ops.length > 0 && !f.ops.includes(e.op)) return false;
+  if (f.actions.length > 0 && !f.actions.includes(e.action)) return false;
   if (f.taskId && e.taskId !== f.taskId) return false;
-  if (f.sessionId && e.sessionId !== f.sessionId) return false;
+  if (f.actor && e.actor !== f.actor) return false;
   if (f.status && e.toStatus !== f.status) return false;
-  if (f.changesOnly && !isChange(deriveChange(e))) return false;
-  return matchesText(e, deriveChange(e), text, titleOf);
+  const change = deriveChange(e, features);
+  if (f.changesOnly && !isChange(change)) return false;
+  return matchesText(e, change, text, titleOf, features);
 }
 
-/** A snapshot that directly follows a non-snapshot entry of the same session, with an intact chain. */
-function foldable(entries: readonly TimelineIndexEntry[], i: number): boolean {
+/** A snapshot that directly follows a non-snapshot row of the same actor, with an intact chain. */
+function foldable(entries: readonly TimelineIndexEntry[], i: number, snapshotAction: string | null): boolean {
   const e = entries[i];
-  if (e.op !== "snapshot" || e.chain !== "ok" || i === 0) return false;
+  if (snapshotAction === null || e.action !== snapshotAction || i === 0) return false;
+  if (e.chainProblem !== undefined && e.chainProblem !== "ok") return false;
   const prev = entries[i - 1];
-  return prev.op !== "snapshot" && prev.sessionId === e.sessionId;
+  return prev.action !== snapshotAction && prev.actor === e.actor;
 }
 
 interface GroupData {
-  readonly sessionId: string;
+  readonly actor: string;
   readonly day: string;
   entries: number;
   newest: number;
@@ -110,7 +93,7 @@ export interface ChainBreak {
   readonly here: boolean;
 }
 
-/** The filtered, grouped, paged view of one ledger's entry index. */
+/** The filtered, grouped, paged view of one source's row index. */
 export class TimelineIndex {
   private epochs = new Float64Array(0);
   private epochCount = 0;
@@ -119,20 +102,20 @@ export class TimelineIndex {
   private readonly tally = new FacetTally();
 
   /**
-   * `entries` is the session's live array (appends grow it); `generation` names its identity;
-   * `groupByActor` groups rows by session and day (false: by day only, as for agents that take turns).
+   * `entries` is the source's live array (appends grow it); `generation` names its identity;
+   * `features` say what the rows are (how they group, which action is a snapshot, their words).
    */
   constructor(
     readonly entries: readonly TimelineIndexEntry[],
     readonly generation: number,
-    private readonly groupByActor = true,
+    readonly features: TimelineFeatures,
   ) {}
 
-  /** Index of the entry with `seq` (first one), or -1. */
-  indexOfSeq(seq: number): number {
-    const guess = seq - 1;
-    if (guess >= 0 && guess < this.entries.length && this.entries[guess].seq === seq) return guess;
-    return this.entries.findIndex((e) => e.seq === seq);
+  /** Index of the row with id `rowId` (first one), or -1. */
+  indexOfId(rowId: number): number {
+    const guess = rowId - 1;
+    if (guess >= 0 && guess < this.entries.length && this.entries[guess].id === rowId) return guess;
+    return this.entries.findIndex((e) => e.id === rowId);
   }
 
   /** A page of rows plus totals; `titlesVersion` changes when task titles may have changed. */
@@ -155,39 +138,42 @@ export class TimelineIndex {
       total: v.total,
       offset: req.offset,
       rows,
-      anchorRow: req.anchorRowId === null ? null : this.rowOfSeq(v, req.anchorRowId),
-      located: req.locateRowId === null ? null : this.rowOfSeq(v, req.locateRowId),
+      anchorRow: req.anchorRowId === null ? null : this.rowOfId(v, req.anchorRowId),
+      located: req.locateRowId === null ? null : this.rowOfId(v, req.locateRowId),
       facets: req.facets ? this.facets() : null,
-      brokenRowId: chainBreak?.here ? (this.entries[chainBreak.index]?.seq ?? null) : null,
+      brokenRowId: chainBreak?.here ? (this.entries[chainBreak.index]?.id ?? null) : null,
     };
   }
 
-  /** The row for one entry index, as the details pane shows it. */
+  /** The row for one index position, as the list and the details pane show it. */
   entryRow(i: number, titleOf: (taskId: string) => string | null, chainBreak: ChainBreak | null): TimelineEntryRow {
     const e = this.entries[i];
+    const f = this.features;
+    const change = deriveChange(e, f);
     return {
       kind: "entry",
-      rowId: e.seq,
+      rowId: e.id,
       line: e.line,
-      op: e.op,
-      timestamp: e.timestamp,
-      sessionId: e.sessionId,
-      selfHash: e.selfHash,
+      time: e.time,
+      actor: e.actor,
+      action: e.action,
       taskId: e.taskId,
       taskTitle: e.taskId === null ? null : titleOf(e.taskId),
       fromStatus: e.fromStatus,
       toStatus: e.toStatus,
-      retryCount: e.retryCount,
-      escalated: e.escalated,
-      change: deriveChange(e),
-      chain: chainStateAt(e, i, chainBreak),
-      chainKind: chainKindAt(e, i, chainBreak),
+      change,
+      note: changeNote(e, change, f),
+      summary: e.summary ?? "",
+      chain: f.chain
+        ? { state: chainStateAt(e, i, chainBreak), problem: chainKindAt(e, i, chainBreak), hash: e.hash ?? "" }
+        : null,
+      retry: f.retries ? { count: e.retryCount ?? null, escalated: e.escalated === true } : null,
       snapshot: null,
     };
   }
 
-  private rowOfSeq(v: ViewData, seq: number): number | null {
-    const i = this.indexOfSeq(seq);
+  private rowOfId(v: ViewData, rowId: number): number | null {
+    const i = this.indexOfId(rowId);
     if (i < 0 || i >= v.length) return null;
     const r = v.rowOf[i];
     return r >= 0 ? r : null;
@@ -204,18 +190,18 @@ export class TimelineIndex {
       const g = v.groups[-x - 1];
       return {
         kind: "group",
-        sessionId: g.sessionId,
+        actor: g.actor,
         day: g.day,
         entries: g.entries,
-        newest: this.entries[g.newest].timestamp,
-        oldest: this.entries[g.oldest].timestamp,
+        newest: this.entries[g.newest].time,
+        oldest: this.entries[g.oldest].time,
       };
     }
     const row = this.entryRow(x, titleOf, chainBreak);
     const s = v.folded[x];
     if (s < 0) return row;
     const snap = this.entries[s];
-    return { ...row, snapshot: { rowId: snap.seq, line: snap.line, selfHash: snap.selfHash } };
+    return { ...row, snapshot: { rowId: snap.id, line: snap.line, hash: snap.hash ?? "" } };
   }
 
   private viewFor(query: TimelineQuery, titleOf: (taskId: string) => string | null, titlesVersion: number): ViewData {
@@ -232,7 +218,8 @@ export class TimelineIndex {
     const f = query.filter;
     const text = textMatcher(f.text);
     const match = new Uint8Array(n);
-    for (let i = 0; i < n; i++) match[i] = matchesFilter(entries[i], f, text, titleOf) ? 1 : 0;
+    const features = this.features;
+    for (let i = 0; i < n; i++) match[i] = matchesFilter(entries[i], f, text, titleOf, features) ? 1 : 0;
     const folded = new Int32Array(n).fill(-1);
     const rowOf = new Int32Array(n).fill(-1);
     const rows = new Int32Array(2 * n);
@@ -243,7 +230,7 @@ export class TimelineIndex {
     let foldedCount = 0;
     let group: GroupData | null = null;
     for (let i = n - 1; i >= 0; i--) {
-      if (query.foldSnapshots && match[i - 1] === 1 && foldable(entries, i)) {
+      if (query.foldSnapshots && match[i - 1] === 1 && foldable(entries, i, features.snapshotAction)) {
         folded[i - 1] = i;
         foldedCount++;
         continue;
@@ -251,9 +238,9 @@ export class TimelineIndex {
       if (match[i] === 0) continue;
       const e = entries[i];
       const day = dayOf(i);
-      const actor = this.groupByActor ? e.sessionId : "";
-      if (group === null || group.sessionId !== actor || group.day !== day) {
-        group = { sessionId: actor, day, entries: 0, newest: i, oldest: i };
+      const actor = features.groupByActor ? e.actor : "";
+      if (group === null || group.actor !== actor || group.day !== day) {
+        group = { actor, day, entries: 0, newest: i, oldest: i };
         groups.push(group);
         rows[total++] = -groups.length;
       }
@@ -285,23 +272,24 @@ export class TimelineIndex {
       grown.set(this.epochs.subarray(0, this.epochCount));
       this.epochs = grown;
     }
-    for (let i = this.epochCount; i < n; i++) this.epochs[i] = Date.parse(this.entries[i].timestamp);
+    for (let i = this.epochCount; i < n; i++) this.epochs[i] = Date.parse(this.entries[i].time);
     this.epochCount = n;
   }
 
-  /** Values the filter controls offer, with counts (counted incrementally as the ledger grows). */
+  /** Values the filter controls offer, with counts (counted incrementally as the source grows). */
   facets(): TimelineFacets {
     return this.tally.facets(this.entries);
   }
 }
 
-/** Chain state of entry `i`: the first break, after it (unverified), or ok. */
+/** Chain state of row `i`: the first break, after it (unverified), or ok. */
 export function chainStateAt(e: TimelineIndexEntry, i: number, chainBreak: ChainBreak | null): ChainState {
-  if (e.chain !== "ok" || (chainBreak !== null && chainBreak.here && i === chainBreak.index)) return "broken";
+  const here = chainBreak !== null && chainBreak.here && i === chainBreak.index;
+  if ((e.chainProblem ?? "ok") !== "ok" || here) return "broken";
   return chainBreak !== null && i >= chainBreak.index ? "unverified" : "ok";
 }
 
 function chainKindAt(e: TimelineIndexEntry, i: number, chainBreak: ChainBreak | null): string | null {
-  if (e.chain !== "ok") return e.chain;
+  if ((e.chainProblem ?? "ok") !== "ok") return e.chainProblem ?? null;
   return chainBreak !== null && chainBreak.here && i === chainBreak.index ? chainBreak.kind : null;
 }

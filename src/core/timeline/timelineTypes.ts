@@ -4,80 +4,107 @@
  * webview by src/protocolTimeline.ts, which imports them from here.
  */
 
-/** Chain state at an entry: verified, the first break is here, or after a break (unverified). */
+/** Chain state at a row: verified, the first break is here, or after a break (unverified). */
 export type ChainState = "ok" | "broken" | "unverified";
 
-/** What an entry did, derived from its op and its status change (known by replay). */
-export type ChangeKind =
-  "status" | "retry" | "escalated" | "same-status" | "plan" | "snapshot" | "evidence" | "audit" | "other";
+/**
+ * What a row did, derived from its action (as its source's {@link TimelineWords} classify it) and
+ * its status change: moved a status, a retry or an escalation that kept it, a status restated, a
+ * snapshot, an action the source counts as a change without a status (a plan stored), an action
+ * with words of its own but no change, or nothing of these.
+ */
+export type ChangeKind = "status" | "retry" | "escalated" | "same-status" | "snapshot" | "changed" | "noted" | "other";
 
 /**
- * One entry of a timeline index: what the index filters, folds and groups on, one small record per
- * row (AutoDev's ledger entry summaries are these; other sources' rows are mapped onto them).
+ * One row of a timeline index, the same for every source: what the index filters, folds and
+ * groups on. The optional parts exist only for a source that declares them in its
+ * {@link TimelineFeatures}: `hash`/`chainProblem` (a hash chain), `retryCount`/`escalated`
+ * (retries and escalations).
  */
 export interface TimelineIndexEntry {
-  readonly seq: number;
+  /** The row's id within its source (AutoDev: the seq; a log: its 1-based row). Messages name rows by it. */
+  readonly id: number;
+  /** 1-based line of the row in its file. */
   readonly line: number;
-  /** Byte range of the line, to load its payload on demand. */
-  readonly start: number;
-  readonly end: number;
-  readonly op: string;
-  readonly timestamp: string;
-  readonly sessionId: string;
-  readonly selfHash: string;
+  /** ISO time the row was written ("" when unknown). */
+  readonly time: string;
+  /** Who acted ("" when unknown): a session, an agent, as the source's `actorWord` says. */
+  readonly actor: string;
+  /** What was done, as the source names it (an op, an action). */
+  readonly action: string;
   readonly taskId: string | null;
+  /** The task's status before the row (only when the source has status changes; else null). */
   readonly fromStatus: string | null;
+  /** The status the row set or reported, else null. */
   readonly toStatus: string | null;
-  /** The new retry count when the entry recorded a retry, else null. */
-  readonly retryCount: number | null;
-  /** True when the entry escalated the task. */
-  readonly escalated: boolean;
-  /** "ok", or the kind of the first problem found at this entry. */
-  readonly chain: string;
-  /** What the row says happened, in its source's words (source timelines; the find searches it). */
+  /** What happened, in the source's words (the find searches it). */
   readonly summary?: string;
+  /** Hash chain: the row's own hash. */
+  readonly hash?: string;
+  /** Hash chain: "ok", or the kind of the first problem found at this row. */
+  readonly chainProblem?: string;
+  /** Retries: the new retry count when the row recorded a retry, else null. */
+  readonly retryCount?: number | null;
+  /** Retries: true when the row escalated the task. */
+  readonly escalated?: boolean;
 }
 
-/** A snapshot folded into the entry it follows (the commit path writes entry + snapshot). */
+/** A snapshot folded into the row it follows (AutoDev's commit path writes entry + snapshot). */
 export interface TimelineSnapshotMark {
-  /** The snapshot's own row id (its seq). */
+  /** The snapshot's own row id. */
   readonly rowId: number;
   readonly line: number;
-  readonly selfHash: string;
+  /** Its hash ("" when the source has no chain). */
+  readonly hash: string;
 }
 
-/** One row of a source's timeline (AutoDev: a ledger entry; agloop: a log line). */
+/** The hash-chain part of a row (sources whose rows are hash-chained). */
+export interface TimelineChainMark {
+  readonly state: ChainState;
+  /** The kind of the chain problem found at this row, when `state` is "broken". */
+  readonly problem: string | null;
+  readonly hash: string;
+}
+
+/** The retry part of a row (sources that count retries and escalate). */
+export interface TimelineRetryMark {
+  /** The new retry count when the row recorded a retry, else null. */
+  readonly count: number | null;
+  readonly escalated: boolean;
+}
+
+/** One display row of a source's timeline, the same for every source. */
 export interface TimelineEntryRow {
   readonly kind: "entry";
-  /** The row's id within its source: AutoDev's seq, agloop's line number. Messages name rows by it. */
+  /** The row's id within its source. Messages name rows by it. */
   readonly rowId: number;
   readonly line: number;
-  readonly op: string;
-  readonly timestamp: string;
-  readonly sessionId: string;
-  readonly selfHash: string;
+  readonly time: string;
+  readonly actor: string;
+  readonly action: string;
   readonly taskId: string | null;
   /** The task's title in the live plan (null when unknown). */
   readonly taskTitle: string | null;
   readonly fromStatus: string | null;
   readonly toStatus: string | null;
-  /** The new retry count when the entry recorded a retry, else null. */
-  readonly retryCount: number | null;
-  /** True when the entry escalated the task. */
-  readonly escalated: boolean;
   readonly change: ChangeKind;
-  readonly chain: ChainState;
-  /** The kind of the chain problem found at this entry, when `chain` is "broken". */
-  readonly chainKind: string | null;
+  /** What the row did in its source's words when it set no status ("plan created"), else "". */
+  readonly note: string;
+  /** What happened, in the source's words ("" when the source says nothing beyond the fields above). */
+  readonly summary: string;
+  /** Present when the source's rows are hash-chained. */
+  readonly chain: TimelineChainMark | null;
+  /** Present when the source counts retries. */
+  readonly retry: TimelineRetryMark | null;
+  /** A snapshot folded into this row (sources with snapshots). */
   readonly snapshot: TimelineSnapshotMark | null;
-  /** What happened, in a source's words (timelines of sources other than the AutoDev ledger). */
-  readonly summary?: string;
 }
 
-/** A group header: consecutive rows of one session on one (local) day. */
+/** A group header: consecutive rows of one actor (when the source groups by actor) on one (local) day. */
 export interface TimelineGroupRow {
   readonly kind: "group";
-  readonly sessionId: string;
+  /** The actor of the rows ("" when the source groups by day only). */
+  readonly actor: string;
   /** Local day `YYYY-MM-DD` in the webview's time zone ("" when the timestamp does not parse). */
   readonly day: string;
   /** Entry rows under this header. */
@@ -89,16 +116,16 @@ export interface TimelineGroupRow {
 /** A display row: an entry or a group header. */
 export type TimelineRow = TimelineEntryRow | TimelineGroupRow;
 
-/** Filters; empty strings and an empty op list mean "any". */
+/** Filters; empty strings and an empty action list mean "any". */
 export interface TimelineFilter {
-  readonly ops: readonly string[];
+  readonly actions: readonly string[];
   readonly taskId: string;
-  readonly sessionId: string;
+  readonly actor: string;
   /** Resulting status (the entry's `to` status). */
   readonly status: string;
-  /** Case-insensitive text over seq, op, task id and title, session, statuses and hash. */
+  /** Case-insensitive text over the row id, action, task id and title, actor, statuses, words and hash. */
   readonly text: string;
-  /** Only entries that changed a status or the plan. */
+  /** Only rows that changed a status (or did what their source counts as a change). */
   readonly changesOnly: boolean;
 }
 
@@ -119,9 +146,9 @@ export interface FacetCount {
 
 /** What the filter controls offer. */
 export interface TimelineFacets {
-  readonly ops: readonly FacetCount[];
+  readonly actions: readonly FacetCount[];
   readonly statuses: readonly FacetCount[];
-  readonly sessions: readonly FacetCount[];
+  readonly actors: readonly FacetCount[];
   readonly tasks: readonly FacetCount[];
 }
 
@@ -166,7 +193,7 @@ export interface TimelineRowRef {
   /** Workspace-relative file the row was read from, and its 1-based line. */
   readonly file: string;
   readonly line: number;
-  /** Copyable values by name (AutoDev: `self_hash`, `prev_hash`); empty when the source has none. */
+  /** Copyable values by name (the hash names of the source's chain feature); empty when the source has none. */
   readonly copy: Readonly<Record<string, string>>;
 }
 
@@ -215,21 +242,79 @@ export interface TimelineField {
   readonly value: string;
 }
 
+/** How one action of a source reads: its codicon, its words, and whether it counts as a change. */
+export interface TimelineActionWords {
+  readonly icon: string;
+  /** What a row of it did, in words ("plan created", "status change"): hovers, pickers and rows without a status. */
+  readonly words: string;
+  /** "Changes only" keeps it even without a status change (AutoDev: the ops that store a plan). */
+  readonly change?: boolean;
+}
+
+/** How one status of a source reads: its codicon, a theme colour id (`charts.blue`) and its label. */
+export interface TimelineStatusWords {
+  readonly icon: string;
+  readonly color: string;
+  readonly label: string;
+}
+
+/**
+ * A source's words for its timeline: its actions and statuses with their icons and labels, and
+ * how an unknown one looks. It reaches the webview as data with the source's view, so the generic
+ * code names no source's ops or statuses.
+ */
+export interface TimelineWords {
+  readonly actions: Readonly<Record<string, TimelineActionWords>>;
+  /** The codicon of an action the table does not know. */
+  readonly unknownActionIcon: string;
+  readonly statuses: Readonly<Record<string, TimelineStatusWords>>;
+  /** The codicon and colour of a status the table does not know ("" colour: the text's). */
+  readonly unknownStatus: { readonly icon: string; readonly color: string };
+  /** What the source calls its actors and actions in the controls. */
+  readonly labels: TimelineLabels;
+}
+
+/** The source's nouns in the timeline's controls (AutoDev: sessions and ops; a log: agents and actions). */
+export interface TimelineLabels {
+  /** The actor's field label: "Session". */
+  readonly actor: string;
+  /** A row's actor: "session {0}" (the actor as {0}). */
+  readonly actorTitle: string;
+  /** "All sessions", "Filter by session". */
+  readonly allActors: string;
+  readonly filterActor: string;
+  /** "All ops", "Filter by op". */
+  readonly allActions: string;
+  readonly filterAction: string;
+  /** The find box's placeholder: what it searches. */
+  readonly find: string;
+}
+
+/** The hash-chain part a source declares: what its row hash and the previous row's are called (copy buttons). */
+export interface TimelineChainFeature {
+  readonly hashName: string;
+  readonly prevHashName: string;
+}
+
 /**
  * What a source's timeline rows are, so the rows and the details pane show that source's fields
- * and only the controls that apply. The host adds what the editor can do with them.
+ * and only the parts and controls that apply. The host adds what the editor can do with them.
  */
 export interface TimelineFeatures {
-  /** Rows are hash-chained: chain state, self_hash/prev_hash with copy buttons, the integrity banner. */
-  readonly chain: boolean;
+  /** Rows are hash-chained: chain state, the hashes with copy buttons, the integrity banner. */
+  readonly chain: TimelineChainFeature | null;
   /** A row moves a task's status from one value to another (from → to); otherwise it reports one status. */
   readonly statusChanges: boolean;
-  /** Snapshot rows exist and may be folded into the row they follow. */
-  readonly snapshots: boolean;
-  /** Rows are grouped by actor and day (else by day): an actor is a session that wrote a run of rows. */
+  /** Rows record retries and escalations. */
+  readonly retries: boolean;
+  /** The action of snapshot rows, which may be folded into the row they follow; null: none. */
+  readonly snapshotAction: string | null;
+  /** Rows are grouped by actor and day (else by day): an actor wrote a run of rows. */
   readonly groupByActor: boolean;
-  /** What the actor of a row is: AutoDev's session, agloop's agent. */
-  readonly actor: "session" | "agent";
+  /** Rows change a plan: the details say what each row changed in it. */
+  readonly planDiffs: boolean;
+  /** The source's action and status words. */
+  readonly words: TimelineWords;
 }
 
 /** The details pane of one row (loaded on demand). */
@@ -237,15 +322,17 @@ export interface TimelineEntryDetail {
   readonly row: TimelineEntryRow;
   /** The workspace-relative file the row came from ("Open line N in <file>"). */
   readonly file: string;
-  /** The source's fields, in its order; empty for AutoDev, whose pane shows its ledger fields. */
+  /** The source's fields, in its order; empty: the pane shows the row's own (time, actor, task, status, line). */
   readonly fields: readonly TimelineField[];
+  /** Hash chain: the previous row's hash ("" at the start or without a chain). */
   readonly prevHash: string;
-  /** Integrity findings at this entry's line. */
+  /** Integrity findings at this row's line. */
   readonly problems: readonly string[];
-  /** The payload, pretty-printed as Python's `json.dumps(payload, indent=2)`. */
+  /** The row's record as its source prints it (AutoDev: the payload as Python's `json.dumps(…, indent=2)`), or "". */
   readonly payload: string;
   readonly payloadChars: number;
   readonly truncated: boolean;
+  /** What the row changed in the plan (sources with a plan), or null. */
   readonly diff: PlanDiff | null;
   readonly diffError: string | null;
 }

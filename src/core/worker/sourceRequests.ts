@@ -9,7 +9,8 @@ import type { TimelineEntryDetail, TimelinePage, TimelineRowRef } from "../timel
 import { STATE_SOURCES, sourceOfKind } from "../sources/sourceRegistry";
 import type { SourceLocation, StateSource } from "../sources/stateSource";
 import type { WorkerContext } from "../sources/sourceWorker";
-import { LOG_TIMELINE_FEATURES, SourceTimelineService } from "../timeline/sourceTimeline";
+import { SourceTimelineService } from "../timeline/sourceTimeline";
+import { LOG_TIMELINE_FEATURES } from "../timeline/logTimelineFeatures";
 import type { DetectedSource, DistributiveOmit, WorkerRequest, WorkerResults } from "./workerProtocol";
 
 /** The requests this module answers (all but `cancel`, which the thread handles). */

@@ -35,7 +35,7 @@ export interface DetectedSource {
   readonly liveFiles?: readonly string[];
   /** True when the source has a timeline. */
   readonly hasTimeline: boolean;
-  /** What its timeline rows are (chain, status changes, snapshots, grouping, actor), when it has one. */
+  /** What its timeline rows are (their parts, grouping and words), when it has one. */
   readonly timelineFeatures: TimelineFeatures | null;
 }
 

@@ -3,15 +3,31 @@
  * the engine, agloopSource.ts, is this plus the readers.
  */
 import type { SourceManifest } from "../stateSource";
+import type { TimelineFeatures } from "../../timeline/timelineTypes";
+import { LOG_TIMELINE_FEATURES } from "../../timeline/logTimelineFeatures";
 
 /** The action id of "recover from checkpoint" (agloopRecovery.ts runs it). */
 export const RECOVER_ACTION = "recoverFromCheckpoint";
+
+/** agloop's log: agents take turns, each row reports an outcome (success, failure, skipped) of one action. */
+export const AGLOOP_TIMELINE_FEATURES: TimelineFeatures = {
+  ...LOG_TIMELINE_FEATURES,
+  words: {
+    ...LOG_TIMELINE_FEATURES.words,
+    statuses: {
+      success: { icon: "pass", color: "testing.iconPassed", label: "success" },
+      failure: { icon: "error", color: "testing.iconFailed", label: "failure" },
+      skipped: { icon: "circle-slash", color: "descriptionForeground", label: "skipped" },
+    },
+  },
+};
 
 /** agloop's manifest. */
 export const agloopManifest: SourceManifest = {
   kind: "agloop",
   displayName: "agloop",
   detectGlobs: [".agloop/state.json", ".agloop/plan.yaml", ".agloop/log.json"],
+  timelineFeatures: AGLOOP_TIMELINE_FEATURES,
   commands: [
     {
       command: "autodev.recoverFromCheckpoint",

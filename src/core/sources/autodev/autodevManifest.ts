@@ -5,6 +5,7 @@
 import type { SourceManifest } from "../stateSource";
 import { LEDGER_FILE } from "./autodevPaths";
 import { AUTODEV_DETECT_GLOBS } from "./autodevPresence";
+import { LEDGER_TIMELINE_FEATURES } from "./timeline/ledgerTimelineWords";
 
 /** AutoDev's manifest. */
 export const autodevManifest: SourceManifest = {
@@ -13,6 +14,5 @@ export const autodevManifest: SourceManifest = {
   detectGlobs: AUTODEV_DETECT_GLOBS,
   // Python AutoDev appends by copy, append, fsync and os.replace of the ledger.
   liveFiles: [LEDGER_FILE],
-  // The ledger: hash-chained entries that move tasks through the state machine, each write followed by a snapshot.
-  timelineFeatures: { chain: true, statusChanges: true, snapshots: true, groupByActor: true, actor: "session" },
+  timelineFeatures: LEDGER_TIMELINE_FEATURES,
 };

@@ -4,8 +4,6 @@
  * AutoDev's checks; later findings add kinds that classify the damage.
  */
 
-import type { TimelineIndexEntry } from "../../../timeline/timelineTypes";
-
 /** Python's checks, in the order Python applies them, plus replay failures. */
 type PythonErrorKind =
   | "invalid_json"
@@ -83,8 +81,24 @@ export interface VerifyReport {
   readonly bytes: number;
 }
 
-/** One entry as the timeline lists it. */
-export interface EntrySummary extends TimelineIndexEntry {
+/** One ledger entry in brief, one small record per entry kept by the ledger session (the timeline maps it to a row). */
+export interface EntrySummary {
+  readonly seq: number;
+  readonly line: number;
+  /** Byte range of the line, to load its payload on demand. */
+  readonly start: number;
+  readonly end: number;
+  readonly op: string;
+  readonly timestamp: string;
+  readonly sessionId: string;
+  readonly selfHash: string;
+  readonly taskId: string | null;
+  readonly fromStatus: string | null;
+  readonly toStatus: string | null;
+  /** The new retry count when the entry recorded a retry, else null. */
+  readonly retryCount: number | null;
+  /** True when the entry escalated the task. */
+  readonly escalated: boolean;
   /** "ok", or the kind of the first problem found at this entry. */
   readonly chain: "ok" | VerifyErrorKind;
 }

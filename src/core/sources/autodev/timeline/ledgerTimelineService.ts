@@ -16,21 +16,23 @@ import { pyStrip } from "../../../pyjson/pyBuiltins";
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
 import { dumpsIndent2 } from "../../../pyjson/pyJsonDump";
 import { PyValue, isPyObject } from "../../../pyjson/pyValue";
-import { PLAN_OPS } from "../ledger/replay";
+import { AUDIT_OPS, PLAN_OPS } from "../ledger/replay";
 import { Plan } from "../plan/schemas";
 import { ChainBreak, TimelineIndex } from "../../../timeline/timelineQuery";
 import { planDiff } from "./timelinePlanDiff";
 import { EntrySummary } from "../ledger/verifyTypes";
+import { LedgerRows } from "./ledgerTimeline";
+import { LEDGER_TIMELINE_FEATURES } from "./ledgerTimelineWords";
 
 /** Pretty payloads longer than this are cut (the whole line opens in the editor). */
 const MAX_PAYLOAD_CHARS = 256 * 1024;
 /** Beyond this many entries since the last plan-carrying entry, a status entry's plan diff is skipped. */
 const MAX_DIFF_REPLAY = 5000;
-const NO_DIFF_OPS: ReadonlySet<string> = new Set(["plan_tournament_complete", "impl_tournament_complete"]);
+const NO_DIFF_OPS = AUDIT_OPS;
 
 /** Serves timeline requests for every session of the worker. */
 export class TimelineService {
-  private readonly indexes = new WeakMap<readonly EntrySummary[], TimelineIndex>();
+  private readonly indexes = new WeakMap<readonly EntrySummary[], { rows: LedgerRows; index: TimelineIndex }>();
   private readonly titleMaps = new WeakMap<Plan, { version: number; titles: Map<string, string> }>();
   private readonly breaks = new WeakMap<
     LedgerSession,
@@ -39,12 +41,17 @@ export class TimelineService {
   private nextGeneration = 1;
   private nextTitlesVersion = 1;
 
-  /** The index over the session's current entry array (a new array = a new generation). */
+  /** The index over the session's current entry array (a new array = a new generation), its rows up to date. */
   indexOf(s: LedgerSession): TimelineIndex {
     const entries = s.entries;
-    let index = this.indexes.get(entries);
-    if (!index) this.indexes.set(entries, (index = new TimelineIndex(entries, this.nextGeneration++)));
-    return index;
+    let held = this.indexes.get(entries);
+    if (!held) {
+      const rows = new LedgerRows(entries);
+      held = { rows, index: new TimelineIndex(rows.rows, this.nextGeneration++, LEDGER_TIMELINE_FEATURES) };
+      this.indexes.set(entries, held);
+    }
+    held.rows.sync();
+    return held.index;
   }
 
   /** One page of display rows for `req`. */
@@ -67,7 +74,7 @@ export class TimelineService {
   /** The details pane of entry `seq`, or null when the index has no such entry. */
   async detail(s: LedgerSession, seq: number): Promise<TimelineEntryDetail | null> {
     const index = this.indexOf(s);
-    const i = index.indexOfSeq(seq);
+    const i = index.indexOfId(seq);
     if (i < 0) return null;
     const e = index.entries[i];
     const { titleOf } = this.titles(s);
@@ -103,18 +110,18 @@ export class TimelineService {
   ): Promise<Pick<TimelineEntryDetail, "diff" | "diffError">> {
     const entries = index.entries;
     const e = entries[i];
-    if (NO_DIFF_OPS.has(e.op)) return { diff: null, diffError: null };
-    if (!PLAN_OPS.has(e.op)) {
+    if (NO_DIFF_OPS.has(e.action)) return { diff: null, diffError: null };
+    if (!PLAN_OPS.has(e.action)) {
       let k = i;
-      while (k > 0 && !PLAN_OPS.has(entries[k].op)) k--;
+      while (k > 0 && !PLAN_OPS.has(entries[k].action)) k--;
       if (i - k > MAX_DIFF_REPLAY) {
         return { diff: null, diffError: `not computed: ${i - k} entries since the last plan-carrying entry` };
       }
     }
     try {
-      const before = i > 0 ? await s.planAt(entries[i - 1].seq) : null;
-      const after = await s.planAt(e.seq);
-      return { diff: planDiff(before, after, i > 0 ? entries[i - 1].seq : null), diffError: null };
+      const before = i > 0 ? await s.planAt(entries[i - 1].id) : null;
+      const after = await s.planAt(e.id);
+      return { diff: planDiff(before, after, i > 0 ? entries[i - 1].id : null), diffError: null };
     } catch (err) {
       return { diff: null, diffError: err instanceof Error ? err.message : String(err) };
     }
