@@ -94,7 +94,7 @@ if (args.has("--tests")) {
     bundle: false,
     external: undefined, // esbuild rejects "external" without "bundle"
     plugins: [],
-    entryPoints: [...tsFilesUnder("test"), ...tsFilesUnder("src")],
+    entryPoints: [...tsFilesUnder("test"), ...tsFilesUnder("src"), ...tsFilesUnder("bench")],
     outdir: "out",
     outbase: ".",
     // Unbundled, an `import("./x")` would stay a native ESM import of an extensionless path; as a

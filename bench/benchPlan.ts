@@ -70,10 +70,22 @@ export interface PlanSize {
   readonly tasksPerPhase: number;
   /** Mean words of a task's description (the snapshot line's size scales with it). */
   readonly descriptionWords: number;
+  /** Acceptance criteria of every task (default: 1–3 at random). */
+  readonly criteria?: number;
+  /** Files of every task (default: 2). */
+  readonly files?: number;
 }
 
 /** The 500-task, 20-phase plan of the original benchmark (about 390 KB a snapshot). */
 export const PLAN_500: PlanSize = { phases: 20, tasksPerPhase: 25, descriptionWords: 21 };
+
+/** A task's files: a source and a test file, or `count` of them (sources, then one test file in three). */
+function filesOf(r: SeededRandom, count: number | undefined): PyValue[] {
+  if (count === undefined) return [`src/${r.pick(WORDS)}/${r.pick(WORDS)}.py`, `tests/test_${r.pick(WORDS)}.py`];
+  return Array.from({ length: count }, (_, k) =>
+    k % 3 === 2 ? `tests/test_${r.pick(WORDS)}_${k}.py` : `src/${r.pick(WORDS)}/${r.pick(WORDS)}_${k}.py`,
+  );
+}
 
 /** A plan of `size` with every task pending. */
 export function benchPlan(r: SeededRandom, size: PlanSize = PLAN_500): Plan {
@@ -88,7 +100,7 @@ export function benchPlan(r: SeededRandom, size: PlanSize = PLAN_500): Plan {
       const deps: PyValue[] = t > 1 ? [`${p}.${t - 1}`] : p > 1 ? [`${p - 1}.${tasksPerPhase}`] : [];
       if (r.chance(0.3) && t > 2) deps.push(`${p}.${1 + r.below(t - 1)}`);
       const acceptance: PyValue[] = [];
-      const nAcc = 1 + r.below(3);
+      const nAcc = size.criteria ?? 1 + r.below(3);
       for (let a = 0; a < nAcc; a++) {
         acceptance.push(
           new Map<string, PyValue>([
@@ -110,7 +122,7 @@ export function benchPlan(r: SeededRandom, size: PlanSize = PLAN_500): Plan {
           ["title", `${r.pick(VERBS)} the ${r.pick(WORDS)} ${r.pick(WORDS)}${r.pick(SPICE)}`],
           ["description", sentence(r, minWords + r.below(spread))],
           ["status", "pending"],
-          ["files", [`src/${r.pick(WORDS)}/${r.pick(WORDS)}.py`, `tests/test_${r.pick(WORDS)}.py`]],
+          ["files", filesOf(r, size.files)],
           ["acceptance", acceptance],
           ["depends_on", deps],
           ["retry_count", 0],

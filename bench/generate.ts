@@ -22,6 +22,7 @@ import { PyObject, PyValue } from "../src/core/pyjson/pyValue";
 import { SeededRandom } from "../src/core/seededRandom";
 import { WORDS, benchPlan, textOf } from "./benchPlan";
 import { LedgerShape } from "./ledgerShapes";
+import { writePlanManagerLedger } from "./planManagerLedger";
 
 /** What a generator wrote. */
 export type Generated = {
@@ -32,7 +33,7 @@ export type Generated = {
 };
 
 /** Writes entries with `buildEntry` into a file, sequentially, with a fixed clock. */
-class SequentialLedger {
+export class SequentialLedger {
   private head: LastHead = { seq: 0, selfHash: "", missingFinalNewline: false };
   private clockMs = Date.UTC(2026, 0, 1, 9, 0, 0);
   private pending: string[] = [];
@@ -102,7 +103,7 @@ type MutableTask = Record<string, unknown>;
 const LIFECYCLE = ["in_progress", "coded", "auto_gated", "reviewed", "tested", "tournamented", "complete"];
 
 /** Opens `file`'s `.partial` sibling, runs `write` on it, then renames it into place (removed on failure). */
-function writeLedger(file: string, crlf: boolean, write: (w: SequentialLedger) => void): Generated {
+export function writeLedger(file: string, crlf: boolean, write: (w: SequentialLedger) => void): Generated {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.partial`;
   const fd = fs.openSync(tmp, "w");
@@ -126,6 +127,7 @@ function writeLedger(file: string, crlf: boolean, write: (w: SequentialLedger) =
 
 /** A ledger of about `targetBytes` in `shape` (see ledgerShapes.ts). */
 export function generateShapeLedger(file: string, shape: LedgerShape, targetBytes: number, seed = 0xbe7c4): Generated {
+  if (shape.planManager) return generatePlanManagerLedger(file, shape, targetBytes, seed);
   const r = new SeededRandom(seed);
   return writeLedger(file, shape.crlf, (w) => {
     const plan = benchPlan(r, shape.plan);
@@ -251,6 +253,22 @@ export function generateShapeLedger(file: string, shape: LedgerShape, targetByte
         legal(tasks[cursor % tasks.length]);
       }
     }
+  });
+}
+
+/** A PlanManager shape (planManagerLedger.ts): PlanManager's calls, with the bench's fixed clock. */
+function generatePlanManagerLedger(file: string, shape: LedgerShape, targetBytes: number, seed: number): Generated {
+  const clock = new SeededRandom(seed ^ 0xc10c);
+  return writeLedger(file, shape.crlf, (w) => {
+    const { failChance, retryLimit } = shape.planManager!;
+    writePlanManagerLedger(
+      { plan: shape.plan, illegal: shape.illegal, failChance, retryLimit },
+      { plan: seed, calls: seed + 1 },
+      "sess-bench-exec",
+      () => w.tick(clock),
+      (op, payload, session, ts) => w.append(op, payload, session, ts),
+      () => w.bytes >= targetBytes,
+    );
   });
 }
 

@@ -6,6 +6,7 @@
  * bench verifies every shape and names the worst.
  */
 import { PLAN_500, PlanSize } from "./benchPlan";
+import { planOfTasks } from "./planManagerLedger";
 
 /** The parameters of one generated ledger. */
 export interface LedgerShape {
@@ -32,6 +33,13 @@ export interface LedgerShape {
   readonly crlf: boolean;
   /** Lines damaged in the middle third (a flipped byte, a torn line, garbage): 0 for a clean ledger. */
   readonly damagedLines: number;
+  /**
+   * Written call for call as Python AutoDev's PlanManager writes (bench/planManagerLedger.ts, held
+   * byte for byte against a sample real AutoDev wrote): the execute phase's path with gates failing
+   * at `failChance`, `illegal` of the changes random moves; only `plan` and `illegal` of the other
+   * parameters apply.
+   */
+  readonly planManager?: { readonly failChance: number; readonly retryLimit: number };
 }
 
 const BASE: Omit<LedgerShape, "name" | "what"> = {
@@ -47,6 +55,9 @@ const BASE: Omit<LedgerShape, "name" | "what"> = {
   damagedLines: 0,
 };
 
+/** The 500-task plan of the PlanManager shapes (about 320 KB a snapshot). */
+const PLAN_MANAGER_500 = planOfTasks(500, { descriptionWords: 4, criteria: 2, files: 2 });
+
 /** Every shape the bench measures; the first is the one the size series (10, 100, 500 MB) uses. */
 export const SHAPES: readonly LedgerShape[] = [
   {
@@ -61,6 +72,21 @@ export const SHAPES: readonly LedgerShape[] = [
     plan: { ...PLAN_500, descriptionWords: 15 },
     illegal: 0.9,
     randomOrder: true,
+  },
+  {
+    ...BASE,
+    name: "plan-manager",
+    what: "PlanManager's own writes, call for call: 500 tasks (2 criteria, 2 files each) through the execute phase, every change an update_task_status and a ≈320 KB snapshot, gates failing 1 in 5 (mark_task_retry, escalations)",
+    plan: PLAN_MANAGER_500,
+    planManager: { failChance: 0.2, retryLimit: 3 },
+  },
+  {
+    ...BASE,
+    name: "plan-manager-random",
+    what: "the same writer, 9 of 10 changes a random task moved to a random status (most of them FSM warnings)",
+    plan: PLAN_MANAGER_500,
+    illegal: 0.9,
+    planManager: { failChance: 0.2, retryLimit: 3 },
   },
   {
     ...BASE,
