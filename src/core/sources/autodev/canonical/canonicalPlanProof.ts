@@ -77,14 +77,9 @@ function criterion(i: number): number {
   return i >= 0 && lineBytes[i] === 0x7d ? i + 1 : -1;
 }
 
-/** Appends a task proven exact to the layout of the plan being scanned. */
+/** Appends a task proven exact to the layout of the plan being scanned (offsets in the line). */
 function recordTask(s: number, e: number, id: string, status: number, ms: number, me: number): void {
-  layout.taskStart.push(s - planBase);
-  layout.taskEnd.push(e - planBase);
-  layout.taskId.push(id);
-  layout.taskStatus.push(status);
-  layout.metaStart.push(ms - planBase);
-  layout.metaEnd.push(me - planBase);
+  layout.pushTask(s - planBase, e - planBase, id, status, ms - planBase, me - planBase);
 }
 
 /** A Task in exact form at `i` (depth 7 in the line). `t`: the template task at the same place, or -1. */
@@ -148,25 +143,24 @@ function task(i: number, t: number): number {
 
 /** A Phase in exact form at `i` (the `q`-th of the plan). */
 function phase(i: number, q: number): number {
-  const tplHas = q < template.phaseStart.length;
-  const first = layout.taskStart.length;
+  const tplHas = q < template.phases;
+  const first = layout.tasks;
   if (tplHas && sameAsTemplate(i, template.phaseStart[q], template.phaseEnd[q])) {
     const shift = i - planBase - template.phaseStart[q];
     const from = template.phaseFirstTask[q];
     const to = from + template.phaseTaskCount[q];
     for (let t = from; t < to; t++) {
-      layout.taskStart.push(template.taskStart[t] + shift);
-      layout.taskEnd.push(template.taskEnd[t] + shift);
-      layout.taskId.push(template.taskId[t]);
-      layout.taskStatus.push(template.taskStatus[t]);
-      layout.metaStart.push(template.metaStart[t] + shift);
-      layout.metaEnd.push(template.metaEnd[t] + shift);
+      layout.pushTask(
+        template.taskStart[t] + shift,
+        template.taskEnd[t] + shift,
+        template.taskId[t],
+        template.taskStatus[t],
+        template.metaStart[t] + shift,
+        template.metaEnd[t] + shift,
+      );
     }
     const end = i + (template.phaseEnd[q] - template.phaseStart[q]);
-    layout.phaseStart.push(i - planBase);
-    layout.phaseEnd.push(end - planBase);
-    layout.phaseFirstTask.push(first);
-    layout.phaseTaskCount.push(to - from);
+    layout.pushPhase(i - planBase, end - planBase, first, to - from);
     return end;
   }
   const start = i;
@@ -193,10 +187,7 @@ function phase(i: number, q: number): number {
   }
   i = strValue(lit(i, PH_TITLE));
   if (i < 0 || lineBytes[i] !== 0x7d) return -1;
-  layout.phaseStart.push(start - planBase);
-  layout.phaseEnd.push(i + 1 - planBase);
-  layout.phaseFirstTask.push(first);
-  layout.phaseTaskCount.push(layout.taskStart.length - first);
+  layout.pushPhase(start - planBase, i + 1 - planBase, first, layout.tasks - first);
   return i + 1;
 }
 
@@ -237,8 +228,11 @@ export function exactPlan(i: number): number {
   if (i < 0 || lineBytes[i] !== 0x7d) return -1;
   i++;
   const len = i - start;
-  if (layout.bytes.length < len) layout.bytes = Buffer.allocUnsafe(Math.max(len, 2 * layout.bytes.length));
+  const have = layout.bytes.length;
+  if (have < len) layout.bytes = Buffer.allocUnsafe(Math.max(len, 2 * have));
+  else if (pinned.has(layout.bytes)) layout.bytes = Buffer.allocUnsafe(have); // strict replay keeps that one
   lineBytes.copy(layout.bytes, 0, start, i);
+  layout.length = len;
   const proven = layout;
   layout = template;
   template = proven;
@@ -248,4 +242,19 @@ export function exactPlan(i: number): number {
 /** The skeleton of the plan just proven (the template). */
 export function skeletonOfTemplate(): PlanSkeleton {
   return skeletonOfLayout(template);
+}
+
+/** Buffers handed out by {@link pinProvenPlan}: no later proof writes into them. */
+const pinned = new WeakSet<Buffer>();
+
+/**
+ * The bytes of the plan just proven (the template's copy of them, made for
+ * the next plan's comparison), pinned: later proofs write into other buffers,
+ * so the view stays what it is until `release` is called. Spares a second copy
+ * of every snapshot for whoever keeps the latest plan's bytes (strict replay).
+ */
+export function pinProvenPlan(): { bytes: Buffer; release: () => void } {
+  const buffer = template.bytes;
+  pinned.add(buffer);
+  return { bytes: buffer.subarray(0, template.length), release: () => pinned.delete(buffer) };
 }

@@ -38,6 +38,7 @@ export type { PlanSkeleton } from "./canonicalPlanLayout";
 export type { FastLine } from "./canonicalLedgerLine";
 export { fastLineOf } from "./canonicalLedgerLine";
 export { FAST_PATHS_MATCH_SCHEMAS, exactPlanFromCanonical, exactPlanModel } from "./canonicalPlanModel";
+export { pinProvenPlan } from "./canonicalPlanProof";
 
 /**
  * Returns the line's facts when it is provably canonical, else null.

@@ -25,7 +25,13 @@ import {
 } from "./replay";
 import { canTransition } from "../plan/taskFsm";
 import { VerifyFinding, VerifyWarning } from "./verifyTypes";
-import { FastLine, PlanSkeleton, exactPlanFromCanonical, exactPlanModel } from "../canonical/fastCanonical";
+import {
+  FastLine,
+  PlanSkeleton,
+  exactPlanFromCanonical,
+  exactPlanModel,
+  pinProvenPlan,
+} from "../canonical/fastCanonical";
 
 type Latin1 = { latin1Slice(start: number, end: number): string };
 
@@ -49,9 +55,10 @@ export class ScannerReplay {
   private replayPlan: Plan | null = null;
   /** The full plan, in step with `replayPlan` (the same object when that is full); null until built. */
   private fullPlan: Plan | null = null;
-  /** Canonical bytes of the payload.plan `replayPlan` is a skeleton of (a view into `planBuf`). */
+  /** Canonical bytes of the payload.plan `replayPlan` is a skeleton of (the proof's pinned copy). */
   private planBytes: Buffer | null = null;
-  private planBuf: Buffer = Buffer.alloc(0);
+  /** Releases the pin of `planBytes` (null: nothing pinned). */
+  private release: (() => void) | null = null;
   /** Supplies `planBytes` on demand when the plan was proven in another thread (null otherwise). */
   private planSource: (() => Buffer) | null = null;
   /** What the fast path proved about `planBytes`. */
@@ -75,13 +82,22 @@ export class ScannerReplay {
     if (this.replayBroken && !isPlanOp) return null;
     if (isPlanOp && fast.skeleton !== null) {
       if (planBytes !== null) {
+        this.unpin();
         this.planBytes = null;
         this.planSource = planBytes;
       } else {
+        // The proof's own copy of the plan, pinned (no second copy of every snapshot): the skeleton
+        // comes from the proof of this line's plan, the last proof this thread made (a copy if not).
+        this.unpin();
         const len = fast.planEnd - fast.planStart;
-        if (this.planBuf.length < len) this.planBuf = Buffer.allocUnsafe(Math.max(len, 2 * this.planBuf.length));
-        raw.bytes.copy(this.planBuf, 0, fast.planStart, fast.planEnd);
-        this.planBytes = this.planBuf.subarray(0, len);
+        const pin = pinProvenPlan();
+        if (pin.bytes.length === len && pin.bytes[0] === 0x7b && pin.bytes[len - 1] === 0x7d) {
+          this.release = pin.release;
+          this.planBytes = pin.bytes;
+        } else {
+          pin.release();
+          this.planBytes = Buffer.from(raw.bytes.subarray(fast.planStart, fast.planEnd));
+        }
         this.planSource = null;
       }
       const { ids, positions, statuses } = fast.skeleton;
@@ -129,9 +145,16 @@ export class ScannerReplay {
     }
   }
 
+  /** Lets later proofs reuse the buffer of `planBytes`. */
+  private unpin(): void {
+    this.release?.();
+    this.release = null;
+  }
+
   private setFullPlan(plan: Plan | null): void {
     this.replayPlan = plan;
     this.fullPlan = plan;
+    this.unpin();
     this.planBytes = null;
     this.planSource = null;
     this.planSkeleton = null;
@@ -178,6 +201,7 @@ export class ScannerReplay {
       }
     }
     this.fullPlan = plan;
+    this.unpin();
     this.planBytes = null;
     this.planSource = null;
     this.planSkeleton = null;
