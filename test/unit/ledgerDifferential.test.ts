@@ -18,12 +18,17 @@ import { parsePyJson } from "../../src/core/pyjson/pyJsonParse";
 import { dumpsSorted } from "../../src/core/pyjson/pyJsonDump";
 import { planToPy } from "../../src/core/sources/autodev/plan/schemas";
 import { PyValue } from "../../src/core/pyjson/pyValue";
-import { mutateLedger } from "./ledgerMutations";
+import { mutateLedger, snapshotNeighbourEdits } from "./ledgerMutations";
 import { SeededRandom } from "../../src/core/seededRandom";
 
-const FIXTURES = ["python-small", "python-evidence"].map((n) =>
-  path.join(__dirname, "../../../test/fixtures", n, ".autodev/plan-ledger.jsonl"),
-);
+const PLAN_MANAGER_SAMPLE = path.join(__dirname, "../../../test/fixtures/plan-manager-snapshots/plan-ledger.jsonl");
+const FIXTURES = [
+  ...["python-small", "python-evidence"].map((n) =>
+    path.join(__dirname, "../../../test/fixtures", n, ".autodev/plan-ledger.jsonl"),
+  ),
+  // Written by Python AutoDev's PlanManager: a snapshot of the whole plan after every status change.
+  PLAN_MANAGER_SAMPLE,
+];
 const CASES_PER_FIXTURE = 250;
 
 interface PyOut {
@@ -47,14 +52,26 @@ describe("ledger verify/replay/load vs the Python reference", function () {
     const rng = new SeededRandom(20261130);
     for (const fixture of FIXTURES) {
       const base = fs.readFileSync(fixture);
+      const name =
+        fixture === PLAN_MANAGER_SAMPLE ? "plan-manager" : path.basename(path.dirname(path.dirname(fixture)));
       for (let i = 0; i < CASES_PER_FIXTURE; i++) {
         const { bytes, mutation } = mutateLedger(base, rng);
-        const root = path.join(dir, `${path.basename(path.dirname(path.dirname(fixture)))}-${i}`);
+        const root = path.join(dir, `${name}-${i}`);
         fs.mkdirSync(path.join(root, ".autodev"), { recursive: true });
         fs.writeFileSync(path.join(root, ".autodev/plan-ledger.jsonl"), bytes);
         cases.push({ name: path.basename(root), root, mutation });
       }
     }
+    // A snapshot that differs from the one before in one more place than the status the entry
+    // between set: every such edit must be caught, as a full check of the snapshot catches it.
+    const neighbours = snapshotNeighbourEdits(fs.readFileSync(PLAN_MANAGER_SAMPLE));
+    assert.ok(neighbours.length >= 24, `only ${neighbours.length} snapshot-neighbour edits`);
+    neighbours.forEach(({ bytes, mutation }, i) => {
+      const root = path.join(dir, `plan-manager-neighbour-${i}`);
+      fs.mkdirSync(path.join(root, ".autodev"), { recursive: true });
+      fs.writeFileSync(path.join(root, ".autodev/plan-ledger.jsonl"), bytes);
+      cases.push({ name: path.basename(root), root, mutation });
+    });
   });
 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));

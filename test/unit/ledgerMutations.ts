@@ -176,3 +176,93 @@ function semantic(ls: string[], k: number, rng: SeededRandom): { bytes: Buffer; 
   s[k] = dumpsSorted(obj);
   return { bytes: join(rechain(s, k)), mutation: `line ${k + 1}: ${what} (re-chained)` };
 }
+
+/** The edits of {@link snapshotNeighbourEdits}: a regexp on a task's text and its replacement. */
+const NEIGHBOUR_EDITS: readonly [string, RegExp, string][] = [
+  ["a letter of the description", /("description": "[A-Z])([a-z])/, "$1q"],
+  ["retry_count 0 → 1", /"retry_count": 0/, '"retry_count": 1'],
+  ["the id", /("id": "\d+\.)(\d+)(")/, "$19$2$3"],
+  ["a second status", /"status": "[a-z_]+"/, '"status": "skipped"'],
+  ["met false → 0 (valid JSON, not canonical)", /"met": false/, '"met": 0'],
+  ["a double space after a comma (valid JSON, not canonical)", /, "files"/, ',  "files"'],
+  ["escalated false → true", /"escalated": false/, '"escalated": true'],
+  ["a \\u escape of a plain letter (valid JSON, not canonical)", /("title": "[A-Z])([a-z])/, "$1\\u0071"],
+  // Edits of the task's length: a shortcut that compares a task by its size and ends must catch them.
+  ["status pending → pendinx (not a status)", /"status": "pending"/, '"status": "pendinx"'],
+  ["escalated false → 12345 (not a bool)", /"escalated": false/, '"escalated": 12345'],
+  [
+    "escalated and evidence_bundle swapped (valid JSON, keys not sorted)",
+    /"escalated": false, "evidence_bundle": null/,
+    '"evidence_bundle": null, "escalated": false',
+  ],
+  ["retry_count 0 → 9", /"retry_count": 0/, '"retry_count": 9'],
+];
+
+/**
+ * Snapshots whose only change from the snapshot before them is the status
+ * the entry between set (PlanManager's shape), each changed in one more
+ * place — in a task the entry did not touch — once re-chained (valid hashes:
+ * the edit is the plan's) and once not (the stored self_hash is stale), in
+ * the last such snapshot (it is the replayed plan) and in an earlier one.
+ * A verifier that checks such a snapshot only by its difference from the one
+ * before must still catch every edit.
+ */
+export function snapshotNeighbourEdits(base: Buffer): { bytes: Buffer; mutation: string }[] {
+  const ls = lines(base);
+  const op = (i: number) => /^\{"op": "([a-z_]+)"/.exec(ls[i])?.[1];
+  const taskOf = (i: number) => /"task_id": "([^"]+)"/.exec(ls[i])?.[1];
+  const targets: number[] = [];
+  for (let i = 2; i < ls.length; i++) {
+    if (op(i) === "snapshot" && op(i - 1) === "update_task_status" && op(i - 2) === "snapshot") targets.push(i);
+  }
+  const picks = [...new Set([targets[Math.floor(targets.length / 2)], targets[targets.length - 1]])];
+  const out: { bytes: Buffer; mutation: string }[] = [];
+  // Each pick twice: as written, and with its phases the previous snapshot's (the entry between
+  // undone), so the edit is the only difference from the snapshot before (sizes included).
+  const phasesOf = (l: string) => [l.indexOf('"phases": '), l.indexOf(', "plan_id": ')] as const;
+  const variants = picks.flatMap((k) => {
+    const [a, b] = phasesOf(ls[k]);
+    const [c, d] = phasesOf(ls[k - 2]);
+    return [
+      { k, line: ls[k], how: "" },
+      {
+        k,
+        line: ls[k].slice(0, a) + ls[k - 2].slice(c, d) + ls[k].slice(b),
+        how: ", phases otherwise the previous snapshot's",
+      },
+    ];
+  });
+  for (const { k, line, how } of variants) {
+    const changed = how ? "" : taskOf(k - 1);
+    // Each task's text, from its `{"acceptance"` to the end of its title; those the entry before did not touch.
+    const tasks = [...line.matchAll(/\{"acceptance": /g)]
+      .map((m) => [m.index, line.indexOf('"}', line.indexOf('"title": ', m.index)) + 1] as const)
+      .filter(([s, e]) => !line.slice(s, e).includes(`"id": "${changed}"`));
+    for (const [what, re, by] of NEIGHBOUR_EDITS) {
+      const hit = tasks.find(([s, e]) => re.test(line.slice(s, e)));
+      if (hit === undefined) continue;
+      const [s0, e0] = hit;
+      const edited = [...ls];
+      edited[k] = line.slice(0, s0) + line.slice(s0, e0).replace(re, by) + line.slice(e0);
+      const where = `line ${k + 1}: ${what} in a task the entry before did not touch${how}`;
+      out.push({ bytes: join(edited), mutation: `${where} (stale hash)` });
+      out.push({ bytes: join(rechainRaw(edited, k)), mutation: `${where} (re-chained)` });
+    }
+  }
+  return out;
+}
+
+/**
+ * Re-chains from `from` on as Python's writer would hash each entry (over its
+ * dump), but keeps line `from`'s own bytes (a non-canonical edit stays as it is).
+ */
+function rechainRaw(ls: string[], from: number): string[] {
+  const out = rechain(ls, from);
+  const dumped = parsePyJson(out[from]) as PyObject;
+  const prev = dumped.get("prev_hash") as string;
+  const self = dumped.get("self_hash") as string;
+  out[from] = ls[from]
+    .replace(/"prev_hash": "[0-9a-f]*"/, `"prev_hash": "${prev}"`)
+    .replace(/"self_hash": "[0-9a-f]*"/, `"self_hash": "${self}"`);
+  return out;
+}
