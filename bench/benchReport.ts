@@ -149,13 +149,14 @@ export function reportLines(run: BenchRun): string[] {
   } else if (e) {
     const small = e.appends.small;
     const big = e.appends.big;
+    const snap = e.appends.snapshots;
     const wSmall = e.appendsFromWrite?.small;
     const wBig = e.appendsFromWrite?.big;
     const fromWrite = (w: typeof wSmall) => (w ? `; from its last write ${fmtMs(w.p50)} / ${fmtMs(w.p95)}` : "");
-    const editorWatcher = (k: "small" | "big") => {
+    const editorWatcher = (k: "small" | "big" | "snapshots") => {
       const a = e.appendsEditorWatcher?.[k];
       const b = e.appends[k];
-      return a && a.n > 0
+      return a && a.n > 0 && b
         ? [
             `| the same, ${mb(e.ledgerBytes[k])}, heard through the editor's file watcher alone (no watch in the state worker, as before), alternating with the rows above in the same host: p50 / p95 of ${a.n}; worker's watch / editor's alone | ${fmtMs(a.p50)} / ${fmtMs(a.p95)}; ratio ${ratio(b.p50 / a.p50)} / ${ratio(b.p95 / a.p95)} |`,
           ]
@@ -167,12 +168,18 @@ export function reportLines(run: BenchRun): string[] {
       "| what | figure |",
       "|---|---|",
       ...activationRows(e),
-      `| first verify of every folder after activation (1 MB and 100 MB ledgers, agloop, engine_state) | ${fmtMs(e.firstVerifyMs)} |`,
+      `| first verify of every folder after activation (1 MB and 100 MB ledgers${snap ? ", the 100 MB PlanManager ledger" : ""}, agloop, engine_state) | ${fmtMs(e.firstVerifyMs)} |`,
       `| extension host RSS with the three sources open | ${e.rssMB.toFixed(0)} MB |`,
       `| external append (Python AutoDev's writer) → tree and Problems updated, ${mb(e.ledgerBytes.small)} ledger, p50 / p95 of ${small.n}, from the writer's atomic replace | ${fmtMs(small.p50)} / ${fmtMs(small.p95)}${fromWrite(wSmall)} |`,
       `| the same, ${mb(e.ledgerBytes.big)} ledger (from its last write: the writer's fsync of the 100 MB copy and its replace come between) | ${fmtMs(big.p50)} / ${fmtMs(big.p95)}${fromWrite(wBig)} |`,
+      ...(snap
+        ? [
+            `| a status change and its snapshot of the whole plan (PlanManager's two appends: the entry, then the snapshot, each an atomic replace), ${mb(e.ledgerBytes.snapshots)} PlanManager ledger, p50 / p95 of ${snap.n}, from the snapshot's replace | ${fmtMs(snap.p50)} / ${fmtMs(snap.p95)}${fromWrite(e.appendsFromWrite?.snapshots)} |`,
+          ]
+        : []),
       ...editorWatcher("small"),
       ...editorWatcher("big"),
+      ...editorWatcher("snapshots"),
       ...timelineRow(e),
       "",
     );
@@ -181,6 +188,13 @@ export function reportLines(run: BenchRun): string[] {
       `p95 ${fmtMs(big.p95)} (p50 ${fmtMs(big.p50)}; ${mb(e.ledgerBytes.small)}: ${fmtMs(small.p50)} / ${fmtMs(small.p95)})`,
       big.p95 <= 300,
     );
+    if (snap) {
+      t(
+        `Append of a status change and its snapshot → tree and Problems, ${mb(e.ledgerBytes.snapshots)} PlanManager ledger: p95 ≤ 100 ms`,
+        `p95 ${fmtMs(snap.p95)} (p50 ${fmtMs(snap.p50)})`,
+        snap.p95 <= 100,
+      );
+    }
     const tla = e.timelineAppends;
     if (tla) {
       t(

@@ -1,8 +1,10 @@
 /**
  * Target 4 of the bench, run from `npm run bench` (full mode): prepares a
  * multi-root workspace — `small/` with a 1 MB AutoDev ledger, agloop's and
- * engine_state's fixture folders, `big/` with the 100 MB lifecycle ledger —
- * with every state folder staged aside, then runs bench/editor/run.mjs
+ * engine_state's fixture folders, `big/` with the 100 MB lifecycle ledger,
+ * `snapshots/` with the 100 MB `plan-manager` ledger (appends there are a
+ * status change and its snapshot of the whole plan, as PlanManager writes
+ * them) — with every state folder staged aside, then runs bench/editor/run.mjs
  * (code-server + the measurement in the extension host, editorHost.ts) and
  * reads its figures.
  */
@@ -72,6 +74,8 @@ export function measureEditor(options: EditorOptions, say: (s: string) => void):
   const lifecycle = shapeNamed("lifecycle");
   const small = ensureData("shape-lifecycle-1mb", (f) => generateShapeLedger(f, lifecycle, 1e6));
   const big = ensureData("shape-lifecycle-100mb", (f) => generateShapeLedger(f, lifecycle, 100e6));
+  const planManager = shapeNamed("plan-manager");
+  const snapshots = ensureData("shape-plan-manager-100mb", (f) => generateShapeLedger(f, planManager, 100e6));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "autodev-editor-ws-"));
   try {
     const stage = (folder: string, from: string, name: string) =>
@@ -80,14 +84,16 @@ export function measureEditor(options: EditorOptions, say: (s: string) => void):
     stage("small", path.join(ROOT, "test", "fixtures", "agloop-clean"), ".agloop");
     stage("small", path.join(ROOT, "test", "fixtures", "engine-state-small"), "engine_state");
     stage("big", big.dir, ".autodev");
+    stage("snapshots", snapshots.dir, ".autodev");
+    const folders = ["small", "big", "snapshots"];
     const ws = path.join(work, "bench.code-workspace");
-    fs.writeFileSync(ws, JSON.stringify({ folders: [{ path: "small" }, { path: "big" }] }, null, 2));
+    fs.writeFileSync(ws, JSON.stringify({ folders: folders.map((f) => ({ path: f })) }, null, 2));
     const resultFile = path.join(work, "result.json");
     const userData = { ours: path.join(work, "user-data-ours"), baseline: path.join(work, "user-data-baseline") };
     /** One code-server run of bench/editor/run.mjs on a freshly staged copy of the workspace. */
     const runOnce = (env: Record<string, string>): Record<string, unknown> | null => {
       fs.rmSync(resultFile, { force: true });
-      for (const folder of ["small", "big"]) {
+      for (const folder of folders) {
         const staged = path.join(work, `${folder}-staged-copy`);
         if (!fs.existsSync(staged)) fs.cpSync(path.join(work, folder), staged, { recursive: true });
         fs.rmSync(path.join(work, folder), { recursive: true, force: true });
@@ -131,7 +137,11 @@ export function measureEditor(options: EditorOptions, say: (s: string) => void):
       options.starts > 0
         ? { ours, ...(options.baseline ? { baseline: { dir: options.baseline, starts: base } } : {}) }
         : undefined;
-    return { ...out, ...(starts ? { starts } : {}), ledgerBytes: { small: small.bytes, big: big.bytes } };
+    return {
+      ...out,
+      ...(starts ? { starts } : {}),
+      ledgerBytes: { small: small.bytes, big: big.bytes, snapshots: snapshots.bytes },
+    };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

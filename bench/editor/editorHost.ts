@@ -55,28 +55,38 @@ function unstage(folder: string): void {
   fs.rmdirSync(staged);
 }
 
-/** Runs the Python append; resolves with when the ledger was last written and replaced, and the new seq. */
+/**
+ * Runs the Python append; resolves with when the ledger was last written and replaced, and the new
+ * seq. `snapshot`: the status change and a snapshot of the whole plan after it, as PlanManager's
+ * update_task_status appends them (the times are the snapshot's, the seq is the snapshot's).
+ */
 function pythonAppend(
   cwd: string,
   taskId: string,
   status: string,
+  snapshot = false,
 ): Promise<{ writtenAtMs: number; replacedAtMs: number; seq: number }> {
   // The writer's own clock after `os.replace` returned can be late (AutoDev's append returns through a
   // thread and the asyncio loop, and frees the 100 MB copy first); the rename's ctime is not.
   const python = process.env.AUTODEV_PYTHON ?? "python3";
   const env = { ...process.env, ...(process.env.AUTODEV_PY_SRC ? { PYTHONPATH: process.env.AUTODEV_PY_SRC } : {}) };
   return new Promise((resolve, reject) =>
-    execFile(python, [APPEND_PY, cwd, taskId, status], { env }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`python append failed: ${stderr || err.message}`));
-      const out = JSON.parse(stdout.trim().split("\n").pop()!) as {
-        written_at_ms: number;
-        replaced_at_ms: number;
-        renamed_at_ms: number;
-        seq: number;
-      };
-      const replacedAtMs = Math.min(out.replaced_at_ms, out.renamed_at_ms);
-      resolve({ writtenAtMs: out.written_at_ms, replacedAtMs, seq: out.seq });
-    }),
+    execFile(
+      python,
+      [APPEND_PY, cwd, taskId, status, ...(snapshot ? ["snapshot"] : [])],
+      { env },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`python append failed: ${stderr || err.message}`));
+        const out = JSON.parse(stdout.trim().split("\n").pop()!) as {
+          written_at_ms: number;
+          replaced_at_ms: number;
+          renamed_at_ms: number;
+          seq: number;
+        };
+        const replacedAtMs = Math.min(out.replaced_at_ms, out.renamed_at_ms);
+        resolve({ writtenAtMs: out.written_at_ms, replacedAtMs, seq: out.seq });
+      },
+    ),
   );
 }
 
@@ -253,6 +263,8 @@ export async function run(): Promise<void> {
   const breakdown: Record<string, unknown>[] = [];
   for (const folder of autodev.folders.folders) {
     const name = path.basename(folder.cwd);
+    // The PlanManager ledger gets what PlanManager appends: the status change, then the plan's snapshot.
+    const snapshots = name === "snapshots";
     const task = folder.plan!.phases[0].tasks[0].id;
     const uri = vscode.Uri.file(folder.ledgerFile);
     for (const m of modes) {
@@ -265,7 +277,8 @@ export async function run(): Promise<void> {
       const status = i % 2 === 0 ? "pending" : "complete"; // never an FSM edge from the other: a warning each time
       const events = treeEvents;
       trace.reset();
-      const seq = folder.entries + 1; // nothing else writes this ledger
+      const seq = folder.entries + (snapshots ? 2 : 1); // nothing else writes this ledger
+      const statusSeq = snapshots ? seq - 1 : seq; // the status change (its line: seq, one entry a line)
       const shown = (async () => {
         await until(
           () => {
@@ -275,7 +288,7 @@ export async function run(): Promise<void> {
               treeEvents > events &&
               folder.entries === seq &&
               t?.status === status &&
-              problems.some((d) => d.range.start.line === seq - 1 && /state machine/.test(d.message))
+              problems.some((d) => d.range.start.line === statusSeq - 1 && /state machine/.test(d.message))
             );
           },
           60_000,
@@ -283,7 +296,7 @@ export async function run(): Promise<void> {
         );
         return Date.now();
       })();
-      const written = await pythonAppend(folder.cwd, task, status);
+      const written = await pythonAppend(folder.cwd, task, status, snapshots);
       if (written.seq !== seq) throw new Error(`append to ${name} wrote seq ${written.seq}, expected ${seq}`);
       const shownAt = await shown;
       times[mode].replace[name].push(shownAt - written.replacedAtMs);
@@ -294,10 +307,10 @@ export async function run(): Promise<void> {
   }
   api.folders.live.enabled = true;
   sub.dispose();
-  // The timeline webview open on the biggest ledger: the same appends reach it too.
-  const biggest = [...autodev.folders.folders].sort(
-    (x, y) => fs.statSync(y.ledgerFile).size - fs.statSync(x.ledgerFile).size,
-  )[0];
+  // The timeline webview open on the biggest ledger (the 100 MB lifecycle one when there): the same appends reach it too.
+  const biggest =
+    autodev.folders.folders.find((f) => path.basename(f.cwd) === "big") ??
+    [...autodev.folders.folders].sort((x, y) => fs.statSync(y.ledgerFile).size - fs.statSync(x.ledgerFile).size)[0];
   const tl = await timeTimelineAppends(biggest, path.basename(biggest.cwd), Math.max(2, Math.min(appends, 10)), {
     append: pythonAppend,
     until,
