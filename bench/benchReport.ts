@@ -158,7 +158,7 @@ export function reportLines(run: BenchRun): string[] {
       const b = e.appends[k];
       return a && a.n > 0 && b
         ? [
-            `| the same, ${mb(e.ledgerBytes[k])}, heard through the editor's file watcher alone (no watch in the state worker, as before), alternating with the rows above in the same host: p50 / p95 of ${a.n}; worker's watch / editor's alone | ${fmtMs(a.p50)} / ${fmtMs(a.p95)}; ratio ${ratio(b.p50 / a.p50)} / ${ratio(b.p95 / a.p95)} |`,
+            `| the same, ${mb(e.ledgerBytes[k])}${k === "snapshots" ? " PlanManager ledger (status change and snapshot)" : ""}, heard through the editor's file watcher alone (no watch in the state worker, as before), alternating with the rows above in the same host: p50 / p95 of ${a.n}; worker's watch / editor's alone | ${fmtMs(a.p50)} / ${fmtMs(a.p95)}; ratio ${ratio(b.p50 / a.p50)} / ${ratio(b.p95 / a.p95)} |`,
           ]
         : [];
     };
