@@ -27,7 +27,8 @@ const GENERIC_DETAILS: Record<string, string> = {
   graph:
     "The tasks of every state folder in DIR and what they depend on (AutoDev's depends_on; agloop's depends_on and\n" +
     "dag_edges), with the dependency cycles, the critical path of what is not done and the tasks held up by a blocked one.\n" +
-    "--format dot / mermaid for docs and pull requests (labels escaped); --json is --format json; --source KIND keeps one source.",
+    "--format dot / mermaid for docs and pull requests (labels escaped); --json is --format json; --source KIND keeps one source.\n" +
+    "A ledger that does not verify is drawn from its tail, marked NOT VERIFIED in every format, exit 1 (2 when unreadable).",
 };
 
 const FOOTER = `Help: autodev-state help COMMAND (or COMMAND --help), autodev-state --version.

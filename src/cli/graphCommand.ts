@@ -10,7 +10,7 @@ import { detectSources, noSource } from "./sourceCommands";
 import { STATE_SOURCES } from "../core/sources/sourceRegistry";
 import type { StateSource } from "../core/sources/stateSource";
 import { analyzeGraph, GraphAnalysis } from "../core/graph/graphAnalysis";
-import { graphToDot, graphToMermaid } from "../core/graph/graphText";
+import { graphToDot, graphToMermaid, unverifiedWarning } from "../core/graph/graphText";
 import type { PlanGraph } from "../core/graph/planGraph";
 import { displayValue } from "../core/text/displayText";
 
@@ -23,6 +23,7 @@ export function graphJson(g: PlanGraph, a: GraphAnalysis): Record<string, unknow
     kind: g.kind,
     path: g.path,
     verified: g.verified,
+    unreadable: g.unreadable,
     nodes: g.nodes.map((n) => ({
       id: n.id,
       label: n.label,
@@ -79,7 +80,10 @@ function printText(g: PlanGraph, a: GraphAnalysis): void {
   for (const n of g.notes) println(`  note: ${n}`);
 }
 
-/** `graph [DIR] …`: exit 0, or 2 when DIR holds no state folder with a plan. */
+/**
+ * `graph [DIR] …`: exit 0; 1 when a ledger does not verify (the graph is drawn from its tail, marked
+ * NOT VERIFIED in every format); 2 when DIR holds no state folder with a plan or one cannot be read.
+ */
 export async function cmdGraph(args: ParsedArgs, sources: readonly StateSource[] = STATE_SOURCES): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
   const format = formatOf(args);
@@ -104,11 +108,24 @@ export async function cmdGraph(args: ParsedArgs, sources: readonly StateSource[]
     const g = await source.graph!(location);
     graphs.push({ g, a: analyzeGraph(g) });
   }
-  if (format === "json") printJson({ sources: graphs.map(({ g, a }) => graphJson(g, a)) });
+  const code = graphExitCode(graphs.map(({ g }) => g));
+  if (format === "json") printJson({ ok: code === 0, sources: graphs.map(({ g, a }) => graphJson(g, a)) });
   else if (format === "dot") process.stdout.write(graphs.map(({ g, a }) => graphToDot(g, a)).join("\n"));
   else if (format === "mermaid") {
     // One diagram per source; with several, each starts at its own `flowchart` line (use --source for one).
     process.stdout.write(graphs.map(({ g, a }) => graphToMermaid(g, a)).join("\n"));
   } else for (const { g, a } of graphs) printText(g, a);
-  return 0;
+  for (const { g } of graphs) {
+    const warning = unverifiedWarning(g);
+    if (warning && format !== "text") {
+      process.stderr.write(`autodev-state: ${g.kind} ${displayValue(g.path)}: ${warning}\n`);
+    }
+  }
+  return code;
+}
+
+/** As `verify` would answer: 2 when a state could not be read, 1 when one does not verify, else 0. */
+function graphExitCode(graphs: readonly PlanGraph[]): number {
+  if (graphs.some((g) => g.unreadable)) return 2;
+  return graphs.some((g) => g.verified === false) ? 1 : 0;
 }

@@ -127,7 +127,8 @@ describe("autodev-state verify --expect-head @slow", function () {
     assert.equal(r.code, 1);
     assert.match(r.out, /truncated: the ledger ends at seq 15/);
     const j = JSON.parse(cli("verify", dir, "--json", "--expect-head", `${h.seq}:${h.self_hash}`).out);
-    assert.deepEqual([j.ok, j.expect_head.ok, j.expect_head.verdict], [true, false, "truncated"]);
+    // `ok` is the whole verdict, the anchor included (issue 32.11); the chain alone is `chain_ok`.
+    assert.deepEqual([j.ok, j.chain_ok, j.expect_head.ok, j.expect_head.verdict], [false, true, false, "truncated"]);
   });
 
   it("fails on a rewritten history (a valid chain with another hash at the anchored seq)", () => {

@@ -107,6 +107,10 @@ function render(): void {
     return;
   }
   canvas.element.hidden = false;
+  // An unverified graph says so first, in the error style, before any other note.
+  if (current.graph.verified === false) {
+    notes.appendChild(h("li", { cls: "graph-error", text: l10n.t("NOT verified: run autodev-state verify") }));
+  }
   for (const n of current.graph.notes) notes.appendChild(h("li", { text: n }));
   if (current.graph.dangling.length > 0) {
     notes.appendChild(

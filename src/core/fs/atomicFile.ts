@@ -23,7 +23,7 @@ async function createTemp(dir: string, prefix: string): Promise<{ tmp: string; f
 }
 
 /** fsyncs a directory so a rename inside it is durable (best effort where unsupported). */
-async function fsyncDir(dir: string): Promise<void> {
+export async function fsyncDir(dir: string): Promise<void> {
   let fh: fs.promises.FileHandle | undefined;
   try {
     fh = await fs.promises.open(dir, "r");

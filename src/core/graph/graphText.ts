@@ -70,6 +70,14 @@ export function mermaidLabel(text: string): string {
   return `"${out}"`;
 }
 
+/** The fixed warning an unverified graph carries in every format (null when verified or not checkable). */
+export function unverifiedWarning(graph: Pick<PlanGraph, "verified" | "unreadable">): string | null {
+  if (graph.verified !== false) return null;
+  return graph.unreadable
+    ? "NOT VERIFIED: the state could not be read, nothing is drawn (run autodev-state verify)"
+    : "NOT VERIFIED: the ledger does not verify; this is the last plan readable from its tail (run autodev-state verify)";
+}
+
 function marks(graph: PlanGraph, analysis: GraphAnalysis) {
   const critical = new Set(analysis.criticalPath);
   const cyclic = new Set(analysis.inCycle);
@@ -90,6 +98,15 @@ export function graphToDot(graph: PlanGraph, analysis: GraphAnalysis): string {
     '  node [shape=box, style="rounded,filled", fontname="Helvetica"];',
     `  label=${dotString(`${graph.kind} ${graph.path}`)};`,
   ];
+  const warning = unverifiedWarning(graph);
+  if (warning) {
+    lines.splice(1, 0, `  // ${warning}`);
+    lines[lines.length - 1] = `  label=${dotString(`${graph.kind} ${graph.path} — ${warning}`)};`;
+    lines.push("  labelloc=t;", '  fontcolor="#b91c1c";');
+    lines.push(
+      `  unverified [shape=note, style=filled, fillcolor="#fee2e2", color="#b91c1c", label=${dotString(warning)}];`,
+    );
+  }
   const nodeLine = (n: GraphNode): string => {
     const cls = statusClass(n);
     const s = CLASS_STYLE[cls];
@@ -128,6 +145,8 @@ export function graphToDot(graph: PlanGraph, analysis: GraphAnalysis): string {
 export function graphToMermaid(graph: PlanGraph, analysis: GraphAnalysis): string {
   const m = marks(graph, analysis);
   const lines = ["flowchart LR"];
+  const warning = unverifiedWarning(graph);
+  if (warning) lines.push(`  %% ${warning}`, `  unverified[${mermaidLabel(warning)}]:::other`);
   const nodeLine = (n: GraphNode): string =>
     `${m.name.get(n.id)}[${mermaidLabel(nodeText(n, m.critical.has(n.id), m.cyclic.has(n.id)))}]:::${statusClass(n)}`;
   const grouped = new Set<string>();

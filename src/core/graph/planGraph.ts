@@ -9,6 +9,8 @@
 export const MAX_GRAPH_NODES = 10_000;
 /** Most edges a graph keeps. */
 const MAX_GRAPH_EDGES = 50_000;
+/** Most ids of cut tasks remembered (past it, an edge to an unknown id may be to a cut task: said so). */
+const MAX_CUT_IDS = 1_000_000;
 /** Longest label kept, in characters (the full title stays in the state file). */
 const MAX_LABEL_CHARS = 300;
 
@@ -60,6 +62,8 @@ export interface PlanGraph {
   readonly dangling: readonly GraphEdge[];
   /** True when the state it was built from was verified (AutoDev's hash chain), false when not, null when the source has no such check. */
   readonly verified: boolean | null;
+  /** True when the state could not be read at all (a FIFO, a link out): the graph is empty and unverified. */
+  readonly unreadable: boolean;
   /** What the reader could not show (a cut, an unreadable file), one sentence each. */
   readonly notes: readonly string[];
 }
@@ -72,6 +76,7 @@ export interface PlanGraphInput {
   readonly edges: Iterable<GraphEdge>;
   readonly groups?: readonly GraphGroup[];
   readonly verified?: boolean | null;
+  readonly unreadable?: boolean;
   readonly notes?: readonly string[];
 }
 
@@ -82,6 +87,63 @@ function graphLabel(text: string): string {
 }
 
 /**
+ * The edges kept (at most {@link MAX_GRAPH_EDGES}, repeats dropped), those naming no task (as many
+ * again), and the notes that count the rest. The de-duplication set holds only what is kept, so a
+ * plan of millions of dependencies costs one pass and no more memory than the cap; past the cap an
+ * entry is counted (repeats of kept edges excepted, repeats among themselves not told apart).
+ */
+function keptEdges(
+  input: Iterable<GraphEdge>,
+  ids: ReadonlySet<string>,
+  cutIds: ReadonlySet<string>,
+): { edges: GraphEdge[]; dangling: GraphEdge[]; edgeNotes: string[] } {
+  const edges: GraphEdge[] = [];
+  const dangling: GraphEdge[] = [];
+  const seen = new Set<string>();
+  let cutEdges = 0;
+  let toCutTasks = 0;
+  let moreDangling = 0;
+  const cutIdsFull = cutIds.size >= MAX_CUT_IDS;
+  for (const e of input) {
+    if (!ids.has(e.from) || !ids.has(e.to)) {
+      if ((cutIds.has(e.from) || ids.has(e.from)) && (cutIds.has(e.to) || ids.has(e.to))) toCutTasks++;
+      else if (cutIdsFull) toCutTasks++;
+      else if (dangling.length >= MAX_GRAPH_EDGES) moreDangling++;
+      else {
+        const key = JSON.stringify([e.from, e.to]);
+        if (!seen.has(key)) {
+          seen.add(key);
+          dangling.push({ from: e.from, to: e.to });
+        }
+      }
+      continue;
+    }
+    const key = JSON.stringify([e.from, e.to]);
+    if (seen.has(key)) continue;
+    if (edges.length >= MAX_GRAPH_EDGES) cutEdges++;
+    else {
+      seen.add(key);
+      edges.push({ from: e.from, to: e.to });
+    }
+  }
+  const edgeNotes: string[] = [];
+  if (cutEdges > 0) {
+    edgeNotes.push(
+      `only the first ${MAX_GRAPH_EDGES} dependencies are drawn (${cutEdges} more dependency entries past the cap; repeats among them not told apart).`,
+    );
+  }
+  if (toCutTasks > 0) {
+    edgeNotes.push(
+      `${toCutTasks} dependencies involve tasks past the ${MAX_GRAPH_NODES}-task cap${cutIdsFull ? " (or name no task: too many cut tasks to tell)" : ""}; they are not drawn.`,
+    );
+  }
+  if (moreDangling > 0) {
+    edgeNotes.push(`${moreDangling} more dependencies name no task than the ${MAX_GRAPH_EDGES} listed.`);
+  }
+  return { edges, dangling, edgeNotes };
+}
+
+/**
  * Normalises a source's nodes and edges: the first node of an id wins, self-duplicates and repeated
  * edges are dropped, edges to unknown ids go to `dangling`, and both lists are capped (with a note).
  */
@@ -89,32 +151,24 @@ export function buildPlanGraph(input: PlanGraphInput): PlanGraph {
   const notes = [...(input.notes ?? [])];
   const nodes: GraphNode[] = [];
   const ids = new Set<string>();
+  // Ids of the tasks past the node cap, so an edge to one counts as cut, not as naming no task.
+  const allIds = new Set<string>();
   let duplicates = 0;
   let cutNodes = 0;
   for (const n of input.nodes) {
-    if (ids.has(n.id)) duplicates++;
-    else if (nodes.length >= MAX_GRAPH_NODES) cutNodes++;
-    else {
+    if (ids.has(n.id) || allIds.has(n.id)) duplicates++;
+    else if (nodes.length >= MAX_GRAPH_NODES) {
+      cutNodes++;
+      if (allIds.size < MAX_CUT_IDS) allIds.add(n.id);
+    } else {
       ids.add(n.id);
       nodes.push({ ...n, label: graphLabel(n.label) });
     }
   }
   if (duplicates > 0) notes.push(`${duplicates} task(s) repeat an earlier id; only the first of each is drawn.`);
   if (cutNodes > 0) notes.push(`only the first ${MAX_GRAPH_NODES} tasks are drawn (${cutNodes} more).`);
-  const edges: GraphEdge[] = [];
-  const dangling: GraphEdge[] = [];
-  const seen = new Set<string>();
-  let cutEdges = 0;
-  for (const e of input.edges) {
-    const key = JSON.stringify([e.from, e.to]);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (!ids.has(e.from) || !ids.has(e.to)) {
-      if (dangling.length < MAX_GRAPH_EDGES) dangling.push({ from: e.from, to: e.to });
-    } else if (edges.length >= MAX_GRAPH_EDGES) cutEdges++;
-    else edges.push({ from: e.from, to: e.to });
-  }
-  if (cutEdges > 0) notes.push(`only the first ${MAX_GRAPH_EDGES} dependencies are drawn (${cutEdges} more).`);
+  const { edges, dangling, edgeNotes } = keptEdges(input.edges, ids, allIds);
+  notes.push(...edgeNotes);
   const groupIds = new Set<string>();
   const groups: GraphGroup[] = [];
   for (const g of input.groups ?? []) {
@@ -129,7 +183,8 @@ export function buildPlanGraph(input: PlanGraphInput): PlanGraph {
     edges,
     groups,
     dangling,
-    verified: input.verified ?? null,
+    verified: input.unreadable ? false : (input.verified ?? null),
+    unreadable: input.unreadable ?? false,
     notes,
   };
 }

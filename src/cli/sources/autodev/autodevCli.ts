@@ -63,7 +63,7 @@ const DETAILS: Record<string, string> = {
     "escalation and blocked reason, its evidence and diffs in a line each, the tournaments, the knowledge counts, and\n" +
     "the verified head {seq, self_hash} with the verdict. html is one self-contained file (no script, no external\n" +
     "resource) that prints well; json is for scripts; md (the default) for pull requests. --out FILE writes it\n" +
-    "atomically (the format follows a .html/.json extension). A broken ledger still gets a report; exit 1 then.",
+    "atomically (the format follows a .html/.json extension; never inside a state folder). A broken ledger still gets a report; exit 1 then.",
   "set-status":
     "Moves a task to STATUS through the task state machine (exit 4, ledger untouched, if the move is not allowed).",
   retry: "Raises the task's retry_count by one (Python's mark_task_retry).",

@@ -4,12 +4,12 @@
  * knowledge counts and the verified head with the verdict. A broken ledger still gets its report
  * (the verdict says so) and the command exits 1, as `verify` does.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { randomBytes } from "node:crypto";
 import { ParsedArgs, UsageError, withOptionalDir } from "../../cliArgs";
 import { eprintln } from "../../cliOutput";
 import { requireLedger } from "./cliPreflight";
+import { refuseStateFolderOut, writeReportFile } from "../../reportOut";
+import { autodevRoot } from "../../../core/sources/autodev/autodevPaths";
 import { collectRunReport } from "../../../core/sources/autodev/report/reportCollect";
 import { reportHtmlChunks } from "../../../core/sources/autodev/report/reportHtml";
 import { reportJsonChunks } from "../../../core/sources/autodev/report/reportJson";
@@ -33,24 +33,6 @@ async function toStdout(chunks: Iterable<string>): Promise<void> {
   }
 }
 
-/** Writes the pieces to a temp file beside `target`, flushes it and renames it over `target` (never a half report). */
-async function toFile(target: string, chunks: Iterable<string>): Promise<void> {
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  const fh = await fs.promises.open(tmp, "wx", 0o644);
-  try {
-    try {
-      for (const chunk of chunks) await fh.write(chunk);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await fs.promises.rename(tmp, target);
-  } catch (e) {
-    await fs.promises.unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-}
-
 function formatOf(args: ParsedArgs): ReportFormat {
   const raw = args.options.get("format");
   if (raw === undefined) {
@@ -70,11 +52,12 @@ export async function cmdReport(args: ParsedArgs): Promise<number> {
   const format = formatOf(args);
   const out = args.options.get("out");
   requireLedger(dir);
+  if (out !== undefined) await refuseStateFolderOut(out, [autodevRoot(dir)]);
   const report = await collectRunReport(dir);
   const chunks = reportChunks(report, format);
   if (out === undefined) await toStdout(chunks);
   else {
-    await toFile(path.resolve(out), chunks);
+    await writeReportFile(path.resolve(out), chunks);
     eprintln(`report written to ${out} (${report.ok ? "verified" : "ledger BROKEN"}, ${format})`);
   }
   return report.ok ? 0 : 1;

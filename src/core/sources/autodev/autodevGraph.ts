@@ -13,11 +13,10 @@ import { Plan } from "./plan/schemas";
 /** The graph nodes, edges and phase groups of a plan (pure; for the report and the tests too). */
 export function planGraphParts(plan: Plan | null): {
   nodes: GraphNode[];
-  edges: GraphEdge[];
+  edges: Iterable<GraphEdge>;
   groups: { id: string; label: string }[];
 } {
   const nodes: GraphNode[] = [];
-  const edges: GraphEdge[] = [];
   const groups: { id: string; label: string }[] = [];
   for (const phase of plan?.phases ?? []) {
     groups.push({ id: phase.id, label: `Phase ${phase.id}: ${phase.title}` });
@@ -35,10 +34,16 @@ export function planGraphParts(plan: Plan | null): {
         blockedReason: t.blocked_reason,
         treeNodeId: `autodev|task|${t.id}`,
       });
-      for (const dep of t.depends_on) edges.push({ from: dep, to: t.id });
     }
   }
-  return { nodes, edges, groups };
+  return { nodes, edges: planEdges(plan), groups };
+}
+
+/** Every `depends_on` of the plan as an edge, one at a time (a plan of millions of them is never copied). */
+function* planEdges(plan: Plan | null): Generator<GraphEdge> {
+  for (const phase of plan?.phases ?? []) {
+    for (const t of phase.tasks) for (const dep of t.depends_on) yield { from: dep, to: t.id };
+  }
 }
 
 /** The graph of `.autodev/` (never throws for bad data: an unreadable ledger is an empty graph with a note). */
@@ -46,6 +51,7 @@ export async function autodevGraph(location: SourceLocation): Promise<PlanGraph>
   const notes: string[] = [];
   let plan: Plan | null = null;
   let verified: boolean;
+  let unreadable = false;
   try {
     const { report, plan: replayed } = await verifyLedger(location.workspace, { replay: true });
     verified = report.ok;
@@ -59,8 +65,9 @@ export async function autodevGraph(location: SourceLocation): Promise<PlanGraph>
     }
   } catch (e) {
     verified = false;
+    unreadable = true;
     notes.push(`the ledger could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
   const parts = planGraphParts(plan);
-  return buildPlanGraph({ kind: "autodev", path: location.relDir, ...parts, verified, notes });
+  return buildPlanGraph({ kind: "autodev", path: location.relDir, ...parts, verified, unreadable, notes });
 }
