@@ -13,9 +13,10 @@ export type SettingsScope = vscode.WorkspaceFolder | vscode.Uri | undefined;
 
 const SCHEMAS = {
   verifyOnChange: z.boolean(),
-  lockTimeoutSeconds: z.number().finite().min(0),
-  confirmVerifyAboveMB: z.number().finite().min(0),
-  maxLineMB: z.number().finite().min(1),
+  // The maxima are package.json's: a larger value (hand-edited settings.json) falls back to the default.
+  lockTimeoutSeconds: z.number().finite().min(0).max(3600),
+  confirmVerifyAboveMB: z.number().finite().min(0).max(1_048_576),
+  maxLineMB: z.number().finite().min(1).max(500),
   debounceMs: z.number().finite().min(0).max(2000),
   historyWarnings: z.boolean(),
   "statusBar.compact": z.boolean(),

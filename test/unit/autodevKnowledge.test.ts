@@ -137,7 +137,7 @@ describe("autodev knowledge (swarm, hive, rejected)", function () {
     assert.match(invalid, /; no new lesson is kept while it is here: AutoDev's KnowledgeStore\.record validates/);
   });
 
-  it("does not read the hive when config disables it, and refuses a hive path that is not a .jsonl regular file", async () => {
+  it("does not read the hive when config disables it, and refuses a --hive that is not a .jsonl regular file", async () => {
     const { ws, home } = copyFullFixture();
     const cfgFile = path.join(ws, ".autodev/config.json");
     const cfg = JSON.parse(fs.readFileSync(cfgFile, "utf8")) as { hive: { enabled: boolean; path: string } };
@@ -147,16 +147,14 @@ describe("autodev knowledge (swarm, hive, rejected)", function () {
     assert.equal(off.hiveEnabled, false);
     assert.equal(off.hive.length, 0);
     cfg.hive.enabled = true;
-    cfg.hive.path = "/etc/passwd";
     fs.writeFileSync(cfgFile, JSON.stringify(cfg));
-    const passwd = await readKnowledge(ws, await readConfig(ws), { home, nowS: NOW });
+    // The user's own --hive is checked as strictly (the repository's hive.path is never read: hostileKnowledge.test.ts).
+    const passwd = await readKnowledge(ws, await readConfig(ws), { home, nowS: NOW, hive: "/etc/passwd" });
     assert.equal(passwd.hive.length, 0);
     assert.match(passwd.errors.join("\n"), /not a \.jsonl file/);
     const fifo = path.join(home, "fifo.jsonl");
     assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
-    cfg.hive.path = fifo;
-    fs.writeFileSync(cfgFile, JSON.stringify(cfg));
-    const pipe = await readKnowledge(ws, await readConfig(ws), { home, nowS: NOW });
+    const pipe = await readKnowledge(ws, await readConfig(ws), { home, nowS: NOW, hive: fifo });
     assert.match(pipe.errors.join("\n"), /FIFO/);
   });
 });

@@ -40,6 +40,15 @@ const SEVERITY_RANK: Record<ProblemSeverity, number> = { info: 0, warning: 1, er
 /** The summaries {@link ProblemCollector.result} made, with how many problems each stands for (a second collector adds them up). */
 const SUMMARIZED = new WeakMap<SourceProblem, number>();
 
+/**
+ * Marks `p` as the summary of `n` problems a reader already counted (a file's "and N more lines
+ * skipped"), so a {@link ProblemCollector} adds `n` to its count, not 1; returns `p`.
+ */
+export function standsFor(p: SourceProblem, n: number): SourceProblem {
+  SUMMARIZED.set(p, n);
+  return p;
+}
+
 interface Overflow {
   file: string;
   code: string;

@@ -21,13 +21,13 @@ const USAGE = `Read:
                                                check the hash chain, then replay (and that entry SEQ still has HASH)
   replay   [DIR] [--at SEQ] [--json]           rebuild the plan from genesis (up to SEQ)
   load     [DIR] [--json]                      the plan as AutoDev loads it (latest snapshot + later entries)
-  status   [DIR] [--json]                      plan, tasks, retries, evidence, knowledge; running, waiting, config, spec, next
+  status   [DIR] [--json] [--hive FILE]        plan, tasks, retries, evidence, knowledge; running, waiting, config, spec, next
   log      [DIR] [--json] [--task ID] [--op OP] one line per ledger entry
   evidence [DIR] TASK [--json]                 list and validate a task's evidence bundles
   diff     [DIR] TASK [--json]                 summarise a task's patch per file
   tournaments [DIR] [--json]                   plan and impl tournaments: passes, winners, scores, judges
-  knowledge   [DIR] [--json]                   lessons (swarm, hive) ranked as AutoDev ranks them, rejected lessons
-  report   [DIR] [--format md|html|json] [--out FILE]
+  knowledge   [DIR] [--json] [--hive FILE]     lessons (swarm, hive) ranked as AutoDev ranks them, rejected lessons
+  report   [DIR] [--format md|html|json] [--out FILE] [--hive FILE]
                                                the run report: plan, task histories, evidence, tournaments, verified head
 
 Write (each holds .autodev/.lock, the lock Python AutoDev takes):
@@ -78,13 +78,13 @@ export const AUTODEV_CLI: SourceCli = {
     verify: { run: lazy(verify, (m) => m.cmdVerify), valued: ["expect-head"], switches: ["json"] },
     replay: { run: lazy(read, (m) => m.cmdReplay), valued: ["at"], switches: ["json"] },
     load: { run: lazy(read, (m) => m.cmdLoad), valued: [], switches: ["json"] },
-    status: { run: lazy(status, (m) => m.cmdStatus), valued: [], switches: ["json"] },
+    status: { run: lazy(status, (m) => m.cmdStatus), valued: ["hive"], switches: ["json"] },
     log: { run: lazy(read, (m) => m.cmdLog), valued: ["task", "op"], switches: ["json"] },
     evidence: { run: lazy(evidence, (m) => m.cmdEvidence), valued: [], switches: ["json"] },
     diff: { run: lazy(evidence, (m) => m.cmdDiff), valued: [], switches: ["json"] },
     tournaments: { run: lazy(state, (m) => m.cmdTournaments), valued: [], switches: ["json"] },
-    knowledge: { run: lazy(state, (m) => m.cmdKnowledge), valued: [], switches: ["json"] },
-    report: { run: lazy(report, (m) => m.cmdReport), valued: ["format", "out"], switches: [] },
+    knowledge: { run: lazy(state, (m) => m.cmdKnowledge), valued: ["hive"], switches: ["json"] },
+    report: { run: lazy(report, (m) => m.cmdReport), valued: ["format", "out", "hive"], switches: [] },
     "set-status": { run: lazy(write, (m) => m.cmdSetStatus), valued: ["reason", ...WRITE_OPTS], switches: [] },
     retry: { run: lazy(write, (m) => m.cmdRetry), valued: WRITE_OPTS, switches: [] },
     escalate: { run: lazy(write, (m) => m.cmdEscalate), valued: WRITE_OPTS, switches: [] },

@@ -7,7 +7,12 @@ import { readConfig } from "../../../core/sources/autodev/config/configReader";
 import { requireDir } from "../../cliArgs";
 import { readTournaments, TournamentSummary } from "../../../core/sources/autodev/tournaments/tournamentIndex";
 import { scoreLine } from "../../../core/sources/autodev/tournaments/passResult";
-import { KnowledgeEntry, readKnowledge } from "../../../core/sources/autodev/knowledge/knowledgeReader";
+import {
+  KnowledgeEntry,
+  hiveIgnoredNote,
+  hiveSaid,
+  readKnowledge,
+} from "../../../core/sources/autodev/knowledge/knowledgeReader";
 
 /** A tournament as `tournaments --json` prints it. */
 export function tournamentJson(t: TournamentSummary): Record<string, unknown> {
@@ -97,7 +102,7 @@ function lessonJson(e: KnowledgeEntry): Record<string, unknown> {
 export async function cmdKnowledge(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
   requireDir(dir);
-  const k = await readKnowledge(dir, await readConfig(dir));
+  const k = await readKnowledge(dir, await readConfig(dir), { hive: args.options.get("hive") });
   if (args.switches.has("json")) {
     printJson({
       swarm: k.swarm.map(lessonJson),
@@ -105,6 +110,8 @@ export async function cmdKnowledge(args: ParsedArgs): Promise<number> {
       hive: k.hive.map(lessonJson),
       hive_count: k.hiveCount,
       hive_path: k.hivePath,
+      hive_origin: k.hiveOrigin,
+      hive_ignored: k.hiveIgnored,
       hive_enabled: k.hiveEnabled,
       rejected: k.rejected.map((r) => ({ id: r.id, text: r.text, reason: r.reason, rejected_at: r.rejected_at })),
       rejected_count: k.rejectedCount,
@@ -114,7 +121,7 @@ export async function cmdKnowledge(args: ParsedArgs): Promise<number> {
   } else {
     for (const [name, list, count] of [
       ["swarm (.autodev/knowledge.jsonl)", k.swarm, k.swarmCount],
-      [`hive (${k.hivePath})${k.hiveEnabled ? "" : " — disabled in config.json"}`, k.hive, k.hiveCount],
+      [`hive (${hiveSaid(k)})${k.hiveEnabled ? "" : " — disabled in config.json"}`, k.hive, k.hiveCount],
     ] as const) {
       const listed = count > list.length ? ` (the ${list.length} highest-ranked listed)` : "";
       println(`${name}: ${count} lesson${count === 1 ? "" : "s"}${listed}`);
@@ -130,6 +137,7 @@ export async function cmdKnowledge(args: ParsedArgs): Promise<number> {
     for (const r of k.rejected) println(`  ${r.text}  — ${r.reason} (${r.rejected_at})`);
     for (const s of k.skipped) eprintln(`${s.file}:${s.line}: skipped: ${s.reason}`);
     for (const e of k.errors) eprintln(e);
+    if (k.hiveIgnored !== null) eprintln(`note: ${hiveIgnoredNote(k.hiveIgnored)}`);
   }
   return k.errors.length === 0 ? 0 : 1;
 }

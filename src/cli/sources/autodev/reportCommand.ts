@@ -53,7 +53,7 @@ export async function cmdReport(args: ParsedArgs): Promise<number> {
   const out = args.options.get("out");
   requireLedger(dir);
   if (out !== undefined) await refuseStateFolderOut(out, [autodevRoot(dir)]);
-  const report = await collectRunReport(dir);
+  const report = await collectRunReport(dir, { hive: args.options.get("hive") });
   const chunks = reportChunks(report, format);
   if (out === undefined) await toStdout(chunks);
   else {

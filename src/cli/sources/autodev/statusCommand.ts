@@ -22,6 +22,7 @@ import { inlineModeProblems } from "../../../core/sources/autodev/run/inlineMode
 import { retryLabel } from "../../../core/sources/autodev/config/configReader";
 import { waitingLabel } from "../../../core/sources/autodev/inline/inlineState";
 import { displayMessage, displayValue } from "../../../core/text/displayText";
+import { hiveIgnoredNote, hiveSaid } from "../../../core/sources/autodev/knowledge/knowledgeReader";
 
 /** The run-state fields `status --json` adds: running, waiting, config, spec, next, knowledge, inline. */
 export function runStateJson(rs: RunState): Record<string, unknown> {
@@ -67,7 +68,14 @@ export function runStateJson(rs: RunState): Record<string, unknown> {
             ? { matches: false, message: "no .autodev/spec.md" }
             : { matches: false, message: spec.error },
     next: { resume: rs.next.resume, execute: rs.next.execute, plan: rs.next.plan },
-    knowledge: { swarm: k.swarmCount, hive: k.hiveEnabled ? k.hiveCount : 0, rejected: k.rejectedCount },
+    knowledge: {
+      swarm: k.swarmCount,
+      hive: k.hiveEnabled ? k.hiveCount : 0,
+      rejected: k.rejectedCount,
+      hive_path: k.hivePath,
+      hive_origin: k.hiveOrigin,
+      hive_ignored: k.hiveIgnored,
+    },
     inline_steps: rs.history.steps.map((s) => ({
       task_id: s.taskId,
       role: s.role,
@@ -116,8 +124,11 @@ export function runStateLines(rs: RunState): string[] {
     said.add(p.message);
     out.push(`${p.severity}: ${p.message}`);
   }
-  const k = j.knowledge as { swarm: number; hive: number };
-  out.push(`Knowledge: ${k.swarm} lessons in swarm tier, ${k.hive} in hive tier`);
+  const k = rs.knowledge;
+  out.push(
+    `Knowledge: ${k.swarmCount} lessons in swarm tier, ${k.hiveEnabled ? k.hiveCount : 0} in hive tier (${hiveSaid(k)})`,
+  );
+  if (k.hiveIgnored !== null) out.push(`note: ${hiveIgnoredNote(k.hiveIgnored)}`);
   return out;
 }
 
@@ -129,7 +140,7 @@ export async function cmdStatus(args: ParsedArgs): Promise<number> {
   let last: EntrySummary | null = null;
   if (entries > 0) await verifyLedger(dir, { replay: false, onEntry: (s) => (last = s) });
   const lastEntry = last as EntrySummary | null;
-  const rs = await readRunState(dir, runPlanOf(plan));
+  const rs = await readRunState(dir, runPlanOf(plan), { hive: args.options.get("hive") });
   const steps = rs.history.steps;
   const rows = [];
   const byStatus: Record<string, number> = {};

@@ -76,6 +76,13 @@ const PY_EXTRA_BREAK = /[\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 const NOT_PARSED = Symbol("not parsed");
 
 /**
+ * Most non-empty lines read from one knowledge file (AutoDev keeps 100 swarm and 200 hive lessons by
+ * default): a file with more is refused as one over the byte limit is, so every read is bounded in
+ * time as well as memory. Empty lines are not counted (the reader skips them at memory speed).
+ */
+export const MAX_KNOWLEDGE_LINES = 250_000;
+
+/**
  * Lines shorter than this are parsed by `JSON.parse` first: where it succeeds, Python's
  * `json.loads` gives the same values once ints and floats are plain numbers (`pyToPlain`),
  * a repeated key keeps its last value in both, and nesting cannot reach Python's recursion
@@ -148,24 +155,33 @@ export async function readJsonlFile<T, R>(
       keeper.add(toRow(r.data, line));
     } else skip(line, () => invalid(zodToPathErrors(r.error).map(formatPathError).join("; ")));
   };
-  let pyLine = 0;
+  // Python's line number: the physical line plus the extra breaks (U+2028, \f, …) split before it.
+  let extraBreaks = 0;
+  let lastLineNo = 0;
+  let lines = 0;
   let bytes = 0;
   let error: string | null = null;
   try {
     await readFileLines(
       opened.handle,
       (l) => {
-        bytes += l.byteLength + l.terminator.length;
+        // Empty lines are skipped by the reader: at least a byte each, counted here by the gap in line numbers.
+        bytes += l.lineNo - lastLineNo - 1 + l.byteLength + l.terminator.length;
+        lastLineNo = l.lineNo;
         if (bytes > spec.maxBytes) {
           error = `${file} grew past the ${spec.maxBytes}-byte limit while being read; not read`;
+          return false;
+        }
+        if (l.byteLength > 0 && ++lines > MAX_KNOWLEDGE_LINES) {
+          error = `${file} has more than ${MAX_KNOWLEDGE_LINES} non-empty lines (line ${l.lineNo + extraBreaks}); not read`;
           return false;
         }
         if (l.notUtf8) {
           error = `${file} is not valid UTF-8`;
           return false;
         }
+        const pyLine = l.lineNo + extraBreaks;
         if (l.text === null) {
-          pyLine++;
           skip(pyLine, () =>
             unreadable(
               `${l.byteLength} bytes, over the ${spec.maxLineBytes}-byte limit of one line (AutoDev writes none over 65536); not read`,
@@ -173,11 +189,16 @@ export async function readJsonlFile<T, R>(
           );
           return;
         }
-        if (!PY_EXTRA_BREAK.test(l.text)) one(l.text.trim(), ++pyLine);
-        else for (const part of l.text.split(PY_EXTRA_BREAK)) one(part.trim(), ++pyLine);
+        if (!PY_EXTRA_BREAK.test(l.text)) one(l.text.trim(), pyLine);
+        else {
+          const parts = l.text.split(PY_EXTRA_BREAK);
+          parts.forEach((part, k) => one(part.trim(), pyLine + k));
+          extraBreaks += parts.length - 1;
+        }
       },
       spec.maxLineBytes,
       "strict",
+      "skip",
     );
   } catch (e) {
     error = `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;

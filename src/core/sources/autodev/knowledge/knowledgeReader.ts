@@ -65,6 +65,10 @@ export interface KnowledgeReport {
   readonly hive: readonly KnowledgeEntry[];
   readonly hiveCount: number;
   readonly hivePath: string;
+  /** Where `hivePath` comes from: AutoDev's default under the home folder, or the user (`--hive`). */
+  readonly hiveOrigin: HiveOrigin;
+  /** config.json's `hive.path` when it names another file, which is not read (the repository does not choose it). */
+  readonly hiveIgnored: string | null;
   readonly hiveEnabled: boolean;
   /** The newest {@link MAX_LESSONS_LISTED} rejected lessons, in file order. */
   readonly rejected: readonly RejectedLesson[];
@@ -143,10 +147,36 @@ function newest<R>(cap: number): RowKeeper<R> {
   };
 }
 
-/** Options of {@link readKnowledge}: the time ranks are computed at, and the home folder (tests). */
+/** Options of {@link readKnowledge}: the time ranks are computed at, the home folder (tests), the user's hive file. */
 export interface KnowledgeOptions {
   readonly nowS?: number;
   readonly home?: string;
+  /** The hive file the user named (CLI `--hive FILE`), read instead of AutoDev's default. */
+  readonly hive?: string;
+}
+
+/** Who chose the hive file that is read. */
+export type HiveOrigin = "default" | "user";
+
+/**
+ * The hive file to read: the user's (`--hive`), else AutoDev's default under the home folder. The
+ * repository's config.json never chooses it — its `hive.path` could name any file on the machine
+ * (`../other/.autodev/knowledge.jsonl`, `/etc/…jsonl`), and the workspace's state is untrusted —
+ * so a `hive.path` naming another file is returned as `ignored`, to be said, not read.
+ */
+export function hiveLocation(
+  cwd: string,
+  config: ConfigReport,
+  options: KnowledgeOptions,
+): { path: string; origin: HiveOrigin; ignored: string | null } {
+  const fallback = resolveHivePath(cwd, null, options.home);
+  const chosen = options.hive !== undefined ? path.resolve(options.hive) : fallback;
+  const configured = config.hivePath === null ? null : resolveHivePath(cwd, config.hivePath, options.home);
+  return {
+    path: chosen,
+    origin: options.hive !== undefined ? "user" : "default",
+    ignored: configured !== null && configured !== chosen ? config.hivePath : null,
+  };
 }
 
 /** What to do about a knowledge file over {@link MAX_KNOWLEDGE_BYTES} (appended to the refusal). */
@@ -161,6 +191,16 @@ const entrySpec = (file: string, nextRecord: NextRecordEffect | null): JsonlFile
   maxLineBytes: Math.min(getMaxLineBytes(), MAX_KNOWLEDGE_LINE_BYTES),
   maxBytes: MAX_KNOWLEDGE_BYTES,
 });
+
+/** Where the hive was read from, in words: "~/…/shared-learnings.jsonl, AutoDev's default" or "FILE, from --hive". */
+export function hiveSaid(k: Pick<KnowledgeReport, "hivePath" | "hiveOrigin">): string {
+  return `${k.hivePath}, ${k.hiveOrigin === "user" ? "from --hive" : "AutoDev's default"}`;
+}
+
+/** What to say about a config.json `hive.path` that was not read. */
+export function hiveIgnoredNote(configured: string): string {
+  return `config.json sets hive.path to ${JSON.stringify(configured)}; it is not read (the repository's config does not choose files outside it). To read that hive, pass --hive FILE to the CLI; the editor reads AutoDev's default.`;
+}
 
 /** Reads the swarm, the hive and the rejected lessons, streamed with bounded memory; never throws. */
 export async function readKnowledge(
@@ -196,12 +236,13 @@ export async function readKnowledge(
     (r, line) => ({ ...r, line }),
   );
   const rejected = note(rejectedRead);
-  const hivePath = resolveHivePath(cwd, config.hivePath, options.home);
-  let hive: KnowledgeEntry[] = [];
+  const hive = hiveLocation(cwd, config, options);
+  const hivePath = hive.path;
+  let hiveRows: KnowledgeEntry[] = [];
   let hiveCount = 0;
   if (config.hiveEnabled) {
     if (!hivePath.endsWith(".jsonl")) {
-      errors.push(`hive.path ${JSON.stringify(hivePath)} is not a .jsonl file; not read`);
+      errors.push(`the hive ${JSON.stringify(hivePath)} is not a .jsonl file; not read`);
     } else {
       const hiveRead = await readJsonlFile(
         await openStateFile(hivePath, MAX_KNOWLEDGE_BYTES, null, hivePath),
@@ -209,16 +250,18 @@ export async function readKnowledge(
         topRanked(MAX_LESSONS_LISTED),
         ranked,
       );
-      hive = note(hiveRead);
+      hiveRows = note(hiveRead);
       hiveCount = hiveRead.count;
     }
   }
   return {
     swarm,
     swarmCount: swarmRead.count,
-    hive,
+    hive: hiveRows,
     hiveCount,
     hivePath,
+    hiveOrigin: hive.origin,
+    hiveIgnored: hive.ignored,
     hiveEnabled: config.hiveEnabled,
     rejected,
     rejectedCount: rejectedRead.count,

@@ -177,6 +177,8 @@ export interface CollectOptions {
   readonly now?: Date;
   /** The home folder the hive is read from (tests). */
   readonly home?: string;
+  /** The hive file the user named (CLI `--hive`); else AutoDev's default is read. */
+  readonly hive?: string;
   /**
    * The editor's reviewed marks of this folder: each diff then says whether it is reviewed. Absent
    * (the CLI): the report says the marks live in the editor.
@@ -228,7 +230,7 @@ export async function collectRunReport(cwd: string, options: CollectOptions = {}
     notes.push(`Evidence is summarised for the first ${MAX_EVIDENCE_TASKS} of ${counted} tasks.`);
   }
   const { tournaments, errors: tournamentErrors } = await readTournaments(cwd, config.config);
-  const knowledge = await readKnowledge(cwd, config, { home: options.home });
+  const knowledge = await readKnowledge(cwd, config, { home: options.home, hive: options.hive });
   const title = plan?.metadata.get("title");
   return {
     generatedAt: (options.now ?? new Date()).toISOString(),
@@ -263,7 +265,7 @@ export async function collectRunReport(cwd: string, options: CollectOptions = {}
       swarm: knowledge.swarmCount,
       hive: knowledge.hiveCount,
       rejected: knowledge.rejectedCount,
-      skipped: knowledge.skipped.length,
+      skipped: knowledge.skipped.reduce((n, s) => n + (s.more ?? 1), 0),
       errors: [...knowledge.errors],
     },
     notes: [...notes, ...tournamentErrors],

@@ -12,7 +12,7 @@ import { AUTODEV_DIR, KNOWLEDGE_FILE } from "../autodevPaths";
 import type { RunState } from "./runState";
 import { TOURNAMENTS_REL } from "../tournaments/tournamentIndex";
 import { inlineModeProblems } from "./inlineModeProblems";
-import { pushAll } from "../../sourceProblems";
+import { pushAll, standsFor } from "../../sourceProblems";
 
 /** Every run-state problem of `rs`. */
 export function runStateProblems(rs: RunState): SourceProblem[] {
@@ -90,7 +90,7 @@ export function runStateProblems(rs: RunState): SourceProblem[] {
   }
   for (const s of rs.knowledge.skipped) {
     const inWs = s.file.startsWith(`${AUTODEV_DIR}/`);
-    out.push({
+    const problem: SourceProblem = {
       file: inWs ? s.file : `${AUTODEV_DIR}/${KNOWLEDGE_FILE}`,
       line: inWs ? s.line : null,
       severity: "warning",
@@ -98,7 +98,9 @@ export function runStateProblems(rs: RunState): SourceProblem[] {
       message: inWs
         ? `line skipped by AutoDev too: ${s.reason}`
         : `${s.file} line ${s.line} skipped by AutoDev too: ${s.reason}`,
-    });
+    };
+    // The reader's "and N more lines" entry stands for N lines: a collector past its cap counts N, not 1.
+    out.push(s.more === undefined ? problem : standsFor(problem, s.more));
   }
   pushAll(out, inlineModeProblems(rs));
   for (const e of rs.knowledge.errors) {

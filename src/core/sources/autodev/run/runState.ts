@@ -51,6 +51,8 @@ export interface RunStateOptions {
   readonly probe?: boolean;
   readonly home?: string;
   readonly nowS?: number;
+  /** The hive file the user named (CLI `--hive`); else AutoDev's default is read. */
+  readonly hive?: string;
 }
 
 /** Reads the run state of `cwd` given its plan. */
@@ -66,7 +68,7 @@ export async function readRunState(cwd: string, plan: RunPlan, options: RunState
   const [spec, tours, knowledge, planEvidence, deleg, evidenceList] = await Promise.all([
     checkSpecDrift(cwd, plan?.spec_hash ?? null),
     readTournaments(cwd, config.config),
-    readKnowledge(cwd, config, { home: options.home, nowS: options.nowS }),
+    readKnowledge(cwd, config, { home: options.home, nowS: options.nowS, hive: options.hive }),
     listEvidence(cwd, "plan"),
     w?.delegationExists ? readDelegation(cwd, w.delegationPath) : Promise.resolve(null),
     listWorkspaceDir(cwd, `${AUTODEV_DIR}/${EVIDENCE_DIR}`),

@@ -5,7 +5,7 @@
  */
 import type { SourceTreeNode } from "../../stateSource";
 import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../autodevPaths";
-import { KnowledgeEntry, KnowledgeReport } from "../knowledge/knowledgeReader";
+import { KnowledgeEntry, KnowledgeReport, hiveIgnoredNote, hiveSaid } from "../knowledge/knowledgeReader";
 import { pyIsoTimestamp } from "../knowledge/pyIsoTime";
 import { ageLabel, mdTooltip, plainLabel } from "./treeText";
 
@@ -68,6 +68,7 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
       id: "autodev|knowledge|hive",
       label: "Hive lessons",
       description: k.hiveEnabled ? `${k.hiveCount} · ${plainLabel(k.hivePath, 60)}` : "disabled in config.json",
+      tooltip: [hiveSaid(k), k.hiveIgnored === null ? "" : hiveIgnoredNote(k.hiveIgnored)].filter(Boolean).join("\n"),
       icon: { id: "globe" },
       children: withMore(
         "autodev|knowledge|hive",
