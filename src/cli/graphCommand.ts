@@ -39,6 +39,7 @@ export function graphJson(g: PlanGraph, a: GraphAnalysis): Record<string, unknow
     critical_path: a.criticalPath,
     blocked_chains: a.blockedChains.map((c) => ({ root: c.root, waiting: c.waiting })),
     dangling_edges: g.dangling.map((e) => ({ from: e.from, to: e.to })),
+    duplicate_ids: g.duplicateIds,
     notes: g.notes,
   };
 }

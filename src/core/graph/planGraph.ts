@@ -58,6 +58,8 @@ export interface PlanGraph {
   readonly nodes: readonly GraphNode[];
   readonly edges: readonly GraphEdge[];
   readonly groups: readonly GraphGroup[];
+  /** Ids more than one task has (each once, in plan order; at most {@link MAX_GRAPH_NODES}); only the first task of each is drawn. */
+  readonly duplicateIds: readonly string[];
   /** Edges naming a task the graph does not have (shown by `check`; not drawn). */
   readonly dangling: readonly GraphEdge[];
   /** True when the state it was built from was verified (AutoDev's hash chain), false when not, null when the source has no such check. */
@@ -154,10 +156,13 @@ export function buildPlanGraph(input: PlanGraphInput): PlanGraph {
   // Ids of the tasks past the node cap, so an edge to one counts as cut, not as naming no task.
   const allIds = new Set<string>();
   let duplicates = 0;
+  const duplicateIds = new Set<string>();
   let cutNodes = 0;
   for (const n of input.nodes) {
-    if (ids.has(n.id) || allIds.has(n.id)) duplicates++;
-    else if (nodes.length >= MAX_GRAPH_NODES) {
+    if (ids.has(n.id) || allIds.has(n.id)) {
+      duplicates++;
+      if (duplicateIds.size < MAX_GRAPH_NODES) duplicateIds.add(n.id);
+    } else if (nodes.length >= MAX_GRAPH_NODES) {
       cutNodes++;
       if (allIds.size < MAX_CUT_IDS) allIds.add(n.id);
     } else {
@@ -182,6 +187,7 @@ export function buildPlanGraph(input: PlanGraphInput): PlanGraph {
     nodes,
     edges,
     groups,
+    duplicateIds: [...duplicateIds],
     dangling,
     verified: input.unreadable ? false : (input.verified ?? null),
     unreadable: input.unreadable ?? false,

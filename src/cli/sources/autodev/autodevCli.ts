@@ -34,7 +34,7 @@ Write (each holds .autodev/.lock, the lock Python AutoDev takes):
   set-status [DIR] TASK STATUS [--reason TEXT]
   retry      [DIR] TASK
   escalate   [DIR] TASK
-  append     [DIR] OP (--payload JSON | --payload-file FILE)
+  append     [DIR] OP (--payload JSON | --payload-file FILE) [--force]
   init       [DIR] --plan FILE
   options: --lock-timeout SECONDS (default 30), --session ID`;
 
@@ -68,7 +68,9 @@ const DETAILS: Record<string, string> = {
     "Moves a task to STATUS through the task state machine (exit 4, ledger untouched, if the move is not allowed).",
   retry: "Raises the task's retry_count by one (Python's mark_task_retry).",
   escalate: "Marks the task escalated (Python's mark_escalated).",
-  append: "Appends one raw ledger entry after checking that replay would accept it.",
+  append:
+    "Appends one raw ledger entry after checking that replay would accept it. Only ops and payload keys AutoDev itself\n" +
+    "writes (--force: any), a status change through the same checks as set-status; a plan change is snapshotted.",
   init: "Writes the first plan (init_plan) from FILE; refuses when the ledger already has one.",
 };
 
@@ -88,7 +90,11 @@ export const AUTODEV_CLI: SourceCli = {
     "set-status": { run: lazy(write, (m) => m.cmdSetStatus), valued: ["reason", ...WRITE_OPTS], switches: [] },
     retry: { run: lazy(write, (m) => m.cmdRetry), valued: WRITE_OPTS, switches: [] },
     escalate: { run: lazy(write, (m) => m.cmdEscalate), valued: WRITE_OPTS, switches: [] },
-    append: { run: lazy(write, (m) => m.cmdAppend), valued: ["payload", "payload-file", ...WRITE_OPTS], switches: [] },
+    append: {
+      run: lazy(write, (m) => m.cmdAppend),
+      valued: ["payload", "payload-file", ...WRITE_OPTS],
+      switches: ["force"],
+    },
     init: { run: lazy(write, (m) => m.cmdInit), valued: ["plan", ...WRITE_OPTS], switches: [] },
   },
   usage: USAGE,

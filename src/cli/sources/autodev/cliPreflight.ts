@@ -125,10 +125,16 @@ export function taskIds(plan: Plan): string[] {
   return plan.phases.flatMap((p) => p.tasks.map((t) => t.id));
 }
 
-/** Exit 2 naming the task ids that exist when `plan` has no task `id`. */
+/** Exit 2 naming the task ids that exist when `plan` has no task `id`, or when several tasks share it. */
 export function requireTask(plan: Plan, id: string): void {
   const ids = taskIds(plan);
-  if (!ids.includes(id)) throw new InvalidInputError(unknownTaskMessage(id, ids));
+  const count = ids.filter((x) => x === id).length;
+  if (count === 0) throw new InvalidInputError(unknownTaskMessage(id, ids));
+  if (count > 1) {
+    throw new InvalidInputError(
+      `task id ${JSON.stringify(id)} is used by ${count} tasks of the plan; a write would reach only the first (as AutoDev's own lookup does). Nothing was written. Give each task its own id (a replan), then retry.`,
+    );
+  }
 }
 
 /** "unknown task 9.9; the plan's tasks are: 1.1, 1.2, …" */

@@ -12,9 +12,9 @@ import { PyObject, PyValue, isPyObject } from "../../../core/pyjson/pyValue";
 import { parsePyJson, PyJsonError } from "../../../core/pyjson/pyJsonParse";
 import { TASK_STATUSES, validatePlan } from "../../../core/sources/autodev/plan/schemas";
 import { InvalidInputError } from "../../../core/errors";
-import { PLAN_OPS, ReplayError, applyStrict, findTask } from "../../../core/sources/autodev/ledger/replay";
+import { AUDIT_OPS, PLAN_OPS, ReplayError, applyStrict, findTask } from "../../../core/sources/autodev/ledger/replay";
 import { assertTransition } from "../../../core/sources/autodev/plan/taskFsm";
-import { assertContractAllows } from "../../../core/sources/autodev/contract/autodevWriteGuard";
+import { assertAppendAllowed, assertStatusChangeAllowed } from "../../../core/sources/autodev/contract/ledgerOpGuard";
 import type { Plan } from "../../../core/sources/autodev/plan/schemas";
 
 /** The commit path for DIR; every argument is checked before this is called, so a mistake touches nothing. */
@@ -43,8 +43,10 @@ export async function cmdSetStatus(args: ParsedArgs): Promise<number> {
   }
   const reason = args.options.get("reason");
   const meta: PyObject | undefined = reason !== undefined ? new Map([["blocked_reason", reason]]) : undefined;
-  // The phase contract first: a status without its evidence is refused before anything is written.
-  await assertContractAllows(dir, await preflightTask(dir, args, task), task, status, reason);
+  // The one status check (state machine, reason, phase contract) first: a refusal writes nothing.
+  const plan = await preflightTask(dir, args, task);
+  const current = plan.phases.flatMap((p) => p.tasks).find((t) => t.id === task)!;
+  await assertStatusChangeAllowed(dir, plan, { taskId: task, status, reason }, String(current.status));
   const t = await manager(dir, args).updateTaskStatus(task, status, meta);
   println(`task ${t.id} is now ${String(t.status)}`);
   return 0;
@@ -93,7 +95,12 @@ function readJsonText(text: string | undefined, file: string | undefined, inline
   }
 }
 
-/** `append [DIR] OP (--payload JSON | --payload-file FILE)`: refuses entries that would break replay. */
+/**
+ * `append [DIR] OP (--payload JSON | --payload-file FILE) [--force]`: refuses entries that would
+ * break replay, ops AutoDev never writes and payloads it never writes (unless `--force`), and every
+ * status change through the same check as `set-status`; a change to the plan is snapshotted
+ * (plan.json and a snapshot entry), as AutoDev's own writes are.
+ */
 export async function cmdAppend(args: ParsedArgs): Promise<number> {
   const { dir, values } = withOptionalDir(args.positionals, ["OP"]);
   const op = values[0];
@@ -102,13 +109,24 @@ export async function cmdAppend(args: ParsedArgs): Promise<number> {
   if (!isPyObject(payload)) throw new InvalidInputError("the payload must be a JSON object");
   lockTimeout(args);
   // Only a plan op may start a ledger; anything else needs a plan to apply to (and creates nothing without one).
+  const force = args.switches.has("force");
   if (!PLAN_OPS.has(op)) {
     const plan = await requirePlan(dir);
     const taskId = payload.get("task_id");
-    if (op === "update_task_status" && typeof taskId === "string") requireTask(plan, taskId); // replay rejects it; other ops tolerate unknown ids
-  } else requireDir(dir);
+    if (
+      typeof taskId === "string" &&
+      (op === "update_task_status" || plan.phases.some((p) => p.tasks.some((t) => t.id === taskId)))
+    ) {
+      requireTask(plan, taskId); // replay rejects an unknown id here; other ops tolerate one, not a repeated one
+    }
+    await assertAppendAllowed(dir, plan, op, payload, force);
+  } else {
+    requireDir(dir);
+    await assertAppendAllowed(dir, null, op, payload, force);
+  }
   const pm = manager(dir, args);
   let seq: number | bigint = 0;
+  let snapshot: Plan | undefined;
   await pm.commit(
     (plan) => {
       // Check the entry against the current plan the way replay will apply it.
@@ -116,10 +134,12 @@ export async function cmdAppend(args: ParsedArgs): Promise<number> {
       try {
         const status = payload.get("status");
         const task = plan ? findTask(plan, payload.get("task_id") ?? "") : undefined;
-        applyStrict(plan ? structuredClonePlan(plan) : null, probe);
+        const applied = applyStrict(plan ? structuredClonePlan(plan) : null, probe);
         if (op === "update_task_status" && task && typeof status === "string" && status !== task.status) {
           assertTransition(String(task.status), status);
         }
+        // A change to the plan is snapshotted as AutoDev's writes are (an audit-only op is not).
+        if (!AUDIT_OPS.has(op) && op !== "snapshot" && applied.plan) snapshot = applied.plan;
       } catch (e) {
         if (e instanceof ReplayError) {
           throw new InvalidInputError(
@@ -128,7 +148,7 @@ export async function cmdAppend(args: ParsedArgs): Promise<number> {
         }
         throw e;
       }
-      return { audit: { op, payload }, result: undefined };
+      return { audit: { op, payload }, snapshot, result: undefined };
     },
     (e) => (seq = e.seq),
   );

@@ -5,7 +5,9 @@
  * unverified, so the user still sees the structure while `check` explains the damage.
  */
 import { buildPlanGraph, GraphEdge, GraphNode, PlanGraph } from "../../graph/planGraph";
-import type { SourceLocation } from "../stateSource";
+import type { SourceLocation, SourceProblem } from "../stateSource";
+import { dependencyFindings } from "../../graph/dependencyFindings";
+import { AUTODEV_DIR, LEDGER_REL } from "./autodevPaths";
 import { isDoneStatus } from "../taskStatusIcons";
 import { loadFromTail, verifyLedger } from "./ledger/ledgerReader";
 import { Plan } from "./plan/schemas";
@@ -44,6 +46,23 @@ function* planEdges(plan: Plan | null): Generator<GraphEdge> {
   for (const phase of plan?.phases ?? []) {
     for (const t of phase.tasks) for (const dep of t.depends_on) yield { from: dep, to: t.id };
   }
+}
+
+/**
+ * The plan's dependency faults as `check` problems, from the graph `graph` draws (one analysis): a
+ * repeated task id is an error (a status change reaches only the first task of it); a dependency on
+ * a missing task, on itself or in a cycle is a warning, since AutoDev 0.1.1 runs tasks in plan
+ * order and never reads `depends_on` (nothing hangs, but the plan says something impossible).
+ */
+export function planDependencyProblems(plan: Plan): SourceProblem[] {
+  const graph = buildPlanGraph({ kind: "autodev", path: AUTODEV_DIR, ...planGraphParts(plan) });
+  return dependencyFindings(graph).map((f) => ({
+    file: LEDGER_REL,
+    line: null,
+    severity: f.code === "duplicate_task_id" ? "error" : "warning",
+    code: f.code,
+    message: f.message,
+  }));
 }
 
 /** The graph of `.autodev/` (never throws for bad data: an unreadable ledger is an empty graph with a note). */

@@ -24,7 +24,7 @@ import { autodevPresence } from "./autodevPresence";
 import { autodevManifest } from "./autodevManifest";
 import { autodevWorker } from "./worker/autodevWorker";
 import { autodevTree } from "./autodevTree";
-import { autodevGraph } from "./autodevGraph";
+import { autodevGraph, planDependencyProblems } from "./autodevGraph";
 import { autodevRunStatus, autodevTaskDetail } from "./report/agentDetails";
 import { autodevReport } from "./report/autodevReport";
 import { readRunState, runPlanOf } from "./run/runState";
@@ -137,6 +137,7 @@ export async function autodevProblems(location: SourceLocation): Promise<SourceP
     const drift = await planJsonWarning(location.workspace, plan);
     if (drift) out.add(warningProblem(drift));
   }
+  if (plan) out.addAll(planDependencyProblems(plan));
   out.addAll(runStateProblems(run));
   return sortProblems(out.result());
 }
