@@ -75,12 +75,24 @@ describe("AutoDev waits on you (python-full)", function () {
     await vscode.commands.executeCommand("autodev.createResponse", f.folder.uri.toString());
     assert.ok(fs.existsSync(response), "no response file");
     const written = JSON.parse(fs.readFileSync(response, "utf8")) as Record<string, unknown>;
-    assert.deepEqual([written.task_id, written.role, written.success], ["1.2", "reviewer", true]);
+    assert.deepEqual([written.task_id, written.role], ["1.2", "reviewer"]);
+    assert.match(String(written.success), /^<replace: /, "success is a placeholder AutoDev refuses");
     const editor = vscode.window.activeTextEditor!;
     assert.equal(editor.document.uri.fsPath, response);
     const diags = () => autodevOf(a).responses.diagnostics.get(editor.document.uri) ?? [];
-    assert.ok(await eventually(() => diags().some((d) => d.code === "inline_response_placeholder"), 20_000));
-    assert.equal(diags().find((d) => d.code === "inline_response_placeholder")!.range.start.line, 5);
+    const unfilled = () => diags().filter((d) => d.code === "inline_response_unfilled");
+    assert.ok(await eventually(() => unfilled().length === 2, 20_000));
+    assert.deepEqual(
+      unfilled().map((d) => d.range.start.line),
+      [4, 5],
+    );
+    // Resume Run refuses the untouched template: no terminal, the reason said.
+    const terminals = autodevOf(a).resumeTerminals.length;
+    const refusals = autodevOf(a).resumeRefusals;
+    const said = refusals.length;
+    await vscode.commands.executeCommand("autodev.resumeRun", f.folder.uri.toString());
+    assert.equal(autodevOf(a).resumeTerminals.length, terminals);
+    assert.match(refusals[said] ?? "", /1\.2-reviewer\.json is still the template/);
     // The agent writes a wrong answer, then a right one: Problems follow each edit.
     const whole = new vscode.Range(0, 0, editor.document.lineCount, 0);
     await editor.edit((e) =>

@@ -2,10 +2,12 @@
  * The response file a person or agent writes in inline mode: the template pre-filled for each role,
  * and the live checks of its text — pydantic's own `InlineResponseFile` rules (differential, through
  * test/python/autodev_oracle.py: the real AutoDev module with AUTODEV_PY_SRC, else its reproduction),
- * the task and role it must answer, the placeholder, and what AutoDev reads the answer as.
+ * the task and role it must answer, the placeholders (an untouched template is a file pydantic refuses),
+ * and what AutoDev reads the answer as (a pass with no test run said so).
  */
 import * as assert from "node:assert/strict";
 import { checkResponseText, responseTemplate } from "../../src/core/sources/autodev/inline/responseFile";
+import { hasResultsLine, reviewVerdict } from "../../src/core/sources/autodev/inline/responseVerdict";
 import { askOracle } from "./helpers/autodevOracle";
 
 const ROLES = [
@@ -18,28 +20,60 @@ const ROLES = [
   "architect",
 ];
 
-function variant(edit: (o: Record<string, unknown>) => void): string {
-  const o = JSON.parse(responseTemplate("1.2", "reviewer")) as Record<string, unknown>;
+/** A filled-in answer made from the template for `role` (success true, the text given), then edited. */
+function answer(role: string, text: string, edit: (o: Record<string, unknown>) => void = () => {}): string {
+  const o = JSON.parse(responseTemplate("1.2", role)) as Record<string, unknown>;
+  Object.assign(o, { success: true, text });
   edit(o);
   return JSON.stringify(o, null, 2);
+}
+
+function variant(edit: (o: Record<string, unknown>) => void): string {
+  return answer("reviewer", "APPROVED\nfine", edit);
 }
 
 describe("inline response files: template and live checks", function () {
   this.timeout(60_000);
 
-  it("pre-fills every role with a file pydantic accepts, whose only finding is the placeholder", () => {
+  it("pre-fills every role with a file pydantic refuses until success and text are filled in", () => {
     const texts = ROLES.map((r) =>
       responseTemplate(r === "explorer" || r === "domain_expert" || r === "architect" ? "plan" : "1.2", r),
     );
-    const py = askOracle<{ ok: boolean }>(texts.map((text) => ({ op: "response", text })));
+    const py = askOracle<{ ok: boolean; locs: unknown[][] }>(texts.map((text) => ({ op: "response", text })));
     texts.forEach((text, i) => {
-      assert.equal(py[i].ok, true, `${ROLES[i]}: ${text}`);
+      assert.equal(py[i].ok, false, `${ROLES[i]}: pydantic takes the untouched template ${text}`);
+      assert.deepEqual(py[i].locs, [["success"]], ROLES[i]);
       const task = JSON.parse(text).task_id as string;
       const f = checkResponseText(text, { taskId: task, role: ROLES[i] });
-      assert.ok(!f.some((x) => x.severity === "error"), JSON.stringify(f));
-      assert.equal(f.find((x) => x.code === "inline_response_placeholder")?.line, 6, "at the text line");
+      // One error at each placeholder line (success, text), none repeating pydantic's on the same line.
+      assert.deepEqual(
+        f.map((x) => [x.code, x.severity, x.line]),
+        [
+          ["inline_response_unfilled", "error", 5],
+          ["inline_response_unfilled", "error", 6],
+        ],
+        ROLES[i],
+      );
+      assert.match(f[0].message, /autodev resume refuses the file/);
     });
+    // Nothing in the text AutoDev would read as a verdict or as test counts, were success filled in.
+    const text = (role: string) => JSON.parse(responseTemplate("1.2", role)).text as string;
+    assert.equal(reviewVerdict(text("reviewer")), "APPROVED", "no verdict word: AutoDev's default, not REJECTED");
+    assert.ok(!hasResultsLine(text("test_engineer")), text("test_engineer"));
     assert.ok(responseTemplate("1.2", "reviewer").endsWith("}\n"));
+  });
+
+  it("marks a placeholder left in a file pydantic takes (an older template) as not filled in, with no verdict read", () => {
+    const old = answer(
+      "reviewer",
+      "<replace: first line APPROVED, NEEDS_CHANGES or REJECTED; then one '- issue' line per problem>",
+    );
+    const f = checkResponseText(old, { taskId: "1.2", role: "reviewer" });
+    assert.deepEqual(
+      f.map((x) => [x.code, x.severity]),
+      [["inline_response_unfilled", "error"]],
+    );
+    assert.match(f[0].message, /AutoDev would take the file as the answer/);
   });
 
   it("agrees with pydantic on which files are valid and where each error is", () => {
@@ -86,16 +120,27 @@ describe("inline response files: template and live checks", function () {
     assert.match(f[0].message, /reads this review as NEEDS_CHANGES: the task goes back round the retry loop/);
     assert.equal(f[0].severity, "warning");
     assert.match(checkResponseText(review("LGTM"), { taskId: "1.2", role: "reviewer" })[0].message, /as APPROVED/);
-    const tests = responseTemplate("1.2", "test_engineer").replace(
-      "passed=0 failed=0 total=0",
-      "passed=3 failed=1 total=4",
-    );
-    f = checkResponseText(tests, { taskId: "1.2", role: "test_engineer" });
+    const tests = (t: string) =>
+      checkResponseText(answer("test_engineer", t), { taskId: "1.2", role: "test_engineer" }).find(
+        (x) => x.code === "inline_response_tests",
+      )!;
     assert.match(
-      f.find((x) => x.code === "inline_response_tests")!.message,
+      tests("ran pytest\nRESULTS: passed=3 failed=1 total=4").message,
       /failed=1 total=4: it reports failing tests/,
     );
-    f = checkResponseText(responseTemplate("1.2", "developer"), { taskId: "1.3", role: "developer" });
+    assert.deepEqual(
+      [tests("RESULTS: passed=4 failed=0 total=4").severity, tests("RESULTS: passed=4 failed=0 total=4").message],
+      ["info", "AutoDev reads passed=4 failed=0 total=4"],
+    );
+    // Zeros: with a RESULTS line or without one, a pass with no test run (the real AutoDev completed 1.1 so).
+    const zeros = tests("ran nothing\nRESULTS: passed=0 failed=0 total=0");
+    assert.equal(zeros.severity, "warning");
+    assert.match(zeros.message, /the RESULTS line says no test ran, .*task 1\.2 completes with 0 tests run/);
+    assert.match(
+      tests("all good").message,
+      /there is no 'RESULTS: passed=N failed=M total=T' line.*completes with 0 tests run/,
+    );
+    f = checkResponseText(answer("developer", "done"), { taskId: "1.3", role: "developer" });
     assert.deepEqual(f[0], {
       line: 3,
       severity: "error",

@@ -21,7 +21,7 @@ import { LedgerCommands } from "./ledgerCommands";
 import { RunStateFeatures, registerRunStateFeatures } from "./runStateFeatures";
 import { TaskCommands } from "./taskCommands";
 import { ResponseValidation } from "./responseValidation";
-import { resumeTerminals, waitCommandHandlers } from "./waitCommands";
+import { resumeRefusals, resumeTerminals, waitCommandHandlers } from "./waitCommands";
 
 /** AutoDev's handles, for integration tests and other extensions (`activate().adapters.autodev`). */
 export interface AutodevApi {
@@ -36,6 +36,8 @@ export interface AutodevApi {
   readonly responses: ResponseValidation;
   /** The terminals Resume Run opened. */
   readonly resumeTerminals: readonly vscode.Terminal[];
+  /** The reasons Resume Run refused for. */
+  readonly resumeRefusals: readonly string[];
   /** The task node of `taskId` in `folder` (the path to it is built if needed). */
   findTaskNode(folder: AutodevFolder, taskId: string): Promise<AutodevNode | undefined>;
 }
@@ -56,7 +58,7 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
   host.commands.registerAll({
     ...ledger.handlers(),
     ...tasks.handlers(),
-    ...waitCommandHandlers(picker, host.settings),
+    ...waitCommandHandlers(picker, host.settings, host.worker),
   });
   const responses = new ResponseValidation();
   host.context.subscriptions.push(responses);
@@ -97,6 +99,7 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     run,
     responses,
     resumeTerminals,
+    resumeRefusals,
     findTaskNode: (folder, taskId) => tree.findTaskNode(folder, taskId),
   };
   return {

@@ -5,19 +5,27 @@
  * `.autodev/responses/{task}-{role}.json`, pre-filled for the role from `InlineResponseFile`;
  * an existing file is opened, never overwritten) and go on (`autodev.resumeRun`: `autodev
  * resume` in an integrated terminal in that folder, visible, the command from the setting
- * `autodev.autodevCommand`). The last two write or run, so only in a trusted workspace.
+ * `autodev.autodevCommand`). The last two write or run, so only in a trusted workspace. Resume
+ * Run first reads the run state again in the worker and refuses, with the reason and a button
+ * to the file, while the awaited response is missing, still the template or fails AutoDev's rules
+ * (resumeGate.ts), or is open with unsaved changes (AutoDev reads the file on disk).
  */
 import * as vscode from "vscode";
 import { WriteRefusedError } from "../../../core/errors";
 import { delegationRel, responseRel } from "../../../core/sources/autodev/inline/inlineSchemas";
 import { createResponseFile, type CreatedResponse } from "../../../core/sources/autodev/inline/responseCreate";
+import { runPlanOf } from "../../../core/sources/autodev/run/runState";
 import type { CommandHandler } from "../../commandManager";
+import type { StateWorkerClient } from "../../stateWorkerClient";
+import { autodevRequest } from "./autodevRequest";
 import type { SettingsReader } from "../../settings";
 import type { AutodevFolder } from "./autodevFolder";
 import type { FolderPicker } from "./folderPicker";
 
 /** The terminals `autodev.resumeRun` opened (tests read them). */
 export const resumeTerminals: vscode.Terminal[] = [];
+/** The reasons `autodev.resumeRun` refused for (tests read them). */
+export const resumeRefusals: string[] = [];
 
 function trusted(): boolean {
   if (vscode.workspace.isTrusted) return true;
@@ -35,8 +43,55 @@ function pendingOf(f: AutodevFolder): { taskId: string; role: string } | null {
   return null;
 }
 
+/**
+ * Refuses Resume Run in `f` (true) while the run state, read afresh in the worker, says `autodev
+ * resume` must not run yet, or the awaited response is open with unsaved changes; the warning has a
+ * button that opens the file to fix (or creates the response when there is none).
+ */
+async function refuseResume(f: AutodevFolder, worker: StateWorkerClient): Promise<boolean> {
+  const view = await autodevRequest(worker, f.cwd, { type: "runView", plan: runPlanOf(f.live), probeOnly: false });
+  const w = view.waitingOn;
+  const rel = w ? responseRel(w.taskId, w.who) : null;
+  const uri = rel ? vscode.Uri.joinPath(f.folder.uri, ...rel.split("/")) : null;
+  const unsaved =
+    uri !== null && vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === uri.toString());
+  const refusal =
+    unsaved && rel
+      ? {
+          reason: vscode.l10n.t(
+            "{0} has unsaved changes and AutoDev reads the file on disk: save it, then Resume Run.",
+            rel,
+          ),
+          file: rel,
+          line: null,
+        }
+      : view.resumeRefusal;
+  if (!refusal) return false;
+  const create = vscode.l10n.t("Create Response");
+  const open = vscode.l10n.t("Open {0}", refusal.file.slice(refusal.file.lastIndexOf("/") + 1));
+  const action = refusal.file === rel ? open : create;
+  resumeRefusals.push(refusal.reason);
+  void vscode.window
+    .showWarningMessage(vscode.l10n.t("AutoDev: Resume Run did not run autodev resume. {0}", refusal.reason), action)
+    .then(async (pick) => {
+      if (pick === create) {
+        await vscode.commands.executeCommand("autodev.createResponse", f.folder.uri.toString());
+      } else if (pick === open) {
+        const line = Math.max((refusal.line ?? 1) - 1, 0);
+        await vscode.window.showTextDocument(vscode.Uri.joinPath(f.folder.uri, ...refusal.file.split("/")), {
+          selection: new vscode.Range(line, 0, line, 0),
+        });
+      }
+    });
+  return true;
+}
+
 /** The commands' handlers. */
-export function waitCommandHandlers(picker: FolderPicker, settings: SettingsReader): Record<string, CommandHandler> {
+export function waitCommandHandlers(
+  picker: FolderPicker,
+  settings: SettingsReader,
+  worker: StateWorkerClient,
+): Record<string, CommandHandler> {
   return {
     "autodev.openDelegation": async (arg?: unknown) => {
       const f = await picker.pick(arg, (x) => x.waiting !== null);
@@ -68,7 +123,7 @@ export function waitCommandHandlers(picker: FolderPicker, settings: SettingsRead
     "autodev.resumeRun": async (arg?: unknown) => {
       if (!trusted()) return;
       const f = await picker.pick(arg);
-      if (!f) return;
+      if (!f || (await refuseResume(f, worker))) return;
       const terminal = vscode.window.createTerminal({
         name: vscode.l10n.t("AutoDev resume ({0})", f.folder.name),
         cwd: f.folder.uri,

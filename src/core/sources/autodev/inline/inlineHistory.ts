@@ -17,7 +17,12 @@
  *   take it without a delegation), and the answer a failing step will be
  *   retried with (a reviewer's NEEDS_CHANGES in inline mode never reaches the
  *   developer: the same developer and reviewer responses are read on every
- *   retry until AutoDev escalates);
+ *   retry until AutoDev escalates), and, while the run waits on the critic,
+ *   the task's other responses: once the critic answers, `resume` re-runs the
+ *   task from the developer step on them, counts one more retry, reads the
+ *   critic's answer and blocks the task (seen in the real run: retry 3 → 4);
+ * - a response still holding the template's placeholder is not an answer: the
+ *   waiting step stays *waiting* and no verdict is read from it;
  * - inline-state.json itself is *stale* when it names the plan phase after the
  *   plan is stored (Python's `autodev plan` never clears it) or a task that is
  *   already done.
@@ -50,7 +55,7 @@ export interface HistoryTask {
 
 /** A hazard: the response files it is about, and what to say (with what to do). */
 interface InlineHazard {
-  readonly code: "stale_response" | "inline_retry_reuses_response";
+  readonly code: "stale_response" | "inline_retry_reuses_response" | "inline_critic_rereads_responses";
   readonly taskId: string;
   readonly files: readonly string[];
   readonly message: string;
@@ -77,6 +82,23 @@ const ROLE_ORDER: readonly string[] = [
 ];
 
 const DONE = ["complete", "skipped"];
+const CRITIC = "critic_sounding_board";
+
+/**
+ * The warning while the run waits on the critic and the task's earlier answers are still there:
+ * what the next resume does with them (AutoDev's `resume` re-runs the in-flight task from the
+ * developer step; the retry limit is already reached, so the first failing step calls the critic,
+ * whose answer is then there, and the task is escalated and blocked) and how to avoid it.
+ */
+function criticHazard(taskId: string, files: readonly string[]): InlineHazard {
+  const names = files.map((f) => f.slice(f.lastIndexOf("/") + 1)).join(", ");
+  return {
+    code: "inline_critic_rereads_responses",
+    taskId,
+    files,
+    message: `task ${taskId} waits on ${CRITIC}, but its answers AutoDev already read are still in .autodev/responses/ (${names}): once the critic answers, \`autodev resume\` re-runs task ${taskId} from the developer step on them, counts one more retry, reads the critic's answer, marks the task escalated and blocks it. To have the task done again instead, move ${files.length === 1 ? "it" : "them"} out of .autodev/responses/ before you resume: AutoDev then writes a new developer delegation.`,
+  };
+}
 
 /** `{task}-{role}` of a delegation or response file name (a known role's suffix first, else the last `-`). */
 export function splitStepName(base: string): { taskId: string; role: string } | null {
@@ -142,10 +164,13 @@ export function inlineHistory(
     s.response = w.response.state === "missing" ? null : w.response;
   }
   const status = new Map((tasks ?? []).map((t) => [t.id, t.status]));
-  const failing = w ? stepFailure(w.role, w.response.response) : null;
+  const unfilled = w?.response.state === "unfilled";
+  const failing = w && !unfilled ? stepFailure(w.role, w.response.response) : null;
+  const onCritic = w !== null && w.role === CRITIC;
   const hazards: InlineHazard[] = [];
   const staleFiles = new Map<string, string[]>();
   const steps: InlineStep[] = [];
+  const criticFiles: string[] = [];
   for (const s of byKey.values()) {
     const delegation = s.delegation ? delegationRel(s.taskId, s.role) : null;
     const isWaiting = w !== null && w.taskId === s.taskId && w.role === s.role;
@@ -153,10 +178,12 @@ export function inlineHistory(
     let state: InlineStepState;
     let note: string;
     if (isWaiting) {
-      state = s.response ? "answered" : "waiting";
-      note = s.response
-        ? "answered: the next `autodev resume` reads it"
-        : `AutoDev waits for ${responseRel(s.taskId, s.role)}`;
+      state = s.response && !unfilled ? "answered" : "waiting";
+      note = unfilled
+        ? `${responseRel(s.taskId, s.role)} is still the template, not filled in: AutoDev waits for the answer`
+        : s.response
+          ? "answered: the next `autodev resume` reads it"
+          : `AutoDev waits for ${responseRel(s.taskId, s.role)}`;
     } else if (!s.response) {
       state = "unanswered";
       note = "no response file (answered and moved away, or never answered); AutoDev is not waiting on it";
@@ -170,6 +197,10 @@ export function inlineHistory(
     } else if (failing && w && s.taskId === w.taskId && s.role === "developer") {
       state = "stale";
       note = "already read; every retry of the failing step takes this same answer again";
+    } else if (onCritic && w && s.taskId === w.taskId) {
+      state = "stale";
+      note = `already read; once the critic answers, \`autodev resume\` re-runs task ${s.taskId} on it and blocks the task`;
+      criticFiles.push(s.response.file);
     } else {
       state = "read";
       note =
@@ -204,6 +235,7 @@ export function inlineHistory(
       message: `the ${w.role} response ${failing}, but in inline mode that cannot reach the developer: \`autodev resume\` reads the same ${w.role === "developer" ? "developer response" : "developer and " + w.role + " responses"} again on every retry${retries} and then escalates task ${w.taskId} to critic_sounding_board. To have the change made, fix the code, rewrite ${responseRel(w.taskId, "developer")} and answer this step again; or let it escalate, then move task ${w.taskId}'s responses away and run \`autodev execute --task ${w.taskId}\`.`,
     });
   }
+  if (w && onCritic && criticFiles.length > 0) hazards.push(criticHazard(w.taskId, criticFiles));
   const order = new Map((tasks ?? []).map((t, i) => [t.id, i + 1]));
   const rank = (id: string) => (id === "plan" ? 0 : (order.get(id) ?? Number.MAX_SAFE_INTEGER));
   const roleRank = (r: string) => (ROLE_ORDER.includes(r) ? ROLE_ORDER.indexOf(r) : ROLE_ORDER.length);

@@ -21,15 +21,20 @@ import {
   delegationRel,
   responseRel,
 } from "./inlineSchemas";
+import { placeholderLines } from "./responseFile";
 
-/** How a response file stands. */
-type ResponseState = "missing" | "present" | "invalid";
+/**
+ * How a response file stands: `unfilled` while it still holds a template placeholder (whether
+ * pydantic takes it or not: our template's `success` placeholder makes AutoDev refuse it; an older
+ * template it would take as an answer nobody gave).
+ */
+type ResponseState = "missing" | "present" | "invalid" | "unfilled";
 
 /** One response file read. */
 export interface ResponseCheck {
   readonly file: string;
   readonly state: ResponseState;
-  /** Why it is invalid (with the line), null otherwise. */
+  /** Why it is invalid or unfilled (with the line of the first placeholder), null otherwise. */
   readonly error: LocatedError | null;
   readonly response: InlineResponseFile | null;
 }
@@ -78,6 +83,18 @@ async function checkResponse(
     return { file: rel, state: "invalid", error: { path: "(file)", message: read.error, line: 1 }, response: null };
   }
   const v = validateJsonText(read.text, InlineResponseFileSchema);
+  const held = placeholderLines(read.text);
+  if (held.length > 0) {
+    const message = v.ok
+      ? "not filled in: a template placeholder is still there, and AutoDev would take the file as the answer"
+      : `not filled in: a template placeholder is still there, and AutoDev refuses the file (${v.errors[0].path}: ${v.errors[0].message})`;
+    return {
+      file: rel,
+      state: "unfilled",
+      error: { path: "(template)", message, line: held[0] },
+      response: v.ok ? v.value : null,
+    };
+  }
   if (!v.ok) return { file: rel, state: "invalid", error: v.errors[0], response: null };
   const r = v.value;
   const name = rel.slice(rel.lastIndexOf("/") + 1);

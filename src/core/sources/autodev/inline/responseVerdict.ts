@@ -29,9 +29,17 @@ export function reviewVerdict(text: string): "APPROVED" | "NEEDS_CHANGES" | "REJ
   return "APPROVED";
 }
 
+/** `_parse_test_counts`'s pattern (it searches the whole text, case-insensitively). */
+const RESULTS_RE = /passed\s*=\s*(\d+)\s+failed\s*=\s*(\d+)\s+total\s*=\s*(\d+)/i;
+
+/** True when the text holds a line `_parse_test_counts` reads counts from (zeros included). */
+export function hasResultsLine(text: string): boolean {
+  return RESULTS_RE.test(text);
+}
+
 /** `passed`, `failed`, `total` as `_parse_test_counts` reads them (zeros without a RESULTS line). */
 export function testCounts(text: string): { passed: number; failed: number; total: number } {
-  const m = /passed\s*=\s*(\d+)\s+failed\s*=\s*(\d+)\s+total\s*=\s*(\d+)/i.exec(text);
+  const m = RESULTS_RE.exec(text);
   return m ? { passed: Number(m[1]), failed: Number(m[2]), total: Number(m[3]) } : { passed: 0, failed: 0, total: 0 };
 }
 

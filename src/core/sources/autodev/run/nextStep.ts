@@ -144,12 +144,17 @@ export function decideNextSteps(plan: PlanTasks | null, waiting: InlineWaiting |
         plan: planNext,
       };
     }
-    if (waiting.response.state === "invalid" && !stale) {
+    // A template AutoDev refuses fails like an invalid file; one it would take is collected.
+    const refused =
+      waiting.response.state === "invalid" ||
+      (waiting.response.state === "unfilled" && waiting.response.response === null);
+    if (refused && !stale) {
+      const what = waiting.response.state === "unfilled" ? "not filled in" : "invalid";
       return {
         resume: {
           action: "fail_invalid_response",
           taskId: waiting.taskId,
-          text: `fails: ${waiting.responsePath} is invalid (${waiting.response.error?.message ?? "unreadable"}); fix or rewrite it`,
+          text: `fails: ${waiting.responsePath} is ${what} (${waiting.response.error?.message ?? "unreadable"}); fix or rewrite it`,
         },
         execute,
         plan: planNext,

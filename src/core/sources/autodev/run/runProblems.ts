@@ -45,6 +45,15 @@ export function runStateProblems(rs: RunState): SourceProblem[] {
       message: `${w.response.error.path}: ${w.response.error.message} (autodev resume will fail to collect this ${w.role} response for ${w.taskId})`,
     });
   }
+  if (w?.response.state === "unfilled" && w.response.error) {
+    out.push({
+      file: w.responsePath,
+      line: w.response.error.line,
+      severity: "error",
+      code: "inline_response_unfilled",
+      message: `${w.responsePath} is still the template (${w.response.error.message}): replace every <replace: …> placeholder with the ${w.role}'s answer for ${w.taskId} before autodev resume; Resume Run refuses until then`,
+    });
+  }
   if (w?.pathNote) {
     out.push({
       file: INLINE_STATE_REL,
@@ -55,12 +64,12 @@ export function runStateProblems(rs: RunState): SourceProblem[] {
     });
   }
   for (const r of rs.inline.responses) {
-    if (r.state === "invalid" && r.error && r.file !== w?.responsePath) {
+    if ((r.state === "invalid" || r.state === "unfilled") && r.error && r.file !== w?.responsePath) {
       out.push({
         file: r.file,
         line: r.error.line,
         severity: "warning",
-        code: "inline_response_invalid",
+        code: r.state === "unfilled" ? "inline_response_unfilled" : "inline_response_invalid",
         message: `${r.error.path}: ${r.error.message}`,
       });
     }

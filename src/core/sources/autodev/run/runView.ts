@@ -13,6 +13,7 @@ import { runBottomNodes, runTopNodes } from "../tree/runTree";
 import { waitingLabel } from "../inline/inlineState";
 import { taskHistoryNode } from "../tree/inlineTree";
 import { DEFAULT_QA_RETRY_LIMIT } from "../config/configSchema";
+import { resumeRefusal, type ResumeRefusal } from "../inline/resumeGate";
 
 /** The run state as the host shows it. */
 export interface AutodevRunView {
@@ -27,6 +28,8 @@ export interface AutodevRunView {
     readonly taskId: string;
     readonly files: readonly string[];
   } | null;
+  /** Why *Resume Run* must not run `autodev resume` now (resumeGate.ts), or null. */
+  readonly resumeRefusal: ResumeRefusal | null;
   /** Nodes above the plan (running, waiting) and below it (next, tournaments, knowledge, config, spec). */
   readonly top: readonly SourceTreeNode[];
   readonly bottom: readonly SourceTreeNode[];
@@ -54,6 +57,7 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
       runningDetail: p.detail,
       waiting: null,
       waitingOn: null,
+      resumeRefusal: null,
       top: [],
       bottom: [],
       problems: [],
@@ -72,6 +76,7 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
     waiting,
     waitingOn:
       w && waiting ? { who: w.role, what: waiting, taskId: w.taskId, files: [w.delegationPath, w.responsePath] } : null,
+    resumeRefusal: resumeRefusal(rs.inline.waiting, rs.history.staleWaiting !== null),
     top: runTopNodes(rs),
     bottom: runBottomNodes(rs).filter((n) => !SHOWN_ELSEWHERE.has(n.id)),
     problems: runStateProblems(rs),

@@ -90,7 +90,8 @@ function stepNode(base: string, s: InlineStep): SourceTreeNode {
   const detail = [
     STATE_LABEL[s.state],
     r?.state === "invalid" ? `invalid: ${plainLabel(r.error?.message ?? "", 60)}` : null,
-    r?.response ? (r.response.success ? `ok · ${r.response.duration_s}s` : "failed") : null,
+    r?.state === "unfilled" ? "not filled in" : null,
+    r?.response && r.state !== "unfilled" ? (r.response.success ? `ok · ${r.response.duration_s}s` : "failed") : null,
   ]
     .filter(Boolean)
     .join(" · ");
@@ -99,7 +100,12 @@ function stepNode(base: string, s: InlineStep): SourceTreeNode {
     id: `${base}|${s.role}`,
     label: plainLabel(s.role, 60),
     description: detail,
-    icon: r?.state === "invalid" ? { id: "error", color: "problemsErrorIcon.foreground" } : STATE_ICON[s.state],
+    icon:
+      r?.state === "invalid"
+        ? { id: "error", color: "problemsErrorIcon.foreground" }
+        : r?.state === "unfilled"
+          ? { id: "edit", color: "problemsWarningIcon.foreground" }
+          : STATE_ICON[s.state],
     tooltip: mdTooltip([s.note, ...files, r?.response ? `\n${r.response.text}` : ""].join("\n")),
     target: r
       ? { kind: "file", file: r.file, line: r.error?.line }

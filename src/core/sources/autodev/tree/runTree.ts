@@ -60,22 +60,33 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
           icon: { id: "circle-large-outline" },
           tooltip: mdTooltip(`The agent must write ${w.responsePath}, then run autodev resume.`),
         }
-      : r.state === "present"
+      : r.state === "unfilled"
         ? {
             id: `${base}|response`,
-            label: "Response: present",
-            description: w.responsePath,
-            icon: { id: "check", color: "testing.iconPassed" },
-            target: { kind: "file", file: w.responsePath },
-          }
-        : {
-            id: `${base}|response`,
-            label: `Response: invalid (line ${r.error?.line ?? 1})`,
-            description: plainLabel(r.error?.message ?? "", 80),
-            icon: ERR,
-            tooltip: mdTooltip(r.error ? `${r.error.path}: ${r.error.message}` : ""),
+            label: "Response: not filled in",
+            description: `${w.responsePath}:${r.error?.line ?? 1}`,
+            icon: { id: "edit", color: "problemsWarningIcon.foreground" },
+            tooltip: mdTooltip(
+              `${w.responsePath} is still the template: replace every <replace: …> placeholder with the answer, then run autodev resume. ${r.error?.message ?? ""}`,
+            ),
             target: { kind: "file", file: w.responsePath, line: r.error?.line ?? 1 },
-          },
+          }
+        : r.state === "present"
+          ? {
+              id: `${base}|response`,
+              label: "Response: present",
+              description: w.responsePath,
+              icon: { id: "check", color: "testing.iconPassed" },
+              target: { kind: "file", file: w.responsePath },
+            }
+          : {
+              id: `${base}|response`,
+              label: `Response: invalid (line ${r.error?.line ?? 1})`,
+              description: plainLabel(r.error?.message ?? "", 80),
+              icon: ERR,
+              tooltip: mdTooltip(r.error ? `${r.error.path}: ${r.error.message}` : ""),
+              target: { kind: "file", file: w.responsePath, line: r.error?.line ?? 1 },
+            },
   ];
   if (w.lastIssues.length) {
     children.push({
@@ -107,7 +118,12 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
   return {
     id: base,
     label: plainLabel(waitingLabel(w, w.retryCount > 0 ? limit : null)),
-    description: r.state === "missing" ? "response missing" : `response ${r.state}`,
+    description:
+      r.state === "missing"
+        ? "response missing"
+        : r.state === "unfilled"
+          ? "response not filled in"
+          : `response ${r.state}`,
     icon: r.state === "invalid" ? ERR : { id: "debug-pause", color: "charts.yellow" },
     tooltip: mdTooltip(
       `AutoDev is suspended in inline mode: ${w.role} must answer task ${w.taskId} (${retryLabel(w.retryCount, limit)}).`,
