@@ -1,6 +1,6 @@
 /**
- * config.json as AutodevConfig validates it: differential against pydantic (test/python/autodev_oracle.py,
- * the real AutoDev model when AUTODEV_PY_SRC is set) over the python-full fixture's config and mutations of
+ * config.json as AutodevConfig validates it: differential against pydantic (the real AutoDev model's
+ * answers: live with AUTODEV_PY_SRC, else recorded in test/fixtures/autodev-oracle/, see helpers/autodevOracle.ts) over the python-full fixture's config and mutations of
  * it (unknown keys at every level, missing and mistyped fields, pydantic's lax coercions, a missing role,
  * broken JSON); then the error lines that Problems shows, and the settings kept from a broken file.
  */
@@ -8,7 +8,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { readConfig, resolveHivePath, retryLabel } from "../../src/core/sources/autodev/config/configReader";
-import { copyFullFixture, askOracle, oracleKind } from "./helpers/autodevOracle";
+import { copyFullFixture, askOracle } from "./helpers/autodevOracle";
 
 type Json = Record<string, unknown>;
 const clone = (o: Json): Json => JSON.parse(JSON.stringify(o)) as Json;
@@ -79,7 +79,6 @@ describe("autodev config.json (AutodevConfig)", function () {
       roles_missing?: boolean;
       qa_retry_limit?: number;
     }>(docs.map(([, text]) => ({ op: "config", text })));
-    let checked = 0;
     for (let i = 0; i < docs.length; i++) {
       const [name, text] = docs[i];
       fs.writeFileSync(path.join(ws, ".autodev/config.json"), text);
@@ -95,10 +94,9 @@ describe("autodev config.json (AutodevConfig)", function () {
         assert.deepEqual(pathsOf(ours.errors), ["agents"], `${name}: missing roles at agents`);
       }
       if (py.ok) assert.equal(ours.qaRetryLimit, py.qa_retry_limit, `${name}: qa_retry_limit`);
-      checked++;
     }
-    assert.equal(checked, docs.length);
-    assert.ok(oracleKind === "real" || oracleKind === "reproduction");
+    // The corpus puts both sides of pydantic's line to the test.
+    assert.ok(answers.some((x) => x.ok && !x.roles_missing) && answers.some((x) => !x.ok), JSON.stringify(answers));
   });
 
   it("puts each error at the line of its key (or the nearest parent for a missing key)", async () => {

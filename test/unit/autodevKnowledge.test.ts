@@ -1,6 +1,6 @@
 /**
- * Knowledge, read-only: ranks and timestamps differentially against Python (test/python/autodev_oracle.py,
- * the real KnowledgeStore._rank_with_ts / _timestamp_to_epoch when AUTODEV_PY_SRC is set); the python-full
+ * Knowledge, read-only: ranks and timestamps differentially against Python (the real
+ * KnowledgeStore._rank_with_ts / _timestamp_to_epoch: live with AUTODEV_PY_SRC, else their recorded answers); the python-full
  * fixture's swarm, hive (under its home folder) and rejected lessons; corrupt lines skipped as Python skips
  * them; a hostile hive path refused.
  */

@@ -1,7 +1,7 @@
 /**
  * The response file a person or agent writes in inline mode: the template pre-filled for each role,
  * and the live checks of its text — pydantic's own `InlineResponseFile` rules (differential, through
- * test/python/autodev_oracle.py: the real AutoDev module with AUTODEV_PY_SRC, else its reproduction),
+ * the real AutoDev module's answers: live with AUTODEV_PY_SRC, else recorded),
  * the task and role it must answer, the placeholders (an untouched template is a file pydantic refuses),
  * and what AutoDev reads the answer as (a pass with no test run said so).
  */
