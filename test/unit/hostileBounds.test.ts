@@ -10,7 +10,8 @@ import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CLI_JS, REPO, hostileRoot, listTree, runCliBounded, type CliRun } from "../helpers/hostileWorkspace";
+import { REPO, hostileRoot, listTree, runCliBounded, type CliRun } from "../helpers/hostileWorkspace";
+import { nobodyStage } from "../helpers/asNobody";
 
 const HEAP = ["--max-old-space-size=600"];
 
@@ -35,21 +36,6 @@ function problemsUnder(
 
 function agloopInto(ws: string): void {
   fs.cpSync(path.join(REPO, "test/fixtures/agloop-clean/.agloop"), path.join(ws, ".agloop"), { recursive: true });
-}
-
-/** Runs the CLI as nobody (uid 65534): EACCES applies (root reads everything). */
-function asNobody(args: string[]): CliRun {
-  try {
-    const out = execFileSync(
-      "setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI_JS, ...args],
-      { encoding: "utf8", timeout: 20_000, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    return { code: 0, out, err: "" };
-  } catch (e) {
-    const err = e as { status: number; stderr: string; stdout: string };
-    return { code: err.status, out: err.stdout, err: err.stderr };
-  }
 }
 
 /** Makes every path of the root readable by nobody, then applies `mode` to `dir`. */
@@ -228,8 +214,10 @@ describe("hostile: a present source that cannot be read is never ok (items 3, 11
   }
 
   for (const folder of [".autodev", ".agloop"]) {
-    it(`3, 11, 14: ${folder}/ unreadable (EACCES, run as nobody): check and sources exit 1, never ok`, () => {
+    it(`3, 11, 14: ${folder}/ unreadable (EACCES, run as nobody): check and sources exit 1, never ok`, function () {
+      const nobody = nobodyStage(this);
       const h = hostileRoot("python-small");
+      const asNobody = (args: string[]) => nobody.cli(args);
       try {
         agloopInto(h.ws);
         lockFolder(h.root, path.join(h.ws, folder), 0o000);
@@ -242,12 +230,15 @@ describe("hostile: a present source that cannot be read is never ok (items 3, 11
       } finally {
         fs.chmodSync(path.join(h.ws, folder), 0o755);
         h.cleanup();
+        nobody.cleanup();
       }
     });
   }
 
-  it("11: an unreadable checkpoints/ is one problem; state, plan and log are still checked", () => {
+  it("11: an unreadable checkpoints/ is one problem; state, plan and log are still checked", function () {
+    const nobody = nobodyStage(this);
     const h = hostileRoot("python-small");
+    const asNobody = (args: string[]) => nobody.cli(args);
     try {
       agloopInto(h.ws);
       fs.writeFileSync(path.join(h.ws, ".agloop/log.json"), "not json\n");
@@ -259,6 +250,7 @@ describe("hostile: a present source that cannot be read is never ok (items 3, 11
     } finally {
       fs.chmodSync(path.join(h.ws, ".agloop/checkpoints"), 0o755);
       h.cleanup();
+      nobody.cleanup();
     }
   });
 

@@ -7,7 +7,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { CLI_JS, HostileRoot, hostileRoot, listTree, runCliBounded } from "../helpers/hostileWorkspace";
-import { ROOT_ON_LINUX, folderEveryoneReaches, reachableByEveryone, skipUnless } from "../helpers/environmentNeeds";
+import { ROOT_ON_LINUX, skipUnless } from "../helpers/environmentNeeds";
+import { nobodyStage, type NobodyStage } from "../helpers/asNobody";
 import { PERL_LOCK_HELPER, PYTHON_LOCK_HELPER } from "../../src/core/sources/autodev/lock/fileLockHelpers";
 import { UnsafeLockFileError, acquireFileLock } from "../../src/core/sources/autodev/lock/fileLock";
 import { listEvidence } from "../../src/core/sources/autodev/evidence/evidenceStore";
@@ -164,38 +165,32 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
     skipUnless(this, process.platform !== "win32", "POSIX file permissions");
     // Root reads past permissions, so as root the CLI runs as nobody (setpriv), from a folder nobody
     // can reach: the checkout may sit where other users cannot enter (under /root, in a 0700 folder).
-    let stage: string | null = null;
+    let nobody: NobodyStage | null = null;
     let ws = h.ws;
-    let command = [process.execPath, CLI_JS];
+    let verify = (dir: string) => {
+      const r = spawnSync(process.execPath, [CLI_JS, "verify", dir], { encoding: "utf8", timeout: 10_000 });
+      return { code: r.status, out: r.stdout, err: r.stderr };
+    };
     if (process.getuid?.() === 0) {
-      const setpriv = spawnSync("setpriv", ["--version"]).status === 0;
-      skipUnless(this, ROOT_ON_LINUX && setpriv, "setpriv (util-linux), to run the CLI as nobody");
-      skipUnless(this, reachableByEveryone(process.execPath), `${process.execPath} reachable by nobody`);
-      stage = folderEveryoneReaches("eacces-");
-      skipUnless(this, stage !== null, "a temp folder every user can reach");
-      ws = path.join(stage!, "ws");
+      const stage = nobodyStage(this, "eacces-");
+      nobody = stage;
+      ws = path.join(stage.dir, "ws");
       fs.cpSync(h.ws, ws, { recursive: true });
-      // The CLI and what it loads beside it (dist/cli.js runs dist/cliMain.js; the workers).
-      const built = path.dirname(CLI_JS);
-      for (const name of fs.readdirSync(built).filter((n) => n.endsWith(".js"))) {
-        fs.copyFileSync(path.join(built, name), path.join(stage!, name));
-      }
-      for (const p of [...listTree(stage!), stage!]) fs.chmodSync(p, fs.lstatSync(p).isDirectory() ? 0o755 : 0o644);
-      const asNobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath];
-      command = [...asNobody, path.join(stage!, path.basename(CLI_JS))];
-      const reads = spawnSync(command[0], [...command.slice(1), "verify", ws], { encoding: "utf8", timeout: 10_000 });
-      assert.equal(reads.status, 0, `nobody reads the staged workspace before the chmod (sanity): ${reads.stderr}`);
+      stage.openUp(ws);
+      verify = (dir) => stage.cli(["verify", dir], 10_000);
+      const reads = verify(ws);
+      assert.equal(reads.code, 0, `nobody reads the staged workspace before the chmod (sanity): ${reads.err}`);
     }
     try {
       fs.chmodSync(path.join(ws, ".autodev"), 0o000);
-      const r = spawnSync(command[0], [...command.slice(1), "verify", ws], { encoding: "utf8", timeout: 10_000 });
-      const out = r.stdout + r.stderr;
-      assert.equal(r.status, 2, out);
+      const r = verify(ws);
+      const out = r.out + r.err;
+      assert.equal(r.code, 2, out);
       assert.match(out, /permission denied \(EACCES\)/);
       assert.doesNotMatch(out, /ledger ok/);
     } finally {
       fs.chmodSync(path.join(ws, ".autodev"), 0o755);
-      if (stage) fs.rmSync(stage, { recursive: true, force: true });
+      nobody?.cleanup();
     }
   });
 

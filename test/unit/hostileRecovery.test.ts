@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { agloopSource } from "../../src/core/sources/agloop/agloopSource";
 import { planRecovery, runRecovery } from "../../src/core/sources/agloop/agloopRecovery";
+import { nobodyStage } from "../helpers/asNobody";
 import { probeAutodevRunning } from "../../src/core/sources/autodev/run/runningProbe";
 import type { SourceLocation } from "../../src/core/sources/stateSource";
 import {
@@ -197,7 +198,9 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
     }
   });
 
-  it("9: a read-only log.json (EACCES, as nobody) refuses before state.json is written; a failed append says what was written; the mode is kept", async () => {
+  it("9: a read-only log.json (EACCES, as nobody) refuses before state.json is written; a failed append says what was written; the mode is kept", async function () {
+    const nobody = nobodyStage(this, "recovery-");
+    const recovery = nobody.bundle("src/core/sources/agloop/agloopRecovery.ts");
     const { h, loc, state, log } = tornAgloop();
     try {
       fs.chmodSync(h.root, 0o755);
@@ -206,12 +209,10 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
       }
       fs.chmodSync(log, 0o444);
       fs.chmodSync(state, 0o644);
-      const script = `require(${JSON.stringify(path.join(REPO, "out/src/core/sources/agloop/agloopRecovery.js"))}).runRecovery(${JSON.stringify(loc)}, undefined, new Date(), { delayMs: 1, retries: 0 }).then(() => console.log("RECOVERED"), (e) => { console.log("REFUSED " + e.message); })`;
-      const out = execFileSync(
-        "setpriv",
-        ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "-e", script],
-        { encoding: "utf8", timeout: 10_000 },
-      );
+      const script = `require(${JSON.stringify(recovery)}).runRecovery(${JSON.stringify(loc)}, undefined, new Date(), { delayMs: 1, retries: 0 }).then(() => console.log("RECOVERED"), (e) => { console.log("REFUSED " + e.message); })`;
+      const ran = nobody.node(script, 10_000);
+      assert.equal(ran.code, 0, ran.err);
+      const out = ran.out;
       assert.match(out, /^REFUSED .*log\.json.*(EACCES|not writable)/m);
       assert.match(out, /Nothing was written/);
       assert.equal(fs.readFileSync(state, "utf8"), '{"torn": ', "state.json untouched");
@@ -242,6 +243,7 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
       );
     } finally {
       h.cleanup();
+      nobody.cleanup();
     }
   });
 

@@ -24,7 +24,21 @@ function testSources(dir = "test"): string[] {
   return out;
 }
 
+const NOBODY_HELPER = "test/helpers/asNobody.ts";
+const SELF = "test/unit/suiteRules.test.ts";
+
 describe("test suite rules", () => {
+  it("runs a program as another user only through asNobody.ts, which stages it where that user reaches", () => {
+    const offenders = testSources().filter(
+      (file) =>
+        file !== NOBODY_HELPER &&
+        file !== SELF &&
+        /["'`]setpriv["'`]/.test(fs.readFileSync(path.join(REPO_ROOT, file), "utf8")),
+    );
+    assert.deepEqual(offenders, [], `run as nobody through nobodyStage (${NOBODY_HELPER})`);
+    assert.match(fs.readFileSync(path.join(REPO_ROOT, NOBODY_HELPER), "utf8"), /spawnSync\("setpriv"/);
+  });
+
   it("no test is skipped except through skipUnless, which says why", () => {
     const skips =
       /\b(?:it|describe|context|specify|test)\.skip\s*\(|\bx(?:it|describe|context|specify)\s*\(|\.skip\(\s*\)/;
