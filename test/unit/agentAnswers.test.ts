@@ -52,7 +52,14 @@ describe("language-model tool answers", function () {
     const big = { items: Array.from({ length: 10_000 }, (_, i) => ({ i, text: "x".repeat(50) })) };
     const text = boundedJson(big, 24_000);
     assert.ok(text.length <= 24_000);
-    assert.match(text, /9975 more not shown/);
+    // Still JSON: the first items as they were, then one line counting the rest (shown + counted = all).
+    const items = (JSON.parse(text) as { items: unknown[] }).items;
+    const shown = items.slice(0, -1);
+    const more = /^… (\d+) more not shown$/.exec(String(items.at(-1)));
+    assert.ok(more, `the last item counts the rest: ${JSON.stringify(items.at(-1))}`);
+    assert.ok(shown.length > 0 && shown.length < big.items.length);
+    assert.deepEqual(shown, big.items.slice(0, shown.length));
+    assert.equal(shown.length + Number(more[1]), big.items.length);
     assert.ok(boundedJson({ s: "y".repeat(100_000) }, 5_000).length <= 5_000);
   });
 });

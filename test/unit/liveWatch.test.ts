@@ -126,7 +126,26 @@ describe("LiveWatches: the worker's own watch of live files", function () {
       // The old folder (watched until its move is heard) still changes: that is what closes the watch.
       fs.writeFileSync(path.join(ws, ".autodev.old", LEDGER), '{"seq":9}\n');
       await until(() => live.size === 0, "the watch closed");
+      const closedAt = heard.length;
       atomicAppend(outside, '{"seq":1}');
+      // A barrier: a change in a second watched folder, made after the outside write, is heard; had
+      // the closed watch followed the link, the outside write would have been told before it.
+      const other = fs.mkdtempSync(path.join(os.tmpdir(), "live-watch-other-"));
+      try {
+        fs.mkdirSync(path.join(other, ".autodev"));
+        fs.writeFileSync(path.join(other, ".autodev", LEDGER), '{"seq":1}\n');
+        assert.equal(live.watch(other, "autodev", ".autodev", [LEDGER]), true);
+        atomicAppend(path.join(other, ".autodev"), '{"seq":2}');
+        await until(() => heard.slice(closedAt).some((e) => e.cwd === other), "the barrier in the other folder");
+      } finally {
+        live.unwatch(other);
+        fs.rmSync(other, { recursive: true, force: true });
+      }
+      assert.deepEqual(
+        heard.slice(closedAt).filter((e) => e.cwd === ws),
+        [],
+        "nothing is told for the closed watch once the link is in",
+      );
       assert.ok(heard.every((e) => !e.signature.startsWith(String(fs.lstatSync(path.join(outside, LEDGER)).ino))));
       assert.equal(live.watch(ws, "autodev", ".autodev", [LEDGER]), false);
     } finally {

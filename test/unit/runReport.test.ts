@@ -1,10 +1,11 @@
 // The run report's core (issue 23): the streamed JSON is the document, the history caps hold on
 // long ledgers, and the anchored-head verdicts.
 import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { HistoryTracker, collectRunReport } from "../../src/core/sources/autodev/report/reportCollect";
 import { reportJsonChunks, reportToJson } from "../../src/core/sources/autodev/report/reportJson";
-import { reportMarkdownChunks, reportToMarkdown } from "../../src/core/sources/autodev/report/reportMarkdown";
+import { reportMarkdownChunks } from "../../src/core/sources/autodev/report/reportMarkdown";
 import { MAX_HISTORY_PER_TASK, MAX_HISTORY_TOTAL } from "../../src/core/sources/autodev/report/reportTypes";
 import { judgeAnchor, parseAnchoredHead } from "../../src/core/sources/autodev/report/anchoredHead";
 import type { EntrySummary } from "../../src/core/sources/autodev/ledger/verifyTypes";
@@ -36,7 +37,17 @@ describe("run report: collection and rendering", function () {
     const r = await collectRunReport(path.join(REPO_ROOT, "test/fixtures/python-evidence"));
     assert.equal(r.ok, true);
     assert.equal([...reportJsonChunks(r)].join(""), JSON.stringify(reportToJson(r), null, 2) + "\n");
-    assert.equal([...reportMarkdownChunks(r)].join(""), reportToMarkdown(r));
+    // The Markdown against what Python wrote: a plan-table row and a section per task of its plan.json.
+    const md = [...reportMarkdownChunks(r)].join("").replace(/\\(.)/g, "$1"); // Markdown escapes undone
+    const plan = JSON.parse(
+      fs.readFileSync(path.join(REPO_ROOT, "test/fixtures/python-evidence/.autodev/plan.json"), "utf8"),
+    ) as { phases: { tasks: { id: string; title: string; status: string }[] }[] };
+    const planTasks = plan.phases.flatMap((p) => p.tasks);
+    assert.ok(planTasks.length > 0);
+    for (const t of planTasks) {
+      assert.ok(md.includes(`| ${t.id} ${t.title} | ${t.status} |`), `${t.id}: plan row in\n${md}`);
+      assert.ok(md.includes(`### ${t.id} ${t.title}\n\n- Status: **${t.status}**`), `${t.id}: task section`);
+    }
     const tasks = r.phases.flatMap((p) => p.tasks);
     assert.ok(
       tasks.some((t) => t.evidence.length > 0 && t.diffs.length > 0),
