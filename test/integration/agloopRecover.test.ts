@@ -61,7 +61,10 @@ describe("agloop: Recover from Checkpoint", function () {
   after(async () => {
     fs.writeFileSync(stateFile, saved.state);
     fs.writeFileSync(logFile, saved.log);
-    await eventually(() => !state.tree.some((n) => n.id === "agloop/state-unusable"), 20_000);
+    assert.ok(
+      await eventually(() => !state.tree.some((n) => n.id === "agloop/state-unusable"), 20_000),
+      "the restored state is usable again",
+    );
   });
 
   it("is a palette command and a checkpoint's context menu item", async () => {

@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevFolder } from "../../src/extension/sources/autodev/autodevFolder";
 import { type AnyNode, autodevOf, childrenOf, eventually, stateApi } from "./helpers";
+import { pollFor } from "../helpers/poll";
 
 describe("phase contract in the tree", function () {
   this.timeout(120_000);
@@ -21,17 +22,17 @@ describe("phase contract in the tree", function () {
 
   /** The first node under `parent` whose label matches, waiting for it to appear. */
   async function eventuallyChild(parent: () => Promise<AnyNode | undefined>, match: RegExp): Promise<AnyNode> {
-    const deadline = Date.now() + 30_000;
     let seen: string[] = [];
-    while (Date.now() < deadline) {
-      const p = await parent();
-      const kids = p ? await childrenOf(a, p) : [];
-      seen = kids.map(label);
-      const found = kids.find((n) => match.test(label(n)));
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`no node matching ${match} (saw: ${seen.join(" | ")})`);
+    return pollFor(
+      async () => {
+        const p = await parent();
+        const kids = p ? await childrenOf(a, p) : [];
+        seen = kids.map(label);
+        return kids.find((n) => match.test(label(n)));
+      },
+      30_000,
+      () => `no node matching ${match} (saw: ${seen.join(" | ")})`,
+    );
   }
 
   before(async () => {

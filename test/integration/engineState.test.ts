@@ -15,6 +15,7 @@ import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { DefaultSourceFolder } from "../../src/extension/sources/defaultSourceFolder";
 import { type AnyNode, autodevOf, childrenOf, eventually, extension } from "./helpers";
+import { pollUntil } from "../helpers/poll";
 
 const REPO = path.join(__dirname, "../../..");
 const FIXTURES = path.join(REPO, "test/fixtures");
@@ -183,14 +184,8 @@ describe("engine_state source in VS Code", function () {
     try {
       fs.cpSync(path.join(FIXTURES, "agloop-clean", ".agloop"), agloop, { recursive: true });
       await a.folders.refreshAll();
-      let kinds = await kindsOfFolder();
-      for (
-        const deadline = Date.now() + 30_000;
-        kinds.length < 3 && Date.now() < deadline;
-        kinds = await kindsOfFolder()
-      ) {
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      let kinds: string[] = [];
+      await pollUntil(async () => (kinds = await kindsOfFolder()).length >= 3, 30_000, 200);
       assert.deepEqual(kinds, ["autodev", "agloop", "engine_state"]);
       assert.ok(
         autodevOf(a).folders.folders.some((f) => f.cwd === dir),

@@ -158,7 +158,7 @@ describe("pinned verified head", function () {
     } finally {
       // The known history back: the remembered head's rewrite warning clears by itself.
       fs.writeFileSync(f.ledgerFile, original);
-      await eventually(() => f.rewriteFinding === null, 30_000);
+      assert.ok(await eventually(() => f.rewriteFinding === null, 30_000), "the rewrite warning cleared");
     }
   });
 });

@@ -6,6 +6,7 @@ import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdap
 import type { AutodevNode } from "../../src/extension/sources/autodev/autodevNodes";
 import type { StateNode } from "../../src/extension/sources/sourceAdapter";
 import type { DefaultNode } from "../../src/extension/sources/sourceTreeModel";
+import { pollUntil } from "../helpers/poll";
 
 /** The extension's id: `publisher.name` from package.json. */
 export const EXTENSION_ID = "autodev-state.autodev-state";
@@ -19,12 +20,7 @@ export function extension(): vscode.Extension<unknown> {
 
 /** Polls `check` every 100 ms until it returns true or `timeoutMs` passes; returns the last result. */
 export async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return check();
+  return pollUntil(check, timeoutMs, 100);
 }
 
 /** A node of the state tree as the tests look at it: AutoDev's or the default adapter's. */

@@ -6,6 +6,7 @@ import type { AutodevFolder } from "../../src/extension/sources/autodev/autodevF
 import { taskNodeId } from "../../src/extension/sources/autodev/autodevNodes";
 import type { StateNode } from "../../src/extension/sources/sourceAdapter";
 import { autodevOf, childrenOf } from "./helpers";
+import { pollUntil } from "../helpers/poll";
 
 /** The file (in the workspace folder) where the first window says what the next must find. */
 export const RELOAD_EXPECTATION = "it-reviewed-marks.json";
@@ -50,10 +51,5 @@ export function taskDescription(a: StateApi, folder: AutodevFolder, taskId: stri
 
 /** Polls an async `check` every 200 ms until it returns true or `timeoutMs` passes. */
 export async function eventuallyAsync(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return check();
+  return pollUntil(check, timeoutMs, 200);
 }

@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevFolder } from "../../src/extension/sources/autodev/autodevFolder";
 import { type AnyNode, autodevOf, childrenOf, eventually, extension, report } from "./helpers";
+import { pollFor } from "../helpers/poll";
 
 const REPO = path.resolve(__dirname, "../../..");
 
@@ -30,14 +31,11 @@ describe("AutoDev run state (python-full)", function () {
     match: RegExp,
     what: string,
   ): Promise<AnyNode> {
-    let found: AnyNode | undefined;
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      found = await child(await parent(), match);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`${what}: no node matching ${match}`);
+    return pollFor(
+      async () => child(await parent(), match),
+      30_000,
+      () => `${what}: no node matching ${match}`,
+    );
   }
   async function click(n: AnyNode): Promise<void> {
     const cmd = item(n).command!;

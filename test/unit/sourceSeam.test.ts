@@ -30,6 +30,7 @@ import { StateTreeProvider } from "../../src/extension/stateTreeProvider";
 import type { StateWorkerClient } from "../../src/extension/stateWorkerClient";
 import { TimelineController } from "../../src/extension/timelineController";
 import type { HostToWebview } from "../../src/protocolTimeline";
+import { pollUntil } from "../helpers/poll";
 
 /** The fake source: `.seam/state.json` holds `{"tasks": [...], "bad": n}`; `bad` lines become errors. */
 const SEAM: StateSource = {
@@ -97,11 +98,7 @@ function inThreadWorker(): StateWorkerClient {
 }
 
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`timed out waiting for ${what}`);
+  if (!(await pollUntil(check, 2_000, 10))) assert.fail(`timed out waiting for ${what}`);
 }
 
 describe("the seam: a fake source through the default adapter and the generic hosts", () => {
