@@ -10,7 +10,8 @@
  *   another Node or V8 flags), the data is written for the next run.
  *
  * The cache is the user's own: `$AUTODEV_STATE_CACHE_DIR`, else
- * `$XDG_CACHE_HOME/autodev-state`, else `~/.cache/autodev-state` — a folder
+ * `$XDG_CACHE_HOME/autodev-state`, else `~/.cache/autodev-state` (a relative
+ * value of either variable is ignored, as the XDG spec says) — a folder
  * of this user's, not group- or world-writable, or nothing is read from or
  * written to it. Nothing is ever written in the workspace. A missing,
  * unreadable or stale cache only costs the compile. `AUTODEV_STATE_COMPILE_CACHE=0`
@@ -31,12 +32,11 @@ interface CliMain {
 /** The cache folder, created when missing; null when caching is off or the folder is not this user's alone. */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.AUTODEV_STATE_COMPILE_CACHE === "0") return null;
-  const base = env.AUTODEV_STATE_CACHE_DIR
-    ? path.resolve(env.AUTODEV_STATE_CACHE_DIR)
-    : path.join(
-        env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(os.homedir(), ".cache"),
-        "autodev-state",
-      );
+  // A relative value would put the cache in the current folder (perhaps the workspace): the XDG
+  // Base Directory spec says to ignore it, and so is a relative AUTODEV_STATE_CACHE_DIR.
+  const absolute = (v: string | undefined) => (v && path.isAbsolute(v) ? v : undefined);
+  const own = absolute(env.AUTODEV_STATE_CACHE_DIR);
+  const base = own ?? path.join(absolute(env.XDG_CACHE_HOME) ?? path.join(os.homedir(), ".cache"), "autodev-state");
   const dir = path.join(base, "v8");
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

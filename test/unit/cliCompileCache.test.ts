@@ -83,4 +83,25 @@ describe("CLI code cache (dist/cli.js)", function () {
     assert.match(r.out, /^autodev-state \d/);
     assert.equal(fs.existsSync(dir), false);
   });
+
+  it("ignores a relative XDG_CACHE_HOME or AUTODEV_STATE_CACHE_DIR: nothing is written in the current folder", () => {
+    const home = path.join(base, "home");
+    const cwd = path.join(base, "workspace");
+    fs.mkdirSync(home);
+    fs.mkdirSync(cwd);
+    for (const env of [
+      { XDG_CACHE_HOME: "cache", AUTODEV_STATE_CACHE_DIR: "" },
+      { XDG_CACHE_HOME: "", AUTODEV_STATE_CACHE_DIR: "own-cache" },
+    ]) {
+      const r = spawnSync(process.execPath, [CLI, "verify", FIXTURE, "--json"], {
+        encoding: "utf8",
+        cwd,
+        env: { ...process.env, ...env, HOME: home, AUTODEV_STATE_COMPILE_CACHE: "" },
+      });
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual(fs.readdirSync(cwd), [], `${JSON.stringify(env)}: the current folder stays empty`);
+      assert.ok(filesUnder(path.join(home, ".cache/autodev-state")).length >= 1, "the cache is in ~/.cache");
+      fs.rmSync(path.join(home, ".cache"), { recursive: true });
+    }
+  });
 });
