@@ -46,7 +46,7 @@ function formatOf(args: ParsedArgs): ReportFormat {
   return raw as ReportFormat;
 }
 
-/** `report [DIR] …`: exit 0 on a verified ledger, 1 on a broken one (the report is written either way). */
+/** `report [DIR] …`: exit 0 on a verified ledger, 1 on a broken one or an unreadable tournament file, as `tournaments` (the report is written either way). */
 export async function cmdReport(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
   const format = formatOf(args);
@@ -58,7 +58,8 @@ export async function cmdReport(args: ParsedArgs): Promise<number> {
   if (out === undefined) await toStdout(chunks);
   else {
     await writeReportFile(path.resolve(out), chunks);
-    eprintln(`report written to ${out} (${report.ok ? "verified" : "ledger BROKEN"}, ${format})`);
+    const unread = report.tournamentErrors > 0 ? `, ${report.tournamentErrors} tournament read errors` : "";
+    eprintln(`report written to ${out} (${report.ok ? "verified" : "ledger BROKEN"}${unread}, ${format})`);
   }
-  return report.ok ? 0 : 1;
+  return report.ok && report.tournamentErrors === 0 ? 0 : 1;
 }

@@ -268,6 +268,11 @@ export async function collectRunReport(cwd: string, options: CollectOptions = {}
       skipped: knowledge.skipped.reduce((n, s) => n + (s.more ?? 1), 0),
       errors: [...knowledge.errors],
     },
-    notes: [...notes, ...tournamentErrors],
+    notes: [
+      ...notes,
+      ...tournamentErrors,
+      ...tournaments.flatMap((t) => t.errors.map((e) => `Tournament ${t.id} (${t.dir}): ${e}`)),
+    ],
+    tournamentErrors: tournamentErrors.length + tournaments.reduce((n, t) => n + t.errors.length, 0),
   };
 }

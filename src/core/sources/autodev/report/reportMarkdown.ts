@@ -1,18 +1,24 @@
 /**
  * The run report as Markdown (`report --format md`, the default): for a pull request, an issue or
  * a wiki. Every value from the state files goes through {@link mdCell} — one line, controls shown
- * as escapes, every Markdown and HTML metacharacter backslash-escaped — so a title cannot become a
- * heading, a link, an image or raw HTML, nor break out of a table cell.
+ * as escapes, every Markdown and HTML metacharacter backslash-escaped, and so are the `.`, `:` and
+ * `@` of would-be autolinks — so a title cannot become a heading, a link (bare URLs included), an
+ * image or raw HTML, nor break out of a table cell.
  */
 import { mdEscape } from "../evidence/evidenceSummary";
 import { escapeControls } from "../../../text/displayText";
 import type { ReportTask, RunReport, StatusChange } from "./reportTypes";
 
-/** A value from a file for one line of Markdown (a table cell or a list item). */
+/**
+ * A value from a file for one line of Markdown (a table cell or a list item). Besides
+ * {@link mdEscape}, `.`, `:` and `@` are backslash-escaped: renderers that turn bare URLs, `www.`
+ * names, domains and e-mail addresses into links (GitHub's autolinks, markdown-it's linkify) see
+ * no scheme, no `www.` and no dotted name in one piece, and the text still renders as written.
+ */
 function mdCell(value: unknown, max = 500): string {
   const flat = String(value).replace(/\s+/g, " ").trim();
   const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return mdEscape(escapeControls(cut), false) || "—";
+  return mdEscape(escapeControls(cut), false).replace(/[.:@]/g, "\\$&") || "—";
 }
 
 /** The note column of a status change: retry, escalation, chain state. */
@@ -125,7 +131,14 @@ export function* reportMarkdownChunks(r: RunReport): Generator<string> {
   else {
     out.push("| Tournament | Phase | Task | Passes | Winner | Converged |", "| --- | --- | --- | ---: | --- | --- |");
     for (const t of r.tournaments) {
-      const conv = t.converged === null ? "unknown" : t.converged ? "yes" : "no";
+      const conv =
+        t.errors.length > 0
+          ? `unreadable (${t.errors.length} error${t.errors.length === 1 ? "" : "s"}, see Notes)`
+          : t.converged === null
+            ? "unknown"
+            : t.converged
+              ? "yes"
+              : "no";
       out.push(
         `| ${mdCell(t.id)} | ${t.phase} | ${mdCell(t.taskId ?? "—")} | ${t.passes} | ${mdCell(t.winner ?? "—")} | ${conv}${t.finished ? "" : " (unfinished)"} |`,
       );

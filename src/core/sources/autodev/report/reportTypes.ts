@@ -122,6 +122,8 @@ export interface RunReport {
   };
   /** What the report could not include, one sentence each. */
   readonly notes: readonly string[];
+  /** Tournament files that could not be read (each also a note): the `tournaments` command's failures. */
+  readonly tournamentErrors: number;
 }
 
 /** Most status changes kept per task (the latest ones). */
