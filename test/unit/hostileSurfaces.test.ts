@@ -10,6 +10,11 @@ import * as path from "node:path";
 import { FORGED, HOSTILE_ALL, HOSTILE_STRINGS, forgedLines, rawHidden } from "../helpers/hostileText";
 import { HostileRoot, REPO, hostileRoot, runCliBounded } from "../helpers/hostileWorkspace";
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
+import { UNTRUSTED_NOTE, checkAnswer, statusAnswer, taskAnswer } from "../../src/core/agentTools/agentAnswers";
+import { STATE_SOURCES } from "../../src/core/sources/sourceRegistry";
+import type { SourceTreeNode } from "../../src/core/sources/stateSource";
+import { displayLine } from "../../src/core/text/displayText";
+import { labelText } from "../../src/core/text/untrustedText";
 
 /** Task ids: one per hostile string, the one that forges lines first. */
 const IDS = [HOSTILE_STRINGS.length - 1, ...HOSTILE_STRINGS.keys()]
@@ -109,5 +114,57 @@ describe("hostile text on every surface", function () {
     for (const name of ["verify", "check", "status", "evidence", "diff", "set-status (refused)"]) {
       assert.ok(escapedForgery.has(name), `${name} showed the forging id escaped`);
     }
+  });
+
+  it("the language-model tools: invisible characters stripped, every answer framed as untrusted data", async () => {
+    const folders = [{ name: "evil", path: ws }];
+    const answers = [
+      await statusAnswer(folders, {}),
+      await checkAnswer(folders, {}),
+      ...(await Promise.all(ids.map((taskId) => taskAnswer(folders, { taskId: taskId.replace(/[^\x20-\x7e]/g, "") })))),
+      await taskAnswer(folders, { taskId: ids[5] }),
+    ];
+    for (const text of answers) {
+      assertClean("tool answer", text);
+      const j = JSON.parse(text);
+      assert.equal(Object.keys(j)[0], "about");
+      assert.equal(j.about, UNTRUSTED_NOTE);
+    }
+    // Issue 32 item 9: the tag characters spelled an instruction the model read and a person could not.
+    const task = JSON.parse(answers[answers.length - 1]).tasks[0];
+    assert.ok(task, "the tag-character task is found");
+    assert.match(task.title ?? task.id, /^[^\u{e0000}-\u{e007f}]*$/u);
+    assert.doesNotMatch(JSON.stringify(task), /SYSTEM/, "the hidden instruction is gone");
+  });
+
+  it("the tree (labels, descriptions, hovers), the timeline rows and the Problems messages of every source", async () => {
+    let seen = 0;
+    for (const source of STATE_SOURCES) {
+      const location = await source.detect(ws);
+      if (!location) continue;
+      const walk = (nodes: readonly SourceTreeNode[]): void => {
+        for (const n of nodes) {
+          seen++;
+          // What src/extension/sources/sourceTreeItems.ts shows of a node.
+          assertClean(`${source.kind} tree label`, labelText(n.label, 400), false);
+          if (n.description !== undefined) {
+            assertClean(`${source.kind} tree description`, labelText(n.description, 400), false);
+          }
+          // A hover is Markdown whose description keeps its lines: nothing hidden, but lines may be the state's.
+          const raw = n.tooltip === undefined ? null : rawHidden(n.tooltip, true);
+          assert.equal(raw, null, `${source.kind} tree hover: ${raw}`);
+          walk(n.children ?? []);
+        }
+      };
+      walk(await source.tree(location));
+      for (const row of (await source.timeline?.(location)) ?? []) {
+        for (const f of row.fields ?? []) assertClean(`${source.kind} timeline field`, displayLine(f.value), false);
+        assertClean(`${source.kind} timeline summary`, displayLine(row.summary), false);
+      }
+      for (const p of await source.check(location)) {
+        assertClean(`${source.kind} Problems`, displayLine(p.message), false);
+      }
+    }
+    assert.ok(seen > 10, `${seen} tree nodes`);
   });
 });

@@ -37,6 +37,11 @@ export function displayValue(value: unknown, max = MAX_QUOTED_CHARS): string {
 /** Longest whole message shown to a human (a safety net behind `displayValue`). */
 const MAX_MESSAGE_CHARS = 4000;
 
+/** A message as one line (a Problems entry, a notification): every hidden character escaped, newlines too, length capped. */
+export function displayLine(message: string, max = MAX_MESSAGE_CHARS): string {
+  return escapeControls(truncateText(message, max));
+}
+
 /** A whole message for a terminal, Problems or an output channel: layout kept, controls escaped, length capped. */
 export function displayMessage(message: string, max = MAX_MESSAGE_CHARS): string {
   return escapeControls(truncateText(message, max), true);

@@ -90,6 +90,12 @@ export function blankHidden(s: string): string {
   return replaceHidden(s, () => " ");
 }
 
+/** One line for a label (a tree row, a quick pick): hidden characters as spaces, runs of blanks collapsed, cut at `max` with an ellipsis. */
+export function labelText(s: string, max = 120): string {
+  const one = blankHidden(s).replace(/\s+/g, " ").trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
 /**
  * Text for a language model inside a JSON answer: invisible format characters (zero-width, bidi,
  * tags) removed, so the model reads what a person sees; C0 controls kept for the JSON encoder to

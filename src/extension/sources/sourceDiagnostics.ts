@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ProblemSeverity } from "../../core/sources/stateSource";
-import { displayMessage } from "../../core/text/displayText";
+import { displayLine } from "../../core/text/displayText";
 import { Disposable } from "../disposable";
 import type { FolderProblem, SourceFolder } from "./sourceAdapter";
 import type { StateFolders } from "./stateFolders";
@@ -31,7 +31,7 @@ function problemDiagnostic(p: FolderProblem, folder: SourceFolder): vscode.Diagn
   const col = Math.max(0, (p.column ?? 1) - 1);
   const d = new vscode.Diagnostic(
     new vscode.Range(line, p.column ? col : 0, line, Number.MAX_SAFE_INTEGER),
-    displayMessage(p.message),
+    displayLine(p.message),
     SEVERITY[p.severity],
   );
   d.source = p.origin ?? folder.displayName;
@@ -41,7 +41,10 @@ function problemDiagnostic(p: FolderProblem, folder: SourceFolder): vscode.Diagn
     if (!uri) return [];
     const at = Math.max(0, r.line - 1);
     return [
-      new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Range(at, 0, at, 0)), r.message),
+      new vscode.DiagnosticRelatedInformation(
+        new vscode.Location(uri, new vscode.Range(at, 0, at, 0)),
+        displayLine(r.message),
+      ),
     ];
   });
   if (related.length) d.relatedInformation = related;

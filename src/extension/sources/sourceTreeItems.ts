@@ -8,6 +8,7 @@ import type { NodeIcon, SourceTreeNode } from "../../core/sources/stateSource";
 import { problemCountsText } from "../countText";
 import { whenText } from "../dateText";
 import { escapeMarkdown } from "../../core/text/displayText";
+import { labelText } from "../../core/text/untrustedText";
 import type { DefaultSourceFolder } from "./defaultSourceFolder";
 
 /** A codicon (+ colour) as a ThemeIcon. */
@@ -31,9 +32,10 @@ export function nodeTooltip(
 export function sourceNodeItem(state: DefaultSourceFolder, node: SourceTreeNode, id: string): vscode.TreeItem {
   const C = vscode.TreeItemCollapsibleState;
   const state_ = node.children === undefined ? C.None : node.expanded ? C.Expanded : C.Collapsed;
-  const item = new vscode.TreeItem(node.label, state_);
+  // Labels come from state files: one line, nothing hidden (untrustedText.ts), whatever the source did.
+  const item = new vscode.TreeItem(labelText(node.label, 400), state_);
   item.id = id;
-  item.description = node.description;
+  item.description = node.description === undefined ? undefined : labelText(node.description, 400);
   if (node.tooltip || node.tooltipTimes?.length) item.tooltip = nodeTooltip(node);
   item.iconPath = themeIcon(node.icon);
   if (node.contextValue) item.contextValue = node.contextValue;

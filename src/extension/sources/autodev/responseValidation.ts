@@ -8,6 +8,7 @@
 import * as vscode from "vscode";
 import { checkResponseText } from "../../../core/sources/autodev/inline/responseFile";
 import { splitStepName } from "../../../core/sources/autodev/inline/inlineHistory";
+import { displayLine } from "../../../core/text/displayText";
 
 const SEVERITY = {
   error: vscode.DiagnosticSeverity.Error,
@@ -42,7 +43,7 @@ export class ResponseValidation implements vscode.Disposable {
     if (!expect) return;
     const found = checkResponseText(doc.getText(), expect).map((f) => {
       const line = Math.min(Math.max(f.line - 1, 0), Math.max(doc.lineCount - 1, 0));
-      const d = new vscode.Diagnostic(doc.lineAt(line).range, f.message, SEVERITY[f.severity]);
+      const d = new vscode.Diagnostic(doc.lineAt(line).range, displayLine(f.message), SEVERITY[f.severity]);
       d.code = f.code;
       d.source = vscode.l10n.t("AutoDev response");
       return d;

@@ -3,13 +3,12 @@
  * characters or terminal escapes, one line, bounded) and for Markdown
  * tooltips (escaped).
  */
-import { blankHidden } from "../../../text/untrustedText";
+import { labelText } from "../../../text/untrustedText";
 import { mdEscape } from "../evidence/evidenceSummary";
 
 /** One plain line: hidden characters (controls, bidi, zero-width, tags) become spaces, runs of blanks collapse, long text is cut with an ellipsis. */
 export function plainLabel(s: string, max = 120): string {
-  const one = blankHidden(s).replace(/\s+/g, " ").trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+  return labelText(s, max);
 }
 
 /** Escaped Markdown for a tooltip, bounded. */
