@@ -7,6 +7,7 @@ import { readConfig } from "../../../core/sources/autodev/config/configReader";
 import { requireDir } from "../../cliArgs";
 import { readTournaments, TournamentSummary } from "../../../core/sources/autodev/tournaments/tournamentIndex";
 import { scoreLine } from "../../../core/sources/autodev/tournaments/passResult";
+import { findAutodevProcess } from "../../../core/sources/autodev/run/autodevProcess";
 import {
   KnowledgeEntry,
   hiveIgnoredNote,
@@ -45,13 +46,21 @@ export function tournamentJson(t: TournamentSummary): Record<string, unknown> {
   };
 }
 
-/** `tournaments [DIR] [--json]`: exit 1 when a tournament file is unreadable or a crash left worktrees behind. */
+/**
+ * `tournaments [DIR] [--json]`: exit 1 when a tournament file is unreadable or a stopped run left worktrees
+ * behind (while AutoDev runs in DIR, an unfinished tournament's worktrees are its work, not leftovers).
+ */
 export async function cmdTournaments(args: ParsedArgs): Promise<number> {
   const { dir } = withOptionalDir(args.positionals, []);
   requireDir(dir);
   const config = await readConfig(dir);
-  const { tournaments, errors } = await readTournaments(dir, config.config);
-  const bad = errors.length + tournaments.reduce((n, t) => n + t.errors.length + (t.leftoverWorktrees ? 1 : 0), 0);
+  const [{ tournaments, errors }, proc] = await Promise.all([
+    readTournaments(dir, config.config),
+    findAutodevProcess(dir),
+  ]);
+  const running = proc.state === "found";
+  const left = (t: TournamentSummary) => (t.leftoverWorktrees && !running ? t.leftoverWorktrees : null);
+  const bad = errors.length + tournaments.reduce((n, t) => n + t.errors.length + (left(t) ? 1 : 0), 0);
   if (args.switches.has("json")) {
     printJson(tournaments.map(tournamentJson));
   } else {
@@ -69,10 +78,13 @@ export async function cmdTournaments(args: ParsedArgs): Promise<number> {
           `  pass ${col(String(p.pass), 3)} ${col(p.winner, 2)} ${scoreLine(p.scores)}  judges ${p.validJudges}/${p.judges.length} [${judges}]  ${p.elapsedS}s`,
         );
       }
-      if (t.leftoverWorktrees) {
+      const stale = left(t);
+      if (stale) {
         eprintln(
-          `  ${t.dir}/worktrees/ is left over from a crashed run (${t.leftoverWorktrees.length} entries); remove it with git worktree prune and rm -r`,
+          `  ${t.dir}/worktrees/ is left over: the tournament stopped before it finished (${stale.length} entries); remove each with git worktree remove --force <path>, then delete the folder`,
         );
+      } else if (t.leftoverWorktrees) {
+        println(`  ${t.dir}/worktrees/: ${t.leftoverWorktrees.length} worktrees of the tournament AutoDev is running`);
       } else if (t.worktrees) {
         println(
           `  ${t.dir}/worktrees/ kept (${t.worktrees.length} entries): the run finished; AutoDev's offline impl runner never removes its worktrees, the folder can be deleted`,

@@ -3,6 +3,7 @@
  * that status implies, and a `plan.json` that does not match the ledger
  * (design §13 "staleness detection"). Not corruption; shown at lower severity.
  */
+import { findAutodevProcess } from "./run/autodevProcess";
 import { readRegularText } from "../../fs/safeRead";
 import { getMaxLineBytes } from "../../fs/lineLimit";
 import { truncateText } from "../../text/displayText";
@@ -75,8 +76,21 @@ export async function missingEvidenceWarnings(
   return out;
 }
 
-/** Compares plan.json with the bytes the ledger's plan would produce; a warning with the first differing line, or null. */
+/**
+ * Compares plan.json with the bytes the ledger's plan would produce; a warning with the first differing line, or
+ * null. Null too while AutoDev runs in the folder: it appends to the ledger first and replaces plan.json a few
+ * milliseconds later (seen on every status change of the recorded default-mode run), so a plan.json that is one
+ * write behind is its write in flight, not drift.
+ */
 export async function planJsonWarning(cwd: string, plan: Plan | null): Promise<VerifyWarning | null> {
+  const w = await planJsonDrift(cwd, plan);
+  if (w && (w.kind === "plan_json_mismatch" || w.kind === "plan_json_missing") && plan) {
+    if ((await findAutodevProcess(cwd)).state === "found") return null;
+  }
+  return w;
+}
+
+async function planJsonDrift(cwd: string, plan: Plan | null): Promise<VerifyWarning | null> {
   let onDisk: string | null;
   try {
     onDisk = await readRegularText(planPath(cwd), { root: cwd, what: "plan.json", maxBytes: getMaxLineBytes() });

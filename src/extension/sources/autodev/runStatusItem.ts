@@ -39,9 +39,13 @@ export class RunStatusItem extends Disposable {
     const running = all.filter((x) => x.view.running === true);
     const waiting = all.filter((x) => x.view.waiting !== null);
     if (running.length) {
-      this.item.text = `$(sync~spin) ${multi ? vscode.l10n.t("AutoDev running: {0}", running.map((x) => x.folder.folder.name).join(", ")) : vscode.l10n.t("AutoDev running")}`;
+      const one = running.length === 1 ? running[0].view.runningActivity : null;
+      this.item.text = `$(sync~spin) ${multi ? vscode.l10n.t("AutoDev running: {0}", running.map((x) => x.folder.folder.name).join(", ")) : one ? vscode.l10n.t("AutoDev running: {0}", one) : vscode.l10n.t("AutoDev running")}`;
       this.item.tooltip = [
-        ...running.map((x) => `${x.folder.folder.name}: ${x.view.runningDetail}`),
+        ...running.map(
+          (x) =>
+            `${x.folder.folder.name}: ${x.view.runningActivity ? `${x.view.runningActivity}. ` : ""}${x.view.runningDetail}`,
+        ),
         vscode.l10n.t("Click to show it in the AutoDev view."),
       ].join("\n");
       this.item.command = { command: "autodev.plan.focus", title: vscode.l10n.t("Show AutoDev") };

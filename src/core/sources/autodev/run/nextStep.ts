@@ -33,7 +33,12 @@ export const RESUMABLE_STATUSES: readonly string[] = [
 /** A minimal plan view (the plan schema's tasks, in phase order). */
 export interface PlanTasks {
   readonly phases: ReadonlyArray<{
-    readonly tasks: ReadonlyArray<{ readonly id: string; readonly status: string; readonly title: string }>;
+    readonly tasks: ReadonlyArray<{
+      readonly id: string;
+      readonly status: string;
+      readonly title: string;
+      readonly retry_count?: number;
+    }>;
   }>;
 }
 

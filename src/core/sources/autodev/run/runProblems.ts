@@ -2,7 +2,8 @@
  * The problems of an AutoDev run beyond the ledger, for the Problems view and
  * `check`: config.json errors at the key's line, an invalid inline-state.json
  * or pending response at its line, spec drift, tournament files that could not
- * be read, a crashed impl tournament's leftover worktrees, skipped knowledge
+ * be read, a stopped impl tournament's leftover worktrees and a stopped write's temp files
+ * (both only while no AutoDev runs in the folder: until then they are its work), skipped knowledge
  * lines. Codes are stable snake_case.
  */
 import type { SourceProblem } from "../../stateSource";
@@ -17,6 +18,7 @@ import { pushAll, standsFor } from "../../sourceProblems";
 /** Every run-state problem of `rs`. */
 export function runStateProblems(rs: RunState): SourceProblem[] {
   const out: SourceProblem[] = [];
+  const running = rs.running.running === true;
   for (const e of rs.config.errors) {
     out.push({
       file: rs.config.file,
@@ -87,13 +89,33 @@ export function runStateProblems(rs: RunState): SourceProblem[] {
     for (const e of t.errors) {
       out.push({ file: t.dir, line: null, severity: "warning", code: "tournament_unreadable", message: e });
     }
-    if (t.leftoverWorktrees) {
+    // While AutoDev runs, an unfinished tournament's worktrees are its work in progress.
+    if (t.leftoverWorktrees && !running) {
+      const n = t.leftoverWorktrees.length;
       out.push({
         file: `${t.dir}/worktrees`,
         line: null,
         severity: "warning",
         code: "tournament_worktrees_left",
-        message: `${t.dir}/worktrees/ is left over from an impl tournament that did not finish (${t.leftoverWorktrees.length} entr${t.leftoverWorktrees.length === 1 ? "y" : "ies"}); run git worktree prune and remove the folder`,
+        message:
+          `${t.dir}/worktrees/ is left over from an impl tournament that stopped before it finished (AutoDev was ` +
+          `killed or crashed; no AutoDev runs in this folder now): ${n} git worktree${n === 1 ? "" : "s"} ` +
+          `(${t.leftoverWorktrees.slice(0, 4).join(", ")}${n > 4 ? ", …" : ""}) that git still lists and AutoDev never ` +
+          `removes. Remove each with \`git worktree remove --force <path>\`, then delete the folder`,
+      });
+    }
+  }
+  if (!running) {
+    for (const file of rs.temps) {
+      out.push({
+        file,
+        line: null,
+        severity: "warning",
+        code: "autodev_temp_left",
+        message:
+          "a temp file an AutoDev write left when it stopped between writing and renaming it (killed or crashed; no " +
+          "AutoDev runs in this folder now). AutoDev never reads or removes it, and the file it was replacing is " +
+          "intact. Delete it",
       });
     }
   }

@@ -16,6 +16,8 @@ import { InlineHistory, inlineHistory } from "../inline/inlineHistory";
 import { DelegationFile, readDelegation } from "../inline/delegationFile";
 import { listWorkspaceDir } from "../stateFile";
 import { AUTODEV_DIR, EVIDENCE_DIR } from "../autodevPaths";
+import { autodevTemps } from "./leftoverTemps";
+import { runningActivity } from "./runningActivity";
 
 /** The plan as far as the run state needs it (null when there is no plan). */
 export type RunPlan = (PlanTasks & { readonly spec_hash: string }) | null;
@@ -44,9 +46,16 @@ export interface RunState {
   readonly delegation: DelegationFile | null;
   /** Why the pending delegation could not be read, or null. */
   readonly delegationError: string | null;
+  /** AutoDev's temp files under `.autodev/` (leftoverTemps.ts): writes in flight, or left by a kill. */
+  readonly temps: readonly string[];
+  /** What AutoDev is doing while it runs ("task 1.2 · impl tournament pass 2"), null when it does not run. */
+  readonly activity: string | null;
 }
 
-/** Options: skip the lock probe (it starts a short process), the home folder and the ranking time (tests). */
+/**
+ * Options: skip the lock probe (it starts a short process; the look-up of an AutoDev process in the
+ * folder still runs), the home folder and the ranking time (tests).
+ */
 export interface RunStateOptions {
   readonly probe?: boolean;
   readonly home?: string;
@@ -58,22 +67,22 @@ export interface RunStateOptions {
 /** Reads the run state of `cwd` given its plan. */
 export async function readRunState(cwd: string, plan: RunPlan, options: RunStateOptions = {}): Promise<RunState> {
   const [running, inline, config] = await Promise.all([
-    options.probe === false
-      ? Promise.resolve<RunningProbe>({ running: null, detail: "not probed" })
-      : probeAutodevRunning(cwd),
+    probeAutodevRunning(cwd, undefined, options.probe !== false),
     readInlineState(cwd),
     readConfig(cwd),
   ]);
   const w = inline.waiting;
-  const [spec, tours, knowledge, planEvidence, deleg, evidenceList] = await Promise.all([
+  const [spec, tours, knowledge, planEvidence, deleg, evidenceList, rootList] = await Promise.all([
     checkSpecDrift(cwd, plan?.spec_hash ?? null),
     readTournaments(cwd, config.config),
     readKnowledge(cwd, config, { home: options.home, nowS: options.nowS, hive: options.hive }),
     listEvidence(cwd, "plan"),
     w?.delegationExists ? readDelegation(cwd, w.delegationPath) : Promise.resolve(null),
     listWorkspaceDir(cwd, `${AUTODEV_DIR}/${EVIDENCE_DIR}`),
+    listWorkspaceDir(cwd, AUTODEV_DIR),
   ]);
   const tasks = plan === null ? null : plan.phases.flatMap((p) => p.tasks.map((t) => ({ id: t.id, status: t.status })));
+  const retries = new Map(plan?.phases.flatMap((p) => p.tasks.map((t) => [t.id, t.retry_count ?? 0] as const)) ?? []);
   const history = inlineHistory(inline, tasks, config.qaRetryLimit);
   return {
     running,
@@ -91,6 +100,19 @@ export async function readRunState(cwd: string, plan: RunPlan, options: RunState
     history,
     delegation: deleg?.ok ? deleg.delegation : null,
     delegationError: deleg && !deleg.ok && "error" in deleg ? deleg.error : null,
+    activity:
+      running.running === true
+        ? runningActivity(
+            tasks && tasks.map((t) => ({ ...t, retries: retries.get(t.id) ?? 0 })),
+            tours.tournaments,
+            config.qaRetryLimit,
+          )
+        : null,
+    temps: autodevTemps(
+      rootList.ok ? rootList.names : [],
+      evidenceList.ok ? evidenceList.names : [],
+      tours.tournaments,
+    ),
   };
 }
 
@@ -98,14 +120,21 @@ export async function readRunState(cwd: string, plan: RunPlan, options: RunState
 export function runPlanOf(
   plan: {
     spec_hash: string;
-    phases: ReadonlyArray<{ tasks: ReadonlyArray<{ id: string; status: unknown; title: string }> }>;
+    phases: ReadonlyArray<{
+      tasks: ReadonlyArray<{ id: string; status: unknown; title: string; retry_count?: number | bigint }>;
+    }>;
   } | null,
 ): RunPlan {
   if (plan === null) return null;
   return {
     spec_hash: plan.spec_hash,
     phases: plan.phases.map((p) => ({
-      tasks: p.tasks.map((t) => ({ id: t.id, status: String(t.status), title: t.title })),
+      tasks: p.tasks.map((t) => ({
+        id: t.id,
+        status: String(t.status),
+        title: t.title,
+        retry_count: t.retry_count === undefined ? undefined : Number(t.retry_count),
+      })),
     })),
   };
 }

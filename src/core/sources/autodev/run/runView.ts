@@ -19,6 +19,8 @@ import { resumeRefusal, type ResumeRefusal } from "../inline/resumeGate";
 export interface AutodevRunView {
   readonly running: boolean | null;
   readonly runningDetail: string;
+  /** What AutoDev is doing while it runs ("task 1.2 · impl tournament pass 2"), null otherwise or when only probed. */
+  readonly runningActivity: string | null;
   /** "Waiting on reviewer for 1.2 (retry 2/3)", or null when not suspended. */
   readonly waiting: string | null;
   /** The same, structured: who must answer, for which task, and the files involved (delegation, response). */
@@ -55,6 +57,7 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
     return {
       running: p.running,
       runningDetail: p.detail,
+      runningActivity: null,
       waiting: null,
       waitingOn: null,
       resumeRefusal: null,
@@ -73,6 +76,7 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
   return {
     running: rs.running.running,
     runningDetail: rs.running.detail,
+    runningActivity: rs.activity,
     waiting,
     waitingOn:
       w && waiting ? { who: w.role, what: waiting, taskId: w.taskId, files: [w.delegationPath, w.responsePath] } : null,

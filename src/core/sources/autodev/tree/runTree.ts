@@ -141,7 +141,7 @@ export function runTopNodes(rs: RunState): SourceTreeNode[] {
     out.push({
       id: "autodev|running",
       label: "AutoDev is running",
-      description: "holds .autodev/.lock",
+      description: plainLabel(rs.activity ?? "holds .autodev/.lock"),
       icon: { id: "sync~spin", color: "charts.blue" },
       tooltip: mdTooltip(rs.running.detail),
     });
@@ -222,7 +222,7 @@ export function runBottomNodes(rs: RunState, nowS = Date.now() / 1000): SourceTr
   if (rs.planStored && rs.history.steps.some((st) => st.taskId === "plan")) out.push(planPhaseNode(rs));
   const other = otherStepsNode(rs.history.steps, new Set((rs.tasks ?? []).map((t) => t.id)));
   if (other) out.push(other);
-  const t = tournamentsSection(rs.tournaments, rs.tournamentErrors);
+  const t = tournamentsSection(rs.tournaments, rs.tournamentErrors, rs.running.running === true);
   if (t) out.push(t);
   const k = knowledgeSection(rs.knowledge, nowS);
   if (k) out.push(k);

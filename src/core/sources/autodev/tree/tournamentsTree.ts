@@ -89,22 +89,35 @@ function passNode(t: TournamentSummary, p: PassRecord, art: PassArtifacts | unde
   };
 }
 
-/** One tournament. */
-function tournamentNode(t: TournamentSummary): SourceTreeNode {
+/** One tournament (`running`: AutoDev runs in the folder, so an unfinished tournament is in progress). */
+function tournamentNode(t: TournamentSummary, running: boolean): SourceTreeNode {
+  const live = running && !t.finished;
   const base = `autodev|tournament|${t.id}`;
   const conv =
     t.converged === null
       ? t.finished
         ? "convergence unknown"
-        : "unfinished"
+        : live
+          ? "running"
+          : "unfinished"
       : t.converged
         ? "converged"
         : "not converged";
   const children: SourceTreeNode[] = [];
-  if (t.leftoverWorktrees) {
+  if (t.leftoverWorktrees && live) {
     children.push({
       id: `${base}|worktrees`,
-      label: "Leftover worktrees from a crashed run",
+      label: "Worktrees of the running tournament",
+      description: `${t.leftoverWorktrees.length}`,
+      icon: { id: "sync~spin", color: "charts.blue" },
+      tooltip: mdTooltip(
+        `AutoDev realizes variants B and AB of each pass in a git worktree of its own and removes them all when the tournament ends.\n${t.leftoverWorktrees.join("\n")}`,
+      ),
+    });
+  } else if (t.leftoverWorktrees) {
+    children.push({
+      id: `${base}|worktrees`,
+      label: "Leftover worktrees: the tournament stopped before it finished",
       description: `${t.leftoverWorktrees.length}`,
       icon: WARN,
       tooltip: mdTooltip(t.leftoverWorktrees.join("\n")),
@@ -146,7 +159,7 @@ function tournamentNode(t: TournamentSummary): SourceTreeNode {
     ]
       .filter(Boolean)
       .join(" · "),
-    icon: t.leftoverWorktrees || t.errors.length ? WARN : { id: "git-compare" },
+    icon: t.errors.length || (t.leftoverWorktrees && !live) ? WARN : live ? { id: "sync~spin" } : { id: "git-compare" },
     children,
   };
 }
@@ -155,6 +168,7 @@ function tournamentNode(t: TournamentSummary): SourceTreeNode {
 export function tournamentsSection(
   tournaments: readonly TournamentSummary[],
   errors: readonly string[],
+  running = false,
 ): SourceTreeNode | null {
   if (tournaments.length === 0 && errors.length === 0) return null;
   const children: SourceTreeNode[] = errors.map((e, i) => ({
@@ -162,7 +176,10 @@ export function tournamentsSection(
     label: plainLabel(e),
     icon: WARN,
   }));
-  pushAll(children, tournaments.map(tournamentNode));
+  pushAll(
+    children,
+    tournaments.map((t) => tournamentNode(t, running)),
+  );
   return {
     id: "autodev|tournaments",
     label: "Tournaments",
