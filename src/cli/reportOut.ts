@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { InvalidInputError } from "../core/errors";
 import { fsyncDir } from "../core/fs/atomicFile";
+import { isInside } from "../core/fs/pathInside";
 import { STATE_SOURCES } from "../core/sources/sourceRegistry";
 import type { StateSource } from "../core/sources/stateSource";
 
@@ -28,8 +29,7 @@ function realish(p: string): string {
 }
 
 const inside = (child: string, parent: string): boolean => {
-  const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  return isInside(parent, child);
 };
 
 /**

@@ -6,17 +6,16 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { isInside } from "../core/fs/pathInside";
 
 /** The URI of `file` (relative to `cwd`); throws when it is outside, or links outside while untrusted. */
 export function fileInside(cwd: string, file: string): vscode.Uri {
   const abs = path.resolve(cwd, file);
-  const rel = path.relative(cwd, abs);
-  if (rel.startsWith("..") || path.isAbsolute(rel)) {
+  if (!isInside(cwd, abs)) {
     throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
   }
   if (!vscode.workspace.isTrusted && fs.existsSync(abs)) {
-    const real = path.relative(fs.realpathSync(cwd), fs.realpathSync(abs));
-    if (real.startsWith("..") || path.isAbsolute(real)) {
+    if (!isInside(fs.realpathSync(cwd), fs.realpathSync(abs))) {
       throw new Error(
         vscode.l10n.t("{0} links outside the workspace folder; it is not opened in an untrusted workspace", file),
       );

@@ -27,6 +27,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isInside, relativeInside } from "./pathInside";
 
 /** What a path turned out to be, in words for messages. */
 export type FoundKind =
@@ -117,10 +118,6 @@ export function describeKind(st: fs.Stats): FoundKind {
 }
 
 /** True when `real` equals `realRoot` or lies under it. */
-export function isInside(realRoot: string, real: string): boolean {
-  const rel = path.relative(realRoot, real);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
 
 /** The errno code of a failed fs call (its message when it has none). */
 export function errnoCode(e: unknown): string {
@@ -140,8 +137,8 @@ async function walkWithoutLinks(
   want: "file" | "folder",
   opts: FileGuardOptions,
 ): Promise<GuardedPath> {
-  const rel = path.relative(root, file);
-  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return refused({ why: "escapes" });
+  const rel = relativeInside(root, file);
+  if (rel === null || rel === "") return refused({ why: "escapes" });
   const parts = rel.split(path.sep);
   let abs = root;
   for (let i = 0; i < parts.length; i++) {

@@ -13,6 +13,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isInside } from "./pathInside";
 
 let procWorks: boolean | undefined;
 
@@ -84,19 +85,13 @@ export type PlaceCheck =
   /** Elsewhere inside the root than expected (a component became a link), or outside it. */
   | { readonly kind: "elsewhere"; readonly real: string; readonly inside: boolean };
 
-/** True when `real` equals `realRoot` or lies under it. */
-function within(realRoot: string, real: string): boolean {
-  const rel = path.relative(realRoot, real);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
-
 /**
  * Checks the kernel's path of a descriptor: inside `realRoot`, and exactly
  * `expected` when given (a walk that allows no link: the real path is the
  * path itself).
  */
 export function checkPlace(at: DescriptorPath, realRoot: string | null, expected: string | null): PlaceCheck {
-  const inside = realRoot === null || within(realRoot, at.real);
+  const inside = realRoot === null || isInside(realRoot, at.real);
   if (!inside || (expected !== null && at.real !== expected)) return { kind: "elsewhere", real: at.real, inside };
   return { kind: "ok" };
 }

@@ -5,11 +5,11 @@
  * size cap), each refusal thrown as an {@link UnsafeFileError} that names the
  * path, what was expected, what was found and what to do.
  */
-import * as path from "node:path";
 import { InvalidInputError } from "../errors";
 import { guardPath, type FileRefusal } from "./fileGuard";
 import { OPEN_ATTEMPTS, openGuarded, readGuarded } from "./guardedOpen";
 import type * as fs from "node:fs";
+import { relativeInside } from "./pathInside";
 
 // The ledger readers (src/core/sources/autodev/ledger/read/) import describeKind from here; it lives in fileGuard.ts.
 export {} from "./fileGuard";
@@ -39,8 +39,7 @@ export interface SafeReadOptions {
 
 /** `file` relative to `root` for messages (absolute when outside). */
 function displayPath(root: string, file: string): string {
-  const rel = path.relative(root, file);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+  return relativeInside(root, file) || file;
 }
 
 function errnoText(code: string): string {

@@ -12,11 +12,11 @@ import {
   GUARDED_OPEN_FLAGS,
   describeKind,
   errnoCode,
-  isInside,
   type FileGuardOptions,
   type FileRefusal,
   type GuardedBytes,
 } from "./fileGuard";
+import { isInside } from "./pathInside";
 import { OPEN_ATTEMPTS, recheckOpened } from "./guardedOpen";
 import { checkPlace, descriptorPathSync, sameFile } from "./openedPath";
 import { unsafeFileError, type SafeReadOptions } from "./safeRead";

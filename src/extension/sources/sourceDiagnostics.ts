@@ -11,6 +11,7 @@ import { displayLine } from "../../core/text/displayText";
 import { Disposable } from "../disposable";
 import type { FolderProblem, SourceFolder } from "./sourceAdapter";
 import type { StateFolders } from "./stateFolders";
+import { isInside } from "../../core/fs/pathInside";
 
 const SEVERITY: Record<ProblemSeverity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -21,8 +22,7 @@ const SEVERITY: Record<ProblemSeverity, vscode.DiagnosticSeverity> = {
 /** `file` (relative to `cwd`) as a URI, or null when it points outside the folder. */
 function inside(cwd: string, file: string): vscode.Uri | null {
   const abs = path.resolve(cwd, file);
-  const rel = path.relative(cwd, abs);
-  return rel.startsWith("..") || path.isAbsolute(rel) ? null : vscode.Uri.file(abs);
+  return isInside(cwd, abs) ? vscode.Uri.file(abs) : null;
 }
 
 /** The diagnostic of one problem of `folder`. */

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { DetectOptions, SourceLocation } from "../stateSource";
-import { isInside } from "../../fs/fileGuard";
+import { isInside } from "../../fs/pathInside";
 
 /** The default folder name, at the workspace folder's root. */
 export const ENGINE_STATE_DIR = "engine_state";

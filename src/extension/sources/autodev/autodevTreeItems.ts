@@ -10,6 +10,7 @@ import { AutodevNode, asText } from "./autodevNodes";
 import { changeWords } from "./entryWords";
 import { retryHoverText, retryMark, retrySpoken } from "./retryWords";
 import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
+import { isInside } from "../../../core/fs/pathInside";
 
 function escapeMd(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
@@ -89,7 +90,7 @@ export function autodevNodeItem(node: AutodevNode, taskNote?: string | null): vs
       const item = new vscode.TreeItem(node.path, C.None);
       item.id = node.id;
       const abs = path.resolve(node.folder.cwd, node.path);
-      const inside = !path.relative(node.folder.cwd, abs).startsWith("..");
+      const inside = isInside(node.folder.cwd, abs);
       item.resourceUri = vscode.Uri.file(abs);
       item.iconPath = vscode.ThemeIcon.File;
       if (inside) {

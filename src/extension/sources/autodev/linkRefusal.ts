@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { autodevRoot, ledgerPath } from "../../../core/sources/autodev/autodevPaths";
+import { isInside } from "../../../core/fs/pathInside";
 
 /** Why `folder`'s AutoDev state must not be read, or null. */
 export function linkRefusal(folder: string): string | null {
@@ -15,8 +16,7 @@ export function linkRefusal(folder: string): string | null {
     const root = fs.realpathSync(folder);
     for (const p of [autodevRoot(folder), ledgerPath(folder)]) {
       if (!fs.existsSync(p)) continue;
-      const rel = path.relative(root, fs.realpathSync(p));
-      if (rel.startsWith("..") || path.isAbsolute(rel)) {
+      if (!isInside(root, fs.realpathSync(p))) {
         return vscode.l10n.t(
           "{0} links outside this workspace folder; it is not read in an untrusted workspace. Trust the workspace to read it (it is never written through the link).",
           path.relative(folder, p),

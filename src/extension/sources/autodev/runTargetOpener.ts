@@ -13,6 +13,7 @@ import type { NodeTarget } from "../../../core/sources/stateSource";
 import { ReadOnlyDocuments } from "../../readOnlyDocuments";
 import { NodeTargetSchema } from "../sourceTargetOpener";
 import type { AutodevFolders } from "./autodevFolders";
+import { isInside } from "../../../core/fs/pathInside";
 
 const READ_ONLY_UNDER = ".autodev/tournaments/";
 const MAX_ARTIFACT_BYTES = 16 * 1024 * 1024;
@@ -82,13 +83,11 @@ export class RunTargetOpener {
 
   private inside(cwd: string, file: string): vscode.Uri {
     const abs = path.resolve(cwd, file);
-    const rel = path.relative(cwd, abs);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+    if (!isInside(cwd, abs)) {
       throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
     }
     if (fs.existsSync(abs)) {
-      const real = path.relative(fs.realpathSync(cwd), fs.realpathSync(abs));
-      if (real.startsWith("..") || path.isAbsolute(real)) {
+      if (!isInside(fs.realpathSync(cwd), fs.realpathSync(abs))) {
         throw new Error(vscode.l10n.t("{0} links outside the workspace folder; it is not opened", file));
       }
     }

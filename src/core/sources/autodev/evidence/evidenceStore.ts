@@ -16,6 +16,7 @@ import { decodeUtf8Strict } from "../../../text/utf8";
 import { bundleFit, groupTaskId, kindFromName } from "./evidenceNames";
 import { WorkspaceText } from "./patchReconstruct";
 import { AUTODEV_DIR, EVIDENCE_DIR, evidenceDir, evidencePath, isSafeSegment, patchPath } from "../autodevPaths";
+import { isBelow, isInside } from "../../../fs/pathInside";
 
 /** Largest evidence file we read (bigger ones become an error node). */
 export const MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
@@ -58,8 +59,7 @@ export async function readInside(
       error: `cannot open ${path.basename(file)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
     };
   }
-  const rel = path.relative(realDir, real);
-  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
+  if (!isBelow(realDir, real)) {
     return { ok: false, error: `${path.basename(file)} resolves to ${real}, outside ${dir}; not read` };
   }
   // Never open a FIFO or device: the open (or a read) would block a thread of Node's shared pool forever.
@@ -124,8 +124,7 @@ export async function confinedDir(cwd: string, dir: string): Promise<string | nu
   try {
     const root = await fs.promises.realpath(cwd);
     const real = await fs.promises.realpath(dir);
-    const rel = path.relative(root, real);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+    if (!isInside(root, real)) {
       return `${path.relative(cwd, dir) || dir} resolves to ${real}, outside the workspace; not read`;
     }
     return null;

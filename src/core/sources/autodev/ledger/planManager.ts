@@ -25,6 +25,7 @@ import {
 } from "../../../errors";
 import { autodevRoot, ledgerPath, lockPath, planPath } from "../autodevPaths";
 import { pyIntCall, pyTruthy } from "../../../pyjson/pyBuiltins";
+import { isInside } from "../../../fs/pathInside";
 
 /** How a PlanManager may write. */
 export interface PlanManagerOptions {
@@ -237,8 +238,7 @@ export class PlanManager {
           `${path.relative(this.cwd, p)} cannot be resolved (${(e as NodeJS.ErrnoException).code ?? String(e)}: a dangling or looping link?). Nothing was written; replace it with a real file or remove it.`,
         );
       }
-      const rel = path.relative(root, real);
-      if (rel.startsWith("..") || path.isAbsolute(rel)) {
+      if (!isInside(root, real)) {
         throw new WriteRefusedError(
           `${path.relative(this.cwd, p)} resolves to ${real}, outside the workspace. AutoDev State neither reads nor writes through a link that leaves the workspace; replace the link with the real file or folder.`,
         );
