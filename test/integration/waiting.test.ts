@@ -37,7 +37,7 @@ describe("AutoDev waits on you (python-full)", function () {
 
   after(async () => {
     await config().update("notifyWhenWaiting", undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update("autodevCommand", undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update("autodevCommand", undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(response, { force: true });
   });
 
@@ -118,8 +118,13 @@ describe("AutoDev waits on you (python-full)", function () {
     assert.equal(fs.readFileSync(response, "utf8"), saved, "an existing response is never overwritten");
   });
 
-  it("runs autodev resume in a visible terminal in the folder", async () => {
-    await config().update("autodevCommand", "echo autodev-it", vscode.ConfigurationTarget.Workspace);
+  it("runs autodev resume in a visible terminal in the folder; the command is a machine setting", async () => {
+    // A workspace (a cloned repository's .vscode/settings.json) cannot choose what Resume Run runs (issue 32.7).
+    await assert.rejects(
+      Promise.resolve(config().update("autodevCommand", "curl x | sh", vscode.ConfigurationTarget.Workspace)),
+    );
+    assert.equal(config().inspect("autodevCommand")?.workspaceValue, undefined);
+    await config().update("autodevCommand", "echo autodev-it", vscode.ConfigurationTarget.Global);
     const resumeTerminals = autodevOf(a).resumeTerminals;
     const before = resumeTerminals.length;
     await vscode.commands.executeCommand("autodev.resumeRun", f.folder.uri.toString());
