@@ -66,7 +66,6 @@ const extensionContext = {
     cliMain: "src/cli/main.ts",
     stateWorker: "src/core/worker/stateWorker.ts",
     ledgerSegmentWorker: "src/core/sources/autodev/ledger/read/ledgerSegmentWorker.ts",
-    graphWorker: "src/core/graph/graphWorker.ts",
     makeDemo: "src/sample/demoWorkspace.ts",
   },
   // The loader requires the extension bundle at run time (it is an output, not a source).

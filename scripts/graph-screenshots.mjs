@@ -123,7 +123,7 @@ async function measureBig(frame, folder, n) {
 }
 
 async function main() {
-  for (const f of ["dist/extension.js", "dist/makeDemo.js", "dist/graphWorker.js", "dist/webview/graph.js"]) {
+  for (const f of ["dist/extension.js", "dist/makeDemo.js", "dist/stateWorker.js", "dist/webview/graph.js"]) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
   }
   const readme = process.argv.includes("--readme");

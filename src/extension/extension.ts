@@ -46,7 +46,7 @@ export interface StateApi {
   readonly statusBar: StatusBarController;
   readonly commands: CommandManager;
   readonly timeline: TimelinePanel;
-  /** The plan-graph panel (and, sharing its worker, Export Run Report and the language-model tools). */
+  /** The plan-graph panel (its graphs, Export Run Report and the language-model tools are state worker requests). */
   readonly graph: GraphPanel;
   /** The view's badge and the notifications of runs that wait on a person. */
   readonly waiting: WaitingNotifier;
@@ -143,33 +143,40 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
     { folders, worker, tree, treeView, log, openFile: (folder, file, line) => openFileAt(folder.cwd, file, line) },
     commands,
   );
-  const graph = registerGraphFeatures(context, commands, {
-    settingsOf: (wf) => Object.fromEntries(folders.of(wf).map((f) => [f.kind, f.settings])),
-    reviewMarksOf: (wf) =>
-      Object.fromEntries(folders.of(wf).flatMap((f) => (f.reviewMarks ? [[f.kind, f.reviewMarks]] : []))),
-    taskNotesOf: async (wf) =>
-      Object.fromEntries(
-        await Promise.all(folders.of(wf).map(async (f) => [f.kind, (await adapterOf(f.kind)?.taskNotes?.(f)) ?? {}])),
-      ),
-    onDidChangeTaskNotes: (listener, thisArg, disposables) => {
-      const subs = made.made.flatMap((a) =>
-        a.onDidChangeTaskNotes ? [a.onDidChangeTaskNotes(listener, thisArg)] : [],
-      );
-      const all = vscode.Disposable.from(...subs);
-      disposables?.push(all);
-      return all;
+  const graph = registerGraphFeatures(
+    context,
+    commands,
+    {
+      settingsOf: (wf) => Object.fromEntries(folders.of(wf).map((f) => [f.kind, f.settings])),
+      reviewMarksOf: (wf) =>
+        Object.fromEntries(folders.of(wf).flatMap((f) => (f.reviewMarks ? [[f.kind, f.reviewMarks]] : []))),
+      taskNotesOf: async (wf) =>
+        Object.fromEntries(
+          await Promise.all(folders.of(wf).map(async (f) => [f.kind, (await adapterOf(f.kind)?.taskNotes?.(f)) ?? {}])),
+        ),
+      onDidChangeTaskNotes: (listener, thisArg, disposables) => {
+        const subs = made.made.flatMap((a) =>
+          a.onDidChangeTaskNotes ? [a.onDidChangeTaskNotes(listener, thisArg)] : [],
+        );
+        const all = vscode.Disposable.from(...subs);
+        disposables?.push(all);
+        return all;
+      },
+      // Through the source's own reveal where it has one; else its node by id, as a "reveal" click target does.
+      revealTask: async (wf, kind, taskId, treeNodeId) => {
+        const f = folders.of(wf).find((x) => x.kind === kind);
+        if (!f) return false;
+        if (f.timeline?.revealTask) return f.timeline.revealTask(taskId, true);
+        if (!treeNodeId) return false;
+        await vscode.commands.executeCommand("autodev.openSourceTarget", f.key, { kind: "reveal", nodeId: treeNodeId });
+        return true;
+      },
+      onDidChangeState: (listener, thisArg, disposables) =>
+        folders.onDidChange((f) => listener.call(thisArg, f?.folder), undefined, disposables),
+      log: (m) => log.info(m),
     },
-    // Through the source's own reveal where it has one; else its node by id, as a "reveal" click target does.
-    revealTask: async (wf, kind, taskId, treeNodeId) => {
-      const f = folders.of(wf).find((x) => x.kind === kind);
-      if (!f) return false;
-      if (f.timeline?.revealTask) return f.timeline.revealTask(taskId, true);
-      if (!treeNodeId) return false;
-      await vscode.commands.executeCommand("autodev.openSourceTarget", f.key, { kind: "reveal", nodeId: treeNodeId });
-      return true;
-    },
-    log: (m) => log.info(m),
-  });
+    worker,
+  );
   const firstPaint = folders.sync().then(
     () => undefined,
     () => undefined,

@@ -1,5 +1,6 @@
 /**
- * Host side of the state worker thread (dist/stateWorker.js), the one worker of every source:
+ * Host side of the state worker thread (dist/stateWorker.js), the one worker of every source and of
+ * the graph, the run report and the language-model tools:
  * typed request/response over postMessage, progress events, and restart on crash (pending
  * requests fail with a clear error instead of hanging).
  */
@@ -43,10 +44,14 @@ export class StateWorkerClient extends Disposable {
   readonly onDidRestart = this.restartEmitter.event;
   private started = 0;
 
-  /** `maxLineBytes`: the longest line a reader keeps in memory (`autodev.maxLineMB`, read once at start). */
+  /**
+   * `maxLineBytes`: the longest line a reader keeps in memory (`autodev.maxLineMB`, read once at
+   * start); `file`: the worker's bundle (tests start the built one).
+   */
   constructor(
     private readonly log: OutputLog,
     private readonly maxLineBytes: () => number,
+    private readonly file = path.join(__dirname, "stateWorker.js"),
   ) {
     super();
   }
@@ -55,7 +60,7 @@ export class StateWorkerClient extends Disposable {
     if (this.worker) return this.worker;
     // The line-length limit (autodev.maxLineMB) is read when the worker starts.
     const start: WorkerStartOptions = { maxLineBytes: this.maxLineBytes() };
-    const w = new Worker(path.join(__dirname, "stateWorker.js"), { workerData: start });
+    const w = new Worker(this.file, { workerData: start });
     w.on("message", (m: WorkerMessage) => this.onMessage(m));
     w.on("error", (e) => this.log.error("state worker failed", e));
     w.on("exit", (code) => {

@@ -3,7 +3,7 @@
  * `autodev_state_task`): plain JSON text an agent can read, from the same readers and checks as
  * the views — verified where the source verifies — for every state source of the given workspace
  * folders. Read-only; every answer is capped (lists cut with a count, then the text), because
- * an agent's context is small and a state folder can be huge. Runs in the graph worker.
+ * an agent's context is small and a state folder can be huge. Runs in the state worker.
  */
 import { z } from "zod";
 import { textForModel } from "../text/untrustedText";

@@ -1,6 +1,6 @@
 /**
  * Everything the graph view shows for one workspace folder: each state source's graph with its
- * analysis and its layout. Runs where files may be read and time may be spent — the graph worker
+ * analysis and its layout. Runs where files may be read and time may be spent — the state worker
  * thread, the CLI — never on the editor's main thread. Layouts are cached by the graph's
  * structure (tasks, dependencies, phases; not statuses), so the common live update (a status
  * changed) reuses the last layout and costs only the read and the analysis.

@@ -9,6 +9,7 @@ import { setMaxLineBytes } from "../fs/lineLimit";
 import type { WorkerStartOptions } from "../sources/sourceWorker";
 import { LiveWatches } from "./liveWatch";
 import { handleSourceRequest } from "./sourceRequests";
+import { handleViewRequest, isViewRequest } from "./viewRequests";
 import type { WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
 
 setMaxLineBytes(Number(((workerData ?? {}) as WorkerStartOptions).maxLineBytes));
@@ -29,6 +30,7 @@ export async function handleRequest(
     live ??= new LiveWatches((event) => post({ kind: "liveFile", event }));
     return live.watch(req.cwd, req.kind, req.relDir, req.files);
   }
+  if (isViewRequest(req)) return handleViewRequest(req);
   if (req.type === "dispose") live?.unwatch(req.cwd, req.kind);
   const ctl = new AbortController();
   running.set(req.id, ctl);
@@ -60,7 +62,9 @@ if (parentPort) {
   port.on("message", (req: WorkerRequest) => {
     // A cancel jumps the queue; so does a live watch (no I/O beyond lstat, and a long verify must not delay it).
     if (req.type === "cancel" || req.type === "liveWatch") return void run(req);
-    const next = (queues.get(req.cwd) ?? Promise.resolve()).then(() => run(req));
-    queues.set(req.cwd, next);
+    // The graph, the report and the tools read a folder on their own: they wait on each other, not on its refreshes.
+    const queue = isViewRequest(req) ? `view\u0000${req.cwd}` : req.cwd;
+    const next = (queues.get(queue) ?? Promise.resolve()).then(() => run(req));
+    queues.set(queue, next);
   });
 }

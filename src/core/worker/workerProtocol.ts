@@ -21,6 +21,8 @@ import type {
   TimelineRowRef,
 } from "../timeline/timelineTypes";
 import type { LiveFileEvent } from "./liveWatch";
+import type { GraphViewsResult } from "../graph/graphViewTypes";
+import type { FolderReviewMarks } from "../sources/reviewMarkSchema";
 
 /** A source found in a workspace folder, as the host learns it. */
 export interface DetectedSource {
@@ -67,6 +69,18 @@ interface ActionRequest {
   readonly args: readonly string[];
 }
 
+/** The answer to a "report" request: the rendered text and the verdict. */
+export interface ReportAnswer {
+  readonly text: string;
+  readonly ok: boolean;
+  readonly verdict: string;
+  /** The source whose report it is. */
+  readonly kind: string;
+}
+
+/** The language-model tools the worker answers (package.json `languageModelTools`). */
+export type AgentTool = "status" | "check" | "task";
+
 /** Requests, discriminated by `type`. */
 export type WorkerRequest =
   | {
@@ -91,6 +105,34 @@ export type WorkerRequest =
       /** The names in it to watch (`StateSource.liveFiles`). */
       readonly files: readonly string[];
     })
+  | {
+      readonly id: number;
+      /** The plan graphs of every source of the folder that has one, analysed and laid out. */
+      readonly type: "graph";
+      readonly cwd: string;
+      /** Each source's settings for this folder, by kind. */
+      readonly settings?: Readonly<Record<string, SourceSettings>>;
+    }
+  | {
+      readonly id: number;
+      /** The run report of the folder's first source that has one. */
+      readonly type: "report";
+      readonly cwd: string;
+      readonly format: "md" | "html" | "json";
+      /** The editor's reviewed marks, by source kind. */
+      readonly reviewMarks?: Readonly<Record<string, FolderReviewMarks>>;
+      readonly settings?: Readonly<Record<string, SourceSettings>>;
+    }
+  | {
+      readonly id: number;
+      /** A language-model tool's answer over the workspace folders; `input` is the model's, unchecked. */
+      readonly type: "tool";
+      /** The queue it runs in (the first folder, or "" without one). */
+      readonly cwd: string;
+      readonly tool: AgentTool;
+      readonly folders: readonly { readonly name: string; readonly path: string }[];
+      readonly input: unknown;
+    }
   | {
       readonly id: number;
       readonly type: "dispose";
@@ -121,6 +163,10 @@ export interface WorkerResults {
   /** True when the worker watches the files itself (false: the editor's watcher alone). */
   liveWatch: boolean;
   dispose: null;
+  graph: GraphViewsResult;
+  report: ReportAnswer;
+  /** The tool's answer, JSON text (an invalid input is answered as `{ "error": … }`). */
+  tool: string;
 }
 
 /** Messages from the worker. */

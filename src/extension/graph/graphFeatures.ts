@@ -1,13 +1,12 @@
 /**
  * Registers the plan graph — the `autodev.showGraph` command (the Plan view's title bar, a folder's
  * context menu, the palette, a keybinding) and the panel it opens — "Export Run Report" and the
- * language-model tools; all share one worker thread. A folder comes from the tree
+ * language-model tools; each a request of the state worker (its line limit and the sources' settings). A folder comes from the tree
  * node the command was invoked on, or the panel's last folder, or the first one.
  */
 import * as vscode from "vscode";
 import type { CommandManager } from "../commandManager";
-import { GraphPanel, GraphPanelServices } from "./graphPanel";
-import { GraphWorkerClient } from "./graphWorkerClient";
+import { GraphPanel, GraphPanelServices, type ViewClient } from "./graphPanel";
 import { exportRunReport, reportTargetOf } from "./runReportCommand";
 import { registerLanguageModelTools } from "../agentTools/languageModelTools";
 
@@ -35,8 +34,8 @@ export function registerGraphFeatures(
   context: vscode.ExtensionContext,
   commands: CommandManager,
   services: GraphPanelServices,
+  client: ViewClient,
 ): GraphPanel {
-  const client = new GraphWorkerClient();
   const panel = new GraphPanel(context.extensionUri, services, client);
   commands.registerAll({
     "autodev.showGraph": (arg: unknown, select?: unknown) => {
@@ -46,9 +45,9 @@ export function registerGraphFeatures(
       panel.show(folderOfArg(arg), pick);
     },
     "autodev.exportRunReport": (arg: unknown, to?: unknown) =>
-      exportRunReport(client, folderOfArg(arg), services.reviewMarksOf, reportTargetOf(to)),
+      exportRunReport(client, folderOfArg(arg), services.reviewMarksOf, reportTargetOf(to), services.settingsOf),
   });
-  context.subscriptions.push(panel, client);
+  context.subscriptions.push(panel);
   registerLanguageModelTools(context, client);
   return panel;
 }

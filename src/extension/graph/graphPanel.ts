@@ -1,19 +1,22 @@
 /**
  * The plan graph as an editor panel (`autodev.showGraph`): at most one, revealed again when asked
- * twice. It shows one workspace folder at a time, reads its graphs in the graph worker, redraws
- * when a state folder changes (debounced; a status change keeps the layout, so it is cheap), and
+ * twice. It shows one workspace folder at a time, reads its graphs in the state worker, redraws
+ * when a source of that folder changed (the folder registry's change events, which the tree follows
+ * too; a status change keeps the layout, so it is cheap), and
  * turns a click on a task into a reveal in the Plan tree. Every message from the webview is
  * validated with zod; the webview names a task, the host finds its tree node in what it sent.
  */
 import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
 import * as vscode from "vscode";
-import { SOURCE_MANIFESTS } from "../../core/sources/manifestRegistry";
 import type { GraphViewsResult } from "../../core/graph/graphViewTypes";
 import type { SourceSettings } from "../../core/sources/stateSource";
 import { GraphToHostSchema, type GraphFolder, type HostToGraph } from "../../protocolGraph";
 import { Disposable } from "../disposable";
 import { GRAPH_VIEW_TYPE, graphHtml, graphWebviewOptions } from "./graphHtml";
-import { GraphWorkerClient } from "./graphWorkerClient";
+import type { StateWorkerClient } from "../stateWorkerClient";
+
+/** What the graph, the report and the tools ask of the state worker. */
+export type ViewClient = Pick<StateWorkerClient, "request">;
 
 /** What the panel needs from the composition root. */
 export interface GraphPanelServices {
@@ -28,15 +31,11 @@ export interface GraphPanelServices {
   taskNotesOf?(folder: vscode.WorkspaceFolder): Promise<Record<string, Record<string, string>>>;
   /** Fires when such notes may have changed (a reviewed mark set or cleared). */
   readonly onDidChangeTaskNotes?: vscode.Event<void>;
-}
-
-/** Redraw this long after the last change of a state folder. */
-const DEBOUNCE_MS = 400;
-
-/** The folders whose creation or change can change a graph: the first segment of every source's detect glob. */
-function watchedFolders(): string[] {
-  const dirs = SOURCE_MANIFESTS.flatMap((s) => s.detectGlobs ?? []).map((g) => g.split("/")[0]);
-  return [...new Set(dirs.filter((d) => d && !/[*?{}[\]]/.test(d)))];
+  /**
+   * Fires when a source of a workspace folder was read again, appeared or went (the folder registry's
+   * change, which the tree follows too); `undefined`: any folder.
+   */
+  readonly onDidChangeState?: vscode.Event<vscode.WorkspaceFolder | undefined>;
 }
 
 /** Owns the graph panel. */
@@ -46,9 +45,10 @@ export class GraphPanel extends Disposable {
   private last: GraphViewsResult | null = null;
   private ready = false;
   private pendingSelect: { kind: string; taskId: string } | null = null;
-  private watchers: vscode.Disposable[] = [];
-  private timer: NodeJS.Timeout | undefined;
   private generation = 0;
+  /** A load is running; `again`: a change came meanwhile, so one more follows it. */
+  private loading: Promise<void> | null = null;
+  private again = false;
   private readonly loaded = this.register(new vscode.EventEmitter<GraphViewsResult>());
   /** Fires after each graph was sent to the webview (tests wait on it). */
   readonly onDidLoad = this.loaded.event;
@@ -73,13 +73,21 @@ export class GraphPanel extends Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly services: GraphPanelServices,
-    private readonly client: GraphWorkerClient,
+    private readonly client: ViewClient,
   ) {
     super();
     this.register({ dispose: () => this.close() });
     const notesChanged = services.onDidChangeTaskNotes;
     if (notesChanged) {
       this.register(notesChanged(() => this.panel && this.schedule()));
+    }
+    const stateChanged = services.onDidChangeState;
+    if (stateChanged) {
+      this.register(
+        stateChanged((wf) => {
+          if (this.panel && this.folder && (!wf || wf.uri.toString() === this.folder.uri.toString())) this.schedule();
+        }),
+      );
     }
   }
 
@@ -121,28 +129,38 @@ export class GraphPanel extends Disposable {
     this.folder = folder;
     this.last = null;
     this.drawn = null;
-    for (const w of this.watchers) w.dispose();
-    this.watchers = watchedFolders().map((dir) => {
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${dir}/**`));
-      const changed = () => this.schedule();
-      w.onDidChange(changed);
-      w.onDidCreate(changed);
-      w.onDidDelete(changed);
-      return w;
-    });
     if (this.ready) void this.load();
   }
 
+  /**
+   * Loads again after a change: at once when idle, else once after the running load (changes that
+   * come during a load need one more; the registry already debounced them).
+   */
   private schedule(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.load(), DEBOUNCE_MS);
+    if (!this.loading) {
+      void this.load();
+      return;
+    }
+    this.again = true;
   }
 
   private post(m: HostToGraph): void {
     void this.panel?.webview.postMessage(m);
   }
 
-  private async load(): Promise<void> {
+  private load(): Promise<void> {
+    const run = this.loadNow().finally(() => {
+      if (this.loading === run) this.loading = null;
+      if (this.again && !this.loading) {
+        this.again = false;
+        void this.load();
+      }
+    });
+    this.loading = run;
+    return run;
+  }
+
+  private async loadNow(): Promise<void> {
     const folder = this.folder;
     if (!folder || !this.panel) return;
     const gen = ++this.generation;
@@ -150,7 +168,7 @@ export class GraphPanel extends Disposable {
     const t0 = Date.now();
     try {
       const [result, taskNotes] = await Promise.all([
-        this.client.views(folder.uri.fsPath, this.services.settingsOf(folder)),
+        this.client.request({ type: "graph", cwd: folder.uri.fsPath, settings: this.services.settingsOf(folder) }),
         this.taskNotesOf(folder),
       ]);
       if (gen !== this.generation || !this.panel) return;
@@ -223,9 +241,7 @@ export class GraphPanel extends Disposable {
   }
 
   private close(): void {
-    clearTimeout(this.timer);
-    for (const w of this.watchers) w.dispose();
-    this.watchers = [];
+    this.again = false;
     const p = this.panel;
     this.panel = null;
     this.ready = false;

@@ -1,12 +1,13 @@
 /**
  * "Export Run Report" (`autodev.exportRunReport`): the run report of a folder's `.autodev/` —
- * made in the graph worker (the ledger is streamed there, never on the extension host) — saved
+ * made in the state worker (the ledger is streamed there, never on the extension host) — saved
  * where the user picks, as one self-contained HTML file, Markdown or JSON. A broken ledger still
  * gets its report; the message says the verdict.
  */
 import * as vscode from "vscode";
 import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
-import type { GraphWorkerClient } from "./graphWorkerClient";
+import type { SourceSettings } from "../../core/sources/stateSource";
+import type { ViewClient } from "./graphPanel";
 
 const FORMATS = () =>
   [
@@ -38,10 +39,11 @@ export function reportTargetOf(arg: unknown): ReportTarget | undefined {
  * reviewed marks; returns the file written, or undefined when cancelled.
  */
 export async function exportRunReport(
-  client: GraphWorkerClient,
+  client: ViewClient,
   folder: vscode.WorkspaceFolder | undefined,
   reviewMarksOf: (folder: vscode.WorkspaceFolder) => Record<string, FolderReviewMarks> = () => ({}),
   given?: ReportTarget,
+  settingsOf?: (folder: vscode.WorkspaceFolder) => Record<string, SourceSettings>,
 ): Promise<vscode.Uri | undefined> {
   const target =
     folder ??
@@ -66,7 +68,14 @@ export async function exportRunReport(
   if (!file) return undefined;
   const answer = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("AutoDev: making the run report…") },
-    () => client.report(target.uri.fsPath, choice.format, reviewMarksOf(target)),
+    () =>
+      client.request({
+        type: "report",
+        cwd: target.uri.fsPath,
+        format: choice.format,
+        reviewMarks: reviewMarksOf(target),
+        settings: settingsOf?.(target),
+      }),
   );
   await vscode.workspace.fs.writeFile(file, Buffer.from(answer.text, "utf8"));
   const open = vscode.l10n.t("Open");
