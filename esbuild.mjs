@@ -2,6 +2,7 @@
 // plus the headless CLI, and (with --tests / --bench) the test and benchmark entry points.
 // Flags: --watch, --production (minify, no source maps), --tests, --bench.
 import * as esbuild from "esbuild";
+import { zodEnglishOnly } from "./scripts/esbuildPlugins.cjs";
 import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -50,7 +51,7 @@ const nodeCommon = {
   minify: production,
   logLevel: "info",
   external: ["vscode"],
-  plugins: [sharedExternals],
+  plugins: [sharedExternals, zodEnglishOnly],
 };
 
 /** The extension host bundle, the CLI and the verify worker. */
@@ -128,6 +129,20 @@ if (args.has("--bench")) {
     outdir: "dist/bench",
   });
 }
+
+/**
+ * Bundles this build no longer makes (a dropped entry, as the graph worker's) would stay in dist/ from
+ * an older build, and the .vsix test would find a bundle the .vscodeignore does not list: gone.
+ */
+function removeStaleBundles() {
+  mkdirSync("dist", { recursive: true });
+  const made = new Set(Object.keys(extensionContext.entryPoints).map((name) => `${name}.js`));
+  for (const name of readdirSync("dist")) {
+    const stale = /\.js(\.map)?$/.test(name) && !made.has(name.replace(/\.map$/, ""));
+    if (stale) rmSync(join("dist", name), { force: true });
+  }
+}
+removeStaleBundles();
 
 /** The webview's icon font: @vscode/codicons' stylesheet and font, next to each other in dist/media/. */
 function copyCodicons() {

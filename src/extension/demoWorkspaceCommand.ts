@@ -10,6 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { Worker } from "node:worker_threads";
 import * as vscode from "vscode";
 import { CommandHandler } from "./commandManager";
 
@@ -31,6 +32,24 @@ async function windowIsEmpty(): Promise<boolean> {
   return true;
 }
 
+/**
+ * Runs the demo generator (dist/makeDemo.js, `node dist/makeDemo.js DIR`) in a worker thread of its
+ * own: its writers never load on the extension host's thread, and the host bundle carries none of them.
+ */
+function generateDemo(folder: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const w = new Worker(path.join(__dirname, "makeDemo.js"), { argv: [folder], stdout: true, stderr: true });
+    let said = "";
+    w.stderr.on("data", (d: Buffer) => void (said = (said + d.toString("utf8")).slice(-2000)));
+    w.on("error", reject);
+    w.on("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(said.trim() || vscode.l10n.t("the demo generator stopped (exit code {0})", String(code)))),
+    );
+  });
+}
+
 /** The command's handler, writing under the extension's global storage folder; `log` gets its timings. */
 export function demoWorkspaceHandlers(
   context: DemoContext,
@@ -46,12 +65,7 @@ export function demoWorkspaceHandlers(
           location: vscode.ProgressLocation.Notification,
           title: vscode.l10n.t("AutoDev: generating the demo workspace…"),
         },
-        async () => {
-          await fs.promises.mkdir(folder, { recursive: true });
-          // Loaded on first use: the demo's content is built when its module loads (5 ms of activation).
-          const { createDemoWorkspace } = await import("../sample/demoWorkspace");
-          await createDemoWorkspace(folder);
-        },
+        () => generateDemo(folder),
       );
       const reuse = await windowIsEmpty();
       log(

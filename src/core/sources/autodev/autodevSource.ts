@@ -14,7 +14,6 @@ import { UnsafeFileError } from "../../fs/safeRead";
 import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
 import { checkAutodevContract } from "./contract/autodevContract";
 import { contractJson, contractTreeNode } from "../phaseContract";
-import { humanMessage } from "./ledger/verifyMessages";
 import { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes";
 import { Plan } from "./plan/schemas";
 import { ProblemCollector, sortProblems } from "../sourceProblems";
@@ -31,31 +30,10 @@ import { readRunState, runPlanOf } from "./run/runState";
 import { runStateProblems } from "./run/runProblems";
 import { runBottomNodes, runTopNodes } from "./tree/runTree";
 import { planPhaseNode, taskHistoryNode } from "./tree/inlineTree";
+import { errorProblem, warningProblem } from "./ledgerProblems";
 
-const PLAN_REL = `${AUTODEV_DIR}/${PLAN_FILE}`;
-
-/** A ledger integrity finding as a problem at its line (`more_errors` is only an info). */
-export function errorProblem(e: VerifyFinding): SourceProblem {
-  return {
-    file: LEDGER_REL,
-    line: e.atLine > 0 ? e.atLine : null,
-    severity: e.kind === "more_errors" ? "info" : "error",
-    code: e.kind,
-    message: humanMessage(e),
-  };
-}
-
-/** A history warning as a problem (plan.json drift on plan.json, the rest on the ledger). */
-export function warningProblem(w: VerifyWarning): SourceProblem {
-  const onPlan = w.kind === "plan_json_mismatch" || w.kind === "plan_json_missing";
-  return {
-    file: onPlan ? PLAN_REL : LEDGER_REL,
-    line: w.atLine > 0 ? w.atLine : null,
-    severity: "warning",
-    code: w.kind,
-    message: w.message,
-  };
-}
+/** The ledger's findings and warnings as problems (ledgerProblems.ts). */
+export { errorProblem, warningProblem };
 
 /** Reads the ledger once: report, replayed plan and entry summaries (`ledger: false` in the plan phase). */
 async function readAll(location: SourceLocation): Promise<{

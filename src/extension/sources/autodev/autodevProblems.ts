@@ -6,7 +6,7 @@
  * (config.json, responses, spec drift, tournaments, lessons).
  */
 import * as vscode from "vscode";
-import { errorProblem, warningProblem } from "../../../core/sources/autodev/autodevSource";
+import { errorProblem, warningProblem } from "../../../core/sources/autodev/ledgerProblems";
 import { LEDGER_REL } from "../../../core/sources/autodev/autodevPaths";
 import type { VerifyReport, VerifyWarning } from "../../../core/sources/autodev/ledger/verifyTypes";
 import type { SourceProblem } from "../../../core/sources/stateSource";

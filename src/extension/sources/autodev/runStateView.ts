@@ -9,7 +9,7 @@
 import * as vscode from "vscode";
 import { AUTODEV_DIR } from "../../../core/sources/autodev/autodevPaths";
 import type { AutodevRunView } from "../../../core/sources/autodev/run/runView";
-import { runPlanOf } from "../../../core/sources/autodev/run/runState";
+import { runPlanOf } from "../../../core/sources/autodev/run/runPlan";
 import { Disposable } from "../../disposable";
 import type { OutputLog } from "../../outputLog";
 import type { StateWorkerClient } from "../../stateWorkerClient";

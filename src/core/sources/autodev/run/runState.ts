@@ -8,7 +8,7 @@ import { EvidenceItem, listEvidence } from "../evidence/evidenceStore";
 import { ConfigReport, readConfig } from "../config/configReader";
 import { InlineReport, readInlineState } from "../inline/inlineState";
 import { KnowledgeReport, readKnowledge } from "../knowledge/knowledgeReader";
-import { NextSteps, PlanTasks, decideNextSteps } from "./nextStep";
+import { NextSteps, decideNextSteps } from "./nextStep";
 import { RunningProbe, probeAutodevRunning } from "./runningProbe";
 import { SpecDrift, checkSpecDrift } from "./specDrift";
 import { TournamentSummary, readTournaments } from "../tournaments/tournamentIndex";
@@ -19,8 +19,10 @@ import { AUTODEV_DIR, EVIDENCE_DIR } from "../autodevPaths";
 import { autodevTemps } from "./leftoverTemps";
 import { runningActivity } from "./runningActivity";
 
-/** The plan as far as the run state needs it (null when there is no plan). */
-export type RunPlan = (PlanTasks & { readonly spec_hash: string }) | null;
+import { type RunPlan, runPlanOf } from "./runPlan";
+
+/** The plan as far as the run state needs it (runPlan.ts; null when there is no plan), and its reduction. */
+export { type RunPlan, runPlanOf };
 
 /** The run state of one workspace. */
 export interface RunState {
@@ -113,28 +115,5 @@ export async function readRunState(cwd: string, plan: RunPlan, options: RunState
       evidenceList.ok ? evidenceList.names : [],
       tours.tournaments,
     ),
-  };
-}
-
-/** A plan (the schema's) reduced to what the run state needs. */
-export function runPlanOf(
-  plan: {
-    spec_hash: string;
-    phases: ReadonlyArray<{
-      tasks: ReadonlyArray<{ id: string; status: unknown; title: string; retry_count?: number | bigint }>;
-    }>;
-  } | null,
-): RunPlan {
-  if (plan === null) return null;
-  return {
-    spec_hash: plan.spec_hash,
-    phases: plan.phases.map((p) => ({
-      tasks: p.tasks.map((t) => ({
-        id: t.id,
-        status: String(t.status),
-        title: t.title,
-        retry_count: t.retry_count === undefined ? undefined : Number(t.retry_count),
-      })),
-    })),
   };
 }
