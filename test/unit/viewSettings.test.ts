@@ -22,8 +22,8 @@ describe("autodev.maxLineMB reaches the graph, the report and the language-model
   let workspace: string;
   const clients: StateWorkerClient[] = [];
 
-  before(async function () {
-    if (!fs.existsSync(WORKER)) this.skip(); // npm run pretest builds it
+  before(async () => {
+    assert.ok(fs.existsSync(WORKER), `${WORKER} is missing: npm run pretest builds it`);
     workspace = path.join(copyFixture("autodev-real-run/09-1.1-complete"), "workspace");
     // An entry of 2 MiB, chained as AutoDev appends: over a 1 MiB limit, under the 256 MiB default.
     await new PlanManager(workspace, { sessionId: "long-line" }).ledgerAppend(

@@ -14,7 +14,7 @@ import * as vscode from "vscode";
 import { WriteRefusedError } from "../../../core/errors";
 import { delegationRel, responseRel } from "../../../core/sources/autodev/inline/inlineSchemas";
 import { createResponseFile, type CreatedResponse } from "../../../core/sources/autodev/inline/responseCreate";
-import { runPlanOf } from "../../../core/sources/autodev/run/runState";
+import { runPlanOf } from "../../../core/sources/autodev/run/runPlan";
 import type { CommandHandler } from "../../commandManager";
 import type { StateWorkerClient } from "../../stateWorkerClient";
 import { autodevRequest } from "./autodevRequest";
