@@ -1,14 +1,16 @@
 /**
- * A refresh that read new bytes brings the phase contract on the new state along (so Problems
- * shows an append's contract findings with the tree, without a second request after a delay): the
- * same answer as the `contract` request, nothing when the ledger did not change, the new findings
- * after an append by Python's way (an atomic replace), and none on a broken ledger.
+ * One refresh answers everything the editor shows of `.autodev/` (so Problems, the tree and the run
+ * view change in the same tick, with no second request after a delay): the phase contract and the
+ * problems on the state now — the problems `check` composes, also when the ledger did not change
+ * (a delegation or config.json may have) — the run view and the last changes; the new findings
+ * after an append by Python's way (an atomic replace); no contract on a broken ledger.
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
+import { autodevSource } from "../../src/core/sources/autodev/autodevSource";
 import type { AutodevResults } from "../../src/core/sources/autodev/worker/autodevRequests";
 import { handleRequest } from "../../src/core/worker/stateWorker";
 import type { WorkerRequest } from "../../src/core/worker/workerProtocol";
@@ -16,12 +18,25 @@ import type { WorkerRequest } from "../../src/core/worker/workerProtocol";
 const FIXTURES = path.resolve(__dirname, "..", "..", "..", "test", "fixtures");
 let nextId = 1;
 
-async function ask<T extends "refresh" | "contract">(cwd: string, type: T): Promise<AutodevResults[T]> {
+async function ask(cwd: string, type: "refresh"): Promise<AutodevResults["refresh"]> {
   const req = { id: nextId++, type: "source", kind: "autodev", cwd, request: { type } } as WorkerRequest;
-  return (await handleRequest(req, () => undefined)) as AutodevResults[T];
+  return (await handleRequest(req, () => undefined)) as AutodevResults["refresh"];
 }
 
-describe("refresh brings the phase contract along", function () {
+/** `check`'s problems for `cwd`. */
+async function checked(cwd: string) {
+  const location = (await autodevSource.detect(cwd))!;
+  return (await autodevSource.check(location))
+    .map((p) => ({ ...p, part: undefined }))
+    .map(({ part: _part, ...rest }) => rest);
+}
+
+/** The refresh's problems as `check` states them (without the editor's Problems column). */
+function plain(r: AutodevResults["refresh"]) {
+  return r.problems.map(({ part: _part, ...p }) => p);
+}
+
+describe("one refresh brings the contract, the problems and the run view along", function () {
   this.timeout(60_000);
   let cwd = "";
   beforeEach(() => {
@@ -33,15 +48,22 @@ describe("refresh brings the phase contract along", function () {
     fs.rmSync(cwd, { recursive: true, force: true });
   });
 
-  it("answers as the contract request does, and not at all when nothing changed", async () => {
+  it("answers check's problems, also when the ledger did not change", async () => {
     const first = await ask(cwd, "refresh");
     assert.equal(first.update.mode, "full");
     assert.ok(first.report.ok);
-    assert.equal(first.contract?.length, 1);
-    assert.deepEqual(first.contract, await ask(cwd, "contract"));
+    assert.equal(first.contract.length, 1);
+    assert.deepEqual(plain(first), await checked(cwd));
+    assert.ok(first.run.top.length >= 0 && first.hasLedger);
+    // config.json changes, the ledger does not: the same refresh reads it again.
+    fs.writeFileSync(path.join(cwd, ".autodev", "config.json"), "{ not json");
     const again = await ask(cwd, "refresh");
     assert.equal(again.update.mode, "none");
-    assert.equal(again.contract, undefined);
+    assert.deepEqual(plain(again), await checked(cwd));
+    assert.ok(
+      again.problems.some((p) => p.file === ".autodev/config.json" && p.part === "run"),
+      JSON.stringify(again.problems),
+    );
   });
 
   it("after an append, holds the contract of the new state", async () => {
@@ -57,8 +79,9 @@ describe("refresh brings the phase contract along", function () {
     await appendEntry(cwd, "update_task_status", payload, "sess-test");
     const after = await ask(cwd, "refresh");
     assert.equal(after.update.mode, "append");
-    assert.deepEqual(after.contract, await ask(cwd, "contract"));
+    assert.deepEqual(plain(after), await checked(cwd));
     assert.notDeepEqual(after.contract, before.contract);
+    assert.notDeepEqual(after.problems, before.problems);
   });
 
   it("is empty on a broken ledger", async () => {

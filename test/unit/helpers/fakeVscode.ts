@@ -131,6 +131,7 @@ const DEFAULTS: Record<string, unknown> = (() => {
 const workspace = {
   workspaceFolders: [] as unknown[],
   isTrusted: true,
+  textDocuments: [] as unknown[],
   onDidChangeWorkspaceFolders: noEvent,
   onDidGrantWorkspaceTrust: noEvent,
   onDidChangeConfiguration: noEvent,
@@ -182,6 +183,10 @@ const channel = {
   dispose: () => undefined,
 };
 const window = {
+  tabGroups: { all: [] as unknown[], onDidChangeTabs: noEvent, onDidChangeTabGroups: noEvent },
+  state: { focused: true },
+  visibleTextEditors: [] as unknown[],
+  terminals: [] as unknown[],
   createOutputChannel: () => channel,
   createStatusBarItem: () => ({ show: () => undefined, hide: () => undefined, dispose: () => undefined }),
   showInformationMessage: () => Promise.resolve(undefined),
@@ -211,6 +216,21 @@ const l10n = {
     message.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m)),
 };
 
+/**
+ * Members the code under test only subscribes to or registers with (`onDid…` events,
+ * `register…` providers, `create…` handles not modelled above): each answers with a disposable,
+ * so a whole adapter can be made; nothing behind them runs.
+ */
+function withInertMembers<T extends object>(ns: T): T {
+  const inert = () => ({ dispose: () => undefined, show: () => undefined, hide: () => undefined });
+  return new Proxy(ns, {
+    get(target, key, receiver) {
+      if (Reflect.has(target, key) || typeof key !== "string") return Reflect.get(target, key, receiver);
+      return /^(on[A-Z]|register[A-Z]|create[A-Z])/.test(key) ? inert : undefined;
+    },
+  });
+}
+
 /** The fake module object. */
 export const fakeVscode = {
   ThemeColor,
@@ -224,12 +244,12 @@ export const fakeVscode = {
   DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
   EventEmitter,
   Uri,
-  languages,
+  languages: withInertMembers(languages),
   l10n,
   RelativePattern,
-  workspace,
+  workspace: withInertMembers(workspace),
   commands,
-  window,
+  window: withInertMembers(window),
   StatusBarAlignment: { Left: 1, Right: 2 },
   env: { language: "en" },
 };

@@ -10,40 +10,29 @@
  */
 import * as path from "node:path";
 import { verifyLedger } from "./ledger/ledgerReader";
-import { UnsafeFileError } from "../../fs/safeRead";
-import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
-import { checkAutodevContract } from "./contract/autodevContract";
 import { contractJson, contractTreeNode } from "../phaseContract";
-import { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes";
-import { Plan } from "./plan/schemas";
-import { ProblemCollector, sortProblems } from "../sourceProblems";
+import { EntrySummary } from "./ledger/verifyTypes";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
 import { AUTODEV_DIR, LEDGER_REL, PLAN_FILE, autodevRoot } from "./autodevPaths";
 import { autodevPresence } from "./autodevPresence";
 import { autodevManifest } from "./autodevManifest";
+import {
+  AutodevLedgerRead,
+  AutodevSnapshot,
+  readAutodevSnapshot,
+  snapshotProblems,
+  unreadableLedgerProblems,
+} from "./autodevSnapshot";
 import { autodevWorker } from "./worker/autodevWorker";
 import { autodevTree } from "./autodevTree";
-import { autodevGraph, planDependencyProblems } from "./autodevGraph";
+import { autodevGraph } from "./autodevGraph";
 import { autodevRunStatus, autodevTaskDetail } from "./report/agentDetails";
 import { autodevReport } from "./report/autodevReport";
-import { readRunState, runPlanOf } from "./run/runState";
-import { runStateProblems } from "./run/runProblems";
 import { runBottomNodes, runTopNodes } from "./tree/runTree";
 import { planPhaseNode, taskHistoryNode } from "./tree/inlineTree";
-import { errorProblem, warningProblem } from "./ledgerProblems";
-
-/** The ledger's findings and warnings as problems (ledgerProblems.ts). */
-export { errorProblem, warningProblem };
 
 /** Reads the ledger once: report, replayed plan and entry summaries (`ledger: false` in the plan phase). */
-async function readAll(location: SourceLocation): Promise<{
-  ok: boolean;
-  ledger: boolean;
-  errors: readonly VerifyFinding[];
-  warnings: readonly VerifyWarning[];
-  plan: Plan | null;
-  entries: EntrySummary[];
-}> {
+async function readAll(location: SourceLocation): Promise<AutodevLedgerRead> {
   if ((await autodevPresence(location.workspace)).ledger === "missing") {
     return { ok: true, ledger: false, errors: [], warnings: [], plan: null, entries: [] };
   }
@@ -52,72 +41,23 @@ async function readAll(location: SourceLocation): Promise<{
   return { ok: report.ok, ledger: true, errors: report.errors, warnings: report.warnings, plan, entries };
 }
 
-/** The ledger, the run state and (on an intact ledger) the phase contract, read once. */
-async function readChecked(location: SourceLocation, probe: boolean) {
-  const all = await readAll(location);
-  const run = await readRunState(location.workspace, runPlanOf(all.plan), { probe });
-  const contract = all.ok
-    ? await checkAutodevContract({
-        workspace: location.workspace,
-        plan: all.plan,
-        entries: all.entries,
-        warnings: all.warnings,
-        run,
-      })
-    : null;
-  return { ...all, run, contract };
-}
-
-/** A problem for a part of the check that stopped, so the other parts' findings still show. */
-function stoppedProblem(file: string, part: string, e: unknown): SourceProblem {
-  return {
-    file,
-    line: null,
-    severity: "error",
-    code: "check_failed",
-    message: `the ${part} stopped: ${e instanceof Error ? e.message : String(e)}`,
-  };
+/** The ledger, the run state, the phase contract and the history warnings, read once. */
+async function readChecked(location: SourceLocation, probe: boolean): Promise<AutodevSnapshot> {
+  return readAutodevSnapshot(location.workspace, await readAll(location), probe);
 }
 
 /**
- * Every problem of `.autodev/`: integrity errors, then (on an intact ledger) the phase contract's
- * findings (they stand in for the ledger's fsm_violation warnings and the missing-evidence check),
- * plan.json drift and the run state's problems; at most PROBLEMS_PER_FILE per file (the rest
- * summarised). A part that fails (the ledger cannot be read) is one problem; the others still run.
+ * Every problem of `.autodev/` (autodevSnapshot.ts: the composition the editor shows too). A ledger
+ * that cannot be read is one problem; the run state's still show.
  */
 export async function autodevProblems(location: SourceLocation): Promise<SourceProblem[]> {
-  const out = new ProblemCollector();
-  let checked: Awaited<ReturnType<typeof readChecked>>;
+  let checked: AutodevSnapshot;
   try {
     checked = await readChecked(location, false);
   } catch (e) {
-    out.add(
-      e instanceof UnsafeFileError
-        ? { file: LEDGER_REL, line: null, severity: "error", code: "unreadable_file", message: e.message }
-        : stoppedProblem(LEDGER_REL, "ledger check", e),
-    );
-    try {
-      out.addAll(runStateProblems(await readRunState(location.workspace, null, { probe: false })));
-    } catch (e2) {
-      out.add(stoppedProblem(AUTODEV_DIR, "run-state check (config, inline, tournaments, knowledge)", e2));
-    }
-    return sortProblems(out.result());
+    return unreadableLedgerProblems(location.workspace, e);
   }
-  const { ok, errors, warnings, plan, entries, run, contract } = checked;
-  for (const e of errors) out.add(errorProblem(e));
-  for (const w of warnings) if (w.kind !== "fsm_violation") out.add(warningProblem(w));
-  if (ok) {
-    if (contract) out.addAll(contract.problems);
-    if (plan) {
-      const history = await missingEvidenceWarnings(location.workspace, plan, entries);
-      for (const w of history) if (w.kind !== "missing_evidence") out.add(warningProblem(w));
-    }
-    const drift = await planJsonWarning(location.workspace, plan);
-    if (drift) out.add(warningProblem(drift));
-  }
-  if (plan) out.addAll(planDependencyProblems(plan));
-  out.addAll(runStateProblems(run));
-  return sortProblems(out.result());
+  return snapshotProblems(checked);
 }
 
 function rowOf(e: EntrySummary): SourceTimelineRow {

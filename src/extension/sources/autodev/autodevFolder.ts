@@ -6,7 +6,6 @@
  * state worker through AutoDev's own requests.
  */
 import { waitActions } from "./waitActions";
-import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { LEDGER_REL, ledgerPath } from "../../../core/sources/autodev/autodevPaths";
 import type { RememberedHead } from "../../../core/sources/autodev/ledger/ledgerSession";
@@ -21,11 +20,11 @@ import type { DetectedSource } from "../../../core/worker/workerProtocol";
 import type { IntegritySummary } from "../../../protocolTimeline";
 import type { SettingsReader } from "../../settings";
 import type { FolderProblem, FolderTimeline, WaitingOn } from "../sourceAdapter";
-import { HistoryWarnings, autodevProblems } from "./autodevProblems";
+import { folderProblems } from "./autodevProblems";
+import type { AutodevProblem } from "../../../core/sources/autodev/autodevSnapshot";
 import { autodevRequest } from "./autodevRequest";
 import { AutodevFolderBase, FolderServices } from "./autodevFolderBase";
 import { linkRefusal } from "./linkRefusal";
-import { tailHoldMs } from "./tailHold";
 import type { TaskChange } from "../../../core/sources/autodev/worker/autodevRequests";
 import { ConfirmAsk, modalAsk } from "../../confirm";
 import {
@@ -62,10 +61,11 @@ export class AutodevFolder extends AutodevFolderBase {
   private head: RememberedHead | null = null;
   private pinLost: HistoryRewrite | null = null;
   private readonly pins: RememberedHeads;
-  private readonly history: HistoryWarnings;
-  private readonly contractReader: HistoryWarnings<AutodevContractResult>;
-  private readonly changeReader: HistoryWarnings<[string, TaskChange]>;
-  private changesByTask: { from: readonly [string, TaskChange][]; map: Map<string, TaskChange> } | null = null;
+  /** The problems of the last refresh (the worker's composition, as `check`'s), null before the first. */
+  private shown: readonly AutodevProblem[] | null = null;
+  private contractNow: AutodevContractResult | null = null;
+  private changesByTask = new Map<string, TaskChange>();
+  private ledgerThere = true;
   private runView: AutodevRunView | null = null;
   private refreshing: Promise<RefreshResult | null> | null = null;
   private again = false;
@@ -89,40 +89,21 @@ export class AutodevFolder extends AutodevFolderBase {
     super(folder, detected, settings, services);
     this.heads = new RememberedHeads(this.cwd, services.worker, services.memento);
     this.pins = new RememberedHeads(this.cwd, services.worker, services.memento, "autodev.pinnedHead");
-    this.history = this.register(
-      new HistoryWarnings(
-        () => autodevRequest(services.worker, this.cwd, { type: "historyWarnings" }),
-        () => !!this.lastReport?.ok && settingsReader.historyWarnings(this.folder),
-        () => this.changed.fire(),
-      ),
-    );
-    this.contractReader = this.register(
-      new HistoryWarnings(
-        () => autodevRequest(services.worker, this.cwd, { type: "contract" }),
-        () => !!this.lastReport?.ok,
-        () => this.changed.fire(),
-      ),
-    );
-    this.changeReader = this.register(
-      new HistoryWarnings(
-        () => autodevRequest(services.worker, this.cwd, { type: "lastChanges" }),
-        () => true,
-        () => this.changed.fire(),
-      ),
-    );
     this.register({ dispose: () => clearTimeout(this.backgroundVerify) });
     this.register({ dispose: () => clearTimeout(this.tailRecheck) });
   }
 
   /** The phase contract of the current step (null before it was read, or on a broken ledger). */
   get contract(): AutodevContractResult | null {
-    return this.lastReport?.ok ? (this.contractReader.warnings[0] ?? null) : null;
+    return this.lastReport?.ok ? this.contractNow : null;
   }
 
   /** Starts reading: the refusal check, the tail snapshot for a fast first paint, then verification. */
   start(): void {
-    this.setReadRefusal(linkRefusal(this.cwd));
-    if (!this.refusal) void this.loadTail().then(() => this.refreshLedger());
+    void linkRefusal(this.services.worker, this.cwd).then((refusal) => {
+      this.setReadRefusal(refusal);
+      if (!this.refusal) void this.loadTail().then(() => this.refreshLedger());
+    });
   }
 
   /** The plan to show: the time-travel plan when active, else the live one. */
@@ -189,15 +170,8 @@ export class AutodevFolder extends AutodevFolderBase {
   }
 
   override get problems(): readonly FolderProblem[] | null {
-    if (!this.lastReport) return null;
-    const problems = autodevProblems({
-      report: this.lastReport,
-      history: this.lastReport.ok ? this.history.warnings : [],
-      run: this.runView?.problems ?? null,
-      withWarnings: this.settingsReader.historyWarnings(this.folder),
-      contract: this.contract?.problems ?? null,
-      pinnedHeadLost: this.pinLost?.message ?? null,
-    });
+    if (!this.shown) return null;
+    const problems = folderProblems(this.shown, this.pinLost?.message ?? null);
     const rw = this.rewrite;
     if (rw) {
       problems.unshift({
@@ -214,7 +188,7 @@ export class AutodevFolder extends AutodevFolderBase {
 
   /** False in the plan phase: AutoDev has written `.autodev/` but no ledger yet. */
   get hasLedger(): boolean {
-    return fs.existsSync(ledgerPath(this.cwd));
+    return this.ledgerThere;
   }
 
   override get waiting(): WaitingOn | null {
@@ -236,20 +210,22 @@ export class AutodevFolder extends AutodevFolderBase {
 
   override redetected(detected: DetectedSource, settings: SourceSettings): void {
     super.redetected(detected, settings);
-    const refusal = linkRefusal(this.cwd);
-    if (refusal === this.refusal) return;
-    this.setReadRefusal(refusal);
-    if (!refusal) void this.loadTail().then(() => this.refreshLedger());
+    void linkRefusal(this.services.worker, this.cwd).then((refusal) => {
+      if (refusal === this.refusal) return;
+      this.setReadRefusal(refusal);
+      if (!refusal) void this.loadTail().then(() => this.refreshLedger());
+    });
   }
 
   /**
-   * Any file under `.autodev/` changed: verify what changed (or, per `autodev.verifyOnChange`, read
-   * the tail). The history checks read plan.json and the evidence as well as the ledger, so they run
-   * again whatever changed: an edited plan.json shows its drift, a restored one clears it.
+   * Any file under `.autodev/` changed: one refresh (or, per `autodev.verifyOnChange`, the tail
+   * snapshot). The refresh's answer holds everything read again — the ledger's new bytes, the run
+   * state, the contract, plan.json drift, the problems — so any change (a delegation, an edited
+   * plan.json) shows in the same tick.
    */
   override filesChanged(uris: readonly vscode.Uri[]): void {
     if (this.settingsReader.verifyOnChange(this.folder)) void this.refreshLedger();
-    else void this.loadTail().then(() => this.history.schedule());
+    else void this.loadTail();
     this.filesEmitter.fire(uris);
   }
 
@@ -257,10 +233,9 @@ export class AutodevFolder extends AutodevFolderBase {
     await this.refreshLedger();
   }
 
-  /** Takes a new run view (the adapter reads it in the worker). */
-  setRunView(view: AutodevRunView): void {
-    this.runView = view;
-    this.changed.fire();
+  /** A lock probe found the run started or stopped: read everything again. */
+  runningChanged(): void {
+    void this.refreshLedger();
   }
 
   /** Refuses (or allows again) reading this folder's state; clears what was shown. */
@@ -271,6 +246,7 @@ export class AutodevFolder extends AutodevFolderBase {
       this.services.log.warn(`${this.folder.name}: ${reason}`);
       this.livePlan = null;
       this.lastReport = null;
+      this.shown = null;
       this.travel = null;
       this.lastError = reason;
     } else this.lastError = null;
@@ -319,9 +295,17 @@ export class AutodevFolder extends AutodevFolderBase {
       // The first refresh of a window may resume from what the last one verified (only new bytes are read).
       const record = this.resumeTried ? undefined : this.services.memento.get<unknown>(this.recordKey());
       this.resumeTried = true;
-      const r = await autodevRequest(this.services.worker, this.cwd, { type: "refresh", record });
+      const r = await autodevRequest(this.services.worker, this.cwd, {
+        type: "refresh",
+        record,
+        historyWarnings: this.settingsReader.historyWarnings(this.folder),
+      });
+      if (r.unreadable !== undefined) {
+        this.takeUnreadable(r);
+        return r;
+      }
       // A last line without its newline, written just now, may be an append in progress (tailHold.ts).
-      const hold = await tailHoldMs(r.report, this.ledgerFile);
+      const hold = r.holdMs;
       if (hold !== null) {
         this.tailHeld = true;
         clearTimeout(this.tailRecheck);
@@ -329,9 +313,9 @@ export class AutodevFolder extends AutodevFolderBase {
         return r;
       }
       if (r.update.mode === "none" && this.lastReport && !this.tailHeld) {
-        // The ledger did not change, but what the history checks and the contract read besides it may have.
-        this.history.schedule();
-        this.contractReader.schedule();
+        // The ledger did not change, but what the refresh read besides it (run state, contract, drift) may have.
+        this.takeRest(r);
+        this.changed.fire();
         return r;
       }
       this.tailHeld = false;
@@ -352,7 +336,12 @@ export class AutodevFolder extends AutodevFolderBase {
     this.backgroundVerify = setTimeout(() => {
       void (async () => {
         try {
-          await this.apply(await autodevRequest(this.services.worker, this.cwd, { type: "verify" }));
+          await this.apply(
+            await autodevRequest(this.services.worker, this.cwd, {
+              type: "verify",
+              historyWarnings: this.settingsReader.historyWarnings(this.folder),
+            }),
+          );
           this.services.log.info(`${this.folder.name}: background re-verification of the whole ledger done`);
         } catch (e) {
           this.services.log.error(`${this.folder.name}: background re-verification failed`, e);
@@ -379,8 +368,7 @@ export class AutodevFolder extends AutodevFolderBase {
     this.lastReport = r.report;
     this.entryCount = r.entries;
     this.head = r.head;
-    if (r.contract) this.contractReader.take(r.contract);
-    else this.contractReader.schedule();
+    this.takeRest(r);
     this.fireLedger();
     if (r.record !== undefined) await this.services.memento.update(this.recordKey(), r.record ?? undefined);
     const pinLost = await this.pins.against(this.entryCount);
@@ -395,21 +383,35 @@ export class AutodevFolder extends AutodevFolderBase {
         ledger: vscode.Uri.file(this.ledgerFile),
       });
     }
-    this.history.schedule();
-    this.changeReader.schedule();
     if (changed) this.fireLedger();
+  }
+
+  /** Takes what a refresh read besides the ledger: problems, contract, run view, last changes. */
+  private takeRest(r: RefreshResult): void {
+    this.lastError = null;
+    this.shown = r.problems;
+    this.contractNow = r.contract[0] ?? null;
+    this.runView = r.run;
+    this.ledgerThere = r.hasLedger;
+    this.changesByTask = new Map(r.lastChanges);
+  }
+
+  /** The ledger cannot be read: nothing of it is shown, Problems says why. */
+  private takeUnreadable(r: RefreshResult): void {
+    const had = this.lastReport !== null || this.livePlan !== null;
+    this.livePlan = null;
+    this.lastReport = null;
+    this.entryCount = 0;
+    this.travel = null;
+    this.takeRest(r);
+    this.lastError = r.unreadable ?? null;
+    if (had) this.services.log.warn(`${this.folder.name}: ${this.lastError}`);
+    this.fireLedger();
   }
 
   /** The last status change of `taskId` in the live ledger (the task hover), if any. */
   lastChange(taskId: string): TaskChange | undefined {
-    const list = this.changeReader.warnings;
-    if (this.changesByTask?.from !== list) this.changesByTask = { from: list, map: new Map(list) };
-    return this.changesByTask.map.get(taskId);
-  }
-
-  /** Reads the history warnings now (Verify reports the count Problems then shows). */
-  readHistoryWarnings(): Promise<void> {
-    return this.history.readNow();
+    return this.changesByTask.get(taskId);
   }
 
   /**

@@ -3,7 +3,6 @@
  * Ledger (with a diff against plan.json), Show Plan As Of… / Back to Live,
  * and opening the state files or a ledger entry's line.
  */
-import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { configPath, planPath, specPath } from "../../../core/sources/autodev/autodevPaths";
 import { changeWords, opWords } from "./entryWords";
@@ -84,7 +83,8 @@ export class LedgerCommands {
   async verify(arg?: unknown): Promise<boolean | undefined> {
     const f = await this.picker.pick(arg);
     if (!f) return undefined;
-    const size = fs.existsSync(f.ledgerFile) ? fs.statSync(f.ledgerFile).size : 0;
+    // The size the last refresh read (the host does no file I/O; a Verify before the first read asks nothing).
+    const size = f.report?.bytes ?? 0;
     const limit = this.settings.confirmVerifyAboveMB(f.folder) * 1024 * 1024;
     if (limit > 0 && size > limit) {
       const verify = vscode.l10n.t("Verify");
@@ -119,7 +119,12 @@ export class LedgerCommands {
             () => void this.worker.request({ type: "cancel", cwd: f.cwd, target: id }),
           );
           try {
-            return await autodevRequest(this.worker, f.cwd, { type: "verify" }, (i) => (id = i));
+            return await autodevRequest(
+              this.worker,
+              f.cwd,
+              { type: "verify", historyWarnings: this.settings.historyWarnings(f.folder) },
+              (i) => (id = i),
+            );
           } finally {
             sub.dispose();
             cancel.dispose();
@@ -147,7 +152,6 @@ export class LedgerCommands {
       r.warnings.map((w) => `  line ${w.atLine} — ${w.kind}: ${w.message}`),
       result.ms,
     );
-    await f.readHistoryWarnings();
     const outcome = verifyOutcomeText(r, result.ms, countProblems(f.problems ?? []));
     this.lastOutcome = outcome.text;
     if (!outcome.error) void vscode.window.showInformationMessage(outcome.text);
@@ -271,7 +275,12 @@ export class LedgerCommands {
     const f = await this.picker.pick(arg);
     if (!f) return;
     const file = fn(f.cwd);
-    if (!fs.existsSync(file)) {
+    if (
+      !(await vscode.workspace.fs.stat(vscode.Uri.file(file)).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t("AutoDev: {0}/.autodev/{1} does not exist.", f.folder.name, name),
       );

@@ -6,7 +6,7 @@
  * changes no file).
  */
 import type { SourceProblem, SourceTreeNode } from "../../stateSource";
-import { readRunState, RunPlan } from "./runState";
+import { readRunState, RunPlan, RunState } from "./runState";
 import { probeAutodevRunning } from "./runningProbe";
 import { runStateProblems } from "./runProblems";
 import { runBottomNodes, runTopNodes } from "../tree/runTree";
@@ -69,7 +69,11 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
       taskHistory: [],
     };
   }
-  const rs = await readRunState(cwd, plan);
+  return runViewOf(await readRunState(cwd, plan));
+}
+
+/** The view of a run state read already (the refresh's snapshot). */
+export function runViewOf(rs: RunState): AutodevRunView {
   // A stale suspend state (the plan already stored, the task already done) is not a wait.
   const w = rs.history.staleWaiting === null ? rs.inline.waiting : null;
   const waiting = w ? waitingLabel(w, w.retryCount > 0 ? rs.config.qaRetryLimit : null) : null;

@@ -6,12 +6,12 @@
  * run view. The extension's AutoDev adapter is the only sender.
  */
 import type { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
-import type { EntrySummary, VerifyReport, VerifyWarning } from "../ledger/verifyTypes";
+import type { EntrySummary, VerifyReport } from "../ledger/verifyTypes";
 import type { VerificationRecord } from "../ledger/verificationRecord";
 import type { Plan } from "../plan/schemas";
 import type { AutodevContractResult } from "../contract/autodevContract";
 import type { AutodevRunView } from "../run/runView";
-import type { RunPlan } from "../run/runState";
+import type { AutodevProblem } from "../autodevSnapshot";
 
 /** One of AutoDev's requests about the folder it is sent for. */
 export type AutodevRequest =
@@ -19,15 +19,14 @@ export type AutodevRequest =
       readonly type: "refresh";
       /** A verification record stored by an earlier session (untrusted: validated), used by a fresh session to resume. */
       readonly record?: unknown;
+      /** `autodev.historyWarnings`: false leaves the history warnings and the contract's findings out of `problems`. */
+      readonly historyWarnings?: boolean;
     }
-  | { readonly type: "verify" }
+  | { readonly type: "verify"; readonly historyWarnings?: boolean }
   | { readonly type: "tailPlan" }
   | { readonly type: "entries"; readonly offset: number; readonly limit: number }
   | { readonly type: "planAt"; readonly seq: number }
   | { readonly type: "replayCompare" }
-  | { readonly type: "historyWarnings" }
-  | { readonly type: "lastChanges" }
-  | { readonly type: "contract" }
   | {
       readonly type: "setStatus";
       readonly taskId: string;
@@ -36,7 +35,8 @@ export type AutodevRequest =
       readonly lockTimeoutS: number;
       readonly readOnly: boolean;
     }
-  | { readonly type: "runView"; readonly plan: RunPlan; readonly probeOnly: boolean };
+  | { readonly type: "runView"; readonly probeOnly: boolean }
+  | { readonly type: "linksOut" };
 
 /** The result type of each AutoDev request. */
 export interface AutodevResults {
@@ -46,13 +46,10 @@ export interface AutodevResults {
   entries: { readonly total: number; readonly items: EntrySummary[] };
   planAt: { readonly plan: Plan | null; readonly seq: number };
   replayCompare: ReplayComparison;
-  historyWarnings: VerifyWarning[];
-  /** Each plan task's last status change (newest entry naming it with a status), by task id. */
-  lastChanges: Array<[string, TaskChange]>;
-  /** The phase contract on the session's intact ledger (empty list otherwise): at most one result. */
-  contract: AutodevContractResult[];
   setStatus: { readonly seq: number };
   runView: AutodevRunView;
+  /** The first of `.autodev/` and the ledger that resolves outside the folder (relative path), or why none could be resolved. */
+  linksOut: { readonly link: string | null; readonly error: string | null };
 }
 
 /** The last status change of one task: the entry and what it did. */
@@ -93,12 +90,20 @@ export interface RefreshResult {
   readonly ms: number;
   /** What to store to resume next time (clean ledger after a scan; absent when nothing was read). */
   readonly record?: VerificationRecord | null;
-  /**
-   * The phase contract on the new state, read in the same turn when the ledger changed (as the
-   * `contract` request answers), so Problems shows the new state with the tree; absent when
-   * nothing was read.
-   */
-  readonly contract?: AutodevContractResult[];
+  /** The phase contract on the state now (empty on a broken ledger), read in the same turn. */
+  readonly contract: AutodevContractResult[];
   /** True when a stored record did not hold because verified bytes changed (history rewritten). */
   readonly rewritten?: boolean;
+  /** Every problem of the state now (autodevSnapshot.ts, the composition `check` uses). */
+  readonly problems: readonly AutodevProblem[];
+  /** The run state's view (running, waiting, nodes), read in the same turn. */
+  readonly run: AutodevRunView;
+  /** Each plan task's last status change, by task id. */
+  readonly lastChanges: Array<[string, TaskChange]>;
+  /** Hold this answer back so many ms (a cut-off last line written just now: tailHold.ts), or null. */
+  readonly holdMs: number | null;
+  /** False in the plan phase: `.autodev/` but no ledger yet. */
+  readonly hasLedger: boolean;
+  /** Why the ledger could not be read (then `problems` says so and nothing else of the ledger is shown). */
+  readonly unreadable?: string;
 }

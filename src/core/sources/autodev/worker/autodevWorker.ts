@@ -4,24 +4,25 @@
  * comparison, writes through PlanManager's locked commit path, the run view) and its timeline
  * (pages, details and row references over the session's entry index).
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { readRegularText } from "../../../fs/safeRead";
 import type { SourceWorkerHandler, WorkerContext } from "../../sourceWorker";
-import { planPath } from "../autodevPaths";
-import { missingEvidenceWarnings, planJsonWarning } from "../historyChecks";
+import { autodevRoot, ledgerPath, planPath } from "../autodevPaths";
 import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
 import { LedgerSession, SessionUpdate } from "../ledger/ledgerSession";
 import { planJsonText, readLastEntryHead } from "../ledger/ledgerWriter";
 import { PlanManager } from "../ledger/planManager";
 import { assertContractAllows } from "../contract/autodevWriteGuard";
-import { checkAutodevContract } from "../contract/autodevContract";
 import { readRunState, runPlanOf } from "../run/runState";
+import { readAutodevSnapshot, snapshotProblems, unreadableLedgerProblems } from "../autodevSnapshot";
+import { tailHoldMs } from "../ledger/tailHold";
 import { getMaxLineBytes } from "../../../fs/lineLimit";
 import { parseVerificationRecord } from "../ledger/verificationRecord";
 import { Plan } from "../plan/schemas";
-import { autodevRunView } from "../run/runView";
+import { autodevRunView, runViewOf } from "../run/runView";
 import { TimelineService } from "../timeline/ledgerTimelineService";
 import { lastChanges } from "../timeline/taskLastChange";
-import type { AutodevContractResult } from "../contract/autodevContract";
 import type { AutodevRequest, AutodevResults, RefreshResult, ReplayComparison } from "./autodevRequests";
 
 const sessions = new Map<string, LedgerSession>();
@@ -37,42 +38,79 @@ async function refreshResult(
   s: LedgerSession,
   full: boolean,
   context: WorkerContext,
-  stored?: unknown,
+  options: { stored?: unknown; historyWarnings?: boolean } = {},
 ): Promise<RefreshResult> {
   const t0 = performance.now();
   if (full) s.invalidate();
   const progress = (bytes: number, total: number) => context.progress(bytes, total);
   // A fresh session may resume from the record an earlier one left (only the appended bytes are verified).
-  const record = !full && stored !== undefined && s.entries.length === 0 ? parseVerificationRecord(stored) : null;
+  const record =
+    !full && options.stored !== undefined && s.entries.length === 0 ? parseVerificationRecord(options.stored) : null;
   let rewritten = false;
   let update: SessionUpdate;
-  if (record) {
-    const u = await s.resume(record, context.signal, progress);
-    rewritten = u.rewritten;
-    update = u;
-  } else update = await s.refresh(context.signal, progress);
+  try {
+    if (record) {
+      const u = await s.resume(record, context.signal, progress);
+      rewritten = u.rewritten;
+      update = u;
+    } else update = await s.refresh(context.signal, progress);
+  } catch (e) {
+    if (context.signal?.aborted) throw e;
+    return unreadableResult(s.cwd, e, performance.now() - t0);
+  }
   const next = update.mode === "none" ? undefined : await s.verificationRecord();
-  const contract = update.mode === "none" ? undefined : await contractOf(s.cwd, s);
+  const report = s.report;
+  const hasLedger = update.mode !== "missing";
+  // The rest of .autodev/ is read on every refresh: a delegation, a response or config.json may
+  // have changed without the ledger.
+  const snapshot = await readAutodevSnapshot(
+    s.cwd,
+    {
+      ok: report.ok,
+      ledger: hasLedger,
+      errors: report.errors,
+      warnings: report.warnings,
+      plan: s.plan,
+      entries: s.entries,
+    },
+    true,
+  );
   return {
     update,
-    report: s.report,
+    report,
     plan: s.plan,
-    entries: s.partial ? s.report.entries : s.entries.length,
+    entries: s.partial ? report.entries : s.entries.length,
     head: s.rememberable(),
     record: next,
     rewritten,
-    contract,
+    contract: snapshot.contract ? [snapshot.contract] : [],
+    problems: snapshotProblems(snapshot, { historyWarnings: options.historyWarnings }),
+    run: runViewOf(snapshot.run),
+    lastChanges: lastChanges(s.entries, s.plan),
+    holdMs: full ? null : await tailHoldMs(report, s.file),
+    hasLedger,
     ms: performance.now() - t0,
   };
 }
 
-/** The phase contract on the session's intact ledger (empty on a broken one): the `contract` request's answer. */
-async function contractOf(cwd: string, s: LedgerSession): Promise<AutodevContractResult[]> {
-  if (!s.report.ok) return [];
-  const run = await readRunState(cwd, runPlanOf(s.plan), { probe: false });
-  return [
-    await checkAutodevContract({ workspace: cwd, plan: s.plan, entries: s.entries, warnings: s.report.warnings, run }),
-  ];
+/** The answer when the ledger cannot be read (a FIFO, a folder, a link out): that problem and the run state's. */
+async function unreadableResult(cwd: string, e: unknown, ms: number): Promise<RefreshResult> {
+  const run = await readRunState(cwd, null);
+  return {
+    update: { mode: "missing", added: 0, bytesRead: 0 },
+    report: { ok: false, entries: 0, head: null, errors: [], warnings: [], bytes: 0 },
+    plan: null,
+    entries: 0,
+    head: null,
+    contract: [],
+    problems: await unreadableLedgerProblems(cwd, e),
+    run: runViewOf(run),
+    lastChanges: [],
+    holdMs: null,
+    hasLedger: true,
+    unreadable: e instanceof Error ? e.message : String(e),
+    ms,
+  };
 }
 
 async function errorText(p: Promise<unknown>): Promise<string | null> {
@@ -99,6 +137,25 @@ async function replayCompare(cwd: string): Promise<ReplayComparison> {
   return { replayed: text(replayed), fastPath: text(fast), planJson: onDisk, error: err1 ?? err2, entries };
 }
 
+/** The first of `.autodev/` and the ledger that resolves outside `cwd`, or why they cannot be resolved. */
+async function linksOut(cwd: string): Promise<{ link: string | null; error: string | null }> {
+  try {
+    const root = await fs.promises.realpath(cwd);
+    for (const p of [autodevRoot(cwd), ledgerPath(cwd)]) {
+      const real = await fs.promises.realpath(p).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === "ENOENT") return null;
+        throw e;
+      });
+      if (real === null) continue;
+      const rel = path.relative(root, real);
+      if (rel.startsWith("..") || path.isAbsolute(rel)) return { link: path.relative(cwd, p), error: null };
+    }
+    return { link: null, error: null };
+  } catch (e) {
+    return { link: null, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 /** Answers one AutoDev request for `cwd`. */
 async function handleAutodevRequest(
   cwd: string,
@@ -107,9 +164,9 @@ async function handleAutodevRequest(
 ): Promise<AutodevResults[AutodevRequest["type"]]> {
   switch (req.type) {
     case "refresh":
-      return refreshResult(session(cwd), false, context, req.record);
+      return refreshResult(session(cwd), false, context, { stored: req.record, historyWarnings: req.historyWarnings });
     case "verify":
-      return refreshResult(session(cwd), true, context);
+      return refreshResult(session(cwd), true, context, { historyWarnings: req.historyWarnings });
     case "tailPlan": {
       const { plan, seq } = await loadFromTail(cwd);
       return { plan, seq };
@@ -122,17 +179,6 @@ async function handleAutodevRequest(
       return { plan: await session(cwd).planAt(req.seq), seq: req.seq };
     case "replayCompare":
       return replayCompare(cwd);
-    case "lastChanges":
-      return lastChanges(session(cwd).entries, session(cwd).plan);
-    case "historyWarnings": {
-      const s = session(cwd);
-      const plan = s.plan;
-      const out = plan ? await missingEvidenceWarnings(cwd, plan, s.entries) : [];
-      const pj = await planJsonWarning(cwd, plan);
-      return pj ? [...out, pj] : out;
-    }
-    case "contract":
-      return contractOf(cwd, session(cwd));
     case "setStatus": {
       const pm = new PlanManager(cwd, {
         sessionId: req.sessionId,
@@ -146,8 +192,14 @@ async function handleAutodevRequest(
       // The new head from the file's tail, not a re-read and re-parse of the whole ledger.
       return { seq: Number((await readLastEntryHead(cwd)).seq) };
     }
-    case "runView":
-      return autodevRunView(cwd, req.plan, req.probeOnly);
+    case "runView": {
+      // The plan the session holds (the host never sends it back); without one, the tail snapshot's.
+      const s = session(cwd);
+      const plan = s.entries.length > 0 ? s.plan : (await loadFromTail(cwd)).plan;
+      return autodevRunView(cwd, runPlanOf(plan), req.probeOnly);
+    }
+    case "linksOut":
+      return linksOut(cwd);
     default:
       throw new Error(`AutoDev has no request ${JSON.stringify((req as { type?: unknown }).type)}`);
   }

@@ -5,10 +5,11 @@
  * writer (or a copy tool) may. While the ledger was written less than {@link TAIL_GRACE_MS} ago,
  * the refresh that read it is held back (what was shown stays) and the ledger is read again once
  * the grace is over: a completed line then shows as the entry it is, and a line still cut off as
- * the error it is. Manual verification never waits.
+ * the error it is. Manual verification never waits. Asked by the worker's refresh, which has just
+ * read the ledger (the host does no file I/O).
  */
 import * as fs from "node:fs";
-import type { VerifyReport } from "../../../core/sources/autodev/ledger/verifyTypes";
+import type { VerifyReport } from "./verifyTypes";
 
 /** How long after its last write a ledger whose last line has no newline counts as still being written (ms). */
 export const TAIL_GRACE_MS = 1000;
