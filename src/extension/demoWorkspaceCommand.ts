@@ -8,7 +8,6 @@
  * the window that opens focuses the AutoDev view once on activation (a one-shot
  * flag in globalState naming the folder), as the walkthrough promises.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import * as vscode from "vscode";
@@ -26,7 +25,10 @@ type DemoContext = Pick<vscode.ExtensionContext, "globalStorageUri" | "globalSta
 async function windowIsEmpty(): Promise<boolean> {
   for (const f of vscode.workspace.workspaceFolders ?? []) {
     if (f.uri.scheme !== "file") return false;
-    const entries = await fs.promises.readdir(f.uri.fsPath).catch(() => ["?"]);
+    const entries = await vscode.workspace.fs.readDirectory(f.uri).then(
+      (e) => e,
+      () => ["?"],
+    );
     if (entries.length > 0) return false;
   }
   return true;

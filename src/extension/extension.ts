@@ -140,7 +140,14 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
   void vscode.commands.executeCommand("setContext", "autodev.trusted", vscode.workspace.isTrusted);
   const timeline = registerTimelineFeatures(
     context,
-    { folders, worker, tree, treeView, log, openFile: (folder, file, line) => openFileAt(folder.cwd, file, line) },
+    {
+      folders,
+      worker,
+      tree,
+      treeView,
+      log,
+      openFile: (folder, file, line) => openFileAt(worker, folder.cwd, file, line),
+    },
     commands,
   );
   const graph = registerGraphFeatures(

@@ -85,6 +85,15 @@ export function importsVscode(src: string): boolean {
   return VSCODE_IMPORT.test(stripComments(src));
 }
 
+/** Every way TypeScript/JavaScript can pull in Node's `fs` (`fs`, `node:fs`, `fs/promises`, `node:fs/promises`). */
+const FS_IMPORT =
+  /(?:\bfrom\s*|\bimport\s*(?:\(\s*)?|\brequire\s*\(\s*|\bimport\s+\w+\s*=\s*require\s*\(\s*)["'`](?:node:)?fs(?:\/promises)?["'`]/;
+
+/** Does this source text import Node's `fs` in any form? */
+export function importsFs(src: string): boolean {
+  return FS_IMPORT.test(stripComments(src));
+}
+
 /** The `autodev.*` ids that src/extension uses in command position (see the header). */
 export function commandIdsIn(src: string, fileName: string): Set<string> {
   const code = stripComments(src);
@@ -132,6 +141,31 @@ function nonCommandIds(): Set<string> {
 }
 
 describe("guards", () => {
+  describe("the extension host does no file I/O: the state worker does it all", () => {
+    it("the fs import detector recognises every form", () => {
+      for (const form of [
+        `import * as fs from "node:fs";`,
+        `import { readFileSync } from 'fs';`,
+        `import * as fsp from "node:fs/promises";`,
+        `import type { Stats } from "fs";`,
+        `const fs = require("fs");`,
+        `const m = await import("node:fs");`,
+      ]) {
+        assert.ok(importsFs(form), `not detected: ${form}`);
+      }
+      for (const harmless of [`// import * as fs from "node:fs";`, `import { x } from "./fsLike";`, `"node:fs"`]) {
+        assert.ok(!importsFs(harmless), `false alarm: ${harmless}`);
+      }
+    });
+
+    it("no file under src/extension imports fs", () => {
+      const offenders = sourceFiles(join(ROOT, "src/extension"))
+        .filter((f) => importsFs(readFileSync(f, "utf8")))
+        .map((f) => relative(ROOT, f));
+      assert.deepEqual(offenders, [], "read and write state files through a state worker request");
+    });
+  });
+
   describe("src/core is independent of VS Code", () => {
     it("the import detector recognises every form", () => {
       for (const form of [

@@ -4,6 +4,8 @@
  * verification or write ever runs on the extension host's thread. Requests for one folder run
  * in order (a `cancel` jumps the queue); folders interleave.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { setMaxLineBytes } from "../fs/lineLimit";
 import type { WorkerStartOptions } from "../sources/sourceWorker";
@@ -15,6 +17,14 @@ import type { WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtoc
 setMaxLineBytes(Number(((workerData ?? {}) as WorkerStartOptions).maxLineBytes));
 const running = new Map<number, AbortController>();
 let live: LiveWatches | null = null;
+
+/** True when `file` (relative to `cwd`) exists and its real path is outside `cwd`'s. */
+async function resolvesOutside(cwd: string, file: string): Promise<boolean> {
+  const real = await fs.promises.realpath(path.resolve(cwd, file)).catch(() => null);
+  if (real === null) return false;
+  const rel = path.relative(await fs.promises.realpath(cwd), real);
+  return rel.startsWith("..") || path.isAbsolute(rel);
+}
 
 /** Handles one request; exported for tests that run it without a thread. */
 export async function handleRequest(
@@ -31,6 +41,7 @@ export async function handleRequest(
     return live.watch(req.cwd, req.kind, req.relDir, req.files);
   }
   if (isViewRequest(req)) return handleViewRequest(req);
+  if (req.type === "linksOut") return resolvesOutside(req.cwd, req.file);
   if (req.type === "dispose") live?.unwatch(req.cwd, req.kind);
   const ctl = new AbortController();
   running.set(req.id, ctl);

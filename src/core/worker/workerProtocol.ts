@@ -98,6 +98,13 @@ export type WorkerRequest =
   | (SourceAddress & { readonly type: "runAction" } & ActionRequest)
   | (SourceAddress & { readonly type: "source"; readonly request: unknown })
   | { readonly id: number; readonly type: "cancel"; readonly cwd: string; readonly target: number }
+  | {
+      readonly id: number;
+      readonly type: "linksOut";
+      readonly cwd: string;
+      /** A path relative to `cwd` (the host opens it only when it does not resolve outside). */
+      readonly file: string;
+    }
   | (SourceAddress & {
       readonly type: "liveWatch";
       /** The state folder, relative to the workspace folder. */
@@ -160,6 +167,8 @@ export interface WorkerResults {
   source: unknown;
   /** True when the request was still running and is now cancelled. */
   cancel: boolean;
+  /** True when `file` exists and resolves (links followed) outside `cwd`. */
+  linksOut: boolean;
   /** True when the worker watches the files itself (false: the editor's watcher alone). */
   liveWatch: boolean;
   dispose: null;

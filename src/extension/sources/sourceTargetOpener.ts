@@ -106,7 +106,7 @@ export class SourceTargetOpener {
 
   /** Opens `file` (relative to the folder) at `line`; refuses paths out of the folder. */
   openFile(state: SourceFolder, file: string, line?: number): Promise<void> {
-    return openFileAt(state.cwd, file, line);
+    return openFileAt(this.worker, state.cwd, file, line);
   }
 
   /**
@@ -115,7 +115,7 @@ export class SourceTargetOpener {
    */
   private async sideUri(state: SourceFolder, side: DiffSide): Promise<vscode.Uri> {
     if (side.kind === "text") return this.docs.put(safeName(side.name), side.text);
-    const uri = fileInside(state.cwd, side.file);
+    const uri = await fileInside(this.worker, state.cwd, side.file);
     const stat = await vscode.workspace.fs.stat(uri);
     if (stat.size > MAX_DIFF_SIDE_BYTES) {
       throw new Error(

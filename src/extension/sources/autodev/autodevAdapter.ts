@@ -69,6 +69,7 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     docs: host.docs,
     log: host.log,
     picker,
+    worker: host.worker,
     onDidChangeCheckbox: host.tree.onDidChangeCheckbox,
   });
   const run = registerRunStateFeatures(host.context, {

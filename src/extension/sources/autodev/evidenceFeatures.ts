@@ -4,6 +4,7 @@
  * badges, the diff opener and the evidence commands. Everything is disposed
  * with the extension.
  */
+import type { StateWorkerClient } from "../../stateWorkerClient";
 import * as vscode from "vscode";
 import type { AutodevFolders } from "./autodevFolders";
 import { CommandManager } from "../../commandManager";
@@ -32,6 +33,8 @@ export interface EvidenceServices {
   readonly docs: ReadOnlyDocuments;
   readonly log: OutputLog;
   readonly picker: FolderPicker;
+  /** The state worker: it reads the evidence. */
+  readonly worker: StateWorkerClient;
   /** The state tree's checkbox changes (reviewed marks). */
   readonly onDidChangeCheckbox: TreeHost["onDidChangeCheckbox"];
 }
@@ -55,7 +58,7 @@ export function registerEvidenceFeatures(
   services: EvidenceServices,
 ): EvidenceFeatures {
   const content = new EvidenceContentProvider(services.folders);
-  const contributor = new EvidenceTreeContributor(services.tree, content, services.log);
+  const contributor = new EvidenceTreeContributor(services.tree, content, services.log, services.worker);
   const opener = new EvidenceDiffOpener(content, services.log);
   const commands = new EvidenceCommands(content, opener, contributor, services.picker);
   const decorations = new EvidenceTaskDecorations(services.folders, contributor);

@@ -4,16 +4,14 @@
  * kinds and its `.patch` (icon + one-line summary, expandable into files,
  * issues, passes, output), and an error node for every bad file saying why.
  * Re-renders when anything under `.autodev/evidence/` or `.autodev/tournaments/`
- * changes. Remembers what each node points at, for context-menu commands.
+ * changes (the folder registry's one debounce). Remembers what each node points at, for
+ * context-menu commands. The evidence is read by the state worker (`taskEvidence`), kept until an
+ * evidence or tournament file changes.
  */
 import * as vscode from "vscode";
 import { EvidenceItem, PatchSource } from "../../../core/sources/autodev/evidence/evidenceStore";
 import { Task } from "../../../core/sources/autodev/plan/schemas";
-import {
-  TaskEvidence,
-  danglingBundleMessage,
-  loadTaskEvidence,
-} from "../../../core/sources/autodev/evidence/taskEvidence";
+import { TaskEvidence, danglingBundleMessage } from "../../../core/sources/autodev/evidence/taskEvidence";
 import { TournamentPass, describePass } from "../../../core/sources/autodev/evidence/tournamentStore";
 import { AutodevFolder } from "./autodevFolder";
 import { Disposable } from "../../disposable";
@@ -31,6 +29,9 @@ import {
   warningItem,
 } from "./evidenceTreeItems";
 import { OutputLog } from "../../outputLog";
+import type { StateWorkerClient } from "../../stateWorkerClient";
+import { autodevRequest } from "./autodevRequest";
+import { reviveClone } from "../../../core/sources/autodev/plan/planTransfer";
 import type { AutodevNode } from "./autodevNodes";
 import type { AutodevTree } from "./autodevTree";
 
@@ -45,8 +46,7 @@ const MAX_FILE_NODES = 500;
 /** Builds evidence nodes under tasks. */
 export class EvidenceTreeContributor extends Disposable {
   private readonly targets = new WeakMap<AutodevNode, EvidenceTarget>();
-  private readonly cache = new Map<string, { at: number; value: Promise<TaskEvidence> }>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly cache = new Map<string, Promise<TaskEvidence>>();
   private readonly refreshed = this.register(new vscode.EventEmitter<void>());
   /** Fires after evidence files changed and the tree was re-rendered. */
   readonly onDidRefresh = this.refreshed.event;
@@ -58,9 +58,9 @@ export class EvidenceTreeContributor extends Disposable {
     private readonly tree: AutodevTree,
     private readonly content: EvidenceContentProvider,
     private readonly log: OutputLog,
+    private readonly worker: StateWorkerClient,
   ) {
     super();
-    this.register({ dispose: () => clearTimeout(this.timer) });
     tree.setTaskChildContributor((folder, task, parent) => this.contribute(folder, task, parent));
   }
 
@@ -77,20 +77,26 @@ export class EvidenceTreeContributor extends Disposable {
     this.refreshed.fire();
   }
 
-  /** Refreshes soon (evidence or tournament files changed; a burst refreshes once). */
+  /** Evidence or tournament files changed (heard through the folder registry's debounce): read again. */
   scheduleRefresh(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.refresh(), 200);
+    this.refresh();
   }
 
-  /** A task's evidence (cached for a short while; file events clear the cache). */
+  /** A task's evidence (kept until an evidence or tournament file changes). */
   taskEvidence(folder: AutodevFolder, task: Task): Promise<TaskEvidence> {
     const bundle = typeof task.evidence_bundle === "string" ? task.evidence_bundle : null;
     const key = `${folder.folder.uri.toString()}|${task.id}|${String(task.status)}|${bundle}`;
     const hit = this.cache.get(key);
-    if (hit && Date.now() - hit.at < 30_000) return hit.value;
-    const value = loadTaskEvidence(folder.cwd, task.id, String(task.status), bundle);
-    this.cache.set(key, { at: Date.now(), value });
+    if (hit) return hit;
+    const value = autodevRequest(this.worker, folder.cwd, {
+      type: "taskEvidence",
+      taskId: task.id,
+      status: String(task.status),
+      evidenceBundle: bundle,
+    }).then(reviveClone);
+    this.cache.set(key, value);
+    // A failed read is not kept: the next render asks again.
+    value.catch(() => this.cache.get(key) === value && this.cache.delete(key));
     value.then(
       (te) => this.loaded.fire({ folder, te }),
       () => undefined,

@@ -36,7 +36,7 @@ export function registerRunStateFeatures(
 ): RunStateFeatures {
   const view = new AutodevRunStateView(s.folders, s.worker, s.log);
   const status = new RunStatusItem(view);
-  const opener = new RunTargetOpener(s.folders, s.docs);
+  const opener = new RunTargetOpener(s.folders, s.docs, s.worker);
   s.commands.registerAll({ "autodev.openRunTarget": (folderUri, target) => opener.open(folderUri, target) });
   s.tree.setRunContributor({
     around: (folder, root) => runStateNodes(view, folder, root),

@@ -4,16 +4,15 @@
  * artifact read-only (its text in an `autodev-view` document), two artifacts as a read-only diff,
  * or a task node of the tree. Paths are confined to the workspace folder.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import { z } from "zod";
 import { readWorkspaceStateFile } from "../../../core/sources/autodev/stateFile";
 import type { NodeTarget } from "../../../core/sources/stateSource";
 import { ReadOnlyDocuments } from "../../readOnlyDocuments";
+import type { StateWorkerClient } from "../../stateWorkerClient";
+import { fileInside } from "../../workspaceFiles";
 import { NodeTargetSchema } from "../sourceTargetOpener";
 import type { AutodevFolders } from "./autodevFolders";
-import { isInside } from "../../../core/fs/pathInside";
 
 const READ_ONLY_UNDER = ".autodev/tournaments/";
 const MAX_ARTIFACT_BYTES = 16 * 1024 * 1024;
@@ -23,6 +22,7 @@ export class RunTargetOpener {
   constructor(
     private readonly folders: AutodevFolders,
     private readonly docs: ReadOnlyDocuments,
+    private readonly worker: StateWorkerClient,
   ) {}
 
   /** The `autodev.openRunTarget` handler: `(folder uri, target)`. */
@@ -42,7 +42,7 @@ export class RunTargetOpener {
           await vscode.window.showTextDocument(await this.readOnly(folder.cwd, target.file), { preview: true });
           return;
         }
-        await vscode.window.showTextDocument(this.inside(folder.cwd, target.file), {
+        await vscode.window.showTextDocument(await this.inside(folder.cwd, target.file), {
           preview: true,
           selection: new vscode.Range(Math.max(0, (target.line ?? 1) - 1), 0, Math.max(0, (target.line ?? 1) - 1), 0),
         });
@@ -81,16 +81,7 @@ export class RunTargetOpener {
     return this.docs.put(rel.slice(rel.lastIndexOf("/") + 1), read.text);
   }
 
-  private inside(cwd: string, file: string): vscode.Uri {
-    const abs = path.resolve(cwd, file);
-    if (!isInside(cwd, abs)) {
-      throw new Error(vscode.l10n.t("{0} is outside the workspace folder; it is not opened", file));
-    }
-    if (fs.existsSync(abs)) {
-      if (!isInside(fs.realpathSync(cwd), fs.realpathSync(abs))) {
-        throw new Error(vscode.l10n.t("{0} links outside the workspace folder; it is not opened", file));
-      }
-    }
-    return vscode.Uri.file(abs);
+  private inside(cwd: string, file: string): Promise<vscode.Uri> {
+    return fileInside(this.worker, cwd, file, true);
   }
 }

@@ -11,14 +11,11 @@
  * (resumeGate.ts), or is open with unsaved changes (AutoDev reads the file on disk).
  */
 import * as vscode from "vscode";
-import { WriteRefusedError } from "../../../core/errors";
 import { delegationRel, responseRel } from "../../../core/sources/autodev/inline/inlineSchemas";
-import { createResponseFile, type CreatedResponse } from "../../../core/sources/autodev/inline/responseCreate";
-import { runPlanOf } from "../../../core/sources/autodev/run/runPlan";
 import type { CommandHandler } from "../../commandManager";
+import type { SettingsReader } from "../../settings";
 import type { StateWorkerClient } from "../../stateWorkerClient";
 import { autodevRequest } from "./autodevRequest";
-import type { SettingsReader } from "../../settings";
 import type { AutodevFolder } from "./autodevFolder";
 import type { FolderPicker } from "./folderPicker";
 
@@ -49,7 +46,7 @@ function pendingOf(f: AutodevFolder): { taskId: string; role: string } | null {
  * button that opens the file to fix (or creates the response when there is none).
  */
 async function refuseResume(f: AutodevFolder, worker: StateWorkerClient): Promise<boolean> {
-  const view = await autodevRequest(worker, f.cwd, { type: "runView", plan: runPlanOf(f.live), probeOnly: false });
+  const view = await autodevRequest(worker, f.cwd, { type: "runView", probeOnly: false });
   const w = view.waitingOn;
   const rel = w ? responseRel(w.taskId, w.who) : null;
   const uri = rel ? vscode.Uri.joinPath(f.folder.uri, ...rel.split("/")) : null;
@@ -105,12 +102,10 @@ export function waitCommandHandlers(
       const f = await picker.pick(arg);
       const p = f && pendingOf(f);
       if (!f || !p) return;
-      let made: CreatedResponse;
-      try {
-        made = await createResponseFile(f.cwd, p.taskId, p.role);
-      } catch (e) {
-        if (!(e instanceof WriteRefusedError)) throw e;
-        void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: {0}", e.message));
+      // Written by the state worker (the host does no file I/O).
+      const made = await autodevRequest(worker, f.cwd, { type: "createResponse", taskId: p.taskId, role: p.role });
+      if (made.kind === "refused") {
+        void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: {0}", made.message));
         return;
       }
       if (made.kind === "exists") {

@@ -25,6 +25,11 @@ function revive(v: unknown): unknown {
   return o;
 }
 
+/** Any structured clone of values holding PyFloats (a plan, a task's evidence), restored in place. */
+export function reviveClone<T>(cloned: T): T {
+  return revive(cloned) as T;
+}
+
 /** The plan a structured clone of a {@link Plan} carried (PyFloats restored in place), or null. */
 export function revivePlanClone(cloned: Plan | null): Plan | null {
   return cloned === null ? null : (revive(cloned) as Plan);

@@ -12,6 +12,8 @@ import type { Plan } from "../plan/schemas";
 import type { AutodevContractResult } from "../contract/autodevContract";
 import type { AutodevRunView } from "../run/runView";
 import type { AutodevProblem } from "../autodevSnapshot";
+import type { CreatedResponse } from "../inline/responseCreate";
+import type { TaskEvidence } from "../evidence/taskEvidence";
 
 /** One of AutoDev's requests about the folder it is sent for. */
 export type AutodevRequest =
@@ -36,7 +38,14 @@ export type AutodevRequest =
       readonly readOnly: boolean;
     }
   | { readonly type: "runView"; readonly probeOnly: boolean }
-  | { readonly type: "linksOut" };
+  | { readonly type: "linksOut" }
+  | { readonly type: "createResponse"; readonly taskId: string; readonly role: string }
+  | {
+      readonly type: "taskEvidence";
+      readonly taskId: string;
+      readonly status: string;
+      readonly evidenceBundle: string | null;
+    };
 
 /** The result type of each AutoDev request. */
 export interface AutodevResults {
@@ -50,6 +59,10 @@ export interface AutodevResults {
   runView: AutodevRunView;
   /** The first of `.autodev/` and the ledger that resolves outside the folder (relative path), or why none could be resolved. */
   linksOut: { readonly link: string | null; readonly error: string | null };
+  /** The response file made or found (responseCreate.ts), or why nothing was written. */
+  createResponse: CreatedResponse | { readonly kind: "refused"; readonly message: string };
+  /** A task's evidence bundles, patch, diffs and tournaments (taskEvidence.ts). */
+  taskEvidence: TaskEvidence;
 }
 
 /** The last status change of one task: the entry and what it did. */

@@ -7,6 +7,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { readRegularText } from "../../../fs/safeRead";
+import { WriteRefusedError } from "../../../errors";
+import { createResponseFile } from "../inline/responseCreate";
+import { loadTaskEvidence } from "../evidence/taskEvidence";
 import type { SourceWorkerHandler, WorkerContext } from "../../sourceWorker";
 import { autodevRoot, ledgerPath, planPath } from "../autodevPaths";
 import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
@@ -200,6 +203,15 @@ async function handleAutodevRequest(
     }
     case "linksOut":
       return linksOut(cwd);
+    case "taskEvidence":
+      return loadTaskEvidence(cwd, req.taskId, req.status, req.evidenceBundle);
+    case "createResponse":
+      try {
+        return await createResponseFile(cwd, req.taskId, req.role);
+      } catch (e) {
+        if (!(e instanceof WriteRefusedError)) throw e;
+        return { kind: "refused", message: e.message };
+      }
     default:
       throw new Error(`AutoDev has no request ${JSON.stringify((req as { type?: unknown }).type)}`);
   }
