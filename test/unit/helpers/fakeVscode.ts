@@ -183,7 +183,12 @@ const channel = {
   dispose: () => undefined,
 };
 const window = {
-  tabGroups: { all: [] as unknown[], onDidChangeTabs: noEvent, onDidChangeTabGroups: noEvent },
+  tabGroups: {
+    all: [] as unknown[],
+    activeTabGroup: { activeTab: undefined },
+    onDidChangeTabs: noEvent,
+    onDidChangeTabGroups: noEvent,
+  },
   state: { focused: true },
   visibleTextEditors: [] as unknown[],
   terminals: [] as unknown[],
@@ -231,8 +236,21 @@ function withInertMembers<T extends object>(ns: T): T {
   });
 }
 
+/** Tab inputs the code under test recognises (no tab is ever open here). */
+class TabInputText {
+  constructor(readonly uri: FakeUri) {}
+}
+class TabInputTextDiff {
+  constructor(
+    readonly original: FakeUri,
+    readonly modified: FakeUri,
+  ) {}
+}
+
 /** The fake module object. */
 export const fakeVscode = {
+  TabInputText,
+  TabInputTextDiff,
   ThemeColor,
   ThemeIcon,
   MarkdownString,

@@ -1,0 +1,173 @@
+/**
+ * What one append to an AutoDev ledger costs the editor's path, counted (not timed): the worker
+ * requests the host sends (round trips, by type) and the opens of the ledger file, from the
+ * append until the tree and Problems show it and a settle spell passed. The real adapters
+ * (`createAdapters`), the folder registry and `StateDiagnostics` run over fake `vscode`
+ * (test/unit/helpers/fakeVscode.ts) with the worker's dispatcher in this thread; the append is
+ * Python AutoDev's own writer (bench/editor/python_append.py: lock, copy, append, fsync,
+ * `os.replace`) with AUTODEV_PY_SRC, else that script's stdlib steps; the change is delivered as
+ * the editor's watcher delivers it. Used by test/unit/appendCounts.test.ts and bench/appendCounts.mjs.
+ */
+import { fakeVscode, fakeWatchers } from "../unit/helpers/fakeVscode";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type * as vscode from "vscode";
+import { handleRequest } from "../../src/core/worker/stateWorker";
+import type { WorkerRequest } from "../../src/core/worker/workerProtocol";
+import { CommandManager } from "../../src/extension/commandManager";
+import { OutputLog } from "../../src/extension/outputLog";
+import { ReadOnlyDocuments } from "../../src/extension/readOnlyDocuments";
+import { SettingsReader } from "../../src/extension/settings";
+import type { AdapterHost } from "../../src/extension/sources/adapterHost";
+import type { SourceAdapter } from "../../src/extension/sources/sourceAdapter";
+import { createAdapters } from "../../src/extension/sources/sourceAdapters";
+import { StateDiagnostics } from "../../src/extension/sources/sourceDiagnostics";
+import { StateFolders } from "../../src/extension/sources/stateFolders";
+import { StateWatcher } from "../../src/extension/sources/stateWatcher";
+import type { StateWorkerClient } from "../../src/extension/stateWorkerClient";
+
+const REPO = path.join(__dirname, "../../..");
+const LEDGER = "plan-ledger.jsonl";
+
+/** One append's counts. */
+export interface AppendCount {
+  /** Worker requests sent from the append until settled, by type ("source:refresh", "source:runView", …). */
+  readonly requests: Record<string, number>;
+  readonly roundTrips: number;
+  /** Opens of the ledger file (any path ending in plan-ledger.jsonl) in that span. */
+  readonly ledgerOpens: number;
+}
+
+/** Counts opens of files named plan-ledger.jsonl while `counting` is true. */
+class OpenCounter {
+  opens = 0;
+  private readonly restore: Array<() => void> = [];
+
+  constructor() {
+    const count = (p: unknown) => {
+      if (String(p).endsWith(LEDGER)) this.opens++;
+    };
+    const wrap = (obj: Record<string, unknown>, key: string) => {
+      const original = obj[key] as (...a: unknown[]) => unknown;
+      obj[key] = function (this: unknown, ...args: unknown[]) {
+        count(args[0]);
+        return original.apply(this, args);
+      };
+      this.restore.push(() => (obj[key] = original));
+    };
+    // The module object itself (an `import * as` namespace is read-only); every reader goes through it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const real = require("node:fs") as Record<string, unknown> & { promises: Record<string, unknown> };
+    wrap(real, "openSync");
+    wrap(real, "open");
+    wrap(real.promises, "open");
+    wrap(real, "createReadStream");
+  }
+
+  dispose(): void {
+    this.restore.forEach((r) => r());
+  }
+}
+
+/** Python AutoDev's append of `taskId` → `status` (its own writer with AUTODEV_PY_SRC). */
+function pythonAppend(cwd: string, taskId: string, status: string): void {
+  const python = process.env.AUTODEV_PYTHON ?? "python3";
+  const env = { ...process.env, ...(process.env.AUTODEV_PY_SRC ? { PYTHONPATH: process.env.AUTODEV_PY_SRC } : {}) };
+  execFileSync(python, [path.join(REPO, "bench/editor/python_append.py"), cwd, taskId, status], { env });
+}
+
+/** Waits until `check` holds (at most `ms`). */
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return check();
+}
+
+/**
+ * Appends `appends` status changes to a copy of test/fixtures/python-small and counts each one's
+ * requests and ledger opens, over `settleMs` after the append showed in the tree's data.
+ */
+export async function countAppends(appends = 4, settleMs = 1500): Promise<AppendCount[]> {
+  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "append-counts-")));
+  fs.cpSync(path.join(REPO, "test/fixtures/python-small"), ws, { recursive: true });
+  const requests = new Map<string, number>();
+  let id = 1;
+  const worker = {
+    request: (req: Omit<WorkerRequest, "id">) => {
+      const sub = req.type === "source" ? `:${String((req as { request?: { type?: unknown } }).request?.type)}` : "";
+      const key = `${req.type}${sub}`;
+      requests.set(key, (requests.get(key) ?? 0) + 1);
+      return handleRequest({ ...req, id: id++ } as WorkerRequest, () => undefined);
+    },
+    onProgress: () => ({ dispose: () => undefined }),
+    onLiveFile: () => ({ dispose: () => undefined }),
+    onDidRestart: () => ({ dispose: () => undefined }),
+    dispose: () => undefined,
+  } as unknown as StateWorkerClient;
+  const memento = new Map<string, unknown>();
+  const state = {
+    keys: () => [...memento.keys()],
+    get: (k: string, d?: unknown) => (memento.has(k) ? memento.get(k) : d),
+    update: async (k: string, v: unknown) => void memento.set(k, v),
+  };
+  fakeVscode.workspace.workspaceFolders = [{ uri: fakeVscode.Uri.file(ws), name: "ws", index: 0 }];
+  const disposables: vscode.Disposable[] = [];
+  const log = new OutputLog();
+  const settings = new SettingsReader();
+  const watcher = new StateWatcher();
+  let adapterOf: (kind: string) => SourceAdapter = () => {
+    throw new Error("adapters not made yet");
+  };
+  const folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind));
+  const host = {
+    context: { subscriptions: disposables, workspaceState: state, globalState: state },
+    worker,
+    log,
+    settings,
+    commands: new CommandManager(log),
+    docs: {} as ReadOnlyDocuments,
+    folders,
+    tree: { refresh: () => undefined, children: async () => [], onDidChangeCheckbox: () => ({ dispose: () => {} }) },
+  } as unknown as AdapterHost;
+  adapterOf = createAdapters(host).adapterOf;
+  disposables.push(folders, watcher, new StateDiagnostics(folders));
+  const out: AppendCount[] = [];
+  try {
+    await folders.sync();
+    const folder = () => folders.all.find((f) => f.kind === "autodev") as unknown as { entries: number } | undefined;
+    await until(() => (folder()?.entries ?? 0) > 0, 20_000);
+    await new Promise((r) => setTimeout(r, settleMs));
+    const ledgerUri = fakeVscode.Uri.file(path.join(ws, ".autodev", LEDGER));
+    const statuses = ["blocked", "pending", "in_progress"];
+    for (let i = 0; i < appends; i++) {
+      const before = folder()?.entries ?? 0;
+      pythonAppend(ws, "1.2", statuses[i % statuses.length]);
+      requests.clear();
+      const opens = new OpenCounter();
+      try {
+        // The editor's watcher tells the change (code-server's delivers create/change for a replace).
+        for (const w of fakeWatchers) if (!w.disposed) w.fire("change", ledgerUri);
+        if (!(await until(() => (folder()?.entries ?? 0) > before, 20_000))) throw new Error("the append never showed");
+        await new Promise((r) => setTimeout(r, settleMs));
+      } finally {
+        opens.dispose();
+      }
+      const byType = Object.fromEntries([...requests].sort());
+      out.push({
+        requests: byType,
+        roundTrips: [...requests.values()].reduce((a, b) => a + b, 0),
+        ledgerOpens: opens.opens,
+      });
+    }
+  } finally {
+    disposables.forEach((d) => d.dispose());
+    fakeVscode.workspace.workspaceFolders = [];
+    fs.rmSync(ws, { recursive: true, force: true });
+  }
+  return out;
+}
