@@ -7,9 +7,9 @@
  * rewrites (a shorter ledger, a different hash at a remembered seq).
  */
 import * as fs from "node:fs";
-import { checkRegularFile } from "../../../fs/safeRead";
+import { openRegularFile } from "../../../fs/safeRead";
 import { createHash } from "node:crypto";
-import { LineCursor, START_CURSOR, readLines } from "./read/ledgerLineReader";
+import { LineCursor, START_CURSOR, readLines, readLinesFrom } from "./read/ledgerLineReader";
 import { decodeUtf8Strict } from "../../../text/utf8";
 import { pyStrip } from "../../../pyjson/pyBuiltins";
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
@@ -66,6 +66,8 @@ export class LedgerSession {
   private unterminatedTail = false;
   /** Set while the index starts at a resume point (see {@link resume}), not at the ledger's first entry. */
   private resumedAt: VerificationRecord["resume"] | null = null;
+  /** The record the last refresh made from its handle (undefined: none made yet for this state). */
+  private record: VerificationRecord | null | undefined = undefined;
 
   constructor(readonly cwd: string) {}
 
@@ -76,21 +78,33 @@ export class LedgerSession {
 
   /** Brings the session up to date with the file. */
   async refresh(signal?: AbortSignal, onProgress?: (bytes: number, total: number) => void): Promise<SessionUpdate> {
-    let st: fs.Stats;
+    // One guarded open per refresh: the stat, the prefix check, the new bytes, the anchor and the
+    // stored record all read this handle (one inode, even when the writer replaces the file meanwhile).
     // ENOENT is "missing"; a FIFO, device, link out or loop, or EACCES throws (never read as empty).
-    const real = await checkRegularFile(this.file, { root: this.cwd, what: "the ledger" });
-    try {
-      if (real === null) throw new Error("missing");
-      st = await fs.promises.stat(real);
-    } catch {
+    const fh = await openRegularFile(this.file, { root: this.cwd, what: "the ledger" });
+    if (fh === null) {
       const had = this.index.length > 0;
       this.reset();
       return { mode: "missing", added: 0, bytesRead: 0, reason: had ? "the ledger was deleted" : undefined };
     }
+    try {
+      return await this.refreshFrom(fh, signal, onProgress);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  private async refreshFrom(
+    fh: fs.promises.FileHandle,
+    signal?: AbortSignal,
+    onProgress?: (bytes: number, total: number) => void,
+  ): Promise<SessionUpdate> {
+    const st = await fh.stat();
     let reason: string | undefined;
+    this.record = undefined;
     if (this.cursor.offset > 0) {
       if (st.size < this.cursor.offset) reason = `the ledger shrank from ${this.cursor.offset} to ${st.size} bytes`;
-      else if (!(await this.prefixIntact())) reason = "bytes already verified were changed";
+      else if (!(await this.prefixIntact(fh))) reason = "bytes already verified were changed";
       else if (st.size === this.fileSize && st.mtimeMs !== this.fileMtime) reason = "the ledger was rewritten in place";
       else if (st.size === this.fileSize) return { mode: "none", added: 0, bytesRead: 0 };
       else if (this.unterminatedTail) reason = "the last line had no newline and has grown";
@@ -114,8 +128,8 @@ export class LedgerSession {
     this.cursor =
       from.offset === 0
         ? await scanLedgerFile(this.file, this.scanner, { until: total, signal, onLine })
-        : await readLines(
-            this.file,
+        : await readLinesFrom(
+            fh,
             (line) => {
               this.scanner.feed(line);
               onLine(line);
@@ -127,7 +141,8 @@ export class LedgerSession {
     this.fileSize = total;
     this.fileMtime = st.mtimeMs;
     const ll = lastLine as { start: number; end: number } | null;
-    if (ll) this.anchor = { ...ll, hash: sha(await readRange(this.file, ll.start, ll.end)) };
+    if (ll) this.anchor = { ...ll, hash: sha(await readRangeFrom(fh, ll.start, ll.end)) };
+    this.record = await this.makeRecord(fh);
     if (!this.scanner.ok) this.tailPlan = (await loadFromTail(this.cwd)).plan;
     return {
       mode: full ? "full" : "append",
@@ -206,6 +221,18 @@ export class LedgerSession {
 
   /** The record of what is verified now, to store for the next session; null unless clean. */
   async verificationRecord(): Promise<VerificationRecord | null> {
+    // The last refresh made it from the handle it read (no second open of the ledger).
+    if (this.record !== undefined) return this.record;
+    const fh = await openRegularFile(this.file, { root: this.cwd, what: "the ledger" });
+    if (fh === null) return null;
+    try {
+      return await this.makeRecord(fh);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  private async makeRecord(fh: fs.promises.FileHandle): Promise<VerificationRecord | null> {
     const head = this.scanner.head;
     if (!this.scanner.ok || head === null || this.anchor === null || this.unterminatedTail) return null;
     let k = this.index.length - 1;
@@ -223,7 +250,7 @@ export class LedgerSession {
       resume = { offset: plan.start, lineNo: plan.line, ...prev, entriesBefore: base + k };
     } else if (this.resumedAt) resume = this.resumedAt;
     else resume = { offset: 0, lineNo: 1, prevSeq: 0, prevHash: "", entriesBefore: 0 };
-    return makeVerificationRecord(this.file, {
+    return makeVerificationRecord(fh, {
       length: this.cursor.offset,
       nextLine: this.cursor.lineNo,
       entries: this.scanner.entries,
@@ -233,10 +260,10 @@ export class LedgerSession {
     });
   }
 
-  private async prefixIntact(): Promise<boolean> {
+  private async prefixIntact(fh: fs.promises.FileHandle): Promise<boolean> {
     if (!this.anchor) return true;
     try {
-      return sha(await readRange(this.file, this.anchor.start, this.anchor.end)) === this.anchor.hash;
+      return sha(await readRangeFrom(fh, this.anchor.start, this.anchor.end)) === this.anchor.hash;
     } catch {
       return false;
     }
@@ -328,10 +355,15 @@ export class LedgerSession {
 async function readRange(file: string, start: number, end: number): Promise<Buffer> {
   const fh = await openExistingLedger(file); // guarded: never a FIFO, a device or a file outside the workspace
   try {
-    const buf = Buffer.alloc(end - start);
-    await fh.read(buf, 0, buf.length, start);
-    return buf;
+    return await readRangeFrom(fh, start, end);
   } finally {
     await fh.close();
   }
+}
+
+/** Bytes `start`..`end` of an open ledger. */
+async function readRangeFrom(fh: fs.promises.FileHandle, start: number, end: number): Promise<Buffer> {
+  const buf = Buffer.alloc(end - start);
+  await fh.read(buf, 0, buf.length, start);
+  return buf;
 }

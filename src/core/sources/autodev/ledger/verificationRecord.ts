@@ -82,21 +82,19 @@ export interface RecordFacts {
 }
 
 /** Reads and fingerprints what a record needs; null when the file changed under us (shorter than `length`). */
-export async function makeVerificationRecord(file: string, facts: RecordFacts): Promise<VerificationRecord | null> {
-  const fh = await openLedgerFile(file); // guarded: never blocks on a FIFO swapped in, never reads outside
-  if (fh === null) return null;
-  try {
-    const st = await fh.stat();
-    if (st.size < facts.length) return null;
-    const samples = [];
-    for (const [start, end] of sampleRanges(facts.length)) {
-      samples.push({ start, end, sha256: await hashRange(fh, start, end) });
-    }
-    const lastLine = { ...facts.lastLine, sha256: await hashRange(fh, facts.lastLine.start, facts.lastLine.end) };
-    return { version: 1, ...facts, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, lastLine, samples };
-  } finally {
-    await fh.close();
+export async function makeVerificationRecord(
+  fh: fs.promises.FileHandle,
+  facts: RecordFacts,
+): Promise<VerificationRecord | null> {
+  // The caller opened the ledger guarded (never a FIFO swapped in, never outside) and closes it.
+  const st = await fh.stat();
+  if (st.size < facts.length) return null;
+  const samples = [];
+  for (const [start, end] of sampleRanges(facts.length)) {
+    samples.push({ start, end, sha256: await hashRange(fh, start, end) });
   }
+  const lastLine = { ...facts.lastLine, sha256: await hashRange(fh, facts.lastLine.start, facts.lastLine.end) };
+  return { version: 1, ...facts, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, lastLine, samples };
 }
 
 /** Block ranges spread evenly over [0, length), the first and the last included. */

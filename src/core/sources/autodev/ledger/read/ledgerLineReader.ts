@@ -8,6 +8,7 @@
  * its byte range (the timeline loads payloads on demand this way).
  */
 import { getMaxLineBytes } from "../../../../fs/lineLimit";
+import type * as fs from "node:fs";
 import { openExistingLedger } from "../ledgerOpen";
 
 /** One physical line of the ledger file. */
@@ -62,25 +63,36 @@ export async function readLines(
   // The guarded open (ledgerOpen.ts): a regular file inside the workspace, never a FIFO, device or outside file.
   const fh = await openExistingLedger(file);
   try {
-    const st = await fh.stat();
-    const size = until ?? st.size;
-    const splitter = new LineSplitter(from);
-    let pos = from.offset;
-    const buf = Buffer.allocUnsafe(CHUNK);
-    let stopped = false;
-    while (pos < size && !stopped) {
-      if (signal?.aborted) throw new Error("cancelled");
-      const want = Math.min(CHUNK, size - pos);
-      const { bytesRead } = await fh.read(buf, 0, want, pos);
-      if (bytesRead === 0) break;
-      stopped = splitter.push(buf.subarray(0, bytesRead), onLine) === false;
-      pos += bytesRead;
-    }
-    if (!stopped) splitter.finish(onLine);
-    return splitter.cursor();
+    return await readLinesFrom(fh, onLine, from, until, signal);
   } finally {
     await fh.close();
   }
+}
+
+/** {@link readLines} from a ledger already opened (guarded) by the caller, who closes it. */
+export async function readLinesFrom(
+  fh: fs.promises.FileHandle,
+  onLine: (line: RawLine) => void | false,
+  from: LineCursor = START_CURSOR,
+  until?: number,
+  signal?: AbortSignal,
+): Promise<LineCursor> {
+  const st = await fh.stat();
+  const size = until ?? st.size;
+  const splitter = new LineSplitter(from);
+  let pos = from.offset;
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let stopped = false;
+  while (pos < size && !stopped) {
+    if (signal?.aborted) throw new Error("cancelled");
+    const want = Math.min(CHUNK, size - pos);
+    const { bytesRead } = await fh.read(buf, 0, want, pos);
+    if (bytesRead === 0) break;
+    stopped = splitter.push(buf.subarray(0, bytesRead), onLine) === false;
+    pos += bytesRead;
+  }
+  if (!stopped) splitter.finish(onLine);
+  return splitter.cursor();
 }
 
 /** Splits pushed chunks into lines; keeps the partial last line between pushes. */
