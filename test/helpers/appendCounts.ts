@@ -88,13 +88,18 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
-/**
- * Appends `appends` status changes to a copy of test/fixtures/python-small and counts each one's
- * requests and ledger opens, over `settleMs` after the append showed in the tree's data.
- */
-export async function countAppends(appends = 4, settleMs = 1500): Promise<AppendCount[]> {
-  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "append-counts-")));
-  fs.cpSync(path.join(REPO, "test/fixtures/python-small"), ws, { recursive: true });
+/** The editor's path over fake vscode for the workspace folder `ws`: the real adapters, registry and Problems. */
+export interface EditorHarness {
+  readonly folders: StateFolders;
+  /** Worker requests sent since the last `requests.clear()`, by type. */
+  readonly requests: Map<string, number>;
+  /** Tells every watcher the editor made that `file` changed (as code-server's watcher does). */
+  fire(file: string): void;
+  dispose(): void;
+}
+
+/** Opens the editor's path on `ws` (see {@link EditorHarness}). */
+export async function openEditorHarness(ws: string): Promise<EditorHarness> {
   const requests = new Map<string, number>();
   let id = 1;
   const worker = {
@@ -136,9 +141,31 @@ export async function countAppends(appends = 4, settleMs = 1500): Promise<Append
   } as unknown as AdapterHost;
   adapterOf = createAdapters(host).adapterOf;
   disposables.push(folders, watcher, new StateDiagnostics(folders));
+  await folders.sync();
+  return {
+    folders,
+    requests,
+    fire: (file) => {
+      for (const w of fakeWatchers) if (!w.disposed) w.fire("change", fakeVscode.Uri.file(file));
+    },
+    dispose: () => {
+      disposables.forEach((d) => d.dispose());
+      fakeVscode.workspace.workspaceFolders = [];
+    },
+  };
+}
+
+/**
+ * Appends `appends` status changes to a copy of test/fixtures/python-small and counts each one's
+ * requests and ledger opens, over `settleMs` after the append showed in the tree's data.
+ */
+export async function countAppends(appends = 4, settleMs = 1500): Promise<AppendCount[]> {
+  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "append-counts-")));
+  fs.cpSync(path.join(REPO, "test/fixtures/python-small"), ws, { recursive: true });
+  const h = await openEditorHarness(ws);
+  const { folders, requests } = h;
   const out: AppendCount[] = [];
   try {
-    await folders.sync();
     const folder = () => folders.all.find((f) => f.kind === "autodev") as unknown as { entries: number } | undefined;
     await until(() => (folder()?.entries ?? 0) > 0, 20_000);
     await new Promise((r) => setTimeout(r, settleMs));
@@ -151,7 +178,7 @@ export async function countAppends(appends = 4, settleMs = 1500): Promise<Append
       const opens = new OpenCounter();
       try {
         // The editor's watcher tells the change (code-server's delivers create/change for a replace).
-        for (const w of fakeWatchers) if (!w.disposed) w.fire("change", ledgerUri);
+        h.fire(ledgerUri.fsPath);
         if (!(await until(() => (folder()?.entries ?? 0) > before, 20_000))) throw new Error("the append never showed");
         await new Promise((r) => setTimeout(r, settleMs));
       } finally {
@@ -165,8 +192,7 @@ export async function countAppends(appends = 4, settleMs = 1500): Promise<Append
       });
     }
   } finally {
-    disposables.forEach((d) => d.dispose());
-    fakeVscode.workspace.workspaceFolders = [];
+    h.dispose();
     fs.rmSync(ws, { recursive: true, force: true });
   }
   return out;
