@@ -25,8 +25,9 @@ for (const [name, root] of roots) {
   console.log(
     `${name} (${root}): round trips per append ${mean((c) => c.roundTrips)}, ledger opens per append ${mean((c) => c.ledgerOpens)}`,
   );
-  for (const c of counts)
+  for (const c of counts) {
     console.log(`  ${c.roundTrips} round trips, ${c.ledgerOpens} ledger opens: ${JSON.stringify(c.requests)}`);
+  }
   const waits = await require(path.join(root, "out/test/helpers/waitLatency.js")).waitLatencies(waitRuns);
   const sorted = [...waits].sort((a, b) => a - b);
   console.log(
