@@ -113,9 +113,3 @@ export function sharedLockProber(helpers: readonly LockHelper[]): LockProber {
   if (!p) probers.set(key, (p = new LockProber(helpers)));
   return p;
 }
-
-/** Ends every shared prober (tests, the worker's shutdown). */
-export function closeLockProbers(): void {
-  for (const p of probers.values()) p.close();
-  probers.clear();
-}
