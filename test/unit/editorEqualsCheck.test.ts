@@ -16,7 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type * as vscode from "vscode";
 import { checkDir } from "../../src/cli/sourceCommands";
-import { displayMessage } from "../../src/core/text/displayText";
+import { displayLine } from "../../src/core/text/displayText";
 import { handleRequest } from "../../src/core/worker/stateWorker";
 import type { WorkerRequest } from "../../src/core/worker/workerProtocol";
 import { createDemoWorkspace } from "../../src/sample/demoWorkspace";
@@ -145,7 +145,7 @@ async function checkedIn(dir: string): Promise<Shown[]> {
     .flatMap((s) => s.problems)
     .map((p) => {
       const rel = path.relative(dir, path.resolve(dir, p.file));
-      return `${rel}:${Math.max(0, (p.line ?? 1) - 1)} ${p.severity} ${p.code} ${displayMessage(p.message)}`;
+      return `${rel}:${Math.max(0, (p.line ?? 1) - 1)} ${p.severity} ${p.code} ${displayLine(p.message)}`;
     })
     .sort();
 }
