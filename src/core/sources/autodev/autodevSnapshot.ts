@@ -7,17 +7,16 @@
 import { UnsafeFileError } from "../../fs/safeRead";
 import { ProblemCollector, sortProblems } from "../sourceProblems";
 import type { SourceProblem } from "../stateSource";
-import { AUTODEV_DIR, LEDGER_REL, PLAN_FILE } from "./autodevPaths";
+import { AUTODEV_DIR, LEDGER_REL } from "./autodevPaths";
 import { planDependencyProblems } from "./autodevGraph";
 import { AutodevContractResult, checkAutodevContract } from "./contract/autodevContract";
 import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
-import { humanMessage } from "./ledger/verifyMessages";
+import { errorProblem, warningProblem } from "./ledgerProblems";
 import type { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes";
 import type { Plan } from "./plan/schemas";
 import { runStateProblems } from "./run/runProblems";
 import { RunState, readRunState, runPlanOf } from "./run/runState";
 
-const PLAN_REL = `${AUTODEV_DIR}/${PLAN_FILE}`;
 
 /** What one read of the ledger gave (`ledger: false` in the plan phase, before there is one). */
 export interface AutodevLedgerRead {
@@ -44,29 +43,6 @@ export type AutodevProblemPart = "ledger" | "contract" | "run";
 /** A problem of `.autodev/` and the part it is about. */
 export interface AutodevProblem extends SourceProblem {
   readonly part: AutodevProblemPart;
-}
-
-/** A ledger integrity finding as a problem at its line (`more_errors` is only an info). */
-export function errorProblem(e: VerifyFinding): SourceProblem {
-  return {
-    file: LEDGER_REL,
-    line: e.atLine > 0 ? e.atLine : null,
-    severity: e.kind === "more_errors" ? "info" : "error",
-    code: e.kind,
-    message: humanMessage(e),
-  };
-}
-
-/** A history warning as a problem (plan.json drift on plan.json, the rest on the ledger). */
-export function warningProblem(w: VerifyWarning): SourceProblem {
-  const onPlan = w.kind === "plan_json_mismatch" || w.kind === "plan_json_missing";
-  return {
-    file: onPlan ? PLAN_REL : LEDGER_REL,
-    line: w.atLine > 0 ? w.atLine : null,
-    severity: "warning",
-    code: w.kind,
-    message: w.message,
-  };
 }
 
 /** Reads the rest of `.autodev/` once for a ledger read: run state (`probe`: the lock too), contract, history warnings. */
