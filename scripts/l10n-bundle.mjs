@@ -30,8 +30,9 @@ function tsFiles(dir) {
 /** Every message of `l10n.t(` calls under src/extension/ and webview/, sorted; throws on a call whose message is not a literal. */
 export function collectMessages() {
   const messages = new Set();
-  const call = /\bl10n\.t\(\s*/g;
-  for (const file of [...tsFiles(join(ROOT, "src", "extension")), ...tsFiles(join(ROOT, "webview"))]) {
+  const call = /\b(?:l10n\.t|msg)\(\s*/g;
+  const files = ["extension", "core"].flatMap((d) => tsFiles(join(ROOT, "src", d)));
+  for (const file of [...files, ...tsFiles(join(ROOT, "webview"))]) {
     const text = readFileSync(file, "utf8");
     for (const m of text.matchAll(call)) {
       const rest = text.slice(m.index + m[0].length);

@@ -21,6 +21,7 @@ import { StatusBarController } from "./statusBarController";
 import { StateTreeProvider } from "./stateTreeProvider";
 import { StateWorkerClient } from "./stateWorkerClient";
 import { registerTimelineFeatures } from "./timelineFeatures";
+import { setL10nBundle } from "../core/text/coreL10n";
 import { registerGraphFeatures } from "./graph/graphFeatures";
 import type { GraphPanel } from "./graph/graphPanel";
 import type { TimelinePanel } from "./timelinePanel";
@@ -67,6 +68,8 @@ let deactivators: Array<() => Promise<void>> = [];
 /** Activates the extension; `startup`: what the loader (extensionEntry.ts) did before, for the log. */
 export function activate(context: vscode.ExtensionContext, startup?: StartupFacts): StateApi {
   const t0 = performance.now();
+  // src/core's words (tree, timeline, hovers, tools) in the UI language; the worker gets the same bundle.
+  setL10nBundle(vscode.l10n.bundle);
   const log = new OutputLog();
   const settings = new SettingsReader();
   const worker = new StateWorkerClient(log, () => settings.maxLineBytes());

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import * as vscode from "vscode";
 import type { WorkerStartOptions } from "../core/sources/sourceWorker";
+import { l10nBundle } from "../core/text/coreL10n";
 import type { LiveFileEvent } from "../core/worker/liveWatch";
 import { DistributiveOmit, WorkerMessage, WorkerRequest, WorkerResults } from "../core/worker/workerProtocol";
 import { Disposable } from "./disposable";
@@ -59,7 +60,7 @@ export class StateWorkerClient extends Disposable {
   private ensure(): Worker {
     if (this.worker) return this.worker;
     // The line-length limit (autodev.maxLineMB) is read when the worker starts.
-    const start: WorkerStartOptions = { maxLineBytes: this.maxLineBytes() };
+    const start: WorkerStartOptions = { maxLineBytes: this.maxLineBytes(), l10nBundle: l10nBundle() };
     const w = new Worker(this.file, { workerData: start });
     w.on("message", (m: WorkerMessage) => this.onMessage(m));
     w.on("error", (e) => this.log.error("state worker failed", e));

@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import type { SourceChoice, TimelineView } from "../protocolTimeline";
 import { LOG_TIMELINE_FEATURES } from "../core/timeline/logTimelineFeatures";
+import { localizedFeatures } from "../core/timeline/timelineWords";
 import type { FolderTimeline, SourceFolder } from "./sources/sourceAdapter";
 import type { StateFolders } from "./sources/stateFolders";
 
@@ -19,7 +20,7 @@ function hasTimeline(s: SourceFolder): s is TimelineSource {
 /** What a source's rows are and which controls apply: its features, and what its adapter can do in the tree. */
 function timelineViewOf(s: TimelineSource): TimelineView {
   return {
-    ...(s.source.timelineFeatures ?? LOG_TIMELINE_FEATURES),
+    ...localizedFeatures(s.source.timelineFeatures ?? LOG_TIMELINE_FEATURES),
     timeTravel: !!s.timeline.travel,
     revealTask: !!s.timeline.revealTask,
   };

@@ -7,7 +7,8 @@ import "./helpers/fakeVscode";
 import { strict as assert } from "node:assert";
 import { absoluteTime, parseTime, relativeTime, whenText } from "../../src/extension/dateText";
 import { codeSpan } from "../../src/extension/sources/autodev/autodevTreeItems";
-import { changeWords, opWords } from "../../src/extension/sources/autodev/entryWords";
+import { actionWords, changeWords } from "../../src/core/timeline/timelineWords";
+import { LEDGER_WORDS } from "../../src/core/sources/autodev/timeline/ledgerTimelineWords";
 import { lastChanges } from "../../src/core/sources/autodev/timeline/taskLastChange";
 import type { EntrySummary } from "../../src/core/sources/autodev/ledger/verifyTypes";
 import type { Plan } from "../../src/core/sources/autodev/plan/schemas";
@@ -34,13 +35,16 @@ describe("hover and picker words", () => {
   });
 
   it("ops and status changes in words, never identifiers", () => {
-    assert.equal(opWords("update_task_status"), "status change");
-    assert.equal(opWords("init_plan"), "plan stored");
-    assert.equal(opWords("some_new_op"), "some new op");
+    assert.equal(actionWords(LEDGER_WORDS, "update_task_status"), "status change");
+    assert.equal(actionWords(LEDGER_WORDS, "init_plan"), "plan created", "the timeline's word for it");
+    assert.equal(actionWords(LEDGER_WORDS, "some_new_op"), "some new op");
     const e = { fromStatus: "in_progress", toStatus: "coded", retryCount: null, escalated: false };
-    assert.equal(changeWords(e), "in progress → coded");
-    assert.equal(changeWords({ ...e, fromStatus: "coded", retryCount: 2, escalated: true }), "retry 2 · escalated");
-    assert.equal(changeWords({ ...e, toStatus: null }), "");
+    assert.equal(changeWords(LEDGER_WORDS, e), "in progress → coded");
+    assert.equal(
+      changeWords(LEDGER_WORDS, { ...e, fromStatus: "coded", retryCount: 2, escalated: true }),
+      "retry 2 · escalated",
+    );
+    assert.equal(changeWords(LEDGER_WORDS, { ...e, toStatus: null }), "");
   });
 
   it("each task's last change is its newest entry with a status", () => {

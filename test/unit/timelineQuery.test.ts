@@ -9,7 +9,8 @@ import { deriveChange, isChange } from "../../src/core/timeline/timelineChange";
 import { ledgerRowOf } from "../../src/core/sources/autodev/timeline/ledgerTimeline";
 import { LEDGER_TIMELINE_FEATURES } from "../../src/core/sources/autodev/timeline/ledgerTimelineWords";
 import { textMatcher } from "../../src/core/timeline/timelineText";
-import { entryChangeLabel } from "../../src/core/sources/autodev/timeline/entryChangeLabel";
+import { changeWords } from "../../src/core/timeline/timelineWords";
+import { LEDGER_WORDS } from "../../src/core/sources/autodev/timeline/ledgerTimelineWords";
 import { LocalDays } from "../../src/core/timeline/timelineDays";
 import { EntrySummary } from "../../src/core/sources/autodev/ledger/verifyTypes";
 
@@ -113,12 +114,10 @@ describe("timeline view model", () => {
         es.map((e) => deriveChange(e, F)),
         ["retry", "escalated", "status", "same-status"],
       );
-      assert.deepEqual(raw(specs).map(entryChangeLabel), [
-        "retry 2",
-        "escalated",
-        "coded → in_progress · retry 3",
-        "coded (unchanged)",
-      ]);
+      assert.deepEqual(
+        raw(specs).map((e) => changeWords(LEDGER_WORDS, e)),
+        ["retry 2", "escalated", "coded → in progress · retry 3", "coded (unchanged)"],
+      );
       assert.deepEqual(
         es.map((e) => isChange(deriveChange(e, F))),
         [true, true, true, false],

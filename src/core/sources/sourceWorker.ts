@@ -24,6 +24,8 @@ export interface WorkerContext {
 export interface WorkerStartOptions {
   /** `autodev.maxLineMB` in bytes: the longest line any reader keeps in memory. */
   readonly maxLineBytes?: number;
+  /** The host's translation bundle (`vscode.l10n.bundle`): src/core's words in the user's language. */
+  readonly l10nBundle?: Readonly<Record<string, string>>;
 }
 
 /** A source's part of the worker. `cwd` is always the workspace folder. */

@@ -5,22 +5,23 @@
  */
 import type { NodeIcon } from "./stateSource";
 import type { TimelineStatusWords } from "../timeline/timelineTypes";
+import { l10n, msg, translate } from "../text/coreL10n";
 
 // One outline family of the same weight (a circle with a mark: ▷ in progress, ● coded, ✓ reviewed,
 // ■ blocked, ⊘ skipped), filled only when complete; blocked has the warning colour, never the red
 // of an integrity error; skipped uses the description colour, readable in light themes. The
 // timeline webview gets the same table with AutoDev's timeline words ({@link TASK_STATUS_WORDS}).
 const STYLE: Readonly<Record<string, TimelineStatusWords>> = {
-  pending: { icon: "circle-large-outline", color: "descriptionForeground", label: "pending" },
-  in_progress: { icon: "play-circle", color: "charts.blue", label: "in progress" },
-  coded: { icon: "record", color: "charts.blue", label: "coded" },
-  auto_gated: { icon: "workspace-trusted", color: "charts.blue", label: "auto-gated" },
-  reviewed: { icon: "pass", color: "charts.purple", label: "reviewed" },
-  tested: { icon: "beaker", color: "charts.purple", label: "tested" },
-  tournamented: { icon: "star-empty", color: "charts.yellow", label: "tournamented" },
-  complete: { icon: "pass-filled", color: "testing.iconPassed", label: "complete" },
-  blocked: { icon: "stop-circle", color: "problemsWarningIcon.foreground", label: "blocked" },
-  skipped: { icon: "circle-slash", color: "descriptionForeground", label: "skipped" },
+  pending: { icon: "circle-large-outline", color: "descriptionForeground", label: msg("pending") },
+  in_progress: { icon: "play-circle", color: "charts.blue", label: msg("in progress") },
+  coded: { icon: "record", color: "charts.blue", label: msg("coded") },
+  auto_gated: { icon: "workspace-trusted", color: "charts.blue", label: msg("auto-gated") },
+  reviewed: { icon: "pass", color: "charts.purple", label: msg("reviewed") },
+  tested: { icon: "beaker", color: "charts.purple", label: msg("tested") },
+  tournamented: { icon: "star-empty", color: "charts.yellow", label: msg("tournamented") },
+  complete: { icon: "pass-filled", color: "testing.iconPassed", label: msg("complete") },
+  blocked: { icon: "stop-circle", color: "problemsWarningIcon.foreground", label: msg("blocked") },
+  skipped: { icon: "circle-slash", color: "descriptionForeground", label: msg("skipped") },
 };
 
 /** The ten statuses' icon, colour and label, as a timeline's status words. */
@@ -32,14 +33,11 @@ export function taskStatusIcon(status: string): NodeIcon {
   return s ? { id: s.icon, color: s.color } : { id: "question", color: "problemsWarningIcon.foreground" };
 }
 
-/** Human label of a status. */
+/** Human label of a status, in the user's language (an unknown one says so). */
 export function taskStatusLabel(status: string): string {
-  return Object.prototype.hasOwnProperty.call(STYLE, status) ? STYLE[status].label : `unknown status "${status}"`;
-}
-
-/** What a row shows for a status: its label when it is one of the ten, else the status as written. */
-export function taskStatusWord(status: string): string {
-  return Object.prototype.hasOwnProperty.call(STYLE, status) ? STYLE[status].label : status;
+  return Object.prototype.hasOwnProperty.call(STYLE, status)
+    ? translate(STYLE[status].label)
+    : l10n.t('unknown status "{0}"', status);
 }
 
 /** Statuses that count as done for progress. */

@@ -4,6 +4,7 @@
  * grouped by day) with no words of its own. Plain data, for manifests.
  */
 import type { TimelineFeatures } from "./timelineTypes";
+import { msg } from "../text/coreL10n";
 
 /** What the rows of a source without declared features are: a log of agents' actions, with no words of its own. */
 export const LOG_TIMELINE_FEATURES: TimelineFeatures = {
@@ -19,13 +20,13 @@ export const LOG_TIMELINE_FEATURES: TimelineFeatures = {
     statuses: {},
     unknownStatus: { icon: "blank", color: "" },
     labels: {
-      actor: "Agent",
-      actorTitle: "agent {0}",
-      allActors: "All agents",
-      filterActor: "Filter by agent",
-      allActions: "All actions",
-      filterAction: "Filter by action",
-      find: "Find: task, action, agent, summary…",
+      actor: msg("Agent"),
+      actorTitle: msg("agent {0}"),
+      allActors: msg("All agents"),
+      filterActor: msg("Filter by agent"),
+      allActions: msg("All actions"),
+      filterAction: msg("Filter by action"),
+      find: msg("Find: task, action, agent, summary…"),
     },
   },
 };

@@ -22,6 +22,7 @@ import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
 import { TextMatcher, matchesText, textMatcher } from "./timelineText";
 import { changeNote, deriveChange, isChange } from "./timelineChange";
+import { localizedFeatures } from "./timelineWords";
 
 /** A filter that lets everything through. */
 export const EMPTY_FILTER: TimelineFilter = {
@@ -103,13 +104,18 @@ export class TimelineIndex {
 
   /**
    * `entries` is the source's live array (appends grow it); `generation` names its identity;
-   * `features` say what the rows are (how they group, which action is a snapshot, their words).
+   * `features` say what the rows are (how they group, which action is a snapshot, their words,
+   * taken in the user's language).
    */
+  readonly features: TimelineFeatures;
+
   constructor(
     readonly entries: readonly TimelineIndexEntry[],
     readonly generation: number,
-    readonly features: TimelineFeatures,
-  ) {}
+    features: TimelineFeatures,
+  ) {
+    this.features = localizedFeatures(features);
+  }
 
   /** Index of the row with id `rowId` (first one), or -1. */
   indexOfId(rowId: number): number {

@@ -4,10 +4,12 @@
  * progress") as well as its name (`in_progress`), "retry 2", "escalated", the
  * words of a row without a status ("plan created"), a row's summary — besides
  * the row id, action, task id and title, actor and hash prefix. The words come
- * from the source's {@link TimelineWords}, the same the webview shows.
+ * from the source's {@link TimelineWords} in the user's language, the same the
+ * webview shows.
  */
 import type { ChangeKind, TimelineFeatures, TimelineIndexEntry } from "./timelineTypes";
 import { changeNote } from "./timelineChange";
+import { retryMarks } from "./timelineWords";
 
 /** A compiled free-text search: case-insensitive substring, `#12`/`12` also matches row 12, a hex prefix the hash. */
 export interface TextMatcher {
@@ -42,8 +44,7 @@ export function matchesDisplayedWords(
 ): boolean {
   if (e.toStatus !== null && re.test(statusWord(features, e.toStatus))) return true;
   if (e.fromStatus !== null && e.fromStatus !== e.toStatus && re.test(statusWord(features, e.fromStatus))) return true;
-  if (e.retryCount !== undefined && e.retryCount !== null && re.test(`retry ${e.retryCount}`)) return true;
-  if (e.escalated === true && re.test("escalated")) return true;
+  if (retryMarks(e.retryCount, e.escalated).some((m) => re.test(m))) return true;
   const note = changeNote(e, change, features);
   return note !== "" && re.test(note);
 }

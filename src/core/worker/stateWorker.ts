@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { setMaxLineBytes } from "../fs/lineLimit";
+import { setL10nBundle } from "../text/coreL10n";
 import type { WorkerStartOptions } from "../sources/sourceWorker";
 import { LiveWatches } from "./liveWatch";
 import { handleSourceRequest } from "./sourceRequests";
@@ -15,6 +16,7 @@ import { handleViewRequest, isViewRequest } from "./viewRequests";
 import type { WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
 
 setMaxLineBytes(Number(((workerData ?? {}) as WorkerStartOptions).maxLineBytes));
+setL10nBundle(((workerData ?? {}) as WorkerStartOptions).l10nBundle);
 const running = new Map<number, AbortController>();
 let live: LiveWatches | null = null;
 

@@ -5,7 +5,8 @@
 import { ParsedArgs, UsageError, withOptionalDir } from "../../cliArgs";
 import { noLedgerYet, requireAutodevState, requireKnownOp, taskIds, unknownTaskMessage } from "./cliPreflight";
 import { InvalidInputError } from "../../../core/errors";
-import { entryChangeLabel } from "../../../core/sources/autodev/timeline/entryChangeLabel";
+import { changeWords } from "../../../core/timeline/timelineWords";
+import { LEDGER_WORDS } from "../../../core/sources/autodev/timeline/ledgerTimelineWords";
 import { col, eprintln, printJson, println } from "../../cliOutput";
 import { loadPlan, replayLedger, verifyLedger } from "../../../core/sources/autodev/ledger/ledgerReader";
 import { Plan, planToPy } from "../../../core/sources/autodev/plan/schemas";
@@ -104,14 +105,14 @@ export async function cmdLog(args: ParsedArgs): Promise<number> {
         to: r.toStatus,
         retry_count: r.retryCount,
         escalated: r.escalated,
-        change: entryChangeLabel(r),
+        change: changeWords(LEDGER_WORDS, r) || null,
         self_hash: r.selfHash,
         chain: r.chain,
       })),
     );
   } else {
     for (const r of rows) {
-      const label = entryChangeLabel(r);
+      const label = changeWords(LEDGER_WORDS, r);
       const change = label ? ` ${displayValue(label)}` : "";
       const mark = r.chain === "ok" ? "" : `  [${r.chain}]`;
       println(

@@ -5,6 +5,7 @@
 import type { SourceManifest } from "../stateSource";
 import type { TimelineFeatures } from "../../timeline/timelineTypes";
 import { LOG_TIMELINE_FEATURES } from "../../timeline/logTimelineFeatures";
+import { msg } from "../../text/coreL10n";
 
 /** The action id of "recover from checkpoint" (agloopRecovery.ts runs it). */
 export const RECOVER_ACTION = "recoverFromCheckpoint";
@@ -15,9 +16,9 @@ export const AGLOOP_TIMELINE_FEATURES: TimelineFeatures = {
   words: {
     ...LOG_TIMELINE_FEATURES.words,
     statuses: {
-      success: { icon: "pass", color: "testing.iconPassed", label: "success" },
-      failure: { icon: "error", color: "testing.iconFailed", label: "failure" },
-      skipped: { icon: "circle-slash", color: "descriptionForeground", label: "skipped" },
+      success: { icon: "pass", color: "testing.iconPassed", label: msg("success") },
+      failure: { icon: "error", color: "testing.iconFailed", label: msg("failure") },
+      skipped: { icon: "circle-slash", color: "descriptionForeground", label: msg("skipped") },
     },
   },
 };

@@ -7,7 +7,8 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { whenText } from "../../dateText";
 import { AutodevNode, asText } from "./autodevNodes";
-import { changeWords } from "./entryWords";
+import { changeWords } from "../../../core/timeline/timelineWords";
+import { LEDGER_WORDS } from "../../../core/sources/autodev/timeline/ledgerTimelineWords";
 import { retryHoverText, retryMark, retrySpoken } from "./retryWords";
 import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
 import { isInside } from "../../../core/fs/pathInside";
@@ -224,7 +225,7 @@ function taskItem(node: Extract<AutodevNode, { kind: "task" }>, note: string | n
   const change = node.folder.lastChange(t.id);
   const travel = node.folder.timeTravel;
   if (change && (!travel || change.seq <= travel.seq)) {
-    const what = changeWords(change);
+    const what = changeWords(LEDGER_WORDS, change);
     md.appendMarkdown(
       `${escapeMd(vscode.l10n.t("last change: {0} · {1} · seq {2}", what || statusLabel(change.toStatus), whenText(change.timestamp), change.seq))}  \n`,
     );

@@ -126,13 +126,13 @@ export class EvidenceDiffOpener {
 }
 
 /** " (added)", " (deleted)", " (renamed)" … for titles ("" for a modified file). */
-function changeNote(r: ReconstructedFile): string {
+function fileModeNote(r: ReconstructedFile): string {
   const c = r.file.change;
   return c === "modified" ? "" : c === "mode" ? ` ${vscode.l10n.t("(mode change only)")}` : ` (${c})`;
 }
 
 /** The diff editor title: "src/calc.py ↔ 1.1.patch", with "(from hunks only)" when the sides are not whole files. */
 function diffTitle(r: ReconstructedFile, label: string): string {
-  const what = `${describePaths(r.file)}${changeNote(r)}`;
+  const what = `${describePaths(r.file)}${fileModeNote(r)}`;
   return r.source === "hunks" ? vscode.l10n.t("{0} — {1} (from hunks only)", what, label) : `${what} — ${label}`;
 }

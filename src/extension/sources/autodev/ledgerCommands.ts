@@ -5,7 +5,8 @@
  */
 import * as vscode from "vscode";
 import { configPath, planPath, specPath } from "../../../core/sources/autodev/autodevPaths";
-import { changeWords, opWords } from "./entryWords";
+import { actionWords, changeWords } from "../../../core/timeline/timelineWords";
+import { LEDGER_WORDS } from "../../../core/sources/autodev/timeline/ledgerTimelineWords";
 import { whenText } from "../../dateText";
 import { AutodevFolder } from "./autodevFolder";
 import { CommandHandler } from "../../commandManager";
@@ -258,8 +259,10 @@ export class LedgerCommands {
       .filter((e, i) => !(e.op === "snapshot" && i > 0))
       .reverse()
       .map((e) => ({
-        label: `#${e.seq} ${opWords(e.op)}`,
-        description: [e.taskId ? vscode.l10n.t("task {0}", e.taskId) : "", changeWords(e)].filter(Boolean).join(" · "),
+        label: `#${e.seq} ${actionWords(LEDGER_WORDS, e.op)}`,
+        description: [e.taskId ? vscode.l10n.t("task {0}", e.taskId) : "", changeWords(LEDGER_WORDS, e)]
+          .filter(Boolean)
+          .join(" · "),
         detail: [e.timestamp ? whenText(e.timestamp) : "", e.sessionId].filter(Boolean).join(" · "),
         seq: e.seq,
       }));

@@ -9,6 +9,8 @@ import { verifyLedger, loadFromTail } from "../ledger/ledgerReader";
 import { readRunState, runPlanOf } from "../run/runState";
 import { waitingLabel } from "../inline/inlineState";
 import { collectRunReport } from "./reportCollect";
+import { changeWords } from "../../../timeline/timelineWords";
+import { LEDGER_WORDS } from "../timeline/ledgerTimelineWords";
 
 /** Most status changes listed for one task (the latest). */
 const MAX_TASK_HISTORY = 30;
@@ -64,7 +66,12 @@ export async function autodevTaskDetail(
     history: history.map((h) => ({
       seq: h.seq,
       timestamp: h.timestamp,
-      change: `${h.from ?? "?"} → ${h.to}`,
+      change: changeWords(LEDGER_WORDS, {
+        fromStatus: h.from,
+        toStatus: h.to,
+        retryCount: h.retry,
+        escalated: h.escalated,
+      }),
       ...(h.retry !== null ? { retry: h.retry } : {}),
       ...(h.escalated ? { escalated: true } : {}),
     })),

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { escapeControls } from "../../../text/displayText";
-import { changeNote, reviewedCount, taskFlags } from "./reportMarkdown";
+import { historyNote, reviewedCount, statusMove, taskFlags } from "./reportMarkdown";
 import type { ReportTask, RunReport } from "./reportTypes";
 
 /** Escapes text for HTML element content and quoted attribute values (controls shown as escapes). */
@@ -81,7 +81,7 @@ function taskHtml(t: ReportTask): string {
     }
     for (const h of t.history) {
       out.push(
-        `<tr><td class="num">${h.seq}</td><td>${htmlEscape(h.timestamp)}</td><td>${htmlEscape(h.from ?? "?")} → ${htmlEscape(h.to)}</td><td>${htmlEscape(changeNote(h))}</td></tr>`,
+        `<tr><td class="num">${h.seq}</td><td>${htmlEscape(h.timestamp)}</td><td>${htmlEscape(statusMove(h))}</td><td>${htmlEscape(historyNote(h))}</td></tr>`,
       );
     }
     out.push("</tbody></table>");

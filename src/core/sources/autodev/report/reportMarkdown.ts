@@ -8,6 +8,8 @@
 import { mdEscape } from "../evidence/evidenceSummary";
 import { escapeControls } from "../../../text/displayText";
 import type { ReportTask, RunReport, StatusChange } from "./reportTypes";
+import { retryMarks, statusWord } from "../../../timeline/timelineWords";
+import { LEDGER_WORDS } from "../timeline/ledgerTimelineWords";
 
 /**
  * A value from a file for one line of Markdown (a table cell or a list item). Besides
@@ -21,15 +23,16 @@ function mdCell(value: unknown, max = 500): string {
   return mdEscape(escapeControls(cut), false).replace(/[.:@]/g, "\\$&") || "—";
 }
 
-/** The note column of a status change: retry, escalation, chain state. */
-export function changeNote(h: StatusChange): string {
-  return [
-    h.retry !== null ? `retry ${h.retry}` : "",
-    h.escalated ? "escalated" : "",
-    h.chain !== "ok" ? `not verified (${h.chain})` : "",
-  ]
+/** The note column of a status change: retry, escalation (the timeline's words), chain state. */
+export function historyNote(h: StatusChange): string {
+  return [...retryMarks(h.retry, h.escalated), h.chain !== "ok" ? `not verified (${h.chain})` : ""]
     .filter(Boolean)
     .join(", ");
+}
+
+/** The change column of a status change: "in progress → coded", the statuses as the timeline names them. */
+export function statusMove(h: StatusChange): string {
+  return `${h.from === null ? "?" : statusWord(LEDGER_WORDS, h.from)} → ${statusWord(LEDGER_WORDS, h.to)}`;
 }
 
 /** "2 retries, escalated, blocked: reason" for a task, or "". */
@@ -58,9 +61,7 @@ function taskSection(t: ReportTask): string[] {
     out.push("| Seq | Time | Change | Note |", "| ---: | --- | --- | --- |");
     if (t.historyOmitted > 0) out.push(`| … | | ${t.historyOmitted} earlier changes not listed | |`);
     for (const h of t.history) {
-      out.push(
-        `| ${h.seq} | ${mdCell(h.timestamp)} | ${mdCell(h.from ?? "?")} → ${mdCell(h.to)} | ${mdCell(changeNote(h) || " ")} |`,
-      );
+      out.push(`| ${h.seq} | ${mdCell(h.timestamp)} | ${mdCell(statusMove(h))} | ${mdCell(historyNote(h) || " ")} |`);
     }
     out.push("");
   } else out.push("No status change in the ledger.", "");

@@ -6,32 +6,33 @@
  */
 import type { TimelineFeatures, TimelineWords } from "../../../timeline/timelineTypes";
 import { TASK_STATUS_WORDS } from "../../taskStatusIcons";
+import { msg } from "../../../text/coreL10n";
 
 /** Each ledger op Python AutoDev declares: its codicon and what an entry of it did. */
-const LEDGER_WORDS: TimelineWords = {
+export const LEDGER_WORDS: TimelineWords = {
   actions: {
-    init_plan: { icon: "rocket", words: "plan created", change: true },
-    update_plan: { icon: "edit", words: "plan replaced", change: true },
-    update_task_status: { icon: "arrow-swap", words: "status change" },
-    append_evidence: { icon: "file-add", words: "evidence recorded" },
-    mark_blocked: { icon: "stop-circle", words: "marked blocked" },
-    mark_complete: { icon: "pass-filled", words: "marked complete" },
-    snapshot: { icon: "device-camera", words: "snapshot" },
-    plan_tournament_complete: { icon: "law", words: "tournament result" },
-    impl_tournament_complete: { icon: "law", words: "tournament result" },
+    init_plan: { icon: "rocket", words: msg("plan created"), change: true },
+    update_plan: { icon: "edit", words: msg("plan replaced"), change: true },
+    update_task_status: { icon: "arrow-swap", words: msg("status change") },
+    append_evidence: { icon: "file-add", words: msg("evidence recorded") },
+    mark_blocked: { icon: "stop-circle", words: msg("marked blocked") },
+    mark_complete: { icon: "pass-filled", words: msg("marked complete") },
+    snapshot: { icon: "device-camera", words: msg("snapshot") },
+    plan_tournament_complete: { icon: "law", words: msg("tournament result") },
+    impl_tournament_complete: { icon: "law", words: msg("tournament result") },
   },
   // An op the ledger should not hold is a question; so is a status outside the ten.
   unknownActionIcon: "question",
   statuses: TASK_STATUS_WORDS,
   unknownStatus: { icon: "question", color: "problemsWarningIcon.foreground" },
   labels: {
-    actor: "Session",
-    actorTitle: "session {0}",
-    allActors: "All sessions",
-    filterActor: "Filter by session",
-    allActions: "All ops",
-    filterAction: "Filter by op",
-    find: "Find: seq, task, title, op, session, hash…",
+    actor: msg("Session"),
+    actorTitle: msg("session {0}"),
+    allActors: msg("All sessions"),
+    filterActor: msg("Filter by session"),
+    allActions: msg("All ops"),
+    filterAction: msg("Filter by op"),
+    find: msg("Find: seq, task, title, op, session, hash…"),
   },
 };
 
