@@ -17,7 +17,6 @@ import type { Plan } from "./plan/schemas";
 import { runStateProblems } from "./run/runProblems";
 import { RunState, readRunState, runPlanOf } from "./run/runState";
 
-
 /** What one read of the ledger gave (`ledger: false` in the plan phase, before there is one). */
 export interface AutodevLedgerRead {
   readonly ok: boolean;
