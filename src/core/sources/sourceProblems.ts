@@ -49,6 +49,14 @@ export function standsFor(p: SourceProblem, n: number): SourceProblem {
   return p;
 }
 
+/** `p` with `extra` fields added, still standing for as many problems as `p` ({@link standsFor}). */
+export function extendProblem<T extends SourceProblem>(p: SourceProblem, extra: Omit<T, keyof SourceProblem>): T {
+  const q = { ...p, ...extra } as T;
+  const n = SUMMARIZED.get(p);
+  if (n !== undefined) SUMMARIZED.set(q, n);
+  return q;
+}
+
 interface Overflow {
   file: string;
   code: string;

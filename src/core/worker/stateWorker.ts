@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isInside } from "../fs/pathInside";
 import { parentPort, workerData } from "node:worker_threads";
 import { setMaxLineBytes } from "../fs/lineLimit";
 import { setL10nBundle } from "../text/coreL10n";
@@ -24,8 +25,7 @@ let live: LiveWatches | null = null;
 async function resolvesOutside(cwd: string, file: string): Promise<boolean> {
   const real = await fs.promises.realpath(path.resolve(cwd, file)).catch(() => null);
   if (real === null) return false;
-  const rel = path.relative(await fs.promises.realpath(cwd), real);
-  return rel.startsWith("..") || path.isAbsolute(rel);
+  return !isInside(await fs.promises.realpath(cwd), real);
 }
 
 /** Handles one request; exported for tests that run it without a thread. */

@@ -5,7 +5,7 @@
  * worker's answer to the editor's refresh, so the two cannot differ.
  */
 import { UnsafeFileError } from "../../fs/safeRead";
-import { ProblemCollector, sortProblems } from "../sourceProblems";
+import { ProblemCollector, extendProblem, sortProblems } from "../sourceProblems";
 import type { SourceProblem } from "../stateSource";
 import { AUTODEV_DIR, LEDGER_REL } from "./autodevPaths";
 import { planDependencyProblems } from "./autodevGraph";
@@ -84,7 +84,7 @@ export interface SnapshotProblemOptions {
 export function snapshotProblems(s: AutodevSnapshot, options: SnapshotProblemOptions = {}): AutodevProblem[] {
   const withWarnings = options.historyWarnings !== false;
   const out = new ProblemCollector();
-  const add = (p: SourceProblem, part: AutodevProblemPart) => out.add({ ...p, part } as AutodevProblem);
+  const add = (p: SourceProblem, part: AutodevProblemPart) => out.add(extendProblem<AutodevProblem>(p, { part }));
   for (const e of s.errors) add(errorProblem(e), "ledger");
   if (withWarnings) {
     for (const w of s.warnings) if (w.kind !== "fsm_violation") add(warningProblem(w), "ledger");
@@ -119,7 +119,7 @@ export async function unreadableLedgerProblems(
   probe = false,
 ): Promise<AutodevProblem[]> {
   const out = new ProblemCollector();
-  const add = (p: SourceProblem, part: AutodevProblemPart) => out.add({ ...p, part } as AutodevProblem);
+  const add = (p: SourceProblem, part: AutodevProblemPart) => out.add(extendProblem<AutodevProblem>(p, { part }));
   add(
     e instanceof UnsafeFileError
       ? { file: LEDGER_REL, line: null, severity: "error", code: "unreadable_file", message: e.message }

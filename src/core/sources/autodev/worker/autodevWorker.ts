@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isInside } from "../../../fs/pathInside";
 import { readRegularText } from "../../../fs/safeRead";
 import { WriteRefusedError } from "../../../errors";
 import { createResponseFile } from "../inline/responseCreate";
@@ -150,8 +151,7 @@ async function linksOut(cwd: string): Promise<{ link: string | null; error: stri
         throw e;
       });
       if (real === null) continue;
-      const rel = path.relative(root, real);
-      if (rel.startsWith("..") || path.isAbsolute(rel)) return { link: path.relative(cwd, p), error: null };
+      if (!isInside(root, real)) return { link: path.relative(cwd, p), error: null };
     }
     return { link: null, error: null };
   } catch (e) {
