@@ -68,6 +68,16 @@ function expectedCodes(ws: string, a: RealRunAnswers): Map<string, string[]> {
   if (tasks.some((t) => ["tournamented", "complete"].includes(t.status))) {
     add("impl_tournament_inline", ".autodev/config.json");
   }
+  // Waiting on the critic: the task's responses AutoDev already read are re-read when it answers.
+  const s = r.suspend;
+  if (s?.pending_role?.startsWith("critic")) {
+    const rdir = path.join(ws, ".autodev/responses");
+    for (const role of ["developer", "reviewer"]) {
+      if (fs.existsSync(path.join(rdir, `${s.pending_task_id}-${role}.json`))) {
+        add("inline_critic_rereads_responses", `.autodev/responses/${s.pending_task_id}-${role}.json`);
+      }
+    }
+  }
   for (const t of tasks) {
     if (t.evidence_bundle && !fs.existsSync(path.join(ws, t.evidence_bundle))) {
       add("evidence_bundle_dangling", ".autodev/plan-ledger.jsonl");
@@ -112,7 +122,9 @@ describe("the real AutoDev run: our CLI agrees with AutoDev on every snapshot @s
       assert.equal(s.ledger.entries, r.ledger.count);
       assert.equal(s.ledger.present, r.ledger.count > 0);
       assert.equal(s.phase, r.replay ? "execute" : "plan");
-      assert.deepEqual(s.knowledge, r.knowledge, "KnowledgeStore's swarm / hive / rejected counts");
+      const { swarm, hive, rejected } = s.knowledge;
+      assert.deepEqual({ swarm, hive, rejected }, r.knowledge, "KnowledgeStore's swarm / hive / rejected counts");
+      assert.equal(s.knowledge.hive_origin, "default", "the hive is read from AutoDev's default under HOME");
 
       // Waiting: AutoDev's load_suspend_state() and has_pending_response(); stale once the plan is stored.
       const sus = r.suspend;
@@ -148,7 +160,12 @@ describe("the real AutoDev run: our CLI agrees with AutoDev on every snapshot @s
         theirs,
       );
       const knowledgeLine = a.status.stdout.split("\n").find((l) => l.startsWith("Knowledge:"));
-      assert.ok(knowledgeLine && text.out.split("\n").includes(knowledgeLine), `${knowledgeLine} in\n${text.out}`);
+      // AutoDev's line, then which hive file was read (ours adds it: issue 32 item 4).
+      const ours = text.out.split("\n").find((l) => l.startsWith("Knowledge:"));
+      assert.ok(
+        knowledgeLine && (ours === knowledgeLine || ours?.startsWith(`${knowledgeLine} (`)),
+        `${knowledgeLine} in\n${text.out}`,
+      );
       assert.equal(text.out.startsWith("No plan yet"), a.status.stdout.startsWith("No plan yet"));
 
       const vj = JSON.parse(v.out);
