@@ -48,6 +48,15 @@ async function readCmdline(file: string): Promise<string[] | null> {
   }
 }
 
+/** The working directory of process `pid` (`readlink /proc/<pid>/cwd`), or null when it cannot be read. */
+function procCwd(procRoot: string, pid: string): string | null {
+  try {
+    return fs.readlinkSync(path.join(procRoot, pid, "cwd"));
+  } catch {
+    return null;
+  }
+}
+
 /** The index of the argument that is AutoDev's entry point (`…/autodev`), or -1. */
 function autodevArg(argv: readonly string[]): number {
   for (let i = 0; i < Math.min(argv.length, 3); i++) if (path.basename(argv[i]) === "autodev") return i;
@@ -66,12 +75,13 @@ export async function findAutodevProcess(cwd: string, procRoot = "/proc"): Promi
   }
   const self = String(process.pid);
   for (let i = 0; i < pids.length; i += 256) {
+    // A batch of links read at once, synchronously: /proc answers from memory in microseconds, where
+    // one promise per process costs a thread-pool round trip each (7–30 ms for 130 processes against
+    // 2 ms); the event loop gets a turn between batches.
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const batch = pids.slice(i, i + 256).filter((p) => p !== self);
-    const cwds = await Promise.all(
-      batch.map((p) => fs.promises.readlink(path.join(procRoot, p, "cwd")).catch(() => null)),
-    );
     for (let j = 0; j < batch.length; j++) {
-      if (cwds[j] !== real) continue;
+      if (procCwd(procRoot, batch[j]) !== real) continue;
       const argv = await readCmdline(path.join(procRoot, batch[j], "cmdline"));
       const at = argv ? autodevArg(argv) : -1;
       if (argv && at >= 0) {
