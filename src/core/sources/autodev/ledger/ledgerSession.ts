@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import { openRegularFile } from "../../../fs/safeRead";
 import { createHash } from "node:crypto";
-import { LineCursor, START_CURSOR, readLines, readLinesFrom } from "./read/ledgerLineReader";
+import { LineCursor, RawLine, START_CURSOR, readLines, readLinesFrom } from "./read/ledgerLineReader";
 import { decodeUtf8Strict } from "../../../text/utf8";
 import { pyStrip } from "../../../pyjson/pyBuiltins";
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
@@ -50,6 +50,8 @@ export interface RewriteFinding {
 }
 
 const applyNothing = (): void => undefined;
+/** Appends up to this size fingerprint their last line as they are read (bigger ones read it again). */
+const HASH_IN_PASSING = 8 << 20;
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 
 /** One ledger, kept up to date incrementally. */
@@ -114,11 +116,18 @@ export class LedgerSession {
     const before = this.index.length;
     const from = this.cursor;
     let lastLine: { start: number; end: number } | null = null;
+    // The anchor's fingerprint from the bytes this refresh reads (appends: one read of the new bytes),
+    // not a second read of the last line; a full scan (its lines may be read by other threads) reads it again.
+    let lastHash: string | null = null;
     const total = st.size;
+    const hashInPassing = !full && total - from.offset <= HASH_IN_PASSING;
     let sinceProgress = 0;
     const onLine = (line: ScannedLineInfo): void => {
-      if (line.terminated) lastLine = { start: line.start, end: line.end };
-      else this.unterminatedTail = true;
+      if (line.terminated) {
+        lastLine = { start: line.start, end: line.end };
+        const bytes = (line as RawLine).bytes;
+        lastHash = hashInPassing && bytes?.length === line.end - line.start ? sha(bytes) : null;
+      } else this.unterminatedTail = true;
       sinceProgress += line.end - line.start;
       if (onProgress && sinceProgress > 8 << 20) {
         sinceProgress = 0;
@@ -141,7 +150,7 @@ export class LedgerSession {
     this.fileSize = total;
     this.fileMtime = st.mtimeMs;
     const ll = lastLine as { start: number; end: number } | null;
-    if (ll) this.anchor = { ...ll, hash: sha(await readRangeFrom(fh, ll.start, ll.end)) };
+    if (ll) this.anchor = { ...ll, hash: lastHash ?? sha(readRangeFrom(fh, ll.start, ll.end)) };
     this.record = await this.makeRecord(fh);
     if (!this.scanner.ok) this.tailPlan = (await loadFromTail(this.cwd)).plan;
     return {
@@ -257,13 +266,15 @@ export class LedgerSession {
       head: { seq: Number(head.seq), selfHash: head.selfHash },
       lastLine: { start: this.anchor.start, end: this.anchor.end },
       resume,
+      // The anchor is the same range, fingerprinted from this handle: the record need not read it again.
+      lastLineSha256: this.anchor.hash,
     });
   }
 
   private async prefixIntact(fh: fs.promises.FileHandle): Promise<boolean> {
     if (!this.anchor) return true;
     try {
-      return sha(await readRangeFrom(fh, this.anchor.start, this.anchor.end)) === this.anchor.hash;
+      return sha(readRangeFrom(fh, this.anchor.start, this.anchor.end)) === this.anchor.hash;
     } catch {
       return false;
     }
@@ -355,15 +366,23 @@ export class LedgerSession {
 async function readRange(file: string, start: number, end: number): Promise<Buffer> {
   const fh = await openExistingLedger(file); // guarded: never a FIFO, a device or a file outside the workspace
   try {
-    return await readRangeFrom(fh, start, end);
+    return readRangeFrom(fh, start, end);
   } finally {
     await fh.close();
   }
 }
 
-/** Bytes `start`..`end` of an open ledger. */
-async function readRangeFrom(fh: fs.promises.FileHandle, start: number, end: number): Promise<Buffer> {
+/**
+ * Bytes `start`..`end` of an open ledger, read synchronously: one line from the page cache, where an
+ * await per read is a thread-pool round trip on the live path.
+ */
+function readRangeFrom(fh: fs.promises.FileHandle, start: number, end: number): Buffer {
   const buf = Buffer.alloc(end - start);
-  await fh.read(buf, 0, buf.length, start);
+  let got = 0;
+  while (got < buf.length) {
+    const n = fs.readSync(fh.fd, buf, got, buf.length - got, start + got);
+    if (n === 0) break;
+    got += n;
+  }
   return buf;
 }
