@@ -135,17 +135,24 @@ export async function confinedDir(cwd: string, dir: string): Promise<string | nu
 
 /** Sorted names in `dir` when it exists and is confined to `cwd`; `{error: null}` when it does not exist. */
 export async function listConfined(cwd: string, dir: string): Promise<string[] | { error: string | null }> {
-  try {
-    await fs.promises.lstat(dir);
-  } catch {
-    return { error: null };
-  }
+  // Asked once per task by every check of a refresh: whether the folder is there is answered
+  // synchronously (an lstat is microseconds; a promise per task was a thread-pool round trip each).
+  if (!existsNoFollow(dir)) return { error: null };
   const confined = await confinedDir(cwd, dir);
   if (confined !== null) return { error: confined };
   try {
     return (await fs.promises.readdir(dir)).sort();
   } catch (e) {
     return { error: `cannot list ${path.basename(dir)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };
+  }
+}
+
+/** True when `file` exists (not following a final link); false when it does not or cannot be looked at. */
+function existsNoFollow(file: string): boolean {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
   }
 }
 
@@ -202,11 +209,7 @@ export async function readEvidence(cwd: string, taskId: string, kind: string): P
 export async function readPatch(cwd: string, taskId: string): Promise<PatchItem | null> {
   if (!isSafeSegment(taskId)) return { file: `${taskId}.patch`, ok: false, error: "unsafe task id; not read" };
   const file = patchPath(cwd, taskId);
-  try {
-    await fs.promises.lstat(file);
-  } catch {
-    return null;
-  }
+  if (!existsNoFollow(file)) return null;
   const confined = await confinedDir(cwd, evidenceDir(cwd));
   if (confined !== null) return { file: path.basename(file), ok: false, error: confined };
   const read = await readInside(evidenceDir(cwd), file);
