@@ -83,12 +83,15 @@ const webviewContext = {
   sourcemap: !production,
   minify: production,
   logLevel: "info",
-  entryPoints: { timeline: "webview/main.ts", graph: "webview/graph/main.ts" },
+  entryPoints: { timeline: "webview/timeline/main.ts", graph: "webview/graph/main.ts" },
   outdir: "dist/webview",
 };
 
 const contexts = [extensionContext, webviewContext];
 if (args.has("--tests")) {
+  // out/ is the tests' module-per-file copy: a file moved or deleted in the tree would stay there
+  // from an older build, and mocha's glob would run the stale copy too. Built afresh each time.
+  rmSync("out", { recursive: true, force: true });
   contexts.push({
     ...nodeCommon,
     bundle: false,
@@ -120,10 +123,10 @@ if (args.has("--bench")) {
     entryPoints: {
       run: "bench/run.ts",
       graphReport: "bench/graphReport.ts",
-      floor: "bench/floor.ts",
-      jsonParse: "bench/jsonParse.ts",
-      processStats: "bench/processStats.ts",
-      confinedAppend: "bench/confinedAppend.ts",
+      floor: "bench/process/floor.ts",
+      jsonParse: "bench/process/jsonParse.ts",
+      processStats: "bench/process/processStats.ts",
+      confinedAppend: "bench/process/confinedAppend.ts",
       "editor/editorHost": "bench/editor/editorHost.ts",
     },
     outdir: "dist/bench",

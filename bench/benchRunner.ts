@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { execFileSync, spawnSync } from "node:child_process";
-import type { ChildResult } from "./benchChild";
+import type { ChildResult } from "./process/benchChild";
 
 /** Bump when the generators change, so cached data is regenerated. */
 const DATA_VERSION = 2;
@@ -28,7 +28,9 @@ export function runChild(mode: string, arg: string, env: NodeJS.ProcessEnv = pro
 
 /** The Python stdlib reference on a ledger file. */
 export function runPython(file: string): { ms: number; cpuMs: number; ok: boolean; entries: number; bad: number } {
-  const res = spawnSync("python3", [path.join(ROOT, "bench", "python_reference.py"), file], { encoding: "utf8" });
+  const res = spawnSync("python3", [path.join(ROOT, "bench", "python", "python_reference.py"), file], {
+    encoding: "utf8",
+  });
   if (res.status !== 0) throw new Error(`python reference failed: ${res.stderr || res.stdout}`);
   const out = JSON.parse(res.stdout.trim()) as {
     seconds: number;
@@ -62,7 +64,7 @@ export interface AutodevRun {
 /** Python AutoDev's own `replay_ledger` (which runs `read_entries`) on a workspace, real pydantic. */
 export function runAutodev(src: string, dir: string): AutodevRun {
   const python = process.env.AUTODEV_PYTHON ?? "python3";
-  const res = spawnSync(python, [path.join(ROOT, "bench", "python_autodev.py"), dir], {
+  const res = spawnSync(python, [path.join(ROOT, "bench", "python", "python_autodev.py"), dir], {
     encoding: "utf8",
     env: { ...process.env, PYTHONPATH: src },
   });

@@ -15,8 +15,8 @@
  * Every clock reading is taken where PlanManager takes one (`_iso_now` in
  * `append_entry`, in `update_task_status`, `init_plan` and `save`), so with
  * the clock values Python read, the bytes are Python's own:
- * test/unit/planManagerLedger.test.ts holds this against a sample real
- * AutoDev wrote (bench/plan_manager_writer.py).
+ * test/unit/writer/planManagerLedger.test.ts holds this against a sample real
+ * AutoDev wrote (bench/python/plan_manager_writer.py).
  */
 import { Plan, planToPy } from "../src/core/sources/autodev/plan/schemas";
 import { TASK_STATUSES } from "../src/core/sources/autodev/plan/planConstants";

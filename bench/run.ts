@@ -30,7 +30,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { child } from "./benchChild";
+import { child } from "./process/benchChild";
 import { DATA, ROOT, autodevSrc, machine } from "./benchRunner";
 import { SHAPES } from "./ledgerShapes";
 import { type ShapeResult, measureShape } from "./shapeBench";

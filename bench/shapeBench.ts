@@ -2,7 +2,7 @@
  * Target 1 of the bench: every ledger shape (ledgerShapes.ts) verified by
  * the CLI in a fresh process with its default settings
  * (`autodev-state verify DIR --json`), against the floor (read + sha256 per
- * line, bench/floor.ts) run interleaved with it, the Python stdlib
+ * line, bench/process/floor.ts) run interleaved with it, the Python stdlib
  * reference and — when its source is given — Python AutoDev's own
  * `read_entries` / `replay_ledger`.
  */
@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { LedgerShape } from "./ledgerShapes";
 import { generateShapeLedger } from "./generate";
 import { AutodevRun, ROOT, ensureData, ledgerOf, runAutodev, runPython } from "./benchRunner";
-import { Cmd, compare, median } from "./processRunner";
+import { Cmd, compare, median } from "./process/processRunner";
 
 /** The measured figures of one shape. */
 export interface ShapeResult {

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { shapeNamed } from "./ledgerShapes";
 import { generateShapeLedger } from "./generate";
 import { AutodevRun, ROOT, ensureData, ledgerOf, runAutodev, runChild, runPython } from "./benchRunner";
-import { compare, median } from "./processRunner";
+import { compare, median } from "./process/processRunner";
 import { cliVerify, floorOf } from "./shapeBench";
 
 /** The figures of one size. */

@@ -3,13 +3,13 @@
  * (1M lines) and a 16 MiB `state.json`, an engine_state JSONL of 1M lines,
  * 500 tournaments and a 100k-line `knowledge.jsonl` — each read by the CLI
  * in a fresh process (`check`, `tournaments`, `knowledge`) against a
- * reference that only parses the same bytes (bench/jsonParse.ts, or
+ * reference that only parses the same bytes (bench/process/jsonParse.ts, or
  * Python's json.loads + json.dumps for engine_state), plus the agloop
  * timeline index in-process, and each log's all-bad twin against the good one.
  */
 import * as path from "node:path";
 import { DATA, ROOT, ensureData, runChild } from "./benchRunner";
-import { Cmd, Compared, compare, median } from "./processRunner";
+import { Cmd, Compared, compare, median } from "./process/processRunner";
 import { agloopLog, agloopState, engineState, knowledge, tournaments } from "./sourceData";
 import { spawnSync } from "node:child_process";
 
@@ -85,7 +85,9 @@ function badTwin(run: () => Compared): { note: string; value: string; met: boole
 
 /** Runs the Python round-trip reference on `file`: its own seconds. */
 function pythonRoundTrip(file: string): number {
-  const res = spawnSync("python3", [path.join(ROOT, "bench", "python_roundtrip.py"), file], { encoding: "utf8" });
+  const res = spawnSync("python3", [path.join(ROOT, "bench", "python", "python_roundtrip.py"), file], {
+    encoding: "utf8",
+  });
   if (res.status !== 0) throw new Error(`python round trip failed: ${res.stderr}`);
   return (JSON.parse(res.stdout) as { seconds: number }).seconds * 1000;
 }

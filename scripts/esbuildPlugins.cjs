@@ -1,5 +1,5 @@
 // esbuild plugins shared by esbuild.mjs and the unit test that measures the host bundle
-// (test/unit/hostBundle.test.ts), so both build it alike. CommonJS: the test's out/ is CommonJS.
+// (test/unit/package/hostBundle.test.ts), so both build it alike. CommonJS: the test's out/ is CommonJS.
 /* global require, module */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { dirname, join, sep } = require("node:path");

@@ -4,7 +4,7 @@
 //   node scripts/readme-settings.mjs          rewrite the table between the markers in README.md
 //   node scripts/readme-settings.mjs --check  exit 1 (and say what to run) when the table is stale
 //
-// test/unit/docs.test.ts runs the --check form, so `npm test` fails on a stale table.
+// test/unit/rules/docs.test.ts runs the --check form, so `npm test` fails on a stale table.
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

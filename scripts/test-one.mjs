@@ -1,23 +1,31 @@
 // `npm run test:one -- FILE… [mocha options]`: builds (bundles and tests, as `npm run pretest`),
 // then runs only the named unit test files with mocha (.mocharc.json's options, none of its files).
 //
-//   npm run test:one -- test/unit/ledgerWriter.test.ts
-//   npm run test:one -- test/unit/cli.test.ts test/unit/cliMistakes.test.ts --grep "exit 2"
-//   npm run test:one -- ledgerWriter          (a bare name means test/unit/<name>.test.ts)
+//   npm run test:one -- test/unit/writer/ledgerWriter.test.ts
+//   npm run test:one -- test/unit/cli/cli.test.ts test/unit/cli/cliMistakes.test.ts --grep "exit 2"
+//   npm run test:one -- ledgerWriter          (a bare name: test/unit/**/<name>.test.ts)
 //
 // A file may be named by its source (test/unit/x.test.ts) or its compiled form (out/test/unit/x.test.js).
 // Set AUTODEV_TEST_ONE_NO_BUILD=1 to skip the build (when `npm run watch` keeps out/ current).
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const say = (msg) => console.error(`[test:one] ${msg}`);
 
+/** The test file of a bare NAME: the NAME.test.ts found below test/unit (else test/unit/NAME.test.ts). */
+function bareTest(name) {
+  const found = readdirSync(join(ROOT, "test/unit"), { recursive: true, encoding: "utf8" })
+    .map((f) => f.split("\\").join("/"))
+    .find((f) => f === `${name}.test.ts` || f.endsWith(`/${name}.test.ts`));
+  return `test/unit/${found ?? `${name}.test.ts`}`;
+}
+
 /** The compiled test file for what the user typed, or null when there is none. */
 function compiledTest(arg) {
-  const bare = /^[\w-]+$/.test(arg) ? `test/unit/${arg}.test.ts` : arg;
+  const bare = /^[\w-]+$/.test(arg) ? bareTest(arg) : arg;
   const rel = relative(ROOT, resolve(bare)).split("\\").join("/");
   const source = rel.startsWith("out/") ? rel.slice(4).replace(/\.js$/, ".ts") : rel;
   if (!/\.test\.ts$/.test(source)) return null;

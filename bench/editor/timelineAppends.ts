@@ -7,8 +7,8 @@
  * a user.
  */
 import * as vscode from "vscode";
-import type { TimelineController } from "../../src/extension/timelineController";
-import type { AutodevFolder } from "../../src/extension/sources/autodev/autodevFolder";
+import type { TimelineController } from "../../src/extension/timeline/timelineController";
+import type { AutodevFolder } from "../../src/extension/sources/autodev/folder/autodevFolder";
 
 /** One append: when the ledger was replaced and the seq it wrote. */
 export type TimedAppend = (

@@ -20,11 +20,11 @@ import { StateWatcher } from "./sources/stateWatcher";
 import { StatusBarController } from "./statusBarController";
 import { StateTreeProvider } from "./stateTreeProvider";
 import { StateWorkerClient } from "./stateWorkerClient";
-import { registerTimelineFeatures } from "./timelineFeatures";
+import { registerTimelineFeatures } from "./timeline/timelineFeatures";
 import { setL10nBundle } from "../core/text/coreL10n";
 import { registerGraphFeatures } from "./graph/graphFeatures";
 import type { GraphPanel } from "./graph/graphPanel";
-import type { TimelinePanel } from "./timelinePanel";
+import type { TimelinePanel } from "./timeline/timelinePanel";
 import { openFileAt } from "./workspaceFiles";
 import { WaitingNotifier } from "./waitingNotifier";
 

@@ -6,7 +6,7 @@
  * (test/unit/helpers/fakeVscode.ts) with the worker's dispatcher in this thread; the append is
  * Python AutoDev's own writer (bench/editor/python_append.py: lock, copy, append, fsync,
  * `os.replace`) with AUTODEV_PY_SRC, else that script's stdlib steps; the change is delivered as
- * the editor's watcher delivers it. Used by test/unit/appendCounts.test.ts and bench/appendCounts.mjs.
+ * the editor's watcher delivers it. Used by test/unit/writer/appendCounts.test.ts and bench/appendCounts.mjs.
  */
 import { fakeVscode, fakeWatchers } from "../unit/helpers/fakeVscode";
 import { execFileSync } from "node:child_process";

@@ -5,7 +5,7 @@
  * what nobody runs is staged first in a folder every user reaches: the built CLI (dist/*.js) or an
  * esbuild bundle of one module. `nobodyStage` skips the test (through `skipUnless`) where this
  * cannot be done: not root on Linux, no setpriv, no such folder, a Node binary nobody can reach.
- * test/unit/suiteRules.test.ts checks that no other test file calls setpriv.
+ * test/unit/rules/suiteRules.test.ts checks that no other test file calls setpriv.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";

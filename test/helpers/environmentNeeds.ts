@@ -2,7 +2,7 @@
  * Tests that need what only some machines give (root on Linux for mknod, a tmpfs mount, running
  * a program as another user) skip elsewhere through `skipUnless`, which prints why. Mocha then
  * reports them as pending, never as passed, and the totals (`npm run test:unit`, `.ci/run`) count
- * pending tests apart. No test skips any other way (test/unit/suiteRules.test.ts checks it).
+ * pending tests apart. No test skips any other way (test/unit/rules/suiteRules.test.ts checks it).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,5 +1,5 @@
 /**
- * The soak: Python AutoDev's PlanManager writes a ledger in bursts (bench/soak_writer.py) for a
+ * The soak: Python AutoDev's PlanManager writes a ledger in bursts (bench/python/soak_writer.py) for a
  * while, with the editor's path open on it (appendCounts.ts' harness: the real adapters,
  * registry and Problems over fake vscode, the worker's dispatcher in this process; the editor's
  * watcher stood in for by `fs.watch` of `.autodev/`). Samples this process's RSS (host and worker
@@ -56,7 +56,7 @@ export async function soak(seconds: number, sampleS = 30): Promise<SoakResult> {
   }, 5);
   const python = process.env.AUTODEV_PYTHON ?? "python3";
   const env = { ...process.env, PYTHONPATH: process.env.AUTODEV_PY_SRC ?? "" };
-  const writer = spawn(python, [path.join(REPO, "bench/soak_writer.py"), ws, String(seconds)], {
+  const writer = spawn(python, [path.join(REPO, "bench/python/soak_writer.py"), ws, String(seconds)], {
     env,
     stdio: ["ignore", "ignore", "inherit", "pipe"],
   });

@@ -10,7 +10,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
-import type { TimelineController } from "../../src/extension/timelineController";
+import type { TimelineController } from "../../src/extension/timeline/timelineController";
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { autodevOf, eventually, extension, awaitAutodevVerified } from "./helpers";
 

@@ -5,7 +5,7 @@
  * Every schema takes `PyValue | undefined` (undefined = the key is absent) and
  * reports pydantic's error type in `issue.params.type` (and the offending input in
  * `issue.params.input`). The scalar rules follow pydantic-core 2.46 / jiter, and are
- * checked against real pydantic 2.13 by `test/unit/schemasDifferential.test.ts`.
+ * checked against real pydantic 2.13 by `test/unit/pyjson/schemasDifferential.test.ts`.
  */
 import { z } from "zod";
 import { PyFloat, PyObject, PyValue, isPyObject } from "./pyValue";

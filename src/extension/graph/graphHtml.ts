@@ -5,7 +5,7 @@
  * DOM APIs; nothing from a state file is ever part of this HTML.
  */
 import * as vscode from "vscode";
-import { timelineWebviewOptions, webviewDocument } from "../timelineHtml";
+import { timelineWebviewOptions, webviewDocument } from "../timeline/timelineHtml";
 
 /** The view type of the graph panel. */
 export const GRAPH_VIEW_TYPE = "autodev.graph";

@@ -2,7 +2,7 @@
  * The registration of source adapters on the extension side: a source with VS Code needs of its
  * own adds one line here; every other registered source (src/core/sources/manifestRegistry.ts) is
  * shown by the default adapter. This file and the composition root are the only generic files
- * that may import a source's folder (test/unit/seamGuards.test.ts keeps it so).
+ * that may import a source's folder (test/unit/rules/seamGuards.test.ts keeps it so).
  */
 import type { AdapterHost, SourceAdapterFactory } from "./adapterHost";
 import { createAutodevAdapter } from "./autodev/autodevAdapter";

@@ -1,7 +1,7 @@
 /**
  * Test helpers for the `.autodev/` readers: the python-full fixture (copied to a temp folder,
  * with its hive home) and the real AutoDev's answers to the differential tests' questions
- * (test/python/autodev_oracle.py, which asks AutoDev's own modules: `AutodevConfig`,
+ * (test/python/oracles/autodev_oracle.py, which asks AutoDev's own modules: `AutodevConfig`,
  * `InlineResponseFile`, `InlineSuspendState`, `KnowledgeStore`). With AUTODEV_PY_SRC set (an
  * AutoDev checkout; AUTODEV_PYTHON the Python that has its dependencies) the real modules answer
  * live, and with AUTODEV_RECORD_ORACLE=1 too their answers are recorded in
@@ -40,9 +40,9 @@ function readBook(): AnswerBook {
   return JSON.parse(fs.readFileSync(ORACLE_ANSWERS, "utf8")) as AnswerBook;
 }
 
-/** Asks the real AutoDev modules through test/python/autodev_oracle.py. */
+/** Asks the real AutoDev modules through test/python/oracles/autodev_oracle.py. */
 function askLive(requests: readonly object[]): unknown[] {
-  const script = path.join(REPO_ROOT, "test/python/autodev_oracle.py");
+  const script = path.join(REPO_ROOT, "test/python/oracles/autodev_oracle.py");
   const r = spawnSync(process.env.AUTODEV_PYTHON ?? "python3", [script], {
     input: requests.map((q) => JSON.stringify(q)).join("\n") + "\n",
     encoding: "utf8",

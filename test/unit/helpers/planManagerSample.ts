@@ -1,7 +1,7 @@
 /**
  * The bench's PlanManager ledger (bench/planManagerLedger.ts) against Python
  * AutoDev's own `PlanManager`: the calls the generator makes, given to
- * bench/plan_manager_writer.py (real AutoDev), and the generator run again
+ * bench/python/plan_manager_writer.py (real AutoDev), and the generator run again
  * with the clock values Python read, line for line. The committed sample
  * (test/fixtures/plan-manager-snapshots/) is what AutoDev wrote; run this file
  * with node (`node out/test/unit/helpers/planManagerSample.js`, AUTODEV_PY_SRC
@@ -77,7 +77,7 @@ export function generatorLedger(
   return { text: lines.join(""), calls, clockRead: k };
 }
 
-/** The spec bench/plan_manager_writer.py runs: the plan and the generator's calls. */
+/** The spec bench/python/plan_manager_writer.py runs: the plan and the generator's calls. */
 export function specOf(recipe: SampleRecipe): string {
   const fake = Array.from({ length: 100_000 }, (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}+00:00`);
   const { calls } = generatorLedger(recipe, fake);
@@ -120,7 +120,7 @@ export function runRealPlanManager(
   try {
     const spec = path.join(ws, "spec.json");
     fs.writeFileSync(spec, specOf(recipe));
-    const r = spawnSync(autodev.python, [path.join(REPO_ROOT, "bench", "plan_manager_writer.py"), ws, spec], {
+    const r = spawnSync(autodev.python, [path.join(REPO_ROOT, "bench", "python", "plan_manager_writer.py"), ws, spec], {
       encoding: "utf8",
       env: { ...process.env, PYTHONPATH: autodev.src },
       timeout: 120_000,

@@ -12,8 +12,8 @@ import { stringifyOrNull } from "../../text/jsonPreview";
 import { AGLOOP_DIR, CHECKPOINTS_DIR, LOG_FILE, STATE_FILE } from "./agloopFiles";
 import { asString, oneLine } from "./agloopText";
 import { listCheckpoints, readCheckpoint } from "./checkpoints";
-import { readLogFile } from "./logFile";
-import { readStateFile, STATE_RETRY } from "./stateChecks";
+import { readLogFile } from "./log/logFile";
+import { readStateFile, STATE_RETRY } from "./checks/stateChecks";
 import { recoveryContractRefusal } from "./contract/agloopRecoveryContract";
 import { RECOVER_ACTION } from "./agloopManifest";
 

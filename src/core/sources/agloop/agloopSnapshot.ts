@@ -7,9 +7,16 @@ import type { SourceLocation, SourceProblem } from "../stateSource";
 import { AGLOOP_DIR, STATE_FILE, guardAgloopPath } from "./agloopFiles";
 import { asArray, asRecord, asString } from "./agloopText";
 import { listCheckpoints, type CheckpointList } from "./checkpoints";
-import { readLogFile, type LogRead } from "./logFile";
-import { checkPlan, readPlanFile, type PlanRead, type StateTaskView } from "./planChecks";
-import { checkState, jsonLocator, readStateFile, STATE_RETRY, type RetryPolicy, type StateRead } from "./stateChecks";
+import { readLogFile, type LogRead } from "./log/logFile";
+import { checkPlan, readPlanFile, type PlanRead, type StateTaskView } from "./checks/planChecks";
+import {
+  checkState,
+  jsonLocator,
+  readStateFile,
+  STATE_RETRY,
+  type RetryPolicy,
+  type StateRead,
+} from "./checks/stateChecks";
 import type { ContractView } from "../phaseContract";
 import { loadAgloopContract } from "./contract/agloopContractRead";
 import { ProblemCollector, pushAll } from "../sourceProblems";

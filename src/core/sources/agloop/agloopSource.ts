@@ -12,10 +12,10 @@ import { planRecovery, previewRecovery, RECOVER_ACTION, RecoveryRefusedError, ru
 import { loadAgloopSnapshot } from "./agloopSnapshot";
 import { agloopWaiting } from "./agloopWaiting";
 import { asArray, asRecord, asString } from "./agloopText";
-import { buildAgloopTree } from "./agloopTree";
+import { buildAgloopTree } from "./tree/agloopTree";
 import { agloopGraph } from "./agloopGraph";
-import { readLogFile } from "./logFile";
-import { readLogTimelineRows } from "./logTimeline";
+import { readLogFile } from "./log/logFile";
+import { readLogTimelineRows } from "./log/logTimeline";
 import { contractJson } from "../phaseContract";
 import { unreadableKey } from "../sourceProblems";
 

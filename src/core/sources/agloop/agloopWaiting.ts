@@ -12,8 +12,8 @@ import { STATE_FILE } from "./agloopFiles";
 import type { AgloopSnapshot } from "./agloopSnapshot";
 import { asRecord, asString, escapeMarkdown, oneLine } from "./agloopText";
 import { lineAtPath } from "./jsonPositions";
-import { type LogRead, readLogFile } from "./logFile";
-import { readStateFile } from "./stateChecks";
+import { type LogRead, readLogFile } from "./log/logFile";
+import { readStateFile } from "./checks/stateChecks";
 import { APPROVAL, approvalIn, criticVerdict } from "./contract/agloopRequirements";
 
 /**

@@ -4,7 +4,7 @@
  * "3"` or `"enabled": "yes"` is valid for Python, so it must be valid here),
  * and the bridge from a zod error to pydantic-style `{path, message}` rows
  * (an unknown key is reported at its own path, as `extra="forbid"` does).
- * Checked differentially against pydantic in test/unit/autodevConfig.test.ts.
+ * Checked differentially against pydantic in test/unit/autodev/autodevConfig.test.ts.
  */
 import { z } from "zod";
 import type { JsonPath } from "../../text/jsonOffsets";

@@ -10,18 +10,18 @@ import { AUTODEV_DIR } from "../../../core/sources/autodev/autodevPaths";
 import { shutdownFileLockHelpers } from "../../../core/sources/autodev/lock/fileLock";
 import type { AdapterHost } from "../adapterHost";
 import type { SourceAdapter } from "../sourceAdapter";
-import { AutodevFolder } from "./autodevFolder";
-import { AutodevFolders } from "./autodevFolders";
+import { AutodevFolder } from "./folder/autodevFolder";
+import { AutodevFolders } from "./folder/autodevFolders";
 import type { AutodevNode } from "./autodevNodes";
 import { autodevStatusPart } from "./autodevStatus";
 import { AutodevTree } from "./autodevTree";
-import { EvidenceFeatures, registerEvidenceFeatures } from "./evidenceFeatures";
-import { FolderPicker } from "./folderPicker";
-import { LedgerCommands } from "./ledgerCommands";
-import { RunStateFeatures, registerRunStateFeatures } from "./runStateFeatures";
-import { TaskCommands } from "./taskCommands";
-import { ResponseValidation } from "./responseValidation";
-import { resumeRefusals, resumeTerminals, waitCommandHandlers } from "./waitCommands";
+import { EvidenceFeatures, registerEvidenceFeatures } from "./evidence/evidenceFeatures";
+import { FolderPicker } from "./folder/folderPicker";
+import { LedgerCommands } from "./ledger/ledgerCommands";
+import { RunStateFeatures, registerRunStateFeatures } from "./run/runStateFeatures";
+import { TaskCommands } from "./ledger/taskCommands";
+import { ResponseValidation } from "./wait/responseValidation";
+import { resumeRefusals, resumeTerminals, waitCommandHandlers } from "./wait/waitCommands";
 
 /** AutoDev's handles, for integration tests and other extensions (`activate().adapters.autodev`). */
 export interface AutodevApi {

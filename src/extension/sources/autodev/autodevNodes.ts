@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import { Phase, Plan, Task } from "../../../core/sources/autodev/plan/schemas";
-import type { AutodevFolder } from "./autodevFolder";
+import type { AutodevFolder } from "./folder/autodevFolder";
 
 /** A node of AutoDev's part of the state tree. */
 export type AutodevNode =

@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import type { StatusPart } from "../sourceAdapter";
-import type { AutodevFolder } from "./autodevFolder";
+import type { AutodevFolder } from "./folder/autodevFolder";
 import { isDone } from "./taskStatusStyle";
 
 /** The status part of `folders` (null when there are none). */

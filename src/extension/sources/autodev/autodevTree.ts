@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import type { Task } from "../../../core/sources/autodev/plan/schemas";
 import type { TreeHost } from "../adapterHost";
 import type { SourceFolder, SourceTree, StateNode } from "../sourceAdapter";
-import { AutodevFolder } from "./autodevFolder";
+import { AutodevFolder } from "./folder/autodevFolder";
 import { AutodevNode, phaseNodeId, taskChildren, taskNodeId } from "./autodevNodes";
 import { autodevNodeItem } from "./autodevTreeItems";
 

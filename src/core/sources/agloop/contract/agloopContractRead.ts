@@ -6,9 +6,9 @@
 import { guardAgloopPath } from "../agloopFiles";
 import type { CheckpointList } from "../checkpoints";
 import { readCheckpoint } from "../checkpoints";
-import type { LogRead } from "../logFile";
-import type { PlanRead } from "../planChecks";
-import type { ValueLocator } from "../schemaProblems";
+import type { LogRead } from "../log/logFile";
+import type { PlanRead } from "../checks/planChecks";
+import type { ValueLocator } from "../checks/schemaProblems";
 import { checkAgloopContract, type AgloopContractResult } from "./agloopContract";
 import { lastRecovery, shrinkProblem } from "./agloopHistory";
 import { RESEARCH_FILE, type AgloopContractInput } from "./agloopRequirements";

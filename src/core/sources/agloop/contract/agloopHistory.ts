@@ -8,7 +8,7 @@ import type { SourceProblem } from "../../stateSource";
 import { TRANSITION_NOT_ALLOWED, contractProblem } from "../../phaseContract";
 import { LOG_FILE } from "../agloopFiles";
 import { asArray, asRecord, asString, quoteForMessage } from "../agloopText";
-import type { LogRead } from "../logFile";
+import type { LogRead } from "../log/logFile";
 import { agloopMoveAllowed, agloopPhaseRow } from "./agloopPhaseTable";
 import { stateLine, type AgloopContractInput } from "./agloopRequirements";
 import { pushAll } from "../../sourceProblems";

@@ -6,8 +6,8 @@
  * is written. The append-only rule is not applied: going back to a checkpoint is what recovery is.
  */
 import { CHECKPOINTS_DIR, guardAgloopPath } from "../agloopFiles";
-import type { LogRead } from "../logFile";
-import { readPlanFile } from "../planChecks";
+import type { LogRead } from "../log/logFile";
+import { readPlanFile } from "../checks/planChecks";
 import { checkAgloopContract } from "./agloopContract";
 import { RESEARCH_FILE } from "./agloopRequirements";
 

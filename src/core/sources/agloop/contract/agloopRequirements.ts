@@ -10,9 +10,9 @@
 import type { JsonPath } from "../../../text/jsonOffsets";
 import { LOG_FILE, PLAN_FILE } from "../agloopFiles";
 import { asArray, asRecord, asString } from "../agloopText";
-import type { LogEvent, LogRead } from "../logFile";
-import type { PlanRead } from "../planChecks";
-import type { ValueLocator } from "../schemaProblems";
+import type { LogEvent, LogRead } from "../log/logFile";
+import type { PlanRead } from "../checks/planChecks";
+import type { ValueLocator } from "../checks/schemaProblems";
 import type { AgloopRequirement } from "./agloopPhaseTable";
 
 /** The research file the coordinator persists after research (agloop.agent.md, research, COMPLETE). */

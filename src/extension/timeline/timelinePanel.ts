@@ -1,0 +1,87 @@
+/**
+ * The ledger timeline as an editor panel: at most one, revealed again when
+ * asked twice, restored after a window reload by its serializer. The webview
+ * is rebuilt when hidden (retainContextWhenHidden is off) and restores its
+ * filters, selection and scroll position from its own saved state.
+ */
+import * as vscode from "vscode";
+import { Disposable } from "../disposable";
+import { TimelineController, TimelineIntent } from "./timelineController";
+import type { TimelineServices } from "./timelineServices";
+import { TIMELINE_VIEW_TYPE, timelineHtml, timelineWebviewOptions } from "./timelineHtml";
+
+/** Owns the timeline panel and its controller. */
+export class TimelinePanel extends Disposable {
+  private panel: vscode.WebviewPanel | null = null;
+  private ctrl: TimelineController | null = null;
+  private readonly changed = this.register(new vscode.EventEmitter<TimelineController | null>());
+  /** Fires when the panel opens (with its controller) or closes (null). */
+  readonly onDidChangeController = this.changed.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly services: TimelineServices,
+  ) {
+    super();
+  }
+
+  /** The live controller, when the panel is open. */
+  get controller(): TimelineController | null {
+    return this.ctrl;
+  }
+
+  /** Opens (or reveals) the panel and shows what `intent` asks for. */
+  show(intent: TimelineIntent = {}): TimelineController {
+    if (this.panel && this.ctrl) {
+      this.panel.reveal(undefined, false);
+      this.ctrl.reveal(intent);
+      return this.ctrl;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      TIMELINE_VIEW_TYPE,
+      vscode.l10n.t("AutoDev Timeline"),
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      { ...timelineWebviewOptions(this.extensionUri), retainContextWhenHidden: false },
+    );
+    return this.adopt(panel, intent);
+  }
+
+  /** Takes over a panel VS Code restored after a reload. */
+  restore(panel: vscode.WebviewPanel): TimelineController {
+    panel.webview.options = timelineWebviewOptions(this.extensionUri);
+    if (this.panel) this.panel.dispose();
+    return this.adopt(panel, {});
+  }
+
+  private adopt(panel: vscode.WebviewPanel, intent: TimelineIntent): TimelineController {
+    this.panel = panel;
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(this.extensionUri, "media", "timeline-light.svg"),
+      dark: vscode.Uri.joinPath(this.extensionUri, "media", "timeline-dark.svg"),
+    };
+    const ctrl = new TimelineController(panel.webview, this.services, intent);
+    this.ctrl = ctrl;
+    panel.webview.html = timelineHtml(panel.webview, this.extensionUri);
+    const sub = panel.onDidDispose(() => {
+      sub.dispose();
+      ctrl.dispose();
+      if (this.panel === panel) {
+        this.panel = null;
+        this.ctrl = null;
+        this.changed.fire(null);
+      }
+    });
+    this.changed.fire(ctrl);
+    return ctrl;
+  }
+
+  /** Closes the panel (tests; window shutdown disposes it anyway). */
+  close(): void {
+    this.panel?.dispose();
+  }
+
+  override dispose(): void {
+    this.panel?.dispose();
+    super.dispose();
+  }
+}
