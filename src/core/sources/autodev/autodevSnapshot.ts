@@ -16,6 +16,7 @@ import type { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verify
 import type { Plan } from "./plan/schemas";
 import { runStateProblems } from "./run/runProblems";
 import { RunState, readRunState, runPlanOf } from "./run/runState";
+import type { RunningProbe } from "./run/runningProbe";
 
 /** What one read of the ledger gave (`ledger: false` in the plan phase, before there is one). */
 export interface AutodevLedgerRead {
@@ -44,13 +45,17 @@ export interface AutodevProblem extends SourceProblem {
   readonly part: AutodevProblemPart;
 }
 
-/** Reads the rest of `.autodev/` once for a ledger read: run state (`probe`: the lock too), contract, history warnings. */
+/**
+ * Reads the rest of `.autodev/` once for a ledger read: run state (`probe`: the lock too; `running`: that
+ * probe when the caller started it already), contract, history warnings.
+ */
 export async function readAutodevSnapshot(
   workspace: string,
   ledger: AutodevLedgerRead,
   probe: boolean,
+  running?: Promise<RunningProbe>,
 ): Promise<AutodevSnapshot> {
-  const run = await readRunState(workspace, runPlanOf(ledger.plan), { probe });
+  const run = await readRunState(workspace, runPlanOf(ledger.plan), { probe, running });
   const contract = ledger.ok
     ? await checkAutodevContract({
         workspace,

@@ -64,12 +64,14 @@ export interface RunStateOptions {
   readonly nowS?: number;
   /** The hive file the user named (CLI `--hive`); else AutoDev's default is read. */
   readonly hive?: string;
+  /** The running probe, already started by the caller (a refresh starts it beside the ledger's read). */
+  readonly running?: Promise<RunningProbe>;
 }
 
 /** Reads the run state of `cwd` given its plan. */
 export async function readRunState(cwd: string, plan: RunPlan, options: RunStateOptions = {}): Promise<RunState> {
   const [running, inline, config] = await Promise.all([
-    probeAutodevRunning(cwd, undefined, options.probe !== false),
+    options.running ?? probeAutodevRunning(cwd, undefined, options.probe !== false),
     readInlineState(cwd),
     readConfig(cwd),
   ]);

@@ -19,6 +19,7 @@ import { planJsonText, readLastEntryHead } from "../ledger/ledgerWriter";
 import { PlanManager } from "../ledger/planManager";
 import { assertContractAllows } from "../contract/autodevWriteGuard";
 import { readRunState, runPlanOf } from "../run/runState";
+import { probeAutodevRunning } from "../run/runningProbe";
 import { readAutodevSnapshot, snapshotProblems, unreadableLedgerProblems } from "../autodevSnapshot";
 import { tailHoldMs } from "../ledger/tailHold";
 import { getMaxLineBytes } from "../../../fs/lineLimit";
@@ -45,6 +46,10 @@ async function refreshResult(
   options: { stored?: unknown; historyWarnings?: boolean } = {},
 ): Promise<RefreshResult> {
   const t0 = performance.now();
+  // On the live path (a session that has read the ledger: an append's refresh, milliseconds long),
+  // whether AutoDev runs (a line on the lock prober's pipe, the process look-up) is asked beside the
+  // ledger's read, not after it, so the answer waits for the slower of the two only.
+  const running = !full && s.entries.length > 0 ? probeAutodevRunning(s.cwd) : undefined;
   if (full) s.invalidate();
   const progress = (bytes: number, total: number) => context.progress(bytes, total);
   // A fresh session may resume from the record an earlier one left (only the appended bytes are verified).
@@ -78,6 +83,7 @@ async function refreshResult(
       entries: s.entries,
     },
     true,
+    running,
   );
   return {
     update,
