@@ -123,6 +123,8 @@ export interface SourceTreeNode {
   readonly id: string;
   readonly label: string;
   readonly description?: string;
+  /** What a screen reader says for the row, when the label and description say it badly. */
+  readonly accessibilityLabel?: string;
   /** Markdown (escaped by the source: it comes from untrusted files). */
   readonly tooltip?: string;
   /**

@@ -1,126 +1,32 @@
 /**
- * The editor's Problems are `check --json`'s problems: on every fixture folder (the real-run
- * snapshots of Python AutoDev, the Python-written samples, agloop's and engine_state's fixtures,
- * the hostile ones, the demo workspace) the diagnostics the editor shows — the real adapters
- * (`createAdapters`, AutoDev's own included), the folder registry and `StateDiagnostics`, with the
- * worker's dispatcher answering in this thread — are exactly the problems `checkDir` (the CLI's
- * `check`) returns for the folder: same file, line, severity, code and message, nothing more and
- * nothing less. Default settings; the editor-only findings (a rewritten history against a head
- * remembered by an earlier session, a lost pinned head) need such a session and do not arise here.
+ * The editor shows what the CLI composes, on every fixture folder (the real-run snapshots of Python
+ * AutoDev, the Python-written samples, agloop's and engine_state's fixtures, the hostile ones, the
+ * demo workspace), through the real adapters (`createAdapters`, AutoDev's own included), the
+ * folder registry and `StateDiagnostics`, with the worker's dispatcher answering in this thread:
+ *
+ * - Problems: exactly the problems `checkDir` (the CLI's `check`) returns for the folder — same
+ *   file, line, severity, code and message, nothing more and nothing less. Default settings; the
+ *   editor-only findings (a rewritten history against a head remembered by an earlier session, a
+ *   lost pinned head) need such a session and do not arise here.
+ * - The tree: under each source's root, exactly the nodes of the source's core `tree` (the
+ *   `StateSource` the CLI and the worker load) — label, description, icon, click target and
+ *   children, in order — besides what only the editor adds (AutoDev's evidence under tasks and its
+ *   plan evidence group in place of the core's plan-phase evidence node, info rows such as time
+ *   travel).
  */
-import { fakeCollections, fakeVscode } from "../helpers/fakeVscode";
+import { fakeCollections } from "../helpers/fakeVscode";
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as vscode from "vscode";
-import { checkDir } from "../../../src/cli/sourceCommands";
+import { checkDir, detectSources } from "../../../src/cli/sourceCommands";
 import { displayLine } from "../../../src/core/text/displayText";
-import { handleRequest } from "../../../src/core/worker/stateWorker";
-import type { WorkerRequest } from "../../../src/core/worker/workerProtocol";
-import { createDemoWorkspace } from "../../../src/sample/demoWorkspace";
-import { CommandManager } from "../../../src/extension/commandManager";
-import { OutputLog } from "../../../src/extension/outputLog";
-import { ReadOnlyDocuments } from "../../../src/extension/readOnlyDocuments";
-import { SettingsReader } from "../../../src/extension/settings";
-import type { AdapterHost } from "../../../src/extension/sources/adapterHost";
-import type { SourceAdapter } from "../../../src/extension/sources/sourceAdapter";
-import { createAdapters } from "../../../src/extension/sources/sourceAdapters";
-import { StateDiagnostics } from "../../../src/extension/sources/sourceDiagnostics";
-import { StateFolders } from "../../../src/extension/sources/stateFolders";
-import { StateWatcher } from "../../../src/extension/sources/stateWatcher";
-import type { StateWorkerClient } from "../../../src/extension/stateWorkerClient";
-import { REPO_ROOT } from "../fixtures";
-
-/** The worker client, answering in this thread. */
-function inThreadWorker(): StateWorkerClient {
-  let id = 1;
-  return {
-    request: (req: Omit<WorkerRequest, "id">) => handleRequest({ ...req, id: id++ } as WorkerRequest, () => undefined),
-    onProgress: () => ({ dispose: () => undefined }),
-    onLiveFile: () => ({ dispose: () => undefined }),
-    onDidRestart: () => ({ dispose: () => undefined }),
-    dispose: () => undefined,
-  } as unknown as StateWorkerClient;
-}
-
-/** A memento that keeps nothing between tests (a first session: nothing remembered). */
-function freshMemento(): vscode.Memento {
-  const m = new Map<string, unknown>();
-  return {
-    keys: () => [...m.keys()],
-    get: <T>(k: string, d?: T) => (m.has(k) ? (m.get(k) as T) : d),
-    update: async (k: string, v: unknown) => void (v === undefined ? m.delete(k) : m.set(k, v)),
-  } as vscode.Memento;
-}
-
-/** Every folder below test/fixtures (the folder, its children and their `workspace/`) in which `check` finds a source. */
-async function fixtureWorkspaces(copyRoot: string): Promise<string[]> {
-  const root = path.join(REPO_ROOT, "test/fixtures");
-  fs.cpSync(root, copyRoot, { recursive: true });
-  const candidates: string[] = [];
-  for (const name of fs.readdirSync(copyRoot).sort()) {
-    const top = path.join(copyRoot, name);
-    if (!fs.statSync(top).isDirectory()) continue;
-    candidates.push(top);
-    for (const child of fs.readdirSync(top).sort()) {
-      const sub = path.join(top, child);
-      if (!fs.lstatSync(sub).isDirectory() || child.startsWith(".")) continue;
-      candidates.push(sub, path.join(sub, "workspace"));
-    }
-  }
-  const out: string[] = [];
-  for (const dir of candidates) if (fs.existsSync(dir) && (await checkDir(dir))) out.push(dir);
-  return out;
-}
-
-/**
- * Hostile folders made from python-small (test/fixtures/hostile holds only what git can carry):
- * the ledger a link out of the workspace, a FIFO, a folder; config.json a link out; a title with
- * terminal escapes and markup (its entry no longer hashes); evidence/ a link out.
- */
-function hostileWorkspaces(root: string): string[] {
-  const outside = path.join(root, "outside");
-  fs.mkdirSync(outside, { recursive: true });
-  fs.writeFileSync(path.join(outside, "secret"), "SECRET-OUTSIDE-THE-WORKSPACE\n");
-  const cases: Record<string, (autodev: string) => void> = {
-    "ledger-link-out": (a) => {
-      fs.rmSync(path.join(a, "plan-ledger.jsonl"));
-      fs.symlinkSync(path.join(outside, "secret"), path.join(a, "plan-ledger.jsonl"));
-    },
-    "ledger-fifo": (a) => {
-      fs.rmSync(path.join(a, "plan-ledger.jsonl"));
-      execFileSync("mkfifo", [path.join(a, "plan-ledger.jsonl")]);
-    },
-    "ledger-folder": (a) => {
-      fs.rmSync(path.join(a, "plan-ledger.jsonl"));
-      fs.mkdirSync(path.join(a, "plan-ledger.jsonl"));
-    },
-    "config-link-out": (a) => {
-      fs.rmSync(path.join(a, "config.json"), { force: true });
-      fs.symlinkSync(path.join(outside, "secret"), path.join(a, "config.json"));
-    },
-    "title-escapes": (a) => {
-      const file = path.join(a, "plan-ledger.jsonl");
-      const text = fs.readFileSync(file, "utf8");
-      fs.writeFileSync(
-        file,
-        text.replace(/"title": "/, '"title": "\\u001b]8;;https://x\\u0007<script>alert(1)</script>'),
-      );
-    },
-    "evidence-link-out": (a) => {
-      fs.rmSync(path.join(a, "evidence"), { recursive: true, force: true });
-      fs.symlinkSync(outside, path.join(a, "evidence"));
-    },
-  };
-  return Object.entries(cases).map(([name, damage]) => {
-    const ws = path.join(root, name);
-    fs.cpSync(path.join(REPO_ROOT, "test/fixtures/python-small"), ws, { recursive: true });
-    damage(path.join(ws, ".autodev"));
-    return ws;
-  });
-}
+import { labelText } from "../../../src/core/text/untrustedText";
+import type { SourceTreeNode } from "../../../src/core/sources/stateSource";
+import { PLAN_EVIDENCE_NODE } from "../../../src/core/sources/autodev/tree/planSummary";
+import type { SourceFolder, StateNode } from "../../../src/extension/sources/sourceAdapter";
+import { EditorSession, allFixtureWorkspaces, openEditor } from "../helpers/editorSession";
 
 /** One shown problem, as comparable text: file, 0-based line, severity, code, message. */
 type Shown = string;
@@ -150,63 +56,68 @@ async function checkedIn(dir: string): Promise<Shown[]> {
     .sort();
 }
 
-describe("the editor's Problems are check --json's problems, on every fixture folder", function () {
+/** A tree as comparable text: one line per node (depth, label, description, icon, click target), in order. */
+type Tree = string[];
+
+function line(depth: number, label: string, description: unknown, icon: string, target: unknown): string {
+  return `${"  ".repeat(depth)}${label} | ${description ?? ""} | ${icon} | ${target === undefined ? "" : JSON.stringify(target)}`;
+}
+
+/** The core tree of a source, as the editor would render each node (one plain line), without `skip`ped ids. */
+function coreLines(nodes: readonly SourceTreeNode[], skip: ReadonlySet<string>, depth = 0): Tree {
+  return nodes
+    .filter((n) => !skip.has(n.id))
+    .flatMap((n) => [
+      line(
+        depth,
+        labelText(n.label, 400),
+        n.description === undefined ? undefined : labelText(n.description, 400),
+        `${n.icon?.id ?? ""}${n.icon?.color ? `/${n.icon.color}` : ""}`,
+        // A pending step's click opens its delegation as a preview in the editor (autodevTreeItems.ts).
+        n.contextValue === "autodevStep.waiting" ? undefined : n.target,
+      ),
+      ...coreLines(n.children ?? [], skip, depth + 1),
+    ]);
+}
+
+/** The editor's nodes of that core tree under the folder's root: AutoDev's contributed and info rows left out. */
+async function editorLines(session: EditorSession, folder: SourceFolder): Promise<Tree> {
+  const tree = session.adapterOf(folder.kind).tree;
+  const out: Tree = [];
+  const walk = async (nodes: StateNode[], depth: number): Promise<void> => {
+    for (const n of nodes) {
+      const k = (n as { kind: string }).kind;
+      if (!["phase", "task", "node", "sourceNode"].includes(k)) continue;
+      const item = tree.item(n, false);
+      const icon = item.iconPath as vscode.ThemeIcon | undefined;
+      const color = (icon?.color as { id?: string } | undefined)?.id;
+      const args = item.command?.arguments;
+      const last: unknown = args?.[args.length - 1];
+      const target = last !== null && typeof last === "object" ? last : undefined;
+      out.push(
+        line(depth, String(item.label), item.description, `${icon?.id ?? ""}${color ? `/${color}` : ""}`, target),
+      );
+      await walk(await tree.children(n), depth + 1);
+    }
+  };
+  await walk(await tree.children(tree.roots(folder)[0]), 0);
+  return out;
+}
+
+describe("the editor shows check --json's problems and the core tree, on every fixture folder", function () {
   this.timeout(120_000);
-  let tmp: string;
+  let tmp = "";
   let workspaces: string[] = [];
-  let folders: StateFolders;
-  const disposables: vscode.Disposable[] = [];
+  let editor: EditorSession | undefined;
 
   before(async () => {
     tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "editor-check-")));
-    workspaces = await fixtureWorkspaces(path.join(tmp, "fixtures"));
-    workspaces.push(...hostileWorkspaces(path.join(tmp, "hostile")));
-    const demo = path.join(tmp, "demo");
-    fs.mkdirSync(demo);
-    await createDemoWorkspace(demo);
-    for (const d of [demo, ...fs.readdirSync(demo).map((n) => path.join(demo, n))]) {
-      if (fs.statSync(d).isDirectory() && (await checkDir(d))) workspaces.push(d);
-    }
-    fakeVscode.workspace.workspaceFolders = workspaces.map((dir, index) => ({
-      uri: fakeVscode.Uri.file(dir),
-      name: path.basename(dir),
-      index,
-    }));
-    const log = new OutputLog();
-    const settings = new SettingsReader();
-    const worker = inThreadWorker();
-    const watcher = new StateWatcher();
-    let adapterOf: (kind: string) => SourceAdapter = () => assert.fail("adapters not made yet");
-    folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind));
-    const host = {
-      context: { subscriptions: disposables, workspaceState: freshMemento(), globalState: freshMemento() },
-      worker,
-      log,
-      settings,
-      commands: new CommandManager(log),
-      docs: {} as ReadOnlyDocuments,
-      folders,
-      tree: {
-        refresh: () => undefined,
-        children: async () => [],
-        onDidChangeCheckbox: () => ({ dispose: () => undefined }),
-      },
-    } as unknown as AdapterHost;
-    adapterOf = createAdapters(host).adapterOf;
-    disposables.push(folders, watcher, new StateDiagnostics(folders));
-    let last = Date.now();
-    disposables.push(folders.onDidChange(() => (last = Date.now())));
-    await folders.sync();
-    // Settled: every folder read, and nothing changed for a second.
-    for (let i = 0; i < 600; i++) {
-      if (folders.all.every((f) => f.problems !== null) && Date.now() - last > 1000) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    workspaces = await allFixtureWorkspaces(tmp);
+    editor = await openEditor(workspaces);
   });
 
   after(() => {
-    disposables.forEach((d) => d.dispose());
-    fakeVscode.workspace.workspaceFolders = [];
+    editor?.dispose();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -225,6 +136,29 @@ describe("the editor's Problems are check --json's problems, on every fixture fo
         `${want} in ${names.join(", ")}`,
       );
     }
+  });
+
+  it("shows exactly the core tree in each (AutoDev's evidence and info rows besides)", async () => {
+    const differ: string[] = [];
+    let compared = 0;
+    for (const dir of workspaces) {
+      for (const { source, location } of await detectSources(dir)) {
+        const folder = editor!.folders.all.find((f) => f.kind === source.kind && f.cwd === dir);
+        assert.ok(folder, `${source.kind} in ${dir} is open in the editor`);
+        const core = coreLines(await source.tree(location), new Set([PLAN_EVIDENCE_NODE]));
+        const shown = await editorLines(editor!, folder);
+        compared += core.length;
+        if (JSON.stringify(core) !== JSON.stringify(shown)) {
+          const at = core.findIndex((l, i) => shown[i] !== l);
+          differ.push(
+            `${path.relative(tmp, dir)} (${source.kind}), first difference at node ${at}:\n  core:   ${core[at] ?? "-"}\n  editor: ${shown[at] ?? "-"}`,
+          );
+        }
+      }
+    }
+    assert.deepEqual(differ, []);
+    // Not vacuous: the real runs alone have hundreds of nodes.
+    assert.ok(compared >= 1000, `only ${compared} nodes compared`);
   });
 
   it("shows exactly check's problems in each", async () => {

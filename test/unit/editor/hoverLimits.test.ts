@@ -6,7 +6,7 @@
  * handed to the host as times, which shows them
  * relative and absolute, never as the raw ISO text with microseconds.
  */
-import "../helpers/fakeVscode";
+import { fakeVscode } from "../helpers/fakeVscode";
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -16,6 +16,8 @@ import { agloopSource } from "../../../src/core/sources/agloop/agloopSource";
 import type { SourceTreeNode } from "../../../src/core/sources/stateSource";
 import { autodevNodeItem } from "../../../src/extension/sources/autodev/autodevTreeItems";
 import type { AutodevNode } from "../../../src/extension/sources/autodev/autodevNodes";
+import { planTree } from "../../../src/core/sources/autodev/tree/planTree";
+import type { Plan } from "../../../src/core/sources/autodev/plan/schemas";
 import { taskPickItem } from "../../../src/extension/sources/autodev/ledger/taskCommands";
 import { nodeTooltip } from "../../../src/extension/sources/sourceTreeItems";
 import { copyFixture } from "../fixtures";
@@ -34,10 +36,23 @@ const shown = (md: string) => md.replace(/\\(.)/g, "$1");
 
 /** The item of a task with two retries in a folder whose run view says `run`. */
 function retriedTaskItem(run: { retryLimit: number | null; retryLimitIsDefault: boolean } | null): vscode.TreeItem {
-  const task = { id: "1.2", title: "Parser", status: "coded", retry_count: 2, escalated: false, description: "" };
-  const folder = { run, timeTravel: null, lastChange: () => undefined, folder: { name: "ws" } };
-  const node = { kind: "task", id: "t", folder, task, plan: {}, parent: {} } as unknown as AutodevNode;
-  return autodevNodeItem(node, null);
+  const task = {
+    id: "1.2",
+    title: "Parser",
+    status: "coded",
+    retry_count: 2,
+    escalated: false,
+    description: "",
+    acceptance: [],
+    depends_on: [],
+    files: [],
+    blocked_reason: null,
+    assigned_agent: null,
+  };
+  const plan = { phases: [{ id: "1", title: "P", tasks: [task] }], metadata: new Map() } as unknown as Plan;
+  const node = planTree(plan, { workspace: "/ws", retry: run, lastChanges: new Map() })[0].children![0];
+  const folder = { cwd: "/ws", folder: { name: "ws", uri: fakeVscode.Uri.file("/ws") } };
+  return autodevNodeItem({ kind: "task", id: "t", folder, parent: {}, node, task } as unknown as AutodevNode, null);
 }
 
 describe("hover and picker limits and words", function () {

@@ -11,7 +11,7 @@ import { LEDGER_TIMELINE_FEATURES, LEDGER_WORDS } from "../../../src/core/source
 import { ledgerRowOf } from "../../../src/core/sources/autodev/timeline/ledgerTimeline";
 import type { EntrySummary } from "../../../src/core/sources/autodev/ledger/verifyTypes";
 import { AGLOOP_TIMELINE_FEATURES } from "../../../src/core/sources/agloop/agloopManifest";
-import { autodevTree } from "../../../src/core/sources/autodev/autodevTree";
+import { planTree } from "../../../src/core/sources/autodev/tree/planTree";
 import { taskStatusLabel } from "../../../src/core/sources/taskStatusIcons";
 import { EMPTY_FILTER, TimelineIndex } from "../../../src/core/timeline/timelineQuery";
 import { actionWords, changeWords, localizedFeatures, statusWord } from "../../../src/core/timeline/timelineWords";
@@ -115,8 +115,8 @@ for (const locale of ["en", "a stand-in translation"]) {
       for (const s of TASK_STATUSES) {
         const word = tr(LEDGER_WORDS.statuses[s].label);
         assert.equal(taskStatusLabel(s), word, `tree label of ${s}`);
-        const task = autodevTree(planWith(s), ".autodev/plan.json")[0].children?.[0];
-        assert.equal(task?.description, word, `tree node of a ${s} task`);
+        const task = planTree(planWith(s), { workspace: "/ws", retry: null, lastChanges: new Map() })[0].children?.[0];
+        assert.equal(task?.description?.split(" · ")[0], word, `tree node of a ${s} task`);
         assert.equal(view.statuses[s].label, word, `the webview's label of ${s}`);
         assert.equal(statusWord(LEDGER_WORDS, s), word);
         const moved = changeWords(LEDGER_WORDS, { fromStatus: null, toStatus: s, retryCount: null, escalated: false });

@@ -30,6 +30,11 @@ class MarkdownString {
     this.value += text;
     return this;
   }
+  /** Appends text, escaped. */
+  appendText(text: string): MarkdownString {
+    this.value += text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, "\\$&");
+    return this;
+  }
 }
 class TreeItem {
   id?: string;
@@ -89,6 +94,12 @@ export interface FakeUri {
 const Uri = {
   file: (fsPath: string): FakeUri => ({ scheme: "file", fsPath, path: fsPath, toString: () => `file://${fsPath}` }),
   joinPath: (base: FakeUri, ...parts: string[]): FakeUri => Uri.file(join(base.fsPath, ...parts)),
+  from: (c: { scheme: string; path?: string; query?: string }): FakeUri => ({
+    scheme: c.scheme,
+    fsPath: c.path ?? "",
+    path: c.path ?? "",
+    toString: () => `${c.scheme}:${c.path ?? ""}${c.query ? `?${c.query}` : ""}`,
+  }),
 };
 class RelativePattern {
   readonly baseUri: FakeUri;

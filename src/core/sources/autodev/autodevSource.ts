@@ -8,12 +8,11 @@
  * for the CLI, listed for the timeline; its worker part (autodevWorker.ts) keeps a ledger session
  * per folder. The extension shows it through its adapter under src/extension/sources/autodev/.
  */
-import * as path from "node:path";
-import { verifyLedger } from "./ledger/ledgerReader";
-import { contractJson, contractTreeNode } from "../phaseContract";
+import { loadFromTail, verifyLedger } from "./ledger/ledgerReader";
+import { contractJson } from "../phaseContract";
 import { EntrySummary } from "./ledger/verifyTypes";
 import { SourceLocation, SourceProblem, SourceTimelineRow, SourceTreeNode, StateSource } from "../stateSource";
-import { AUTODEV_DIR, LEDGER_REL, PLAN_FILE, autodevRoot } from "./autodevPaths";
+import { AUTODEV_DIR, LEDGER_REL, autodevRoot } from "./autodevPaths";
 import { autodevPresence } from "./autodevPresence";
 import { autodevManifest } from "./autodevManifest";
 import {
@@ -24,12 +23,11 @@ import {
   unreadableLedgerProblems,
 } from "./autodevSnapshot";
 import { autodevWorker } from "./worker/autodevWorker";
-import { autodevTree } from "./autodevTree";
 import { autodevGraph } from "./autodevGraph";
 import { autodevRunStatus, autodevTaskDetail } from "./report/agentDetails";
 import { autodevReport } from "./report/autodevReport";
-import { runBottomNodes, runTopNodes } from "./tree/runTree";
-import { planPhaseNode, taskHistoryNode } from "./tree/inlineTree";
+import { autodevStateTree, unreadableTree } from "./tree/stateTree";
+import { readRunState } from "./run/runState";
 
 /** Reads the ledger once: report, replayed plan and entry summaries (`ledger: false` in the plan phase). */
 async function readAll(location: SourceLocation): Promise<AutodevLedgerRead> {
@@ -38,7 +36,9 @@ async function readAll(location: SourceLocation): Promise<AutodevLedgerRead> {
   }
   const entries: EntrySummary[] = [];
   const { report, plan } = await verifyLedger(location.workspace, { onEntry: (s) => void entries.push(s) });
-  return { ok: report.ok, ledger: true, errors: report.errors, warnings: report.warnings, plan, entries };
+  // A broken chain shows the plan of the last snapshot, as the editor's ledger session does.
+  const shown = report.ok ? plan : (await loadFromTail(location.workspace)).plan;
+  return { ok: report.ok, ledger: true, errors: report.errors, warnings: report.warnings, plan: shown, entries };
 }
 
 /** The ledger, the run state, the phase contract and the history warnings, read once. */
@@ -114,17 +114,14 @@ export const autodevSource: StateSource = {
   },
 
   async tree(location): Promise<readonly SourceTreeNode[]> {
-    const { plan, run, contract } = await readChecked(location, true);
-    const history = (id: string) => {
-      const n = taskHistoryNode(id, run.history.steps);
-      return n ? [n] : [];
-    };
-    return [
-      ...runTopNodes(run),
-      ...(contract ? [contractTreeNode("autodev/contract", contract.view)] : []),
-      ...(plan ? autodevTree(plan, path.posix.join(location.relDir, PLAN_FILE), history) : [planPhaseNode(run)]),
-      ...runBottomNodes(run),
-    ];
+    let checked: AutodevSnapshot;
+    try {
+      checked = await readChecked(location, true);
+    } catch (e) {
+      const run = await readRunState(location.workspace, null, { probe: true });
+      return unreadableTree(run, e instanceof Error ? e.message : String(e));
+    }
+    return autodevStateTree(checked, location.workspace);
   },
 
   async timeline(location) {

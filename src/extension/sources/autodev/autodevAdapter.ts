@@ -76,7 +76,6 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     folders,
     worker: host.worker,
     log: host.log,
-    tree,
     commands: host.commands,
     docs: host.docs,
   });

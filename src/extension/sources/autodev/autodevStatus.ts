@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import type { StatusPart } from "../sourceAdapter";
 import type { AutodevFolder } from "./folder/autodevFolder";
-import { isDone } from "./taskStatusStyle";
+import { planProgress } from "../../../core/sources/autodev/tree/planSummary";
 
 /** The status part of `folders` (null when there are none). */
 export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart | null {
@@ -20,10 +20,10 @@ export function autodevStatusPart(folders: readonly AutodevFolder[]): StatusPart
   const multi = folders.length > 1;
   const planPhase = folders.length > 0 && folders.every((f) => f.hasLedger === false);
   for (const f of folders) {
-    for (const t of (f.live?.phases ?? []).flatMap((p) => p.tasks)) {
-      total++;
-      if (isDone(String(t.status))) done++;
-    }
+    // The tree's count (planTree.ts), of the live plan whatever the time travel.
+    const p = f.live ? planProgress(f.live) : null;
+    done += p?.done ?? 0;
+    total += p?.total ?? 0;
     if (f.report === null) verifying = verifying || f.hasLedger !== false;
     else if (!f.report.ok) {
       const line = f.report.errors[0]?.atLine ?? "?";

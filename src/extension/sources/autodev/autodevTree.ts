@@ -1,36 +1,29 @@
 /**
- * AutoDev's part of the state tree: one root per folder with `.autodev/`, then the run state on
- * top, phases → tasks → a task's blocked reason, acceptance criteria, dependencies (links that
- * reveal the task), files (open on click), its delegations and evidence (contributed), plan evidence and the rest
- * of the run state below. The state tree asks it for the children and items of its nodes.
+ * AutoDev's part of the state tree: one root per folder with `.autodev/`, under it the core tree
+ * the worker composed with the folder's refresh (tree/stateTree.ts, what `autodevSource.tree`
+ * returns: run state, contract, phases → tasks → blocked reason, criteria, dependencies, files,
+ * delegations, then what comes next, tournaments, knowledge, config, spec), and what only the
+ * editor adds: info rows (time travel, a rewritten history, loading), the evidence under each task
+ * and the plan's evidence group in place of the core's plan-phase evidence node (reviewed marks,
+ * diffs), task decorations and notes. The state tree asks it for the children and items.
  */
 import * as vscode from "vscode";
 import type { Task } from "../../../core/sources/autodev/plan/schemas";
+import { PLAN_EVIDENCE_NODE, taskNodeKey } from "../../../core/sources/autodev/tree/planSummary";
+import type { SourceTreeNode } from "../../../core/sources/stateSource";
 import type { TreeHost } from "../adapterHost";
 import type { SourceFolder, SourceTree, StateNode } from "../sourceAdapter";
 import { AutodevFolder } from "./folder/autodevFolder";
-import { AutodevNode, phaseNodeId, taskChildren, taskNodeId } from "./autodevNodes";
-import { autodevNodeItem } from "./autodevTreeItems";
+import { AutodevNode, rootNodeId, taskNodeId } from "./autodevNodes";
+import { autodevNodeItem, rootInfoNodes } from "./autodevTreeItems";
+
+type RootNode = Extract<AutodevNode, { kind: "root" }>;
+type TaskNode = Extract<AutodevNode, { kind: "task" }>;
 
 /** Adds children under a task (the evidence nodes). */
-export type TaskChildContributor = (
-  folder: AutodevFolder,
-  task: Task,
-  parent: Extract<AutodevNode, { kind: "task" }>,
-) => Promise<AutodevNode[]>;
-/** Adds children at the end of a folder's root (plan-level evidence). */
-export type RootChildContributor = (
-  folder: AutodevFolder,
-  parent: Extract<AutodevNode, { kind: "root" }>,
-) => Promise<AutodevNode[]>;
-/** Adds the run state: nodes above (`top`) and below (`bottom`) a root's plan, and under each task (its delegations). */
-export interface RunNodesContributor {
-  around(
-    folder: AutodevFolder,
-    parent: Extract<AutodevNode, { kind: "root" }>,
-  ): { top: AutodevNode[]; bottom: AutodevNode[] };
-  task(folder: AutodevFolder, parent: Extract<AutodevNode, { kind: "task" }>): AutodevNode[];
-}
+export type TaskChildContributor = (folder: AutodevFolder, task: Task, parent: TaskNode) => Promise<AutodevNode[]>;
+/** Adds the plan's evidence group to a folder's root, after the plan. */
+export type RootChildContributor = (folder: AutodevFolder, parent: RootNode) => Promise<AutodevNode[]>;
 /** Gives a task row a resource URI (for file decorations such as a missing-evidence badge). */
 export type TaskResourceUri = (folder: AutodevFolder, taskId: string) => vscode.Uri;
 /** What a task row says after its marks ("1/2 reviewed"), or null. */
@@ -38,12 +31,14 @@ export type TaskNote = (folder: AutodevFolder, taskId: string) => string | null;
 /** Adds to the item of a contributed node as it is rendered (a reviewed mark's checkbox). */
 export type ItemDecorator = (node: AutodevNode, item: vscode.TreeItem) => void;
 
+const PHASE_PREFIX = "autodev|phase|";
+const TASK_PREFIX = taskNodeKey("");
+
 /** AutoDev's tree contributions. */
 export class AutodevTree implements SourceTree {
   private readonly nodes = new Map<string, AutodevNode>();
   private contributor: TaskChildContributor | null = null;
   private rootContributor: RootChildContributor | null = null;
-  private runContributor: RunNodesContributor | null = null;
   private taskUri: TaskResourceUri | null = null;
   private taskNote: TaskNote | null = null;
   private decorator: ItemDecorator | null = null;
@@ -56,13 +51,7 @@ export class AutodevTree implements SourceTree {
     this.host.refresh();
   }
 
-  /** Installs the contributor of the run-state nodes above and below each plan. */
-  setRunContributor(c: RunNodesContributor): void {
-    this.runContributor = c;
-    this.host.refresh();
-  }
-
-  /** Installs the contributor of nodes at the end of each root (plan-level evidence). */
+  /** Installs the contributor of the plan's evidence group. */
   setRootChildContributor(c: RootChildContributor): void {
     this.rootContributor = c;
     this.host.refresh();
@@ -100,8 +89,7 @@ export class AutodevTree implements SourceTree {
   async findTaskNode(folder: AutodevFolder, taskId: string): Promise<AutodevNode | undefined> {
     const id = taskNodeId(folder, taskId);
     if (!this.nodes.has(id)) {
-      const rootId = `${folder.folder.uri.toString()}|root`;
-      const root = (await this.host.children()).find((n) => n.id === rootId);
+      const root = (await this.host.children()).find((n) => n.id === rootNodeId(folder));
       if (root) for (const ph of await this.host.children(root)) await this.host.children(ph);
     }
     return this.nodes.get(id);
@@ -109,7 +97,7 @@ export class AutodevTree implements SourceTree {
 
   roots(folder: SourceFolder): StateNode[] {
     if (!(folder instanceof AutodevFolder)) return [];
-    const root: AutodevNode = { kind: "root", id: `${folder.folder.uri.toString()}|root`, folder };
+    const root: AutodevNode = { kind: "root", id: rootNodeId(folder), folder };
     this.nodes.set(root.id, root);
     return [root];
   }
@@ -135,31 +123,22 @@ export class AutodevTree implements SourceTree {
 
   private async childrenOf(node: AutodevNode): Promise<AutodevNode[]> {
     switch (node.kind) {
-      case "root": {
-        const own = this.rootChildren(node);
-        const f = node.folder;
-        const extra = this.rootContributor && f.plan && !f.timeTravel ? await this.rootContributor(f, node) : [];
-        const run =
-          this.runContributor && !f.timeTravel ? this.runContributor.around(f, node) : { top: [], bottom: [] };
-        return [...run.top, ...own, ...extra, ...run.bottom];
+      case "root":
+        return this.rootChildren(node);
+      case "phase": {
+        const tasks = new Map<string, Task>();
+        for (const p of node.folder.plan?.phases ?? []) {
+          for (const t of p.tasks) if (!tasks.has(t.id)) tasks.set(t.id, t);
+        }
+        return (node.node.children ?? []).map((c) => wrapTask(node.folder, c, node, tasks));
       }
-      case "phase":
-        return node.phase.tasks.map(
-          (task) =>
-            ({
-              kind: "task",
-              id: taskNodeId(node.folder, task.id),
-              folder: node.folder,
-              parent: node,
-              task,
-              plan: node.folder.plan!,
-            }) as AutodevNode,
-        );
       case "task": {
-        const run = this.runContributor ? this.runContributor.task(node.folder, node) : [];
+        const own = (node.node.children ?? []).map((c) => wrap(node.folder, c, node));
         const evidence = this.contributor ? await this.contributor(node.folder, node.task, node) : [];
-        return taskChildren(node, [...run, ...evidence]);
+        return [...own, ...evidence];
       }
+      case "node":
+        return (node.node.children ?? []).map((c) => wrap(node.folder, c, node));
       case "group":
         return node.children();
       case "extra":
@@ -169,59 +148,41 @@ export class AutodevTree implements SourceTree {
     }
   }
 
-  private rootChildren(node: Extract<AutodevNode, { kind: "root" }>): AutodevNode[] {
-    const f = node.folder;
-    const out: AutodevNode[] = [];
-    if (f.timeTravel) {
-      out.push({
-        kind: "info",
-        id: `${node.id}|travel`,
-        parent: node,
-        icon: "history",
-        color: "charts.orange",
-        label: vscode.l10n.t("Viewing the plan as of seq {0}", f.timeTravel.seq),
-        detail: vscode.l10n.t("click to return to live"),
-        command: {
-          command: "autodev.backToLive",
-          title: vscode.l10n.t("Back to Live"),
-          arguments: [f.folder.uri.toString()],
-        },
-      });
+  private async rootChildren(root: RootNode): Promise<AutodevNode[]> {
+    const f = root.folder;
+    const out = rootInfoNodes(root);
+    const tree = f.tree;
+    if (tree === null) return out;
+    const shown = tree
+      .filter((n) => n.id !== PLAN_EVIDENCE_NODE || !this.rootContributor)
+      .map((n): AutodevNode =>
+        n.id.startsWith(PHASE_PREFIX) ? { ...wrapFields(f, n, root), kind: "phase" } : wrap(f, n, root),
+      );
+    // The plan's evidence group (reviewed marks, diffs) follows the plan, where "What comes next" starts.
+    if (this.rootContributor && f.plan && !f.timeTravel) {
+      const group = await this.rootContributor(f, root);
+      const at = shown.findIndex((n) => n.id.endsWith("|autodev|next"));
+      shown.splice(at < 0 ? shown.length : at, 0, ...group);
     }
-    if (f.rewriteFinding) {
-      out.push({
-        kind: "info",
-        id: `${node.id}|rewrite`,
-        parent: node,
-        icon: "warning",
-        color: "problemsWarningIcon.foreground",
-        label: vscode.l10n.t("History rewritten"),
-        detail: vscode.l10n.t("see Problems"),
-        tooltip: f.rewriteFinding.message,
-        command: {
-          command: "autodev.openLedgerLine",
-          title: vscode.l10n.t("Open Ledger Line"),
-          arguments: [f.folder.uri.toString(), f.rewriteFinding.line ?? 1],
-        },
-      });
-    }
-    const plan = f.plan;
-    if (!plan) {
-      const label = f.error
-        ? vscode.l10n.t("Cannot read the ledger: {0}", f.error)
-        : f.report === null
-          ? vscode.l10n.t("Loading…")
-          : f.timeTravel
-            ? vscode.l10n.t("No plan at this entry")
-            : f.hasLedger !== false
-              ? vscode.l10n.t("No plan yet: the ledger is empty")
-              : vscode.l10n.t("No plan yet: the plan phase has not stored one (no ledger)");
-      out.push({ kind: "info", id: `${node.id}|empty`, parent: node, icon: f.error ? "error" : "info", label });
-      return out;
-    }
-    for (const phase of plan.phases) {
-      out.push({ kind: "phase", id: phaseNodeId(f, phase.id), folder: f, parent: node, phase });
-    }
-    return out;
+    return [...out, ...shown];
   }
+}
+
+function wrapFields(folder: AutodevFolder, node: SourceTreeNode, parent: AutodevNode) {
+  return { id: `${folder.folder.uri.toString()}|${node.id}`, folder, parent, node };
+}
+
+/** A child of a phase: a task node when the plan has its task (first of an id wins), else a plain node. */
+function wrapTask(
+  folder: AutodevFolder,
+  n: SourceTreeNode,
+  parent: AutodevNode,
+  tasks: ReadonlyMap<string, Task>,
+): AutodevNode {
+  const task = n.id.startsWith(TASK_PREFIX) ? tasks.get(n.id.slice(TASK_PREFIX.length)) : undefined;
+  return task ? { ...wrapFields(folder, n, parent), kind: "task", task } : wrap(folder, n, parent);
+}
+
+function wrap(folder: AutodevFolder, node: SourceTreeNode, parent: AutodevNode): AutodevNode {
+  return { ...wrapFields(folder, node, parent), kind: "node" };
 }

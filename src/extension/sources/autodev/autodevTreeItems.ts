@@ -1,17 +1,24 @@
 /**
  * The TreeItems of AutoDev's nodes: a folder's root (title, integrity, progress; spec and times in
- * the tooltip), phases, tasks (id as the label so a 300 px sidebar shows it), acceptance criteria,
- * dependencies, files, blocked reasons, groups and info rows.
+ * the tooltip), the info rows only the editor has (time travel, a rewritten history, loading),
+ * and the core tree's nodes — rendered as every source's are (sourceTreeItems.ts) with AutoDev's
+ * clicks: a target runs `autodev.openRunTarget` with the folder (a file inside the workspace, a
+ * task revealed, a diff, a text), a task's pending step opens its delegation as a Markdown preview
+ * (`autodev.openDelegation`), and a task row adds the editor's note ("1/2 reviewed").
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { planProgress, planTitle } from "../../../core/sources/autodev/tree/planSummary";
+import { labelText } from "../../../core/text/untrustedText";
 import { whenText } from "../../dateText";
-import { AutodevNode, asText } from "./autodevNodes";
-import { changeWords } from "../../../core/timeline/timelineWords";
-import { LEDGER_WORDS } from "../../../core/sources/autodev/timeline/ledgerTimelineWords";
-import { retryHoverText, retryMark, retrySpoken } from "./retryWords";
-import { isDone, statusIcon, statusLabel } from "./taskStatusStyle";
-import { isInside } from "../../../core/fs/pathInside";
+import { nodeTooltip, themeIcon } from "../sourceTreeItems";
+import type { AutodevNode } from "./autodevNodes";
+
+type RootNode = Extract<AutodevNode, { kind: "root" }>;
+type WrappedNode = Extract<AutodevNode, { kind: "phase" | "task" | "node" }>;
+
+/** The step AutoDev waits on: its click opens the delegation as a preview (the "Delegation" row opens the file). */
+const PENDING_DELEGATION: ReadonlySet<string> = new Set(["autodevStep.waiting"]);
 
 function escapeMd(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
@@ -29,83 +36,60 @@ export function codeSpan(text: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
+/** The rows a root shows before the core tree: time travel, a rewritten history, and loading or why nothing shows. */
+export function rootInfoNodes(root: RootNode): AutodevNode[] {
+  const f = root.folder;
+  const out: AutodevNode[] = [];
+  if (f.timeTravel) {
+    out.push({
+      kind: "info",
+      id: `${root.id}|travel`,
+      parent: root,
+      icon: "history",
+      color: "charts.orange",
+      label: vscode.l10n.t("Viewing the plan as of seq {0}", f.timeTravel.seq),
+      detail: vscode.l10n.t("click to return to live"),
+      command: {
+        command: "autodev.backToLive",
+        title: vscode.l10n.t("Back to Live"),
+        arguments: [f.folder.uri.toString()],
+      },
+    });
+  }
+  if (f.rewriteFinding) {
+    out.push({
+      kind: "info",
+      id: `${root.id}|rewrite`,
+      parent: root,
+      icon: "warning",
+      color: "problemsWarningIcon.foreground",
+      label: vscode.l10n.t("History rewritten"),
+      detail: vscode.l10n.t("see Problems"),
+      tooltip: f.rewriteFinding.message,
+      command: {
+        command: "autodev.openLedgerLine",
+        title: vscode.l10n.t("Open Ledger Line"),
+        arguments: [f.folder.uri.toString(), f.rewriteFinding.line ?? 1],
+      },
+    });
+  }
+  if (f.tree === null) {
+    const label = f.error ? vscode.l10n.t("Cannot read the ledger: {0}", f.error) : vscode.l10n.t("Loading…");
+    out.push({ kind: "info", id: `${root.id}|empty`, parent: root, icon: f.error ? "error" : "info", label });
+  }
+  return out;
+}
+
 /** The tree item of one AutoDev node (`taskNote`: what a task row adds after its marks, "1/2 reviewed"). */
 export function autodevNodeItem(node: AutodevNode, taskNote?: string | null): vscode.TreeItem {
   const C = vscode.TreeItemCollapsibleState;
   switch (node.kind) {
     case "root":
       return rootItem(node);
-    case "phase": {
-      const tasks = node.phase.tasks;
-      const done = tasks.filter((t) => isDone(String(t.status))).length;
-      const item = new vscode.TreeItem(vscode.l10n.t("Phase {0}: {1}", node.phase.id, node.phase.title), C.Expanded);
-      item.id = node.id;
-      item.description = `${done}/${tasks.length}`;
-      const allDone = done === tasks.length && tasks.length > 0;
-      item.iconPath = new vscode.ThemeIcon(
-        allDone ? "pass" : "layers",
-        allDone ? new vscode.ThemeColor("testing.iconPassed") : undefined,
-      );
-      item.tooltip = [
-        vscode.l10n.t("Phase {0}: {1}", node.phase.id, node.phase.title),
-        node.phase.description,
-        vscode.l10n.t("{0} of {1} tasks done", done, tasks.length),
-      ]
-        .filter(Boolean)
-        .join("\n");
-      item.contextValue = "autodevPhase";
-      return item;
-    }
+    case "phase":
     case "task":
-      return taskItem(node, taskNote ?? null);
-    case "criterion": {
-      const item = new vscode.TreeItem(node.text, C.None);
-      item.id = node.id;
-      item.iconPath = new vscode.ThemeIcon(
-        node.met ? "check" : "circle-large-outline",
-        node.met ? new vscode.ThemeColor("testing.iconPassed") : undefined,
-      );
-      item.description = node.met ? vscode.l10n.t("met") : vscode.l10n.t("not met");
-      item.contextValue = "autodevCriterion";
-      return item;
-    }
-    case "dependency": {
-      const item = new vscode.TreeItem(vscode.l10n.t("depends on {0}", node.taskId), C.None);
-      item.id = node.id;
-      item.description = node.found
-        ? `${node.found.title} · ${statusLabel(String(node.found.status))}`
-        : vscode.l10n.t("not in the plan");
-      item.iconPath = node.found
-        ? new vscode.ThemeIcon("link")
-        : new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"));
-      if (node.found) {
-        item.command = {
-          command: "autodev.revealTask",
-          title: vscode.l10n.t("Reveal Task"),
-          arguments: [node.folder.folder.uri.toString(), node.taskId],
-        };
-      }
-      return item;
-    }
-    case "file": {
-      const item = new vscode.TreeItem(node.path, C.None);
-      item.id = node.id;
-      const abs = path.resolve(node.folder.cwd, node.path);
-      const inside = isInside(node.folder.cwd, abs);
-      item.resourceUri = vscode.Uri.file(abs);
-      item.iconPath = vscode.ThemeIcon.File;
-      if (inside) {
-        item.command = { command: "vscode.open", title: vscode.l10n.t("Open File"), arguments: [vscode.Uri.file(abs)] };
-      } else item.description = vscode.l10n.t("outside the workspace — not opened");
-      return item;
-    }
-    case "blocked": {
-      const item = new vscode.TreeItem(node.reason, C.None);
-      item.id = node.id;
-      item.iconPath = new vscode.ThemeIcon("circle-slash", new vscode.ThemeColor("testing.iconFailed"));
-      item.tooltip = vscode.l10n.t("Blocked: {0}", node.reason);
-      return item;
-    }
+    case "node":
+      return wrappedItem(node, node.kind === "task" ? (taskNote ?? null) : null);
     case "group": {
       const item = new vscode.TreeItem(node.label, C.Collapsed);
       item.id = node.id;
@@ -129,16 +113,55 @@ export function autodevNodeItem(node: AutodevNode, taskNote?: string | null): vs
   }
 }
 
+/** A core node: its words as the core composed them (one plain line each), AutoDev's click, a task's note. */
+function wrappedItem(w: WrappedNode, note: string | null): vscode.TreeItem {
+  const C = vscode.TreeItemCollapsibleState;
+  const n = w.node;
+  const item = new vscode.TreeItem(
+    labelText(n.label, 400),
+    n.children === undefined ? C.None : n.expanded ? C.Expanded : C.Collapsed,
+  );
+  item.id = w.id;
+  const description = n.description === undefined ? undefined : labelText(n.description, 400);
+  item.description = note ? [description, note].filter(Boolean).join(" · ") : description;
+  const spoken = n.accessibilityLabel === undefined ? undefined : labelText(n.accessibilityLabel, 600);
+  if (spoken !== undefined) item.accessibilityInformation = { label: note ? `${spoken}, ${note}` : spoken };
+  if (n.tooltip || n.tooltipTimes?.length || note) {
+    const md = nodeTooltip(n);
+    if (note) md.appendMarkdown(`\n\n${escapeMd(vscode.l10n.t("diffs: {0}", note))}`);
+    item.tooltip = md;
+  }
+  item.iconPath = themeIcon(n.icon);
+  item.contextValue = n.contextValue ?? "autodevRun";
+  const folderUri = w.folder.folder.uri.toString();
+  const target = n.target;
+  if (target?.kind === "file" && n.icon?.id === "file") {
+    // A task's file: the file theme's icon and decorations.
+    item.resourceUri = vscode.Uri.file(path.resolve(w.folder.cwd, target.file));
+    item.iconPath = vscode.ThemeIcon.File;
+  }
+  if (PENDING_DELEGATION.has(item.contextValue)) {
+    item.command = {
+      command: "autodev.openDelegation",
+      title: vscode.l10n.t("Open Delegation"),
+      arguments: [folderUri],
+    };
+  } else if (target) {
+    item.command = {
+      command: "autodev.openRunTarget",
+      title: target.kind === "reveal" ? vscode.l10n.t("Reveal Task") : vscode.l10n.t("Open"),
+      arguments: [folderUri, target],
+    };
+  }
+  return item;
+}
+
 /** A folder's root: the plan's title, then time travel, integrity and progress; the rest in the tooltip. */
-function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem {
+function rootItem(node: RootNode): vscode.TreeItem {
   const f = node.folder;
   const plan = f.plan;
-  const title = plan
-    ? typeof plan.metadata.get("title") === "string" && String(plan.metadata.get("title")).trim()
-      ? String(plan.metadata.get("title"))
-      : plan.plan_id
-    : f.folder.name;
-  const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Expanded);
+  const title = plan ? planTitle(plan) : f.folder.name;
+  const item = new vscode.TreeItem(labelText(title, 400), vscode.TreeItemCollapsibleState.Expanded);
   item.id = node.id;
   const r = f.report;
   // The same words as the status bar: a rewritten history is not "ok" even when the chain verifies.
@@ -154,12 +177,11 @@ function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem
             ? vscode.l10n.t("history rewritten")
             : vscode.l10n.t("ledger ok");
   // Short enough for a 300 px sidebar: what matters first (time travel, integrity, progress); spec and times are in the tooltip.
-  const tasks = plan ? plan.phases.flatMap((p) => p.tasks) : [];
-  const done = tasks.filter((t) => isDone(String(t.status))).length;
+  const { done, total } = plan ? planProgress(plan) : { done: 0, total: 0 };
   item.description = [
     f.timeTravel ? vscode.l10n.t("as of seq {0}", f.timeTravel.seq) : "",
     integrity,
-    plan ? `${done}/${tasks.length}` : "",
+    plan ? `${done}/${total}` : "",
   ]
     .filter(Boolean)
     .join(" · ");
@@ -172,65 +194,16 @@ function rootItem(node: Extract<AutodevNode, { kind: "root" }>): vscode.TreeItem
         : undefined,
   );
   const md = new vscode.MarkdownString(undefined, false);
-  md.appendMarkdown(`**${escapeMd(title)}** — ${escapeMd(f.folder.name)}\n\n`);
+  md.appendMarkdown(`**${escapeMd(labelText(title, 400))}** — ${escapeMd(f.folder.name)}\n\n`);
   if (plan) {
     md.appendMarkdown(`${vscode.l10n.t("plan {0} · spec {1}", codeSpan(plan.plan_id), codeSpan(plan.spec_hash))}\n\n`);
     md.appendMarkdown(`${escapeMd(vscode.l10n.t("updated {0}", whenText(plan.updated_at)))}\n\n`);
-    md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} of {1} tasks done", done, tasks.length))}\n\n`);
+    md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} of {1} tasks done", done, total))}\n\n`);
   }
   md.appendMarkdown(`${escapeMd(vscode.l10n.t("{0} ledger entries", f.entries))} · ${escapeMd(integrity)}`);
   item.tooltip = md;
   item.contextValue = ["autodevRoot", f.timeTravel ? "travel" : "", rewritten ? "rewritten" : ""]
     .filter(Boolean)
     .join(".");
-  return item;
-}
-
-/** A task: its id as the label, then status, retries, the escalation mark and `note`, then its title. */
-function taskItem(node: Extract<AutodevNode, { kind: "task" }>, note: string | null): vscode.TreeItem {
-  const t = node.task;
-  const status = String(t.status);
-  // At a 300 px sidebar only the start of a row shows: the id as the label, then status, retries and
-  // the escalation mark, then the title (in full in the tooltip), then the reviewed count.
-  const item = new vscode.TreeItem(t.id, vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = node.id;
-  const retries = Number(t.retry_count);
-  const run = node.folder.run;
-  const state = [
-    statusLabel(status),
-    retries > 0 ? retryMark(String(t.retry_count), run) : "",
-    t.escalated ? "⚑" : "",
-  ].filter(Boolean);
-  item.description = [...state, t.title, note ?? ""].filter(Boolean).join(" · ");
-  const spoken = [
-    statusLabel(status),
-    retries > 0 ? retrySpoken(String(t.retry_count), run) : "",
-    t.escalated ? vscode.l10n.t("escalated") : "",
-    note ?? "",
-  ]
-    .filter(Boolean)
-    .join(", ");
-  item.accessibilityInformation = { label: vscode.l10n.t("Task {0}, {1}: {2}", t.id, t.title, spoken) };
-  item.iconPath = statusIcon(status);
-  const md = new vscode.MarkdownString(undefined, false);
-  md.appendMarkdown(`**${escapeMd(t.id)} ${escapeMd(t.title)}** — ${escapeMd(statusLabel(status))}\n\n`);
-  if (t.description) md.appendMarkdown(`${escapeMd(t.description)}\n\n`);
-  if (t.assigned_agent) md.appendMarkdown(`${escapeMd(vscode.l10n.t("agent: {0}", t.assigned_agent))}  \n`);
-  if (retries > 0) md.appendMarkdown(`${escapeMd(retryHoverText(String(t.retry_count), run))}  \n`);
-  if (t.escalated) md.appendMarkdown(`⚑ ${escapeMd(vscode.l10n.t("escalated to the critic"))}  \n`);
-  if (note) md.appendMarkdown(`${escapeMd(vscode.l10n.t("diffs: {0}", note))}  \n`);
-  if (t.blocked_reason !== null && t.blocked_reason !== undefined) {
-    md.appendMarkdown(`${escapeMd(vscode.l10n.t("blocked: {0}", asText(t.blocked_reason)))}  \n`);
-  }
-  const change = node.folder.lastChange(t.id);
-  const travel = node.folder.timeTravel;
-  if (change && (!travel || change.seq <= travel.seq)) {
-    const what = changeWords(LEDGER_WORDS, change);
-    md.appendMarkdown(
-      `${escapeMd(vscode.l10n.t("last change: {0} · {1} · seq {2}", what || statusLabel(change.toStatus), whenText(change.timestamp), change.seq))}  \n`,
-    );
-  }
-  item.tooltip = md;
-  item.contextValue = `autodevTask.${status}`;
   return item;
 }

@@ -14,6 +14,7 @@ import type { AutodevRunView } from "../run/runView";
 import type { AutodevProblem } from "../autodevSnapshot";
 import type { CreatedResponse } from "../inline/responseCreate";
 import type { TaskEvidence } from "../evidence/taskEvidence";
+import type { SourceTreeNode } from "../../stateSource";
 
 /** One of AutoDev's requests about the folder it is sent for. */
 export type AutodevRequest =
@@ -51,9 +52,11 @@ export type AutodevRequest =
 export interface AutodevResults {
   refresh: RefreshResult;
   verify: RefreshResult;
-  tailPlan: { readonly plan: Plan | null; readonly seq: number | null };
+  /** The plan of the tail snapshot (a fast first paint) and its tree (the plan alone). */
+  tailPlan: { readonly plan: Plan | null; readonly seq: number | null; readonly tree: SourceTreeNode[] };
   entries: { readonly total: number; readonly items: EntrySummary[] };
-  planAt: { readonly plan: Plan | null; readonly seq: number };
+  /** The plan as of entry `seq` and its tree (the plan alone, with the last changes up to it). */
+  planAt: { readonly plan: Plan | null; readonly seq: number; readonly tree: SourceTreeNode[] };
   replayCompare: ReplayComparison;
   setStatus: { readonly seq: number };
   runView: AutodevRunView;
@@ -96,6 +99,8 @@ export interface RefreshResult {
   readonly report: VerifyReport;
   /** The plan to show, ready to use once revived with `revivePlanClone` (structured clone); null for none. */
   readonly plan: Plan | null;
+  /** AutoDev's tree of the state now (tree/stateTree.ts, what `autodevSource.tree` returns). */
+  readonly tree: SourceTreeNode[];
   readonly entries: number;
   /** The head worth remembering (clean ledger only). */
   readonly head: RememberedHead | null;

@@ -27,11 +27,16 @@ import { parseVerificationRecord } from "../ledger/verificationRecord";
 import { Plan } from "../plan/schemas";
 import { autodevRunView, runViewOf } from "../run/runView";
 import { TimelineService } from "../timeline/ledgerTimelineService";
+import { autodevStateTree, planOnlyTree, retryLimitOf, unreadableTree } from "../tree/stateTree";
+import type { RetryLimitView } from "../tree/retryWords";
+import { l10n } from "../../../text/coreL10n";
 import { lastChanges } from "../timeline/taskLastChange";
 import type { AutodevRequest, AutodevResults, RefreshResult, ReplayComparison } from "./autodevRequests";
 
 const sessions = new Map<string, LedgerSession>();
 const timeline = new TimelineService();
+/** The retry limit each folder's last refresh read (a time-travel tree shows it beside the counts). */
+const retryLimits = new Map<string, RetryLimitView>();
 
 function session(cwd: string): LedgerSession {
   let s = sessions.get(cwd);
@@ -85,10 +90,12 @@ async function refreshResult(
     true,
     running,
   );
+  retryLimits.set(s.cwd, retryLimitOf(snapshot.run));
   return {
     update,
     report,
     plan: s.plan,
+    tree: autodevStateTree(snapshot, s.cwd),
     entries: s.partial ? report.entries : s.entries.length,
     head: s.rememberable(),
     record: next,
@@ -105,11 +112,13 @@ async function refreshResult(
 
 /** The answer when the ledger cannot be read (a FIFO, a folder, a link out): that problem and the run state's. */
 async function unreadableResult(cwd: string, e: unknown, ms: number): Promise<RefreshResult> {
-  const run = await readRunState(cwd, null);
+  const run = await readRunState(cwd, null, { probe: true });
+  const why = e instanceof Error ? e.message : String(e);
   return {
     update: { mode: "missing", added: 0, bytesRead: 0 },
     report: { ok: false, entries: 0, head: null, errors: [], warnings: [], bytes: 0 },
     plan: null,
+    tree: unreadableTree(run, why),
     entries: 0,
     head: null,
     contract: [],
@@ -118,7 +127,7 @@ async function unreadableResult(cwd: string, e: unknown, ms: number): Promise<Re
     lastChanges: [],
     holdMs: null,
     hasLedger: true,
-    unreadable: e instanceof Error ? e.message : String(e),
+    unreadable: why,
     ms,
   };
 }
@@ -178,14 +187,20 @@ async function handleAutodevRequest(
       return refreshResult(session(cwd), true, context, { historyWarnings: req.historyWarnings });
     case "tailPlan": {
       const { plan, seq } = await loadFromTail(cwd);
-      return { plan, seq };
+      const tree = planOnlyTree(plan, cwd, retryLimits.get(cwd) ?? null, [], l10n.t("Loading…"));
+      return { plan, seq, tree };
     }
     case "entries": {
       const all = session(cwd).entries;
       return { total: all.length, items: all.slice(req.offset, req.offset + req.limit) };
     }
-    case "planAt":
-      return { plan: await session(cwd).planAt(req.seq), seq: req.seq };
+    case "planAt": {
+      const s = session(cwd);
+      const plan = await s.planAt(req.seq);
+      const upTo = s.entries.filter((e) => e.seq <= req.seq);
+      const tree = planOnlyTree(plan, cwd, retryLimits.get(cwd) ?? null, upTo, l10n.t("No plan at this entry"));
+      return { plan, seq: req.seq, tree };
+    }
     case "replayCompare":
       return replayCompare(cwd);
     case "setStatus": {
@@ -229,5 +244,8 @@ export const autodevWorker: SourceWorkerHandler = {
   timelinePage: async (cwd, request) => timeline.page(session(cwd), request),
   timelineDetail: (cwd, rowId) => timeline.detail(session(cwd), rowId),
   timelineRef: (cwd, rowId) => timeline.entryRef(session(cwd), rowId),
-  dispose: (cwd) => void sessions.delete(cwd),
+  dispose: (cwd) => {
+    sessions.delete(cwd);
+    retryLimits.delete(cwd);
+  },
 };

@@ -100,10 +100,14 @@ async function planEvidenceGroup(
   const te = await contributor.taskEvidence(folder, pseudo).catch(() => null);
   if (!te || (te.items.length === 0 && !te.patch)) return [];
   const id = `${root.id}|plan-evidence`;
-  const holder = { kind: "task", id, folder, parent: root, task: pseudo, plan: folder.plan! } as Extract<
-    AutodevNode,
-    { kind: "task" }
-  >;
+  const holder: Extract<AutodevNode, { kind: "task" }> = {
+    kind: "task",
+    id,
+    folder,
+    parent: root,
+    task: pseudo,
+    node: { id: "autodev|planEvidence", label: "Plan" },
+  };
   return [
     {
       kind: "group",

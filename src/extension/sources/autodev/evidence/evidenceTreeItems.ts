@@ -6,6 +6,7 @@
  * id, …), which re-read and re-validate everything.
  */
 import * as vscode from "vscode";
+import { escapeHidden, labelText } from "../../../../core/text/untrustedText";
 import { Evidence } from "../../../../core/sources/autodev/evidence/evidenceSchemas";
 import { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceStore";
 import { evidenceFailed, summarizeEvidence } from "../../../../core/sources/autodev/evidence/evidenceSummary";
@@ -58,7 +59,7 @@ function icon(id: string, color?: string): vscode.ThemeIcon {
 
 function md(text: string): vscode.MarkdownString {
   const m = new vscode.MarkdownString(undefined, false);
-  m.appendText(text);
+  m.appendText(escapeHidden(text, true));
   return m;
 }
 
@@ -175,10 +176,10 @@ export function diffFileItem(
 
 /** A bad evidence file or folder: the name, and why, in red (`raw`: its text may be opened as it is). */
 export function errorItem(label: string, why: string, raw = false): vscode.TreeItem {
-  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(labelText(label, 400), vscode.TreeItemCollapsibleState.None);
   item.iconPath = icon("error", "errorForeground");
   const first = why.split("\n")[0];
-  item.description = first.startsWith(`${label} `) ? first.slice(label.length + 1) : first;
+  item.description = labelText(first.startsWith(`${label} `) ? first.slice(label.length + 1) : first, 400);
   item.tooltip = md(why);
   item.contextValue = raw ? "autodevEvidenceError.raw" : "autodevEvidenceError";
   return item;
@@ -190,9 +191,9 @@ export function warningItem(
   detail: string,
   tooltip = vscode.l10n.t("{0}: {1}", label, detail),
 ): vscode.TreeItem {
-  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(labelText(label, 400), vscode.TreeItemCollapsibleState.None);
   item.iconPath = icon("warning", "problemsWarningIcon.foreground");
-  item.description = detail;
+  item.description = labelText(detail, 400);
   item.tooltip = md(tooltip);
   item.contextValue = "autodevEvidenceWarning";
   return item;

@@ -15,7 +15,7 @@ import type { Plan } from "../../../../core/sources/autodev/plan/schemas";
 import type { AutodevRunView } from "../../../../core/sources/autodev/run/runView";
 import type { RefreshResult } from "../../../../core/sources/autodev/worker/autodevRequests";
 import type { AutodevContractResult } from "../../../../core/sources/autodev/contract/autodevContract";
-import type { SourceSettings } from "../../../../core/sources/stateSource";
+import type { SourceSettings, SourceTreeNode } from "../../../../core/sources/stateSource";
 import type { DetectedSource } from "../../../../core/worker/workerProtocol";
 import type { IntegritySummary } from "../../../../protocolTimeline";
 import type { SettingsReader } from "../../../settings";
@@ -40,6 +40,8 @@ import {
 export interface TimeTravel {
   readonly seq: number;
   readonly plan: Plan | null;
+  /** The core tree of that plan (the worker's `planAt`). */
+  readonly tree: readonly SourceTreeNode[];
 }
 
 /** Integrity at a glance, from a report (null before the first). */
@@ -54,6 +56,7 @@ const BACKGROUND_VERIFY_DELAY_MS = 20_000;
 /** One folder's AutoDev state. */
 export class AutodevFolder extends AutodevFolderBase {
   private livePlan: Plan | null = null;
+  private liveTree: readonly SourceTreeNode[] | null = null;
   private lastReport: VerifyReport | null = null;
   private entryCount = 0;
   private travel: TimeTravel | null = null;
@@ -109,6 +112,13 @@ export class AutodevFolder extends AutodevFolderBase {
   /** The plan to show: the time-travel plan when active, else the live one. */
   get plan(): Plan | null {
     return this.travel ? this.travel.plan : this.livePlan;
+  }
+  /**
+   * The core tree to show (the worker's, tree/stateTree.ts): as of the time-travel entry when
+   * travelling, else of the last refresh (the tail snapshot's plan before the first); null before any.
+   */
+  get tree(): readonly SourceTreeNode[] | null {
+    return this.travel ? this.travel.tree : this.liveTree;
   }
   /** The live plan, whatever the time travel. */
   get live(): Plan | null {
@@ -245,6 +255,7 @@ export class AutodevFolder extends AutodevFolderBase {
     if (reason) {
       this.services.log.warn(`${this.folder.name}: ${reason}`);
       this.livePlan = null;
+      this.liveTree = null;
       this.lastReport = null;
       this.shown = null;
       this.travel = null;
@@ -258,9 +269,10 @@ export class AutodevFolder extends AutodevFolderBase {
     if (this.refusal) return;
     try {
       const t0 = Date.now();
-      const { plan, seq } = await autodevRequest(this.services.worker, this.cwd, { type: "tailPlan" });
+      const { plan, seq, tree } = await autodevRequest(this.services.worker, this.cwd, { type: "tailPlan" });
       if (this.lastReport === null) {
         this.livePlan = revivePlanClone(plan);
+        this.liveTree = plan ? tree : this.liveTree;
         this.services.log.info(
           `${this.folder.name}: plan from the tail snapshot (seq ${seq ?? "—"}) in ${Date.now() - t0} ms`,
         );
@@ -390,6 +402,7 @@ export class AutodevFolder extends AutodevFolderBase {
   private takeRest(r: RefreshResult): void {
     this.lastError = null;
     this.shown = r.problems;
+    this.liveTree = r.tree;
     this.contractNow = r.contract[0] ?? null;
     this.runView = r.run;
     this.ledgerThere = r.hasLedger;
@@ -443,8 +456,8 @@ export class AutodevFolder extends AutodevFolderBase {
   async travelTo(seq: number | null): Promise<void> {
     if (seq === null) this.travel = null;
     else {
-      const { plan } = await autodevRequest(this.services.worker, this.cwd, { type: "planAt", seq });
-      this.travel = { seq, plan: revivePlanClone(plan) };
+      const { plan, tree } = await autodevRequest(this.services.worker, this.cwd, { type: "planAt", seq });
+      this.travel = { seq, plan: revivePlanClone(plan), tree };
     }
     this.fireLedger();
   }

@@ -16,7 +16,7 @@ import type { AutodevTree } from "../autodevTree";
 import type { TreeHost } from "../../adapterHost";
 import { autodevRequest } from "../autodevRequest";
 import type { SettingsReader } from "../../../settings";
-import { statusLabel } from "../taskStatusStyle";
+import { taskStatusLabel as statusLabel } from "../../../../core/sources/taskStatusIcons";
 
 type TaskArg = { folder: AutodevFolder; task: Task };
 

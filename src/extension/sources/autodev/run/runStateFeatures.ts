@@ -1,6 +1,6 @@
 /**
- * Registers the AutoDev run-state features: the run view (worker-computed, kept fresh), its
- * nodes above and below each plan in the state tree, the run status bar item and
+ * Registers the AutoDev run-state features: the run view (worker-computed, kept fresh; its nodes
+ * are in each folder's core tree), the run status bar item and
  * `autodev.openRunTarget` (its problems are the folder's). Everything is disposed with the extension.
  */
 import * as vscode from "vscode";
@@ -9,8 +9,6 @@ import type { OutputLog } from "../../../outputLog";
 import type { ReadOnlyDocuments } from "../../../readOnlyDocuments";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import type { AutodevFolders } from "../folder/autodevFolders";
-import type { AutodevTree } from "../autodevTree";
-import { runStateNodes, taskRunNodes } from "./runStateNodes";
 import { AutodevRunStateView } from "./runStateView";
 import { RunStatusItem } from "./runStatusItem";
 import { RunTargetOpener } from "./runTargetOpener";
@@ -22,14 +20,13 @@ export interface RunStateFeatures {
   readonly opener: RunTargetOpener;
 }
 
-/** Registers the run-state view, tree nodes, problems, status item and open command. */
+/** Registers the run-state view, status item and open command. */
 export function registerRunStateFeatures(
   context: vscode.ExtensionContext,
   s: {
     folders: AutodevFolders;
     worker: StateWorkerClient;
     log: OutputLog;
-    tree: AutodevTree;
     commands: CommandManager;
     docs: ReadOnlyDocuments;
   },
@@ -38,10 +35,6 @@ export function registerRunStateFeatures(
   const status = new RunStatusItem(view);
   const opener = new RunTargetOpener(s.folders, s.docs, s.worker);
   s.commands.registerAll({ "autodev.openRunTarget": (folderUri, target) => opener.open(folderUri, target) });
-  s.tree.setRunContributor({
-    around: (folder, root) => runStateNodes(view, folder, root),
-    task: (folder, task) => taskRunNodes(view, folder, task),
-  });
   context.subscriptions.push(view, status);
   return { view, status, opener };
 }
