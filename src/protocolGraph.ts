@@ -5,7 +5,7 @@
  * on it. The webview sends references (a source kind and a task id), never data the host would
  * trust: the host looks the tree node up in the graph it sent.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 import type { GraphNode, GraphEdge, GraphGroup, PlanGraph } from "./core/graph/planGraph";
 import type { BlockedChain, GraphAnalysis } from "./core/graph/graphAnalysis";

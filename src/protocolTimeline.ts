@@ -8,7 +8,7 @@
  * before acting on it. The webview sends references (source key, row id, task id), never data the
  * host would trust: the host looks hashes, lines and payloads up itself.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { TimelineEntryDetail, TimelineFeatures, TimelinePage, TimelineQuery } from "./core/timeline/timelineTypes";
 
 /** The timeline data types, for the webview (which imports only this file). */

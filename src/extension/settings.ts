@@ -5,7 +5,7 @@
  * to the default VS Code reports for the key (`inspect().defaultValue`), never to a number here.
  */
 import * as vscode from "vscode";
-import { z } from "zod";
+import * as z from "zod";
 import type { SourceSettings } from "../core/sources/stateSource";
 
 /** A workspace folder, its URI, or nothing (window-wide settings). */

@@ -5,7 +5,7 @@
  * folders. Read-only; every answer is capped (lists cut with a count, then the text), because
  * an agent's context is small and a state folder can be huge. Runs in the state worker.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { textForModel } from "../text/untrustedText";
 import { STATE_SOURCES } from "../sources/sourceRegistry";
 import type { SourceLocation, StateSource } from "../sources/stateSource";

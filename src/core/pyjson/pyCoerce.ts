@@ -7,7 +7,7 @@
  * `issue.params.input`). The scalar rules follow pydantic-core 2.46 / jiter, and are
  * checked against real pydantic 2.13 by `test/unit/pyjson/schemasDifferential.test.ts`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { PyFloat, PyObject, PyValue, isPyObject } from "./pyValue";
 import { pyFloatRepr } from "./pyFloatRepr";
 import {

@@ -5,7 +5,7 @@
  * state, keyed as the source likes; the run report shows them when the editor passes them in.
  */
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 
 /** The sha256 (hex) of a text: what a reviewed mark records. */
 export function contentHash(text: string): string {

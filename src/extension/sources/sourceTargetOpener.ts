@@ -6,7 +6,7 @@
  * what it will write — never in an untrusted workspace.
  */
 import * as vscode from "vscode";
-import { z } from "zod";
+import * as z from "zod";
 import type { DiffSide, NodeTarget } from "../../core/sources/stateSource";
 import { ConfirmAsk, modalAsk } from "../confirm";
 import type { ReadOnlyDocuments } from "../readOnlyDocuments";

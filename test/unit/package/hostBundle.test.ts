@@ -10,8 +10,8 @@ import * as path from "node:path";
 import * as esbuild from "esbuild";
 import { REPO_ROOT } from "../fixtures";
 
-/** The host's bound, bytes of minified code (issue 30 asks 400 KB; see docs/benchmarks.md for where it stands). */
-const HOST_BOUND = 440 * 1024;
+/** The host's bound, bytes of minified code (issue 30 asks 400 KB; 317 KiB since zod is imported as a namespace). */
+const HOST_BOUND = 320 * 1024;
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { zodEnglishOnly } = require(path.join(REPO_ROOT, "scripts", "esbuildPlugins.cjs")) as {

@@ -6,7 +6,7 @@
  * (an unknown key is reported at its own path, as `extra="forbid"` does).
  * Checked differentially against pydantic in test/unit/autodev/autodevConfig.test.ts.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { JsonPath } from "../../text/jsonOffsets";
 import { formatJsonPath } from "./jsonLocate";
 

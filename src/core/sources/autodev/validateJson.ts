@@ -5,7 +5,7 @@
  * error where the parser stopped, a schema error at the key it is about (or
  * the nearest parent that exists, for a missing key).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { PyJsonError, parsePyJson } from "../../pyjson/pyJsonParse";
 import { pyToPlain } from "./evidence/tournamentStore";
 import type { JsonPath } from "../../text/jsonOffsets";

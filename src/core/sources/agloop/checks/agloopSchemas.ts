@@ -4,7 +4,7 @@
  * except where real writers add keys: log entries may carry `metadata`, checkpoints `_checkpoint`.
  * Only the fields the protocol lists are required; the install's task fields are optional.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** `task-NNN`, zero-padded to (at least) three digits. */
 const TASK_ID = /^task-\d{3,}$/;

@@ -3,7 +3,7 @@
  * The code depends on the field (iteration → iteration_range, tasks[].id → task_id_format, …)
  * and on the issue (a missing key → missing_field, a value outside an enum → invalid_enum).
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { ProblemSeverity, SourceProblem } from "../../stateSource";
 import type { JsonPath } from "../../../text/jsonOffsets";
 import { describeType, quoteForMessage } from "../agloopText";

@@ -3,7 +3,7 @@
  * defines it: `extra="forbid"` on every model (zod strict objects), pydantic's
  * lax `int`/`float`/`bool`, the same defaults, and `require_all_roles()`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { pyLaxBool, pyLaxFloat, pyLaxInt, pyOptional, pyStr } from "../pydanticLax";
 
 /** Roles `require_all_roles()` demands in `agents`. */

@@ -6,7 +6,7 @@
  * Every variant declares `task_id` (inherited from the base model) before
  * `kind`, so dumps start `task_id`, `kind`, then the variant's own fields.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   PyValidated,
   pyBool,

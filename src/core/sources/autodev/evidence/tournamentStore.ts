@@ -9,7 +9,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { confinedDir, readInside } from "./evidenceStore";
 import { decodeUtf8Strict } from "../../../text/utf8";
 import { isSafeSegment, tournamentsDir } from "../autodevPaths";

@@ -10,7 +10,7 @@
  * leniently; nothing in the file is followed (paths are rebuilt from task and
  * role by the callers). Never throws.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { parse as parseYaml } from "yaml";
 import { readWorkspaceStateFile } from "../stateFile";
 

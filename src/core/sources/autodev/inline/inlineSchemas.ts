@@ -4,7 +4,7 @@
  * and `responses/{task}-{role}.json` (`InlineResponseFile`); and their paths
  * (`state/paths.py`).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { AUTODEV_DIR } from "../autodevPaths";
 import { pyLaxBool, pyLaxFloat, pyLaxInt, pyOptional, pyStr } from "../pydanticLax";
 

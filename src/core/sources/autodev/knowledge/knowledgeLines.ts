@@ -7,7 +7,7 @@
  * skipped lines are listed up to {@link MAX_SKIPPED_LISTED} per file and counted after that,
  * a line over the line limit is skipped unread. Skipped lines are reported by number, never echoed.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import { readFileLines } from "../../../fs/lineReader";
 import { PY_JSON_MAX_DEPTH, PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
 import { pyToPlain } from "../evidence/tournamentStore";

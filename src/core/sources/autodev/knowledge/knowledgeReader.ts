@@ -10,7 +10,7 @@
  * recency falling linearly from 1 to 0.5 over 30 days, highest first.
  */
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { getMaxLineBytes } from "../../../fs/lineLimit";
 import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../autodevPaths";
 import { pyLaxFloat, pyLaxInt, pyStr } from "../pydanticLax";

@@ -17,7 +17,7 @@
 import * as fs from "node:fs";
 import { openLedgerFile } from "./ledgerOpen";
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 
 const uint = z.number().int().nonnegative();
 const fingerprint = z.strictObject({ start: uint, end: uint, sha256: z.string().regex(/^[0-9a-f]{64}$/) });

@@ -6,7 +6,7 @@
  * never throws. Dumps produce a {@link PyObject} with keys in model field order,
  * ready for `dumpsIndent2` (plan.json) or `dumpsSorted` (ledger lines, hashes).
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   PyValidated,
   pyBool,

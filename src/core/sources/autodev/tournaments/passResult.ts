@@ -5,7 +5,7 @@
  * (ranking, display order, raw response or error) and the incumbent hashes.
  * pydantic's default model: extra keys ignored, lax numbers.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { pyLaxFloat, pyLaxInt, pyStr } from "../pydanticLax";
 
 /** The three candidates of a pass. */

@@ -17,7 +17,7 @@
 import { AUTODEV_DIR, TOURNAMENTS_DIR } from "../autodevPaths";
 import { listWorkspaceDir, readWorkspaceStateFile } from "../stateFile";
 import { validateJsonText } from "../validateJson";
-import { z } from "zod";
+import * as z from "zod";
 import { PassRecord, WinnerLabel, convergedAfter, toPassRecord } from "./passResult";
 import { tournamentEvidenceIndex } from "./tournamentEvidence";
 import { AutodevConfig } from "../config/configSchema";

@@ -8,7 +8,7 @@
  * `.autodev/evidence/`.
  */
 import * as vscode from "vscode";
-import { z } from "zod";
+import * as z from "zod";
 import { EVIDENCE_KINDS, EvidenceKind } from "../../../../core/sources/autodev/evidence/evidenceSchemas";
 import { PATCH_SOURCES, PatchSource } from "../../../../core/sources/autodev/evidence/evidenceStore";
 import { isSafeSegment } from "../../../../core/sources/autodev/autodevPaths";

@@ -5,7 +5,7 @@
  * or a task node of the tree. Paths are confined to the workspace folder.
  */
 import * as vscode from "vscode";
-import { z } from "zod";
+import * as z from "zod";
 import { readWorkspaceStateFile } from "../../../../core/sources/autodev/stateFile";
 import type { NodeTarget } from "../../../../core/sources/stateSource";
 import { ReadOnlyDocuments } from "../../../readOnlyDocuments";
