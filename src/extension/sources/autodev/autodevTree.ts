@@ -109,7 +109,7 @@ export class AutodevTree implements SourceTree {
   }
 
   item(node: StateNode): vscode.TreeItem {
-    const n = node as AutodevNode;
+    const n = fresh(node as AutodevNode);
     const item = autodevNodeItem(n, n.kind === "task" ? this.taskNote?.(n.folder, n.task.id) : null);
     if (n.kind === "task" && this.taskUri) item.resourceUri = this.taskUri(n.folder, n.task.id);
     if (n.kind === "extra") this.decorator?.(n, item);
@@ -121,7 +121,8 @@ export class AutodevTree implements SourceTree {
     return n.kind === "task" ? { folder: n.folder, taskId: n.task.id } : null;
   }
 
-  private async childrenOf(node: AutodevNode): Promise<AutodevNode[]> {
+  private async childrenOf(stale: AutodevNode): Promise<AutodevNode[]> {
+    const node = fresh(stale);
     switch (node.kind) {
       case "root":
         return this.rootChildren(node);
@@ -166,6 +167,39 @@ export class AutodevTree implements SourceTree {
     }
     return [...out, ...shown];
   }
+}
+
+/** The core nodes of a folder's tree by id (first of an id wins), made once per tree the worker sent. */
+const indexes = new WeakMap<readonly SourceTreeNode[], Map<string, SourceTreeNode>>();
+
+function indexOf(tree: readonly SourceTreeNode[]): Map<string, SourceTreeNode> {
+  let index = indexes.get(tree);
+  if (!index) {
+    const m = new Map<string, SourceTreeNode>();
+    const add = (nodes: readonly SourceTreeNode[]) => {
+      for (const n of nodes) {
+        if (!m.has(n.id)) m.set(n.id, n);
+        if (n.children) add(n.children);
+      }
+    };
+    add(tree);
+    indexes.set(tree, (index = m));
+  }
+  return index;
+}
+
+/**
+ * A wrapped node with the core node its folder shows now: a node handed out before a refresh (a
+ * revealed task, a node VS Code kept) renders and expands as the latest tree has it.
+ */
+function fresh(node: AutodevNode): AutodevNode {
+  if (node.kind !== "phase" && node.kind !== "task" && node.kind !== "node") return node;
+  const tree = node.folder.tree;
+  const now = tree ? indexOf(tree).get(node.node.id) : undefined;
+  if (!now || now === node.node) return node;
+  if (node.kind !== "task") return { ...node, node: now };
+  const task = node.folder.plan?.phases.flatMap((p) => p.tasks).find((t) => t.id === node.task.id) ?? node.task;
+  return { ...node, node: now, task };
 }
 
 function wrapFields(folder: AutodevFolder, node: SourceTreeNode, parent: AutodevNode) {
