@@ -2,7 +2,10 @@
  * Host side of the state worker thread (dist/stateWorker.js), the one worker of every source and of
  * the graph, the run report and the language-model tools:
  * typed request/response over postMessage, progress events, and restart on crash (pending
- * requests fail with a clear error instead of hanging).
+ * requests fail with a clear error instead of hanging). A request the worker does not answer
+ * within its time (two minutes by default; each progress report of its folder starts the time
+ * again, so a long verification that reports progress never runs out) fails with a
+ * {@link WorkerTimeoutError} and is cancelled in the worker.
  */
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -14,7 +17,46 @@ import { DistributiveOmit, WorkerMessage, WorkerRequest, WorkerResults } from ".
 import { Disposable } from "./disposable";
 import { OutputLog } from "./outputLog";
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+type Pending = {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  readonly type: string;
+  readonly cwd: string | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+};
+
+/** How long a request may go without its answer or a progress report of its folder, by default. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/** "120", "0.3": a time limit in seconds as the error says it. */
+function seconds(ms: number): string {
+  return ms >= 10_000 ? String(Math.round(ms / 1000)) : String(Math.round(ms / 100) / 10);
+}
+
+/** The worker did not answer a request in time. */
+export class WorkerTimeoutError extends Error {
+  constructor(
+    readonly requestType: string,
+    readonly cwd: string | undefined,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      cwd === undefined
+        ? vscode.l10n.t(
+            "the state worker did not answer {0} within {1} s; it was cancelled (run the command again, or reload the window if this repeats)",
+            requestType,
+            seconds(timeoutMs),
+          )
+        : vscode.l10n.t(
+            "the state worker did not answer {0} for {1} within {2} s; it was cancelled (run the command again, or reload the window if this repeats)",
+            requestType,
+            path.basename(cwd),
+            seconds(timeoutMs),
+          ),
+    );
+    this.name = "WorkerTimeoutError";
+  }
+}
 
 /** An error the worker raised while serving a request. */
 export class WorkerRequestError extends Error {
@@ -53,6 +95,7 @@ export class StateWorkerClient extends Disposable {
     private readonly log: OutputLog,
     private readonly maxLineBytes: () => number,
     private readonly file = path.join(__dirname, "stateWorker.js"),
+    private readonly timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
   ) {
     super();
   }
@@ -69,7 +112,10 @@ export class StateWorkerClient extends Disposable {
       const err = new Error(
         vscode.l10n.t("the state worker stopped (exit code {0}); it restarts on the next request", String(code)),
       );
-      for (const p of this.pending.values()) p.reject(err);
+      for (const p of this.pending.values()) {
+        clearTimeout(p.timer);
+        p.reject(err);
+      }
       this.pending.clear();
     });
     w.unref();
@@ -80,6 +126,7 @@ export class StateWorkerClient extends Disposable {
 
   private onMessage(m: WorkerMessage): void {
     if (m.kind === "progress") {
+      for (const [id, p] of this.pending) if (p.cwd === m.cwd) this.arm(id, p);
       this.progressEmitter.fire({ cwd: m.cwd, bytes: m.bytes, total: m.total });
       return;
     }
@@ -90,6 +137,7 @@ export class StateWorkerClient extends Disposable {
     const p = this.pending.get(m.id);
     if (!p) return;
     this.pending.delete(m.id);
+    clearTimeout(p.timer);
     if (m.ok) p.resolve(m.result);
     else p.reject(new WorkerRequestError(m.error, m.errorName, m.errorKind));
   }
@@ -101,14 +149,35 @@ export class StateWorkerClient extends Disposable {
   ): Promise<WorkerResults[R["type"]]> {
     const id = this.nextId++;
     onId?.(id);
+    const cwd = "cwd" in req && typeof req.cwd === "string" ? req.cwd : undefined;
     return new Promise<WorkerResults[R["type"]]>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      const p: Pending = { resolve: resolve as (v: unknown) => void, reject, type: req.type, cwd, timer: undefined };
+      this.pending.set(id, p);
+      // A cancel is answered at once, and a live watch's answer is its start: neither waits on a folder's queue.
+      if (req.type !== "cancel") this.arm(id, p);
       this.ensure().postMessage({ ...req, id });
     });
   }
 
+  /** (Re)starts a request's time: when it runs out the request fails and the worker is told to stop it. */
+  private arm(id: number, p: Pending): void {
+    clearTimeout(p.timer);
+    p.timer = setTimeout(() => {
+      if (this.pending.get(id) !== p) return;
+      this.pending.delete(id);
+      const err = new WorkerTimeoutError(p.type, p.cwd, this.timeoutMs);
+      this.log.warn(err.message);
+      p.reject(err);
+      if (this.worker && p.cwd !== undefined) {
+        this.worker.postMessage({ type: "cancel", cwd: p.cwd, target: id, id: this.nextId++ });
+      }
+    }, this.timeoutMs);
+    p.timer.unref?.();
+  }
+
   override dispose(): void {
     super.dispose();
+    for (const p of this.pending.values()) clearTimeout(p.timer);
     void this.worker?.terminate();
     this.worker = null;
   }
