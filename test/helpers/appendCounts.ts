@@ -40,14 +40,14 @@ export interface AppendCount {
   readonly ledgerOpens: number;
 }
 
-/** Counts opens of files named plan-ledger.jsonl while `counting` is true. */
-class OpenCounter {
+/** Counts opens of files whose path ends with `name` (the ledger by default) until disposed. */
+export class OpenCounter {
   opens = 0;
   private readonly restore: Array<() => void> = [];
 
-  constructor() {
+  constructor(name: string = LEDGER) {
     const count = (p: unknown) => {
-      if (String(p).endsWith(LEDGER)) this.opens++;
+      if (String(p).endsWith(name)) this.opens++;
     };
     const wrap = (obj: Record<string, unknown>, key: string) => {
       const original = obj[key] as (...a: unknown[]) => unknown;

@@ -173,6 +173,13 @@ export interface ActionPreview {
   readonly writes: readonly string[];
 }
 
+/** What the editor's refresh shows of a source, from one read ({@link StateSource.readView}). */
+export interface SourceView {
+  readonly problems: readonly SourceProblem[];
+  readonly tree: readonly SourceTreeNode[];
+  readonly waiting: SourceWaiting | null;
+}
+
 /** Whom a run waits on (a person's decision or answer): the hosts count it in "waits on you" and notify it. */
 export interface SourceWaiting {
   /** Who must act ("you", "reviewer"). */
@@ -240,6 +247,12 @@ export interface StateSource extends SourceManifest {
   timeline?(location: SourceLocation): Promise<readonly SourceTimelineRow[]>;
   /** Whom the run waits on now, or null; omitted when the source's state never waits on a person. */
   waiting?(location: SourceLocation): Promise<SourceWaiting | null>;
+  /**
+   * Problems, tree and wait from one read of the state files (what the editor's refresh shows),
+   * for a source whose `check`, `tree` and `waiting` would each read the same files; without it
+   * the refresh calls the three. Must equal what they return.
+   */
+  readView?(location: SourceLocation): Promise<SourceView>;
   /** For an agent (language-model tools): the run's state beyond `summarize` (waiting, next steps); plain JSON. */
   runStatus?(location: SourceLocation): Promise<Record<string, unknown>>;
   /** For an agent: one task in full (history, evidence), or null when there is no such task; plain JSON. */

@@ -121,11 +121,17 @@ export async function handleSourceRequest(
   switch (req.type) {
     case "refresh": {
       const t0 = performance.now();
-      const [problems, tree, timelineRows, waiting] = await Promise.all([
-        source.check(location),
-        source.tree(location),
+      // One read of the state files when the source offers it (agloop's state.json, engine_state's file).
+      const view = source.readView
+        ? source.readView(location)
+        : Promise.all([
+            source.check(location),
+            source.tree(location),
+            source.waiting ? source.waiting(location) : null,
+          ]).then(([problems, tree, waiting]) => ({ problems, tree, waiting }));
+      const [{ problems, tree, waiting }, timelineRows] = await Promise.all([
+        view,
         loadTimeline(req, source, location),
-        source.waiting ? source.waiting(location) : null,
       ]);
       return { problems, tree, timelineRows, waiting, ms: performance.now() - t0 };
     }

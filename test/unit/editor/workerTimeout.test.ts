@@ -4,13 +4,13 @@
  * long verification) does not run out. Worker threads stand in for the state worker: one never
  * answers, one reports progress for a while and then answers.
  */
-import "./helpers/fakeVscode";
+import "../helpers/fakeVscode";
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { OutputLog } from "../../src/extension/outputLog";
-import { StateWorkerClient, WorkerTimeoutError } from "../../src/extension/stateWorkerClient";
+import { OutputLog } from "../../../src/extension/outputLog";
+import { StateWorkerClient, WorkerTimeoutError } from "../../../src/extension/stateWorkerClient";
 
 /** A worker script: `silent` never answers (it records what it was sent), `slow` reports progress, then answers. */
 const SCRIPTS = {

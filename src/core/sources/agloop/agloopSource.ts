@@ -10,7 +10,7 @@ import { AGLOOP_DIR } from "./agloopFiles";
 import { agloopManifest } from "./agloopManifest";
 import { planRecovery, previewRecovery, RECOVER_ACTION, RecoveryRefusedError, runRecovery } from "./agloopRecovery";
 import { loadAgloopSnapshot } from "./agloopSnapshot";
-import { agloopWaiting } from "./agloopWaiting";
+import { agloopWaiting, agloopWaitingOf } from "./agloopWaiting";
 import { asArray, asRecord, asString } from "./agloopText";
 import { buildAgloopTree } from "./tree/agloopTree";
 import { agloopGraph } from "./agloopGraph";
@@ -114,6 +114,15 @@ export const agloopSource: StateSource = {
 
   async tree(location) {
     return buildAgloopTree(location.workspace, await loadAgloopSnapshot(location));
+  },
+
+  async readView(location) {
+    const snapshot = await loadAgloopSnapshot(location);
+    const [tree, waiting] = await Promise.all([
+      buildAgloopTree(location.workspace, snapshot),
+      agloopWaitingOf(snapshot),
+    ]);
+    return { problems: snapshot.problems, tree, waiting };
   },
 
   async timeline(location) {

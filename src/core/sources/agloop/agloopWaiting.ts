@@ -51,6 +51,19 @@ export async function agloopWaiting(location: SourceLocation): Promise<SourceWai
   };
 }
 
+/** The same from one read of the folder (the editor's refresh: state.json read once for everything). */
+export async function agloopWaitingOf(snapshot: AgloopSnapshot): Promise<SourceWaiting | null> {
+  const state = snapshot.stateValue;
+  if (!state) return null;
+  const question = await pendingApproval(state, () => critiqueApproved(snapshot.log));
+  if (question === null) return null;
+  return {
+    who: "you",
+    what: `Waiting for your approval: ${oneLine(question, 120)}`,
+    files: [STATE_FILE],
+  };
+}
+
 /** The tree's first node while the run waits at the approval gate (the question, at its line), or null. */
 export async function approvalGateNode(snapshot: AgloopSnapshot): Promise<SourceTreeNode | null> {
   const state = snapshot.stateValue;

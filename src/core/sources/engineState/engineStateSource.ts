@@ -58,4 +58,8 @@ export const engineStateSource: StateSource = {
   check: async (location) => (await readEngineState(location)).problems,
   summarize: summarizeEngineState,
   tree: async (location) => engineStateTree(await readEngineState(location)),
+  async readView(location) {
+    const model = await readEngineState(location);
+    return { problems: model.problems, tree: engineStateTree(model), waiting: null };
+  },
 };
