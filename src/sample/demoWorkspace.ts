@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PlanManager } from "../core/sources/autodev/ledger/planManager";
 import { validatePlan } from "../core/sources/autodev/plan/schemas";
-import { writeEvidence, writePatch } from "../core/sources/autodev/evidence/evidenceStore";
+import { writeEvidence, writePatch } from "./demoEvidence";
 import { validateEvidence } from "../core/sources/autodev/evidence/evidenceSchemas";
 import { PyValue } from "../core/pyjson/pyValue";
 import { toPyDeep } from "../core/pyjson/toPyDeep";

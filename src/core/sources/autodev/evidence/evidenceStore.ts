@@ -6,16 +6,14 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { atomicWriteFile } from "../../../fs/atomicFile";
 import { describeKind } from "../../../fs/fileGuard";
 import { checkPlace, descriptorPath } from "../../../fs/openedPath";
-import { Evidence, evidenceToPy, validateEvidence } from "./evidenceSchemas";
+import { Evidence, validateEvidence } from "./evidenceSchemas";
 import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
-import { dumpsIndent2 } from "../../../pyjson/pyJsonDump";
 import { decodeUtf8Strict } from "../../../text/utf8";
 import { bundleFit, groupTaskId, kindFromName } from "./evidenceNames";
 import { WorkspaceText } from "./patchReconstruct";
-import { AUTODEV_DIR, EVIDENCE_DIR, evidenceDir, evidencePath, isSafeSegment, patchPath } from "../autodevPaths";
+import { AUTODEV_DIR, EVIDENCE_DIR, evidenceDir, isSafeSegment, patchPath } from "../autodevPaths";
 import { isBelow, isInside } from "../../../fs/pathInside";
 
 /** Largest evidence file we read (bigger ones become an error node). */
@@ -218,22 +216,6 @@ export async function readPatch(cwd: string, taskId: string): Promise<PatchItem 
   return text === null
     ? { file: path.basename(file), ok: false, error: "not valid UTF-8" }
     : { file: path.basename(file), ok: true, text };
-}
-
-/** `write_evidence`: `json.dumps(bundle, indent=2)` (no final newline, as Python) written atomically. */
-export async function writeEvidence(cwd: string, taskId: string, evidence: Evidence): Promise<string> {
-  const dst = evidencePath(cwd, taskId, evidence.kind);
-  await fs.promises.mkdir(path.dirname(dst), { recursive: true });
-  await atomicWriteFile(dst, dumpsIndent2(evidenceToPy(evidence)), ".evidence.");
-  return dst;
-}
-
-/** `write_patch`: the raw diff text written atomically. */
-export async function writePatch(cwd: string, taskId: string, diff: string): Promise<string> {
-  const dst = patchPath(cwd, taskId);
-  await fs.promises.mkdir(path.dirname(dst), { recursive: true });
-  await atomicWriteFile(dst, diff, ".evidence.");
-  return dst;
 }
 
 /** The three places a task's diff can come from. */
