@@ -3,8 +3,7 @@
  * the engine, autodevSource.ts, is this plus the readers.
  */
 import type { SourceManifest } from "../stateSource";
-import { LEDGER_FILE } from "./autodevPaths";
-import { AUTODEV_DETECT_GLOBS } from "./autodevPresence";
+import { AUTODEV_DETECT_GLOBS, LEDGER_FILE } from "./autodevPaths";
 import { LEDGER_TIMELINE_FEATURES } from "./timeline/ledgerTimelineWords";
 
 /** AutoDev's manifest. */

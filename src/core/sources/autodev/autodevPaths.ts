@@ -82,3 +82,20 @@ export function patchPath(cwd: string, taskId: string): string {
   if (!isSafeSegment(taskId) || !isSafeSegment(name)) throw new Error(`unsafe patch name: ${JSON.stringify(name)}`);
   return path.join(evidenceDir(cwd), name);
 }
+
+/** The entries of `.autodev/` that AutoDev writes (any one of them marks the folder as AutoDev's). */
+export const AUTODEV_MARKERS: readonly string[] = [
+  LEDGER_FILE,
+  CONFIG_FILE,
+  SPEC_FILE,
+  "inline-state.json",
+  PLAN_FILE,
+  "delegations",
+  "responses",
+  "evidence",
+  KNOWLEDGE_FILE,
+  "tournaments",
+];
+
+/** Globs (workspace-relative) whose creation or deletion can change what autodevPresence.ts finds. */
+export const AUTODEV_DETECT_GLOBS: readonly string[] = AUTODEV_MARKERS.map((m) => `${AUTODEV_DIR}/${m}`);

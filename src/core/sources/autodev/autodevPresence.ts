@@ -9,32 +9,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import {
-  AUTODEV_DIR,
-  CONFIG_FILE,
-  KNOWLEDGE_FILE,
-  LEDGER_FILE,
-  PLAN_FILE,
-  SPEC_FILE,
-  autodevRoot,
-} from "./autodevPaths";
-
-/** The entries of `.autodev/` that AutoDev writes (any one of them marks the folder as AutoDev's). */
-const AUTODEV_MARKERS: readonly string[] = [
-  LEDGER_FILE,
-  CONFIG_FILE,
-  SPEC_FILE,
-  "inline-state.json",
-  PLAN_FILE,
-  "delegations",
-  "responses",
-  "evidence",
-  KNOWLEDGE_FILE,
-  "tournaments",
-];
-
-/** Globs (workspace-relative) whose creation or deletion can change what {@link autodevPresence} finds. */
-export const AUTODEV_DETECT_GLOBS: readonly string[] = AUTODEV_MARKERS.map((m) => `${AUTODEV_DIR}/${m}`);
+import { AUTODEV_MARKERS, autodevRoot } from "./autodevPaths";
 
 /** What `.autodev/` holds, as far as detection needs. */
 export interface AutodevPresence {

@@ -7,15 +7,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { DetectOptions, SourceLocation } from "../stateSource";
 import { isInside } from "../../fs/pathInside";
+import { ENGINE_STATE_DIR } from "./engineStateManifest";
 
-/** The default folder name, at the workspace folder's root. */
-export const ENGINE_STATE_DIR = "engine_state";
 /** The writer's environment variable naming the folder. */
 const ENGINE_STATE_ENV = "CORE_ENGINE_STATE_DIR";
-/** The three files of a checkpoint. */
-export const MANIFEST_FILE = "manifest.json";
-export const RECOGNIZERS_FILE = "recognizers.jsonl";
-export const CANDIDATES_FILE = "discovery_candidates.jsonl";
 
 /** A location plus, when the configured folder cannot be used, why (shown as a problem). */
 export interface EngineStateLocation extends SourceLocation {

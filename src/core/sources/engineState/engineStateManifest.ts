@@ -3,7 +3,13 @@
  * the engine, engineStateSource.ts, is this plus the readers.
  */
 import type { SourceManifest } from "../stateSource";
-import { CANDIDATES_FILE, ENGINE_STATE_DIR, MANIFEST_FILE, RECOGNIZERS_FILE } from "./engineStateLocation";
+
+/** The default folder name, at the workspace folder's root. */
+export const ENGINE_STATE_DIR = "engine_state";
+/** The three files of a checkpoint. */
+export const MANIFEST_FILE = "manifest.json";
+export const RECOGNIZERS_FILE = "recognizers.jsonl";
+export const CANDIDATES_FILE = "discovery_candidates.jsonl";
 
 /** engine_state's manifest. */
 export const engineStateManifest: SourceManifest = {

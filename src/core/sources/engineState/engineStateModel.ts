@@ -5,13 +5,8 @@
 import * as path from "node:path";
 import { ProblemCollector, sortProblems } from "../sourceProblems";
 import type { SourceLocation, SourceProblem } from "../stateSource";
-import {
-  CANDIDATES_FILE,
-  inspectEngineStateDir,
-  MANIFEST_FILE,
-  RECOGNIZERS_FILE,
-  type EngineStateLocation,
-} from "./engineStateLocation";
+import { inspectEngineStateDir, type EngineStateLocation } from "./engineStateLocation";
+import { CANDIDATES_FILE, MANIFEST_FILE, RECOGNIZERS_FILE } from "./engineStateManifest";
 import { readGitHead, type GitHead } from "./gitHead";
 import { checkJsonlFile, type JsonlFileModel } from "./jsonlCheck";
 import { checkManifest, NO_MANIFEST, staleReason, type ManifestInfo } from "./manifestCheck";

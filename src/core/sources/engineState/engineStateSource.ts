@@ -6,10 +6,10 @@
  */
 import { contractJson } from "../phaseContract";
 import { engineStateContract } from "./engineStateContract";
-import { engineStateManifest } from "./engineStateManifest";
+import { CANDIDATES_FILE, MANIFEST_FILE, RECOGNIZERS_FILE, engineStateManifest } from "./engineStateManifest";
 import * as path from "node:path";
 import type { SourceLocation, StateSource } from "../stateSource";
-import { CANDIDATES_FILE, detectEngineState, MANIFEST_FILE, RECOGNIZERS_FILE, relativeTo } from "./engineStateLocation";
+import { detectEngineState, relativeTo } from "./engineStateLocation";
 import { readEngineState } from "./engineStateModel";
 import { unreadableKey } from "../sourceProblems";
 import { engineStateTree } from "./engineStateTree";

@@ -7,7 +7,6 @@
  */
 import * as vscode from "vscode";
 import { AUTODEV_DIR } from "../../../core/sources/autodev/autodevPaths";
-import { shutdownFileLockHelpers } from "../../../core/sources/autodev/lock/fileLock";
 import type { AdapterHost } from "../adapterHost";
 import type { SourceAdapter } from "../sourceAdapter";
 import { AutodevFolder } from "./folder/autodevFolder";
@@ -119,6 +118,5 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     onDidChangeTaskNotes: (listener, thisArg, disposables) =>
       evidence.marks.onDidChange(() => listener.call(thisArg), undefined, disposables),
     api,
-    deactivate: shutdownFileLockHelpers,
   };
 }
