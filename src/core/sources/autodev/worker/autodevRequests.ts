@@ -14,6 +14,7 @@ import type { AutodevRunView } from "../run/runView";
 import type { AutodevProblem } from "../autodevSnapshot";
 import type { CreatedResponse } from "../inline/responseCreate";
 import type { TaskEvidence } from "../evidence/taskEvidence";
+import type { StateFileRead } from "../stateFile";
 import type { SourceTreeNode } from "../../stateSource";
 
 /** One of AutoDev's requests about the folder it is sent for. */
@@ -41,6 +42,8 @@ export type AutodevRequest =
   | { readonly type: "runView"; readonly probeOnly: boolean }
   | { readonly type: "linksOut" }
   | { readonly type: "createResponse"; readonly taskId: string; readonly role: string }
+  /** A state file of `.autodev/` as text (a run target's read-only artifact), at most `maxBytes`. */
+  | { readonly type: "stateFileText"; readonly rel: string; readonly maxBytes: number }
   | {
       readonly type: "taskEvidence";
       readonly taskId: string;
@@ -66,6 +69,8 @@ export interface AutodevResults {
   createResponse: CreatedResponse | { readonly kind: "refused"; readonly message: string };
   /** A task's evidence bundles, patch, diffs and tournaments (taskEvidence.ts). */
   taskEvidence: TaskEvidence;
+  /** The file's text, or that it is missing, or why it was not read (stateFile.ts). */
+  stateFileText: StateFileRead;
 }
 
 /** The last status change of one task: the entry and what it did. */

@@ -12,7 +12,8 @@ import { WriteRefusedError } from "../../../errors";
 import { createResponseFile } from "../inline/responseCreate";
 import { loadTaskEvidence } from "../evidence/taskEvidence";
 import type { SourceWorkerHandler, WorkerContext } from "../../sourceWorker";
-import { autodevRoot, ledgerPath, planPath } from "../autodevPaths";
+import { AUTODEV_DIR, autodevRoot, ledgerPath, planPath } from "../autodevPaths";
+import { readWorkspaceStateFile } from "../stateFile";
 import { loadFromTail, loadPlan, replayLedger } from "../ledger/ledgerReader";
 import { LedgerSession, SessionUpdate } from "../ledger/ledgerSession";
 import { planJsonText, readLastEntryHead } from "../ledger/ledgerWriter";
@@ -34,6 +35,8 @@ import { lastChanges } from "../timeline/taskLastChange";
 import type { AutodevRequest, AutodevResults, RefreshResult, ReplayComparison } from "./autodevRequests";
 
 const sessions = new Map<string, LedgerSession>();
+/** The most a `stateFileText` request reads. */
+const MAX_STATE_FILE_TEXT = 16 * 1024 * 1024;
 const timeline = new TimelineService();
 /** The retry limit each folder's last refresh read (a time-travel tree shows it beside the counts). */
 const retryLimits = new Map<string, RetryLimitView>();
@@ -224,6 +227,12 @@ async function handleAutodevRequest(
     }
     case "linksOut":
       return linksOut(cwd);
+    case "stateFileText":
+      // Only `.autodev/`'s files, confined to the folder, regular files only, at most 16 MiB.
+      if (!req.rel.startsWith(`${AUTODEV_DIR}/`) || req.rel.split("/").includes("..")) {
+        return { kind: "error", error: `${req.rel} is not a file of ${AUTODEV_DIR}/` };
+      }
+      return readWorkspaceStateFile(cwd, req.rel, Math.min(req.maxBytes, MAX_STATE_FILE_TEXT));
     case "taskEvidence":
       return loadTaskEvidence(cwd, req.taskId, req.status, req.evidenceBundle);
     case "createResponse":

@@ -6,11 +6,11 @@
  */
 import * as vscode from "vscode";
 import * as z from "zod";
-import { readWorkspaceStateFile } from "../../../../core/sources/autodev/stateFile";
 import type { NodeTarget } from "../../../../core/sources/stateSource";
 import { ReadOnlyDocuments } from "../../../readOnlyDocuments";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import { fileInside } from "../../../workspaceFiles";
+import { autodevRequest } from "../autodevRequest";
 import { NodeTargetSchema } from "../../sourceTargetOpener";
 import type { AutodevFolders } from "../folder/autodevFolders";
 
@@ -72,9 +72,9 @@ export class RunTargetOpener {
     }
   }
 
-  /** A state file's text as a read-only document (confined, regular files only, size-capped). */
+  /** A state file's text as a read-only document (read by the worker: confined, regular files only, size-capped). */
   private async readOnly(cwd: string, rel: string): Promise<vscode.Uri> {
-    const read = await readWorkspaceStateFile(cwd, rel, MAX_ARTIFACT_BYTES);
+    const read = await autodevRequest(this.worker, cwd, { type: "stateFileText", rel, maxBytes: MAX_ARTIFACT_BYTES });
     if (read.kind !== "ok") {
       throw new Error(read.kind === "missing" ? vscode.l10n.t("{0} does not exist (any more)", rel) : read.error);
     }
