@@ -19,7 +19,9 @@ const { zodEnglishOnly } = require(path.join(REPO_ROOT, "scripts", "esbuildPlugi
 };
 
 /** Builds `entry` as esbuild.mjs's production build does; its inputs (repository-relative) and its size. */
-async function bundleOf(entry: string): Promise<{ inputs: string[]; bytes: number }> {
+async function bundleOf(
+  entry: string,
+): Promise<{ inputs: string[]; bytes: number; graph: esbuild.Metafile["inputs"] }> {
   const r = await esbuild.build({
     absWorkingDir: REPO_ROOT,
     entryPoints: [entry],
@@ -36,7 +38,11 @@ async function bundleOf(entry: string): Promise<{ inputs: string[]; bytes: numbe
     logLevel: "silent",
   });
   const out = Object.values(r.metafile.outputs).find((o) => o.entryPoint)!;
-  return { inputs: Object.keys(out.inputs).filter((k) => out.inputs[k].bytesInOutput > 0), bytes: out.bytes };
+  return {
+    inputs: Object.keys(out.inputs).filter((k) => out.inputs[k].bytesInOutput > 0),
+    bytes: out.bytes,
+    graph: r.metafile.inputs,
+  };
 }
 
 /** What of `inputs` the host must not carry, by rule. */
@@ -56,6 +62,55 @@ function engineParts(inputs: readonly string[]): Record<string, string[]> {
   };
 }
 
+/**
+ * The host's files that still reach Node's `fs` through a core module (`extension file -> core
+ * module`), known and to go: the evidence documents, diffs and commands read through the evidence
+ * store's modules (their pure helpers share files with the reads), the watcher's echo check
+ * (fileSignature.ts, an lstat). Every other read is a worker request; a new edge fails the test.
+ */
+const KNOWN_FS_EDGES: readonly string[] = [
+  "src/extension/sources/autodev/evidence/evidenceCommands.ts -> src/core/sources/autodev/evidence/evidenceStore.ts",
+  "src/extension/sources/autodev/evidence/evidenceCommands.ts -> src/core/sources/autodev/evidence/evidenceSummary.ts",
+  "src/extension/sources/autodev/evidence/evidenceCommands.ts -> src/core/sources/autodev/evidence/taskEvidence.ts",
+  "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/evidenceStore.ts",
+  "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/evidenceSummary.ts",
+  "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/reviewMarks.ts",
+  "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/taskEvidence.ts",
+  "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/tournamentStore.ts",
+  "src/extension/sources/autodev/evidence/evidenceTreeContributor.ts -> src/core/sources/autodev/evidence/taskEvidence.ts",
+  "src/extension/sources/autodev/evidence/evidenceTreeContributor.ts -> src/core/sources/autodev/evidence/tournamentStore.ts",
+  "src/extension/sources/autodev/evidence/evidenceTreeItems.ts -> src/core/sources/autodev/evidence/evidenceSummary.ts",
+  "src/extension/sources/autodev/evidence/evidenceTreeItems.ts -> src/core/sources/autodev/evidence/tournamentStore.ts",
+  "src/extension/sources/autodev/evidence/evidenceUris.ts -> src/core/sources/autodev/evidence/evidenceStore.ts",
+  "src/extension/sources/autodev/review/reviewMarkStore.ts -> src/core/sources/autodev/evidence/reviewMarks.ts",
+  "src/extension/sources/autodev/review/reviewMarkTree.ts -> src/core/sources/autodev/evidence/reviewMarks.ts",
+  "src/extension/sources/autodev/wait/responseValidation.ts -> src/core/sources/autodev/inline/responseFile.ts",
+  "src/extension/sources/liveFiles.ts -> src/core/fs/fileSignature.ts",
+  "src/extension/sources/stateWatcher.ts -> src/core/fs/fileSignature.ts",
+];
+
+/** Each import of a core module by a host file where that module reaches `fs` (directly or through its imports). */
+function fsEdges(graph: esbuild.Metafile["inputs"]): string[] {
+  const memo = new Map<string, boolean>();
+  const reachesFs = (file: string, seen: Set<string>): boolean => {
+    const known = memo.get(file);
+    if (known !== undefined) return known;
+    if (seen.has(file) || !graph[file]) return false;
+    seen.add(file);
+    const v = graph[file].imports.some((i) => /^(node:)?fs(\/promises)?$/.test(i.path) || reachesFs(i.path, seen));
+    memo.set(file, v);
+    return v;
+  };
+  const out: string[] = [];
+  for (const [file, input] of Object.entries(graph)) {
+    if (!file.startsWith("src/extension/")) continue;
+    for (const i of input.imports) {
+      if (i.path.startsWith("src/core/") && reachesFs(i.path, new Set())) out.push(`${file} -> ${i.path}`);
+    }
+  }
+  return out.sort();
+}
+
 describe("the host bundle carries no engine", function () {
   this.timeout(60_000);
 
@@ -72,6 +127,8 @@ describe("the host bundle carries no engine", function () {
     for (const [rule, found] of Object.entries(engineParts(main.inputs))) {
       assert.deepEqual(found, [], `the host bundle holds ${rule}`);
     }
+    const fresh = fsEdges(main.graph).filter((e) => !KNOWN_FS_EDGES.includes(e));
+    assert.deepEqual(fresh, [], "host files that reach fs through core: read through a state worker request");
     const total = loader.bytes + main.bytes;
     assert.ok(total <= HOST_BOUND, `the host loads ${(total / 1024).toFixed(0)} KB, over ${HOST_BOUND / 1024} KB`);
   });
