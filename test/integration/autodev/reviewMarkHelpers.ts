@@ -1,6 +1,6 @@
 // Helpers of the reviewed-marks tests (this window's and the next one's).
 import * as vscode from "vscode";
-import type { PatchSource } from "../../../src/core/sources/autodev/evidence/evidenceStore";
+import type { PatchSource } from "../../../src/core/sources/autodev/evidence/evidenceNames";
 import type { StateApi } from "../../../src/extension/extension";
 import type { AutodevFolder } from "../../../src/extension/sources/autodev/folder/autodevFolder";
 import { taskNodeId } from "../../../src/extension/sources/autodev/autodevNodes";

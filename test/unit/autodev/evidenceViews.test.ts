@@ -19,7 +19,8 @@ import {
 import { listEvidence } from "../../../src/core/sources/autodev/evidence/evidenceStore";
 import { parsePyJson } from "../../../src/core/pyjson/pyJsonParse";
 import { loadTaskEvidence } from "../../../src/core/sources/autodev/evidence/taskEvidence";
-import { describePass, passSummary, readTournament } from "../../../src/core/sources/autodev/evidence/tournamentStore";
+import { readTournament } from "../../../src/core/sources/autodev/evidence/tournamentStore";
+import { describePass, passSummary } from "../../../src/core/sources/autodev/evidence/tournamentPasses";
 
 const ROOT = resolve(__dirname, "../../../..");
 const FIXTURES = join(ROOT, "test/fixtures");

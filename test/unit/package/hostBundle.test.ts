@@ -64,27 +64,15 @@ function engineParts(inputs: readonly string[]): Record<string, string[]> {
 
 /**
  * The host's files that still reach Node's `fs` through a core module (`extension file -> core
- * module`), known and to go: the evidence documents, diffs and commands read through the evidence
- * store's modules (their pure helpers share files with the reads), the watcher's echo check
+ * module`), known and to go: the evidence documents and diffs the editor opens and the evidence
+ * commands' pickers, read on the host through the evidence store, and the watcher's echo check
  * (fileSignature.ts, an lstat). Every other read is a worker request; a new edge fails the test.
  */
 const KNOWN_FS_EDGES: readonly string[] = [
   "src/extension/sources/autodev/evidence/evidenceCommands.ts -> src/core/sources/autodev/evidence/evidenceStore.ts",
-  "src/extension/sources/autodev/evidence/evidenceCommands.ts -> src/core/sources/autodev/evidence/evidenceSummary.ts",
   "src/extension/sources/autodev/evidence/evidenceCommands.ts -> src/core/sources/autodev/evidence/taskEvidence.ts",
   "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/evidenceStore.ts",
-  "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/evidenceSummary.ts",
-  "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/reviewMarks.ts",
-  "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/taskEvidence.ts",
   "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/tournamentStore.ts",
-  "src/extension/sources/autodev/evidence/evidenceTreeContributor.ts -> src/core/sources/autodev/evidence/taskEvidence.ts",
-  "src/extension/sources/autodev/evidence/evidenceTreeContributor.ts -> src/core/sources/autodev/evidence/tournamentStore.ts",
-  "src/extension/sources/autodev/evidence/evidenceTreeItems.ts -> src/core/sources/autodev/evidence/evidenceSummary.ts",
-  "src/extension/sources/autodev/evidence/evidenceTreeItems.ts -> src/core/sources/autodev/evidence/tournamentStore.ts",
-  "src/extension/sources/autodev/evidence/evidenceUris.ts -> src/core/sources/autodev/evidence/evidenceStore.ts",
-  "src/extension/sources/autodev/review/reviewMarkStore.ts -> src/core/sources/autodev/evidence/reviewMarks.ts",
-  "src/extension/sources/autodev/review/reviewMarkTree.ts -> src/core/sources/autodev/evidence/reviewMarks.ts",
-  "src/extension/sources/autodev/wait/responseValidation.ts -> src/core/sources/autodev/inline/responseFile.ts",
   "src/extension/sources/liveFiles.ts -> src/core/fs/fileSignature.ts",
   "src/extension/sources/stateWatcher.ts -> src/core/fs/fileSignature.ts",
 ];

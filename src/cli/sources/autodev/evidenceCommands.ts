@@ -7,9 +7,9 @@
 import { ParsedArgs, withOptionalDir } from "../../cliArgs";
 import { eprintln, printJson, println } from "../../cliOutput";
 import { livePlan, requireAutodevState, requireLedger, requireTask } from "./cliPreflight";
+import { PATCH_SOURCES } from "../../../core/sources/autodev/evidence/evidenceNames";
 import {
   listEvidence,
-  PATCH_SOURCES,
   readPatch,
   readPatchSource,
   readWorkspaceText,
@@ -22,7 +22,8 @@ import {
   tryParsePatch,
 } from "../../../core/sources/autodev/evidence/patchModel";
 import { reconstructPatch } from "../../../core/sources/autodev/evidence/patchReconstruct";
-import { passSummary, readTournament, TournamentRecord } from "../../../core/sources/autodev/evidence/tournamentStore";
+import { readTournament, TournamentRecord } from "../../../core/sources/autodev/evidence/tournamentStore";
+import { passSummary } from "../../../core/sources/autodev/evidence/tournamentPasses";
 
 /** Pass lines and problems (where, why) of a tournament folder. */
 function tournamentLines(rec: TournamentRecord): { lines: string[]; problems: Array<[string, string]> } {

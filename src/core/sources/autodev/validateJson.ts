@@ -7,7 +7,7 @@
  */
 import * as z from "zod";
 import { PyJsonError, parsePyJson } from "../../pyjson/pyJsonParse";
-import { pyToPlain } from "./evidence/tournamentStore";
+import { pyToPlain } from "./evidence/tournamentPasses";
 import type { JsonPath } from "../../text/jsonOffsets";
 import { JsonLines, NO_JSON_LINES, formatJsonPath } from "./jsonLocate";
 import { zodToPathErrors } from "./pydanticLax";

@@ -9,6 +9,7 @@
  * task id.
  */
 import { EVIDENCE_KINDS } from "./evidenceSchemas";
+import type { BundleRef } from "./taskEvidence";
 
 /** The task id the writer passed, or null when `name` does not end in `-{kind}.json`. */
 function writerTaskId(name: string, kind: string): string | null {
@@ -67,4 +68,27 @@ export function groupTaskId(name: string): string | null {
   const writer = writerTaskId(name, kind);
   if (writer === null) return null;
   return writer.endsWith(`-${kind}`) && writer.length > kind.length + 1 ? writer.slice(0, -(kind.length + 1)) : writer;
+}
+
+/** The three places a task's diff can come from. */
+export type PatchSource = "patch" | "developer" | "tournament";
+/** Every patch source, in the order the tree shows them. */
+export const PATCH_SOURCES: readonly PatchSource[] = ["patch", "developer", "tournament"];
+
+/**
+ * The warning about a task's `evidence_bundle` that names no file (`check`'s
+ * `evidence_bundle_dangling`, the editor's evidence node), or null when it names one that exists.
+ */
+export function danglingBundleMessage(taskId: string, ref: BundleRef): string | null {
+  if (!ref.ok || ref.exists) return null;
+  return `task ${taskId}: ${ref.note ?? `evidence_bundle names .autodev/evidence/${ref.file}, which does not exist`}`;
+}
+
+/** Label of a diff source: "1.1.patch", "developer diff (1.1-developer.json)", "tournament final diff (…)". */
+export function diffSourceLabel(d: { source: PatchSource; file: string }): string {
+  return d.source === "patch"
+    ? d.file
+    : d.source === "developer"
+      ? `developer diff (${d.file})`
+      : `tournament final diff (${d.file})`;
 }

@@ -11,7 +11,7 @@ import { checkPlace, descriptorPath } from "../../../fs/openedPath";
 import { Evidence, validateEvidence } from "./evidenceSchemas";
 import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
 import { decodeUtf8Strict } from "../../../text/utf8";
-import { bundleFit, groupTaskId, kindFromName } from "./evidenceNames";
+import { PatchSource, bundleFit, groupTaskId, kindFromName } from "./evidenceNames";
 import { WorkspaceText } from "./patchReconstruct";
 import { AUTODEV_DIR, EVIDENCE_DIR, evidenceDir, isSafeSegment, patchPath } from "../autodevPaths";
 import { isBelow, isInside } from "../../../fs/pathInside";
@@ -217,11 +217,6 @@ export async function readPatch(cwd: string, taskId: string): Promise<PatchItem 
     ? { file: path.basename(file), ok: false, error: "not valid UTF-8" }
     : { file: path.basename(file), ok: true, text };
 }
-
-/** The three places a task's diff can come from. */
-export type PatchSource = "patch" | "developer" | "tournament";
-/** Every patch source, in the order the tree shows them. */
-export const PATCH_SOURCES: readonly PatchSource[] = ["patch", "developer", "tournament"];
 
 /** A diff's text and where it came from, an error, or null when the source has no diff. */
 export type PatchSourceText =

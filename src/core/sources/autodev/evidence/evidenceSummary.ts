@@ -8,7 +8,8 @@
 import { Evidence, TournamentEvidence } from "./evidenceSchemas";
 import { describePaths, PatchFile, patchStats } from "./patchModel";
 import { DEFAULT_EXPECTATIONS, EvidenceExpectations, requiredEvidenceKinds } from "./requiredEvidence";
-import { TournamentPass, TournamentRecord, describePass, formatScores } from "./tournamentStore";
+import type { TournamentRecord } from "./tournamentStore";
+import { TournamentPass, describePass, formatScores } from "./tournamentPasses";
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -6,7 +6,7 @@
  * The editor keeps the marks in its workspace state; the run report shows them when the editor
  * hands them over (the CLI has no workspace state). Validated with zod wherever they are read.
  */
-import { PATCH_SOURCES, type PatchSource } from "./evidenceStore";
+import { PATCH_SOURCES, type PatchSource } from "./evidenceNames";
 import { contentHash, ReviewMarkSchema, type FolderReviewMarks, type ReviewMark } from "../../reviewMarkSchema";
 
 /** The sha256 (hex) of a diff's text: what a reviewed mark records. */

@@ -5,15 +5,8 @@
  * `final_diff`), its tournament folders, the evidence its status implies but
  * lacks, and what its `evidence_bundle` path points to. Never throws.
  */
-import {
-  EvidenceItem,
-  PatchItem,
-  PATCH_SOURCES,
-  PatchSource,
-  checkBundleRef,
-  listEvidence,
-  readPatch,
-} from "./evidenceStore";
+import { PATCH_SOURCES, PatchSource } from "./evidenceNames";
+import { EvidenceItem, PatchItem, checkBundleRef, listEvidence, readPatch } from "./evidenceStore";
 import { missingEvidence } from "./evidenceSummary";
 import { EvidenceExpectations } from "./requiredEvidence";
 import { workspaceExpectations } from "./evidenceExpectations";
@@ -71,15 +64,6 @@ export function resolveBundle(taskId: string, file: string, present: readonly st
     };
   }
   return { ok: true, file, exists: false, resolved: null, note: null };
-}
-
-/**
- * The warning about a task's `evidence_bundle` that names no file (`check`'s
- * `evidence_bundle_dangling`, the editor's evidence node), or null when it names one that exists.
- */
-export function danglingBundleMessage(taskId: string, ref: BundleRef): string | null {
-  if (!ref.ok || ref.exists) return null;
-  return `task ${taskId}: ${ref.note ?? `evidence_bundle names .autodev/evidence/${ref.file}, which does not exist`}`;
 }
 
 /** A task's evidence. */
@@ -154,13 +138,4 @@ export async function loadTaskEvidence(
     bundleRef = ref.ok ? resolveBundle(taskId, ref.file, present) : ref;
   }
   return { taskId, items, patch, diffs, tournaments, missing: missingEvidence(status, have, expect), bundleRef };
-}
-
-/** Label of a diff source: "1.1.patch", "developer diff (1.1-developer.json)", "tournament final diff (…)". */
-export function diffSourceLabel(d: { source: PatchSource; file: string }): string {
-  return d.source === "patch"
-    ? d.file
-    : d.source === "developer"
-      ? `developer diff (${d.file})`
-      : `tournament final diff (${d.file})`;
 }

@@ -10,7 +10,7 @@
 import type * as z from "zod";
 import { readFileLines } from "../../../fs/lineReader";
 import { PY_JSON_MAX_DEPTH, PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
-import { pyToPlain } from "../evidence/tournamentStore";
+import { pyToPlain } from "../evidence/tournamentPasses";
 import { zodToPathErrors, formatPathError } from "../pydanticLax";
 import type { StateFileOpen } from "../stateFile";
 import { withoutStackTraces } from "../../../errors";

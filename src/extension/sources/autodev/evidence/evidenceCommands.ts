@@ -8,16 +8,15 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { EVIDENCE_KINDS } from "../../../../core/sources/autodev/evidence/evidenceSchemas";
+import { PATCH_SOURCES, PatchSource, diffSourceLabel } from "../../../../core/sources/autodev/evidence/evidenceNames";
 import {
-  PATCH_SOURCES,
-  PatchSource,
   confinedDir,
   isContainedRelPath,
   listEvidenceTasks,
 } from "../../../../core/sources/autodev/evidence/evidenceStore";
 import { summarizeEvidence } from "../../../../core/sources/autodev/evidence/evidenceSummary";
 import { isSafeSegment } from "../../../../core/sources/autodev/autodevPaths";
-import { diffSourceLabel, loadTaskEvidence } from "../../../../core/sources/autodev/evidence/taskEvidence";
+import { loadTaskEvidence } from "../../../../core/sources/autodev/evidence/taskEvidence";
 import { AutodevFolder } from "../folder/autodevFolder";
 import { CommandHandler } from "../../../commandManager";
 import { EvidenceContentProvider } from "./evidenceContentProvider";

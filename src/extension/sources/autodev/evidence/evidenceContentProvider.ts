@@ -14,15 +14,14 @@ import {
   readInside,
   readPatchSource,
   readWorkspaceText,
-  PatchSource,
 } from "../../../../core/sources/autodev/evidence/evidenceStore";
+import { type PatchSource, diffSourceLabel } from "../../../../core/sources/autodev/evidence/evidenceNames";
 import { evidenceMarkdown, mdText, patchMarkdown } from "../../../../core/sources/autodev/evidence/evidenceSummary";
 import { decodeUtf8Strict } from "../../../../core/text/utf8";
 import { ParsedPatchFile, tryParsePatch } from "../../../../core/sources/autodev/evidence/patchModel";
 import { ReconstructedFile, reconstructPatch } from "../../../../core/sources/autodev/evidence/patchReconstruct";
 import { evidenceDir } from "../../../../core/sources/autodev/autodevPaths";
 import { diffContentHash } from "../../../../core/sources/autodev/evidence/reviewMarks";
-import { diffSourceLabel } from "../../../../core/sources/autodev/evidence/taskEvidence";
 import { readTournament } from "../../../../core/sources/autodev/evidence/tournamentStore";
 import { AutodevFolder } from "../folder/autodevFolder";
 import type { AutodevFolders } from "../folder/autodevFolders";

@@ -7,7 +7,7 @@
  * workspace file.
  */
 import * as vscode from "vscode";
-import { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceStore";
+import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceNames";
 import { describePaths } from "../../../../core/sources/autodev/evidence/patchModel";
 import { ReconstructedFile } from "../../../../core/sources/autodev/evidence/patchReconstruct";
 import { AutodevFolder } from "../folder/autodevFolder";

@@ -9,10 +9,11 @@
  * evidence or tournament file changes.
  */
 import * as vscode from "vscode";
-import { EvidenceItem, PatchSource } from "../../../../core/sources/autodev/evidence/evidenceStore";
+import type { EvidenceItem } from "../../../../core/sources/autodev/evidence/evidenceStore";
+import { type PatchSource, danglingBundleMessage } from "../../../../core/sources/autodev/evidence/evidenceNames";
 import { Task } from "../../../../core/sources/autodev/plan/schemas";
-import { TaskEvidence, danglingBundleMessage } from "../../../../core/sources/autodev/evidence/taskEvidence";
-import { TournamentPass, describePass } from "../../../../core/sources/autodev/evidence/tournamentStore";
+import type { TaskEvidence } from "../../../../core/sources/autodev/evidence/taskEvidence";
+import { TournamentPass, describePass } from "../../../../core/sources/autodev/evidence/tournamentPasses";
 import { AutodevFolder } from "../folder/autodevFolder";
 import { Disposable } from "../../../disposable";
 import { EvidenceContentProvider } from "./evidenceContentProvider";

@@ -8,10 +8,10 @@
 import * as vscode from "vscode";
 import { escapeHidden, labelText } from "../../../../core/text/untrustedText";
 import { Evidence } from "../../../../core/sources/autodev/evidence/evidenceSchemas";
-import { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceStore";
+import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceNames";
 import { evidenceFailed, summarizeEvidence } from "../../../../core/sources/autodev/evidence/evidenceSummary";
 import { ParsedPatchFile, describePaths, patchStats } from "../../../../core/sources/autodev/evidence/patchModel";
-import { TournamentPass, formatScores, passSummary } from "../../../../core/sources/autodev/evidence/tournamentStore";
+import { TournamentPass, formatScores, passSummary } from "../../../../core/sources/autodev/evidence/tournamentPasses";
 import { AutodevFolder } from "../folder/autodevFolder";
 import { linesText } from "../../../countText";
 import { EVIDENCE_SCHEME } from "./evidenceUris";

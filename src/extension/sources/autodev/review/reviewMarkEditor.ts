@@ -6,7 +6,7 @@
  * records the hash of the diff the editor shows (the content provider's rebuilt diff).
  */
 import * as vscode from "vscode";
-import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceStore";
+import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceNames";
 import type { CommandHandler } from "../../../commandManager";
 import { Disposable } from "../../../disposable";
 import type { AutodevFolder } from "../folder/autodevFolder";

@@ -5,7 +5,7 @@
  * validated; a bad mark is dropped, never trusted. Fires when a folder's marks change.
  */
 import * as vscode from "vscode";
-import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceStore";
+import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceNames";
 import { isReviewed, parseFolderMarks, withMark } from "../../../../core/sources/autodev/evidence/reviewMarks";
 import type { FolderReviewMarks } from "../../../../core/sources/reviewMarkSchema";
 import { Disposable } from "../../../disposable";

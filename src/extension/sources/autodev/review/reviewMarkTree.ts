@@ -7,7 +7,7 @@
  * unticked again and says "changed since reviewed" (row, checkbox tooltip, spoken label, task count).
  */
 import * as vscode from "vscode";
-import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceStore";
+import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceNames";
 import {
   markState,
   parseReviewKey,
