@@ -95,6 +95,30 @@ describe("verification record", function () {
     assert.deepEqual(s.entries, full.entries.slice(full.entries.length - s.entries.length));
   });
 
+  it("an append's refresh fingerprints its sample blocks only: the new last line is not read again", async () => {
+    const dir = await grownLedger(4);
+    const s = new LedgerSession(dir);
+    await s.refresh();
+    await s.verificationRecord();
+    // PlanManager's commit path: the status change, then a snapshot of the whole plan (the new last line).
+    await new PlanManager(dir, { sessionId: "t2" }).updateTaskStatus("2.3", "in_progress");
+    const fp0 = recordBytesRead();
+    const u = await s.refresh();
+    const record = await s.verificationRecord();
+    const fingerprinted = recordBytesRead() - fp0;
+    assert.equal(u.mode, "append");
+    assert.ok(record);
+    const sampled = record.samples.reduce((n, b) => n + (b.end - b.start), 0);
+    const last = s.entries[s.entries.length - 1];
+    assert.equal(last.op, "snapshot");
+    assert.equal(fingerprinted, sampled, `read ${fingerprinted} bytes, ${last.end - last.start} of them the last line`);
+    // The record made in passing is the one a fresh session makes of the same file.
+    const fresh = await recordOf(dir);
+    assert.deepEqual(record.lastLine, fresh.lastLine);
+    assert.deepEqual(record.samples, fresh.samples);
+    assert.deepEqual(record.head, fresh.head);
+  });
+
   it("a changed byte in a sampled block means a full verify and a rewrite warning", async () => {
     const dir = await grownLedger(4);
     const record = await recordOf(dir);
