@@ -10,7 +10,8 @@
  * one walk instead of a second parse) must equal `parsePyJson` of its text.
  */
 import * as assert from "node:assert/strict";
-import { endScan, startScan, str, value } from "../../../src/core/sources/autodev/canonical/canonicalScanner";
+import { endScan, startScan, str } from "../../../src/core/sources/autodev/canonical/canonicalScanner";
+import { value } from "../../../src/core/sources/autodev/canonical/canonicalValues";
 import { fastCanonicalLine } from "../../../src/core/sources/autodev/canonical/fastCanonical";
 import { buildEntry } from "../../../src/core/sources/autodev/ledger/ledgerWriter";
 import { parsePyJson } from "../../../src/core/pyjson/pyJsonParse";

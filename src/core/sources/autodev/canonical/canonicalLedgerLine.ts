@@ -12,23 +12,18 @@ import { pyInt } from "../../../pyjson/pyValue";
 import { canonicalPayload } from "./canonicalPayload";
 import {
   bytesOf,
-  decode,
-  decodeKnown,
   endScan,
-  intValue,
-  keyBefore,
   lastEscaped,
   latin1,
   lineBytes,
   lineLength,
   lit,
-  nullAt,
   oneOf,
   startScan,
   str,
   strValue,
-  value,
 } from "./canonicalScanner";
+import { decode, decodeKnown, intValue, keyBefore, nullAt, value } from "./canonicalValues";
 import { PlanSkeleton } from "./canonicalPlanLayout";
 import { exactPlan, skeletonOfTemplate } from "./canonicalPlanProof";
 

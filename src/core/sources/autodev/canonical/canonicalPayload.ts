@@ -9,7 +9,8 @@
  */
 import { parsePyJson } from "../../../pyjson/pyJsonParse";
 import { PyObject, PyValue, pyInt } from "../../../pyjson/pyValue";
-import { endScan, lastEscaped, latin1, lineBytes, startScan, str, value } from "./canonicalScanner";
+import { endScan, lastEscaped, latin1, lineBytes, startScan, str } from "./canonicalScanner";
+import { value } from "./canonicalValues";
 
 /**
  * The dict of the canonical payload object starting at byte `start` of

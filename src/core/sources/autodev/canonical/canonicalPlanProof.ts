@@ -7,21 +7,8 @@
  */
 import { TASK_STATUSES } from "../plan/planConstants";
 import { PlanLayout, PlanSkeleton, skeletonOfLayout } from "./canonicalPlanLayout";
-import {
-  boolValue,
-  bytesOf,
-  decode,
-  intValue,
-  lastEscaped,
-  lineBytes,
-  lineLength,
-  lit,
-  objValue,
-  oneOf,
-  strList,
-  strOrNull,
-  strValue,
-} from "./canonicalScanner";
+import { bytesOf, lastEscaped, lineBytes, lineLength, lit, oneOf, strValue } from "./canonicalScanner";
+import { boolValue, decode, intValue, objValue, strList, strOrNull } from "./canonicalValues";
 
 const P_OPEN = bytesOf('{"content_hash": ');
 const P_CREATED = bytesOf(', "created_at": ');

@@ -1,13 +1,13 @@
 /**
  * One workspace folder's `.autodev/` as the AutoDev adapter keeps it: the live plan, the integrity
- * report, the entry count, an optional time-travel view, history-rewrite warnings against the head
- * remembered from earlier sessions, the history warnings and the run view — and, from these, what
- * the generic hosts show (problems, timeline, whom the run waits on). All reading happens in the
- * state worker through AutoDev's own requests.
+ * report, the entry count, an optional time-travel view, the history warnings and the run view —
+ * and, from these, what the generic hosts show (problems, timeline, whom the run waits on). The
+ * heads it holds the ledger against are ledgerHeads.ts, how it reads again ledgerRefresh.ts; all
+ * reading happens in the state worker through AutoDev's own requests.
  */
 import { waitActions } from "../wait/waitActions";
 import * as vscode from "vscode";
-import { LEDGER_REL, ledgerPath } from "../../../../core/sources/autodev/autodevPaths";
+import { ledgerPath } from "../../../../core/sources/autodev/autodevPaths";
 import type { RememberedHead } from "../../../../core/sources/autodev/ledger/ledgerSession";
 import type { VerifyReport } from "../../../../core/sources/autodev/ledger/verifyTypes";
 import { revivePlanClone } from "../../../../core/sources/autodev/plan/planTransfer";
@@ -15,26 +15,23 @@ import type { Plan } from "../../../../core/sources/autodev/plan/schemas";
 import type { AutodevRunView } from "../../../../core/sources/autodev/run/runView";
 import type { RefreshResult } from "../../../../core/sources/autodev/worker/autodevRequests";
 import type { AutodevContractResult } from "../../../../core/sources/autodev/contract/autodevContract";
+import type { FolderReviewMarks } from "../../../../core/sources/reviewMarkSchema";
 import type { SourceSettings, SourceTreeNode } from "../../../../core/sources/stateSource";
 import type { DetectedSource } from "../../../../core/worker/workerProtocol";
 import type { IntegritySummary } from "../../../../protocolTimeline";
 import type { SettingsReader } from "../../../settings";
 import type { FolderProblem, FolderTimeline, WaitingOn } from "../../sourceAdapter";
+import { SourceFolderBase } from "../../sourceFolderBase";
 import { folderProblems } from "../autodevProblems";
 import type { AutodevProblem } from "../../../../core/sources/autodev/autodevSnapshot";
 import { autodevRequest } from "../autodevRequest";
-import { AutodevFolderBase, FolderServices } from "./autodevFolderBase";
+import type { FolderServices } from "./folderServices";
+import { LedgerHeads } from "./ledgerHeads";
+import { LedgerRefresh } from "./ledgerRefresh";
 import { linkRefusal } from "./linkRefusal";
 import type { TaskChange } from "../../../../core/sources/autodev/worker/autodevRequests";
 import { ConfirmAsk, modalAsk } from "../../../confirm";
-import {
-  HISTORY_REWRITTEN,
-  HistoryRewrite,
-  RememberedHeads,
-  acceptQuestion,
-  reportRefresh,
-  showRewrite,
-} from "./rememberedHead";
+import { HistoryRewrite, reportRefresh } from "./rememberedHead";
 
 /** A plan shown as of an earlier entry. */
 export interface TimeTravel {
@@ -50,50 +47,81 @@ function integrityOf(r: VerifyReport | null): IntegritySummary | null {
   return r ? { ok: r.ok, brokenLine: first ? first.atLine : null, message: first ? first.message : null } : null;
 }
 
-/** How long after a resumed start the whole ledger is re-verified in the background. */
-const BACKGROUND_VERIFY_DELAY_MS = 20_000;
-
 /** One folder's AutoDev state. */
-export class AutodevFolder extends AutodevFolderBase {
+export class AutodevFolder extends SourceFolderBase {
+  /** Python AutoDev writes by atomic replace; a ledger line without its newline is held back (tailHold.ts). */
+  readonly readsAtOnce = true;
+  private readonly ledgerEmitter = this.register(new vscode.EventEmitter<void>());
+  /** Fires after the plan, the report, the entries or the time travel changed. */
+  readonly onDidChangeLedger = this.ledgerEmitter.event;
+  private readonly filesEmitter = this.register(new vscode.EventEmitter<readonly vscode.Uri[]>());
+  /** Fires with the files of `.autodev/` that changed (debounced by the folder registry). */
+  readonly onDidChangeFiles = this.filesEmitter.event;
+  private progressText: string | null = null;
   private livePlan: Plan | null = null;
   private liveTree: readonly SourceTreeNode[] | null = null;
   private lastReport: VerifyReport | null = null;
   private entryCount = 0;
   private travel: TimeTravel | null = null;
-  private rewrite: HistoryRewrite | null = null;
-  private head: RememberedHead | null = null;
-  private pinLost: HistoryRewrite | null = null;
-  private readonly pins: RememberedHeads;
   /** The problems of the last refresh (the worker's composition, as `check`'s), null before the first. */
   private shown: readonly AutodevProblem[] | null = null;
   private contractNow: AutodevContractResult | null = null;
   private changesByTask = new Map<string, TaskChange>();
   private ledgerThere = true;
   private runView: AutodevRunView | null = null;
-  private refreshing: Promise<RefreshResult | null> | null = null;
-  private again = false;
-  private resumeTried = false;
-  private backgroundVerify: ReturnType<typeof setTimeout> | undefined;
-  /** A live refresh held back because the ledger's last line may still be being written (tailHold.ts). */
-  private tailHeld = false;
-  private tailRecheck: ReturnType<typeof setTimeout> | undefined;
   private lastError: string | null = null;
   /** Set when the folder must not be read (a link out of the workspace in an untrusted workspace). */
   private refusal: string | null = null;
-  private readonly heads: RememberedHeads;
+  private readonly heads: LedgerHeads;
+  private readonly refresher: LedgerRefresh;
 
   constructor(
     folder: vscode.WorkspaceFolder,
     detected: DetectedSource,
     settings: SourceSettings,
-    services: FolderServices,
+    private readonly services: FolderServices,
     private readonly settingsReader: SettingsReader,
   ) {
-    super(folder, detected, settings, services);
-    this.heads = new RememberedHeads(this.cwd, services.worker, services.memento);
-    this.pins = new RememberedHeads(this.cwd, services.worker, services.memento, "autodev.pinnedHead");
-    this.register({ dispose: () => clearTimeout(this.backgroundVerify) });
-    this.register({ dispose: () => clearTimeout(this.tailRecheck) });
+    super(folder, detected, settings);
+    this.heads = new LedgerHeads(folder, this.cwd, services, ledgerPath(this.cwd));
+    this.refresher = this.register(
+      new LedgerRefresh(folder, this.cwd, services, settingsReader, {
+        refused: () => !!this.refusal,
+        verified: () => this.lastReport !== null,
+        unreadable: (r) => this.takeUnreadable(r),
+        unchanged: (r) => {
+          this.takeRest(r);
+          this.changed.fire();
+        },
+        apply: (r) => this.apply(r),
+        failed: (message) => {
+          this.lastError = message;
+          this.fireLedger();
+        },
+      }),
+    );
+  }
+
+  /** The reviewed marks of this folder's diffs. */
+  get reviewMarks(): FolderReviewMarks {
+    return this.services.reviewMarks?.(this.folder.uri.toString()) ?? {};
+  }
+  /** Scan progress shown in the status bar ("verifying 42%"), or null. */
+  get progress(): string | null {
+    return this.progressText;
+  }
+
+  /** Shows scan progress in the status bar (null clears it). */
+  setProgress(text: string | null): void {
+    this.progressText = text;
+    this.changed.fire();
+  }
+
+  /** Tells both the ledger's and the hosts' listeners. */
+  private fireLedger(): void {
+    if (this.isDisposed) return;
+    this.ledgerEmitter.fire();
+    this.changed.fire();
   }
 
   /** The phase contract of the current step (null before it was read, or on a broken ledger). */
@@ -136,35 +164,30 @@ export class AutodevFolder extends AutodevFolderBase {
   }
   /** The head the user pinned (Pin Verified Head), if any. */
   get pinnedHead(): RememberedHead | undefined {
-    return this.pins.remembered;
+    return this.heads.pinned;
   }
 
   /** The ledger no longer extends the pinned head (truncated or rewritten), or null. */
   get pinnedHeadLost(): HistoryRewrite | null {
-    return this.pinLost;
+    return this.heads.pinnedLost;
   }
 
   /** Pins the head verified last (null when there is none); the ledger must extend it from now on. */
   async pinHead(): Promise<RememberedHead | null> {
-    const head = this.lastReport?.ok ? this.lastReport.head : null;
-    if (!head) return null;
-    const pinned: RememberedHead = { seq: Number(head.seq), selfHash: head.selfHash, length: head.endOffset };
-    await this.pins.remember(pinned);
-    this.pinLost = null;
-    this.fireLedger();
+    const pinned = await this.heads.pin(this.lastReport);
+    if (pinned) this.fireLedger();
     return pinned;
   }
 
   /** Forgets the pinned head. */
   async unpinHead(): Promise<void> {
-    await this.pins.forget();
-    this.pinLost = null;
+    await this.heads.unpin();
     this.fireLedger();
   }
 
   /** A history rewrite detected against the remembered head (null again once the ledger holds it). */
   get rewriteFinding(): HistoryRewrite | null {
-    return this.rewrite;
+    return this.heads.rewriteFinding;
   }
   /** The last error reading the ledger (I/O, worker), if any. */
   get error(): string | null {
@@ -181,18 +204,9 @@ export class AutodevFolder extends AutodevFolderBase {
 
   override get problems(): readonly FolderProblem[] | null {
     if (!this.shown) return null;
-    const problems = folderProblems(this.shown, this.pinLost?.message ?? null);
-    const rw = this.rewrite;
-    if (rw) {
-      problems.unshift({
-        file: LEDGER_REL,
-        line: rw.line,
-        severity: "warning",
-        code: HISTORY_REWRITTEN,
-        message: rw.message,
-        origin: "AutoDev ledger",
-      });
-    }
+    const problems = folderProblems(this.shown, this.heads.pinnedLost?.message ?? null);
+    const rewrite = this.heads.rewriteProblem();
+    if (rewrite) problems.unshift(rewrite);
     return problems;
   }
 
@@ -284,86 +298,8 @@ export class AutodevFolder extends AutodevFolderBase {
   }
 
   /** Verifies what changed (only new bytes when the prefix is intact); coalesces concurrent calls. */
-  async refreshLedger(): Promise<RefreshResult | null> {
-    if (this.refusal) return null;
-    if (this.refreshing) {
-      this.again = true;
-      return this.refreshing;
-    }
-    this.refreshing = this.doRefresh();
-    try {
-      return await this.refreshing;
-    } finally {
-      this.refreshing = null;
-      if (this.again) {
-        this.again = false;
-        void this.refreshLedger();
-      }
-    }
-  }
-
-  private async doRefresh(): Promise<RefreshResult | null> {
-    try {
-      // The first refresh of a window may resume from what the last one verified (only new bytes are read).
-      const record = this.resumeTried ? undefined : this.services.memento.get<unknown>(this.recordKey());
-      this.resumeTried = true;
-      const r = await autodevRequest(this.services.worker, this.cwd, {
-        type: "refresh",
-        record,
-        historyWarnings: this.settingsReader.historyWarnings(this.folder),
-      });
-      if (r.unreadable !== undefined) {
-        this.takeUnreadable(r);
-        return r;
-      }
-      // A last line without its newline, written just now, may be an append in progress (tailHold.ts).
-      const hold = r.holdMs;
-      if (hold !== null) {
-        this.tailHeld = true;
-        clearTimeout(this.tailRecheck);
-        this.tailRecheck = setTimeout(() => void this.refreshLedger(), hold + 20);
-        return r;
-      }
-      if (r.update.mode === "none" && this.lastReport && !this.tailHeld) {
-        // The ledger did not change, but what the refresh read besides it (run state, contract, drift) may have.
-        this.takeRest(r);
-        this.changed.fire();
-        return r;
-      }
-      this.tailHeld = false;
-      await this.apply(r);
-      if (r.update.mode === "resumed") this.scheduleBackgroundVerify();
-      return r;
-    } catch (e) {
-      this.lastError = e instanceof Error ? e.message : String(e);
-      this.services.log.error(`${this.folder.name}: refresh failed`, e);
-      this.fireLedger();
-      return null;
-    }
-  }
-
-  /** After a resumed start, re-verifies the whole ledger once the window has been idle a while. */
-  private scheduleBackgroundVerify(): void {
-    if (this.backgroundVerify) return;
-    this.backgroundVerify = setTimeout(() => {
-      void (async () => {
-        try {
-          await this.apply(
-            await autodevRequest(this.services.worker, this.cwd, {
-              type: "verify",
-              historyWarnings: this.settingsReader.historyWarnings(this.folder),
-            }),
-          );
-          this.services.log.info(`${this.folder.name}: background re-verification of the whole ledger done`);
-        } catch (e) {
-          this.services.log.error(`${this.folder.name}: background re-verification failed`, e);
-        }
-      })();
-    }, BACKGROUND_VERIFY_DELAY_MS);
-  }
-
-  private recordKey(): string {
-    return `autodev.verified:${this.cwd}`;
+  refreshLedger(): Promise<RefreshResult | null> {
+    return this.refresher.refresh();
   }
 
   /**
@@ -379,23 +315,11 @@ export class AutodevFolder extends AutodevFolderBase {
     this.livePlan = revivePlanClone(r.plan);
     this.lastReport = r.report;
     this.entryCount = r.entries;
-    this.head = r.head;
+    this.heads.seen(r.head);
     this.takeRest(r);
     this.fireLedger();
-    if (r.record !== undefined) await this.services.memento.update(this.recordKey(), r.record ?? undefined);
-    const pinLost = await this.pins.against(this.entryCount);
-    const finding = await this.heads.check(r.head, this.entryCount);
-    const news = finding !== null && finding.message !== this.rewrite?.message;
-    const changed = finding?.message !== this.rewrite?.message || pinLost?.message !== this.pinLost?.message;
-    this.pinLost = pinLost;
-    this.rewrite = finding;
-    if (finding && news) {
-      showRewrite(this.folder.name, finding, this.services.log, {
-        accept: () => vscode.commands.executeCommand("autodev.acceptHistory", this.folder.uri.toString()),
-        ledger: vscode.Uri.file(this.ledgerFile),
-      });
-    }
-    if (changed) this.fireLedger();
+    if (r.record !== undefined) await this.services.memento.update(this.refresher.recordKey, r.record ?? undefined);
+    if (await this.heads.check(r.head, this.entryCount)) this.fireLedger();
   }
 
   /** Takes what a refresh read besides the ledger: problems, contract, run view, last changes. */
@@ -432,22 +356,7 @@ export class AutodevFolder extends AutodevFolderBase {
    * forgets the remembered head and remembers the current one. False when nothing was accepted.
    */
   async acceptHistory(ask: ConfirmAsk = modalAsk): Promise<boolean> {
-    const rw = this.rewrite;
-    if (!rw) {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t("AutoDev: the ledger history of {0} was not rewritten; nothing to accept.", this.folder.name),
-      );
-      return false;
-    }
-    const q = acceptQuestion(this.folder.name, rw, this.head);
-    if (!(await ask(q.message, q.detail, q.button))) return false;
-    if (this.rewrite?.message !== rw.message) return false; // the ledger changed while the dialog was open
-    this.rewrite = null;
-    await this.heads.forget();
-    // One refresh: its result carries the head to remember (apply() may skip an unchanged ledger).
-    const r = await this.refreshLedger();
-    if (r?.head) await this.heads.remember(r.head);
-    this.services.log.info(`${this.folder.name}: accepted the rewritten ledger history (was seq ${rw.remembered.seq})`);
+    if (!(await this.heads.accept(() => this.refreshLedger(), ask))) return false;
     this.fireLedger();
     return true;
   }
