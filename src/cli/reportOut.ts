@@ -5,9 +5,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { randomBytes } from "node:crypto";
 import { InvalidInputError } from "../core/errors";
-import { fsyncDir } from "../core/fs/atomicFile";
+import { atomicWriteFile } from "../core/fs/atomicFile";
 import { isInside } from "../core/fs/pathInside";
 import { STATE_SOURCES } from "../core/sources/sourceRegistry";
 import type { StateSource } from "../core/sources/stateSource";
@@ -57,37 +56,10 @@ export async function refuseStateFolderOut(
   }
 }
 
-/** The mode of the regular file at `target` (permission bits), or null when there is none. */
-function existingMode(target: string): number | null {
-  try {
-    const st = fs.lstatSync(target);
-    return st.isFile() ? st.mode & 0o7777 : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Writes the pieces to a temp file beside `target`, fsyncs it, renames it over `target` and fsyncs
  * the folder (never a half report); an existing file keeps its mode, a new one is 0644 (less the umask).
  */
 export async function writeReportFile(target: string, chunks: Iterable<string>): Promise<void> {
-  const dir = path.dirname(target);
-  const tmp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  const mode = existingMode(target);
-  const fh = await fs.promises.open(tmp, "wx", 0o644);
-  try {
-    try {
-      if (mode !== null) await fh.chmod(mode);
-      for (const chunk of chunks) await fh.write(chunk);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await fs.promises.rename(tmp, target);
-  } catch (e) {
-    await fs.promises.unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-  await fsyncDir(dir);
+  await atomicWriteFile(target, chunks, `.${path.basename(target)}.`, { mode: 0o644, keepMode: true });
 }

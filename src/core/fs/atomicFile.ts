@@ -9,12 +9,16 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 
-/** Creates an empty 0600 temp file next to `target`; returns its path and open handle. */
-async function createTemp(dir: string, prefix: string): Promise<{ tmp: string; fh: fs.promises.FileHandle }> {
+/** Creates an empty temp file (`mode`, less the umask) next to `target`; returns its path and open handle. */
+async function createTemp(
+  dir: string,
+  prefix: string,
+  mode = 0o600,
+): Promise<{ tmp: string; fh: fs.promises.FileHandle }> {
   for (let attempt = 0; ; attempt++) {
     const tmp = path.join(dir, `${prefix}${randomBytes(6).toString("hex")}.tmp`);
     try {
-      const fh = await fs.promises.open(tmp, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_RDWR, 0o600);
+      const fh = await fs.promises.open(tmp, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_RDWR, mode);
       return { tmp, fh };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 20) throw e;
@@ -36,13 +40,39 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** Atomically replaces `target` with `data`. */
-export async function atomicWriteFile(target: string, data: string | Buffer, prefix: string): Promise<void> {
+/** How {@link atomicWriteFile} makes the new file. */
+export interface AtomicWriteOptions {
+  /** The new file's mode, less the umask (default 0600: the mode Python AutoDev's files have). */
+  readonly mode?: number;
+  /** Give it the mode of the regular file it replaces, when there is one. */
+  readonly keepMode?: boolean;
+}
+
+/** The mode of the regular file at `target` (permission bits), or null when there is none. */
+function existingMode(target: string): number | null {
+  try {
+    const st = fs.lstatSync(target);
+    return st.isFile() ? st.mode & 0o7777 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Atomically replaces `target` with `data` (written piece by piece when it is several). */
+export async function atomicWriteFile(
+  target: string,
+  data: string | Buffer | Iterable<string>,
+  prefix: string,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const dir = path.dirname(target);
-  const { tmp, fh } = await createTemp(dir, prefix);
+  const keep = options.keepMode ? existingMode(target) : null;
+  const { tmp, fh } = await createTemp(dir, prefix, options.mode);
   try {
     try {
-      await fh.writeFile(data);
+      if (keep !== null) await fh.chmod(keep);
+      if (typeof data === "string" || Buffer.isBuffer(data)) await fh.writeFile(data);
+      else for (const chunk of data) await fh.write(chunk);
       await fh.sync();
     } finally {
       await fh.close();
