@@ -34,6 +34,17 @@ export const NodeTargetSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("choose"), action: z.string().min(1).max(200) }),
 ]);
 
+/** A command's target argument as a {@link NodeTarget}; throws (saying why) when it is not one. */
+export function parseNodeTarget(raw: unknown): NodeTarget {
+  const parsed = NodeTargetSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(
+      vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")),
+    );
+  }
+  return parsed.data as NodeTarget;
+}
+
 /** The largest workspace file shown as a side of a diff. */
 const MAX_DIFF_SIDE_BYTES = 16 * 1024 * 1024;
 
@@ -54,13 +65,7 @@ export class SourceTargetOpener {
   async open(key: unknown, rawTarget: unknown): Promise<void> {
     const state = typeof key === "string" ? this.sourceByKey(key) : undefined;
     if (!state) throw new Error(vscode.l10n.t("that state source is no longer in this workspace"));
-    const parsed = NodeTargetSchema.safeParse(rawTarget);
-    if (!parsed.success) {
-      throw new Error(
-        vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")),
-      );
-    }
-    const target = parsed.data as NodeTarget;
+    const target = parseNodeTarget(rawTarget);
     switch (target.kind) {
       case "file":
         return this.openFile(state, target.file, target.line);

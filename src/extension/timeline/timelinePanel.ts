@@ -6,9 +6,10 @@
  */
 import * as vscode from "vscode";
 import { Disposable } from "../disposable";
-import { TimelineController, TimelineIntent } from "./timelineController";
+import type { TimelineController, TimelineIntent } from "./timelineController";
 import type { TimelineServices } from "./timelineServices";
-import { TIMELINE_VIEW_TYPE, timelineHtml, timelineWebviewOptions } from "./timelineHtml";
+import { hostTimeline } from "./timelineHost";
+import { TIMELINE_VIEW_TYPE, timelineWebviewOptions } from "./timelineHtml";
 
 /** Owns the timeline panel and its controller. */
 export class TimelinePanel extends Disposable {
@@ -59,18 +60,14 @@ export class TimelinePanel extends Disposable {
       light: vscode.Uri.joinPath(this.extensionUri, "media", "timeline-light.svg"),
       dark: vscode.Uri.joinPath(this.extensionUri, "media", "timeline-dark.svg"),
     };
-    const ctrl = new TimelineController(panel.webview, this.services, intent);
-    this.ctrl = ctrl;
-    panel.webview.html = timelineHtml(panel.webview, this.extensionUri);
-    const sub = panel.onDidDispose(() => {
-      sub.dispose();
-      ctrl.dispose();
+    const ctrl = hostTimeline(panel, this.extensionUri, this.services, intent, () => {
       if (this.panel === panel) {
         this.panel = null;
         this.ctrl = null;
         this.changed.fire(null);
       }
     });
+    this.ctrl = ctrl;
     this.changed.fire(ctrl);
     return ctrl;
   }

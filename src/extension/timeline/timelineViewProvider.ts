@@ -5,9 +5,10 @@
  */
 import * as vscode from "vscode";
 import { Disposable } from "../disposable";
-import { TimelineController } from "./timelineController";
+import type { TimelineController } from "./timelineController";
+import { hostTimeline } from "./timelineHost";
 import type { TimelineServices } from "./timelineServices";
-import { timelineHtml, timelineWebviewOptions } from "./timelineHtml";
+import { timelineWebviewOptions } from "./timelineHtml";
 
 /** The contributed id of the timeline view. */
 export const TIMELINE_VIEW_ID = "autodev.timelineView";
@@ -30,15 +31,12 @@ export class TimelineViewProvider extends Disposable implements vscode.WebviewVi
 
   resolveWebviewView(view: vscode.WebviewView): void {
     view.webview.options = timelineWebviewOptions(this.extensionUri);
-    const ctrl = new TimelineController(view.webview, this.services, {});
-    this.ctrl?.dispose();
-    this.ctrl = ctrl;
-    view.webview.html = timelineHtml(view.webview, this.extensionUri);
-    const sub = view.onDidDispose(() => {
-      sub.dispose();
-      ctrl.dispose();
-      if (this.ctrl === ctrl) this.ctrl = null;
+    const old = this.ctrl;
+    const ctrl = hostTimeline(view, this.extensionUri, this.services, {}, (gone) => {
+      if (this.ctrl === gone) this.ctrl = null;
     });
+    old?.dispose();
+    this.ctrl = ctrl;
   }
 
   override dispose(): void {

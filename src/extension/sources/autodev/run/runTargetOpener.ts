@@ -6,12 +6,11 @@
  */
 import * as vscode from "vscode";
 import * as z from "zod";
-import type { NodeTarget } from "../../../../core/sources/stateSource";
 import { ReadOnlyDocuments } from "../../../readOnlyDocuments";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import { fileInside } from "../../../workspaceFiles";
 import { autodevRequest } from "../autodevRequest";
-import { NodeTargetSchema } from "../../sourceTargetOpener";
+import { parseNodeTarget } from "../../sourceTargetOpener";
 import type { AutodevFolders } from "../folder/autodevFolders";
 
 const READ_ONLY_UNDER = ".autodev/tournaments/";
@@ -29,13 +28,7 @@ export class RunTargetOpener {
   async open(folderUri: unknown, rawTarget: unknown): Promise<void> {
     const folder = this.folders.byUri(z.string().parse(folderUri));
     if (!folder) throw new Error(vscode.l10n.t("that AutoDev folder is no longer in this workspace"));
-    const parsed = NodeTargetSchema.safeParse(rawTarget);
-    if (!parsed.success) {
-      throw new Error(
-        vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")),
-      );
-    }
-    const target = parsed.data as NodeTarget;
+    const target = parseNodeTarget(rawTarget);
     switch (target.kind) {
       case "file":
         if (target.file.startsWith(READ_ONLY_UNDER)) {
