@@ -10,7 +10,7 @@
 import type { TimelineEntryDetail, TimelineEntryRow, TimelineField, TimelineView } from "../../src/protocolTimeline";
 import { button, clear, h, icon } from "../dom";
 import { l10n } from "../l10n";
-import { absoluteTime, actionIcon, chainLabel, count, oneLine, relativeTime, statusLabel, visible } from "./format";
+import { absoluteTime, actionIcon, chainLabel, count, visibleLine, relativeTime, statusLabel, visible } from "./format";
 import { renderDiff } from "./planDiffView";
 
 /** What the buttons of the pane ask for. */
@@ -48,7 +48,7 @@ function fieldLabel(name: string): string {
     case "metadata":
       return l10n.t("Metadata");
     default:
-      return oneLine(name);
+      return visibleLine(name);
   }
 }
 
@@ -97,7 +97,7 @@ export class DetailsPane {
     clear(this.body);
     const title = h("h2", { cls: "tl-details-title" }, [
       icon(view ? actionIcon(r.action, view.words) : "symbol-event"),
-      h("span", { text: `#${r.rowId} ${oneLine(r.action)}` }),
+      h("span", { text: `#${r.rowId} ${visibleLine(r.action)}` }),
     ]);
     const head = h("div", { cls: "tl-details-head" }, [title]);
     if (r.chain) {
@@ -113,7 +113,7 @@ export class DetailsPane {
     // The editor's word on the row's task (the source's note, e.g. reviewed marks).
     if (taskNote) {
       const after = rows.findIndex(([k]) => k === l10n.t("Task") || k === fieldLabel("task"));
-      const row: [string, Node] = [l10n.t("Review"), h("span", { cls: "tl-task-note", text: oneLine(taskNote) })];
+      const row: [string, Node] = [l10n.t("Review"), h("span", { cls: "tl-task-note", text: visibleLine(taskNote) })];
       rows.splice(after < 0 ? rows.length : after + 1, 0, row);
     }
     const dl = h("dl", { cls: "tl-fields" });
@@ -121,7 +121,7 @@ export class DetailsPane {
     this.body.appendChild(dl);
     if (d.problems.length > 0) {
       const list = h("ul", { cls: "tl-problems" });
-      for (const p of d.problems) list.appendChild(h("li", {}, [icon("error"), h("span", { text: oneLine(p) })]));
+      for (const p of d.problems) list.appendChild(h("li", {}, [icon("error"), h("span", { text: visibleLine(p) })]));
       this.body.append(h("h3", { text: l10n.t("Integrity") }), list);
     }
     if (view?.planDiffs) {
@@ -139,12 +139,12 @@ export class DetailsPane {
       asOf.addEventListener("click", () => this.actions.travel(r.rowId));
       actions.appendChild(asOf);
     }
-    const open = button("go-to-file", l10n.t("Open line {0} in {1}", r.line, oneLine(d.file)));
+    const open = button("go-to-file", l10n.t("Open line {0} in {1}", r.line, visibleLine(d.file)));
     open.addEventListener("click", () => this.actions.openLine(r.rowId));
     actions.appendChild(open);
     if (this.view?.revealTask && r.taskId !== null) {
       const taskId = r.taskId;
-      const reveal = button("list-tree", l10n.t("Reveal task {0} in Plan", oneLine(taskId)));
+      const reveal = button("list-tree", l10n.t("Reveal task {0} in Plan", visibleLine(taskId)));
       reveal.addEventListener("click", () => this.actions.revealTask(taskId));
       actions.appendChild(reveal);
     }
@@ -162,7 +162,7 @@ export class DetailsPane {
       if (f.name === "metadata" || f.value.includes("\n")) {
         return [label, h("pre", { cls: "tl-payload tl-field-block", text: visible(f.value) })];
       }
-      return [label, h("span", { cls: "tl-field-text", text: oneLine(f.value) })];
+      return [label, h("span", { cls: "tl-field-text", text: visibleLine(f.value) })];
     });
   }
 
@@ -171,11 +171,11 @@ export class DetailsPane {
     const r = d.row;
     const rows: [string, Node][] = [
       [l10n.t("Time"), h("span", { text: `${relativeTime(r.time, now)} · ${absoluteTime(r.time)}` })],
-      [this.view?.words.labels.actor ?? l10n.t("Agent"), h("span", { text: oneLine(r.actor) })],
+      [this.view?.words.labels.actor ?? l10n.t("Agent"), h("span", { text: visibleLine(r.actor) })],
     ];
     if (r.taskId !== null) {
-      const title = r.taskTitle !== null ? ` — ${oneLine(r.taskTitle)}` : "";
-      rows.push([l10n.t("Task"), h("span", { text: `${oneLine(r.taskId)}${title}` })]);
+      const title = r.taskTitle !== null ? ` — ${visibleLine(r.taskTitle)}` : "";
+      rows.push([l10n.t("Task"), h("span", { text: `${visibleLine(r.taskId)}${title}` })]);
     }
     if (r.toStatus !== null) rows.push([l10n.t("Status"), this.statusChange(r)]);
     rows.push([l10n.t("Line"), h("span", { text: String(r.line) })]);
@@ -210,7 +210,7 @@ export class DetailsPane {
 
   /** One status in its source's words. */
   private status(s: string | null): HTMLElement {
-    return h("span", { text: this.view ? statusLabel(s, this.view.words) : oneLine(s ?? "?") });
+    return h("span", { text: this.view ? statusLabel(s, this.view.words) : visibleLine(s ?? "?") });
   }
 
   private statusChange(r: TimelineEntryRow): HTMLElement {
@@ -239,12 +239,12 @@ export class DetailsPane {
   private hash(text: string, copy: () => void): HTMLElement {
     const b = button("copy", l10n.t("Copy"), { iconOnly: true, title: l10n.t("Copy to the clipboard") });
     b.addEventListener("click", copy);
-    return h("span", { cls: "tl-hash" }, [h("code", { text: oneLine(text) }), b]);
+    return h("span", { cls: "tl-hash" }, [h("code", { text: visibleLine(text) }), b]);
   }
 
   private diff(d: TimelineEntryDetail): HTMLElement {
     if (d.diffError) {
-      return h("p", { cls: "tl-muted", text: l10n.t("Plan diff unavailable: {0}", oneLine(d.diffError)) });
+      return h("p", { cls: "tl-muted", text: l10n.t("Plan diff unavailable: {0}", visibleLine(d.diffError)) });
     }
     if (!d.diff) return h("p", { cls: "tl-muted", text: l10n.t("Nothing: this entry does not touch the plan.") });
     return this.view ? renderDiff(d.diff, this.view.words) : h("p", { cls: "tl-muted" });

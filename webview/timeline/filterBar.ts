@@ -7,7 +7,7 @@
  */
 import type { SourceChoice, TimelineFacets, TimelineFilter, TimelineView } from "../../src/protocolTimeline";
 import { button, clear, h, option, setAttr, setPressed, setText, toggle } from "../dom";
-import { count, oneLine, statusLabel } from "./format";
+import { count, visibleLine, statusLabel } from "./format";
 import { l10n } from "../l10n";
 
 /** The options the toolbar edits. */
@@ -212,18 +212,18 @@ export class FilterBar {
     };
     this.facets = facets;
     const words = this.view?.words;
-    fill(this.op, words?.labels.allActions ?? "", facets?.actions ?? [], oneLine, f.actions[0] ?? "");
-    const status = (s: string) => (words ? statusLabel(s, words) : oneLine(s));
+    fill(this.op, words?.labels.allActions ?? "", facets?.actions ?? [], visibleLine, f.actions[0] ?? "");
+    const status = (s: string) => (words ? statusLabel(s, words) : visibleLine(s));
     fill(this.status, l10n.t("Any status"), facets?.statuses ?? [], status, f.status);
-    fill(this.session, words?.labels.allActors ?? "", facets?.actors ?? [], oneLine, f.actor);
+    fill(this.session, words?.labels.allActors ?? "", facets?.actors ?? [], visibleLine, f.actor);
     clear(this.tasks);
     for (const t of facets?.tasks ?? []) {
       this.tasks.appendChild(
         option(
           t.value,
           t.count === 1
-            ? l10n.t("{0} (1 entry)", oneLine(t.value))
-            : l10n.t("{0} ({1} entries)", oneLine(t.value), count(t.count)),
+            ? l10n.t("{0} (1 entry)", visibleLine(t.value))
+            : l10n.t("{0} ({1} entries)", visibleLine(t.value), count(t.count)),
         ),
       );
     }
@@ -232,7 +232,7 @@ export class FilterBar {
   /** Shows the source choice when there is more than one. */
   setSources(sources: readonly SourceChoice[], current: string | null): void {
     clear(this.sourceSelect);
-    for (const c of sources) this.sourceSelect.appendChild(option(c.key, oneLine(c.name), c.key === current));
+    for (const c of sources) this.sourceSelect.appendChild(option(c.key, visibleLine(c.name), c.key === current));
     this.sourceSelect.hidden = sources.length < 2;
   }
 

@@ -11,7 +11,7 @@ import { l10n } from "../l10n";
 /**
  * The hidden characters of src/core/text/untrustedText.ts (the one definition; the webview imports
  * no code from core, so test/unit/hostile/untrustedText.test.ts keeps this copy equal to it), less tab,
- * newline and CR, which {@link oneLine} folds and a payload block keeps.
+ * newline and CR, which {@link visibleLine} folds and a payload block keeps.
  */
 const INVISIBLE =
   // eslint-disable-next-line no-control-regex -- control characters are what this shows
@@ -23,7 +23,7 @@ export function visible(s: string): string {
 }
 
 /** One line of ledger text: {@link visible}, with newlines and tabs as spaces. */
-export function oneLine(s: string): string {
+export function visibleLine(s: string): string {
   return visible(s).replace(/[\r\n\t]+/g, " ");
 }
 
@@ -49,7 +49,7 @@ const WEEKDAY_DATE = new Intl.DateTimeFormat(undefined, {
 /** "just now", "42 s ago", "5 min ago", "3 h ago", "yesterday", "4 d ago", else the date. */
 export function relativeTime(iso: string, now: number): string {
   const t = Date.parse(iso);
-  if (Number.isNaN(t)) return oneLine(iso).slice(0, 24);
+  if (Number.isNaN(t)) return visibleLine(iso).slice(0, 24);
   const s = Math.round((now - t) / 1000);
   if (s < 0) return l10n.t("in the future");
   if (s < 10) return l10n.t("just now");
@@ -65,8 +65,8 @@ export function relativeTime(iso: string, now: number): string {
 /** Local date and time with seconds, plus the stored ISO text. */
 export function absoluteTime(iso: string): string {
   const t = Date.parse(iso);
-  if (Number.isNaN(t)) return oneLine(iso);
-  return `${DATE_TIME.format(t)} (${oneLine(iso)})`;
+  if (Number.isNaN(t)) return visibleLine(iso);
+  return `${DATE_TIME.format(t)} (${visibleLine(iso)})`;
 }
 
 /** Local clock time `HH:MM:SS` of a timestamp ("" when it does not parse). */
@@ -90,7 +90,7 @@ export function dayLabel(day: string, now: number): string {
 
 /** The first 10 hex digits of a hash. */
 export function shortHash(hash: string): string {
-  return oneLine(hash.slice(0, 10));
+  return visibleLine(hash.slice(0, 10));
 }
 
 /** Thousands separators. */
@@ -111,7 +111,7 @@ export function actionIcon(action: string, words: TimelineWords): string {
 /** Label of a status in its source's words (the status as written when it is not listed; "?" for none). */
 export function statusLabel(s: string | null, words: TimelineWords): string {
   if (s === null) return "?";
-  return own(words.statuses, s)?.label ?? oneLine(s);
+  return own(words.statuses, s)?.label ?? visibleLine(s);
 }
 
 /** Codicon of a status (the source's unknown-status icon when it is not listed). */
@@ -132,7 +132,7 @@ export function statusColor(s: string | null, words: TimelineWords): string {
 
 /** Label of a chain state. */
 export function chainLabel(chain: string, kind: string | null): string {
-  if (chain === "broken") return kind ? l10n.t("broken here ({0})", oneLine(kind)) : l10n.t("broken here");
+  if (chain === "broken") return kind ? l10n.t("broken here ({0})", visibleLine(kind)) : l10n.t("broken here");
   if (chain === "unverified") return l10n.t("after the break (not verified)");
   return l10n.t("chain ok");
 }

@@ -5,7 +5,7 @@
  */
 import type { PlanDiff, TimelineWords } from "../../src/protocolTimeline";
 import { h } from "../dom";
-import { count, oneLine, statusLabel } from "./format";
+import { count, visibleLine, statusLabel } from "./format";
 import { l10n } from "../l10n";
 
 /** The plan diff as lists of text. */
@@ -30,24 +30,26 @@ export function renderDiff(diff: PlanDiff, words: TimelineWords): HTMLElement {
   section(
     l10n.t("Tasks added"),
     diff.added.map((t) =>
-      h("li", { text: `+ ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status, words)}` }),
+      h("li", { text: `+ ${visibleLine(t.taskId)} ${visibleLine(t.title)} · ${statusLabel(t.status, words)}` }),
     ),
     "added",
   );
   section(
     l10n.t("Tasks removed"),
     diff.removed.map((t) =>
-      h("li", { text: `− ${oneLine(t.taskId)} ${oneLine(t.title)} · ${statusLabel(t.status, words)}` }),
+      h("li", { text: `− ${visibleLine(t.taskId)} ${visibleLine(t.title)} · ${statusLabel(t.status, words)}` }),
     ),
     "removed",
   );
   section(
     l10n.t("Tasks changed"),
     diff.changed.map((c) => {
-      const li = h("li", {}, [h("span", { cls: "tl-diff-task", text: `${oneLine(c.taskId)} ${oneLine(c.title)}` })]);
+      const li = h("li", {}, [
+        h("span", { cls: "tl-diff-task", text: `${visibleLine(c.taskId)} ${visibleLine(c.title)}` }),
+      ]);
       const fields = h("ul", { cls: "tl-diff-fields" });
       for (const f of c.fields) {
-        fields.appendChild(h("li", { text: `${f.field}: ${oneLine(f.from)} → ${oneLine(f.to)}` }));
+        fields.appendChild(h("li", { text: `${f.field}: ${visibleLine(f.from)} → ${visibleLine(f.to)}` }));
       }
       li.appendChild(fields);
       return li;
@@ -56,12 +58,12 @@ export function renderDiff(diff: PlanDiff, words: TimelineWords): HTMLElement {
   );
   section(
     l10n.t("Phases added"),
-    diff.phasesAdded.map((p) => h("li", { text: oneLine(p) })),
+    diff.phasesAdded.map((p) => h("li", { text: visibleLine(p) })),
     "added",
   );
   section(
     l10n.t("Phases removed"),
-    diff.phasesRemoved.map((p) => h("li", { text: oneLine(p) })),
+    diff.phasesRemoved.map((p) => h("li", { text: visibleLine(p) })),
     "removed",
   );
   if (diff.omitted > 0) {

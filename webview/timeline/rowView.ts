@@ -4,7 +4,7 @@
  * the parts its source's view declares: chain state and short hash, retry and escalation marks, a
  * folded snapshot marker), a group header (day, and the actor when rows are grouped by actor), or
  * a placeholder while its page loads. Icons and words come from the source's words. Every string
- * from the files is set as text (through {@link oneLine}), never as markup.
+ * from the files is set as text (through {@link visibleLine}), never as markup.
  */
 import type { TimelineEntryRow, TimelineGroupRow, TimelineRow, TimelineView } from "../../src/protocolTimeline";
 import { clear, h, icon, setAttr, setIcon, setText } from "../dom";
@@ -15,7 +15,7 @@ import {
   chainLabel,
   clockTime,
   dayLabel,
-  oneLine,
+  visibleLine,
   relativeTime,
   shortHash,
   statusColor,
@@ -129,7 +129,7 @@ export class RowView {
         icon("account", "g-icon"),
         h("span", {
           cls: "g-session",
-          text: oneLine(row.actor),
+          text: visibleLine(row.actor),
           title: actorTitle(ctx.view, row.actor),
         }),
       );
@@ -209,25 +209,26 @@ export class RowView {
     p.chain.title = chainText;
     setText(p.rowId, `#${row.rowId}`);
     setIcon(p.opIcon, actionIcon(row.action, words), "c-opicon");
-    setText(p.op, oneLine(row.action));
-    setText(p.task, row.taskId === null ? "" : oneLine(row.taskId));
-    p.task.title = row.taskId === null ? "" : l10n.t("task {0}", oneLine(row.taskId));
+    setText(p.op, visibleLine(row.action));
+    setText(p.task, row.taskId === null ? "" : visibleLine(row.taskId));
+    p.task.title = row.taskId === null ? "" : l10n.t("task {0}", visibleLine(row.taskId));
     this.bindChange(row, p, v);
     const title = row.summary || row.taskTitle;
-    setText(p.title, title ? oneLine(title) : "");
-    p.title.title = title ? oneLine(title) : "";
-    setText(p.session, oneLine(row.actor));
+    setText(p.title, title ? visibleLine(title) : "");
+    p.title.title = title ? visibleLine(title) : "";
+    setText(p.session, visibleLine(row.actor));
     p.session.title = actorTitle(v, row.actor);
     setIcon(p.snap, row.snapshot ? "device-camera" : "blank", "c-snap");
     p.snap.title = row.snapshot ? l10n.t("snapshot #{0} written right after this entry", row.snapshot.rowId) : "";
     setText(p.hash, chain ? shortHash(chain.hash) : "");
-    p.hash.title = chain && v.chain ? l10n.t("{0} {1} — {2}", v.chain.hashName, oneLine(chain.hash), chainText) : "";
+    p.hash.title =
+      chain && v.chain ? l10n.t("{0} {1} — {2}", v.chain.hashName, visibleLine(chain.hash), chainText) : "";
     setText(p.time, relativeTime(row.time, ctx.now));
     p.time.title = absoluteTime(row.time);
     // What a screen reader says: "#12 update_task_status, task 1.2, coded to reviewed, session s1, 5 min ago, chain ok".
     const said = [
-      `#${row.rowId} ${oneLine(row.action)}`,
-      row.taskId !== null ? l10n.t("task {0}", oneLine(row.taskId)) : "",
+      `#${row.rowId} ${visibleLine(row.action)}`,
+      row.taskId !== null ? l10n.t("task {0}", visibleLine(row.taskId)) : "",
     ];
     if (row.toStatus !== null && !v.statusChanges) said.push(statusLabel(row.toStatus, words));
     else if (row.toStatus !== null) {
@@ -239,7 +240,7 @@ export class RowView {
       );
     } else said.push(row.note);
     said.push(
-      chain ? "" : oneLine(row.summary),
+      chain ? "" : visibleLine(row.summary),
       actorTitle(v, row.actor),
       relativeTime(row.time, ctx.now),
       chainText,
@@ -292,5 +293,5 @@ function retryMarks(row: TimelineEntryRow): string[] {
 
 /** "session s1" or "agent coordinator": who wrote a row, in the source's word. */
 function actorTitle(view: TimelineView, actor: string): string {
-  return view.words.labels.actorTitle.replace("{0}", oneLine(actor));
+  return view.words.labels.actorTitle.replace("{0}", visibleLine(actor));
 }

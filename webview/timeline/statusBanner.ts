@@ -5,7 +5,7 @@
  */
 import type { IntegritySummary } from "../../src/protocolTimeline";
 import { button, clear, h, icon, setText } from "../dom";
-import { oneLine } from "./format";
+import { visibleLine } from "./format";
 import { l10n } from "../l10n";
 
 /** What the banner's buttons ask for. */
@@ -54,7 +54,7 @@ export class StatusBanner {
     this.broken.hidden = !bad;
     if (!bad) return;
     // The finding comes from src/core (English, as the CLI prints it).
-    const why = oneLine(integrity.message ?? l10n.t("integrity check failed"));
+    const why = visibleLine(integrity.message ?? l10n.t("integrity check failed"));
     const text =
       integrity.brokenLine !== null
         ? l10n.t("The ledger is broken at line {0}: {1}", integrity.brokenLine, why)
@@ -72,7 +72,7 @@ export class StatusBanner {
 
   /** A short message that disappears after a few seconds. */
   notice(message: string): void {
-    setText(this.live, oneLine(message));
+    setText(this.live, visibleLine(message));
     this.live.hidden = false;
     clearTimeout(this.noticeTimer);
     this.noticeTimer = window.setTimeout(() => {

@@ -33,7 +33,7 @@ export interface LiveFileEvent {
 }
 
 /** The state folder's path when it is a real directory inside `cwd` reached without links, else null. */
-export function confinedDir(cwd: string, relDir: string): string | null {
+export function linkFreeDir(cwd: string, relDir: string): string | null {
   const parts = relDir.split(/[\\/]/).filter((p) => p !== "" && p !== ".");
   if (parts.length === 0 || parts.some((p) => p === "..") || path.isAbsolute(relDir)) return null;
   try {
@@ -92,7 +92,7 @@ export class LiveWatches {
   watch(cwd: string, kind: string, relDir: string, files: readonly string[]): boolean {
     const key = `${kind}\u0000${cwd}`;
     const old = this.watches.get(key);
-    const dir = confinedDir(cwd, relDir);
+    const dir = linkFreeDir(cwd, relDir);
     const ident = dir === null ? null : identOf(dir);
     const same = old && old.files.size === files.length && files.every((f) => old.files.has(f));
     if (old && same && dir !== null && ident === old.ident && old.relDir === relDir) return true;

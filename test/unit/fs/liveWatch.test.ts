@@ -10,7 +10,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LiveFileEvent, LiveWatches, MAX_LIVE_WATCHES, confinedDir } from "../../../src/core/worker/liveWatch";
+import { LiveFileEvent, LiveWatches, MAX_LIVE_WATCHES, linkFreeDir } from "../../../src/core/worker/liveWatch";
 import { fileSignature } from "../../../src/core/fs/fileSignature";
 
 const LEDGER = "plan-ledger.jsonl";
@@ -89,7 +89,7 @@ describe("LiveWatches: the worker's own watch of live files", function () {
     try {
       fs.rmSync(path.join(ws, ".autodev"), { recursive: true });
       fs.symlinkSync(outside, path.join(ws, ".autodev"));
-      assert.equal(confinedDir(ws, ".autodev"), null);
+      assert.equal(linkFreeDir(ws, ".autodev"), null);
       assert.equal(live.watch(ws, "autodev", ".autodev", [LEDGER]), false);
       fs.mkdirSync(path.join(ws, "real"));
       fs.symlinkSync(path.join(ws, "real"), path.join(ws, "inner"));

@@ -118,7 +118,7 @@ export function parseEvidence(data: Buffer): { ok: true; evidence: Evidence } | 
  * why not. A cloned repository can make `.autodev/` or `.autodev/evidence/` a
  * link to anywhere; then nothing in it is read.
  */
-export async function confinedDir(cwd: string, dir: string): Promise<string | null> {
+export async function confinementRefusal(cwd: string, dir: string): Promise<string | null> {
   try {
     const root = await fs.promises.realpath(cwd);
     const real = await fs.promises.realpath(dir);
@@ -136,7 +136,7 @@ export async function listConfined(cwd: string, dir: string): Promise<string[] |
   // Asked once per task by every check of a refresh: whether the folder is there is answered
   // synchronously (an lstat is microseconds; a promise per task was a thread-pool round trip each).
   if (!existsNoFollow(dir)) return { error: null };
-  const confined = await confinedDir(cwd, dir);
+  const confined = await confinementRefusal(cwd, dir);
   if (confined !== null) return { error: confined };
   try {
     return (await fs.promises.readdir(dir)).sort();
@@ -208,7 +208,7 @@ export async function readPatch(cwd: string, taskId: string): Promise<PatchItem 
   if (!isSafeSegment(taskId)) return { file: `${taskId}.patch`, ok: false, error: "unsafe task id; not read" };
   const file = patchPath(cwd, taskId);
   if (!existsNoFollow(file)) return null;
-  const confined = await confinedDir(cwd, evidenceDir(cwd));
+  const confined = await confinementRefusal(cwd, evidenceDir(cwd));
   if (confined !== null) return { file: path.basename(file), ok: false, error: confined };
   const read = await readInside(evidenceDir(cwd), file);
   if (!read.ok) return { file: path.basename(file), ok: false, error: read.error };

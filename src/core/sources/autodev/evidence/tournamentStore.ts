@@ -9,7 +9,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { confinedDir, readInside } from "./evidenceStore";
+import { confinementRefusal, readInside } from "./evidenceStore";
 import { decodeUtf8Strict } from "../../../text/utf8";
 import { isSafeSegment, tournamentsDir } from "../autodevPaths";
 import { dumpsIndent2 } from "../../../pyjson/pyJsonDump";
@@ -85,7 +85,7 @@ export async function readTournament(cwd: string, id: string): Promise<Tournamen
   const root = tournamentsDir(cwd);
   const dir = path.join(root, id);
   if (!(await exists(dir))) return none(null);
-  const confined = (await confinedDir(cwd, root)) ?? (await confinedDir(root, dir));
+  const confined = (await confinementRefusal(cwd, root)) ?? (await confinementRefusal(root, dir));
   if (confined !== null) return none(confined);
   let history: TournamentFile<TournamentPass[]> | null = null;
   const historyFile = path.join(dir, "history.json");

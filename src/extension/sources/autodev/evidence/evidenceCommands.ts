@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { EVIDENCE_KINDS } from "../../../../core/sources/autodev/evidence/evidenceSchemas";
 import { PATCH_SOURCES, PatchSource, diffSourceLabel } from "../../../../core/sources/autodev/evidence/evidenceNames";
 import {
-  confinedDir,
+  confinementRefusal,
   isContainedRelPath,
   listEvidenceTasks,
 } from "../../../../core/sources/autodev/evidence/evidenceStore";
@@ -127,7 +127,7 @@ export class EvidenceCommands {
     const abs = path.join(t.folder.cwd, rel);
     const refused = !isContainedRelPath(rel)
       ? vscode.l10n.t("{0} is absolute or leaves the workspace", JSON.stringify(rel))
-      : await confinedDir(t.folder.cwd, abs);
+      : await confinementRefusal(t.folder.cwd, abs);
     if (refused !== null) {
       void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: not opened: {0}", refused));
       return undefined;

@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import {
-  confinedDir,
+  confinementRefusal,
   readEvidence,
   readInside,
   readPatchSource,
@@ -175,7 +175,7 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
 
   private async rawView(folder: AutodevFolder, file: string): Promise<string> {
     const dir = evidenceDir(folder.cwd);
-    const confined = await confinedDir(folder.cwd, dir);
+    const confined = await confinementRefusal(folder.cwd, dir);
     if (confined !== null) return vscode.l10n.t("AutoDev: {0}", confined);
     const read = await readInside(dir, path.join(dir, file));
     if (!read.ok) return vscode.l10n.t("AutoDev: {0}", read.error);
