@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ledgerPath } from "../../../src/core/sources/autodev/autodevPaths";
 import { REPO_ROOT, copyFixture } from "../fixtures";
+import { PlanShape, initWith as initPlanWith, planTask as task } from "../../helpers/initPlan";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
 const SCRIPT = '<script>alert("x")</script><img src=x onerror=alert(1)>';
@@ -16,27 +17,8 @@ function cli(...args: string[]): { code: number; out: string; err: string } {
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
-interface PlanShape {
-  phases: { title: string; tasks: { id: string; title: string; depends_on: string[] }[] }[];
-  metadata: Record<string, unknown>;
-}
-
 /** A workspace whose ledger `init` wrote from python-small's plan with `edit` applied. */
-function initWith(edit: (plan: PlanShape) => void): string {
-  const dir = copyFixture("python-small");
-  const plan = JSON.parse(fs.readFileSync(path.join(dir, ".autodev/plan.json"), "utf8")) as PlanShape;
-  edit(plan);
-  fs.rmSync(path.join(dir, ".autodev"), { recursive: true });
-  const file = path.join(dir, "plan-in.json");
-  fs.writeFileSync(file, JSON.stringify(plan));
-  const r = cli("init", dir, "--plan", file);
-  assert.equal(r.code, 0, r.err);
-  return dir;
-}
-
-function task(plan: PlanShape, id: string) {
-  return plan.phases.flatMap((p) => p.tasks).find((t) => t.id === id)!;
-}
+const initWith = (edit: (plan: PlanShape) => void): string => initPlanWith(cli, edit);
 
 describe("autodev-state graph", function () {
   this.timeout(60_000);

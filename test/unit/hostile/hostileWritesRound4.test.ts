@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ledgerPath } from "../../../src/core/sources/autodev/autodevPaths";
 import { REPO_ROOT, copyFixture } from "../fixtures";
+import { PlanShape, initWith as initPlanWith, planTask as task } from "../../helpers/initPlan";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
 
@@ -18,24 +19,8 @@ function cli(...args: string[]): { code: number; out: string; err: string } {
 const append = (dir: string, op: string, payload: object, ...more: string[]) =>
   cli("append", dir, op, "--payload", JSON.stringify(payload), ...more);
 
-interface PlanShape {
-  phases: { id: string; title: string; tasks: { id: string; title: string; depends_on: string[] }[] }[];
-}
-
 /** A workspace whose ledger `init` wrote from python-small's plan with `edit` applied. */
-function initWith(edit: (plan: PlanShape) => void): string {
-  const dir = copyFixture("python-small");
-  const plan = JSON.parse(fs.readFileSync(path.join(dir, ".autodev/plan.json"), "utf8")) as PlanShape;
-  edit(plan);
-  fs.rmSync(path.join(dir, ".autodev"), { recursive: true });
-  const file = path.join(dir, "plan-in.json");
-  fs.writeFileSync(file, JSON.stringify(plan));
-  const r = cli("init", dir, "--plan", file);
-  assert.equal(r.code, 0, r.err);
-  return dir;
-}
-
-const task = (plan: PlanShape, id: string) => plan.phases.flatMap((p) => p.tasks).find((t) => t.id === id)!;
+const initWith = (edit: (plan: PlanShape) => void): string => initPlanWith(cli, edit);
 
 describe("hostile round 4: append goes through set-status's checks (issue 32.10)", function () {
   this.timeout(60_000);
