@@ -6,6 +6,8 @@
  */
 import * as vscode from "vscode";
 import { Disposable } from "../../../disposable";
+import type { AutodevRunView } from "../../../../core/sources/autodev/run/runView";
+import type { AutodevFolder } from "../folder/autodevFolder";
 import type { AutodevRunStateView } from "./runStateView";
 
 /** Keeps the run status item in sync with the run views. */
@@ -39,8 +41,7 @@ export class RunStatusItem extends Disposable {
     const running = all.filter((x) => x.view.running === true);
     const waiting = all.filter((x) => x.view.waiting !== null);
     if (running.length) {
-      const one = running.length === 1 ? running[0].view.runningActivity : null;
-      this.item.text = `$(sync~spin) ${multi ? vscode.l10n.t("AutoDev running: {0}", running.map((x) => x.folder.folder.name).join(", ")) : one ? vscode.l10n.t("AutoDev running: {0}", one) : vscode.l10n.t("AutoDev running")}`;
+      this.item.text = `$(sync~spin) ${runningText(running, multi)}`;
       this.item.tooltip = [
         ...running.map(
           (x) =>
@@ -74,4 +75,17 @@ export class RunStatusItem extends Disposable {
     this.shown = true;
     this.item.show();
   }
+}
+
+/**
+ * "AutoDev running: task 1.2 · reviewer" — what the one running AutoDev does, after its folder's name when
+ * the workspace has several ("AutoDev running: api · task 1.2 · reviewer"); several running: their names.
+ */
+function runningText(running: ReadonlyArray<{ folder: AutodevFolder; view: AutodevRunView }>, multi: boolean): string {
+  if (running.length > 1) {
+    return vscode.l10n.t("AutoDev running: {0}", running.map((x) => x.folder.folder.name).join(", "));
+  }
+  const [{ folder, view }] = running;
+  const what = [multi ? folder.folder.name : "", view.runningActivity ?? ""].filter(Boolean).join(" · ");
+  return what ? vscode.l10n.t("AutoDev running: {0}", what) : vscode.l10n.t("AutoDev running");
 }
