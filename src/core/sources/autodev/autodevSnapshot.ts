@@ -26,6 +26,8 @@ export interface AutodevLedgerRead {
   readonly warnings: readonly VerifyWarning[];
   readonly plan: Plan | null;
   readonly entries: readonly EntrySummary[];
+  /** The ledger's size as it was read, when known (plan.json drift found once it grew is a write in between). */
+  readonly bytes?: number;
 }
 
 /** The ledger read, with everything else `.autodev/` holds that the checks and the views read. */
@@ -68,7 +70,7 @@ export async function readAutodevSnapshot(
   const history: VerifyWarning[] = [];
   if (ledger.ok) {
     if (ledger.plan) history.push(...(await missingEvidenceWarnings(workspace, ledger.plan, ledger.entries)));
-    const drift = await planJsonWarning(workspace, ledger.plan);
+    const drift = await planJsonWarning(workspace, ledger.plan, ledger.bytes);
     if (drift) history.push(drift);
   }
   return { ...ledger, run, contract, history };

@@ -15,7 +15,8 @@ import { danglingBundleMessage } from "./evidence/evidenceNames";
 import { requiredEvidenceKinds } from "./evidence/requiredEvidence";
 import { workspaceExpectations } from "./evidence/evidenceExpectations";
 import { EntrySummary, VerifyWarning } from "./ledger/verifyTypes";
-import { planPath } from "./autodevPaths";
+import * as fs from "node:fs";
+import { ledgerPath, planPath } from "./autodevPaths";
 
 /** Evidence a task's status implies but that is missing (or invalid). */
 export async function missingEvidenceWarnings(
@@ -81,14 +82,30 @@ export async function missingEvidenceWarnings(
  * Compares plan.json with the bytes the ledger's plan would produce; a warning with the first differing line, or
  * null. Null too while AutoDev runs in the folder: it appends to the ledger first and replaces plan.json a few
  * milliseconds later (seen on every status change of the recorded default-mode run), so a plan.json that is one
- * write behind is its write in flight, not drift.
+ * write behind is its write in flight, not drift. Null also when the ledger grew after `plan` was read from
+ * it (`ledgerBytes`: its size then): plan.json may be that newer write's; the next read compares again.
  */
-export async function planJsonWarning(cwd: string, plan: Plan | null): Promise<VerifyWarning | null> {
+export async function planJsonWarning(
+  cwd: string,
+  plan: Plan | null,
+  ledgerBytes?: number,
+): Promise<VerifyWarning | null> {
   const w = await planJsonDrift(cwd, plan);
   if (w && (w.kind === "plan_json_mismatch" || w.kind === "plan_json_missing") && plan) {
     if ((await findAutodevProcess(cwd)).state === "found") return null;
+    // The ledger grew after `plan` was read from it: plan.json may already hold that newer write (seen
+    // in the live replay: AutoDev appended, replaced plan.json and exited between the two reads).
+    if (ledgerBytes !== undefined && (await ledgerSize(cwd)) !== ledgerBytes) return null;
   }
   return w;
+}
+
+async function ledgerSize(cwd: string): Promise<number | null> {
+  try {
+    return (await fs.promises.lstat(ledgerPath(cwd))).size;
+  } catch {
+    return null;
+  }
 }
 
 async function planJsonDrift(cwd: string, plan: Plan | null): Promise<VerifyWarning | null> {

@@ -280,6 +280,11 @@ export class LedgerSession {
     }
   }
 
+  /** The ledger file's size as this session last read it (0 before it read one). */
+  get readSize(): number {
+    return this.fileSize;
+  }
+
   /** Integrity so far. */
   get report(): VerifyReport {
     return reportOf(this.scanner);

@@ -8,6 +8,7 @@
 import type { SourceProblem, SourceTreeNode } from "../../stateSource";
 import { readRunState, RunPlan, RunState } from "./runState";
 import { probeAutodevRunning } from "./runningProbe";
+import { autodevFolderStamp } from "./folderStamp";
 import { runStateProblems } from "./runProblems";
 import { runBottomNodes, runTopNodes } from "../tree/runTree";
 import { waitingLabel } from "../inline/inlineState";
@@ -45,13 +46,19 @@ export interface AutodevRunView {
   readonly retryLimitIsDefault: boolean;
   /** Each plan task's "Delegations" node (the core tree's, inlineTree.ts), for the tasks inline mode delegated. */
   readonly taskHistory: readonly { readonly taskId: string; readonly node: SourceTreeNode }[];
+  /**
+   * `.autodev/`'s folder stamp (folderStamp.ts) taken just before this was read, or null when not taken:
+   * while AutoDev runs, a probe whose stamp differs has seen a change the file watcher may have missed.
+   */
+  readonly stamp: string | null;
 }
 
 /** Ids of bottom nodes the extension already shows its own way (plan evidence has its own group). */
 const SHOWN_ELSEWHERE = new Set(["autodev|planEvidence"]);
 
-/** Computes the view (or, with `probeOnly`, just `running`). */
+/** Computes the view (or, with `probeOnly`, just `running` and the folder stamp). */
 export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = false): Promise<AutodevRunView> {
+  const stamp = await autodevFolderStamp(cwd);
   if (probeOnly) {
     const p = await probeAutodevRunning(cwd);
     return {
@@ -67,9 +74,10 @@ export async function autodevRunView(cwd: string, plan: RunPlan, probeOnly = fal
       retryLimit: null,
       retryLimitIsDefault: false,
       taskHistory: [],
+      stamp,
     };
   }
-  return runViewOf(await readRunState(cwd, plan));
+  return { ...runViewOf(await readRunState(cwd, plan)), stamp };
 }
 
 /** The view of a run state read already (the refresh's snapshot). */
@@ -94,5 +102,6 @@ export function runViewOf(rs: RunState): AutodevRunView {
       const node = taskHistoryNode(t.id, rs.history.steps);
       return node ? [{ taskId: t.id, node }] : [];
     }),
+    stamp: null,
   };
 }

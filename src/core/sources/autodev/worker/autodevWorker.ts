@@ -27,6 +27,7 @@ import { getMaxLineBytes } from "../../../fs/lineLimit";
 import { parseVerificationRecord } from "../ledger/verificationRecord";
 import { Plan } from "../plan/schemas";
 import { autodevRunView, runViewOf } from "../run/runView";
+import { autodevFolderStamp } from "../run/folderStamp";
 import { TimelineService } from "../timeline/ledgerTimelineService";
 import { autodevStateTree, planOnlyTree, retryLimitOf, unreadableTree } from "../tree/stateTree";
 import type { RetryLimitView } from "../tree/retryWords";
@@ -54,6 +55,8 @@ async function refreshResult(
   options: { stored?: unknown; historyWarnings?: boolean } = {},
 ): Promise<RefreshResult> {
   const t0 = performance.now();
+  // Taken before anything is read: a later change shows as a different stamp at the next probe.
+  const stamp = await autodevFolderStamp(s.cwd);
   // On the live path (a session that has read the ledger: an append's refresh, milliseconds long),
   // whether AutoDev runs (a line on the lock prober's pipe, the process look-up) is asked beside the
   // ledger's read, not after it, so the answer waits for the slower of the two only.
@@ -73,7 +76,7 @@ async function refreshResult(
     } else update = await s.refresh(context.signal, progress);
   } catch (e) {
     if (context.signal?.aborted) throw e;
-    return unreadableResult(s.cwd, e, performance.now() - t0);
+    return unreadableResult(s.cwd, e, performance.now() - t0, stamp);
   }
   const next = update.mode === "none" ? undefined : await s.verificationRecord();
   const report = s.report;
@@ -89,6 +92,7 @@ async function refreshResult(
       warnings: report.warnings,
       plan: s.plan,
       entries: s.entries,
+      bytes: s.readSize,
     },
     true,
     running,
@@ -105,7 +109,7 @@ async function refreshResult(
     rewritten,
     contract: snapshot.contract ? [snapshot.contract] : [],
     problems: snapshotProblems(snapshot, { historyWarnings: options.historyWarnings }),
-    run: runViewOf(snapshot.run),
+    run: { ...runViewOf(snapshot.run), stamp },
     lastChanges: lastChanges(s.entries, s.plan),
     holdMs: full ? null : await tailHoldMs(report, s.file),
     hasLedger,
@@ -114,7 +118,7 @@ async function refreshResult(
 }
 
 /** The answer when the ledger cannot be read (a FIFO, a folder, a link out): that problem and the run state's. */
-async function unreadableResult(cwd: string, e: unknown, ms: number): Promise<RefreshResult> {
+async function unreadableResult(cwd: string, e: unknown, ms: number, stamp: string): Promise<RefreshResult> {
   const run = await readRunState(cwd, null, { probe: true });
   const why = e instanceof Error ? e.message : String(e);
   return {
@@ -126,7 +130,7 @@ async function unreadableResult(cwd: string, e: unknown, ms: number): Promise<Re
     head: null,
     contract: [],
     problems: await unreadableLedgerProblems(cwd, e),
-    run: runViewOf(run),
+    run: { ...runViewOf(run), stamp },
     lastChanges: [],
     holdMs: null,
     hasLedger: true,

@@ -4,7 +4,8 @@
  * the same turn as the ledger, so this view only tells its listeners (the run status item, the
  * tree's run nodes) when a folder changed. A release of the lock changes no file, so while some
  * folder runs its lock is probed every second (one line to a long-lived probe process,
- * lockProber.ts) and a change refreshes the folder; while nothing runs nothing is polled: taking
+ * lockProber.ts) and a change refreshes the folder, as does a change of `.autodev/`'s folder stamp
+ * (a write the file watcher missed: folderStamp.ts); while nothing runs nothing is polled: taking
  * the lock opens `.autodev/.lock`, and the folder's watcher hears it.
  */
 import * as vscode from "vscode";
@@ -102,7 +103,9 @@ export class AutodevRunStateView extends Disposable {
         this.log.error(`lock probe of ${folder.folder.name}`, e);
         return null;
       });
-      if (probe && probe.running !== view.running) folder.runningChanged();
+      // A changed folder stamp: AutoDev wrote something the file watcher may have missed (folderStamp.ts).
+      const missed = probe !== null && probe.stamp !== null && view.stamp !== null && probe.stamp !== view.stamp;
+      if (probe && (probe.running !== view.running || missed)) folder.runningChanged();
     }
   }
 
