@@ -4,6 +4,7 @@
  * keep come back from manifest.json), and what AutoDev itself answered about it (autodev-answers.json,
  * read through a zod schema of the parts the tests compare).
  */
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -118,6 +119,27 @@ export function materializeRealRun(step: string): string {
 /** An empty home folder (the hive tier of knowledge lives under it; the run's stayed empty). */
 export function emptyHome(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "real-home-"));
+}
+
+/** The result of one run of our CLI. */
+export interface CliResult {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+/** Runs our built CLI (dist/cli.js) with HOME an empty folder (`home`, else one of its own), as the real runs had. */
+export function cliInEmptyHome(home = emptyHome()): (...args: string[]) => Promise<CliResult> {
+  const cliJs = path.join(REPO_ROOT, "dist/cli.js");
+  return (...args) =>
+    new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        [cliJs, ...args],
+        { encoding: "utf8", env: { ...process.env, HOME: home } },
+        (e, out, err) => resolve({ code: e ? (typeof e.code === "number" ? e.code : -1) : 0, out, err }),
+      );
+    });
 }
 
 /** The rows of `autodev status`'s task table: phase, task, status, retries, evidence. */

@@ -7,22 +7,10 @@
  * worktrees while they exist.
  */
 import * as assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import * as path from "node:path";
-import { REPO_ROOT } from "../fixtures";
-import { autodevStatusRows, emptyHome } from "../helpers/realRun";
+import { autodevStatusRows, cliInEmptyHome } from "../helpers/realRun";
 import { defaultRunAnswers, defaultRunSteps, materializeDefaultRun } from "../../helpers/defaultRun";
 
-const CLI = path.join(REPO_ROOT, "dist/cli.js");
-const HOME = emptyHome();
-
-function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, HOME } }, (e, out, err) =>
-      resolve({ code: e ? (typeof e.code === "number" ? e.code : -1) : 0, out, err }),
-    );
-  });
-}
+const cli = cliInEmptyHome();
 
 interface OurTournament {
   id: string;

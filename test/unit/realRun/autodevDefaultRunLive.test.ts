@@ -7,15 +7,13 @@
  * into a temp workspace with our reader after every change, and one at its recorded speed.
  */
 import * as assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { autodevProblems, autodevSource } from "../../../src/core/sources/autodev/autodevSource";
 import { loadPlan } from "../../../src/core/sources/autodev/ledger/ledgerReader";
 import { readRunState, runPlanOf } from "../../../src/core/sources/autodev/run/runState";
 import type { SourceProblem } from "../../../src/core/sources/stateSource";
-import { REPO_ROOT } from "../fixtures";
-import { emptyHome } from "../helpers/realRun";
+import { cliInEmptyHome, emptyHome } from "../helpers/realRun";
 import {
   LiveEvent,
   applyLiveEvent,
@@ -26,16 +24,8 @@ import {
 } from "../../helpers/defaultRun";
 import { startFakeAutodev } from "../helpers/fakeAutodev";
 
-const CLI = path.join(REPO_ROOT, "dist/cli.js");
 const HOME = emptyHome();
-
-function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, HOME } }, (e, out, err) =>
-      resolve({ code: e ? (typeof e.code === "number" ? e.code : -1) : 0, out, err }),
-    );
-  });
-}
+const cli = cliInEmptyHome(HOME);
 
 /** What AutoDev is doing at each snapshot taken while it ran (the stand-in paused at that call). */
 const ACTIVITY: Record<string, string> = {

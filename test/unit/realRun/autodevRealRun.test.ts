@@ -5,29 +5,18 @@
  * a copy. `check` raises no warning on this state except the hazards AutoDev's own behaviour shows.
  */
 import * as assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../fixtures";
 import {
-  RealRunAnswers,
   autodevStatusRows,
-  emptyHome,
+  cliInEmptyHome,
   materializeRealRun,
+  RealRunAnswers,
   realRunAnswers,
   realRunSteps,
 } from "../helpers/realRun";
 
-const CLI = path.join(REPO_ROOT, "dist/cli.js");
-const HOME = emptyHome();
-
-function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, HOME } }, (e, out, err) =>
-      resolve({ code: e ? (typeof e.code === "number" ? e.code : -1) : 0, out, err }),
-    );
-  });
-}
+const cli = cliInEmptyHome();
 
 type Move = { action: string; taskId: string | null };
 
