@@ -5,7 +5,7 @@
 //
 //   node scripts/run-integration-tests.mjs        (npm run test:integration; `npm test` builds first)
 //
-// Env: AUTODEV_IT_TIMEOUT_MS (default 600000), AUTODEV_IT_VERBOSE=1 (all workbench log lines),
+// Env: AUTODEV_IT_TIMEOUT_MS (default 1200000), AUTODEV_IT_VERBOSE=1 (all workbench log lines),
 //      AUTODEV_IT_GREP=<regexp> (only the matching tests; read by test/integration/index.ts),
 //      AUTODEV_IT_FIXTURES (comma-separated folders of test/fixtures/, default
 //      "python-small,python-unicode,agloop-clean,agloop-broken,python-full/workspace"), CHROMIUM (default /usr/bin/chromium).
@@ -24,7 +24,7 @@ import { assertChromium, launchBrowser } from "./browser.mjs";
 import { fixtureFolders, makeTestWorkspace } from "./test-workspace.mjs";
 import { ROOT, startServer } from "./vscode-server.mjs";
 
-const TIMEOUT_MS = Number(process.env.AUTODEV_IT_TIMEOUT_MS ?? 600_000);
+const TIMEOUT_MS = Number(process.env.AUTODEV_IT_TIMEOUT_MS ?? 1_200_000);
 const VERBOSE = process.env.AUTODEV_IT_VERBOSE === "1";
 const FIXTURES = fixtureFolders(ROOT);
 const TESTS_INDEX = join(ROOT, "out", "test", "integration", "index.js");
