@@ -3,6 +3,7 @@
  * and one controller over the timeline services, disposed with the webview's owner.
  */
 import type * as vscode from "vscode";
+import { Disposable } from "../disposable";
 import { TimelineController, TimelineIntent } from "./timelineController";
 import type { TimelineServices } from "./timelineServices";
 import { timelineHtml } from "./timelineHtml";
@@ -32,4 +33,21 @@ export function hostTimeline(
     gone(ctrl);
   });
   return ctrl;
+}
+
+/** The timeline panel's and the sidebar view's common part: their services and live controller. */
+export abstract class TimelineHost extends Disposable {
+  protected ctrl: TimelineController | null = null;
+
+  constructor(
+    protected readonly extensionUri: vscode.Uri,
+    protected readonly services: TimelineServices,
+  ) {
+    super();
+  }
+
+  /** The live controller, while its webview exists. */
+  get controller(): TimelineController | null {
+    return this.ctrl;
+  }
 }

@@ -5,31 +5,16 @@
  * filters, selection and scroll position from its own saved state.
  */
 import * as vscode from "vscode";
-import { Disposable } from "../disposable";
 import type { TimelineController, TimelineIntent } from "./timelineController";
-import type { TimelineServices } from "./timelineServices";
-import { hostTimeline } from "./timelineHost";
+import { TimelineHost, hostTimeline } from "./timelineHost";
 import { TIMELINE_VIEW_TYPE, timelineWebviewOptions } from "./timelineHtml";
 
 /** Owns the timeline panel and its controller. */
-export class TimelinePanel extends Disposable {
+export class TimelinePanel extends TimelineHost {
   private panel: vscode.WebviewPanel | null = null;
-  private ctrl: TimelineController | null = null;
   private readonly changed = this.register(new vscode.EventEmitter<TimelineController | null>());
   /** Fires when the panel opens (with its controller) or closes (null). */
   readonly onDidChangeController = this.changed.event;
-
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly services: TimelineServices,
-  ) {
-    super();
-  }
-
-  /** The live controller, when the panel is open. */
-  get controller(): TimelineController | null {
-    return this.ctrl;
-  }
 
   /** Opens (or reveals) the panel and shows what `intent` asks for. */
   show(intent: TimelineIntent = {}): TimelineController {

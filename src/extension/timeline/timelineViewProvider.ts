@@ -4,31 +4,14 @@
  * webview while the view is hidden and the page restores its state.
  */
 import * as vscode from "vscode";
-import { Disposable } from "../disposable";
-import type { TimelineController } from "./timelineController";
-import { hostTimeline } from "./timelineHost";
-import type { TimelineServices } from "./timelineServices";
+import { TimelineHost, hostTimeline } from "./timelineHost";
 import { timelineWebviewOptions } from "./timelineHtml";
 
 /** The contributed id of the timeline view. */
 export const TIMELINE_VIEW_ID = "autodev.timelineView";
 
 /** Resolves the sidebar timeline view. */
-export class TimelineViewProvider extends Disposable implements vscode.WebviewViewProvider {
-  private ctrl: TimelineController | null = null;
-
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly services: TimelineServices,
-  ) {
-    super();
-  }
-
-  /** The controller of the view while its webview exists. */
-  get controller(): TimelineController | null {
-    return this.ctrl;
-  }
-
+export class TimelineViewProvider extends TimelineHost implements vscode.WebviewViewProvider {
   resolveWebviewView(view: vscode.WebviewView): void {
     view.webview.options = timelineWebviewOptions(this.extensionUri);
     const old = this.ctrl;
