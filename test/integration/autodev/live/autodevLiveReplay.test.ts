@@ -97,6 +97,9 @@ describe("AutoDev default run replayed live in the editor", function () {
     let timer: NodeJS.Timeout | undefined;
     try {
       await agrees(dir, c.from, false, null);
+      // A timeline panel an earlier suite left open would keep its own folder (and its last report):
+      // this case's timeline is a new panel opened on this folder.
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       const ctrl = (await vscode.commands.executeCommand("autodev.showTimeline", vscode.Uri.file(dir).toString())) as {
         lastRendered: { matched: number } | null;
       };
