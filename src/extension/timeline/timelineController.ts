@@ -43,6 +43,8 @@ export class TimelineController extends Disposable {
   private changeTimer: NodeJS.Timeout | undefined;
   /** Task id this timeline revealed in the tree (its selection echo is ignored once). */
   private echoTask: string | null = null;
+  /** A folder the user asked for before it had a timeline (no ledger yet): shown once it has one. */
+  private awaited: string | null = null;
   private readonly renderedEmitter = this.register(new vscode.EventEmitter<WebviewMessageOf<"rendered">>());
   /** Fires when the webview reports rows on screen (tests and timing). */
   readonly onDidRender = this.renderedEmitter.event;
@@ -109,6 +111,7 @@ export class TimelineController extends Disposable {
   /** Shows a source, a row or a task's rows (from a command while already open). */
   reveal(intent: TimelineIntent): void {
     const asked = intent.sourceKey ? timelineSourceOf(this.services.folders, intent.sourceKey)?.key : undefined;
+    if (intent.sourceKey && !asked) this.awaited = intent.sourceKey;
     const sourceKey = asked ?? this.sourceKey;
     if (!sourceKey) return;
     this.post({ type: "reveal", sourceKey, rowId: intent.rowId ?? null, taskId: intent.taskId ?? null });
@@ -229,6 +232,7 @@ export class TimelineController extends Disposable {
   }
 
   private onSourceChange(s: SourceFolder | undefined): void {
+    if (this.showAwaited()) return;
     if (s === undefined) return this.post({ type: "sources", sources: timelineChoices(this.services.folders) });
     if (s.key !== this.sourceKey || !s.timeline) return;
     clearTimeout(this.changeTimer);
@@ -251,7 +255,9 @@ export class TimelineController extends Disposable {
       const k = key ? timelineSourceOf(this.services.folders, key)?.key : undefined;
       return k && sources.some((c) => c.key === k) ? k : null;
     };
-    this.sourceKey = known(this.intent.sourceKey) ?? known(saved) ?? sources[0]?.key ?? null;
+    const asked = known(this.intent.sourceKey);
+    if (this.intent.sourceKey && !asked) this.awaited = this.intent.sourceKey;
+    this.sourceKey = asked ?? known(saved) ?? sources[0]?.key ?? null;
     const s = this.sourceKey ? timelineSourceOf(this.services.folders, this.sourceKey) : undefined;
     const warm =
       this.warm && this.warm.sourceKey === this.sourceKey && s && this.warm.page.entries === s.timeline.rows
@@ -269,6 +275,18 @@ export class TimelineController extends Disposable {
     });
     this.intent = {};
     this.warm = null;
+  }
+
+  /** The folder asked for earlier has a timeline now: the page gets the new choices and shows it. */
+  private showAwaited(): boolean {
+    const key = this.awaited ? timelineSourceOf(this.services.folders, this.awaited)?.key : undefined;
+    if (!key) return false;
+    const sources = timelineChoices(this.services.folders);
+    if (!sources.some((c) => c.key === key)) return false;
+    this.awaited = null;
+    this.post({ type: "sources", sources });
+    this.post({ type: "reveal", sourceKey: key, rowId: null, taskId: null });
+    return true;
   }
 
   private rendered(m: WebviewMessageOf<"rendered">): void {
