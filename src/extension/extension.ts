@@ -11,6 +11,7 @@ import { OutputLog } from "./outputLog";
 import { ReadOnlyDocuments } from "./readOnlyDocuments";
 import { SettingsReader } from "./settings";
 import type { AdapterHost, TreeHost } from "./sources/adapterHost";
+import { revealInTree } from "./treeReveal";
 import type { SourceAdapter, StateNode } from "./sources/sourceAdapter";
 import type { SourceActionCommands } from "./sources/sourceActionCommands";
 import { createAdapters } from "./sources/sourceAdapters";
@@ -90,7 +91,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
   const treeHost: TreeHost = {
     refresh: (node) => tree.refresh(node),
     children: (node) => tree.getChildren(node),
-    reveal: async (node, options) => void (await treeView.reveal(node, options)),
+    reveal: (node, options) => revealInTree(treeView, node, options),
     get visible() {
       return treeView.visible;
     },

@@ -8,10 +8,13 @@
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { TimelineController } from "../../src/extension/timeline/timelineController";
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
+import { revealInTree } from "../../src/extension/treeReveal";
 import { autodevOf, eventually, extension, awaitAutodevVerified } from "./helpers";
 
 async function api(): Promise<StateApi> {
@@ -73,8 +76,15 @@ describe("ledger timeline", function () {
     const node = await autodevOf(a).findTaskNode(folder(), "1.1");
     assert.ok(node, "task 1.1 is in the tree");
     await vscode.commands.executeCommand("autodev.plan.focus");
+    // Run alone, this test reaches the Plan view before VS Code has drawn it: a plain reveal then
+    // selects nothing and fires no selection event. The extension's own reveal asks twice.
+    assert.ok(await eventually(() => a.treeView.visible, 20_000), "the Plan view is not visible");
     const before = ctrl.lastRendered;
-    await a.treeView.reveal(node, { select: true, focus: false });
+    await revealInTree(a.treeView, node, { select: true, focus: false });
+    assert.ok(
+      await eventually(() => a.treeView.selection.some((n) => n.id === node.id), 10_000),
+      "VS Code did not select task 1.1 in the Plan view",
+    );
     const expected = expectedMatched("1.1");
     assert.ok(
       await eventually(() => ctrl.lastRendered !== before && ctrl.lastRendered?.matched === expected, 20_000),
@@ -143,6 +153,43 @@ describe("ledger timeline", function () {
       await eventually(() => ctrl.lastRendered?.matched === expected, 20_000),
       `the webview did not show the new entry (${ctrl.lastRendered?.matched} of ${expected})`,
     );
+  });
+
+  it("a folder asked for before it has any state is shown once its agent writes the first entry", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "timeline-awaited-"));
+    const own = `${vscode.Uri.file(dir).toString()}|`;
+    const at = vscode.workspace.workspaceFolders?.length ?? 0;
+    try {
+      const added = () => vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === dir) ?? false;
+      assert.ok(vscode.workspace.updateWorkspaceFolders(at, 0, { uri: vscode.Uri.file(dir), name: "awaited" }));
+      assert.ok(await eventually(added, 30_000), "the folder was not added");
+      const same = (await vscode.commands.executeCommand(
+        "autodev.showTimeline",
+        vscode.Uri.file(dir).toString(),
+      )) as TimelineController;
+      assert.equal(same, ctrl, "the one panel is reused");
+      // Nothing to show yet: the panel keeps the folder it shows.
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(ctrl.lastRendered?.sourceKey, key(), "still the folder it showed");
+      // What `autodev plan` writes first: the spec it plans from, then the ledger's first entry.
+      fs.mkdirSync(path.join(dir, ".autodev"));
+      fs.writeFileSync(path.join(dir, ".autodev", "spec.md"), "# A small project\n");
+      const first = fs.readFileSync(folder().ledgerFile, "utf8").split("\n")[0];
+      fs.writeFileSync(path.join(dir, ".autodev", "plan-ledger.jsonl"), `${first}\n`);
+      const shown = () => !!ctrl.lastRendered?.sourceKey?.startsWith(own) && ctrl.lastRendered.matched === 1;
+      assert.ok(
+        await eventually(shown, 30_000),
+        `the timeline did not switch to the new folder (shows ${ctrl.lastRendered?.sourceKey}, ${ctrl.lastRendered?.matched} rows)`,
+      );
+    } finally {
+      const i = (vscode.workspace.workspaceFolders ?? []).findIndex((f) => f.uri.fsPath === dir);
+      if (i >= 0) vscode.workspace.updateWorkspaceFolders(i, 1);
+      await eventually(() => !a.folders.all.some((f) => f.folder.uri.fsPath === dir), 30_000);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    // Back on the fixture folder for the next test.
+    await vscode.commands.executeCommand("autodev.showTimeline", uri());
+    assert.ok(await eventually(() => ctrl.lastRendered?.sourceKey === key(), 30_000), "back on the fixture folder");
   });
 
   it("Show Task in Timeline opens on a task's entries", async () => {
