@@ -163,6 +163,8 @@ export const WebviewMessageSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("revealTask"), sourceKey, taskId: z.string().min(1).max(200), focus: z.boolean() }),
   z.strictObject({
     type: z.literal("rendered"),
+    /** The source whose rows these are (null: none chosen). */
+    sourceKey: sourceKey.nullable(),
     reason: z.enum(["open", "update"]),
     rows: z.number().int().min(0).max(1e6),
     total: z.number().int().min(0).max(1e9),

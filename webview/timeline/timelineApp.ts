@@ -380,6 +380,7 @@ export class TimelineApp {
       this.opened = true;
       this.bridge.post({
         type: "rendered",
+        sourceKey: this.sourceKey,
         reason,
         rows: shown.length,
         total: totals.total,

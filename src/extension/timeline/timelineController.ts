@@ -110,11 +110,39 @@ export class TimelineController extends Disposable {
 
   /** Shows a source, a row or a task's rows (from a command while already open). */
   reveal(intent: TimelineIntent): void {
-    const asked = intent.sourceKey ? timelineSourceOf(this.services.folders, intent.sourceKey)?.key : undefined;
-    if (intent.sourceKey && !asked) this.awaited = intent.sourceKey;
+    const asked = this.askedKey(intent.sourceKey);
+    this.noticeAwaited();
     const sourceKey = asked ?? this.sourceKey;
     if (!sourceKey) return;
     this.post({ type: "reveal", sourceKey, rowId: intent.rowId ?? null, taskId: intent.taskId ?? null });
+  }
+
+  /**
+   * The key of the source a command asked for (a key or a folder URI) when it has a timeline now.
+   * When it has none yet (a folder whose agent has not written its first entry), it is awaited:
+   * the page says so and switches to it once it has one ({@link showAwaited}).
+   */
+  private askedKey(asked: string | undefined): string | null {
+    if (!asked) return null;
+    const key = this.timelineKey(asked);
+    this.awaited = key ? null : asked;
+    return key;
+  }
+
+  /** Tells the page that the source asked for has no timeline yet (after it shows another one, or none). */
+  private noticeAwaited(): void {
+    if (!this.awaited) return;
+    const asked = this.awaited;
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === asked)?.name;
+    this.post({
+      type: "notice",
+      message: vscode.l10n.t("{0} has no state with a timeline yet: it shows here once it has.", folder ?? asked),
+    });
+  }
+
+  /** The key of the source `key` (or a folder URI) names, when it has a timeline; else null. */
+  private timelineKey(key: string | null | undefined): string | null {
+    return (key ? timelineSourceOf(this.services.folders, key)?.key : undefined) ?? null;
   }
 
   /** The state tree selected a task of a source: the timeline filters to it (unless this timeline caused it). */
@@ -251,13 +279,7 @@ export class TimelineController extends Disposable {
 
   private init(saved: string | null): void {
     const sources = timelineChoices(this.services.folders);
-    const known = (key: string | null | undefined) => {
-      const k = key ? timelineSourceOf(this.services.folders, key)?.key : undefined;
-      return k && sources.some((c) => c.key === k) ? k : null;
-    };
-    const asked = known(this.intent.sourceKey);
-    if (this.intent.sourceKey && !asked) this.awaited = this.intent.sourceKey;
-    this.sourceKey = asked ?? known(saved) ?? sources[0]?.key ?? null;
+    this.sourceKey = this.askedKey(this.intent.sourceKey) ?? this.timelineKey(saved) ?? sources[0]?.key ?? null;
     const s = this.sourceKey ? timelineSourceOf(this.services.folders, this.sourceKey) : undefined;
     const warm =
       this.warm && this.warm.sourceKey === this.sourceKey && s && this.warm.page.entries === s.timeline.rows
@@ -273,18 +295,18 @@ export class TimelineController extends Disposable {
       locateRowId: this.intent.rowId ?? null,
       firstPage: warm ? { query: warm.query, page: warm.page } : null,
     });
+    this.noticeAwaited();
     this.intent = {};
     this.warm = null;
   }
 
   /** The folder asked for earlier has a timeline now: the page gets the new choices and shows it. */
   private showAwaited(): boolean {
-    const key = this.awaited ? timelineSourceOf(this.services.folders, this.awaited)?.key : undefined;
+    const key = this.timelineKey(this.awaited);
     if (!key) return false;
-    const sources = timelineChoices(this.services.folders);
-    if (!sources.some((c) => c.key === key)) return false;
     this.awaited = null;
-    this.post({ type: "sources", sources });
+    this.sourceKey = key;
+    this.post({ type: "sources", sources: timelineChoices(this.services.folders) });
     this.post({ type: "reveal", sourceKey: key, rowId: null, taskId: null });
     return true;
   }

@@ -32,7 +32,16 @@ const VALID: unknown[] = [
   { type: "travel", sourceKey, rowId: 3 },
   { type: "backToLive", sourceKey },
   { type: "revealTask", sourceKey, taskId: "1.1", focus: false },
-  { type: "rendered", reason: "open", rows: 40, total: 100, matched: 90, firstRowId: 100, ms: 12.5 },
+  {
+    type: "rendered",
+    sourceKey: "file:///w|autodev",
+    reason: "open",
+    rows: 40,
+    total: 100,
+    matched: 90,
+    firstRowId: 100,
+    ms: 12.5,
+  },
 ];
 
 describe("timeline protocol validation", () => {

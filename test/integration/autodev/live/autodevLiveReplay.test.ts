@@ -19,7 +19,7 @@ import { defaultRunAnswers, materializeDefaultRun } from "../../../helpers/defau
 import { type Seen, percentiles, problemsUnder, seeFolder } from "./editorView";
 import { autodevOf, eventually, report, stateApi } from "../../helpers";
 import { type ReplayedEvent, snapshotPoints, startReplay } from "./liveReplay";
-import { TRUE_HAZARDS, disagreements } from "./liveReplayAnswers";
+import { TRUE_HAZARDS, type TimelineReport, disagreements } from "./liveReplayAnswers";
 import { type Latencies, measureLatencies, midRunFalsehoods } from "./liveReplayChecks";
 
 /** A recording replayed: from which snapshot, pausing at which, ending (exit or SIGKILL) at which. */
@@ -60,7 +60,7 @@ describe("AutoDev default run replayed live in the editor", function () {
     }
   });
 
-  let timelineRows: (() => { matched: number } | null) | null = null;
+  let timelineRows: (() => TimelineReport | null) | null = null;
   const autodevTimeline = () => (timelineRows ? timelineRows() : null);
 
   async function agrees(dir: string, step: string, running: boolean, ev: ReplayedEvent | null): Promise<void> {
@@ -98,10 +98,12 @@ describe("AutoDev default run replayed live in the editor", function () {
     try {
       await agrees(dir, c.from, false, null);
       // A timeline panel an earlier suite left open would keep its own folder (and its last report):
-      // this case's timeline is a new panel opened on this folder.
+      // this case's timeline is a new panel opened on this folder. Closing the editors alone is not
+      // enough: the extension host may hear of the panel's disposal only after the next command ran.
+      a.timeline.close();
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       const ctrl = (await vscode.commands.executeCommand("autodev.showTimeline", vscode.Uri.file(dir).toString())) as {
-        lastRendered: { matched: number } | null;
+        lastRendered: TimelineReport | null;
       };
       timelineRows = () => ctrl.lastRendered ?? null;
       let busy = false;
@@ -109,7 +111,9 @@ describe("AutoDev default run replayed live in the editor", function () {
         if (busy) return;
         busy = true;
         try {
-          timelines.push({ at: Date.now(), matched: autodevTimeline()?.matched ?? null });
+          const shown = autodevTimeline();
+          const own = shown?.sourceKey?.startsWith(`${vscode.Uri.file(dir).toString()}|`) ?? false;
+          timelines.push({ at: Date.now(), matched: own ? (shown?.matched ?? null) : null });
           samples.push(await seeFolder(a, dir, runItem));
         } finally {
           busy = false;

@@ -34,11 +34,17 @@ export function leftovers(a: DefaultRunAnswers): string[] {
   return out.sort();
 }
 
+/** What the open timeline last said it shows: how many rows match, of which source (its key). */
+export interface TimelineReport {
+  readonly matched: number;
+  readonly sourceKey: string | null;
+}
+
 /** What the editor shows besides the folder: the run status item and the open timeline's last report. */
 export interface Surfaces {
   readonly runItem: RunItemText;
   /** The open timeline's last report (null: no timeline open yet). */
-  readonly timeline: (() => { matched: number } | null) | null;
+  readonly timeline: (() => TimelineReport | null) | null;
 }
 
 /**
@@ -73,7 +79,10 @@ export async function disagreements(
   const count = "count" in ans.recorded.ledger ? ans.recorded.ledger.count : 0;
   if (count > 0 && entriesOf(s) !== count) out.push(`root: ${entriesOf(s)} ledger entries, AutoDev: ${count}`);
   const timeline = views.timeline ? views.timeline() : null;
-  if (views.timeline && ev && count > 0 && timeline?.matched !== ev.timelineRows) {
+  const ownKey = `${vscode.Uri.file(dir).toString()}|`;
+  if (views.timeline && ev && count > 0 && !timeline?.sourceKey?.startsWith(ownKey)) {
+    out.push(`timeline: shows ${timeline?.sourceKey ?? "nothing"}, not this folder (${ownKey}…)`);
+  } else if (views.timeline && ev && count > 0 && timeline?.matched !== ev.timelineRows) {
     out.push(
       `timeline: ${timeline?.matched} entries listed, want ${ev.timelineRows} (AutoDev's ${count}, snapshots folded)`,
     );
