@@ -7,7 +7,7 @@
  *
  * Confined: the state folder must be a real directory inside the workspace folder, reached without
  * a symbolic link (its real path is the workspace's real path plus its relative path); only events
- * naming one of the live files are told, each with the file's identity (inode, size, mtime, from
+ * naming one of the live files are told, each with the file's signature (size, mtime, from
  * `lstat`: never followed, never read). Coping with a swap: the folder's identity is kept; an
  * event from a folder that is no longer the one at the path (renamed away, replaced) closes the
  * watch and arms it again on the folder there now. Bounded: at most {@link MAX_LIVE_WATCHES}
@@ -23,7 +23,7 @@ export const MAX_LIVE_WATCHES = 64;
 /** Events of one file closer together than this are told once more at the end of the burst. */
 const COALESCE_MS = 10;
 
-/** A live file changed: which, and what it looks like now (`ino:size:mtimeNs`, "absent" when gone). */
+/** A live file changed: which, and what it looks like now (`size:mtimeMs`, "absent" when gone: fileSignature.ts). */
 export interface LiveFileEvent {
   readonly cwd: string;
   readonly kind: string;

@@ -4,7 +4,7 @@
  * files when the folder is watched, forgets them when it is not, arms them again when the worker
  * restarted, and tells the folder registry of each change the worker heard (as a file event, so
  * the same debounce applies). The editor's watcher stays the source of truth; an event of it
- * about a live file that looks exactly as when the worker told of it (inode, size, mtime) is an
+ * about a live file that looks exactly as when the worker told of it (size, mtime) is an
  * echo of the same change and is dropped, anything else goes through.
  */
 import * as path from "node:path";
@@ -13,7 +13,7 @@ import type { LiveFileEvent } from "../../core/worker/liveWatch";
 import { Disposable } from "../disposable";
 import type { StateWorkerClient } from "../stateWorkerClient";
 import type { SourceFolder } from "./sourceAdapter";
-import { fileSignatureAsync } from "../../core/fs/fileSignature";
+import { lookAt } from "./fileLook";
 
 /** How many told signatures are kept (one per live file; bounded whatever the workspace). */
 const MAX_TOLD = 256;
@@ -71,7 +71,7 @@ export class LiveFiles extends Disposable {
   async isEcho(uri: vscode.Uri): Promise<boolean> {
     const told = this.enabled ? this.told.get(uri.toString()) : undefined;
     if (told === undefined) return false;
-    return (await fileSignatureAsync(uri.fsPath)) === told;
+    return (await lookAt(uri)) === told;
   }
 
   private onLiveFile(e: LiveFileEvent): void {

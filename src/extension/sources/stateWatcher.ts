@@ -1,17 +1,18 @@
 /**
  * The one file watcher of the extension: every source's detect globs and watch globs, in every
- * workspace folder, go through it. One `FileSystemWatcher` per distinct pattern however many
- * sources ask for it (AutoDev's `.autodev/**` serves its detection and its refresh), created,
+ * workspace folder, go through it. One `FileSystemWatcher` per distinct wildcard pattern however
+ * many sources ask for it, and one per folder for all the files watched by name in it (the ten
+ * AutoDev markers of detection share `.autodev/`'s, agloop's detection and refresh `.agloop/`'s), created,
  * changed and deleted events all count (Python replaces the ledger by rename on every append),
  * and writers' temporary `*.tmp` files are ignored. Debouncing is the folder registry's.
  *
  * A file watched by name (`.git/HEAD`, a branch's ref, engine_state's manifest) is also looked at
- * every few seconds (one `lstat`, never a read): when the OS watcher missed a change (seen under
+ * every few seconds (VS Code's `stat`, never a read: fileLook.ts): when the OS watcher missed a change (seen under
  * load, on network and container mounts), the listeners hear of it then, once.
  */
 import * as vscode from "vscode";
-import { fileSignatureAsync } from "../../core/fs/fileSignature";
 import { Disposable } from "../disposable";
+import { lookAt } from "./fileLook";
 
 /** How often files watched by name are looked at for a change no event announced. */
 const MISSED_EVENT_POLL_MS = 5000;
@@ -22,27 +23,35 @@ export type FileEventKind = "create" | "change" | "delete";
 /** Called for each event on a watched pattern. */
 export type FileEventListener = (uri: vscode.Uri, kind: FileEventKind) => void;
 
+/** A glob's wildcard characters: a glob without any names one file. */
+const WILDCARD = /[*?[\]{}]/;
+
 /**
- * The pattern a glob (relative to `folder`, forward slashes) is watched with. A glob naming one
- * file (no wildcard) becomes a non-recursive pattern on that file's folder: VS Code then watches it
+ * Where a glob (relative to `folder`, forward slashes) is watched. A glob naming one file (no
+ * wildcard) is watched through a non-recursive watcher of its folder (`*`), shared by every file
+ * of that folder watched by name, and its listeners hear only that file: VS Code then watches it
  * even where the workspace watcher reports nothing (`.git/HEAD`, `.git/logs/HEAD`, anything in
  * `files.watcherExclude`) and even outside the workspace folder (a worktree's git folder,
  * `../main/.git/worktrees/x/HEAD`). Wildcard globs stay relative to the workspace folder.
  */
-function watchPattern(folder: vscode.WorkspaceFolder, glob: string): vscode.RelativePattern {
-  if (/[*?[\]{}]/.test(glob)) return new vscode.RelativePattern(folder, glob);
+function placeOf(
+  folder: vscode.WorkspaceFolder,
+  glob: string,
+): { pattern: vscode.RelativePattern; name: string | null } {
+  if (WILDCARD.test(glob)) return { pattern: new vscode.RelativePattern(folder, glob), name: null };
   const slash = glob.lastIndexOf("/");
-  if (slash < 0) return new vscode.RelativePattern(folder, glob);
-  return new vscode.RelativePattern(vscode.Uri.joinPath(folder.uri, glob.slice(0, slash)), glob.slice(slash + 1));
+  const base = slash < 0 ? folder.uri : vscode.Uri.joinPath(folder.uri, glob.slice(0, slash));
+  return { pattern: new vscode.RelativePattern(base, "*"), name: glob.slice(slash + 1) };
 }
 
-interface Shared {
-  readonly watcher: vscode.FileSystemWatcher;
+/** The last path segment of a URI's path. */
+const baseName = (uri: vscode.Uri): string => uri.path.slice(uri.path.lastIndexOf("/") + 1);
+
+/** A file watched by name (file scheme only), looked at by {@link StateWatcher.lookNow}. */
+interface Named {
+  readonly file: vscode.Uri;
   readonly listeners: Set<FileEventListener>;
-  readonly subscriptions: vscode.Disposable[];
-  /** The one file a glob without wildcards names (file scheme only), looked at by {@link StateWatcher.lookNow}. */
-  readonly file: vscode.Uri | null;
-  /** The file's {@link fileSignatureAsync} at the last look (taken when the watch starts, before any look). */
+  /** The file's {@link lookAt} signature at the last look (taken when the watch starts, before any look). */
   seen?: string;
   /** The first signature's read, started with the watch (a look waits for it). */
   first: Promise<void> | null;
@@ -50,7 +59,16 @@ interface Shared {
   announced: boolean;
 }
 
-/** Shares one watcher per pattern between every listener of it. */
+interface Shared {
+  readonly watcher: vscode.FileSystemWatcher;
+  /** Listeners of the whole pattern (wildcard globs). */
+  readonly listeners: Set<FileEventListener>;
+  /** Files of the watched folder watched by name, by name (literal globs). */
+  readonly named: Map<string, Named>;
+  readonly subscriptions: vscode.Disposable[];
+}
+
+/** Shares one watcher per pattern, and one per folder of the files watched by name, between every listener. */
 export class StateWatcher extends Disposable {
   private readonly shared = new Map<string, Shared>();
   private poll: NodeJS.Timeout | null = null;
@@ -61,64 +79,76 @@ export class StateWatcher extends Disposable {
     super();
   }
 
-  /** How many watchers are open (one per distinct pattern). */
+  /** How many watchers are open (one per distinct wildcard pattern, one per folder of files watched by name). */
   get watchers(): number {
     return this.shared.size;
   }
 
   /** Calls `listener` for every event on `glob` in `folder` until the returned disposable is disposed. */
   watch(folder: vscode.WorkspaceFolder, glob: string, listener: FileEventListener): vscode.Disposable {
-    const pattern = watchPattern(folder, glob);
-    const key = `${pattern.baseUri.toString()}\u0000${pattern.pattern}`;
-    let entry = this.shared.get(key);
-    if (!entry) {
-      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
-      const listeners = new Set<FileEventListener>();
-      const literal = !/[*?[\]{}]/.test(glob) && folder.uri.scheme === "file";
-      const fire = (kind: FileEventKind) => (uri: vscode.Uri) => {
-        if (uri.path.endsWith(".tmp")) return; // writers' temporary files (renamed over the real one)
-        created.announced = true;
-        for (const l of [...listeners]) l(uri, kind);
-      };
-      const created: Shared = {
-        watcher,
-        listeners,
-        subscriptions: [
-          watcher.onDidCreate(fire("create")),
-          watcher.onDidChange(fire("change")),
-          watcher.onDidDelete(fire("delete")),
-        ],
-        file: literal ? vscode.Uri.joinPath(folder.uri, glob) : null,
-        announced: false,
-        first: null,
-      };
-      // The file as it is when the watch starts, so a change before the first look (while the
-      // OS watcher itself is still starting, when events are most often lost) is not taken as the
-      // starting point.
-      if (created.file) {
-        const file = created.file.fsPath;
-        created.first = fileSignatureAsync(file).then((s) => {
-          if (created.seen === undefined) created.seen = s;
-        });
-      }
-      entry = created;
-      this.shared.set(key, entry);
-      if (created.file && this.poll === null) {
-        this.poll = setInterval(() => void this.lookNow(), this.pollMs);
-        this.poll.unref?.();
-      }
+    const { pattern, name } = placeOf(folder, glob);
+    const key = `${pattern.baseUri.toString()}\u0000${name === null ? pattern.pattern : ""}`;
+    const entry = this.shared.get(key) ?? this.open(key, pattern);
+    let named: Named | undefined;
+    if (name === null) entry.listeners.add(listener);
+    else {
+      named = entry.named.get(name) ?? this.name(vscode.Uri.joinPath(folder.uri, glob), folder.uri.scheme);
+      entry.named.set(name, named);
+      named.listeners.add(listener);
     }
-    const held = entry;
-    held.listeners.add(listener);
     return {
       dispose: () => {
-        held.listeners.delete(listener);
-        if (held.listeners.size > 0 || this.shared.get(key) !== held) return;
+        if (named) {
+          named.listeners.delete(listener);
+          if (named.listeners.size === 0 && entry.named.get(name!) === named) entry.named.delete(name!);
+        } else entry.listeners.delete(listener);
+        if (entry.listeners.size > 0 || entry.named.size > 0 || this.shared.get(key) !== entry) return;
         this.shared.delete(key);
-        held.subscriptions.forEach((d) => d.dispose());
-        held.watcher.dispose();
+        entry.subscriptions.forEach((d) => d.dispose());
+        entry.watcher.dispose();
       },
     };
+  }
+
+  private open(key: string, pattern: vscode.RelativePattern): Shared {
+    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    const fire = (kind: FileEventKind) => (uri: vscode.Uri) => {
+      if (uri.path.endsWith(".tmp")) return; // writers' temporary files (renamed over the real one)
+      for (const l of [...entry.listeners]) l(uri, kind);
+      const named = entry.named.get(baseName(uri));
+      if (!named) return;
+      named.announced = true;
+      for (const l of [...named.listeners]) l(uri, kind);
+    };
+    const entry: Shared = {
+      watcher,
+      listeners: new Set(),
+      named: new Map(),
+      subscriptions: [
+        watcher.onDidCreate(fire("create")),
+        watcher.onDidChange(fire("change")),
+        watcher.onDidDelete(fire("delete")),
+      ],
+    };
+    this.shared.set(key, entry);
+    return entry;
+  }
+
+  /** A file watched by name; looked at every few seconds when it is on disk (file scheme). */
+  private name(file: vscode.Uri, scheme: string): Named {
+    const named: Named = { file, listeners: new Set(), announced: false, first: null };
+    if (scheme !== "file") return named;
+    // The file as it is when the watch starts, so a change before the first look (while the
+    // OS watcher itself is still starting, when events are most often lost) is not taken as the
+    // starting point.
+    named.first = lookAt(file).then((s) => {
+      if (named.seen === undefined) named.seen = s;
+    });
+    if (this.poll === null) {
+      this.poll = setInterval(() => void this.lookNow(), this.pollMs);
+      this.poll.unref?.();
+    }
+    return named;
   }
 
   /**
@@ -129,10 +159,10 @@ export class StateWatcher extends Disposable {
     if (this.looking) return;
     this.looking = true;
     try {
-      for (const e of [...this.shared.values()]) {
-        if (!e.file) continue;
+      for (const e of [...this.shared.values()].flatMap((s) => [...s.named.values()])) {
+        if (e.first === null) continue; // not on disk (another scheme): the watcher alone
         await e.first;
-        const now = await fileSignatureAsync(e.file.fsPath);
+        const now = await lookAt(e.file);
         const before = e.seen;
         const announced = e.announced;
         e.seen = now;
@@ -148,7 +178,7 @@ export class StateWatcher extends Disposable {
 
   /** Resolves once every file watched by name has its starting signature (tests wait for it). */
   async started(): Promise<void> {
-    await Promise.all([...this.shared.values()].map((e) => e.first));
+    await Promise.all([...this.shared.values()].flatMap((s) => [...s.named.values()].map((e) => e.first)));
   }
 
   override dispose(): void {

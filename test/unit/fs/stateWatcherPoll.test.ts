@@ -26,6 +26,10 @@ describe("StateWatcher: changes the OS watcher missed", function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "watch-poll-"));
     fs.mkdirSync(path.join(dir, ".git/refs/heads"), { recursive: true });
     fs.writeFileSync(path.join(dir, ".git/refs/heads/main"), "a".repeat(40) + "\n");
+    // Written a minute ago: a signature is size and whole milliseconds (fileSignatureFormat.ts), so a
+    // replace of the same size within the millisecond of the last look would look the same.
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(path.join(dir, ".git/refs/heads/main"), past, past);
     wf = { uri: fakeVscode.Uri.file(dir), name: "ws", index: 0 } as unknown as vscode.WorkspaceFolder;
     watcher = new StateWatcher(NO_TIMER_MS);
     heard = [];

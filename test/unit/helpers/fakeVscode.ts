@@ -5,7 +5,7 @@
  * watchers, commands, context keys) and lets a test fire file events; it implements no editor
  * behaviour. Settings answer with package.json's defaults unless a test sets them.
  */
-import { readFileSync } from "node:fs";
+import { promises as fsp, readFileSync } from "node:fs";
 import Module from "node:module";
 import { join } from "node:path";
 
@@ -146,6 +146,18 @@ const workspace = {
   onDidChangeWorkspaceFolders: noEvent,
   onDidGrantWorkspaceTrust: noEvent,
   onDidChangeConfiguration: noEvent,
+  /** VS Code's file service, as its disk provider answers for the file scheme (`stat` follows links). */
+  fs: {
+    async stat(uri: FakeUri) {
+      const st = await fsp.stat(uri.fsPath);
+      return {
+        type: st.isDirectory() ? 2 : 1,
+        ctime: st.birthtime.getTime(),
+        mtime: st.mtime.getTime(),
+        size: st.size,
+      };
+    },
+  },
   getConfiguration: () => ({
     get: (key: string) => (fakeSettings.has(key) ? fakeSettings.get(key) : DEFAULTS[key]),
     inspect: (key: string) => ({ defaultValue: DEFAULTS[key] }),

@@ -73,8 +73,6 @@ const KNOWN_FS_EDGES: readonly string[] = [
   "src/extension/sources/autodev/evidence/evidenceCommands.ts -> src/core/sources/autodev/evidence/taskEvidence.ts",
   "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/evidenceStore.ts",
   "src/extension/sources/autodev/evidence/evidenceContentProvider.ts -> src/core/sources/autodev/evidence/tournamentStore.ts",
-  "src/extension/sources/liveFiles.ts -> src/core/fs/fileSignature.ts",
-  "src/extension/sources/stateWatcher.ts -> src/core/fs/fileSignature.ts",
 ];
 
 /** Each import of a core module by a host file where that module reaches `fs` (directly or through its imports). */
