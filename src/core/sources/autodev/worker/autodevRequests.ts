@@ -3,7 +3,7 @@
  * request }`) and their results: the ledger session of a folder (refresh, resume from a stored
  * record, full verification), the tail snapshot for a fast first paint, entry summaries, the plan
  * as of an entry, replay against plan.json, the history warnings, a locked status change and the
- * run view. The extension's AutoDev adapter is the only sender.
+ * run view; and the evidence views (evidenceRequests.ts). The extension's AutoDev adapter is the only sender.
  */
 import type { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
 import type { EntrySummary, VerifyReport } from "../ledger/verifyTypes";
@@ -16,6 +16,7 @@ import type { CreatedResponse } from "../inline/responseCreate";
 import type { TaskEvidence } from "../evidence/taskEvidence";
 import type { StateFileRead } from "../stateFile";
 import type { SourceTreeNode } from "../../stateSource";
+import type { EvidenceRequest, EvidenceResults } from "./evidenceRequests";
 
 /** One of AutoDev's requests about the folder it is sent for. */
 export type AutodevRequest =
@@ -49,10 +50,11 @@ export type AutodevRequest =
       readonly taskId: string;
       readonly status: string;
       readonly evidenceBundle: string | null;
-    };
+    }
+  | EvidenceRequest;
 
 /** The result type of each AutoDev request. */
-export interface AutodevResults {
+export interface AutodevResults extends EvidenceResults {
   refresh: RefreshResult;
   verify: RefreshResult;
   /** The plan of the tail snapshot (a fast first paint) and its tree (the plan alone). */

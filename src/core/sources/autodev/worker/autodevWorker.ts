@@ -10,6 +10,7 @@ import { isInside } from "../../../fs/pathInside";
 import { readRegularText } from "../../../fs/safeRead";
 import { WriteRefusedError } from "../../../errors";
 import { createResponseFile } from "../inline/responseCreate";
+import { handleEvidenceRequest, isEvidenceRequest } from "./evidenceRequests";
 import { loadTaskEvidence } from "../evidence/taskEvidence";
 import type { SourceWorkerHandler, WorkerContext } from "../../sourceWorker";
 import { AUTODEV_DIR, autodevRoot, ledgerPath, planPath } from "../autodevPaths";
@@ -187,6 +188,7 @@ async function handleAutodevRequest(
   req: AutodevRequest,
   context: WorkerContext,
 ): Promise<AutodevResults[AutodevRequest["type"]]> {
+  if (isEvidenceRequest(req)) return handleEvidenceRequest(cwd, req);
   switch (req.type) {
     case "refresh":
       return refreshResult(session(cwd), false, context, { stored: req.record, historyWarnings: req.historyWarnings });

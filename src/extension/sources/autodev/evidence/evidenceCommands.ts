@@ -3,20 +3,17 @@
  * text or the raw evidence file, open a file an explore bundle refers to, and
  * browse all evidence of a folder (plan-level bundles included). Each takes a
  * Plan-view node (context menus) or plain arguments (folder URI, task id, …,
- * as tree clicks and tests pass them), and re-validates them before reading.
+ * as tree clicks and tests pass them), and re-validates them before asking the
+ * state worker, which does every read (the host reads no evidence file).
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { EVIDENCE_KINDS } from "../../../../core/sources/autodev/evidence/evidenceSchemas";
 import { PATCH_SOURCES, PatchSource, diffSourceLabel } from "../../../../core/sources/autodev/evidence/evidenceNames";
-import {
-  confinementRefusal,
-  isContainedRelPath,
-  listEvidenceTasks,
-} from "../../../../core/sources/autodev/evidence/evidenceStore";
 import { summarizeEvidence } from "../../../../core/sources/autodev/evidence/evidenceSummary";
 import { isSafeSegment } from "../../../../core/sources/autodev/autodevPaths";
-import { loadTaskEvidence } from "../../../../core/sources/autodev/evidence/taskEvidence";
+import type { TaskEvidence } from "../../../../core/sources/autodev/evidence/taskEvidence";
+import { reviveClone } from "../../../../core/sources/autodev/plan/planTransfer";
 import { AutodevFolder } from "../folder/autodevFolder";
 import { CommandHandler } from "../../../commandManager";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
@@ -25,6 +22,8 @@ import { EvidenceTarget } from "./evidenceTreeItems";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 import { evidenceUri } from "./evidenceUris";
 import { FolderPicker } from "../folder/folderPicker";
+import { autodevRequest } from "../autodevRequest";
+import type { StateWorkerClient } from "../../../stateWorkerClient";
 
 type Pick = vscode.QuickPickItem & { run?: () => Promise<unknown> };
 
@@ -35,6 +34,7 @@ export class EvidenceCommands {
     private readonly opener: EvidenceDiffOpener,
     private readonly contributor: EvidenceTreeContributor,
     private readonly picker: FolderPicker,
+    private readonly worker: StateWorkerClient,
   ) {}
 
   /** Command id → handler, for CommandManager.registerAll. */
@@ -125,9 +125,7 @@ export class EvidenceCommands {
   async openReferenced(t: EvidenceTarget): Promise<vscode.Uri | undefined> {
     const rel = t.relPath ?? "";
     const abs = path.join(t.folder.cwd, rel);
-    const refused = !isContainedRelPath(rel)
-      ? vscode.l10n.t("{0} is absolute or leaves the workspace", JSON.stringify(rel))
-      : await confinementRefusal(t.folder.cwd, abs);
+    const refused = await this.content.ask(t.folder, { type: "referencedFile", rel });
     if (refused !== null) {
       void vscode.window.showWarningMessage(vscode.l10n.t("AutoDev: not opened: {0}", refused));
       return undefined;
@@ -141,12 +139,12 @@ export class EvidenceCommands {
   async browse(arg?: unknown): Promise<void> {
     const folder = await this.picker.pick(arg);
     if (!folder) return;
-    const listed = await listEvidenceTasks(folder.cwd);
+    const listed = await this.content.ask(folder, { type: "evidenceTasks" });
     if (!listed.ok) {
       void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: {0}", listed.error));
       return;
     }
-    if (listed.tasks.size === 0) {
+    if (listed.tasks.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t("AutoDev: {0} has no evidence yet.", folder.folder.name));
       return;
     }
@@ -177,7 +175,12 @@ export class EvidenceCommands {
     taskId: string,
     task: { status: unknown; evidence_bundle: unknown } | undefined,
   ): Promise<Pick[]> {
-    const te = await loadTaskEvidence(folder.cwd, taskId, String(task?.status ?? ""), null);
+    const te: TaskEvidence = await autodevRequest(this.worker, folder.cwd, {
+      type: "taskEvidence",
+      taskId,
+      status: String(task?.status ?? ""),
+      evidenceBundle: null,
+    }).then(reviveClone);
     const base = { folder, taskId };
     const picks: Pick[] = [];
     for (const i of te.items) {

@@ -57,10 +57,10 @@ export function registerEvidenceFeatures(
   context: vscode.ExtensionContext,
   services: EvidenceServices,
 ): EvidenceFeatures {
-  const content = new EvidenceContentProvider(services.folders);
+  const content = new EvidenceContentProvider(services.folders, services.worker);
   const contributor = new EvidenceTreeContributor(services.tree, content, services.log, services.worker);
   const opener = new EvidenceDiffOpener(content, services.log);
-  const commands = new EvidenceCommands(content, opener, contributor, services.picker);
+  const commands = new EvidenceCommands(content, opener, contributor, services.picker, services.worker);
   const decorations = new EvidenceTaskDecorations(services.folders, contributor);
   const marks = new ReviewMarkStore(context.workspaceState);
   const markTree = new ReviewMarkTree(marks, services.tree, services.onDidChangeCheckbox, contributor);
