@@ -6,7 +6,7 @@
  */
 import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
-import { LEDGER_OPS } from "../plan/planConstants";
+import { LEDGER_OPS, TASK_STATUSES } from "../plan/planConstants";
 import type { LedgerEntry, LedgerOp } from "../plan/schemas";
 import { pyInt } from "../../../pyjson/pyValue";
 import { canonicalPayload } from "./canonicalPayload";
@@ -18,7 +18,6 @@ import {
   lineBytes,
   lineLength,
   lit,
-  oneOf,
   startScan,
   str,
   strValue,
@@ -39,6 +38,17 @@ export interface FastLine {
   readonly sessionId: string;
   /** `payload["task_id"]` when it is a string, else null. */
   readonly payloadTaskId: string | null;
+  /** `payload["status"]` when it is a string, else null. */
+  readonly payloadStatus: string | null;
+  /** `payload["path"]` when it is a string, else null. */
+  readonly payloadPath: string | null;
+  /**
+   * True when no payload member other than `task_id`, `status`, `path` and
+   * `plan` is one replay reads (`blocked_reason`, `retry_count`, `escalated`,
+   * `evidence_bundle`, `reason`): then those three facts are all replay needs
+   * of a status change or an evidence entry (see scannerFastReplay.ts).
+   */
+  readonly payloadPlain: boolean;
   /** Byte range of `payload["plan"]` in the line; -1 when the payload has no `plan` key. */
   readonly planStart: number;
   readonly planEnd: number;
@@ -76,11 +86,36 @@ const L_SESSION = bytesOf(', "session_id": ');
 const L_TIMESTAMP = bytesOf(', "timestamp": ');
 const K_TASK_ID = bytesOf('"task_id"');
 const K_PLAN = bytesOf('"plan"');
+const K_STATUS = bytesOf('"status"');
+const K_PATH = bytesOf('"path"');
+/** The other payload keys replay reads (canonical keys are spelled without escapes, so bytes decide). */
+const K_REPLAYED: readonly Uint8Array[] = [
+  "blocked_reason",
+  "retry_count",
+  "escalated",
+  "evidence_bundle",
+  "reason",
+].map((k) => bytesOf(`"${k}"`));
+/** Task statuses as literals (a `status` value that spells one is that constant: no new string). */
+const STATUS_LITERALS: readonly Uint8Array[] = TASK_STATUSES.map((s) => bytesOf(`"${s}"`));
 
 const OPS: readonly Uint8Array[] = LEDGER_OPS.map((s) => bytesOf(`"${s}"`));
+/** Index + 1 into OPS by a literal's length (< 32) and second letter (0: no op); at most one op per pair. */
+const OP_BY_SHAPE: Uint8Array = (() => {
+  const t = new Uint8Array(33 * 128);
+  OPS.forEach((o, k) => {
+    const at = o.length * 128 + o[2];
+    if (o.length >= 32 || o[2] >= 128 || t[at] !== 0) throw new Error("internal error: op literals clash");
+    t[at] = k + 1;
+  });
+  return t;
+})();
 const PLAN_OP_SET: ReadonlySet<string> = new Set(["init_plan", "update_plan", "snapshot"]);
 
 let payloadTaskId: string | null = null;
+let payloadStatus: string | null = null;
+let payloadPath: string | null = null;
+let payloadPlain = true;
 let planStart = -1;
 let planEnd = -1;
 let planIsNull = false;
@@ -123,9 +158,7 @@ function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
       planEnd = i;
     } else {
       i = value(v, 2);
-      if (i >= 0 && b[v] === 0x22 && ke - ks === K_TASK_ID.length && lit(ks, K_TASK_ID) === ke) {
-        payloadTaskId = lastTaskId = decodeKnown(lastTaskId, v, i, lastEscaped);
-      }
+      if (i >= 0) member(ks, ke, v, i);
     }
     if (i < 0) return -1;
     const c = b[i];
@@ -133,6 +166,40 @@ function payload(i: number, isPlanOp: boolean, wantPlan: boolean): number {
     if (c !== 0x2c || b[i + 1] !== 0x20) return -1;
     i += 2;
   }
+}
+
+/** Index in OPS of the op literal at `i` (its quote), or -1. */
+function opAt(i: number): number {
+  const b = lineBytes;
+  let e = i + 1;
+  while (e < lineLength && e - i < 31 && b[e] !== 0x22) e++;
+  const k = OP_BY_SHAPE[(e + 1 - i) * 128 + (b[i + 2] & 0x7f)] - 1;
+  return k >= 0 && lit(i, OPS[k]) === e + 1 ? k : -1;
+}
+
+/** Notes the payload member with key [ks, ke) and value [v, e) when replay reads it. */
+function member(ks: number, ke: number, v: number, e: number): void {
+  const kl = ke - ks;
+  const isStr = lineBytes[v] === 0x22;
+  if (kl === K_TASK_ID.length && lit(ks, K_TASK_ID) === ke) {
+    if (isStr) payloadTaskId = lastTaskId = decodeKnown(lastTaskId, v, e, lastEscaped);
+  } else if (kl === K_STATUS.length && lit(ks, K_STATUS) === ke) {
+    if (isStr) payloadStatus = statusText(v, e);
+  } else if (kl === K_PATH.length && lit(ks, K_PATH) === ke) {
+    if (isStr) payloadPath = decode(v, e, lastEscaped);
+  } else if (payloadPlain) {
+    for (const k of K_REPLAYED) if (kl === k.length && lit(ks, k) === ke) payloadPlain = false;
+  }
+}
+
+/** The string literal [s, e) (a status): the TASK_STATUSES constant it spells, else its text. */
+function statusText(s: number, e: number): string {
+  if (!lastEscaped) {
+    for (let k = 0; k < STATUS_LITERALS.length; k++) {
+      if (STATUS_LITERALS[k].length === e - s && lit(s, STATUS_LITERALS[k]) === e) return TASK_STATUSES[k];
+    }
+  }
+  return decode(s, e, lastEscaped);
 }
 
 /**
@@ -147,6 +214,9 @@ export function provenCanonicalLine(bytes: Buffer, wantPlan = false): FastLine |
   if (n < 100 || bytes[0] !== 0x7b || bytes[n - 1] !== 0x7d) return null;
   startScan(bytes);
   payloadTaskId = null;
+  payloadStatus = null;
+  payloadPath = null;
+  payloadPlain = true;
   planStart = -1;
   planEnd = -1;
   planIsNull = false;
@@ -161,7 +231,7 @@ export function provenCanonicalLine(bytes: Buffer, wantPlan = false): FastLine |
 function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   let i = lit(0, L_OP);
   if (i < 0) return null;
-  const k = oneOf(i, OPS);
+  const k = opAt(i);
   if (k < 0) return null;
   const op = LEDGER_OPS[k];
   const isPlanOp = PLAN_OP_SET.has(op);
@@ -178,9 +248,11 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   const selfStart = lit(i, L_SELF);
   i = strValue(selfStart);
   if (i < 0) return null;
-  const selfHash = decode(selfStart, i, lastEscaped);
-  lastSelfHash = selfHash;
   const cut2 = i + 2; // start of `"seq"`
+  const computedHash = hashWithoutSelf(bytes, cut1, cut2);
+  // Mostly the stored hash is the computed one: then it is that string (no new one).
+  const selfHash = decodeKnown(computedHash, selfStart, i, lastEscaped);
+  lastSelfHash = selfHash;
   const seqStart = lit(i, L_SEQ);
   i = intValue(seqStart);
   if (i < 0) return null;
@@ -194,8 +266,6 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   if (i < 0 || i !== lineLength - 1) return null;
   const timestamp = decode(tsStart, i, lastEscaped);
 
-  const computedHash = hashWithoutSelf(bytes, cut1, cut2);
-
   return fastLineOf(bytes, {
     seq,
     prevHash,
@@ -205,6 +275,9 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
     timestamp,
     sessionId,
     payloadTaskId,
+    payloadStatus,
+    payloadPath,
+    payloadPlain,
     planStart,
     planEnd,
     planIsNull,
@@ -235,6 +308,9 @@ class ProvenLine implements FastLine {
   readonly timestamp: string;
   readonly sessionId: string;
   readonly payloadTaskId: string | null;
+  readonly payloadStatus: string | null;
+  readonly payloadPath: string | null;
+  readonly payloadPlain: boolean;
   readonly planStart: number;
   readonly planEnd: number;
   readonly planIsNull: boolean;
@@ -255,6 +331,9 @@ class ProvenLine implements FastLine {
     this.timestamp = f.timestamp;
     this.sessionId = f.sessionId;
     this.payloadTaskId = f.payloadTaskId;
+    this.payloadStatus = f.payloadStatus;
+    this.payloadPath = f.payloadPath;
+    this.payloadPlain = f.payloadPlain;
     this.planStart = f.planStart;
     this.planEnd = f.planEnd;
     this.planIsNull = f.planIsNull;

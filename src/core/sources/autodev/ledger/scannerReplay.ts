@@ -25,6 +25,7 @@ import {
 } from "./replay";
 import { canTransition } from "../plan/taskFsm";
 import { VerifyFinding, VerifyWarning } from "./verifyTypes";
+import { NOT_PLAIN, applyPlain } from "./scannerFastReplay";
 import {
   FastLine,
   PlanSkeleton,
@@ -111,7 +112,28 @@ export class ScannerReplay {
       this.replayBroken = false;
       return null;
     }
+    if (!isPlanOp) {
+      const mirror = this.fullPlan !== null && this.fullPlan !== this.replayPlan ? this.fullPlan : null;
+      const change = applyPlain(this.replayPlan, mirror, fast);
+      if (change !== NOT_PLAIN) {
+        this.replayBroken = false;
+        if (change !== null) this.checkTransition(change, fast.seq, raw.lineNo);
+        return change;
+      }
+    }
     return this.full(fast.entryWith(REPLAY_PAYLOAD_KEYS), raw.lineNo);
+  }
+
+  /** Warns when a change is one the task state machine does not allow. */
+  private checkTransition(c: TaskChange, seq: number | bigint, line: number): void {
+    if (c.from !== null && c.from !== c.to && !canTransition(c.from, c.to)) {
+      this.warn({
+        atLine: line,
+        seq,
+        kind: "fsm_violation",
+        message: `entry seq=${seq} moved task ${c.taskId} from '${c.from}' to '${c.to}', which the task state machine does not allow`,
+      });
+    }
   }
 
   /** Strict replay of a parsed entry (at line `line`). */
@@ -124,14 +146,7 @@ export class ScannerReplay {
       else this.mirror(entry);
       this.replayBroken = false;
       const c = applied.change;
-      if (c && c.from !== null && c.from !== c.to && !canTransition(c.from, c.to)) {
-        this.warn({
-          atLine: line,
-          seq: entry.seq,
-          kind: "fsm_violation",
-          message: `entry seq=${entry.seq} moved task ${c.taskId} from '${c.from}' to '${c.to}', which the task state machine does not allow`,
-        });
-      }
+      if (c) this.checkTransition(c, entry.seq, line);
       return c;
     } catch (e) {
       if (!(e instanceof ReplayError)) throw e;

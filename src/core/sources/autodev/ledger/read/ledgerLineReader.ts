@@ -105,7 +105,10 @@ export class LineSplitter {
   private pendingLen = 0;
   /** True while the current line is over the limit: its bytes are skipped, not kept. */
   private oversize = false;
-  private committed: LineCursor;
+  // The position after the last terminated line (cursor()), as fields: no object per line.
+  private committedOffset: number;
+  private committedLineNo: number;
+  private committedAfterCR: boolean;
 
   constructor(
     from: LineCursor = START_CURSOR,
@@ -115,7 +118,9 @@ export class LineSplitter {
     this.lineStart = from.offset;
     this.offset = from.offset;
     this.afterCR = from.afterCR;
-    this.committed = from;
+    this.committedOffset = from.offset;
+    this.committedLineNo = from.lineNo;
+    this.committedAfterCR = from.afterCR;
   }
 
   /** Feeds the next chunk; returns false when `onLine` asked to stop. */
@@ -127,7 +132,7 @@ export class LineSplitter {
       if (chunk[0] === 0x0a) {
         i = 1;
         this.lineStart = this.offset + 1;
-        this.committed = { offset: this.lineStart, lineNo: this.lineNo, afterCR: false };
+        this.commit(false);
       }
     }
     let segStart = i;
@@ -163,7 +168,7 @@ export class LineSplitter {
         : { lineNo: this.lineNo, start, end, bytes: content, terminated: true };
       this.lineNo += 1;
       this.lineStart = end + termLen;
-      this.committed = { offset: this.lineStart, lineNo: this.lineNo, afterCR: this.afterCR };
+      this.commit(this.afterCR);
       i += termLen;
       segStart = i;
       if (onLine(line) === false) {
@@ -213,7 +218,13 @@ export class LineSplitter {
 
   /** The position after the last terminated line. */
   cursor(): LineCursor {
-    return this.committed;
+    return { offset: this.committedOffset, lineNo: this.committedLineNo, afterCR: this.committedAfterCR };
+  }
+
+  private commit(afterCR: boolean): void {
+    this.committedOffset = this.lineStart;
+    this.committedLineNo = this.lineNo;
+    this.committedAfterCR = afterCR;
   }
 
   /** Forgets the kept part of an over-limit line; returns the empty content it is reported with. */
