@@ -7,8 +7,7 @@
  * tree show a view the same way for every source.
  */
 import type { SourceProblem, SourceTreeNode } from "./stateSource";
-import { displayValue } from "../text/displayText";
-import { escapeMarkdown } from "../text/markdownText";
+import { displayValue, escapeMarkdown } from "../text/displayText";
 
 /** A phase stands where the evidence that allows it (the previous phase's completed outcome) is missing. */
 export const PHASE_WITHOUT_EVIDENCE = "phase_without_evidence";

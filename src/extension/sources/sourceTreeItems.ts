@@ -7,10 +7,9 @@ import * as vscode from "vscode";
 import type { NodeIcon, SourceTreeNode } from "../../core/sources/stateSource";
 import { problemCountsText } from "../countText";
 import { whenText } from "../dateText";
-
+import { escapeMarkdown } from "../../core/text/displayText";
 import { labelText } from "../../core/text/untrustedText";
 import type { DefaultSourceFolder } from "./defaultSourceFolder";
-import { escapeMarkdown } from "../../core/text/markdownText";
 
 /** A codicon (+ colour) as a ThemeIcon. */
 export function themeIcon(icon: NodeIcon | undefined): vscode.ThemeIcon | undefined {

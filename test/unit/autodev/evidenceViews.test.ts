@@ -10,6 +10,8 @@ import { validateEvidence } from "../../../src/core/sources/autodev/evidence/evi
 import { Evidence } from "../../../src/core/sources/autodev/evidence/evidenceSchemas";
 import {
   evidenceMarkdown,
+  mdEscape,
+  mdFence,
   missingEvidence,
   patchMarkdown,
   summarizeEvidence,
@@ -104,8 +106,8 @@ describe("readable Markdown views", () => {
       '{"task_id": "<x>", "kind": "review", "verdict": "REJECTED", "issues": ["<img src=x onerror=alert(1)>", "[a](javascript:x) **b** `c` | d\\nsecond line"], "output_text": "```\\n<script>alert(1)</script>\\n```"}',
     );
     const md = evidenceMarkdown(e, { file: "1-review.json" });
-    assert.ok(md.includes("\\<img src\\=x onerror\\=alert\\(1\\)\\>"), md);
-    assert.ok(md.includes("\\[a\\]\\(javascript\\:x\\) \\*\\*b\\*\\* \\`c\\` \\| d  \n   second line"), md);
+    assert.ok(md.includes("\\<img src=x onerror=alert(1)\\>"), md);
+    assert.ok(md.includes("\\[a\\](javascript:x) \\*\\*b\\*\\* \\`c\\` \\| d  \n   second line"), md);
     assert.ok(md.includes("# Review — task \\<x\\>"), md);
     // The output is fenced with a fence longer than any backtick run in it.
     assert.ok(md.includes("````text\n```\n<script>alert(1)</script>\n```\n````\n"), md);
@@ -118,6 +120,11 @@ describe("readable Markdown views", () => {
         `unescaped markup in ${JSON.stringify(l)}`,
       );
     }
+  });
+
+  it("fences safely and escapes list markers and math", () => {
+    assert.equal(mdFence("a ``` b ```` c"), "`````\na ``` b ```` c\n`````\n");
+    assert.equal(mdEscape("1. not a list $x$ &amp;"), "1\\. not a list \\$x\\$ \\&amp;");
   });
 
   it("shows test results, findings and the tournament folder with passes, winners and judge scores", async () => {
@@ -135,7 +142,7 @@ describe("readable Markdown views", () => {
       { file: "plan-explore.json" },
     );
     assert.match(explore, /line 1 {2}\n\u00a0{4}indented/);
-    assert.match(explore, /- src\/a\\\.py/);
+    assert.match(explore, /- src\/a\.py/);
     const ws = fs.mkdtempSync(join(tmpdir(), "autodev-tournament-"));
     try {
       const tdir = join(ws, ".autodev/tournaments/impl-1.2");
@@ -187,7 +194,7 @@ describe("readable Markdown views", () => {
         '{"task_id": "1.2", "kind": "tournament", "tournament_id": "impl-1.2", "phase": "impl", "passes": 2, "winner": "AB", "converged": true, "history": [{"pass": 1, "winner": "A"}, {"odd": {"x": [1]}}]}',
       );
       const md = evidenceMarkdown(t, { file: "1.2-tournament.json", tournament: rec });
-      assert.match(md, /\| 1 \| A \| A 0\\\.58 · B 0\\\.42 \| — \| — \|/);
+      assert.match(md, /\| 1 \| A \| A 0\.58 · B 0\.42 \| — \| — \|/);
       assert.match(md, /\| j1 \| A 7 · B 5 \|/);
       assert.match(
         md,

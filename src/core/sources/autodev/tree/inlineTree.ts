@@ -10,8 +10,7 @@ import type { SourceTreeNode } from "../../stateSource";
 import type { DelegationFile } from "../inline/delegationFile";
 import type { InlineStep, InlineStepState } from "../inline/inlineHistory";
 import type { RunState } from "../run/runState";
-import { plainLabel } from "./treeText";
-import { escapeMarkdown } from "../../../text/markdownText";
+import { mdTooltip, plainLabel } from "./treeText";
 
 const STATE_LABEL: Record<InlineStepState, string> = {
   waiting: "waiting for the response",
@@ -42,7 +41,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
         id: `${base}|frontmatter|${i}`,
         label: plainLabel(k, 60),
         description: plainLabel(v, 160),
-        tooltip: escapeMarkdown(v),
+        tooltip: mdTooltip(v),
       })),
     });
   }
@@ -52,7 +51,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
       label: "Task",
       description: plainLabel(d.envelope.split("\n").slice(0, 3).join(" · "), 100),
       icon: { id: "tasklist" },
-      tooltip: escapeMarkdown(d.envelope),
+      tooltip: mdTooltip(d.envelope),
       target: {
         kind: "text",
         title: `${d.taskId ?? ""} ${d.role ?? ""} task`.trim(),
@@ -71,7 +70,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
         id: `${base}|lessons|${i}`,
         label: plainLabel(l.text),
         description: `conf ${l.confidence.toFixed(2)}`,
-        tooltip: escapeMarkdown(l.text),
+        tooltip: mdTooltip(l.text),
       })),
     });
   }
@@ -80,7 +79,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
     label: "Prompt",
     description: `${d.prompt.length} characters`,
     icon: { id: "markdown" },
-    tooltip: escapeMarkdown(d.prompt, { max: 1500 }),
+    tooltip: mdTooltip(d.prompt, 1500),
     target: { kind: "file", file: d.file },
   });
   return out;
@@ -107,7 +106,7 @@ function stepNode(base: string, s: InlineStep): SourceTreeNode {
         : r?.state === "unfilled"
           ? { id: "edit", color: "problemsWarningIcon.foreground" }
           : STATE_ICON[s.state],
-    tooltip: escapeMarkdown([s.note, ...files, r?.response ? `\n${r.response.text}` : ""].join("\n")),
+    tooltip: mdTooltip([s.note, ...files, r?.response ? `\n${r.response.text}` : ""].join("\n")),
     target: r
       ? { kind: "file", file: r.file, line: r.error?.line }
       : s.delegation
@@ -161,18 +160,11 @@ export function planPhaseNode(rs: RunState): SourceTreeNode {
       label: "No plan yet",
       description: w ? `plan phase · waiting on ${plainLabel(w.role, 40)}` : "plan phase",
       icon: { id: "info" },
-      tooltip: escapeMarkdown(`AutoDev has not stored a plan (no ledger yet).${next ? `\nNext: ${next.text}` : ""}`),
+      tooltip: mdTooltip(`AutoDev has not stored a plan (no ledger yet).${next ? `\nNext: ${next.text}` : ""}`),
       expanded: true,
       children: [
         ...(next
-          ? [
-              {
-                id: `${base}|next`,
-                label: "Next",
-                description: plainLabel(next.text),
-                tooltip: escapeMarkdown(next.text),
-              },
-            ]
+          ? [{ id: `${base}|next`, label: "Next", description: plainLabel(next.text), tooltip: mdTooltip(next.text) }]
           : []),
         ...children,
       ],

@@ -7,8 +7,7 @@ import type { SourceTreeNode } from "../../stateSource";
 import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../autodevPaths";
 import { KnowledgeEntry, KnowledgeReport, hiveIgnoredNote, hiveSaid } from "../knowledge/knowledgeReader";
 import { pyIsoTimestamp } from "../knowledge/pyIsoTime";
-import { ageLabel, plainLabel } from "./treeText";
-import { escapeMarkdown } from "../../../text/markdownText";
+import { ageLabel, mdTooltip, plainLabel } from "./treeText";
 
 function lessonNode(base: string, e: KnowledgeEntry, file: string | null, nowS: number): SourceTreeNode {
   const age = ageLabel(pyIsoTimestamp(e.timestamp), nowS);
@@ -25,7 +24,7 @@ function lessonNode(base: string, e: KnowledgeEntry, file: string | null, nowS: 
       .filter(Boolean)
       .join(" · "),
     icon: { id: "lightbulb" },
-    tooltip: escapeMarkdown(
+    tooltip: mdTooltip(
       `${e.text}\n\nrank ${e.rank.toFixed(3)} (confidence × recency × (1 + ln(applied + 1)))\nid ${e.id}`,
     ),
     tooltipTimes: [{ label: "learned", time: e.timestamp }],
@@ -91,7 +90,7 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
           id: `autodev|knowledge|rejected|${r.id}|${r.line}`,
           label: plainLabel(r.text, 100),
           description: plainLabel(r.reason, 80),
-          tooltip: escapeMarkdown(`${r.text}\n\nRejected: ${r.reason}`),
+          tooltip: mdTooltip(`${r.text}\n\nRejected: ${r.reason}`),
           tooltipTimes: [{ label: "rejected", time: r.rejected_at }],
           target: { kind: "file", file: `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`, line: r.line },
         })),
@@ -113,7 +112,7 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
       id: "autodev|knowledge|skipped",
       label: `${count} line${count === 1 ? "" : "s"} skipped`,
       icon: { id: "warning", color: "problemsWarningIcon.foreground" },
-      tooltip: escapeMarkdown(
+      tooltip: mdTooltip(
         k.skipped
           .slice(0, 50)
           .map((s) => `${s.file}:${s.line}: ${s.reason}`)

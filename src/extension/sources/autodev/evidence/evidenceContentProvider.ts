@@ -9,7 +9,7 @@
  */
 import * as vscode from "vscode";
 import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceNames";
-import { evidenceMarkdown, patchMarkdown } from "../../../../core/sources/autodev/evidence/evidenceSummary";
+import { evidenceMarkdown, mdText, patchMarkdown } from "../../../../core/sources/autodev/evidence/evidenceSummary";
 import type { RebuiltDiff } from "../../../../core/sources/autodev/evidence/evidenceViews";
 import type { EvidenceRequest, EvidenceResults } from "../../../../core/sources/autodev/worker/evidenceRequests";
 import { reviveClone } from "../../../../core/sources/autodev/plan/planTransfer";
@@ -20,7 +20,6 @@ import { Disposable } from "../../../disposable";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import { autodevRequest } from "../autodevRequest";
 import { EVIDENCE_SCHEME, EvidenceDocRequest, parseEvidenceUri } from "./evidenceUris";
-import { escapeMarkdown } from "../../../../core/text/markdownText";
 
 /** How long a rebuilt diff is reused (ms). */
 const CACHE_MS = 10_000;
@@ -110,19 +109,17 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
 
   private async patchView(folder: AutodevFolder, taskId: string): Promise<string> {
     const { found, files, parseError } = await this.ask(folder, { type: "evidencePatch", taskId });
-    const heading = `# ${vscode.l10n.t("Diff — task {0}", escapeMarkdown(taskId))}\n\n`;
+    const heading = `# ${vscode.l10n.t("Diff — task {0}", mdText(taskId))}\n\n`;
     if (!found) return `${heading}${vscode.l10n.t("No .patch.")}\n`;
-    if (!found.ok) return `${heading}⚠️ ${escapeMarkdown(`${found.file}: ${found.error}`)}\n`;
+    if (!found.ok) return `${heading}⚠️ ${mdText(`${found.file}: ${found.error}`)}\n`;
     return patchMarkdown(taskId, found.file, files, found.text, parseError);
   }
 
   private async bundleView(folder: AutodevFolder, taskId: string, kind: string): Promise<string> {
     const { item, diffFiles, tournament } = await this.ask(folder, { type: "evidenceBundle", taskId, kind });
-    if (!item) {
-      return `# ${vscode.l10n.t("No {0} evidence for task {1}", escapeMarkdown(kind), escapeMarkdown(taskId))}\n`;
-    }
+    if (!item) return `# ${vscode.l10n.t("No {0} evidence for task {1}", mdText(kind), mdText(taskId))}\n`;
     if (!item.ok) {
-      return `# ${vscode.l10n.t("Invalid evidence — {0}", escapeMarkdown(item.file))}\n\n⚠️ ${escapeMarkdown(item.error)}\n`;
+      return `# ${vscode.l10n.t("Invalid evidence — {0}", mdText(item.file))}\n\n⚠️ ${mdText(item.error)}\n`;
     }
     return evidenceMarkdown(item.evidence, { file: item.file, diffFiles, tournament });
   }
