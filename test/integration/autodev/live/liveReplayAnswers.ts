@@ -84,7 +84,8 @@ export async function disagreements(
     out.push(`timeline: shows ${timeline?.sourceKey ?? "nothing"}, not this folder (${ownKey}…)`);
   } else if (views.timeline && ev && count > 0 && timeline?.matched !== ev.timelineRows) {
     out.push(
-      `timeline: ${timeline?.matched} entries listed, want ${ev.timelineRows} (AutoDev's ${count}, snapshots folded)`,
+      `timeline: ${timeline?.matched} entries listed, want ${ev.timelineRows} (AutoDev's ${count}, snapshots folded); ` +
+        `the page's last report: ${JSON.stringify(timeline)}`,
     );
   }
 
