@@ -74,7 +74,14 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
   const log = new OutputLog();
   const settings = new SettingsReader();
   const worker = new StateWorkerClient(log, () => settings.maxLineBytes());
-  const watcher = new StateWatcher();
+  // The watcher's looks at files watched by name: one state worker request for all of them.
+  const watcher = new StateWatcher(undefined, (files) =>
+    worker.request({
+      type: "signatures",
+      cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "",
+      files: files.map((f) => f.fsPath),
+    }),
+  );
   let adapterOf: (kind: string) => SourceAdapter = (kind) => {
     throw new Error(vscode.l10n.t("the adapter of {0} is not made yet", kind));
   };

@@ -4,6 +4,7 @@
  * verification or write ever runs on the extension host's thread. Requests for one folder run
  * in order (a `cancel` jumps the queue); folders interleave.
  */
+import { fileSignature } from "../fs/fileSignature";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isInside } from "../fs/pathInside";
@@ -44,6 +45,7 @@ export async function handleRequest(
   }
   if (isViewRequest(req)) return handleViewRequest(req);
   if (req.type === "linksOut") return resolvesOutside(req.cwd, req.file);
+  if (req.type === "signatures") return req.files.map((f) => fileSignature(f));
   if (req.type === "dispose") live?.unwatch(req.cwd, req.kind);
   const ctl = new AbortController();
   running.set(req.id, ctl);

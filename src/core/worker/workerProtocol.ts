@@ -100,6 +100,15 @@ export type WorkerRequest =
   | { readonly id: number; readonly type: "cancel"; readonly cwd: string; readonly target: number }
   | {
       readonly id: number;
+      /** Each file's signature now (fileSignature.ts: an lstat, never a read), for the editor's watcher. */
+      readonly type: "signatures";
+      /** The workspace folder the files are watched for (a timeout names it). */
+      readonly cwd: string;
+      /** Absolute paths. */
+      readonly files: readonly string[];
+    }
+  | {
+      readonly id: number;
       readonly type: "linksOut";
       readonly cwd: string;
       /** A path relative to `cwd` (the host opens it only when it does not resolve outside). */
@@ -169,6 +178,8 @@ export interface WorkerResults {
   cancel: boolean;
   /** True when `file` exists and resolves (links followed) outside `cwd`. */
   linksOut: boolean;
+  /** One signature per file asked, in order ("absent" when not there). */
+  signatures: string[];
   /** True when the worker watches the files itself (false: the editor's watcher alone). */
   liveWatch: boolean;
   dispose: null;

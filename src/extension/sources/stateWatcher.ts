@@ -7,7 +7,7 @@
  * and writers' temporary `*.tmp` files are ignored. Debouncing is the folder registry's.
  *
  * A file watched by name (`.git/HEAD`, a branch's ref, engine_state's manifest) is also looked at
- * every few seconds (VS Code's `stat`, never a read: fileLook.ts): when the OS watcher missed a change (seen under
+ * every few seconds (all of them in one state worker request, an `lstat` each, never a read): when the OS watcher missed a change (seen under
  * load, on network and container mounts), the listeners hear of it then, once.
  */
 import * as vscode from "vscode";
@@ -19,6 +19,9 @@ const MISSED_EVENT_POLL_MS = 5000;
 
 /** What happened to a file. */
 export type FileEventKind = "create" | "change" | "delete";
+
+/** Looks at files without reading them: one signature each, in order (fileSignatureFormat.ts). */
+export type LookAtFiles = (files: readonly vscode.Uri[]) => Promise<string[]>;
 
 /** Called for each event on a watched pattern. */
 export type FileEventListener = (uri: vscode.Uri, kind: FileEventKind) => void;
@@ -73,9 +76,17 @@ export class StateWatcher extends Disposable {
   private readonly shared = new Map<string, Shared>();
   private poll: NodeJS.Timeout | null = null;
   private looking = false;
+  /** Files watched by name whose starting signature is still to take (taken together, once). */
+  private starting: Array<{ named: Named; done: () => void }> = [];
 
-  /** `pollMs`: how often files watched by name are looked at (tests pass a short one). */
-  constructor(private readonly pollMs = MISSED_EVENT_POLL_MS) {
+  /**
+   * `pollMs`: how often files watched by name are looked at (tests pass a short one). `look`: how
+   * (the extension asks the state worker, one request for all of them; else VS Code's `stat`).
+   */
+  constructor(
+    private readonly pollMs = MISSED_EVENT_POLL_MS,
+    private readonly look: LookAtFiles = (files) => Promise.all(files.map(lookAt)),
+  ) {
     super();
   }
 
@@ -141,14 +152,25 @@ export class StateWatcher extends Disposable {
     // The file as it is when the watch starts, so a change before the first look (while the
     // OS watcher itself is still starting, when events are most often lost) is not taken as the
     // starting point.
-    named.first = lookAt(file).then((s) => {
-      if (named.seen === undefined) named.seen = s;
+    named.first = new Promise<void>((done) => {
+      if (this.starting.push({ named, done }) === 1) setImmediate(() => void this.takeStarting());
     });
     if (this.poll === null) {
       this.poll = setInterval(() => void this.lookNow(), this.pollMs);
       this.poll.unref?.();
     }
     return named;
+  }
+
+  /** Takes the starting signature of every file watched by name since the last time, in one look. */
+  private async takeStarting(): Promise<void> {
+    const batch = this.starting;
+    this.starting = [];
+    const seen = await this.look(batch.map((b) => b.named.file)).catch(() => batch.map(() => undefined));
+    batch.forEach((b, i) => {
+      if (b.named.seen === undefined) b.named.seen = seen[i];
+      b.done();
+    });
   }
 
   /**
@@ -159,18 +181,20 @@ export class StateWatcher extends Disposable {
     if (this.looking) return;
     this.looking = true;
     try {
-      for (const e of [...this.shared.values()].flatMap((s) => [...s.named.values()])) {
-        if (e.first === null) continue; // not on disk (another scheme): the watcher alone
-        await e.first;
-        const now = await lookAt(e.file);
+      const named = [...this.shared.values()].flatMap((s) => [...s.named.values()]).filter((e) => e.first !== null);
+      await Promise.all(named.map((e) => e.first)); // not on disk (another scheme, first null): the watcher alone
+      if (named.length === 0 || this.isDisposed) return;
+      const now = await this.look(named.map((e) => e.file)).catch(() => null);
+      if (now === null) return; // the next look tries again
+      named.forEach((e, i) => {
         const before = e.seen;
         const announced = e.announced;
-        e.seen = now;
+        e.seen = now[i];
         e.announced = false;
-        if (before === undefined || announced || before === now || e.listeners.size === 0) continue;
-        const kind: FileEventKind = before === "absent" ? "create" : now === "absent" ? "delete" : "change";
+        if (before === undefined || announced || before === now[i] || e.listeners.size === 0) return;
+        const kind: FileEventKind = before === "absent" ? "create" : now[i] === "absent" ? "delete" : "change";
         for (const l of [...e.listeners]) l(e.file, kind);
-      }
+      });
     } finally {
       this.looking = false;
     }

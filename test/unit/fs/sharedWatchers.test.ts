@@ -14,6 +14,9 @@ import type * as vscode from "vscode";
 import { StateWatcher, type FileEventKind } from "../../../src/extension/sources/stateWatcher";
 import { openEditor, type EditorSession } from "../helpers/editorSession";
 import { REPO_ROOT } from "../fixtures";
+import { handleRequest } from "../../../src/core/worker/stateWorker";
+import { fileSignature } from "../../../src/core/fs/fileSignature";
+import type { WorkerRequest } from "../../../src/core/worker/workerProtocol";
 
 /** The watchers open now whose folder is `dir` or inside it, as `folder-relative base ▸ pattern`. */
 function openWatchers(dir: string, from: number): string[] {
@@ -96,6 +99,45 @@ describe("StateWatcher: watchers shared per folder", function () {
     assert.equal(fake.disposed, false, "the watcher stays while a file of its folder is listened to");
     watcher.dispose();
     assert.equal(fake.disposed, true);
+  });
+
+  it("looks at every file watched by name in one state worker request, at the start and at each look", async () => {
+    fs.mkdirSync(path.join(root, ".agloop"));
+    fs.writeFileSync(path.join(root, ".agloop/state.json"), "{}");
+    const wf = { uri: fakeVscode.Uri.file(root), name: "ws", index: 0 } as unknown as vscode.WorkspaceFolder;
+    const asked: string[][] = [];
+    const watcher = new StateWatcher(3_600_000, async (files) => {
+      const req = { id: 1, type: "signatures", cwd: root, files: files.map((f) => f.fsPath) } as WorkerRequest;
+      asked.push(files.map((f) => path.relative(root, f.fsPath)));
+      return (await handleRequest(req, () => undefined)) as string[];
+    });
+    const heard: string[] = [];
+    for (const g of [".agloop/state.json", ".agloop/log.json", "engine_state/manifest.json"]) {
+      watcher.watch(wf, g, (uri, kind) => heard.push(`${path.relative(root, uri.fsPath)} ${kind}`));
+    }
+    await watcher.started();
+    assert.deepEqual(
+      asked,
+      [[".agloop/state.json", ".agloop/log.json", "engine_state/manifest.json"]],
+      "one look at the start",
+    );
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(path.join(root, ".agloop/state.json"), past, past); // changed since the start, as no event said
+    fs.writeFileSync(path.join(root, ".agloop/log.json"), "[]");
+    await watcher.lookNow();
+    assert.equal(asked.length, 2, "one look for all three");
+    assert.deepEqual(heard.sort(), [".agloop/log.json create", ".agloop/state.json change"]);
+    const sig = (await handleRequest(
+      {
+        id: 2,
+        type: "signatures",
+        cwd: root,
+        files: [path.join(root, ".agloop/log.json"), path.join(root, "nope")],
+      } as WorkerRequest,
+      () => undefined,
+    )) as string[];
+    assert.deepEqual(sig, [fileSignature(path.join(root, ".agloop/log.json")), "absent"]);
+    watcher.dispose();
   });
 });
 
