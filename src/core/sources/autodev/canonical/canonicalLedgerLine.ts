@@ -4,8 +4,6 @@
  * load only this: one pass over a line's bytes that proves it is exactly what
  * Python's `json.dumps(entry, sort_keys=True)` writes, and its hash.
  */
-import * as crypto from "node:crypto";
-import { createHash } from "node:crypto";
 import { LEDGER_OPS, TASK_STATUSES } from "../plan/planConstants";
 import type { LedgerEntry, LedgerOp } from "../plan/schemas";
 import { pyInt } from "../../../pyjson/pyValue";
@@ -24,6 +22,7 @@ import {
 } from "./canonicalScanner";
 import { decode, decodeKnown, intValue, keyBefore, nullAt, value } from "./canonicalValues";
 import { PlanSkeleton } from "./canonicalPlanLayout";
+import { hashWithoutSelf } from "./canonicalLineHash";
 import { exactPlan, skeletonOfTemplate } from "./canonicalPlanProof";
 
 /** What the fast path extracts from a canonical line. */
@@ -266,7 +265,8 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
   if (i < 0 || i !== lineLength - 1) return null;
   const timestamp = decode(tsStart, i, lastEscaped);
 
-  return fastLineOf(bytes, {
+  return new ProvenLine(
+    bytes,
     seq,
     prevHash,
     selfHash,
@@ -284,7 +284,7 @@ function scanLine(bytes: Buffer, wantPlan: boolean): FastLine | null {
     skeleton,
     payloadStart,
     payloadEnd,
-  });
+  );
 }
 
 /** A FastLine's facts without its `entryLazy` (what a worker thread hands back). */
@@ -294,53 +294,53 @@ export type FastFacts = Omit<FastLine, "entryLazy" | "entryWith">;
  * The FastLine of `facts` proven on `bytes` (possibly in another thread): adds
  * `entryLazy`, which parses only the payload range of `bytes`.
  */
-export function fastLineOf(bytes: Buffer, facts: FastFacts): FastLine {
-  return new ProvenLine(bytes, facts);
+export function fastLineOf(bytes: Buffer, f: FastFacts): FastLine {
+  return new ProvenLine(
+    bytes,
+    f.seq,
+    f.prevHash,
+    f.selfHash,
+    f.computedHash,
+    f.op,
+    f.timestamp,
+    f.sessionId,
+    f.payloadTaskId,
+    f.payloadStatus,
+    f.payloadPath,
+    f.payloadPlain,
+    f.planStart,
+    f.planEnd,
+    f.planIsNull,
+    f.skeleton,
+    f.payloadStart,
+    f.payloadEnd,
+  );
 }
 
-/** A FastLine as one object per line (no closure, no copy of the facts object). */
+/** A FastLine as one object per line (no closure, no facts object in between: made from the scan's values). */
 class ProvenLine implements FastLine {
-  readonly seq: number | bigint;
-  readonly prevHash: string;
-  readonly selfHash: string;
-  readonly computedHash: string;
-  readonly op: LedgerOp;
-  readonly timestamp: string;
-  readonly sessionId: string;
-  readonly payloadTaskId: string | null;
-  readonly payloadStatus: string | null;
-  readonly payloadPath: string | null;
-  readonly payloadPlain: boolean;
-  readonly planStart: number;
-  readonly planEnd: number;
-  readonly planIsNull: boolean;
-  readonly skeleton: PlanSkeleton | null;
-  readonly payloadStart: number;
-  readonly payloadEnd: number;
   private cached: LedgerEntry | null = null;
 
   constructor(
     private readonly bytes: Buffer,
-    f: FastFacts,
-  ) {
-    this.seq = f.seq;
-    this.prevHash = f.prevHash;
-    this.selfHash = f.selfHash;
-    this.computedHash = f.computedHash;
-    this.op = f.op;
-    this.timestamp = f.timestamp;
-    this.sessionId = f.sessionId;
-    this.payloadTaskId = f.payloadTaskId;
-    this.payloadStatus = f.payloadStatus;
-    this.payloadPath = f.payloadPath;
-    this.payloadPlain = f.payloadPlain;
-    this.planStart = f.planStart;
-    this.planEnd = f.planEnd;
-    this.planIsNull = f.planIsNull;
-    this.skeleton = f.skeleton;
-    this.payloadStart = f.payloadStart;
-    this.payloadEnd = f.payloadEnd;
-  }
+    readonly seq: number | bigint,
+    readonly prevHash: string,
+    readonly selfHash: string,
+    readonly computedHash: string,
+    readonly op: LedgerOp,
+    readonly timestamp: string,
+    readonly sessionId: string,
+    readonly payloadTaskId: string | null,
+    readonly payloadStatus: string | null,
+    readonly payloadPath: string | null,
+    readonly payloadPlain: boolean,
+    readonly planStart: number,
+    readonly planEnd: number,
+    readonly planIsNull: boolean,
+    readonly skeleton: PlanSkeleton | null,
+    readonly payloadStart: number,
+    readonly payloadEnd: number,
+  ) {}
 
   entryLazy(): LedgerEntry {
     this.cached ??= this.entryOf(canonicalPayload(this.bytes, this.payloadStart));
@@ -367,31 +367,6 @@ class ProvenLine implements FastLine {
       self_hash: this.selfHash,
     };
   }
-}
-
-type OneShotHash = (algorithm: string, data: Uint8Array, encoding: "hex") => string;
-/** `crypto.hash` (Node >= 20.12): one call, no Hash object, for short inputs. */
-const oneShot: OneShotHash | undefined = (crypto as unknown as { hash?: OneShotHash }).hash;
-const SHORT = 16 << 10;
-const scratch = Buffer.allocUnsafeSlow(SHORT);
-/** Views `scratch[0, n)` by length, made once each (short lines only): no new view per line. */
-const scratchViews: Buffer[] = [];
-const VIEW_CACHE = 4096;
-
-/** The first 16 hex digits of sha256 of the line without bytes [cut1, cut2) (its `"self_hash": "…", ` member). */
-function hashWithoutSelf(bytes: Buffer, cut1: number, cut2: number): string {
-  const n = bytes.length - (cut2 - cut1);
-  if (oneShot !== undefined && bytes.length <= SHORT) {
-    // Two builtin moves (no call into Node's Buffer code): the line, then its tail over the member.
-    scratch.set(bytes, 0);
-    scratch.copyWithin(cut1, cut2, bytes.length);
-    const view = n <= VIEW_CACHE ? (scratchViews[n] ??= scratch.subarray(0, n)) : scratch.subarray(0, n);
-    return oneShot("sha256", view, "hex").slice(0, 16);
-  }
-  const h = createHash("sha256");
-  h.update(bytes.subarray(0, cut1));
-  h.update(bytes.subarray(cut2));
-  return h.digest("hex").slice(0, 16);
 }
 
 /** The value of the canonical int [s, e), as `parsePyJson` gives it. */

@@ -97,6 +97,21 @@ export class DamageClassifier {
     this.recentLine[slot] = e.line;
   }
 
+  /**
+   * {@link entry} for an entry whose link and hash checks all passed: when no
+   * verdict is waiting for look-ahead, that entry can only be remembered, so
+   * this does just that (no facts object per line) and returns true; otherwise
+   * it does nothing and returns false (call {@link entry}).
+   */
+  cleanEntry(line: number, seq: number | bigint, selfHash: string): boolean {
+    if (this.lastUnparsed !== null || this.suspectInserted !== null) return false;
+    const slot = this.recentCount++ % WINDOW;
+    this.recentSeq[slot] = seq;
+    this.recentHash[slot] = selfHash;
+    this.recentLine[slot] = line;
+    return true;
+  }
+
   /** The oldest of the last {@link WINDOW} entries with this seq, or undefined. */
   private twin(seq: number | bigint): { line: number; selfHash: string } | undefined {
     const kept = Math.min(this.recentCount, WINDOW);

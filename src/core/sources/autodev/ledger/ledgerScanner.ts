@@ -192,16 +192,20 @@ export class LedgerScanner {
       };
     }
     if (problem) this.chainFinding(problem);
-    this.damage.entry({
-      line: L,
-      seq,
-      prevHash,
-      selfHash,
-      hashOk: computed === selfHash,
-      expectedPrev: this.prevHash,
-      expectedSeq: expected,
-      linkKnown: this.linkKnown,
-    });
+    // All checks passed (with a known link): the classifier only has to remember the entry.
+    const clean = problem === null && this.linkKnown && this.damage.cleanEntry(L, seq, selfHash);
+    if (!clean) {
+      this.damage.entry({
+        line: L,
+        seq,
+        prevHash,
+        selfHash,
+        hashOk: computed === selfHash,
+        expectedPrev: this.prevHash,
+        expectedSeq: expected,
+        linkKnown: this.linkKnown,
+      });
+    }
     this.prevSeq = seq;
     this.prevHash = selfHash;
     this.linkKnown = true;
