@@ -31,7 +31,8 @@ from typing import Any, Callable
 
 from autodev_default_live import write_live
 from autodev_default_trace import STRACE_CALLS, Tracer
-from autodev_real_snapshot import Recorder, Scrubber, tree_hash
+from autodev_real_snapshot import tree_hash
+from real_run_sandbox import refuse_llm_calls, sandbox
 import autodev_default_agent as agent
 
 HERE = Path(__file__).resolve().parent
@@ -47,30 +48,14 @@ class Run:
         self.out = Path(args.out).resolve()
         self.project = self.work / name
         self.standin = self.work / f"standin-{name}"
-        self.stubs = self.work / "stubs"
-        for d in (self.project, self.standin, self.stubs, self.work / "home"):
+        for d in (self.project, self.standin):
             d.mkdir(parents=True, exist_ok=True)
-        (self.stubs / "claude").write_text(
-            f'#!/bin/sh\nexec "{Path(args.python).resolve()}" "{HERE / "autodev_default_claude.py"}" "$@"\n'
-        )
-        (self.stubs / "cursor").write_text(f'#!/bin/sh\necho "cursor $*" >> "{self.work}/forbidden-calls.log"\nexit 127\n')
-        for s in ("claude", "cursor"):
-            (self.stubs / s).chmod(0o755)
-        self.venv_bin = Path(args.autodev).parent
         self.script = self.standin / "script.json"
         self.script.write_text("{}")
-        self.env = {
-            "PATH": f"{self.stubs}:{self.venv_bin}:/usr/bin:/bin",
-            "HOME": str(self.work / "home"),
-            "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "120", "LANG": "C.UTF-8",
-            "GIT_AUTHOR_NAME": "calc dev", "GIT_AUTHOR_EMAIL": "dev@calc.invalid",
-            "GIT_COMMITTER_NAME": "calc dev", "GIT_COMMITTER_EMAIL": "dev@calc.invalid",
-            "STANDIN_DIR": str(self.standin), "STANDIN_SCRIPT": str(self.script),
-        }
-        src = Path(args.autodev_src).resolve()
-        self.scrub = Scrubber([(str(self.project), "<project>"), (str(self.work), "<work>"), (str(src), "<autodev-src>"),
-                               (str(self.venv_bin.parent), "<venv>"), (os.path.dirname(os.__file__), "<python-lib>")])
-        self.rec = Recorder(Path(args.autodev), Path(args.python), self.env, self.scrub, self.work / "copies")
+        claude = f'exec "{Path(args.python).resolve()}" "{HERE / "autodev_default_claude.py"}" "$@"'
+        box = sandbox(self.work, args, project=self.project, scripted={"claude": claude}, path_tail="/usr/bin:/bin",
+                      extra_env={"STANDIN_DIR": str(self.standin), "STANDIN_SCRIPT": str(self.script)})
+        self.stubs, self.venv_bin, self.env, self.scrub, self.rec = box.stubs, box.venv_bin, box.env, box.scrub, box.rec
         self.rec.recorder_script = HERE / "autodev_default_recorder.py"
         self.agent_files_at_init = ""
         self.calls_seen = 0
@@ -236,9 +221,7 @@ def main() -> None:
         from autodev_default_faults import record_faults
 
         record_faults(args, work / "planned")
-    forbidden = work / "forbidden-calls.log"
-    if forbidden.exists():
-        raise SystemExit(f"AutoDev called cursor: {forbidden.read_text()}")
+    refuse_llm_calls(work, "AutoDev called cursor")
 
 
 if __name__ == "__main__":

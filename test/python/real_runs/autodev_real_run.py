@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -28,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import autodev_real_agent as agent
-from autodev_real_snapshot import Recorder, Scrubber, tree_hash
+from autodev_real_snapshot import tree_hash
+from real_run_sandbox import refuse_llm_calls, sandbox
 
 AGENT_FILES = (".claude", ".cursor")
 
@@ -41,34 +41,13 @@ class Run:
         self.out = Path(args.out).resolve()
         self.project = self.work / "calc"
         self.moved = self.work / "moved-responses"
-        stubs = self.work / "stubs"
         if self.work.exists():
             shutil.rmtree(self.work)
-        for d in (self.project, self.moved, stubs, self.work / "home"):
+        for d in (self.project, self.moved):
             d.mkdir(parents=True)
-        for name in ("claude", "cursor"):
-            stub = stubs / name
-            stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{self.work}/forbidden-calls.log"\nexit 127\n')
-            stub.chmod(0o755)
-        venv_bin = Path(args.autodev).parent
-        self.env = {
-            "PATH": f"{stubs}:{venv_bin}:{os.environ['PATH']}",
-            "HOME": str(self.work / "home"),
-            "NO_COLOR": "1",
-            "TERM": "dumb",
-            "COLUMNS": "120",
-            "LANG": "C.UTF-8",
-            "GIT_AUTHOR_NAME": "calc dev",
-            "GIT_AUTHOR_EMAIL": "dev@calc.invalid",
-            "GIT_COMMITTER_NAME": "calc dev",
-            "GIT_COMMITTER_EMAIL": "dev@calc.invalid",
-        }
-        src = Path(args.autodev_src).resolve()
-        scrub = Scrubber(
-            [(str(self.project), "<project>"), (str(self.work), "<work>"), (str(src), "<autodev-src>"),
-             (str(venv_bin.parent), "<venv>"), (os.path.dirname(os.__file__), "<python-lib>")]
-        )
-        self.rec = Recorder(Path(args.autodev), Path(args.python), self.env, scrub, self.work / "copies")
+        box = sandbox(self.work, args, project=self.project)
+        self.env = box.env
+        self.rec = box.rec
         self.commands: list[dict[str, Any]] = []
         self.agent_log: list[str] = []
         self.files: dict[str, str] = dict(agent.PROJECT_FILES)
@@ -181,9 +160,7 @@ def main() -> None:
     from autodev_real_steps import drive
 
     drive(run)
-    forbidden = run.work / "forbidden-calls.log"
-    if forbidden.exists():
-        raise SystemExit(f"AutoDev tried to call an LLM CLI: {forbidden.read_text()}")
+    refuse_llm_calls(run.work)
     print("no LLM CLI was called", flush=True)
 
 

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-from autodev_real_snapshot import Recorder, Scrubber, autodev_files
+from autodev_real_snapshot import autodev_files
+from real_run_sandbox import refuse_llm_calls, sandbox
 
 # The templates *Create Response* wrote before issue 31 (text field only; the rest as now, success: true).
 TEMPLATES_BEFORE = {
@@ -74,31 +74,10 @@ class Driver:
         self.node = args.node
         if self.work.exists():
             shutil.rmtree(self.work)
-        stubs = self.work / "stubs"
-        stubs.mkdir(parents=True)
-        (self.work / "home").mkdir()
-        for name in ("claude", "cursor"):
-            stub = stubs / name
-            stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{self.work}/forbidden-calls.log"\nexit 127\n')
-            stub.chmod(0o755)
-        venv_bin = Path(args.autodev).parent
-        self.env = {
-            "PATH": f"{stubs}:{venv_bin}:{os.environ['PATH']}",
-            "HOME": str(self.work / "home"),
-            "NO_COLOR": "1",
-            "TERM": "dumb",
-            "COLUMNS": "120",
-            "LANG": "C.UTF-8",
-            "GIT_AUTHOR_NAME": "calc dev",
-            "GIT_AUTHOR_EMAIL": "dev@calc.invalid",
-            "GIT_COMMITTER_NAME": "calc dev",
-            "GIT_COMMITTER_EMAIL": "dev@calc.invalid",
-        }
-        self.scrub = Scrubber(
-            [(str(self.work), "<work>"), (str(Path(args.autodev_src).resolve()), "<autodev-src>"),
-             (str(venv_bin.parent), "<venv>"), (os.path.dirname(os.__file__), "<python-lib>")]
-        )
-        self.rec = Recorder(Path(args.autodev), Path(args.python), self.env, self.scrub, self.work / "copies")
+        box = sandbox(self.work, args)
+        self.env = box.env
+        self.scrub = box.scrub
+        self.rec = box.rec
 
     def ours(self, task_id: str, role: str) -> str:
         script = "process.stdout.write(require(process.argv[1]).responseTemplate(process.argv[2], process.argv[3]))"
@@ -204,9 +183,7 @@ def main() -> None:
     d = Driver(args)
     cases = [d.case(*c, template="ours") for c in CASES]
     cases += [d.case(*c, template="before") for c in CASES if c[4] in TEMPLATES_BEFORE]
-    forbidden = d.work / "forbidden-calls.log"
-    if forbidden.exists():
-        raise SystemExit(f"AutoDev tried to call an LLM CLI: {forbidden.read_text()}")
+    refuse_llm_calls(d.work)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"cases": cases}, indent=1, sort_keys=True) + "\n")
