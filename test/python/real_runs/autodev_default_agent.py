@@ -16,19 +16,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import autodev_real_agent as real_agent
+
 INTENT = (
     "Add subtract, divide (divide(a, 0) raises ValueError) and power to src/calc.py with pytest "
     "tests, then document every operation in README.md."
 )
 
-PROJECT_FILES: dict[str, str] = {
-    "pyproject.toml": '[project]\nname = "calc"\nversion = "0.1.0"\nrequires-python = ">=3.11"\n\n'
-    '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
-    "README.md": "# calc\n\nA tiny calculator.\n",
-    "src/calc.py": '"""A tiny calculator."""\n\n\ndef add(a: float, b: float) -> float:\n'
-    '    """Return a + b."""\n    return a + b\n',
-    "tests/test_calc.py": "from calc import add\n\n\ndef test_add() -> None:\n    assert add(2, 3) == 5\n",
-}
+# The same starting project as the inline run's.
+PROJECT_FILES = real_agent.PROJECT_FILES
 
 PLAN = """# Plan: Calculator operations{marker}
 
