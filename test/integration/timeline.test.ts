@@ -1,7 +1,7 @@
 /**
  * The ledger timeline inside a real VS Code: `autodev.showTimeline` opens the webview, whose page
  * reports the rows it painted back to the host (the `rendered` message), so these tests see real
- * rows without reaching into the webview's DOM (scripts/timeline-ui-test.mjs drives that DOM with
+ * rows without reaching into the webview's DOM (scripts/ui/timeline-ui-test.mjs drives that DOM with
  * Playwright: clicks, keyboard, screenshots, the hostile fixture). Here: rows appear; selecting a
  * task in the Plan tree filters the timeline to it; the messages the webview's buttons send
  * time-travel the tree and come back; live appends arrive; anything malformed is refused.

@@ -10,7 +10,7 @@ import { l10n } from "../l10n";
 
 /**
  * The hidden characters of src/core/text/untrustedText.ts (the one definition; the webview imports
- * no code from core, so test/unit/hostile/untrustedText.test.ts keeps this copy equal to it), less tab,
+ * no code from core, so test/unit/text/untrustedText.test.ts keeps this copy equal to it), less tab,
  * newline and CR, which {@link visibleLine} folds and a payload block keeps.
  */
 const INVISIBLE =

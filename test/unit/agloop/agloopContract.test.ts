@@ -1,6 +1,6 @@
 /**
  * agloop's phase contract on states written by RUNNING the install's hook scripts through one whole
- * lifecycle (test/fixtures/agloop-lifecycle/, scripts/make-agloop-lifecycle-fixtures.mjs): every stop
+ * lifecycle (test/fixtures/agloop-lifecycle/, scripts/fixture-writers/make-agloop-lifecycle-fixtures.mjs): every stop
  * is clean and its re-entry point agrees with what the install's SessionStart hook says about it;
  * then one contract is broken per test (a phase without its evidence, a forbidden move, a lost
  * approval gate, a rewritten history) and exactly that code is found at that line (lines found by

@@ -1,4 +1,4 @@
-// Helpers of scripts/timeline-ui-test.mjs: the command palette, finding the timeline's webview
+// Helpers of scripts/ui/timeline-ui-test.mjs: the command palette, finding the timeline's webview
 // frame, reading the Plan tree, switching the colour theme with "Preferences: Color Theme",
 // appending a ledger entry with the CLI (it takes the lock as Python does), generating a big
 // ledger with the benchmark's generator, and measuring scrolling inside the webview.
@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
-import { ROOT } from "./vscode-server.mjs";
+import { ROOT } from "../vscode-server.mjs";
 
 /** Polls `check` (async) every 100 ms until true or `timeoutMs`; returns the last answer. */
 export async function waitFor(check, timeoutMs) {

@@ -1,9 +1,9 @@
 // Builds test/fixtures/agloop-{clean,broken,torn}/ by RUNNING a real agloop install's hook scripts
 // (`.github/hooks/*.mjs` of an agloop install; not part of this repository) in temp workspaces,
-// with this script playing the coordinator agent (scripts/agloop-coordinator.mjs) as its prompt and
+// with this script playing the coordinator agent (scripts/fixture-writers/agloop-coordinator.mjs) as its prompt and
 // the state protocol describe it.
 //
-//   node scripts/make-agloop-fixtures.mjs /path/to/agloop-install/.github/hooks [outDir=test/fixtures]
+//   node scripts/fixture-writers/make-agloop-fixtures.mjs /path/to/agloop-install/.github/hooks [outDir=test/fixtures]
 //
 // Checkpoint names carry seconds, so the script sleeps one second between checkpoints.
 import { appendFileSync, cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -31,7 +31,7 @@ import {
 const hooksDir = resolve(process.argv[2] ?? "");
 const outRoot = resolve(process.argv[3] ?? "test/fixtures");
 if (!process.argv[2]) {
-  console.error("usage: node scripts/make-agloop-fixtures.mjs <install>/.github/hooks [outDir]");
+  console.error("usage: node scripts/fixture-writers/make-agloop-fixtures.mjs <install>/.github/hooks [outDir]");
   process.exit(2);
 }
 

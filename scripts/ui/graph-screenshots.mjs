@@ -8,13 +8,13 @@
 // with an N-task one (written by `autodev-state init`) and reports the time to the first picture,
 // a live status change's redraw, zoom-to-fit and scrolling frame times.
 //
-//   npm run build && node scripts/graph-screenshots.mjs [--readme]
+//   npm run build && node scripts/ui/graph-screenshots.mjs [--readme]
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchBrowser } from "./browser.mjs";
-import { ROOT, linkedProfile, startServer } from "./vscode-server.mjs";
+import { launchBrowser } from "../browser.mjs";
+import { ROOT, linkedProfile, startServer } from "../vscode-server.mjs";
 import { runCommand, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");

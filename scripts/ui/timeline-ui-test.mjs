@@ -2,7 +2,7 @@
 // Chromium through Playwright), beside the mocha integration harness: mocha runs in the extension
 // host and cannot reach a webview's DOM, so this drives the page itself.
 //
-//   npm run build && node esbuild.mjs --tests && node scripts/timeline-ui-test.mjs
+//   npm run build && node esbuild.mjs --tests && node scripts/ui/timeline-ui-test.mjs
 //
 // A multi-root workspace holds a copy of test/fixtures/python-small, of the hostile fixture
 // (test/fixtures/hostile) and of test/fixtures/agloop-clean (its timeline: timeline-ui-agloop.mjs). Checks: the timeline opens from the command palette and rows appear; a
@@ -18,8 +18,8 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchBrowser } from "./browser.mjs";
-import { ROOT, linkedProfile, startServer } from "./vscode-server.mjs";
+import { launchBrowser } from "../browser.mjs";
+import { ROOT, linkedProfile, startServer } from "../vscode-server.mjs";
 import { checkAgloopTimeline } from "./timeline-ui-agloop.mjs";
 import { checkPanelLayout, checkSidebarLayout } from "./timeline-ui-layout.mjs";
 import {

@@ -3,8 +3,8 @@
 // expanded, in the light, dark and high-contrast themes. `npm test` runs it after the timeline UI
 // test; the pictures go to test-artifacts/tree-{light,dark,hc}-300px.png (look at them).
 //
-//   node scripts/tree-screenshots.mjs            checks + test-artifacts/tree-*.png
-//   node scripts/tree-screenshots.mjs --readme   also media/screenshots/plan-view.png and timeline.png
+//   node scripts/ui/tree-screenshots.mjs            checks + test-artifacts/tree-*.png
+//   node scripts/ui/tree-screenshots.mjs --readme   also media/screenshots/plan-view.png and timeline.png
 //
 // Checks: the view fills in; a task row reads status first, then retries and the escalation mark
 // (`in progress · retry 2/3 · ⚑`), so it survives a narrow sidebar; the root row is short; time travel
@@ -14,8 +14,8 @@ import { mkdirSync, mkdtempSync, rmSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchBrowser } from "./browser.mjs";
-import { ROOT, linkedProfile, startServer } from "./vscode-server.mjs";
+import { launchBrowser } from "../browser.mjs";
+import { ROOT, linkedProfile, startServer } from "../vscode-server.mjs";
 import { openTimeline, runCommand, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
 import { checkCheckpointDiff } from "./checkpoint-diff-shot.mjs";
 

@@ -6,12 +6,12 @@
 // on a delegation and its Knowledge. Times are printed, never asserted; quote them as ratios
 // measured in one run (farm-bench) on this shared machine.
 //
-//   node scripts/demo-open-ui.mjs        exit code 0 = all checks pass; test-artifacts/demo-open.png
+//   node scripts/ui/demo-open-ui.mjs        exit code 0 = all checks pass; test-artifacts/demo-open.png
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchBrowser } from "./browser.mjs";
-import { ROOT, linkedProfile, startServer } from "./vscode-server.mjs";
+import { launchBrowser } from "../browser.mjs";
+import { ROOT, linkedProfile, startServer } from "../vscode-server.mjs";
 import { hostLog, runCommand, waitFor } from "./timeline-ui-helpers.mjs";
 
 const say = (msg) => console.log(`[demo-open] ${msg}`);

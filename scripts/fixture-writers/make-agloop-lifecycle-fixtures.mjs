@@ -1,11 +1,11 @@
 // Builds test/fixtures/agloop-lifecycle/NN-<phase>/ : ONE agloop run through the whole lifecycle
 // (init → research → plan → critique → plan → critique → execute → verify → execute → verify → … → complete),
 // the real install's hook scripts RUN at their events, this script playing the coordinator as
-// `.github/agents/agloop.agent.md` describes each phase (scripts/agloop-coordinator.mjs), and a copy of
+// `.github/agents/agloop.agent.md` describes each phase (scripts/fixture-writers/agloop-coordinator.mjs), and a copy of
 // `.agloop/` kept at each stop. Next to each copy, `session-start.json` records what the install's own
 // SessionStart hook says about that state (its recovery instructions), run on a throwaway copy.
 //
-//   node scripts/make-agloop-lifecycle-fixtures.mjs /path/to/agloop-install/.github/hooks [outDir=test/fixtures/agloop-lifecycle]
+//   node scripts/fixture-writers/make-agloop-lifecycle-fixtures.mjs /path/to/agloop-install/.github/hooks [outDir=test/fixtures/agloop-lifecycle]
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -30,7 +30,9 @@ import {
 const hooksDir = resolve(process.argv[2] ?? "");
 const outRoot = resolve(process.argv[3] ?? "test/fixtures/agloop-lifecycle");
 if (!process.argv[2]) {
-  console.error("usage: node scripts/make-agloop-lifecycle-fixtures.mjs <install>/.github/hooks [outDir]");
+  console.error(
+    "usage: node scripts/fixture-writers/make-agloop-lifecycle-fixtures.mjs <install>/.github/hooks [outDir]",
+  );
   process.exit(2);
 }
 
