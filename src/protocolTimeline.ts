@@ -66,6 +66,11 @@ export type HostToWebview =
   | {
       readonly type: "init";
       readonly sources: readonly SourceChoice[];
+      /**
+       * What rows are while no source is chosen: a log of agents' actions, the host's
+       * `LOG_TIMELINE_FEATURES` in the UI language (the webview keeps no words of its own).
+       */
+      readonly plainView: TimelineView;
       readonly sourceKey: string | null;
       readonly travelRowId: number | null;
       readonly integrity: IntegritySummary | null;

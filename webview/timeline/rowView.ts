@@ -26,6 +26,9 @@ import {
 /** Height of every row in pixels (the virtual list's arithmetic relies on it). */
 export const ROW_HEIGHT = 22;
 
+/** What the page tells the list: a row's context but the list's own parts, the view null until the host sent one. */
+export type ListContext = Omit<RowContext, "total" | "activeIndex" | "view"> & { readonly view: TimelineView | null };
+
 /** What the list tells a row besides its data. */
 export interface RowContext {
   readonly total: number;

@@ -49,33 +49,6 @@ const noSelection = () => l10n.t("Select an entry to see its payload, hashes and
 
 type WithoutSource<T> = T extends unknown ? Omit<T, "sourceKey"> : never;
 
-/** The view of a plain log (before a source is chosen). */
-const PLAIN_VIEW: TimelineView = {
-  chain: null,
-  statusChanges: false,
-  retries: false,
-  snapshotAction: null,
-  groupByActor: false,
-  planDiffs: false,
-  words: {
-    actions: {},
-    unknownActionIcon: "symbol-event",
-    statuses: {},
-    unknownStatus: { icon: "blank", color: "" },
-    labels: {
-      actor: l10n.t("Agent"),
-      actorTitle: l10n.t("agent {0}"),
-      allActors: l10n.t("All agents"),
-      filterActor: l10n.t("Filter by agent"),
-      allActions: l10n.t("All actions"),
-      filterAction: l10n.t("Filter by action"),
-      find: l10n.t("Find: task, action, agent, summary…"),
-    },
-  },
-  timeTravel: false,
-  revealTask: false,
-};
-
 /** The page's controller. */
 export class TimelineApp {
   private readonly bridge = new HostBridge<SavedState>();
@@ -88,6 +61,8 @@ export class TimelineApp {
   private readonly timeZone = safeTimeZone();
   private sourceKey: string | null = null;
   private sources: readonly SourceChoice[] = [];
+  /** The host's view of a plain log, for while no source is chosen (null until the host's `init`). */
+  private plainView: TimelineView | null = null;
   private travelRowId: number | null = null;
   private integrity: IntegritySummary | null = null;
   private selectedRowId: number | null;
@@ -120,7 +95,7 @@ export class TimelineApp {
       painted: (reason) => this.reportRendered(this.opened ? reason : "open"),
       located: (index, rowId) => this.selectLocated(index, rowId),
       select: (row) => this.select(row),
-      activate: (row) => this.view.timeTravel && this.post({ type: "travel", rowId: row.rowId }),
+      activate: (row) => this.view?.timeTravel && this.post({ type: "travel", rowId: row.rowId }),
       scrolled: () => {
         clearTimeout(this.saveTimer);
         this.saveTimer = window.setTimeout(() => this.save(), 200);
@@ -156,6 +131,7 @@ export class TimelineApp {
   private receive(m: HostToWebview): void {
     switch (m.type) {
       case "init":
+        this.plainView = m.plainView;
         this.sources = m.sources;
         this.sourceKey = m.sourceKey;
         this.travelRowId = m.travelRowId;
@@ -199,7 +175,7 @@ export class TimelineApp {
       case "treeTask":
         if (
           m.sourceKey !== this.sourceKey ||
-          !this.view.revealTask ||
+          !this.view?.revealTask ||
           !this.bar.value.linkTree ||
           this.bar.value.filter.taskId === m.taskId
         ) {
@@ -223,14 +199,15 @@ export class TimelineApp {
     }
   }
 
-  /** What the current source's rows are and which controls apply (a plain log while none is chosen). */
-  private get view(): TimelineView {
-    return this.sources.find((c) => c.key === this.sourceKey)?.view ?? PLAIN_VIEW;
+  /** What the current source's rows are and which controls apply (the host's plain log while none is chosen; null before `init`). */
+  private get view(): TimelineView | null {
+    return this.sources.find((c) => c.key === this.sourceKey)?.view ?? this.plainView;
   }
 
   /** Shows the current source's fields and only its controls. */
   private applyView(): void {
     const view = this.view;
+    if (view === null) return;
     this.bar.setView(view);
     this.details.setView(view);
     this.pager.list.el.classList.toggle("plain", view.chain === null);
@@ -323,10 +300,10 @@ export class TimelineApp {
       });
     }, 60);
     if (detailsOnly) return;
-    if (this.view.revealTask && this.bar.value.linkTree && row.taskId !== null) {
+    if (this.view?.revealTask && this.bar.value.linkTree && row.taskId !== null) {
       this.post({ type: "revealTask", taskId: row.taskId, focus: false });
     }
-    if (this.view.timeTravel && this.bar.value.travelOnSelect) this.post({ type: "travel", rowId: row.rowId });
+    if (this.view?.timeTravel && this.bar.value.travelOnSelect) this.post({ type: "travel", rowId: row.rowId });
   }
 
   /**

@@ -18,7 +18,7 @@ import { button } from "../dom";
 import { count } from "./format";
 import { l10n } from "../l10n";
 import { PAGE_SIZE, RowCache } from "./rowCache";
-import { ROW_HEIGHT, RowContext } from "./rowView";
+import { ListContext, ROW_HEIGHT } from "./rowView";
 import { VirtualList } from "./virtualList";
 
 /** Totals of the last page. */
@@ -48,7 +48,7 @@ export interface PagerHost {
   select(row: TimelineEntryRow): void;
   activate(row: TimelineEntryRow): void;
   scrolled(): void;
-  context(): Omit<RowContext, "total" | "activeIndex">;
+  context(): ListContext;
 }
 
 type Control = (page: TimelinePage) => void;

@@ -7,7 +7,7 @@
  */
 import type { TimelineEntryRow, TimelineRow } from "../../src/protocolTimeline";
 import { h, setAttr } from "../dom";
-import { ROW_HEIGHT, RowContext, RowView } from "./rowView";
+import { ListContext, ROW_HEIGHT, RowView } from "./rowView";
 
 const OVERSCAN = 12;
 
@@ -23,7 +23,7 @@ export interface VirtualListOwner {
   activate(row: TimelineEntryRow): void;
   /** The list scrolled (after rendering). */
   scrolled(): void;
-  context(): Omit<RowContext, "total" | "activeIndex">;
+  context(): ListContext;
 }
 
 /** The virtual list. */
@@ -127,7 +127,10 @@ export class VirtualList {
     const first = Math.floor(this.top / ROW_HEIGHT);
     const inView = Math.ceil(this.el.clientHeight / ROW_HEIGHT) + 1;
     const start = Math.max(0, first - OVERSCAN);
-    const end = Math.min(this.count, first + inView + OVERSCAN);
+    const owned = this.owner.context();
+    const view = owned.view;
+    // No row is drawn before the host said what rows are (its first `init`).
+    const end = view === null ? start : Math.min(this.count, first + inView + OVERSCAN);
     const size = Math.max(0, end - start);
     const poolSize = inView + 2 * OVERSCAN;
     while (this.pool.length < poolSize) {
@@ -135,13 +138,15 @@ export class VirtualList {
       this.pool.push(v);
       this.el.appendChild(v.el);
     }
-    const ctx: RowContext = { ...this.owner.context(), total: this.count, activeIndex: this.active };
     const used = new Set<RowView>();
-    for (let i = start; i < end; i++) {
-      const view = this.pool[i % this.pool.length];
-      const row = this.owner.rowAt(i);
-      view.bind(i, row, ctx, this.owner.rowId(row));
-      used.add(view);
+    if (view !== null) {
+      const ctx = { ...owned, view, total: this.count, activeIndex: this.active };
+      for (let i = start; i < end; i++) {
+        const rowView = this.pool[i % this.pool.length];
+        const row = this.owner.rowAt(i);
+        rowView.bind(i, row, ctx, this.owner.rowId(row));
+        used.add(rowView);
+      }
     }
     for (const v of this.pool) if (!used.has(v)) v.release();
     this.owner.need(Math.max(0, first - OVERSCAN * 4), Math.min(this.count - 1, first + inView + OVERSCAN * 4));

@@ -18,7 +18,7 @@ import { parseWebviewMessage } from "../../protocolTimeline";
 import { EMPTY_FILTER } from "../../core/timeline/timelineQuery";
 import { Disposable } from "../disposable";
 import type { SourceFolder } from "../sources/sourceAdapter";
-import { timelineChoices, timelineSourceOf } from "./timelineSources";
+import { plainTimelineView, timelineChoices, timelineSourceOf } from "./timelineSources";
 import type { TimelineServices } from "./timelineServices";
 
 /** Rows of the warm-up page (the webview's page size). */
@@ -288,6 +288,7 @@ export class TimelineController extends Disposable {
     this.post({
       type: "init",
       sources,
+      plainView: plainTimelineView(),
       sourceKey: this.sourceKey,
       travelRowId: s?.timeline.travelRowId ?? null,
       integrity: s?.timeline.integrity ?? null,

@@ -26,6 +26,11 @@ function timelineViewOf(s: TimelineSource): TimelineView {
   };
 }
 
+/** What rows are while no source is chosen: a plain log of agents' actions, in the UI language. */
+export function plainTimelineView(): TimelineView {
+  return { ...localizedFeatures(LOG_TIMELINE_FEATURES), timeTravel: false, revealTask: false };
+}
+
 /** The timelines to choose from, labelled for the picker. */
 export function timelineChoices(folders: StateFolders): SourceChoice[] {
   const all = folders.all.filter(hasTimeline);

@@ -15,6 +15,7 @@ import { registerSourceForTest } from "../../../src/core/sources/sourceRegistry"
 import type { SourceTimelineRow, StateSource } from "../../../src/core/sources/stateSource";
 import { EMPTY_FILTER } from "../../../src/core/timeline/timelineQuery";
 import { LOG_TIMELINE_FEATURES } from "../../../src/core/timeline/logTimelineFeatures";
+import { REPO_ROOT } from "../fixtures";
 import { handleRequest } from "../../../src/core/worker/stateWorker";
 import type { WorkerRequest } from "../../../src/core/worker/workerProtocol";
 import { CommandManager } from "../../../src/extension/commandManager";
@@ -200,6 +201,8 @@ describe("the seam: a fake source through the default adapter and the generic ho
     // The source's words reach the webview as data with its view.
     assert.equal(init.sources[0].view.words.statuses.added?.label, "newly added");
     assert.equal(init.sources[0].view.words.actions.task_added?.icon, "add");
+    // So does the plain log's (while no source is chosen): the webview keeps no words of its own.
+    assert.deepEqual(init.plainView, { ...LOG_TIMELINE_FEATURES, timeTravel: false, revealTask: false });
     const query = { filter: EMPTY_FILTER, foldSnapshots: true, timeZone: "UTC" };
     receive({
       type: "query",
@@ -224,6 +227,22 @@ describe("the seam: a fake source through the default adapter and the generic ho
         [1, "task_added", "S-1", "added S-1", "changed", null, null],
       ],
     );
+  });
+
+  it("the webview keeps no copy of a source's words: the plain log's labels come from the host", () => {
+    const webviewFiles = fs
+      .readdirSync(path.join(REPO_ROOT, "webview"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"));
+    const copies = webviewFiles.flatMap((f) => {
+      const text = fs.readFileSync(path.join(REPO_ROOT, "webview", f), "utf8");
+      // "Agent" alone is also the details pane's name of a row's `agent` field; the rest are the view's own.
+      return Object.entries(LOG_TIMELINE_FEATURES.words.labels)
+        .filter(([name, label]) => name !== "actor" && text.includes(JSON.stringify(label)))
+        .map(([, label]) => label)
+        .map((label) => `${f}: ${label}`);
+    });
+    assert.ok(webviewFiles.length > 10, `${webviewFiles.length} webview files`);
+    assert.deepEqual(copies, []);
   });
 
   it("follows a change of its file through the one watcher: tree and Problems update", async () => {
