@@ -5,7 +5,7 @@
  * diffs, texts, confirmed write actions). One instance serves every such kind.
  */
 import * as vscode from "vscode";
-import { problemCountsText } from "../countText";
+import { problemCountsText } from "../text/countText";
 import type { AdapterHost } from "./adapterHost";
 import { DefaultSourceFolder } from "./defaultSourceFolder";
 import type { SourceAdapter, SourceFolder, StatusPart } from "./sourceAdapter";

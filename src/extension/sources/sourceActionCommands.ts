@@ -10,7 +10,7 @@ import type { NodeAction, SourceCommand, SourceTreeNode } from "../../core/sourc
 import { SOURCE_MANIFESTS } from "../../core/sources/manifestRegistry";
 import type { CommandManager } from "../commandManager";
 import type { ConfirmAsk } from "../confirm";
-import { whenText } from "../dateText";
+import { whenText } from "../text/dateText";
 import { DefaultSourceFolder } from "./defaultSourceFolder";
 import type { StateFolders } from "./stateFolders";
 

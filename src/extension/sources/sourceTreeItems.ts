@@ -5,8 +5,8 @@
  */
 import * as vscode from "vscode";
 import type { NodeIcon, SourceTreeNode } from "../../core/sources/stateSource";
-import { problemCountsText } from "../countText";
-import { whenText } from "../dateText";
+import { problemCountsText } from "../text/countText";
+import { whenText } from "../text/dateText";
 import { escapeMarkdown } from "../../core/text/displayText";
 import { labelText } from "../../core/text/untrustedText";
 import type { DefaultSourceFolder } from "./defaultSourceFolder";

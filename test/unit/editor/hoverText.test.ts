@@ -5,7 +5,7 @@
  */
 import "../helpers/fakeVscode";
 import { strict as assert } from "node:assert";
-import { absoluteTime, parseTime, relativeTime, whenText } from "../../../src/extension/dateText";
+import { absoluteTime, parseTime, relativeTime, whenText } from "../../../src/extension/text/dateText";
 import { codeSpan } from "../../../src/extension/sources/autodev/autodevTreeItems";
 import { actionWords, changeWords } from "../../../src/core/timeline/timelineWords";
 import { LEDGER_WORDS } from "../../../src/core/sources/autodev/timeline/ledgerTimelineWords";

@@ -7,7 +7,7 @@
  */
 import { fakeSettings } from "../helpers/fakeVscode";
 import { strict as assert } from "node:assert";
-import { durationText, problemsListText } from "../../../src/extension/countText";
+import { durationText, problemsListText } from "../../../src/extension/text/countText";
 import type { AutodevFolder } from "../../../src/extension/sources/autodev/folder/autodevFolder";
 import { autodevStatusPart } from "../../../src/extension/sources/autodev/autodevStatus";
 import { verifyOutcomeText } from "../../../src/extension/sources/autodev/ledger/verifyOutcome";

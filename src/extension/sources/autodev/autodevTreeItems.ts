@@ -10,7 +10,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { planProgress, planTitle } from "../../../core/sources/autodev/tree/planSummary";
 import { labelText } from "../../../core/text/untrustedText";
-import { whenText } from "../../dateText";
+import { whenText } from "../../text/dateText";
 import { nodeTooltip, themeIcon } from "../sourceTreeItems";
 import type { AutodevNode } from "./autodevNodes";
 

@@ -13,7 +13,7 @@ import { evidenceFailed, summarizeEvidence } from "../../../../core/sources/auto
 import { ParsedPatchFile, describePaths, patchStats } from "../../../../core/sources/autodev/evidence/patchModel";
 import { TournamentPass, formatScores, passSummary } from "../../../../core/sources/autodev/evidence/tournamentPasses";
 import { AutodevFolder } from "../folder/autodevFolder";
-import { linesText } from "../../../countText";
+import { linesText } from "../../../text/countText";
 import { EVIDENCE_SCHEME } from "./evidenceUris";
 
 /** What a node's context-menu commands act on. */

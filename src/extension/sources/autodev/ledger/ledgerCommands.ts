@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import { configPath, planPath, specPath } from "../../../../core/sources/autodev/autodevPaths";
 import { actionWords, changeWords } from "../../../../core/timeline/timelineWords";
 import { LEDGER_WORDS } from "../../../../core/sources/autodev/timeline/ledgerTimelineWords";
-import { whenText } from "../../../dateText";
+import { whenText } from "../../../text/dateText";
 import { AutodevFolder } from "../folder/autodevFolder";
 import { CommandHandler } from "../../../commandManager";
 import { FolderPicker } from "../folder/folderPicker";

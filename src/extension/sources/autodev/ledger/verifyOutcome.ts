@@ -7,7 +7,7 @@
 import * as vscode from "vscode";
 import type { VerifyReport } from "../../../../core/sources/autodev/ledger/verifyTypes";
 import { humanMessage } from "../../../../core/sources/autodev/ledger/verifyMessages";
-import { durationText, problemsListText } from "../../../countText";
+import { durationText, problemsListText } from "../../../text/countText";
 
 /** Problems of one folder by severity. */
 export interface ProblemTally {
