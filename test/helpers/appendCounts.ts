@@ -14,8 +14,6 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as vscode from "vscode";
-import { handleRequest } from "../../src/core/worker/stateWorker";
-import type { WorkerRequest } from "../../src/core/worker/workerProtocol";
 import { CommandManager } from "../../src/extension/commandManager";
 import { OutputLog } from "../../src/extension/outputLog";
 import { ReadOnlyDocuments } from "../../src/extension/readOnlyDocuments";
@@ -26,7 +24,7 @@ import { createAdapters } from "../../src/extension/sources/sourceAdapters";
 import { StateDiagnostics } from "../../src/extension/sources/sourceDiagnostics";
 import { StateFolders } from "../../src/extension/sources/stateFolders";
 import { StateWatcher } from "../../src/extension/sources/stateWatcher";
-import type { StateWorkerClient } from "../../src/extension/stateWorkerClient";
+import { inThreadWorker } from "../unit/helpers/inThreadWorker";
 
 const REPO = path.join(__dirname, "../../..");
 const LEDGER = "plan-ledger.jsonl";
@@ -101,19 +99,11 @@ export interface EditorHarness {
 /** Opens the editor's path on `ws` (see {@link EditorHarness}). */
 export async function openEditorHarness(ws: string): Promise<EditorHarness> {
   const requests = new Map<string, number>();
-  let id = 1;
-  const worker = {
-    request: (req: Omit<WorkerRequest, "id">) => {
-      const sub = req.type === "source" ? `:${String((req as { request?: { type?: unknown } }).request?.type)}` : "";
-      const key = `${req.type}${sub}`;
-      requests.set(key, (requests.get(key) ?? 0) + 1);
-      return handleRequest({ ...req, id: id++ } as WorkerRequest, () => undefined);
-    },
-    onProgress: () => ({ dispose: () => undefined }),
-    onLiveFile: () => ({ dispose: () => undefined }),
-    onDidRestart: () => ({ dispose: () => undefined }),
-    dispose: () => undefined,
-  } as unknown as StateWorkerClient;
+  const worker = inThreadWorker((req) => {
+    const sub = req.type === "source" ? `:${String((req as { request?: { type?: unknown } }).request?.type)}` : "";
+    const key = `${req.type}${sub}`;
+    requests.set(key, (requests.get(key) ?? 0) + 1);
+  });
   const memento = new Map<string, unknown>();
   const state = {
     keys: () => [...memento.keys()],

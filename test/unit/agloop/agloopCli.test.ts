@@ -6,6 +6,7 @@ import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { REPO_ROOT } from "../fixtures";
+import { AGLOOP_SUMMARY_KEYS } from "../helpers/agloopFixtures";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
 
@@ -92,18 +93,7 @@ describe("autodev-state CLI on agloop folders @slow", function () {
     const r = cli("sources", dir, "--json");
     assert.equal(r.code, 0, r.err);
     const [s] = JSON.parse(r.out);
-    assert.deepEqual(Object.keys(s), [
-      "kind",
-      "path",
-      "feature",
-      "phase",
-      "iteration",
-      "current_task_id",
-      "tasks",
-      "checkpoints",
-      "log_entries",
-      "contract",
-    ]);
+    assert.deepEqual(Object.keys(s), AGLOOP_SUMMARY_KEYS);
     assert.deepEqual(
       [s.kind, s.phase, s.iteration, s.current_task_id, s.tasks.length],
       ["agloop", "execute", 1, "task-002", 3],

@@ -11,7 +11,7 @@ import { agloopSource } from "../../../src/core/sources/agloop/agloopSource";
 import { taskNodes } from "../../../src/core/sources/agloop/tree/agloopTaskNodes";
 import { sourceOfKind } from "../../../src/core/sources/sourceRegistry";
 import type { SourceTreeNode } from "../../../src/core/sources/stateSource";
-import { copiedLocation, fixtureLocation } from "../helpers/agloopFixtures";
+import { AGLOOP_SUMMARY_KEYS, copiedLocation, fixtureLocation } from "../helpers/agloopFixtures";
 
 /** Every node of a tree, depth first. */
 function allNodes(nodes: readonly SourceTreeNode[]): SourceTreeNode[] {
@@ -41,18 +41,7 @@ describe("agloop source", function () {
 
   it("summarize gives exactly the CLI's keys, checkpoints newest first", async () => {
     const s = await agloopSource.summarize(clean);
-    assert.deepEqual(Object.keys(s), [
-      "kind",
-      "path",
-      "feature",
-      "phase",
-      "iteration",
-      "current_task_id",
-      "tasks",
-      "checkpoints",
-      "log_entries",
-      "contract",
-    ]);
+    assert.deepEqual(Object.keys(s), AGLOOP_SUMMARY_KEYS);
     assert.equal(s.kind, "agloop");
     assert.equal(s.path, ".agloop");
     assert.equal(s.feature, state.feature_name);

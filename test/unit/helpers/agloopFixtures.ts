@@ -7,6 +7,20 @@ import * as path from "node:path";
 import type { SourceLocation } from "../../../src/core/sources/stateSource";
 import { REPO_ROOT, copyFixture } from "../fixtures";
 
+/** The keys of agloop's `sources --json` entry and of `summarize`, in order (written out here, not read from the code). */
+export const AGLOOP_SUMMARY_KEYS = [
+  "kind",
+  "path",
+  "feature",
+  "phase",
+  "iteration",
+  "current_task_id",
+  "tasks",
+  "checkpoints",
+  "log_entries",
+  "contract",
+];
+
 /** The location of an agloop fixture in place (read-only use). */
 export function fixtureLocation(name: string): SourceLocation {
   const workspace = path.join(REPO_ROOT, "test/fixtures", name);

@@ -11,8 +11,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as vscode from "vscode";
 import { checkDir } from "../../../src/cli/sourceCommands";
-import { handleRequest } from "../../../src/core/worker/stateWorker";
-import type { WorkerRequest } from "../../../src/core/worker/workerProtocol";
 import { createDemoWorkspace } from "../../../src/sample/demoWorkspace";
 import { CommandManager } from "../../../src/extension/commandManager";
 import { OutputLog } from "../../../src/extension/outputLog";
@@ -24,20 +22,8 @@ import { createAdapters } from "../../../src/extension/sources/sourceAdapters";
 import { StateDiagnostics } from "../../../src/extension/sources/sourceDiagnostics";
 import { StateFolders } from "../../../src/extension/sources/stateFolders";
 import { StateWatcher } from "../../../src/extension/sources/stateWatcher";
-import type { StateWorkerClient } from "../../../src/extension/stateWorkerClient";
 import { REPO_ROOT } from "../fixtures";
-
-/** The worker client, answering in this thread. */
-function inThreadWorker(): StateWorkerClient {
-  let id = 1;
-  return {
-    request: (req: Omit<WorkerRequest, "id">) => handleRequest({ ...req, id: id++ } as WorkerRequest, () => undefined),
-    onProgress: () => ({ dispose: () => undefined }),
-    onLiveFile: () => ({ dispose: () => undefined }),
-    onDidRestart: () => ({ dispose: () => undefined }),
-    dispose: () => undefined,
-  } as unknown as StateWorkerClient;
-}
+import { inThreadWorker } from "./inThreadWorker";
 
 /** A memento that keeps nothing between tests (a first session: nothing remembered). */
 function freshMemento(): vscode.Memento {

@@ -16,8 +16,7 @@ import type { SourceTimelineRow, StateSource } from "../../../src/core/sources/s
 import { EMPTY_FILTER } from "../../../src/core/timeline/timelineQuery";
 import { LOG_TIMELINE_FEATURES } from "../../../src/core/timeline/logTimelineFeatures";
 import { REPO_ROOT } from "../fixtures";
-import { handleRequest } from "../../../src/core/worker/stateWorker";
-import type { WorkerRequest } from "../../../src/core/worker/workerProtocol";
+import { inThreadWorker } from "../helpers/inThreadWorker";
 import { CommandManager } from "../../../src/extension/commandManager";
 import { OutputLog } from "../../../src/extension/outputLog";
 import { ReadOnlyDocuments } from "../../../src/extension/readOnlyDocuments";
@@ -80,23 +79,14 @@ const SEAM: StateSource = {
   },
 };
 
-/** The worker client, answering in this thread (so the test-registered source is seen). */
 /** While set, "detect" requests wait for it (a worker busy with other folders' refreshes). */
 let detectGate: Promise<void> | null = null;
 
-function inThreadWorker(): StateWorkerClient {
-  let id = 1;
-  return {
-    request: async (req: Omit<WorkerRequest, "id">) => {
-      if (req.type === "detect" && detectGate) await detectGate;
-      return handleRequest({ ...req, id: id++ } as WorkerRequest, () => undefined);
-    },
-    onProgress: () => ({ dispose: () => undefined }),
-    onLiveFile: () => ({ dispose: () => undefined }),
-    onDidRestart: () => ({ dispose: () => undefined }),
-    dispose: () => undefined,
-  } as unknown as StateWorkerClient;
-}
+/** The worker client, answering in this thread (so the test-registered source is seen); detection waits on the gate. */
+const gatedWorker = (): StateWorkerClient =>
+  inThreadWorker(async (req) => {
+    if (req.type === "detect" && detectGate) await detectGate;
+  });
 
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   if (!(await pollUntil(check, 2_000, 10))) assert.fail(`timed out waiting for ${what}`);
@@ -119,7 +109,7 @@ describe("the seam: a fake source through the default adapter and the generic ho
     fakeVscode.workspace.workspaceFolders = [{ uri: fakeVscode.Uri.file(dir), name: "ws", index: 0 }];
     const log = new OutputLog();
     const settings = new SettingsReader();
-    const worker = inThreadWorker();
+    const worker = gatedWorker();
     const watcher = new StateWatcher();
     const made: { defaults?: DefaultAdapters } = {};
     folders = new StateFolders(worker, log, settings, watcher, (kind) => made.defaults!.adapter(kind));
@@ -183,7 +173,7 @@ describe("the seam: a fake source through the default adapter and the generic ho
     } as unknown as vscode.Webview;
     const services = {
       folders,
-      worker: inThreadWorker(),
+      worker: gatedWorker(),
       tree,
       treeView: {},
       log: new OutputLog(),
