@@ -71,6 +71,8 @@ export class TimelineApp {
   private detailsTimer = 0;
   private saveTimer = 0;
   private opened = false;
+  /** The host's `init` came (a `sources` or `reveal` queued before it is superseded by it). */
+  private initialized = false;
   private facetKey = "";
 
   constructor(
@@ -131,6 +133,7 @@ export class TimelineApp {
   private receive(m: HostToWebview): void {
     switch (m.type) {
       case "init":
+        this.initialized = true;
         this.plainView = m.plainView;
         this.sources = m.sources;
         this.sourceKey = m.sourceKey;
@@ -167,6 +170,7 @@ export class TimelineApp {
         if (m.rows !== this.pager.totals.entries) this.pager.liveUpdate();
         return;
       case "sources":
+        if (!this.initialized) return;
         this.sources = m.sources;
         this.bar.setSources(m.sources, this.sourceKey);
         this.applyView();
@@ -184,7 +188,8 @@ export class TimelineApp {
         this.bar.set({ ...this.bar.value, filter: { ...this.bar.value.filter, taskId: m.taskId } });
         return this.reload(this.selectedRowId);
       case "reveal":
-        if (m.sourceKey !== this.sourceKey) this.switchSource(m.sourceKey);
+        // Before init the host's init names the source; a task asked for is kept in the filter.
+        if (this.initialized && m.sourceKey !== this.sourceKey) this.switchSource(m.sourceKey);
         if (m.taskId !== null) {
           this.bar.set({ ...this.bar.value, filter: { ...DEFAULT_OPTIONS.filter, taskId: m.taskId } });
           return this.reload(m.rowId, m.rowId !== null);

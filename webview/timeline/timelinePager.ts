@@ -58,7 +58,8 @@ export class TimelinePager {
   readonly list: VirtualList;
   readonly newPill = button("arrow-up", "", { cls: "tl-newpill" });
   private readonly cache = new RowCache((offset, limit) => this.send(offset, limit, null, null, false));
-  private readonly controls = new Map<number, Control>();
+  /** Requests whose answer goes to a callback, with the source each asked (an answer for another is dropped). */
+  private readonly controls = new Map<number, { control: Control; sourceKey: string }>();
   private last: PageTotals = NO_TOTALS;
   private newCount = 0;
   /** The request of the reload or live update in flight (its answer replaces the totals), if any. */
@@ -105,7 +106,7 @@ export class TimelinePager {
     const requestId = this.host.requestId();
     const sourceKey = this.host.sourceKey();
     if (sourceKey === null) return requestId;
-    if (control) this.controls.set(requestId, control);
+    if (control) this.controls.set(requestId, { control, sourceKey });
     this.host.post({
       type: "query",
       requestId,
@@ -122,10 +123,16 @@ export class TimelinePager {
 
   /** Routes a page from the host; returns false when it answered nothing current. */
   onPage(requestId: number, page: TimelinePage): boolean {
-    const control = this.controls.get(requestId);
-    if (control) {
+    const asked = this.controls.get(requestId);
+    if (asked) {
+      // Asked while another source was shown (the page switched before the answer came): its rows
+      // are not this source's, so they never paint under its name.
+      if (asked.sourceKey !== this.host.sourceKey()) {
+        this.fail(requestId);
+        return false;
+      }
       this.controls.delete(requestId);
-      control(page);
+      asked.control(page);
       return true;
     }
     if (!this.cache.accept(requestId, page)) return false;
@@ -182,7 +189,11 @@ export class TimelinePager {
 
   /** Shows a page the host computed while the webview loaded (no round trip). */
   firstPaint(p: TimelinePage): void {
+    // What was asked before the host's first page (e.g. another source's reload) is answered by it.
     this.cache.reset(false);
+    this.controls.clear();
+    this.reloadId = this.updateId = null;
+    this.updateAgain = false;
     this.accept(p);
     this.list.setTotal(p.total);
     this.list.scrollTop = 0;
