@@ -154,10 +154,7 @@ export class TimelinePager {
    * arrives the list is empty, never the previous source's rows under the new source's name.
    */
   clear(): void {
-    this.cache.reset(false);
-    this.controls.clear();
-    this.reloadId = this.updateId = null;
-    this.updateAgain = false;
+    this.forgetRequests();
     this.last = NO_TOTALS;
     this.setNew(0);
     this.list.setTotal(0);
@@ -166,10 +163,7 @@ export class TimelinePager {
 
   /** Starts over (new folder or filter): totals, facets, then the rows around `locateSeq` (selected when `selectIt`) or `anchor`. */
   reload(locateRowId: number | null, anchor: { rowId: number; offset: number } | null = null, selectIt = false): void {
-    this.cache.reset(false);
-    this.controls.clear();
-    this.updateId = null;
-    this.updateAgain = false;
+    this.forgetRequests();
     this.setNew(0);
     this.reloadId = this.send(0, PAGE_SIZE, anchor?.rowId ?? null, locateRowId, true, (p) => {
       this.reloadId = null;
@@ -187,13 +181,18 @@ export class TimelinePager {
     });
   }
 
-  /** Shows a page the host computed while the webview loaded (no round trip). */
-  firstPaint(p: TimelinePage): void {
-    // What was asked before the host's first page (e.g. another source's reload) is answered by it.
+  /** Forgets every request in flight and the pages they would fill (their answers are then dropped). */
+  private forgetRequests(): void {
     this.cache.reset(false);
     this.controls.clear();
     this.reloadId = this.updateId = null;
     this.updateAgain = false;
+  }
+
+  /** Shows a page the host computed while the webview loaded (no round trip). */
+  firstPaint(p: TimelinePage): void {
+    // What was asked before the host's first page (e.g. another source's reload) is answered by it.
+    this.forgetRequests();
     this.accept(p);
     this.list.setTotal(p.total);
     this.list.scrollTop = 0;
