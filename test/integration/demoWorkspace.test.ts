@@ -7,10 +7,10 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import { createDemoWorkspace } from "../../src/sample/demoWorkspace";
 import { type AnyNode, autodevOf, childrenOf, eventually, stateApi } from "./helpers";
+import { addWorkspaceFolders, removeWorkspaceFolders } from "./workspaceFolders";
 
 function labelOf(a: StateApi, node: AnyNode): string {
   const item = a.tree.getTreeItem(node);
@@ -27,8 +27,7 @@ describe("the demo workspace shows every feature in VS Code", function () {
     a = await stateApi();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "autodev-demo-it-"));
     await createDemoWorkspace(dir);
-    const at = vscode.workspace.workspaceFolders?.length ?? 0;
-    assert.ok(vscode.workspace.updateWorkspaceFolders(at, 0, { uri: vscode.Uri.file(dir), name: "demo" }));
+    await addWorkspaceFolders([{ dir, name: "demo" }]);
     assert.ok(
       await eventually(() => mine().length === 3 && mine().every((f) => !!f.problems), 60_000),
       `the demo's sources were never read: ${mine()
@@ -38,9 +37,7 @@ describe("the demo workspace shows every feature in VS Code", function () {
   });
 
   after(async () => {
-    const i = (vscode.workspace.workspaceFolders ?? []).findIndex((f) => f.uri.fsPath === dir);
-    if (i >= 0) vscode.workspace.updateWorkspaceFolders(i, 1);
-    assert.ok(await eventually(() => mine().length === 0, 30_000));
+    await removeWorkspaceFolders(a, [dir]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

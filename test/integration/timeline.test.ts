@@ -16,6 +16,7 @@ import type { TimelineController } from "../../src/extension/timeline/timelineCo
 import { appendEntry } from "../../src/core/sources/autodev/ledger/ledgerWriter";
 import { revealInTree } from "../../src/extension/treeReveal";
 import { autodevOf, eventually, extension, awaitAutodevVerified } from "./helpers";
+import { addWorkspaceFolders, removeWorkspaceFolders } from "./workspaceFolders";
 
 async function api(): Promise<StateApi> {
   const ext = extension();
@@ -158,11 +159,8 @@ describe("ledger timeline", function () {
   it("a folder asked for before it has any state is shown once its agent writes the first entry", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "timeline-awaited-"));
     const own = `${vscode.Uri.file(dir).toString()}|`;
-    const at = vscode.workspace.workspaceFolders?.length ?? 0;
     try {
-      const added = () => vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === dir) ?? false;
-      assert.ok(vscode.workspace.updateWorkspaceFolders(at, 0, { uri: vscode.Uri.file(dir), name: "awaited" }));
-      assert.ok(await eventually(added, 30_000), "the folder was not added");
+      await addWorkspaceFolders([{ dir, name: "awaited" }]);
       const same = (await vscode.commands.executeCommand(
         "autodev.showTimeline",
         vscode.Uri.file(dir).toString(),
@@ -182,9 +180,7 @@ describe("ledger timeline", function () {
         `the timeline did not switch to the new folder (shows ${ctrl.lastRendered?.sourceKey}, ${ctrl.lastRendered?.matched} rows)`,
       );
     } finally {
-      const i = (vscode.workspace.workspaceFolders ?? []).findIndex((f) => f.uri.fsPath === dir);
-      if (i >= 0) vscode.workspace.updateWorkspaceFolders(i, 1);
-      await eventually(() => !a.folders.all.some((f) => f.folder.uri.fsPath === dir), 30_000);
+      await removeWorkspaceFolders(a, [dir]);
       fs.rmSync(dir, { recursive: true, force: true });
     }
     // Back on the fixture folder for the next test.

@@ -11,6 +11,7 @@ import type { StateApi } from "../../../src/extension/extension";
 import { withOpenActions } from "../../../src/extension/sources/defaultSourceFolder";
 import type { SourceFolder } from "../../../src/extension/sources/sourceAdapter";
 import { childrenOf, eventually, stateApi } from "../helpers";
+import { addWorkspaceFolders, removeWorkspaceFolders } from "../workspaceFolders";
 
 const LIFECYCLE = path.resolve(__dirname, "../../../../test/fixtures/agloop-lifecycle");
 
@@ -34,8 +35,7 @@ describe("agloop waits on you at the approval gate", function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "agloop-gate-"));
     fs.cpSync(path.join(LIFECYCLE, gate, ".agloop"), path.join(dir, ".agloop"), { recursive: true });
     await config().update("notifyWhenWaiting", "always", vscode.ConfigurationTarget.Workspace);
-    const at = vscode.workspace.workspaceFolders?.length ?? 0;
-    assert.ok(vscode.workspace.updateWorkspaceFolders(at, 0, { uri: vscode.Uri.file(dir), name: "agloop-gate" }));
+    await addWorkspaceFolders([{ dir, name: "agloop-gate" }]);
     const find = () => a.folders.all.find((f) => f.kind === "agloop" && f.folder.uri.fsPath === dir);
     assert.ok(await eventually(() => !!find()?.problems, 30_000), "the agloop folder was never read");
     folder = find()!;
@@ -43,9 +43,7 @@ describe("agloop waits on you at the approval gate", function () {
 
   after(async () => {
     await config().update("notifyWhenWaiting", undefined, vscode.ConfigurationTarget.Workspace);
-    const i = (vscode.workspace.workspaceFolders ?? []).findIndex((f) => f.uri.fsPath === dir);
-    if (i >= 0) vscode.workspace.updateWorkspaceFolders(i, 1);
-    assert.ok(await eventually(() => !a.folders.all.some((f) => f.folder.uri.fsPath === dir), 30_000));
+    await removeWorkspaceFolders(a, [dir]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

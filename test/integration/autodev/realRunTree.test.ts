@@ -12,6 +12,7 @@ import type { AutodevFolder } from "../../../src/extension/sources/autodev/folde
 import type { AutodevNode } from "../../../src/extension/sources/autodev/autodevNodes";
 import { type RealRunAnswers, materializeRealRun, realRunAnswers, realRunFiles } from "../../unit/helpers/realRun";
 import { type AnyNode, autodevOf, childrenOf, eventually, stateApi } from "../helpers";
+import { addWorkspaceFolders, removeWorkspaceFolders } from "../workspaceFolders";
 
 /** Waiting on a reviewer, on the escalated critic, the blocked task, and the run complete. */
 const STEPS = [
@@ -82,15 +83,8 @@ describe("The editor's AutoDev tree shows what AutoDev says on the real run", fu
 
   before(async () => {
     a = await stateApi();
-    const at = vscode.workspace.workspaceFolders?.length ?? 0;
     const dirs = STEPS.map((step) => ({ step, dir: materializeRealRun(step) }));
-    assert.ok(
-      vscode.workspace.updateWorkspaceFolders(
-        at,
-        0,
-        ...dirs.map((d) => ({ uri: vscode.Uri.file(d.dir), name: `real-${d.step.slice(0, 2)}` })),
-      ),
-    );
+    await addWorkspaceFolders(dirs.map((d) => ({ dir: d.dir, name: `real-${d.step.slice(0, 2)}` })));
     for (const d of dirs) {
       const find = () => autodevOf(a).folders.folders.find((x) => x.cwd === d.dir);
       assert.ok(
@@ -103,13 +97,10 @@ describe("The editor's AutoDev tree shows what AutoDev says on the real run", fu
 
   // The suites after this one count waits and folders: these are gone before it ends.
   after(async () => {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const first = folders.findIndex((f) => open.some((o) => o.dir === f.uri.fsPath));
-    if (first >= 0) vscode.workspace.updateWorkspaceFolders(first, open.length);
-    const gone = () =>
-      !a.folders.all.some((f) => open.some((o) => o.dir === f.folder.uri.fsPath)) &&
-      !a.folders.waiting.some((w) => open.some((o) => o.dir === w.folder.folder.uri.fsPath));
-    assert.ok(await eventually(gone, 30_000), "the real-run folders are still open");
+    await removeWorkspaceFolders(
+      a,
+      open.map((o) => o.dir),
+    );
     for (const o of open) fs.rmSync(o.dir, { recursive: true, force: true });
   });
 

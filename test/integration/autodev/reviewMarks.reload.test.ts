@@ -54,6 +54,15 @@ describe("reviewed marks after a new window", function () {
     // The kept mark is of the content it was set on: a patch changed in this window shows as changed since.
     const patchFile = path.join(folder.cwd, `.autodev/evidence/${expected.task}.patch`);
     const patchText = fs.readFileSync(patchFile, "utf8");
+    // What this window heard after the write, for the failure message (a lost event or a stale read?).
+    const heard: string[] = [];
+    const t0 = Date.now();
+    const subs = [
+      folder.onDidChangeFiles((uris) =>
+        heard.push(`${Date.now() - t0} ms: ${uris.map((u) => path.relative(folder.cwd, u.fsPath)).join(", ")}`),
+      ),
+      autodevOf(a).evidence.contributor.onDidRefresh(() => heard.push(`${Date.now() - t0} ms: evidence refresh`)),
+    ];
     fs.writeFileSync(patchFile, `${patchText}\n`);
     try {
       let spoken = "";
@@ -66,8 +75,12 @@ describe("reviewed marks after a new window", function () {
           taskDescription(a, folder, expected.task).includes(`${count - 1}/${total} reviewed, 1 changed since`)
         );
       }, 30_000);
-      assert.ok(flagged, `after the change: "${spoken}", "${taskDescription(a, folder, expected.task)}"`);
+      assert.ok(
+        flagged,
+        `after the change: "${spoken}", "${taskDescription(a, folder, expected.task)}"; heard: ${heard.join("; ") || "nothing"}`,
+      );
     } finally {
+      subs.forEach((d) => d.dispose());
       fs.writeFileSync(patchFile, patchText);
     }
   });

@@ -12,6 +12,7 @@ import type { StateApi } from "../../../src/extension/extension";
 import type { AutodevFolder } from "../../../src/extension/sources/autodev/folder/autodevFolder";
 import * as os from "node:os";
 import { autodevOf, childrenOf, eventually, stateApi } from "../helpers";
+import { addWorkspaceFolders } from "../workspaceFolders";
 
 describe("AutoDev waits on you (python-full)", function () {
   this.timeout(120_000);
@@ -144,8 +145,7 @@ describe("AutoDev waits on you (python-full)", function () {
     );
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plan-phase-"));
     fs.cpSync(src, dir, { recursive: true });
-    const at = vscode.workspace.workspaceFolders?.length ?? 0;
-    assert.ok(vscode.workspace.updateWorkspaceFolders(at, 0, { uri: vscode.Uri.file(dir), name: "plan-phase" }));
+    await addWorkspaceFolders([{ dir, name: "plan-phase" }]);
     const find = () => autodevOf(a).folders.folders.find((x) => x.cwd === dir);
     assert.ok(
       await eventually(() => !!find() && find()!.waiting !== null, 30_000),

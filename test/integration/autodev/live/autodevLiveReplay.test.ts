@@ -17,10 +17,11 @@ import * as vscode from "vscode";
 import type { StateApi } from "../../../../src/extension/extension";
 import { defaultRunAnswers, materializeDefaultRun } from "../../../helpers/defaultRun";
 import { type Seen, percentiles, problemsUnder, seeFolder } from "./editorView";
-import { autodevOf, eventually, report, stateApi } from "../../helpers";
+import { autodevOf, report, stateApi } from "../../helpers";
 import { type ReplayedEvent, snapshotPoints, startReplay } from "./liveReplay";
 import { TRUE_HAZARDS, type TimelineReport, disagreements } from "./liveReplayAnswers";
 import { type Latencies, measureLatencies, midRunFalsehoods } from "./liveReplayChecks";
+import { addWorkspaceFolders, removeWorkspaceFolders } from "../../workspaceFolders";
 
 /** A recording replayed: from which snapshot, pausing at which, ending (exit or SIGKILL) at which. */
 interface Case {
@@ -86,11 +87,8 @@ describe("AutoDev default run replayed live in the editor", function () {
       const count = defaultRunAnswers(step).recorded.ledger;
       if ("count" in count) assert.equal(after[points.get(step)!].entries, count.count, `${step}: ledger entries`);
     }
-    const at = vscode.workspace.workspaceFolders?.length ?? 0;
     const name = `live-${c.command}`;
-    // false while the previous case's removal is still under way
-    const added = () => vscode.workspace.updateWorkspaceFolders(at, 0, { uri: vscode.Uri.file(dir), name });
-    assert.ok(await eventually(added, 30_000), `${name} could not be added`);
+    await addWorkspaceFolders([{ dir, name }]);
     let samples: Seen[] = [];
     const timelines: Array<{ at: number; matched: number | null }> = [];
     const subs: vscode.Disposable[] = [];
@@ -156,12 +154,7 @@ describe("AutoDev default run replayed live in the editor", function () {
       for (const s of subs) s.dispose();
       timelineRows = null;
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-      const i = (vscode.workspace.workspaceFolders ?? []).findIndex((f) => f.uri.fsPath === dir);
-      if (i >= 0) vscode.workspace.updateWorkspaceFolders(i, 1);
-      const gone = () =>
-        !(vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.fsPath === dir) &&
-        !a.folders.all.some((f) => f.folder.uri.fsPath === dir);
-      await eventually(gone, 30_000);
+      await removeWorkspaceFolders(a, [dir]);
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }
