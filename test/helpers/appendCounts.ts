@@ -118,7 +118,8 @@ export async function openEditorHarness(ws: string): Promise<EditorHarness> {
   let adapterOf: (kind: string) => SourceAdapter = () => {
     throw new Error("adapters not made yet");
   };
-  const folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind));
+  // No catch-up reads: they come twice in a folder's first seconds, never per append (stateFolders.ts).
+  const folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind), []);
   const host = {
     context: { subscriptions: disposables, workspaceState: state, globalState: state },
     worker,

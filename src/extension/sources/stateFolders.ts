@@ -15,6 +15,11 @@
  * A source's watched files changing calls its `filesChanged`; a file of a detect glob appearing or
  * going, a watched file deleted, a folder added, the workspace trusted or a source's setting
  * changed detects the folder again.
+ *
+ * VS Code's watcher takes a while to start after a watch is asked for (seconds, in a new window or
+ * on a folder just added, on a loaded machine), and a change in that time is never announced. So a
+ * folder is told "something under the state folder may have changed" (its folder's URI) twice
+ * after its watch starts ({@link CATCH_UP_MS}), and never again: no poll while nothing runs.
  */
 import * as vscode from "vscode";
 import { SOURCE_MANIFESTS } from "../../core/sources/manifestRegistry";
@@ -26,6 +31,9 @@ import type { StateWorkerClient } from "../stateWorkerClient";
 import type { SourceAdapter, SourceFolder, WaitingOn } from "./sourceAdapter";
 import type { FileEventKind, StateWatcher } from "./stateWatcher";
 import { LiveFiles } from "./liveFiles";
+
+/** When a folder is read again after its watch started (ms): changes VS Code's starting watcher never announced. */
+export const CATCH_UP_MS: readonly number[] = [2_000, 8_000];
 
 /** Every source of every workspace folder. */
 export class StateFolders extends Disposable {
@@ -50,6 +58,7 @@ export class StateFolders extends Disposable {
     private readonly settings: SettingsReader,
     private readonly watcher: StateWatcher,
     private readonly adapterOf: (kind: string) => SourceAdapter,
+    private readonly catchUpMs: readonly number[] = CATCH_UP_MS,
   ) {
     super();
     this.live = this.register(new LiveFiles(worker, (folder, uri) => this.heard(folder, uri, "change", true)));
@@ -215,10 +224,13 @@ export class StateFolders extends Disposable {
       if (kind === "delete") return this.heard(folder, uri, kind);
       void this.live.isEcho(uri).then((echo) => echo || this.isDisposed || this.heard(folder, uri, kind));
     };
-    this.sourceWatches.set(
-      folder.key,
-      folder.source.watchGlobs.map((g) => this.watcher.watch(folder.folder, g, onEvent)),
+    const watches = folder.source.watchGlobs.map((g) => this.watcher.watch(folder.folder, g, onEvent));
+    const stateDir = vscode.Uri.joinPath(folder.folder.uri, folder.source.relDir);
+    const catchUps = this.catchUpMs.map((ms) =>
+      setTimeout(() => this.sourceWatches.get(folder.key) === watches && this.heard(folder, stateDir, "change"), ms),
     );
+    watches.push({ dispose: () => catchUps.forEach(clearTimeout) });
+    this.sourceWatches.set(folder.key, watches);
     this.live.arm(folder);
   }
 

@@ -122,8 +122,15 @@ export interface EditorSession {
   dispose(): void;
 }
 
-/** Opens `workspaces` in the editor (real adapters, registry and Problems; the worker in this thread). */
-export async function openEditor(workspaces: readonly string[]): Promise<EditorSession> {
+/**
+ * Opens `workspaces` in the editor (real adapters, registry and Problems; the worker in this
+ * thread). `catchUpMs`: the registry's catch-up reads after a watch starts (none unless asked, so
+ * nothing reads again while a test compares).
+ */
+export async function openEditor(
+  workspaces: readonly string[],
+  catchUpMs: readonly number[] = [],
+): Promise<EditorSession> {
   const disposables: vscode.Disposable[] = [];
   fakeVscode.workspace.workspaceFolders = workspaces.map((dir, index) => ({
     uri: fakeVscode.Uri.file(dir),
@@ -135,7 +142,7 @@ export async function openEditor(workspaces: readonly string[]): Promise<EditorS
   const worker = inThreadWorker();
   const watcher = new StateWatcher();
   let adapterOf: (kind: string) => SourceAdapter = () => assert.fail("adapters not made yet");
-  const folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind));
+  const folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind), catchUpMs);
   const host = {
     context: { subscriptions: disposables, workspaceState: freshMemento(), globalState: freshMemento() },
     worker,

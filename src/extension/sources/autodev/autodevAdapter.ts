@@ -41,10 +41,14 @@ export interface AutodevApi {
   findTaskNode(folder: AutodevFolder, taskId: string): Promise<AutodevNode | undefined>;
 }
 
-/** True for a file under `.autodev/evidence/` or `.autodev/tournaments/` of `folder`. */
-function isEvidenceFile(folder: AutodevFolder, uri: vscode.Uri): boolean {
-  const base = `${folder.folder.uri.path.replace(/\/$/, "")}/${AUTODEV_DIR}/`;
-  return uri.path.startsWith(`${base}evidence/`) || uri.path.startsWith(`${base}tournaments/`);
+/**
+ * True when evidence may have changed: a file under `.autodev/evidence/` or `.autodev/tournaments/`
+ * of `folder`, or `.autodev/` itself (the registry's catch-up read: anything in it may have).
+ */
+function mayBeEvidence(folder: AutodevFolder, uri: vscode.Uri): boolean {
+  const base = `${folder.folder.uri.path.replace(/\/$/, "")}/${AUTODEV_DIR}`;
+  const p = uri.path.replace(/\/$/, "");
+  return p === base || p.startsWith(`${base}/evidence/`) || p.startsWith(`${base}/tournaments/`);
 }
 
 /** Makes AutoDev's adapter and registers its commands and providers. */
@@ -106,7 +110,7 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     createFolder(wf, detected, settings) {
       const folder = new AutodevFolder(wf, detected, settings, services, host.settings);
       folder.onDidChangeFiles((uris) => {
-        if (uris.some((u) => isEvidenceFile(folder, u))) evidence.contributor.scheduleRefresh();
+        if (uris.some((u) => mayBeEvidence(folder, u))) evidence.contributor.scheduleRefresh();
       });
       folder.start();
       return folder;
