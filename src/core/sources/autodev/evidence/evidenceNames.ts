@@ -9,7 +9,6 @@
  * task id.
  */
 import { EVIDENCE_KINDS } from "./evidenceSchemas";
-import type { BundleRef } from "./taskEvidence";
 
 /** The task id the writer passed, or null when `name` does not end in `-{kind}.json`. */
 function writerTaskId(name: string, kind: string): string | null {
@@ -74,6 +73,23 @@ export function groupTaskId(name: string): string | null {
 export type PatchSource = "patch" | "developer" | "tournament";
 /** Every patch source, in the order the tree shows them. */
 export const PATCH_SOURCES: readonly PatchSource[] = ["patch", "developer", "tournament"];
+
+/**
+ * What a task's `evidence_bundle` points to. Python's execute loop records
+ * `.autodev/evidence/{task}-coder.json` on completion but writes the developer's bundle as
+ * `{task}-developer.json`: such a dangling name resolves to the bundle AutoDev did write.
+ */
+export type BundleRef =
+  | {
+      readonly ok: true;
+      readonly file: string;
+      readonly exists: boolean;
+      /** The evidence file to show: `file` when it exists, else the one AutoDev wrote, else null. */
+      readonly resolved: string | null;
+      /** Why `resolved` differs from `file`, or null. */
+      readonly note: string | null;
+    }
+  | { readonly ok: false; readonly error: string };
 
 /**
  * The warning about a task's `evidence_bundle` that names no file (`check`'s

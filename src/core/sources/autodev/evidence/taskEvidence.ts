@@ -7,6 +7,7 @@
  */
 import { PATCH_SOURCES, PatchSource } from "./evidenceNames";
 import { EvidenceItem, PatchItem, checkBundleRef, listEvidence, readPatch } from "./evidenceStore";
+import type { BundleRef } from "./evidenceNames";
 import { missingEvidence } from "./evidenceSummary";
 import { EvidenceExpectations } from "./requiredEvidence";
 import { workspaceExpectations } from "./evidenceExpectations";
@@ -32,23 +33,6 @@ type DiffInfo =
       readonly ok: false;
       readonly error: string;
     };
-
-/**
- * What a task's `evidence_bundle` points to. Python's execute loop records
- * `.autodev/evidence/{task}-coder.json` on completion but writes the developer's bundle as
- * `{task}-developer.json`: such a dangling name resolves to the bundle AutoDev did write.
- */
-export type BundleRef =
-  | {
-      readonly ok: true;
-      readonly file: string;
-      readonly exists: boolean;
-      /** The evidence file to show: `file` when it exists, else the one AutoDev wrote, else null. */
-      readonly resolved: string | null;
-      /** Why `resolved` differs from `file`, or null. */
-      readonly note: string | null;
-    }
-  | { readonly ok: false; readonly error: string };
 
 /** Resolves an `evidence_bundle` file name against the bundle names present. */
 export function resolveBundle(taskId: string, file: string, present: readonly string[]): BundleRef {
