@@ -65,6 +65,8 @@ const extensionContext = {
     // The executable is a small loader that runs the CLI bundle through V8's code cache.
     cli: "src/cli/cliEntry.ts",
     cliMain: "src/cli/main.ts",
+    // `verify` alone (the loader picks it for a plain verify): a third of the whole CLI to load.
+    cliVerify: "src/cli/sources/autodev/verifyMain.ts",
     stateWorker: "src/core/worker/stateWorker.ts",
     ledgerSegmentWorker: "src/core/sources/autodev/ledger/read/ledgerSegmentWorker.ts",
     makeDemo: "src/sample/demoWorkspace.ts",

@@ -1,6 +1,7 @@
 /**
  * `dist/cli.js`, the `autodev-state` executable: a small loader that runs the
- * CLI (`dist/cliMain.js`, built from main.ts) through V8's code cache, so a
+ * CLI (`dist/cliMain.js`, built from main.ts; for a plain `verify`, the
+ * verify-only `dist/cliVerify.js`, built from sources/autodev/verifyMain.ts) through V8's code cache, so a
  * fresh process does not compile the 1.4 MB bundle again each time (about
  * 25 ms of a 10 MB verify's 100; see docs/benchmarks.md).
  *
@@ -83,7 +84,20 @@ function loadCached(file: string, dir: string): CliMain {
   return m.exports as CliMain;
 }
 
-/** Loads the CLI bundle next to this file, through the compile cache when there is one. */
+/**
+ * True when the verify-only bundle (sources/autodev/verifyMain.ts, `dist/cliVerify.js`) runs `argv` exactly as the
+ * whole CLI would: it starts with `verify` and holds no `--help` / `-h` (the whole CLI's help).
+ */
+export function isVerifyOnly(argv: readonly string[]): boolean {
+  return argv[0] === "verify" && !argv.includes("--help") && !argv.includes("-h");
+}
+
+/** The bundle next to this file that runs `argv`: the verify-only one when it can, else the whole CLI. */
+export function bundleFor(argv: readonly string[]): string {
+  return path.join(__dirname, isVerifyOnly(argv) ? "cliVerify.js" : "cliMain.js");
+}
+
+/** Loads a CLI bundle (the whole CLI by default), through the compile cache when there is one. */
 export function loadCli(file: string = path.join(__dirname, "cliMain.js")): CliMain {
   const dir = compileCacheDir();
   const native = (Module as unknown as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
@@ -96,7 +110,7 @@ export function loadCli(file: string = path.join(__dirname, "cliMain.js")): CliM
 }
 
 if (require.main === module) {
-  const cli = loadCli();
+  const cli = loadCli(bundleFor(process.argv.slice(2)));
   cli.runCli(process.argv.slice(2)).then(
     (code) => cli.exitAfterOutput(code),
     (e) => {

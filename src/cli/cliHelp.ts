@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { SourceCli } from "./cliCommand";
 import { CLI_SOURCES } from "./sources/cliSources";
+import { hintText } from "./cliRun";
 
 const DIR_NOTE = "DIR is the workspace folder that holds the state (default: the current folder).";
 
@@ -64,7 +65,7 @@ export function commandHelp(name: string): string | null {
 
 /** The hint a usage error ends with. */
 export function helpHint(command: string | undefined): string {
-  return command && commandHelp(command) ? `run \`autodev-state help ${command}\`` : "run `autodev-state help`";
+  return hintText(command && commandHelp(command) ? command : undefined);
 }
 
 /** This CLI's version: the `version` of the package.json it ships in (found next to or above this file). */

@@ -46,7 +46,7 @@ describe("CLI code cache (dist/cli.js)", function () {
     assert.ok(cached.length >= 1, "a cache file was written");
     if (!NATIVE) {
       assert.equal(cached.length, 1, `one cache file expected, found ${cached.join(", ")}`);
-      assert.match(cached[0], /cliMain\.js-v\d+\.\d+\.\d+-[a-z0-9]+-\d+-\d+\.cache$/);
+      assert.match(cached[0], /cliVerify\.js-v\d+\.\d+\.\d+-[a-z0-9]+-\d+-\d+\.cache$/);
       assert.ok(fs.statSync(path.join(dir, cached[0])).size > 10_000, "the cache holds compiled code");
     }
     const second = cli(env, "verify", FIXTURE, "--json");

@@ -5,6 +5,7 @@
  * Registered in ../cliSources.ts.
  */
 import { type SourceCli, lazy } from "../../cliCommand";
+import { VERIFY_OPTIONS } from "./verifyOptions";
 
 const read = () => import("./readCommands");
 const write = () => import("./writeCommands");
@@ -77,7 +78,7 @@ const DETAILS: Record<string, string> = {
 /** AutoDev's commands, usage and help. */
 export const AUTODEV_CLI: SourceCli = {
   commands: {
-    verify: { run: lazy(verify, (m) => m.cmdVerify), valued: ["expect-head"], switches: ["json"] },
+    verify: { run: lazy(verify, (m) => m.cmdVerify), ...VERIFY_OPTIONS },
     replay: { run: lazy(read, (m) => m.cmdReplay), valued: ["at"], switches: ["json"] },
     load: { run: lazy(read, (m) => m.cmdLoad), valued: [], switches: ["json"] },
     status: { run: lazy(status, (m) => m.cmdStatus), valued: ["hive"], switches: ["json"] },
