@@ -63,15 +63,7 @@ export class PlanLayout {
   /** Records a task: its range, id, status and metadata range (offsets relative to the plan). */
   pushTask(s: number, e: number, id: string, status: number, ms: number, me: number): void {
     const k = this.tasks;
-    if (k === this.taskStart.length) {
-      this.taskStart = grown(this.taskStart, k);
-      this.taskEnd = grown(this.taskEnd, k);
-      this.metaStart = grown(this.metaStart, k);
-      this.metaEnd = grown(this.metaEnd, k);
-      const st = new Uint8Array(this.taskStart.length);
-      st.set(this.taskStatus.subarray(0, k));
-      this.taskStatus = st;
-    }
+    if (k === this.taskStart.length) this.grow(k);
     this.taskStart[k] = s;
     this.taskEnd[k] = e;
     this.taskId[k] = id;
@@ -79,6 +71,40 @@ export class PlanLayout {
     this.metaStart[k] = ms;
     this.metaEnd[k] = me;
     this.tasks = k + 1;
+  }
+
+  /**
+   * Records tasks [from, to) of `source` (a phase whose bytes equal the source's), their offsets
+   * moved by `shift`: the typed arrays in bulk, not task by task.
+   */
+  copyTasks(source: PlanLayout, from: number, to: number, shift: number): void {
+    const k = this.tasks;
+    const n = to - from;
+    while (k + n > this.taskStart.length) this.grow(k);
+    const copy = (into: Int32Array, of: Int32Array) => {
+      into.set(of.subarray(from, to), k);
+      if (shift !== 0) for (let j = k; j < k + n; j++) into[j] += shift;
+    };
+    copy(this.taskStart, source.taskStart);
+    copy(this.taskEnd, source.taskEnd);
+    copy(this.metaStart, source.metaStart);
+    copy(this.metaEnd, source.metaEnd);
+    this.taskStatus.set(source.taskStatus.subarray(from, to), k);
+    const ids = this.taskId;
+    const theirs = source.taskId;
+    for (let j = 0; j < n; j++) ids[k + j] = theirs[from + j];
+    this.tasks = k + n;
+  }
+
+  /** Doubles the task arrays, keeping the first `k` tasks. */
+  private grow(k: number): void {
+    this.taskStart = grown(this.taskStart, k);
+    this.taskEnd = grown(this.taskEnd, k);
+    this.metaStart = grown(this.metaStart, k);
+    this.metaEnd = grown(this.metaEnd, k);
+    const st = new Uint8Array(this.taskStart.length);
+    st.set(this.taskStatus.subarray(0, k));
+    this.taskStatus = st;
   }
 
   /** Records a phase: its range and its tasks (the `count` from task `first`). */

@@ -136,16 +136,7 @@ function phase(i: number, q: number): number {
     const shift = i - planBase - template.phaseStart[q];
     const from = template.phaseFirstTask[q];
     const to = from + template.phaseTaskCount[q];
-    for (let t = from; t < to; t++) {
-      layout.pushTask(
-        template.taskStart[t] + shift,
-        template.taskEnd[t] + shift,
-        template.taskId[t],
-        template.taskStatus[t],
-        template.metaStart[t] + shift,
-        template.metaEnd[t] + shift,
-      );
-    }
+    layout.copyTasks(template, from, to, shift);
     const end = i + (template.phaseEnd[q] - template.phaseStart[q]);
     layout.pushPhase(i - planBase, end - planBase, first, to - from);
     return end;
