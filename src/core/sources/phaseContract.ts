@@ -7,7 +7,8 @@
  * tree show a view the same way for every source.
  */
 import type { SourceProblem, SourceTreeNode } from "./stateSource";
-import { displayValue, escapeMarkdown } from "../text/displayText";
+import { displayValue } from "../text/displayText";
+import { escapeMarkdown } from "../text/markdownText";
 
 /** A phase stands where the evidence that allows it (the previous phase's completed outcome) is missing. */
 export const PHASE_WITHOUT_EVIDENCE = "phase_without_evidence";

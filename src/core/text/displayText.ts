@@ -47,11 +47,6 @@ export function displayMessage(message: string, max = MAX_MESSAGE_CHARS): string
   return escapeControls(truncateText(message, max), true);
 }
 
-/** A value from a file for a Markdown tooltip: {@link displayValue} (up to 800 characters), then every ASCII punctuation character Markdown might act on escaped. */
-export function escapeMarkdown(text: string): string {
-  return displayValue(text, 4 * MAX_QUOTED_CHARS).replace(/[\\`*_{}[\]()#+\-.!|<>~&:"']/g, (c) => `\\${c}`);
-}
-
 /** The first `n` characters of a long id, for a label: {@link displayValue}, with an ellipsis when cut. */
 export function shortId(id: string, n = 12): string {
   return id.length > n ? `${displayValue(id.slice(0, n))}…` : displayValue(id);

@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import type { NodeIcon, SourceTreeNode } from "../../core/sources/stateSource";
 import { problemCountsText } from "../text/countText";
 import { whenText } from "../text/dateText";
-import { escapeMarkdown } from "../../core/text/displayText";
+import { escapeMarkdown } from "../../core/text/markdownText";
 import { labelText } from "../../core/text/untrustedText";
 import type { DefaultSourceFolder } from "./defaultSourceFolder";
 

@@ -10,8 +10,6 @@ import { validateEvidence } from "../../../src/core/sources/autodev/evidence/evi
 import { Evidence } from "../../../src/core/sources/autodev/evidence/evidenceSchemas";
 import {
   evidenceMarkdown,
-  mdEscape,
-  mdFence,
   missingEvidence,
   patchMarkdown,
   summarizeEvidence,
@@ -122,11 +120,6 @@ describe("readable Markdown views", () => {
     }
   });
 
-  it("fences safely and escapes list markers and math", () => {
-    assert.equal(mdFence("a ``` b ```` c"), "`````\na ``` b ```` c\n`````\n");
-    assert.equal(mdEscape("1. not a list $x$ &amp;"), "1\\. not a list \\$x\\$ \\&amp;");
-  });
-
   it("shows test results, findings and the tournament folder with passes, winners and judge scores", async () => {
     const test = evidenceMarkdown(
       evidence('{"task_id": "1", "kind": "test", "passed": 3, "failed": 2, "total": 6, "output_text": "2 failed"}'),
@@ -198,7 +191,7 @@ describe("readable Markdown views", () => {
       assert.match(md, /\| j1 \| A 7 · B 5 \|/);
       assert.match(
         md,
-        /pass\\_02\/result\.json\n\nUnrecognised shape; as written:\n\n```json\n\[\n {2}1,\n {2}2,\n {2}NaN\n\]\n```/,
+        /pass_02\/result\.json\n\nUnrecognised shape; as written:\n\n```json\n\[\n {2}1,\n {2}2,\n {2}NaN\n\]\n```/,
       );
       assert.match(md, /Evidence history: entries shown as written\n\n```json\n\{\n {2}"odd"/);
     } finally {

@@ -217,7 +217,7 @@ describe("engine_state source", () => {
       assert.doesNotMatch(node.label, /[\u0000-\u001f\u202e]/);
       // eslint-disable-next-line no-control-regex
       assert.doesNotMatch(node.tooltip ?? "", /[\u0000-\u0009\u000b-\u001f\u202e]/); // paragraphs are separated by blank lines
-      assert.match(node.tooltip ?? "", /\\\[click\\\]\\\(command\\:workbench/);
+      assert.match(node.tooltip ?? "", /\\\[click\\\]\(command:workbench/);
     });
 
     it("shows the manifest, counts, one node per line opening the file at it, and problems on their lines", async () => {

@@ -1,6 +1,6 @@
 /**
  * Text helpers for values that come from untrusted agloop files: strip control characters
- * (terminal escapes), cut long values for labels and messages, escape Markdown for tooltips.
+ * (terminal escapes), cut long values for labels and messages (Markdown: `core/text/markdownText.ts`).
  */
 import { jsonPreview } from "../../text/jsonPreview";
 import { blankHidden, replaceHidden } from "../../text/untrustedText";
@@ -21,16 +21,6 @@ export function quoteForMessage(value: unknown): string {
   // Bounded and non-recursive past its 60 characters: a value nested 10,000 deep cannot throw here.
   const text = stripControl(value === undefined ? "undefined" : jsonPreview(value, 80));
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
-}
-
-/** Escapes Markdown so untrusted text renders as text (no links, images, HTML or emphasis). */
-export function escapeMarkdown(text: string, max = 2000): string {
-  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  return stripControl(cut)
-    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, (c) => `\\${c}`)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/\n/g, "  \n");
 }
 
 /** A JSON type name for messages ("a string", "null", "an array"). */

@@ -10,11 +10,12 @@
 import type { SourceLocation, SourceTreeNode, SourceWaiting } from "../stateSource";
 import { STATE_FILE } from "./agloopFiles";
 import type { AgloopSnapshot } from "./agloopSnapshot";
-import { asRecord, asString, escapeMarkdown, oneLine } from "./agloopText";
+import { asRecord, asString, oneLine } from "./agloopText";
 import { lineAtPath } from "./jsonPositions";
 import { type LogRead, readLogFile } from "./log/logFile";
 import { readStateFile } from "./checks/stateChecks";
 import { APPROVAL, approvalIn, criticVerdict } from "./contract/agloopRequirements";
+import { escapeMarkdown } from "../../text/markdownText";
 
 /**
  * The approval question the run stops on — the critic approved in critique and `pending_decision`

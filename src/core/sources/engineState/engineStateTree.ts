@@ -4,9 +4,10 @@
  * discovery candidates with their counts, one node per line that opens the file at it.
  */
 import type { NodeIcon, SourceProblem, SourceTreeNode } from "../stateSource";
-import { displayValue, escapeMarkdown } from "../../text/displayText";
+import { displayValue } from "../../text/displayText";
 import type { EngineStateModel } from "./engineStateModel";
 import type { JsonlFileModel, LineEntry } from "./jsonlCheck";
+import { escapeMarkdown } from "../../text/markdownText";
 
 const ERROR_ICON: NodeIcon = { id: "error", color: "problemsErrorIcon.foreground" };
 const WARNING_ICON: NodeIcon = { id: "warning", color: "problemsWarningIcon.foreground" };

@@ -6,9 +6,10 @@
  */
 import type { NodeIcon, SourceTreeNode } from "../../stateSource";
 import { STATE_FILE } from "../agloopFiles";
-import { asArray, asRecord, asString, escapeMarkdown, oneLine } from "../agloopText";
+import { asArray, asRecord, asString, oneLine } from "../agloopText";
 import { pushAll } from "../../sourceProblems";
 import { jsonPreview } from "../../../text/jsonPreview";
+import { escapeMarkdown } from "../../../text/markdownText";
 
 /** Icon per task status (the same codicons and colours as AutoDev's pending / in progress / complete / blocked). */
 const TASK_STATUS_ICONS: Readonly<Record<string, NodeIcon>> = {

@@ -7,13 +7,14 @@ import type { NodeAction, SourceTreeNode } from "../../stateSource";
 import { PLAN_FILE, STATE_FILE } from "../agloopFiles";
 import type { AgloopSnapshot } from "../agloopSnapshot";
 import { taskNodes, textLeaf, type PlanEffort } from "./agloopTaskNodes";
-import { asArray, asRecord, asString, escapeMarkdown, oneLine } from "../agloopText";
+import { asArray, asRecord, asString, oneLine } from "../agloopText";
 import { readCheckpoint, type CheckpointInfo } from "../checkpoints";
 import { RECOVER_ACTION } from "../agloopRecovery";
 import { lineAtPath } from "../jsonPositions";
 import { approvalGateNode } from "../agloopWaiting";
 import { contractTreeNode } from "../../phaseContract";
 import { jsonPreview, stringifyOrNull } from "../../../text/jsonPreview";
+import { escapeMarkdown } from "../../../text/markdownText";
 
 /** How many checkpoints get an in-memory diff side (the rest diff the raw file). */
 const DIFF_TEXT_CHECKPOINTS = 20;

@@ -10,6 +10,7 @@ import { describePaths, PatchFile, patchStats } from "./patchModel";
 import { DEFAULT_EXPECTATIONS, EvidenceExpectations, requiredEvidenceKinds } from "./requiredEvidence";
 import type { TournamentRecord } from "./tournamentStore";
 import { TournamentPass, describePass, formatScores } from "./tournamentPasses";
+import { escapeMarkdown, markdownFence } from "../../../text/markdownText";
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -69,40 +70,14 @@ export function missingEvidence(
   return requiredEvidenceKinds(status, expect).filter((k) => !have.has(k));
 }
 
-/**
- * Escapes text for Markdown: every character that can start markup anywhere
- * (HTML, links, emphasis, code, tables, strike-through, math, entities) is
- * backslash-escaped, and so is a line start that would make a heading, list,
- * quote or rule (unless `atLineStart` is false: text inside a table cell).
- */
-export function mdEscape(s: string, atLineStart = true): string {
-  const inline = s.replace(/[\\`*_[\]<>|~&$]/g, "\\$&");
-  return !atLineStart
-    ? inline
-    : inline.replace(/^(\s*)([-+=#>]|\d+(?=[.)](\s|$)))/, (_m, ws: string, mark: string) =>
-        /\d/.test(mark) ? `${ws}${mark}\\` : `${ws}\\${mark}`,
-      );
-}
-
-/** Escaped multi-line text: lines kept (hard breaks), leading spaces kept as no-break spaces. */
-export function mdText(s: string): string {
-  return s
-    .replace(/\r\n?/g, "\n")
-    .split("\n")
-    .map((l) => mdEscape(l).replace(/^[ \t]+/, (ws) => "\u00a0".repeat(ws.replace(/\t/g, "    ").length)))
-    .join("  \n");
-}
-
-/** A fenced code block that no backtick run in `s` can close early. */
-export function mdFence(s: string, lang = ""): string {
-  const longest = Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
-  return `${fence}${lang}\n${s.replace(/\r\n?/g, "\n")}${s.endsWith("\n") ? "" : "\n"}${fence}\n`;
-}
+/** A value in a line of the view (a heading, a list item): one line, not cut. */
+const LINE = { max: Infinity, oneLine: true } as const;
+/** A multi-line value (issues, findings, errors): lines kept as hard breaks, not cut. */
+const WHOLE = { max: Infinity } as const;
 
 /** One table cell: escaped, on one line. */
 function cell(s: string): string {
-  return mdEscape(s.replace(/\s+/g, " ").trim(), false) || " ";
+  return escapeMarkdown(s, { ...LINE, lineStart: false }) || " ";
 }
 
 function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
@@ -146,17 +121,17 @@ const MAX_OUTPUT_IN_VIEW = 100_000;
 function outputSection(text: string): string {
   if (!text) return "";
   const cut = text.length > MAX_OUTPUT_IN_VIEW;
-  return `\n## Output\n\n${mdFence(cut ? text.slice(0, MAX_OUTPUT_IN_VIEW) : text, "text")}${cut ? `\n_…${text.length - MAX_OUTPUT_IN_VIEW} more characters: open the output to see all of it._\n` : ""}`;
+  return `\n## Output\n\n${markdownFence(cut ? text.slice(0, MAX_OUTPUT_IN_VIEW) : text, "text")}${cut ? `\n_…${text.length - MAX_OUTPUT_IN_VIEW} more characters: open the output to see all of it._\n` : ""}`;
 }
 
 function issuesSection(issues: readonly string[]): string {
   if (issues.length === 0) return "\n## Issues\n\nNone.\n";
-  return `\n## Issues (${issues.length})\n\n${issues.map((i, n) => `${n + 1}. ${mdText(i).replace(/ {2}\n/g, "  \n   ")}`).join("\n")}\n`;
+  return `\n## Issues (${issues.length})\n\n${issues.map((i, n) => `${n + 1}. ${escapeMarkdown(i, WHOLE).replace(/ {2}\n/g, "  \n   ")}`).join("\n")}\n`;
 }
 
 function diffSection(files: readonly PatchFile[] | null | undefined, title: string): string {
   if (!files || files.length === 0) return "";
-  return `\n## ${title} (${mdEscape(patchStats(files))})\n\n${table(
+  return `\n## ${title} (${escapeMarkdown(patchStats(files), LINE)})\n\n${table(
     ["File", "Change", "Lines"],
     files.map((f) => [
       describePaths(f),
@@ -179,7 +154,7 @@ function passRows(passes: readonly TournamentPass[]): string[][] {
 function rawEntries(passes: readonly TournamentPass[], heading: string): string {
   const unknown = passes.filter((p) => !p.known);
   return unknown.length
-    ? `\n### ${heading}: entries shown as written\n\n${unknown.map((p) => mdFence(p.rawJson, "json")).join("\n")}`
+    ? `\n### ${heading}: entries shown as written\n\n${unknown.map((p) => markdownFence(p.rawJson, "json")).join("\n")}`
     : "";
 }
 
@@ -190,24 +165,25 @@ function tournamentSections(e: TournamentEvidence, rec: TournamentRecord | null 
     ? table(["Pass", "Winner", "Scores", "Judges", "Converged"], passRows(fromEvidence)) +
       rawEntries(fromEvidence, "Evidence history")
     : "No history recorded in the bundle.\n";
-  md += `\n## Tournament folder .autodev/tournaments/${mdEscape(e.tournament_id)}/\n\n`;
-  if (!rec || !rec.exists) return md + (rec?.error ? `⚠️ ${mdText(rec.error)}\n` : "Not present.\n");
-  if (rec.error) md += `⚠️ ${mdText(rec.error)}\n\n`;
+  md += `\n## Tournament folder .autodev/tournaments/${escapeMarkdown(e.tournament_id, LINE)}/\n\n`;
+  if (!rec || !rec.exists) return md + (rec?.error ? `⚠️ ${escapeMarkdown(rec.error, WHOLE)}\n` : "Not present.\n");
+  if (rec.error) md += `⚠️ ${escapeMarkdown(rec.error, WHOLE)}\n\n`;
   if (rec.history === null) md += "No `history.json`.\n";
   else if (!rec.history.ok) {
-    md += `⚠️ history.json: ${mdText(rec.history.error)}\n\n${rec.history.rawJson ? mdFence(rec.history.rawJson, "json") : ""}`;
+    md += `⚠️ history.json: ${escapeMarkdown(rec.history.error, WHOLE)}\n\n${rec.history.rawJson ? markdownFence(rec.history.rawJson, "json") : ""}`;
   } else {
     md += `### history.json\n\n${rec.history.value.length ? table(["Pass", "Winner", "Scores", "Judges", "Converged"], passRows(rec.history.value)) : "Empty.\n"}${rawEntries(rec.history.value, "history.json")}`;
   }
   if (rec.results.length) {
     md += `\n### Pass results (judge scores)\n\n`;
     for (const r of rec.results) {
-      md += `#### ${mdEscape(r.dir)}/result.json\n\n`;
-      if (!r.file.ok) md += `⚠️ ${mdText(r.file.error)}\n\n`;
-      else if (!r.file.value.known) md += `Unrecognised shape; as written:\n\n${mdFence(r.file.rawJson, "json")}\n`;
-      else {
+      md += `#### ${escapeMarkdown(r.dir, LINE)}/result.json\n\n`;
+      if (!r.file.ok) md += `⚠️ ${escapeMarkdown(r.file.error, WHOLE)}\n\n`;
+      else if (!r.file.value.known) {
+        md += `Unrecognised shape; as written:\n\n${markdownFence(r.file.rawJson, "json")}\n`;
+      } else {
         const p = r.file.value;
-        md += `Winner: **${mdEscape(p.winner ?? "—")}**${p.scores.length ? ` · scores ${mdEscape(formatScores(p.scores))}` : ""}\n\n`;
+        md += `Winner: **${escapeMarkdown(p.winner ?? "—", LINE)}**${p.scores.length ? ` · scores ${escapeMarkdown(formatScores(p.scores), LINE)}` : ""}\n\n`;
         if (p.judges.length) {
           md +=
             table(
@@ -215,7 +191,7 @@ function tournamentSections(e: TournamentEvidence, rec: TournamentRecord | null 
               p.judges.map((j) => [j.name, formatScores(j.scores) || "—"]),
             ) + "\n";
         }
-        if (p.notes.length) md += p.notes.map((n) => `- ${mdText(n)}`).join("\n") + "\n\n";
+        if (p.notes.length) md += p.notes.map((n) => `- ${escapeMarkdown(n, WHOLE)}`).join("\n") + "\n\n";
       }
     }
   }
@@ -224,16 +200,16 @@ function tournamentSections(e: TournamentEvidence, rec: TournamentRecord | null 
 
 /** A readable Markdown document of one bundle. */
 export function evidenceMarkdown(e: Evidence, ctx: EvidenceMarkdownContext): string {
-  let md = `# ${TITLES[e.kind] ?? mdEscape(e.kind)} — task ${mdEscape(e.task_id)}\n\n`;
-  md += `${mdEscape(summarizeEvidence(e))}\n\n_${mdEscape(`.autodev/evidence/${ctx.file}`)}_\n`;
+  let md = `# ${TITLES[e.kind] ?? escapeMarkdown(e.kind, LINE)} — task ${escapeMarkdown(e.task_id, LINE)}\n\n`;
+  md += `${escapeMarkdown(summarizeEvidence(e), LINE)}\n\n_${escapeMarkdown(`.autodev/evidence/${ctx.file}`, LINE)}_\n`;
   switch (e.kind) {
     case "review":
     case "critic":
-      md += `\n**Verdict:** ${VERDICT_MARK[e.verdict] ?? ""} ${mdEscape(e.verdict)}\n${issuesSection(e.issues)}${outputSection(e.output_text)}`;
+      md += `\n**Verdict:** ${VERDICT_MARK[e.verdict] ?? ""} ${escapeMarkdown(e.verdict, LINE)}\n${issuesSection(e.issues)}${outputSection(e.output_text)}`;
       break;
     case "test": {
       const [p, f, t] = [Number(e.passed), Number(e.failed), Number(e.total)];
-      md += `\n${f > 0 ? "❌" : "✅"} ${mdEscape(`${p} passed, ${f} failed, ${t} total`)}\n\n`;
+      md += `\n${f > 0 ? "❌" : "✅"} ${escapeMarkdown(`${p} passed, ${f} failed, ${t} total`, LINE)}\n\n`;
       md += table(
         ["Passed", "Failed", "Total", "Coverage"],
         [[String(p), String(f), String(t), e.coverage_pct === null ? "—" : fmtPct(e.coverage_pct)]],
@@ -243,13 +219,13 @@ export function evidenceMarkdown(e: Evidence, ctx: EvidenceMarkdownContext): str
       break;
     }
     case "explore":
-      md += `\n## Findings\n\n${mdText(e.findings) || "None."}\n\n## Files referenced (${e.files_referenced.length})\n\n${e.files_referenced.map((f) => `- ${mdEscape(f)}`).join("\n") || "None."}\n`;
+      md += `\n## Findings\n\n${escapeMarkdown(e.findings, WHOLE) || "None."}\n\n## Files referenced (${e.files_referenced.length})\n\n${e.files_referenced.map((f) => `- ${escapeMarkdown(f, LINE)}`).join("\n") || "None."}\n`;
       break;
     case "domain_expert":
-      md += `\n**Topic:** ${mdEscape(e.topic || "—")}  \n**Confidence:** ${mdEscape(e.confidence)}\n\n## Findings\n\n${mdText(e.findings) || "None."}\n`;
+      md += `\n**Topic:** ${escapeMarkdown(e.topic || "—", LINE)}  \n**Confidence:** ${escapeMarkdown(e.confidence, LINE)}\n\n## Findings\n\n${escapeMarkdown(e.findings, WHOLE) || "None."}\n`;
       break;
     case "developer":
-      md += `\n**Result:** ${e.success ? "✅ succeeded" : "❌ failed"}${e.duration_s ? ` in ${mdEscape(String(Math.round(e.duration_s * 100) / 100))} s` : ""}\n\n## Files changed (${e.files_changed.length})\n\n${e.files_changed.map((f) => `- ${mdEscape(f)}`).join("\n") || "None."}\n`;
+      md += `\n**Result:** ${e.success ? "✅ succeeded" : "❌ failed"}${e.duration_s ? ` in ${escapeMarkdown(String(Math.round(e.duration_s * 100) / 100), LINE)} s` : ""}\n\n## Files changed (${e.files_changed.length})\n\n${e.files_changed.map((f) => `- ${escapeMarkdown(f, LINE)}`).join("\n") || "None."}\n`;
       md += e.diff ? diffSection(ctx.diffFiles, "Diff") : "\nNo diff recorded.\n";
       md += outputSection(e.output_text);
       break;
@@ -270,8 +246,8 @@ export function patchMarkdown(
   text: string,
   error: string | null,
 ): string {
-  let md = `# Diff — task ${mdEscape(taskId)}\n\n_${mdEscape(label)}_\n`;
-  if (error) md += `\n⚠️ ${mdText(error)}\n`;
+  let md = `# Diff — task ${escapeMarkdown(taskId, LINE)}\n\n_${escapeMarkdown(label, LINE)}_\n`;
+  if (error) md += `\n⚠️ ${escapeMarkdown(error, WHOLE)}\n`;
   md += diffSection(files, "Files");
-  return `${md}\n## Patch\n\n${mdFence(text, "diff")}`;
+  return `${md}\n## Patch\n\n${markdownFence(text, "diff")}`;
 }

@@ -1,26 +1,21 @@
 /**
  * The run report as Markdown (`report --format md`, the default): for a pull request, an issue or
  * a wiki. Every value from the state files goes through {@link mdCell} — one line, controls shown
- * as escapes, every Markdown and HTML metacharacter backslash-escaped, and so are the `.`, `:` and
- * `@` of would-be autolinks — so a title cannot become a heading, a link (bare URLs included), an
- * image or raw HTML, nor break out of a table cell.
+ * as escapes, markup and would-be autolinks escaped — so a title cannot become a heading, a link
+ * (bare URLs included), an image or raw HTML, nor break out of a table cell.
  */
-import { mdEscape } from "../evidence/evidenceSummary";
-import { escapeControls } from "../../../text/displayText";
+import { escapeMarkdown } from "../../../text/markdownText";
 import type { ReportTask, RunReport, StatusChange } from "./reportTypes";
 import { retryMarks, statusWord } from "../../../timeline/timelineWords";
 import { LEDGER_WORDS } from "../timeline/ledgerTimelineWords";
 
 /**
- * A value from a file for one line of Markdown (a table cell or a list item). Besides
- * {@link mdEscape}, `.`, `:` and `@` are backslash-escaped: renderers that turn bare URLs, `www.`
- * names, domains and e-mail addresses into links (GitHub's autolinks, markdown-it's linkify) see
- * no scheme, no `www.` and no dotted name in one piece, and the text still renders as written.
+ * A value from a file for one line of Markdown (a table cell, a list item, a heading): one line,
+ * cut at `max`, escaped by the one escaper ({@link escapeMarkdown}: markup, autolinks, hidden
+ * characters, and bare domains: a report is read by renderers that link them); "—" when empty.
  */
 function mdCell(value: unknown, max = 500): string {
-  const flat = String(value).replace(/\s+/g, " ").trim();
-  const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return mdEscape(escapeControls(cut), false).replace(/[.:@]/g, "\\$&") || "—";
+  return escapeMarkdown(String(value), { max, oneLine: true, bareDomains: true }) || "—";
 }
 
 /** The note column of a status change: retry, escalation (the timeline's words), chain state. */

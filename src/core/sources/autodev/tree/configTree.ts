@@ -7,7 +7,8 @@
 import type { SourceTreeNode } from "../../stateSource";
 import { ConfigReport, retryLabel } from "../config/configReader";
 import type { InlineWaiting } from "../inline/inlineState";
-import { mdTooltip, plainLabel } from "./treeText";
+import { plainLabel } from "./treeText";
+import { escapeMarkdown } from "../../../text/markdownText";
 
 const ERR = { id: "error", color: "problemsErrorIcon.foreground" };
 
@@ -28,7 +29,7 @@ export function configSection(c: ConfigReport, waiting: InlineWaiting | null): S
     label: plainLabel(e.path === "(json)" || e.path === "(file)" ? e.message : `${e.path}: ${e.message}`),
     description: `line ${e.line}`,
     icon: ERR,
-    tooltip: mdTooltip(`${e.path}: ${e.message}`),
+    tooltip: escapeMarkdown(`${e.path}: ${e.message}`),
     target: { kind: "file", file: c.file, line: e.line },
   }));
   const cfg = c.config;

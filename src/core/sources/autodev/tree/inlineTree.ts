@@ -10,7 +10,8 @@ import type { SourceTreeNode } from "../../stateSource";
 import type { DelegationFile } from "../inline/delegationFile";
 import type { InlineStep, InlineStepState } from "../inline/inlineHistory";
 import type { RunState } from "../run/runState";
-import { mdTooltip, plainLabel } from "./treeText";
+import { plainLabel } from "./treeText";
+import { escapeMarkdown } from "../../../text/markdownText";
 
 const STATE_LABEL: Record<InlineStepState, string> = {
   waiting: "waiting for the response",
@@ -41,7 +42,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
         id: `${base}|frontmatter|${i}`,
         label: plainLabel(k, 60),
         description: plainLabel(v, 160),
-        tooltip: mdTooltip(v),
+        tooltip: escapeMarkdown(v),
       })),
     });
   }
@@ -51,7 +52,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
       label: "Task",
       description: plainLabel(d.envelope.split("\n").slice(0, 3).join(" · "), 100),
       icon: { id: "tasklist" },
-      tooltip: mdTooltip(d.envelope),
+      tooltip: escapeMarkdown(d.envelope),
       target: {
         kind: "text",
         title: `${d.taskId ?? ""} ${d.role ?? ""} task`.trim(),
@@ -70,7 +71,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
         id: `${base}|lessons|${i}`,
         label: plainLabel(l.text),
         description: `conf ${l.confidence.toFixed(2)}`,
-        tooltip: mdTooltip(l.text),
+        tooltip: escapeMarkdown(l.text),
       })),
     });
   }
@@ -79,7 +80,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
     label: "Prompt",
     description: `${d.prompt.length} characters`,
     icon: { id: "markdown" },
-    tooltip: mdTooltip(d.prompt, 1500),
+    tooltip: escapeMarkdown(d.prompt, { max: 1500 }),
     target: { kind: "file", file: d.file },
   });
   return out;
@@ -106,7 +107,7 @@ function stepNode(base: string, s: InlineStep): SourceTreeNode {
         : r?.state === "unfilled"
           ? { id: "edit", color: "problemsWarningIcon.foreground" }
           : STATE_ICON[s.state],
-    tooltip: mdTooltip([s.note, ...files, r?.response ? `\n${r.response.text}` : ""].join("\n")),
+    tooltip: escapeMarkdown([s.note, ...files, r?.response ? `\n${r.response.text}` : ""].join("\n")),
     target: r
       ? { kind: "file", file: r.file, line: r.error?.line }
       : s.delegation
@@ -160,11 +161,18 @@ export function planPhaseNode(rs: RunState): SourceTreeNode {
       label: "No plan yet",
       description: w ? `plan phase · waiting on ${plainLabel(w.role, 40)}` : "plan phase",
       icon: { id: "info" },
-      tooltip: mdTooltip(`AutoDev has not stored a plan (no ledger yet).${next ? `\nNext: ${next.text}` : ""}`),
+      tooltip: escapeMarkdown(`AutoDev has not stored a plan (no ledger yet).${next ? `\nNext: ${next.text}` : ""}`),
       expanded: true,
       children: [
         ...(next
-          ? [{ id: `${base}|next`, label: "Next", description: plainLabel(next.text), tooltip: mdTooltip(next.text) }]
+          ? [
+              {
+                id: `${base}|next`,
+                label: "Next",
+                description: plainLabel(next.text),
+                tooltip: escapeMarkdown(next.text),
+              },
+            ]
           : []),
         ...children,
       ],

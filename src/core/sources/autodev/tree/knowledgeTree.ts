@@ -7,7 +7,8 @@ import type { SourceTreeNode } from "../../stateSource";
 import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../autodevPaths";
 import { KnowledgeEntry, KnowledgeReport, hiveIgnoredNote, hiveSaid } from "../knowledge/knowledgeReader";
 import { pyIsoTimestamp } from "../knowledge/pyIsoTime";
-import { ageLabel, mdTooltip, plainLabel } from "./treeText";
+import { ageLabel, plainLabel } from "./treeText";
+import { escapeMarkdown } from "../../../text/markdownText";
 
 function lessonNode(base: string, e: KnowledgeEntry, file: string | null, nowS: number): SourceTreeNode {
   const age = ageLabel(pyIsoTimestamp(e.timestamp), nowS);
@@ -24,7 +25,7 @@ function lessonNode(base: string, e: KnowledgeEntry, file: string | null, nowS: 
       .filter(Boolean)
       .join(" · "),
     icon: { id: "lightbulb" },
-    tooltip: mdTooltip(
+    tooltip: escapeMarkdown(
       `${e.text}\n\nrank ${e.rank.toFixed(3)} (confidence × recency × (1 + ln(applied + 1)))\nid ${e.id}`,
     ),
     tooltipTimes: [{ label: "learned", time: e.timestamp }],
@@ -90,7 +91,7 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
           id: `autodev|knowledge|rejected|${r.id}|${r.line}`,
           label: plainLabel(r.text, 100),
           description: plainLabel(r.reason, 80),
-          tooltip: mdTooltip(`${r.text}\n\nRejected: ${r.reason}`),
+          tooltip: escapeMarkdown(`${r.text}\n\nRejected: ${r.reason}`),
           tooltipTimes: [{ label: "rejected", time: r.rejected_at }],
           target: { kind: "file", file: `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`, line: r.line },
         })),
@@ -112,7 +113,7 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
       id: "autodev|knowledge|skipped",
       label: `${count} line${count === 1 ? "" : "s"} skipped`,
       icon: { id: "warning", color: "problemsWarningIcon.foreground" },
-      tooltip: mdTooltip(
+      tooltip: escapeMarkdown(
         k.skipped
           .slice(0, 50)
           .map((s) => `${s.file}:${s.line}: ${s.reason}`)

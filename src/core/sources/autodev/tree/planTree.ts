@@ -17,9 +17,9 @@ import type { Plan, Task } from "../plan/schemas";
 import { LEDGER_WORDS } from "../timeline/ledgerTimelineWords";
 import type { TaskChange } from "../worker/autodevRequests";
 import { RetryLimitView, retryHoverText, retryMark, retrySpoken } from "./retryWords";
-import { mdTooltip, plainLabel } from "./treeText";
-import { mdEscape } from "../evidence/evidenceSummary";
+import { plainLabel } from "./treeText";
 import { phaseNodeKey, taskNodeKey } from "./planSummary";
+import { escapeMarkdown } from "../../../text/markdownText";
 
 /** What the plan's nodes show besides the plan. */
 export interface PlanTreeContext {
@@ -49,7 +49,7 @@ export function asText(v: unknown): string {
 
 /** One escaped Markdown line of untrusted text. */
 function mdLine(s: string, max = 400): string {
-  return mdEscape(plainLabel(s, max));
+  return escapeMarkdown(plainLabel(s, max), { oneLine: true });
 }
 
 function taskChildren(
@@ -66,7 +66,7 @@ function taskChildren(
         id: `${id}|blocked`,
         label: plainLabel(reason, 400),
         icon: { id: "circle-slash", color: "testing.iconFailed" },
-        tooltip: mdTooltip(l10n.t("Blocked: {0}", reason)),
+        tooltip: escapeMarkdown(l10n.t("Blocked: {0}", reason)),
       });
     }
   }
@@ -110,7 +110,7 @@ function taskTooltip(t: Task, ctx: PlanTreeContext): Pick<SourceTreeNode, "toolt
   const status = String(t.status);
   const retries = Number(t.retry_count);
   const lines = [`**${mdLine(t.id, 200)} ${mdLine(t.title)}** — ${mdLine(taskStatusLabel(status))}`, ""];
-  if (t.description) lines.push(mdTooltip(t.description), "");
+  if (t.description) lines.push(escapeMarkdown(t.description), "");
   const tail: string[] = [];
   if (t.assigned_agent) tail.push(mdLine(l10n.t("agent: {0}", t.assigned_agent)));
   if (retries > 0) tail.push(mdLine(retryHoverText(String(t.retry_count), ctx.retry)));
@@ -171,7 +171,7 @@ export function planTree(plan: Plan, ctx: PlanTreeContext): SourceTreeNode[] {
       icon: allDone ? { id: "pass", color: "testing.iconPassed" } : { id: "layers" },
       tooltip: [
         mdLine(title),
-        phase.description ? mdTooltip(phase.description) : "",
+        phase.description ? escapeMarkdown(phase.description) : "",
         mdLine(l10n.t("{0} of {1} tasks done", done, tasks.length)),
       ]
         .filter(Boolean)

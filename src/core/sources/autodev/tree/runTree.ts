@@ -17,8 +17,9 @@ import { summarizeEvidence } from "../evidence/evidenceSummary";
 import { configSection } from "./configTree";
 import { knowledgeSection } from "./knowledgeTree";
 import { tournamentsSection } from "./tournamentsTree";
-import { mdTooltip, plainLabel } from "./treeText";
+import { plainLabel } from "./treeText";
 import { delegationContentNodes, otherStepsNode, planPhaseNode } from "./inlineTree";
+import { escapeMarkdown } from "../../../text/markdownText";
 
 const WARN = { id: "warning", color: "problemsWarningIcon.foreground" };
 const ERR = { id: "error", color: "problemsErrorIcon.foreground" };
@@ -31,7 +32,7 @@ function staleNode(rs: RunState): SourceTreeNode | null {
     label: plainLabel(`Stale suspend state: ${w.taskId}/${w.role}`),
     description: "not waiting",
     icon: w.response.state === "missing" ? WARN : { id: "info" },
-    tooltip: mdTooltip(rs.history.staleWaiting),
+    tooltip: escapeMarkdown(rs.history.staleWaiting),
     target: { kind: "file", file: ".autodev/inline-state.json" },
   };
 }
@@ -48,7 +49,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
       description: w.delegationExists ? w.delegationPath : `${w.delegationPath} (missing)`,
       icon: w.delegationExists ? { id: "mail" } : WARN,
       target: w.delegationExists ? { kind: "file", file: w.delegationPath } : undefined,
-      tooltip: rs.delegationError ? mdTooltip(rs.delegationError) : undefined,
+      tooltip: rs.delegationError ? escapeMarkdown(rs.delegationError) : undefined,
       contextValue: w.delegationExists ? "autodevDelegation.pending" : undefined,
       children: rs.delegation ? delegationContentNodes(`${base}|delegation`, rs.delegation) : undefined,
     },
@@ -58,7 +59,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
           label: "Response: not written yet",
           description: w.responsePath,
           icon: { id: "circle-large-outline" },
-          tooltip: mdTooltip(`The agent must write ${w.responsePath}, then run autodev resume.`),
+          tooltip: escapeMarkdown(`The agent must write ${w.responsePath}, then run autodev resume.`),
         }
       : r.state === "unfilled"
         ? {
@@ -66,7 +67,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
             label: "Response: not filled in",
             description: `${w.responsePath}:${r.error?.line ?? 1}`,
             icon: { id: "edit", color: "problemsWarningIcon.foreground" },
-            tooltip: mdTooltip(
+            tooltip: escapeMarkdown(
               `${w.responsePath} is still the template: replace every <replace: …> placeholder with the answer, then run autodev resume. ${r.error?.message ?? ""}`,
             ),
             target: { kind: "file", file: w.responsePath, line: r.error?.line ?? 1 },
@@ -84,7 +85,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
               label: `Response: invalid (line ${r.error?.line ?? 1})`,
               description: plainLabel(r.error?.message ?? "", 80),
               icon: ERR,
-              tooltip: mdTooltip(r.error ? `${r.error.path}: ${r.error.message}` : ""),
+              tooltip: escapeMarkdown(r.error ? `${r.error.path}: ${r.error.message}` : ""),
               target: { kind: "file", file: w.responsePath, line: r.error?.line ?? 1 },
             },
   ];
@@ -96,7 +97,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
       icon: { id: "list-unordered" },
       children: w.lastIssues
         .slice(0, 100)
-        .map((s, i) => ({ id: `${base}|issue|${i}`, label: plainLabel(s), tooltip: mdTooltip(s) })),
+        .map((s, i) => ({ id: `${base}|issue|${i}`, label: plainLabel(s), tooltip: escapeMarkdown(s) })),
     });
   }
   if (w.pathNote) {
@@ -104,7 +105,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
       id: `${base}|paths`,
       label: "Paths in inline-state.json differ",
       icon: WARN,
-      tooltip: mdTooltip(w.pathNote),
+      tooltip: escapeMarkdown(w.pathNote),
     });
   }
   children.push({
@@ -125,7 +126,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
           ? "response not filled in"
           : `response ${r.state}`,
     icon: r.state === "invalid" ? ERR : { id: "debug-pause", color: "charts.yellow" },
-    tooltip: mdTooltip(
+    tooltip: escapeMarkdown(
       `AutoDev is suspended in inline mode: ${w.role} must answer task ${w.taskId} (${retryLabel(w.retryCount, limit)}).`,
     ),
     expanded: true,
@@ -143,7 +144,7 @@ export function runTopNodes(rs: RunState): SourceTreeNode[] {
       label: "AutoDev is running",
       description: plainLabel(rs.activity ?? "holds .autodev/.lock"),
       icon: { id: "sync~spin", color: "charts.blue" },
-      tooltip: mdTooltip(rs.running.detail),
+      tooltip: escapeMarkdown(rs.running.detail),
     });
   } else if (rs.running.running === null && rs.running.detail !== "not probed") {
     out.push({
@@ -151,7 +152,7 @@ export function runTopNodes(rs: RunState): SourceTreeNode[] {
       label: "Cannot tell whether AutoDev is running",
       description: ".autodev/.lock not probed",
       icon: { id: "question", color: "problemsWarningIcon.foreground" },
-      tooltip: mdTooltip(rs.running.detail),
+      tooltip: escapeMarkdown(rs.running.detail),
     });
   }
   const waiting = waitingNode(rs);
@@ -173,14 +174,14 @@ function nextNode(rs: RunState): SourceTreeNode {
         id: "autodev|next|resume",
         label: "autodev resume",
         description: plainLabel(n.resume.text),
-        tooltip: mdTooltip(n.resume.text),
+        tooltip: escapeMarkdown(n.resume.text),
         target: n.resume.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.resume.taskId}` } : undefined,
       },
       {
         id: "autodev|next|execute",
         label: "autodev execute",
         description: plainLabel(n.execute.text),
-        tooltip: mdTooltip(n.execute.text),
+        tooltip: escapeMarkdown(n.execute.text),
         target: n.execute.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.execute.taskId}` } : undefined,
       },
     ],
@@ -207,7 +208,7 @@ function planEvidenceNode(rs: RunState): SourceTreeNode | null {
       icon: i.ok ? { id: "file-text" } : ERR,
       tooltip:
         i.ok && "findings" in i.evidence && typeof i.evidence.findings === "string"
-          ? mdTooltip(i.evidence.findings)
+          ? escapeMarkdown(i.evidence.findings)
           : undefined,
       target: { kind: "file", file: `${AUTODEV_DIR}/${EVIDENCE_DIR}/${i.file}` },
     })),
@@ -235,7 +236,7 @@ export function runBottomNodes(rs: RunState, nowS = Date.now() / 1000): SourceTr
       label: s.matches ? "Spec matches the plan" : "Spec drift",
       description: s.matches ? s.specHash : `spec ${s.specHash} ≠ plan ${s.planHash}`,
       icon: s.matches ? { id: "pass" } : WARN,
-      tooltip: mdTooltip(s.message),
+      tooltip: escapeMarkdown(s.message),
       target: { kind: "file", file: SPEC_REL },
     });
   } else if (s?.state === "error") {

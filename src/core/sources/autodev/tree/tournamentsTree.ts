@@ -8,8 +8,9 @@
 import type { NodeTarget, SourceTreeNode } from "../../stateSource";
 import { PassArtifacts, TournamentSummary } from "../tournaments/tournamentIndex";
 import { PassRecord, scoreLine } from "../tournaments/passResult";
-import { mdTooltip, plainLabel } from "./treeText";
+import { plainLabel } from "./treeText";
 import { pushAll } from "../../sourceProblems";
+import { escapeMarkdown } from "../../../text/markdownText";
 
 const WARN = { id: "warning", color: "problemsWarningIcon.foreground" };
 
@@ -55,7 +56,7 @@ function judgeNodes(base: string, p: PassRecord): SourceTreeNode[] {
       id: `${base}|judge|${i}`,
       label: `${who}: ${verdict}`,
       icon: j.ranking ? { id: "person" } : WARN,
-      tooltip: tip ? mdTooltip(tip) : undefined,
+      tooltip: tip ? escapeMarkdown(tip) : undefined,
     };
   });
 }
@@ -84,7 +85,7 @@ function passNode(t: TournamentSummary, p: PassRecord, art: PassArtifacts | unde
     label: `Pass ${p.pass}: ${p.winner} won`,
     description: `${scoreLine(p.scores)} · ${p.validJudges}/${p.judges.length} judges · ${p.elapsedS}s`,
     icon: { id: p.winner === "A" ? "circle-large-outline" : "arrow-swap" },
-    tooltip: mdTooltip(`Borda scores ${scoreLine(p.scores)}\nIncumbent ${p.hashBefore} → ${p.hashAfter}`),
+    tooltip: escapeMarkdown(`Borda scores ${scoreLine(p.scores)}\nIncumbent ${p.hashBefore} → ${p.hashAfter}`),
     children,
   };
 }
@@ -110,7 +111,7 @@ function tournamentNode(t: TournamentSummary, running: boolean): SourceTreeNode 
       label: "Worktrees of the running tournament",
       description: `${t.leftoverWorktrees.length}`,
       icon: { id: "sync~spin", color: "charts.blue" },
-      tooltip: mdTooltip(
+      tooltip: escapeMarkdown(
         `AutoDev realizes variants B and AB of each pass in a git worktree of its own and removes them all when the tournament ends.\n${t.leftoverWorktrees.join("\n")}`,
       ),
     });
@@ -120,7 +121,7 @@ function tournamentNode(t: TournamentSummary, running: boolean): SourceTreeNode 
       label: "Leftover worktrees: the tournament stopped before it finished",
       description: `${t.leftoverWorktrees.length}`,
       icon: WARN,
-      tooltip: mdTooltip(t.leftoverWorktrees.join("\n")),
+      tooltip: escapeMarkdown(t.leftoverWorktrees.join("\n")),
     });
   } else if (t.worktrees) {
     children.push({
@@ -128,13 +129,18 @@ function tournamentNode(t: TournamentSummary, running: boolean): SourceTreeNode 
       label: "worktrees/ kept after the run",
       description: `${t.worktrees.length}`,
       icon: { id: "info" },
-      tooltip: mdTooltip(
+      tooltip: escapeMarkdown(
         `The tournament finished (history.json and final_output.md are there). AutoDev's offline impl runner never removes its worktrees; this folder can be deleted.\n${t.worktrees.join("\n")}`,
       ),
     });
   }
   for (const e of t.errors) {
-    children.push({ id: `${base}|error|${children.length}`, label: plainLabel(e), icon: WARN, tooltip: mdTooltip(e) });
+    children.push({
+      id: `${base}|error|${children.length}`,
+      label: plainLabel(e),
+      icon: WARN,
+      tooltip: escapeMarkdown(e),
+    });
   }
   pushAll(children, fileNode(`${base}|initial`, "Initial version", t.initial));
   const arts = new Map(t.passArtifacts.map((a) => [a.pass, a]));

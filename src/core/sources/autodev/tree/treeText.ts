@@ -1,23 +1,13 @@
 /**
  * Text from untrusted state files made safe for tree labels (no control
- * characters or terminal escapes, one line, bounded) and for Markdown
- * tooltips (escaped).
+ * characters or terminal escapes, one line, bounded); tooltips go through
+ * `core/text/markdownText.ts`.
  */
 import { labelText } from "../../../text/untrustedText";
-import { mdEscape } from "../evidence/evidenceSummary";
 
 /** One plain line: hidden characters (controls, bidi, zero-width, tags) become spaces, runs of blanks collapse, long text is cut with an ellipsis. */
 export function plainLabel(s: string, max = 120): string {
   return labelText(s, max);
-}
-
-/** Escaped Markdown for a tooltip, bounded. */
-export function mdTooltip(s: string, max = 4000): string {
-  const cut = s.length > max ? `${s.slice(0, max)}…` : s;
-  return cut
-    .split(/\r?\n/)
-    .map((l) => mdEscape(plainLabel(l, 400)))
-    .join("  \n");
 }
 
 /** "2d ago", "5h ago", "3m ago", "just now" (null when unknown). */

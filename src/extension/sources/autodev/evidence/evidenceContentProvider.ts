@@ -9,7 +9,8 @@
  */
 import * as vscode from "vscode";
 import type { PatchSource } from "../../../../core/sources/autodev/evidence/evidenceNames";
-import { evidenceMarkdown, mdText, patchMarkdown } from "../../../../core/sources/autodev/evidence/evidenceSummary";
+import { evidenceMarkdown, patchMarkdown } from "../../../../core/sources/autodev/evidence/evidenceSummary";
+import { escapeMarkdown } from "../../../../core/text/markdownText";
 import type { RebuiltDiff } from "../../../../core/sources/autodev/evidence/evidenceViews";
 import type { EvidenceRequest, EvidenceResults } from "../../../../core/sources/autodev/worker/evidenceRequests";
 import { reviveClone } from "../../../../core/sources/autodev/plan/planTransfer";
@@ -20,6 +21,11 @@ import { Disposable } from "../../../disposable";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import { autodevRequest } from "../autodevRequest";
 import { EVIDENCE_SCHEME, EvidenceDocRequest, parseEvidenceUri } from "./evidenceUris";
+
+/** A value in a heading: one line, not cut. */
+const LINE = { max: Infinity, oneLine: true } as const;
+/** An error message: lines kept, not cut. */
+const WHOLE = { max: Infinity } as const;
 
 /** How long a rebuilt diff is reused (ms). */
 const CACHE_MS = 10_000;
@@ -109,17 +115,19 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
 
   private async patchView(folder: AutodevFolder, taskId: string): Promise<string> {
     const { found, files, parseError } = await this.ask(folder, { type: "evidencePatch", taskId });
-    const heading = `# ${vscode.l10n.t("Diff — task {0}", mdText(taskId))}\n\n`;
+    const heading = `# ${vscode.l10n.t("Diff — task {0}", escapeMarkdown(taskId, LINE))}\n\n`;
     if (!found) return `${heading}${vscode.l10n.t("No .patch.")}\n`;
-    if (!found.ok) return `${heading}⚠️ ${mdText(`${found.file}: ${found.error}`)}\n`;
+    if (!found.ok) return `${heading}⚠️ ${escapeMarkdown(`${found.file}: ${found.error}`, WHOLE)}\n`;
     return patchMarkdown(taskId, found.file, files, found.text, parseError);
   }
 
   private async bundleView(folder: AutodevFolder, taskId: string, kind: string): Promise<string> {
     const { item, diffFiles, tournament } = await this.ask(folder, { type: "evidenceBundle", taskId, kind });
-    if (!item) return `# ${vscode.l10n.t("No {0} evidence for task {1}", mdText(kind), mdText(taskId))}\n`;
+    if (!item) {
+      return `# ${vscode.l10n.t("No {0} evidence for task {1}", escapeMarkdown(kind, LINE), escapeMarkdown(taskId, LINE))}\n`;
+    }
     if (!item.ok) {
-      return `# ${vscode.l10n.t("Invalid evidence — {0}", mdText(item.file))}\n\n⚠️ ${mdText(item.error)}\n`;
+      return `# ${vscode.l10n.t("Invalid evidence — {0}", escapeMarkdown(item.file, LINE))}\n\n⚠️ ${escapeMarkdown(item.error, WHOLE)}\n`;
     }
     return evidenceMarkdown(item.evidence, { file: item.file, diffFiles, tournament });
   }
