@@ -5,7 +5,8 @@
  */
 import { pyJsonDumps } from "../core/pyjson/pyJsonDump";
 import { toPyDeep as toPy } from "../core/pyjson/toPyDeep";
-import { escapeControls, truncateText } from "../core/text/displayText";
+import { truncateText } from "../core/text/displayText";
+import { escapeHidden } from "../core/text/untrustedText";
 
 /** Writes one JSON document (Python's `json.dumps(obj, indent=2)` layout) and a newline. */
 export function printJson(v: unknown): void {
@@ -36,9 +37,9 @@ function oneLineOut(s: string): string {
   return s.includes("\t")
     ? s
         .split("\t")
-        .map((part) => escapeControls(part))
+        .map((part) => escapeHidden(part))
         .join("\t")
-    : escapeControls(s);
+    : escapeHidden(s);
 }
 
 /**
@@ -80,6 +81,6 @@ export function exitQuietlyWhenStdoutCloses(): void {
 
 /** Pads/truncates for a text table column. */
 export function col(raw: string, width: number): string {
-  const s = escapeControls(raw);
+  const s = escapeHidden(raw);
   return s.length > width ? s.slice(0, width - 1) + "…" : s.padEnd(width);
 }

@@ -11,15 +11,6 @@ import { escapeHidden } from "./untrustedText";
 /** Longest quoted value in a message, in characters. */
 const MAX_QUOTED_CHARS = 200;
 
-/**
- * Replaces the hidden characters of `untrustedText.ts` (controls, bidi, zero-width, tags) with
- * visible escapes (`\e`, `\r`, `\x9b`, `\u202e`, `\u{e0041}`…). With `keepLayout`, newlines and
- * tabs are kept (for whole messages we composed); values from files are escaped completely.
- */
-export function escapeControls(s: string, keepLayout = false): string {
-  return escapeHidden(s, keepLayout);
-}
-
 /** Cuts `s` to `max` characters plus "… (N chars)" when longer (never splitting a surrogate pair). */
 export function truncateText(s: string, max = MAX_QUOTED_CHARS): string {
   if (s.length <= max) return s;
@@ -31,7 +22,7 @@ export function truncateText(s: string, max = MAX_QUOTED_CHARS): string {
 
 /** A value from a file, for a message: truncated, then escaped (`quoteValue(x)` → `'abc…'`-ready text, without quotes). */
 export function displayValue(value: unknown, max = MAX_QUOTED_CHARS): string {
-  return escapeControls(truncateText(String(value), max));
+  return escapeHidden(truncateText(String(value), max));
 }
 
 /** Longest whole message shown to a human (a safety net behind `displayValue`). */
@@ -39,12 +30,12 @@ const MAX_MESSAGE_CHARS = 4000;
 
 /** A message as one line (a Problems entry, a notification): every hidden character escaped, newlines too, length capped. */
 export function displayLine(message: string, max = MAX_MESSAGE_CHARS): string {
-  return escapeControls(truncateText(message, max));
+  return escapeHidden(truncateText(message, max));
 }
 
 /** A whole message for a terminal, Problems or an output channel: layout kept, controls escaped, length capped. */
 export function displayMessage(message: string, max = MAX_MESSAGE_CHARS): string {
-  return escapeControls(truncateText(message, max), true);
+  return escapeHidden(truncateText(message, max), true);
 }
 
 /** The first `n` characters of a long id, for a label: {@link displayValue}, with an ellipsis when cut. */

@@ -9,8 +9,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { CLI_JS, HostileRoot, REPO, hostileRoot, listTree, runCliBounded } from "../../helpers/hostileWorkspace";
 import { planJsonWarning } from "../../../src/core/sources/autodev/historyChecks";
 import { loadPlan, verifyLedger } from "../../../src/core/sources/autodev/ledger/ledgerReader";
-import { escapeControls } from "../../../src/core/text/displayText";
 import { skipUnless } from "../../helpers/environmentNeeds";
+import { escapeHidden } from "../../../src/core/text/untrustedText";
 
 /** A plan (python-small's) with `edit` applied, written as a JSON file for `init --plan`. */
 function planFile(
@@ -114,12 +114,12 @@ describe("hostile folders: terminal escapes and attacker-sized values (items 6, 
   });
 
   it("escapeControls leaves text alone and escapes every class", () => {
-    assert.equal(escapeControls("plain ünïcödé 🚀"), "plain ünïcödé 🚀");
+    assert.equal(escapeHidden("plain ünïcödé 🚀"), "plain ünïcödé 🚀");
     assert.equal(
-      escapeControls("\u0000\t\n\u001b\u007f\u0085\u200f\u2066\u2028"),
+      escapeHidden("\u0000\t\n\u001b\u007f\u0085\u200f\u2066\u2028"),
       "\\x00\\t\\n\\e\\x7f\\x85\\u200f\\u2066\\u2028",
     );
-    assert.equal(escapeControls("a\tb\nc\u001b", true), "a\tb\nc\\e");
+    assert.equal(escapeHidden("a\tb\nc\u001b", true), "a\tb\nc\\e");
   });
 });
 

@@ -46,6 +46,52 @@ function hostilePlan(): unknown {
   return plan;
 }
 
+/** Keys of one-word free text (engine_state's chain words and tokens). */
+const FREE_TEXT_KEYS = new Set(["subject", "object", "token", "connective"]);
+
+/** A copy of a fixture under `root` whose every prose string (one with a space, or under {@link FREE_TEXT_KEYS}) in its JSON and JSON-lines files is a hostile string. */
+function hostileCopy(fixture: string, root: string): string {
+  const dir = path.join(root, fixture);
+  fs.cpSync(path.join(REPO, "test/fixtures", fixture), dir, { recursive: true });
+  let k = 0;
+  const poison = (v: unknown, key = ""): unknown =>
+    typeof v === "string" && (v.includes(" ") || FREE_TEXT_KEYS.has(key))
+      ? `${v} ${HOSTILE_STRINGS[k++ % HOSTILE_STRINGS.length]}`
+      : Array.isArray(v)
+        ? v.map((x) => poison(x))
+        : v !== null && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([name, x]) => [name, poison(x, name)]))
+          : v;
+  /** `text` with its JSON made hostile; a file that is not JSON (a fixture's own damage) stays as it is. */
+  const poisonJson = (text: string): string => {
+    try {
+      return JSON.stringify(poison(JSON.parse(text)));
+    } catch {
+      return text;
+    }
+  };
+  const visit = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const f = path.join(d, e.name);
+      const text = e.isFile() ? fs.readFileSync(f, "utf8") : "";
+      if (e.isDirectory()) visit(f);
+      else if (e.name.endsWith(".json")) fs.writeFileSync(f, poisonJson(text));
+      else if (e.name.endsWith(".jsonl")) {
+        fs.writeFileSync(
+          f,
+          text
+            .split("\n")
+            .map((l) => (l.trim() ? poisonJson(l) : l))
+            .join("\n"),
+        );
+      }
+    }
+  };
+  visit(dir);
+  assert.ok(k >= 5, `${fixture}: ${k} strings made hostile`);
+  return dir;
+}
+
 /** Asserts that `text` of `surface` carries no hidden character raw (newline and tab allowed with `layout`) and no forged line. */
 function assertClean(surface: string, text: string, layout = true): void {
   const raw = rawHidden(text, layout);
@@ -138,33 +184,38 @@ describe("hostile text on every surface", function () {
   });
 
   it("the tree (labels, descriptions, hovers), the timeline rows and the Problems messages of every source", async () => {
-    let seen = 0;
-    for (const source of STATE_SOURCES) {
-      const location = await source.detect(ws);
-      if (!location) continue;
-      const walk = (nodes: readonly SourceTreeNode[]): void => {
-        for (const n of nodes) {
-          seen++;
-          // What src/extension/sources/sourceTreeItems.ts shows of a node.
-          assertClean(`${source.kind} tree label`, labelText(n.label, 400), false);
-          if (n.description !== undefined) {
-            assertClean(`${source.kind} tree description`, labelText(n.description, 400), false);
+    const agloop = hostileCopy("agloop-clean", h.root);
+    const engine = hostileCopy("engine-state-small", h.root);
+    const seen = new Map<string, number>();
+    for (const folder of [ws, agloop, engine]) {
+      for (const source of STATE_SOURCES) {
+        const location = await source.detect(folder);
+        if (!location) continue;
+        const walk = (nodes: readonly SourceTreeNode[]): void => {
+          for (const n of nodes) {
+            seen.set(source.kind, (seen.get(source.kind) ?? 0) + 1);
+            // What src/extension/sources/sourceTreeItems.ts shows of a node.
+            assertClean(`${source.kind} tree label`, labelText(n.label, 400), false);
+            if (n.description !== undefined) {
+              assertClean(`${source.kind} tree description`, labelText(n.description, 400), false);
+            }
+            // A hover is Markdown whose description keeps its lines: nothing hidden, but lines may be the state's.
+            const raw = n.tooltip === undefined ? null : rawHidden(n.tooltip, true);
+            assert.equal(raw, null, `${source.kind} tree hover: ${raw}`);
+            walk(n.children ?? []);
           }
-          // A hover is Markdown whose description keeps its lines: nothing hidden, but lines may be the state's.
-          const raw = n.tooltip === undefined ? null : rawHidden(n.tooltip, true);
-          assert.equal(raw, null, `${source.kind} tree hover: ${raw}`);
-          walk(n.children ?? []);
+        };
+        walk(await source.tree(location));
+        for (const row of (await source.timeline?.(location)) ?? []) {
+          for (const f of row.fields ?? []) assertClean(`${source.kind} timeline field`, displayLine(f.value), false);
+          assertClean(`${source.kind} timeline summary`, displayLine(row.summary), false);
         }
-      };
-      walk(await source.tree(location));
-      for (const row of (await source.timeline?.(location)) ?? []) {
-        for (const f of row.fields ?? []) assertClean(`${source.kind} timeline field`, displayLine(f.value), false);
-        assertClean(`${source.kind} timeline summary`, displayLine(row.summary), false);
-      }
-      for (const p of await source.check(location)) {
-        assertClean(`${source.kind} Problems`, displayLine(p.message), false);
+        for (const p of await source.check(location)) {
+          assertClean(`${source.kind} Problems`, displayLine(p.message), false);
+        }
       }
     }
-    assert.ok(seen > 10, `${seen} tree nodes`);
+    assert.deepEqual([...seen.keys()].sort(), ["agloop", "autodev", "engine_state"]);
+    for (const [kind, n] of seen) assert.ok(n > 5, `${kind}: ${n} tree nodes`);
   });
 });

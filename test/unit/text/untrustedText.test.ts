@@ -5,11 +5,10 @@ import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HOSTILE_ALL, HOSTILE_STRINGS, rawHidden, tagged } from "../../helpers/hostileText";
-import { escapeHidden, isHiddenCodePoint, textForModel } from "../../../src/core/text/untrustedText";
-import { displayMessage, displayValue, escapeControls } from "../../../src/core/text/displayText";
-import { plainLabel } from "../../../src/core/sources/autodev/tree/treeText";
-import { oneLine, stripControl } from "../../../src/core/sources/agloop/agloopText";
+import { escapeHidden, isHiddenCodePoint, labelText, textForModel } from "../../../src/core/text/untrustedText";
+import { displayMessage, displayValue } from "../../../src/core/text/displayText";
 import { mermaidLabel } from "../../../src/core/graph/graphText";
+import { quoteForMessage } from "../../../src/core/sources/agloop/agloopText";
 
 describe("untrusted text: one sanitizer", () => {
   it("hides exactly what the oracle calls hidden, over every code point", () => {
@@ -26,13 +25,12 @@ describe("untrusted text: one sanitizer", () => {
   });
 
   for (const [name, f, layout] of [
-    ["escapeControls", (s: string) => escapeControls(s), false],
-    ["escapeControls keeping layout", (s: string) => escapeControls(s, true), true],
+    ["escapeHidden", (s: string) => escapeHidden(s), false],
+    ["escapeHidden keeping layout", (s: string) => escapeHidden(s, true), true],
     ["displayValue", (s: string) => displayValue(s, 10_000), false],
     ["displayMessage", (s: string) => displayMessage(s), true],
-    ["plainLabel (tree)", (s: string) => plainLabel(s, 10_000), false],
-    ["agloop oneLine", (s: string) => oneLine(s, 10_000), false],
-    ["agloop stripControl", stripControl, true],
+    ["labelText (every tree)", (s: string) => labelText(s, 10_000), false],
+    ["agloop quoteForMessage", quoteForMessage, true],
     // Decoded: a `#8238;` entity renders as the override it names.
     [
       "mermaidLabel (graph)",
@@ -64,13 +62,13 @@ describe("untrusted text: one sanitizer", () => {
   });
 
   it("an agloop title cannot reorder its label with bidi overrides", () => {
-    assert.equal(stripControl("a\u202eb\u2066c"), "a\ufffdb\ufffdc");
-    assert.equal(oneLine("gnp\u202e.exe\u2069"), "gnp .exe");
+    assert.equal(quoteForMessage("a\u202eb\u2066c"), '"a\\u202eb\\u2066c"');
+    assert.equal(labelText("gnp\u202e.exe\u2069"), "gnp .exe");
   });
 
   it("the human escaper shows zero-width, joiners and tag characters as escapes", () => {
-    assert.equal(escapeControls("sub\u200btract\u200c\u200d"), "sub\\u200btract\\u200c\\u200d");
-    assert.equal(escapeControls(`x${tagged("Hi")}`), "x\\u{e0048}\\u{e0069}");
+    assert.equal(escapeHidden("sub\u200btract\u200c\u200d"), "sub\\u200btract\\u200c\\u200d");
+    assert.equal(escapeHidden(`x${tagged("Hi")}`), "x\\u{e0048}\\u{e0069}");
     assert.equal(
       escapeHidden("plain ünïcödé 🚀 \u{e0100}"),
       "plain ünïcödé 🚀 \u{e0100}",

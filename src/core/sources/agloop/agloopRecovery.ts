@@ -10,12 +10,13 @@ import type { ActionPreview, SourceLocation } from "../stateSource";
 import { ConfinedDir } from "../../fs/confinedDir";
 import { stringifyOrNull } from "../../text/jsonPreview";
 import { AGLOOP_DIR, CHECKPOINTS_DIR, LOG_FILE, STATE_FILE } from "./agloopFiles";
-import { asString, oneLine } from "./agloopText";
+import { asString } from "./agloopText";
 import { listCheckpoints, readCheckpoint } from "./checkpoints";
 import { readLogFile } from "./log/logFile";
 import { readStateFile, STATE_RETRY } from "./checks/stateChecks";
 import { recoveryContractRefusal } from "./contract/agloopRecoveryContract";
 import { RECOVER_ACTION } from "./agloopManifest";
+import { labelText } from "../../text/untrustedText";
 
 const STATE_NAME = "state.json";
 const LOG_NAME = "log.json";
@@ -70,7 +71,7 @@ export async function planRecovery(
   const listed = await listCheckpoints(ws);
   const candidates = name === undefined ? listed.checkpoints.map((c) => c.name) : [name];
   if (name !== undefined && (name.includes("/") || name.includes("\\") || path.basename(name) !== name)) {
-    throw new RecoveryRefusedError(`${oneLine(name, 80)} is not a checkpoint name.`);
+    throw new RecoveryRefusedError(`${labelText(name, 80)} is not a checkpoint name.`);
   }
   const forbidden: string[] = [];
   for (const candidate of candidates) {
@@ -101,7 +102,7 @@ export async function planRecovery(
   throw new RecoveryRefusedError(
     name === undefined
       ? `No checkpoint in ${CHECKPOINTS_DIR} parses. Run /reset in agloop to start a fresh state (the protocol's CONTEXT_INSUFFICIENT case).`
-      : `Checkpoint ${oneLine(name, 80)} does not parse or holds no state.`,
+      : `Checkpoint ${labelText(name, 80)} does not parse or holds no state.`,
   );
 }
 
@@ -128,7 +129,7 @@ function recoveryLogLine(plan: RecoveryPlan, now: Date): string {
       task_id: plan.taskId,
       phase: plan.phase,
       input_summary: "state.json was missing or did not parse",
-      output_summary: oneLine(
+      output_summary: labelText(
         `Restored state.json from checkpoints/${plan.checkpoint}${plan.createdAt ? ` (${plan.createdAt})` : ""}`,
         500,
       ),

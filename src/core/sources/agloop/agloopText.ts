@@ -1,25 +1,14 @@
 /**
- * Text helpers for values that come from untrusted agloop files: strip control characters
- * (terminal escapes), cut long values for labels and messages (Markdown: `core/text/markdownText.ts`).
+ * Helpers for values from untrusted agloop files: quoting for messages, JSON type names, narrowing.
+ * Hidden characters and labels: `core/text/untrustedText.ts`; Markdown: `core/text/markdownText.ts`.
  */
 import { jsonPreview } from "../../text/jsonPreview";
-import { blankHidden, replaceHidden } from "../../text/untrustedText";
-
-/** The text with hidden characters (controls, bidi, zero-width, tags; tab and newline kept) as U+FFFD, so nothing reaches a terminal or a label raw. */
-export function stripControl(text: string): string {
-  return replaceHidden(text, () => "\ufffd", true);
-}
-
-/** One line of at most `max` characters (hidden characters and newlines folded into spaces, an ellipsis when cut). */
-export function oneLine(text: string, max = 120): string {
-  const flat = blankHidden(text).replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+import { escapeHidden } from "../../text/untrustedText";
 
 /** A value quoted for a problem message: JSON-quoted and cut to 60 characters. */
 export function quoteForMessage(value: unknown): string {
   // Bounded and non-recursive past its 60 characters: a value nested 10,000 deep cannot throw here.
-  const text = stripControl(value === undefined ? "undefined" : jsonPreview(value, 80));
+  const text = escapeHidden(value === undefined ? "undefined" : jsonPreview(value, 80), true);
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 

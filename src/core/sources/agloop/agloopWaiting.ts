@@ -10,12 +10,13 @@
 import type { SourceLocation, SourceTreeNode, SourceWaiting } from "../stateSource";
 import { STATE_FILE } from "./agloopFiles";
 import type { AgloopSnapshot } from "./agloopSnapshot";
-import { asRecord, asString, oneLine } from "./agloopText";
+import { asRecord, asString } from "./agloopText";
 import { lineAtPath } from "./jsonPositions";
 import { type LogRead, readLogFile } from "./log/logFile";
 import { readStateFile } from "./checks/stateChecks";
 import { APPROVAL, approvalIn, criticVerdict } from "./contract/agloopRequirements";
 import { escapeMarkdown } from "../../text/markdownText";
+import { labelText } from "../../text/untrustedText";
 
 /**
  * The approval question the run stops on — the critic approved in critique and `pending_decision`
@@ -47,7 +48,7 @@ export async function agloopWaiting(location: SourceLocation): Promise<SourceWai
   if (question === null) return null;
   return {
     who: "you",
-    what: `Waiting for your approval: ${oneLine(question, 120)}`,
+    what: `Waiting for your approval: ${labelText(question, 120)}`,
     files: [STATE_FILE],
   };
 }
@@ -60,7 +61,7 @@ export async function agloopWaitingOf(snapshot: AgloopSnapshot): Promise<SourceW
   if (question === null) return null;
   return {
     who: "you",
-    what: `Waiting for your approval: ${oneLine(question, 120)}`,
+    what: `Waiting for your approval: ${labelText(question, 120)}`,
     files: [STATE_FILE],
   };
 }
@@ -76,7 +77,7 @@ export async function approvalGateNode(snapshot: AgloopSnapshot): Promise<Source
   return {
     id: "agloop/waiting",
     label: "Waiting for your approval",
-    description: oneLine(question, 80),
+    description: labelText(question, 80),
     tooltip: escapeMarkdown(
       `The critic approved the plan; the coordinator asks you before execute (compaction_context.pending_decision):\n\n${question}`,
     ),

@@ -6,8 +6,9 @@
 import * as fs from "node:fs";
 import type { SourceProblem } from "../stateSource";
 import { AGLOOP_LIMITS, CHECKPOINTS_DIR, guardAgloopPath, readAgloopFile } from "./agloopFiles";
-import { asRecord, asString, oneLine } from "./agloopText";
+import { asRecord, asString } from "./agloopText";
 import { parsePositionedJson } from "./jsonPositions";
+import { labelText } from "../../text/untrustedText";
 
 /** One checkpoint file, as listed (the state itself is read again when needed). */
 export interface CheckpointInfo {
@@ -168,7 +169,7 @@ export async function listCheckpoints(workspace: string): Promise<CheckpointList
     }
     const root = asRecord(read.value) ?? {};
     const meta = asRecord(root._checkpoint);
-    const text = (v: unknown): string | null => (typeof v === "string" ? oneLine(v, 300) : null);
+    const text = (v: unknown): string | null => (typeof v === "string" ? labelText(v, 300) : null);
     checkpoints.push({
       name,
       file,

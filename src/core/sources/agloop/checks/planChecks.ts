@@ -8,11 +8,12 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document } fro
 import type { SourceProblem } from "../../stateSource";
 import { AGLOOP_LIMITS, PLAN_FILE, readAgloopFile } from "../agloopFiles";
 import { planSchema } from "./agloopSchemas";
-import { asArray, asRecord, asString, oneLine, quoteForMessage } from "../agloopText";
+import { asArray, asRecord, asString, quoteForMessage } from "../agloopText";
 import { findCycles, type DependencyEdge } from "./dependencyGraph";
 import type { JsonPath } from "../../../text/jsonOffsets";
 import { problemsFromIssues, type FieldCode, type ValueLocator } from "./schemaProblems";
 import { pushAll } from "../../sourceProblems";
+import { labelText } from "../../../text/untrustedText";
 
 /** The plan file as read. */
 export type PlanRead =
@@ -55,7 +56,7 @@ export async function readPlanFile(workspace: string): Promise<PlanRead> {
         column: e.linePos?.[0]?.col,
         severity: "error" as const,
         code: "invalid_yaml",
-        message: `plan.yaml is not valid YAML: ${oneLine(e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, ""), 160)}. The planner must rewrite the file; nothing else in it was checked.`,
+        message: `plan.yaml is not valid YAML: ${labelText(e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, ""), 160)}. The planner must rewrite the file; nothing else in it was checked.`,
       })),
     };
   }
@@ -71,7 +72,7 @@ export async function readPlanFile(workspace: string): Promise<PlanRead> {
           line: null,
           severity: "error",
           code: "invalid_yaml",
-          message: `plan.yaml cannot be read: ${oneLine(String((e as Error).message), 160)}.`,
+          message: `plan.yaml cannot be read: ${labelText(String((e as Error).message), 160)}.`,
         },
       ],
     };

@@ -7,7 +7,7 @@
  */
 import type { SourceProblem } from "../../stateSource";
 import { PHASE_WITHOUT_EVIDENCE, REENTRY_UNCLEAR, contractProblem, type ContractView } from "../../phaseContract";
-import { asArray, asRecord, asString, oneLine, quoteForMessage } from "../agloopText";
+import { asArray, asRecord, asString, quoteForMessage } from "../agloopText";
 import { AGLOOP_MAX_RETRIES, DONE_NEEDS_PASS, agloopPhaseRow, type AgloopPhaseRow } from "./agloopPhaseTable";
 import { historyProblems } from "./agloopHistory";
 import {
@@ -18,6 +18,7 @@ import {
   stateLine,
   type AgloopContractInput,
 } from "./agloopRequirements";
+import { labelText } from "../../../text/untrustedText";
 
 /** The contract evaluated: the view of the current phase and every contract problem. */
 export interface AgloopContractResult {
@@ -150,7 +151,7 @@ export function checkAgloopContract(input: AgloopContractInput): AgloopContractR
   }
   const reentry = reentryOf(row, input);
   if (reentry.problem) problems.push(reentry.problem);
-  const pending = oneLine(asString(asRecord(input.state.compaction_context)?.pending_decision) ?? "", 120);
+  const pending = labelText(asString(asRecord(input.state.compaction_context)?.pending_decision) ?? "", 120);
   const said =
     pending && reentry.problem === null && row.phase !== "complete" ? `; pending decision: "${pending}"` : "";
   return {

@@ -7,10 +7,11 @@ import { readFileLines } from "../../../fs/lineReader";
 import type { SourceProblem, SourceTimelineRow } from "../../stateSource";
 import { AGLOOP_LIMITS, LOG_FILE, openAgloopFile } from "../agloopFiles";
 import { logEntrySchema } from "../checks/agloopSchemas";
-import { asRecord, asString, oneLine } from "../agloopText";
+import { asRecord, asString } from "../agloopText";
 import { logRowOf } from "./logTimeline";
 import { problemsFromIssues, type FieldCode } from "../checks/schemaProblems";
 import { withoutStackTraces } from "../../../errors";
+import { labelText } from "../../../text/untrustedText";
 
 /** The log as read. */
 export interface LogRead {
@@ -128,7 +129,7 @@ export async function readLogFile(workspace: string): Promise<LogRead> {
             line,
             severity: "error",
             code: "invalid_json",
-            message: `Line ${line} is not valid JSON (${oneLine(String((e as Error).message), 100)}); each line of log.json must be one JSON object.`,
+            message: `Line ${line} is not valid JSON (${labelText(String((e as Error).message), 100)}); each line of log.json must be one JSON object.`,
           });
         }
         return;

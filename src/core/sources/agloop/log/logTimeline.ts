@@ -7,7 +7,8 @@
 import type { FileHandle } from "node:fs/promises";
 import type { SourceTimelineRow } from "../../stateSource";
 import { AGLOOP_LIMITS, LOG_FILE, openAgloopFile } from "../agloopFiles";
-import { asRecord, asString, oneLine, stripControl } from "../agloopText";
+import { asRecord, asString } from "../agloopText";
+import { escapeHidden, labelText } from "../../../text/untrustedText";
 
 const CHUNK = 1 << 20;
 /** Bytes read at once in the second pass (several lines per read). */
@@ -153,7 +154,7 @@ const MAX_METADATA_CHARS = 4000;
 export function logRowOf(entry: Record<string, unknown>, line: number): SourceTimelineRow {
   const text = (key: string): string | null => {
     const v = asString(entry[key]);
-    return v === undefined ? null : stripControl(v);
+    return v === undefined ? null : escapeHidden(v, true);
   };
   const summary = text("output_summary") || text("input_summary") || "";
   const phase = text("phase");
@@ -171,7 +172,7 @@ export function logRowOf(entry: Record<string, unknown>, line: number): SourceTi
   add("output", text("output_summary"));
   const metadata = asRecord(entry.metadata);
   if (metadata && Object.keys(metadata).length > 0) {
-    const json = stripControl(JSON.stringify(metadata, null, 2));
+    const json = escapeHidden(JSON.stringify(metadata, null, 2), true);
     add("metadata", json.length > MAX_METADATA_CHARS ? `${json.slice(0, MAX_METADATA_CHARS - 1)}…` : json);
   }
   return {
@@ -181,7 +182,7 @@ export function logRowOf(entry: Record<string, unknown>, line: number): SourceTi
     action: text("action") ?? "(no action)",
     taskId: text("task_id"),
     status: text("status"),
-    summary: oneLine(phase ? `${phase} · ${summary}` : summary, 500),
+    summary: labelText(phase ? `${phase} · ${summary}` : summary, 500),
     file: LOG_FILE,
     line,
     fields,

@@ -6,10 +6,11 @@
  */
 import type { NodeIcon, SourceTreeNode } from "../../stateSource";
 import { STATE_FILE } from "../agloopFiles";
-import { asArray, asRecord, asString, oneLine } from "../agloopText";
+import { asArray, asRecord, asString } from "../agloopText";
 import { pushAll } from "../../sourceProblems";
 import { jsonPreview } from "../../../text/jsonPreview";
 import { escapeMarkdown } from "../../../text/markdownText";
+import { labelText } from "../../../text/untrustedText";
 
 /** Icon per task status (the same codicons and colours as AutoDev's pending / in progress / complete / blocked). */
 const TASK_STATUS_ICONS: Readonly<Record<string, NodeIcon>> = {
@@ -29,8 +30,8 @@ function taskNodeId(id: string, index: number, firstIndex: ReadonlyMap<string, n
 export function textLeaf(id: string, label: string, description?: string, icon?: NodeIcon): SourceTreeNode {
   return {
     id,
-    label: oneLine(label),
-    description: description === undefined ? undefined : oneLine(description, 80),
+    label: labelText(label),
+    description: description === undefined ? undefined : labelText(description, 80),
     tooltip: escapeMarkdown(label),
     icon,
   };
@@ -73,7 +74,7 @@ function taskChildren(
         const known = taskIds.has(d);
         return {
           id: `${base}/deps/${i}`,
-          label: oneLine(d, 60),
+          label: labelText(d, 60),
           description: known ? undefined : "unknown task",
           icon: known ? { id: "arrow-right" } : { id: "warning", color: "problemsWarningIcon.foreground" },
           target: known ? { kind: "reveal" as const, nodeId: `agloop/task/${d}` } : undefined,
@@ -202,7 +203,7 @@ function verificationNode(id: string, v: Record<string, unknown>): SourceTreeNod
   }
   return {
     id,
-    label: `Verification: ${oneLine(verdict, 20)}`,
+    label: `Verification: ${labelText(verdict, 20)}`,
     icon: pass ? { id: "pass", color: "testing.iconPassed" } : { id: "error", color: "testing.iconFailed" },
     children,
   };
@@ -236,8 +237,10 @@ export function taskNodes(
     const marks = [retryCount ? `retry ${retryCount}` : "", id === currentTaskId ? "current" : ""].filter(Boolean);
     return {
       id: nodeId,
-      label: oneLine(id, 40),
-      description: [oneLine(status, 30).replace("_", " "), ...marks, oneLine(title, 100)].filter(Boolean).join(" · "),
+      label: labelText(id, 40),
+      description: [labelText(status, 30).replace("_", " "), ...marks, labelText(title, 100)]
+        .filter(Boolean)
+        .join(" · "),
       tooltip: escapeMarkdown(
         `${id}: ${title}\n\nStatus: ${status.replace(/_/g, " ")}${retryCount ? `\n\nRetries: ${retryCount}` : ""}\n\n${asString(task.description) ?? ""}`,
       ),

@@ -7,7 +7,7 @@ import type { NodeAction, SourceTreeNode } from "../../stateSource";
 import { PLAN_FILE, STATE_FILE } from "../agloopFiles";
 import type { AgloopSnapshot } from "../agloopSnapshot";
 import { taskNodes, textLeaf, type PlanEffort } from "./agloopTaskNodes";
-import { asArray, asRecord, asString, oneLine } from "../agloopText";
+import { asArray, asRecord, asString } from "../agloopText";
 import { readCheckpoint, type CheckpointInfo } from "../checkpoints";
 import { RECOVER_ACTION } from "../agloopRecovery";
 import { lineAtPath } from "../jsonPositions";
@@ -15,6 +15,7 @@ import { approvalGateNode } from "../agloopWaiting";
 import { contractTreeNode } from "../../phaseContract";
 import { jsonPreview, stringifyOrNull } from "../../../text/jsonPreview";
 import { escapeMarkdown } from "../../../text/markdownText";
+import { labelText } from "../../../text/untrustedText";
 
 /** How many checkpoints get an in-memory diff side (the rest diff the raw file). */
 const DIFF_TEXT_CHECKPOINTS = 20;
@@ -79,7 +80,7 @@ function phaseHistoryNode(state: Record<string, unknown>): SourceTreeNode | unde
     const description = exitedText ? formatDuration(exited - entered) : "ongoing";
     return {
       id: `agloop/phases/${i}`,
-      label: oneLine(phase, 40),
+      label: labelText(phase, 40),
       description,
       tooltip: escapeMarkdown(`${phase}${exitedText ? "" : "\n\nnot exited yet"}`),
       tooltipTimes: [
@@ -112,8 +113,8 @@ function objectionsNode(state: Record<string, unknown>): SourceTreeNode | undefi
     icon: { id: "comment-discussion" },
     children: list.map((o, i) => ({
       id: `agloop/objections/${i}`,
-      label: oneLine(asString(o.objection) ?? "?"),
-      description: `iteration ${typeof o.iteration === "number" ? o.iteration : "?"} · ${oneLine(asString(o.severity) ?? "?", 20)} · ${o.resolved === true ? "resolved" : "open"}`,
+      label: labelText(asString(o.objection) ?? "?"),
+      description: `iteration ${typeof o.iteration === "number" ? o.iteration : "?"} · ${labelText(asString(o.severity) ?? "?", 20)} · ${o.resolved === true ? "resolved" : "open"}`,
       tooltip: escapeMarkdown(
         `${asString(o.objection) ?? ""}\n\nCategory: ${asString(o.objection_category) ?? "?"}\n\nResponse: ${asString(o.response) ?? "none"}`,
       ),
@@ -164,9 +165,9 @@ function recoverAction(c: CheckpointInfo): NodeAction {
   return {
     action: RECOVER_ACTION,
     args: [c.name],
-    label: `${oneLine(c.type, 40)} checkpoint${c.format === "legacy" ? " (older format)" : ""}`,
-    description: c.trigger ? `trigger: ${oneLine(c.trigger, 60)}` : undefined,
-    detail: [c.summary ? oneLine(c.summary, 160) : "", c.name].filter(Boolean).join(" — "),
+    label: `${labelText(c.type, 40)} checkpoint${c.format === "legacy" ? " (older format)" : ""}`,
+    description: c.trigger ? `trigger: ${labelText(c.trigger, 60)}` : undefined,
+    detail: [c.summary ? labelText(c.summary, 160) : "", c.name].filter(Boolean).join(" — "),
     time: c.createdAt ?? undefined,
   };
 }
@@ -177,7 +178,7 @@ async function checkpointNode(workspace: string, c: CheckpointInfo, index: numbe
   if (c.format === "invalid") {
     return {
       id,
-      label: oneLine(c.name, 80),
+      label: labelText(c.name, 80),
       description: "does not parse",
       icon: { id: "warning", color: "problemsWarningIcon.foreground" },
       target: { kind: "file", file: c.file },
@@ -197,8 +198,8 @@ async function checkpointNode(workspace: string, c: CheckpointInfo, index: numbe
   }
   return {
     id,
-    label: oneLine(c.name, 80),
-    description: `${oneLine(c.type, 30)}${c.trigger ? ` · ${oneLine(c.trigger, 40)}` : ""}${c.format === "legacy" ? " · older format" : c.format === "unread" ? " · not read (older)" : ""}`,
+    label: labelText(c.name, 80),
+    description: `${labelText(c.type, 30)}${c.trigger ? ` · ${labelText(c.trigger, 40)}` : ""}${c.format === "legacy" ? " · older format" : c.format === "unread" ? " · not read (older)" : ""}`,
     tooltip: escapeMarkdown(`${c.type} checkpoint\n\nTrigger: ${c.trigger ?? "?"}\n\n${c.summary ?? ""}`),
     ...(c.createdAt ? { tooltipTimes: [{ label: "created", time: c.createdAt }] } : {}),
     icon: { id: "save" },
@@ -230,15 +231,15 @@ export async function buildAgloopTree(workspace: string, snapshot: AgloopSnapsho
     const feature = asString(state.feature_name) ?? "(no feature name)";
     nodes.push({
       id: "agloop/feature",
-      label: oneLine(feature, 100) || "(no feature name)",
-      description: `${oneLine(asString(state.complexity_level) ?? "?", 20)} · ${oneLine(asString(state.mode) ?? "standard", 20)}`,
+      label: labelText(feature, 100) || "(no feature name)",
+      description: `${labelText(asString(state.complexity_level) ?? "?", 20)} · ${labelText(asString(state.mode) ?? "standard", 20)}`,
       tooltip: escapeMarkdown(`${feature}\n\n${asString(state.feature_description) ?? ""}`),
       icon: { id: "rocket" },
     });
     const iteration = typeof state.iteration === "number" ? state.iteration : "?";
     nodes.push({
       id: "agloop/phase",
-      label: `${oneLine(asString(state.current_phase) ?? "?", 30)} · iteration ${iteration}/3`,
+      label: `${labelText(asString(state.current_phase) ?? "?", 30)} · iteration ${iteration}/3`,
       icon: { id: "debug-start" },
     });
     if (snapshot.contract) nodes.push(contractTreeNode("agloop/contract", snapshot.contract));
@@ -248,7 +249,7 @@ export async function buildAgloopTree(workspace: string, snapshot: AgloopSnapsho
     nodes.push({
       id: "agloop/current-task",
       label: current
-        ? oneLine(`Current task: ${current} ${asString(currentTask?.title) ?? ""}`, 100)
+        ? labelText(`Current task: ${current} ${asString(currentTask?.title) ?? ""}`, 100)
         : "No current task",
       description: current && !currentTask ? "not in tasks" : undefined,
       icon: current && !currentTask ? { id: "warning", color: "problemsWarningIcon.foreground" } : { id: "target" },
@@ -277,7 +278,7 @@ export async function buildAgloopTree(workspace: string, snapshot: AgloopSnapsho
     nodes.push({
       id: "agloop/plan",
       label: "plan.yaml",
-      description: planId ? oneLine(planId, 40) : undefined,
+      description: planId ? labelText(planId, 40) : undefined,
       icon: { id: "file-code" },
       target: { kind: "file", file: PLAN_FILE },
     });

@@ -5,13 +5,13 @@
  * it can be mailed, attached to a ticket or printed to PDF as it is.
  */
 import { createHash } from "node:crypto";
-import { escapeControls } from "../../../text/displayText";
 import { historyNote, reviewedCount, statusMove, taskFlags } from "./reportMarkdown";
 import type { ReportTask, RunReport } from "./reportTypes";
+import { escapeHidden } from "../../../text/untrustedText";
 
 /** Escapes text for HTML element content and quoted attribute values (controls shown as escapes). */
 function htmlEscape(value: unknown, max = 2000): string {
-  const s = escapeControls(String(value));
+  const s = escapeHidden(String(value));
   const cut = s.length > max ? `${s.slice(0, max - 1)}…` : s;
   return cut.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

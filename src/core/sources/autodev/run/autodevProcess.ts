@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { plainLabel } from "../tree/treeText";
+import { labelText } from "../../../text/untrustedText";
 
 /** A process found running AutoDev in the folder. */
 export interface AutodevProcess {
@@ -85,7 +85,7 @@ export async function findAutodevProcess(cwd: string, procRoot = "/proc"): Promi
       const argv = await readCmdline(path.join(procRoot, batch[j], "cmdline"));
       const at = argv ? autodevArg(argv) : -1;
       if (argv && at >= 0) {
-        const command = plainLabel(["autodev", ...argv.slice(at + 1)].join(" "), 120);
+        const command = labelText(["autodev", ...argv.slice(at + 1)].join(" "), 120);
         return { state: "found", process: { pid: Number(batch[j]), command } };
       }
     }

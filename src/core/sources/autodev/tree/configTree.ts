@@ -7,8 +7,8 @@
 import type { SourceTreeNode } from "../../stateSource";
 import { ConfigReport, retryLabel } from "../config/configReader";
 import type { InlineWaiting } from "../inline/inlineState";
-import { plainLabel } from "./treeText";
 import { escapeMarkdown } from "../../../text/markdownText";
+import { labelText } from "../../../text/untrustedText";
 
 const ERR = { id: "error", color: "problemsErrorIcon.foreground" };
 
@@ -16,7 +16,7 @@ function leaf(id: string, label: string, description: string, file: string): Sou
   return {
     id: `autodev|config|${id}`,
     label,
-    description: plainLabel(description, 100),
+    description: labelText(description, 100),
     target: { kind: "file", file },
   };
 }
@@ -26,7 +26,7 @@ export function configSection(c: ConfigReport, waiting: InlineWaiting | null): S
   if (!c.present) return null;
   const children: SourceTreeNode[] = c.errors.map((e, i) => ({
     id: `autodev|config|error|${i}`,
-    label: plainLabel(e.path === "(json)" || e.path === "(file)" ? e.message : `${e.path}: ${e.message}`),
+    label: labelText(e.path === "(json)" || e.path === "(file)" ? e.message : `${e.path}: ${e.message}`),
     description: `line ${e.line}`,
     icon: ERR,
     tooltip: escapeMarkdown(`${e.path}: ${e.message}`),

@@ -10,8 +10,8 @@ import type { SourceTreeNode } from "../../stateSource";
 import type { DelegationFile } from "../inline/delegationFile";
 import type { InlineStep, InlineStepState } from "../inline/inlineHistory";
 import type { RunState } from "../run/runState";
-import { plainLabel } from "./treeText";
 import { escapeMarkdown } from "../../../text/markdownText";
+import { labelText } from "../../../text/untrustedText";
 
 const STATE_LABEL: Record<InlineStepState, string> = {
   waiting: "waiting for the response",
@@ -40,8 +40,8 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
       icon: { id: "symbol-property" },
       children: d.frontmatter.slice(0, 50).map(([k, v], i) => ({
         id: `${base}|frontmatter|${i}`,
-        label: plainLabel(k, 60),
-        description: plainLabel(v, 160),
+        label: labelText(k, 60),
+        description: labelText(v, 160),
         tooltip: escapeMarkdown(v),
       })),
     });
@@ -50,7 +50,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
     out.push({
       id: `${base}|envelope`,
       label: "Task",
-      description: plainLabel(d.envelope.split("\n").slice(0, 3).join(" · "), 100),
+      description: labelText(d.envelope.split("\n").slice(0, 3).join(" · "), 100),
       icon: { id: "tasklist" },
       tooltip: escapeMarkdown(d.envelope),
       target: {
@@ -69,7 +69,7 @@ export function delegationContentNodes(base: string, d: DelegationFile): SourceT
       icon: { id: "lightbulb" },
       children: d.lessons.slice(0, 50).map((l, i) => ({
         id: `${base}|lessons|${i}`,
-        label: plainLabel(l.text),
+        label: labelText(l.text),
         description: `conf ${l.confidence.toFixed(2)}`,
         tooltip: escapeMarkdown(l.text),
       })),
@@ -90,7 +90,7 @@ function stepNode(base: string, s: InlineStep): SourceTreeNode {
   const r = s.response;
   const detail = [
     STATE_LABEL[s.state],
-    r?.state === "invalid" ? `invalid: ${plainLabel(r.error?.message ?? "", 60)}` : null,
+    r?.state === "invalid" ? `invalid: ${labelText(r.error?.message ?? "", 60)}` : null,
     r?.state === "unfilled" ? "not filled in" : null,
     r?.response && r.state !== "unfilled" ? (r.response.success ? `ok · ${r.response.duration_s}s` : "failed") : null,
   ]
@@ -99,7 +99,7 @@ function stepNode(base: string, s: InlineStep): SourceTreeNode {
   const files = [s.delegation, r?.file ?? null].filter((f): f is string => f !== null);
   return {
     id: `${base}|${s.role}`,
-    label: plainLabel(s.role, 60),
+    label: labelText(s.role, 60),
     description: detail,
     icon:
       r?.state === "invalid"
@@ -143,7 +143,7 @@ export function otherStepsNode(steps: readonly InlineStep[], known: ReadonlySet<
     icon: { id: "question" },
     children: others.map((s) => ({
       ...stepNode(`autodev|inline|other|${s.taskId}`, s),
-      label: plainLabel(`${s.taskId} ${s.role}`, 80),
+      label: labelText(`${s.taskId} ${s.role}`, 80),
     })),
   };
 }
@@ -159,7 +159,7 @@ export function planPhaseNode(rs: RunState): SourceTreeNode {
     return {
       id: "autodev|empty",
       label: "No plan yet",
-      description: w ? `plan phase · waiting on ${plainLabel(w.role, 40)}` : "plan phase",
+      description: w ? `plan phase · waiting on ${labelText(w.role, 40)}` : "plan phase",
       icon: { id: "info" },
       tooltip: escapeMarkdown(`AutoDev has not stored a plan (no ledger yet).${next ? `\nNext: ${next.text}` : ""}`),
       expanded: true,
@@ -169,7 +169,7 @@ export function planPhaseNode(rs: RunState): SourceTreeNode {
               {
                 id: `${base}|next`,
                 label: "Next",
-                description: plainLabel(next.text),
+                description: labelText(next.text),
                 tooltip: escapeMarkdown(next.text),
               },
             ]

@@ -7,16 +7,17 @@ import type { SourceTreeNode } from "../../stateSource";
 import { AUTODEV_DIR, KNOWLEDGE_FILE, REJECTED_LESSONS_FILE } from "../autodevPaths";
 import { KnowledgeEntry, KnowledgeReport, hiveIgnoredNote, hiveSaid } from "../knowledge/knowledgeReader";
 import { pyIsoTimestamp } from "../knowledge/pyIsoTime";
-import { ageLabel, plainLabel } from "./treeText";
+import { ageLabel } from "./treeText";
 import { escapeMarkdown } from "../../../text/markdownText";
+import { labelText } from "../../../text/untrustedText";
 
 function lessonNode(base: string, e: KnowledgeEntry, file: string | null, nowS: number): SourceTreeNode {
   const age = ageLabel(pyIsoTimestamp(e.timestamp), nowS);
   return {
     id: `${base}|${e.id}|${e.line}`,
-    label: plainLabel(e.text, 100),
+    label: labelText(e.text, 100),
     description: [
-      plainLabel(e.role_source, 30),
+      labelText(e.role_source, 30),
       `conf ${e.confidence.toFixed(2)}`,
       `×${e.confirmations}`,
       `applied ${e.applied_count}`,
@@ -68,7 +69,7 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
     {
       id: "autodev|knowledge|hive",
       label: "Hive lessons",
-      description: k.hiveEnabled ? `${k.hiveCount} · ${plainLabel(k.hivePath, 60)}` : "disabled in config.json",
+      description: k.hiveEnabled ? `${k.hiveCount} · ${labelText(k.hivePath, 60)}` : "disabled in config.json",
       tooltip: [hiveSaid(k), k.hiveIgnored === null ? "" : hiveIgnoredNote(k.hiveIgnored)].filter(Boolean).join("\n"),
       icon: { id: "globe" },
       children: withMore(
@@ -89,8 +90,8 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
         "autodev|knowledge|rejected",
         k.rejected.map((r) => ({
           id: `autodev|knowledge|rejected|${r.id}|${r.line}`,
-          label: plainLabel(r.text, 100),
-          description: plainLabel(r.reason, 80),
+          label: labelText(r.text, 100),
+          description: labelText(r.reason, 80),
           tooltip: escapeMarkdown(`${r.text}\n\nRejected: ${r.reason}`),
           tooltipTimes: [{ label: "rejected", time: r.rejected_at }],
           target: { kind: "file", file: `${AUTODEV_DIR}/${REJECTED_LESSONS_FILE}`, line: r.line },
@@ -103,7 +104,7 @@ export function knowledgeSection(k: KnowledgeReport, nowS: number): SourceTreeNo
   for (const e of k.errors) {
     children.push({
       id: `autodev|knowledge|error|${children.length}`,
-      label: plainLabel(e),
+      label: labelText(e),
       icon: { id: "warning", color: "problemsWarningIcon.foreground" },
     });
   }

@@ -17,9 +17,9 @@ import type { Plan, Task } from "../plan/schemas";
 import { LEDGER_WORDS } from "../timeline/ledgerTimelineWords";
 import type { TaskChange } from "../worker/autodevRequests";
 import { RetryLimitView, retryHoverText, retryMark, retrySpoken } from "./retryWords";
-import { plainLabel } from "./treeText";
 import { phaseNodeKey, taskNodeKey } from "./planSummary";
 import { escapeMarkdown } from "../../../text/markdownText";
+import { labelText } from "../../../text/untrustedText";
 
 /** What the plan's nodes show besides the plan. */
 export interface PlanTreeContext {
@@ -49,7 +49,7 @@ export function asText(v: unknown): string {
 
 /** One escaped Markdown line of untrusted text. */
 function mdLine(s: string, max = 400): string {
-  return escapeMarkdown(plainLabel(s, max), { oneLine: true });
+  return escapeMarkdown(labelText(s, max), { oneLine: true });
 }
 
 function taskChildren(
@@ -64,7 +64,7 @@ function taskChildren(
     if (reason) {
       out.push({
         id: `${id}|blocked`,
-        label: plainLabel(reason, 400),
+        label: labelText(reason, 400),
         icon: { id: "circle-slash", color: "testing.iconFailed" },
         tooltip: escapeMarkdown(l10n.t("Blocked: {0}", reason)),
       });
@@ -73,7 +73,7 @@ function taskChildren(
   task.acceptance.forEach((c, i) =>
     out.push({
       id: `${id}|ac|${i}|${c.id}`,
-      label: plainLabel(c.description || c.id, 400),
+      label: labelText(c.description || c.id, 400),
       description: c.met ? l10n.t("met") : l10n.t("not met"),
       icon: c.met ? { id: "check", color: "testing.iconPassed" } : { id: "circle-large-outline" },
       contextValue: "autodevCriterion",
@@ -83,9 +83,9 @@ function taskChildren(
     const found = known.get(dep);
     out.push({
       id: `${id}|dep|${dep}`,
-      label: plainLabel(l10n.t("depends on {0}", dep), 400),
+      label: labelText(l10n.t("depends on {0}", dep), 400),
       description: found
-        ? plainLabel(`${found.title} · ${taskStatusLabel(String(found.status))}`, 400)
+        ? labelText(`${found.title} · ${taskStatusLabel(String(found.status))}`, 400)
         : l10n.t("not in the plan"),
       icon: found ? { id: "link" } : { id: "warning", color: "problemsWarningIcon.foreground" },
       target: found ? { kind: "reveal", nodeId: taskNodeKey(dep) } : undefined,
@@ -95,7 +95,7 @@ function taskChildren(
     const inside = isInside(ctx.workspace, path.resolve(ctx.workspace, f));
     out.push({
       id: `${id}|file|${f}`,
-      label: plainLabel(f, 400),
+      label: labelText(f, 400),
       description: inside ? undefined : l10n.t("outside the workspace — not opened"),
       icon: { id: "file" },
       target: inside ? { kind: "file", file: f } : undefined,
@@ -142,9 +142,9 @@ function taskNode(task: Task, known: ReadonlyMap<string, Task>, ctx: PlanTreeCon
   ];
   return {
     id,
-    label: plainLabel(task.id, 200),
-    description: plainLabel([taskStatusLabel(status), ...marks, task.title].filter(Boolean).join(" · "), 400),
-    accessibilityLabel: plainLabel(
+    label: labelText(task.id, 200),
+    description: labelText([taskStatusLabel(status), ...marks, task.title].filter(Boolean).join(" · "), 400),
+    accessibilityLabel: labelText(
       l10n.t("Task {0}, {1}: {2}", task.id, task.title, spoken.filter(Boolean).join(", ")),
       600,
     ),
@@ -166,7 +166,7 @@ export function planTree(plan: Plan, ctx: PlanTreeContext): SourceTreeNode[] {
     const title = l10n.t("Phase {0}: {1}", phase.id, phase.title);
     return {
       id: phaseNodeKey(phase.id),
-      label: plainLabel(title, 400),
+      label: labelText(title, 400),
       description: `${done}/${tasks.length}`,
       icon: allDone ? { id: "pass", color: "testing.iconPassed" } : { id: "layers" },
       tooltip: [

@@ -17,9 +17,9 @@ import { summarizeEvidence } from "../evidence/evidenceSummary";
 import { configSection } from "./configTree";
 import { knowledgeSection } from "./knowledgeTree";
 import { tournamentsSection } from "./tournamentsTree";
-import { plainLabel } from "./treeText";
 import { delegationContentNodes, otherStepsNode, planPhaseNode } from "./inlineTree";
 import { escapeMarkdown } from "../../../text/markdownText";
+import { labelText } from "../../../text/untrustedText";
 
 const WARN = { id: "warning", color: "problemsWarningIcon.foreground" };
 const ERR = { id: "error", color: "problemsErrorIcon.foreground" };
@@ -29,7 +29,7 @@ function staleNode(rs: RunState): SourceTreeNode | null {
   if (!w || rs.history.staleWaiting === null) return null;
   return {
     id: "autodev|staleState",
-    label: plainLabel(`Stale suspend state: ${w.taskId}/${w.role}`),
+    label: labelText(`Stale suspend state: ${w.taskId}/${w.role}`),
     description: "not waiting",
     icon: w.response.state === "missing" ? WARN : { id: "info" },
     tooltip: escapeMarkdown(rs.history.staleWaiting),
@@ -83,7 +83,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
           : {
               id: `${base}|response`,
               label: `Response: invalid (line ${r.error?.line ?? 1})`,
-              description: plainLabel(r.error?.message ?? "", 80),
+              description: labelText(r.error?.message ?? "", 80),
               icon: ERR,
               tooltip: escapeMarkdown(r.error ? `${r.error.path}: ${r.error.message}` : ""),
               target: { kind: "file", file: w.responsePath, line: r.error?.line ?? 1 },
@@ -97,7 +97,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
       icon: { id: "list-unordered" },
       children: w.lastIssues
         .slice(0, 100)
-        .map((s, i) => ({ id: `${base}|issue|${i}`, label: plainLabel(s), tooltip: escapeMarkdown(s) })),
+        .map((s, i) => ({ id: `${base}|issue|${i}`, label: labelText(s), tooltip: escapeMarkdown(s) })),
     });
   }
   if (w.pathNote) {
@@ -111,14 +111,14 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
   children.push({
     id: `${base}|state`,
     label: "Suspend state",
-    description: `${w.step} · ${plainLabel(w.sessionId, 40)} · ${plainLabel(w.suspendedAt, 40)}`,
+    description: `${w.step} · ${labelText(w.sessionId, 40)} · ${labelText(w.suspendedAt, 40)}`,
     icon: { id: "json" },
     target: { kind: "file", file: ".autodev/inline-state.json" },
   });
   const limit = rs.config.qaRetryLimit;
   return {
     id: base,
-    label: plainLabel(waitingLabel(w, w.retryCount > 0 ? limit : null)),
+    label: labelText(waitingLabel(w, w.retryCount > 0 ? limit : null)),
     description:
       r.state === "missing"
         ? "response missing"
@@ -142,7 +142,7 @@ export function runTopNodes(rs: RunState): SourceTreeNode[] {
     out.push({
       id: "autodev|running",
       label: "AutoDev is running",
-      description: plainLabel(rs.activity ?? "holds .autodev/.lock"),
+      description: labelText(rs.activity ?? "holds .autodev/.lock"),
       icon: { id: "sync~spin", color: "charts.blue" },
       tooltip: escapeMarkdown(rs.running.detail),
     });
@@ -167,20 +167,20 @@ function nextNode(rs: RunState): SourceTreeNode {
   return {
     id: "autodev|next",
     label: "What comes next",
-    description: plainLabel(`resume: ${n.resume.text}`, 80),
+    description: labelText(`resume: ${n.resume.text}`, 80),
     icon: { id: "debug-step-over" },
     children: [
       {
         id: "autodev|next|resume",
         label: "autodev resume",
-        description: plainLabel(n.resume.text),
+        description: labelText(n.resume.text),
         tooltip: escapeMarkdown(n.resume.text),
         target: n.resume.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.resume.taskId}` } : undefined,
       },
       {
         id: "autodev|next|execute",
         label: "autodev execute",
-        description: plainLabel(n.execute.text),
+        description: labelText(n.execute.text),
         tooltip: escapeMarkdown(n.execute.text),
         target: n.execute.taskId ? { kind: "reveal", nodeId: `autodev|task|${n.execute.taskId}` } : undefined,
       },
@@ -202,9 +202,9 @@ function planEvidenceNode(rs: RunState): SourceTreeNode | null {
           ? "Explorer findings"
           : i.kind === "domain_expert"
             ? "Domain expert"
-            : plainLabel(i.kind, 40)
-        : plainLabel(i.file, 80),
-      description: i.ok ? plainLabel(summarizeEvidence(i.evidence), 100) : `invalid: ${plainLabel(i.error, 80)}`,
+            : labelText(i.kind, 40)
+        : labelText(i.file, 80),
+      description: i.ok ? labelText(summarizeEvidence(i.evidence), 100) : `invalid: ${labelText(i.error, 80)}`,
       icon: i.ok ? { id: "file-text" } : ERR,
       tooltip:
         i.ok && "findings" in i.evidence && typeof i.evidence.findings === "string"
@@ -240,7 +240,7 @@ export function runBottomNodes(rs: RunState, nowS = Date.now() / 1000): SourceTr
       target: { kind: "file", file: SPEC_REL },
     });
   } else if (s?.state === "error") {
-    out.push({ id: "autodev|spec", label: "Spec unreadable", description: plainLabel(s.error, 80), icon: WARN });
+    out.push({ id: "autodev|spec", label: "Spec unreadable", description: labelText(s.error, 80), icon: WARN });
   } else if (s?.state === "no_spec") {
     out.push({
       id: "autodev|spec",

@@ -20,7 +20,7 @@ import { planPhaseNode, taskHistoryNode } from "./inlineTree";
 import { planTree } from "./planTree";
 import type { RetryLimitView } from "./retryWords";
 import { runBottomNodes, runTopNodes } from "./runTree";
-import { plainLabel } from "./treeText";
+import { labelText } from "../../../text/untrustedText";
 
 /** `qa_retry_limit` as AutoDev reads it: config.json's, AutoDev's default without one. */
 export function retryLimitOf(run: RunState): NonNullable<RetryLimitView> {
@@ -59,7 +59,7 @@ export function unreadableTree(run: RunState, why: string): SourceTreeNode[] {
     ...runTopNodes(run),
     {
       id: "autodev|unreadable",
-      label: plainLabel(l10n.t("Cannot read the ledger: {0}", why), 400),
+      label: labelText(l10n.t("Cannot read the ledger: {0}", why), 400),
       icon: { id: "error", color: "errorForeground" },
     },
     ...runBottomNodes(run),

@@ -8,9 +8,9 @@
 import type { NodeTarget, SourceTreeNode } from "../../stateSource";
 import { PassArtifacts, TournamentSummary } from "../tournaments/tournamentIndex";
 import { PassRecord, scoreLine } from "../tournaments/passResult";
-import { plainLabel } from "./treeText";
 import { pushAll } from "../../sourceProblems";
 import { escapeMarkdown } from "../../../text/markdownText";
+import { labelText } from "../../../text/untrustedText";
 
 const WARN = { id: "warning", color: "problemsWarningIcon.foreground" };
 
@@ -34,9 +34,9 @@ function diffTarget(title: string, left: string, right: string): NodeTarget {
 
 function judgeNodes(base: string, p: PassRecord): SourceTreeNode[] {
   return p.judges.map((j, i) => {
-    const who = j.plugin ? `plugin ${plainLabel(j.plugin, 40)}` : `Judge ${i + 1}`;
+    const who = j.plugin ? `plugin ${labelText(j.plugin, 40)}` : `Judge ${i + 1}`;
     const verdict = j.ranking
-      ? j.ranking.map((l) => plainLabel(l, 4)).join(" > ")
+      ? j.ranking.map((l) => labelText(l, 4)).join(" > ")
       : j.error
         ? "failed"
         : "no usable ranking";
@@ -137,7 +137,7 @@ function tournamentNode(t: TournamentSummary, running: boolean): SourceTreeNode 
   for (const e of t.errors) {
     children.push({
       id: `${base}|error|${children.length}`,
-      label: plainLabel(e),
+      label: labelText(e),
       icon: WARN,
       tooltip: escapeMarkdown(e),
     });
@@ -179,7 +179,7 @@ export function tournamentsSection(
   if (tournaments.length === 0 && errors.length === 0) return null;
   const children: SourceTreeNode[] = errors.map((e, i) => ({
     id: `autodev|tournaments|error|${i}`,
-    label: plainLabel(e),
+    label: labelText(e),
     icon: WARN,
   }));
   pushAll(

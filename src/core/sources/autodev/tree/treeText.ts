@@ -1,14 +1,7 @@
 /**
- * Text from untrusted state files made safe for tree labels (no control
- * characters or terminal escapes, one line, bounded); tooltips go through
- * `core/text/markdownText.ts`.
+ * Words for tree rows. Text from untrusted state files goes through
+ * `core/text/untrustedText.ts` (labels) and `core/text/markdownText.ts` (tooltips).
  */
-import { labelText } from "../../../text/untrustedText";
-
-/** One plain line: hidden characters (controls, bidi, zero-width, tags) become spaces, runs of blanks collapse, long text is cut with an ellipsis. */
-export function plainLabel(s: string, max = 120): string {
-  return labelText(s, max);
-}
 
 /** "2d ago", "5h ago", "3m ago", "just now" (null when unknown). */
 export function ageLabel(epochS: number | null, nowS: number): string | null {
