@@ -16,6 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { launchBrowser } from "./browser.mjs";
+import { screenSettled } from "./ui/poll.mjs";
 import { QUIET_SETTINGS, ROOT, installExtension, startServer } from "./vscode-server.mjs";
 
 const argv = process.argv.slice(2);
@@ -72,7 +73,7 @@ async function screenshot(url, file) {
     const rows = page.locator(".sidebar .monaco-list-row");
     await rows.first().waitFor({ timeout: 60_000 });
     await page.mouse.move(700, 450); // no hover tooltip in the picture
-    await page.waitForTimeout(2_000); // let icons and late rows settle
+    await screenSettled(page); // icons and late rows
     const texts = await rows.allInnerTexts();
     say(`AutoDev view rows: ${JSON.stringify(texts.map((t) => t.replace(/\s+/g, " ").trim()))}`);
     mkdirSync(dirname(file), { recursive: true });

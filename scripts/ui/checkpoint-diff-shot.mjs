@@ -7,7 +7,8 @@
 // tree-screenshots.mjs with its check().
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCommand, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
+import { runCommand, setTheme } from "./timeline-ui-helpers.mjs";
+import { screenSettled, settled, waitFor } from "./poll.mjs";
 
 /** Clicks the twistie of `row` when it is collapsed. */
 async function expand(row) {
@@ -24,8 +25,14 @@ export async function checkCheckpointDiff({ page, check, artifacts, folder }) {
   for (let i = 0; i < 6; i++) {
     const open = sidebar.locator('.monaco-list-row[aria-level="1"][aria-expanded="true"]');
     if ((await open.count()) === 0) break;
-    await open.first().locator(".monaco-tl-twistie").click();
-    await page.waitForTimeout(300);
+    await open
+      .first()
+      .locator(".monaco-tl-twistie")
+      .click({ timeout: 5_000 })
+      .catch(() => {}); // the list redrew under the click: tried again once it settles
+    await settled(() =>
+      sidebar.locator(".monaco-list-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("aria-expanded"))),
+    );
   }
   const root = sidebar.locator('.monaco-list-row[aria-level="1"]', { hasText: "agloop" }).first();
   await expand(root);
@@ -66,7 +73,7 @@ export async function checkCheckpointDiff({ page, check, artifacts, folder }) {
   const changed = await waitFor(async () => (await diff.locator(marks).count()) > 0, 5_000);
   check("the checkpoint diff's picture shows a changed line", opened && changed);
   await page.mouse.move(900, 790);
-  await page.waitForTimeout(800);
+  await screenSettled(page);
   const file = join(artifacts, "checkpoint-diff.png");
   await page.screenshot({ path: file });
 
@@ -84,7 +91,7 @@ export async function checkCheckpointDiff({ page, check, artifacts, folder }) {
     );
     if (said) refused++;
     await page.keyboard.press("Escape");
-    await page.waitForTimeout(400);
+    await waitFor(async () => !/read-only/i.test(await page.locator(".editor-instance").innerText()), 3_000);
   }
   const typed = opened ? (await diff.innerText()).includes("XX") : true;
   const dirty = await page.locator(".tabs-container .tab.dirty").count();

@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "../browser.mjs";
 import { ROOT, linkedProfile, startServer } from "../vscode-server.mjs";
-import { hostLog, runCommand, waitFor } from "./timeline-ui-helpers.mjs";
+import { hostLog, runCommand } from "./timeline-ui-helpers.mjs";
+import { waitFor } from "./poll.mjs";
 
 const say = (msg) => console.log(`[demo-open] ${msg}`);
 const results = [];
@@ -29,15 +30,9 @@ async function sidebarTitle(page) {
 }
 
 /** The page that shows the demo: the same tab navigated to `?folder=…demo…`, or a tab the command opened. */
-async function demoPage(context, page, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    for (const p of context.pages()) {
-      if (/[?&]folder=[^&]*units-converter-/.test(decodeURIComponent(p.url()))) return p;
-    }
-    await page.waitForTimeout(50).catch(() => {});
-  }
-  return null;
+async function demoPage(context, timeoutMs) {
+  const find = () => context.pages().find((p) => /[?&]folder=[^&]*units-converter-/.test(decodeURIComponent(p.url())));
+  return (await waitFor(async () => find() !== undefined, timeoutMs)) ? find() : null;
 }
 
 async function main() {
@@ -55,7 +50,7 @@ async function main() {
     await page.goto(server.url, { waitUntil: "domcontentloaded", timeout: 60_000 });
     await page.locator(".part.activitybar").waitFor({ timeout: 90_000 });
     const t0 = await runCommand(page, "AutoDev: Open Demo Workspace");
-    const demo = await demoPage(browser, page, 60_000);
+    const demo = await demoPage(browser, 60_000);
     const tWindow = Date.now();
     check("the command opens the demo workspace", demo !== null);
     if (!demo) return 1;

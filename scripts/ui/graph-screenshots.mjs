@@ -15,7 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "../browser.mjs";
 import { ROOT, linkedProfile, startServer } from "../vscode-server.mjs";
-import { runCommand, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
+import { runCommand, setTheme } from "./timeline-ui-helpers.mjs";
+import { screenSettled, waitFor } from "./poll.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");
 const SCREENSHOTS = join(ROOT, "media", "screenshots");
@@ -218,7 +219,13 @@ async function main() {
     );
     check("the agloop tab draws agloop's graph", agloop);
     await frame.locator(".graph-tab", { hasText: "AutoDev" }).click();
-    await page.waitForTimeout(500);
+    await waitFor(
+      async () =>
+        !(await frame.evaluate(() => document.querySelector(".graph-summary")?.textContent ?? "agloop")).startsWith(
+          "agloop",
+        ),
+      10_000,
+    );
     for (const [label, cls, name] of [
       ["Light Modern", "vs", "light"],
       ["Dark Modern", "vs-dark", "dark"],
@@ -226,7 +233,7 @@ async function main() {
     ]) {
       check(`theme: ${label}`, await setTheme(page, label, cls));
       await page.mouse.move(1390, 850);
-      await page.waitForTimeout(1200);
+      check(`theme: ${label} painted`, await screenSettled(page));
       const editor = await page.locator(".part.editor").boundingBox();
       const clip = { x: editor.x, y: editor.y, width: editor.width, height: Math.min(editor.height, 560) };
       await page.screenshot({ path: join(ARTIFACTS, `graph-${name}.png`), clip });

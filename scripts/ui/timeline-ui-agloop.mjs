@@ -7,7 +7,7 @@
 // self_hash, prev_hash or "Show plan as of". Called by timeline-ui-test.mjs with its check().
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor } from "./timeline-ui-helpers.mjs";
+import { screenSettled, waitFor } from "./poll.mjs";
 
 /**
  * Switches the open timeline to the agloop source labelled `label` (its folder `dir`) and checks
@@ -107,6 +107,6 @@ export async function checkAgloopTimeline({ page, frame, check, artifacts, label
     hidden.every(Boolean),
     JSON.stringify(hidden),
   );
-  await page.waitForTimeout(600);
+  check("agloop timeline drawn", await screenSettled(page));
   await page.screenshot({ path: join(artifacts, "timeline-agloop.png") });
 }

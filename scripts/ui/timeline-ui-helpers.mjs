@@ -9,20 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { ROOT } from "../vscode-server.mjs";
-
-/** Polls `check` (async) every 100 ms until true or `timeoutMs`; returns the last answer. */
-export async function waitFor(check, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return true;
-    } catch {
-      // not there yet
-    }
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { waitFor } from "./poll.mjs";
 
 /** The frame that holds the timeline page (the inner frame of a VS Code webview). */
 export async function timelineFrame(page, timeoutMs = 30_000) {
@@ -59,17 +46,19 @@ async function clickPick(page, label, timeoutMs) {
 
 /** Runs a command from the palette by its title; retries while the extension is still activating. */
 export async function runCommand(page, title, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let ranAt = 0;
+  const ran = await waitFor(async () => {
     await page.keyboard.press("F1");
     const input = page.locator(".quick-input-widget input");
     await input.waitFor({ timeout: 20_000 });
     await input.fill(`>${title}`);
-    if (await clickPick(page, title, 5_000)) return Date.now();
+    if (await clickPick(page, title, 5_000)) return (ranAt = Date.now());
     await page.keyboard.press("Escape");
-    if (Date.now() > deadline) throw new Error(`command "${title}" not found in the palette`);
-    await page.waitForTimeout(1000);
-  }
+    await input.waitFor({ state: "hidden", timeout: 5_000 });
+    return false;
+  }, timeoutMs);
+  if (!ran) throw new Error(`command "${title}" not found in the palette`);
+  return ranAt;
 }
 
 /** Runs "AutoDev: Show Ledger Timeline" from the command palette; returns the webview frame and when the command ran. */

@@ -6,7 +6,8 @@
 // takes two rows and no details pane takes rows while nothing is selected. Screenshots at 1400 px
 // and of the sidebar in light, dark and high-contrast themes. Called by timeline-ui-test.mjs.
 import { join } from "node:path";
-import { setTheme, waitFor } from "./timeline-ui-helpers.mjs";
+import { setTheme } from "./timeline-ui-helpers.mjs";
+import { screenSettled, settled, waitFor } from "./poll.mjs";
 
 /** Sizes that matter, read in the webview. */
 function measure(frame) {
@@ -30,11 +31,10 @@ function measure(frame) {
 /** The timeline panel at a 1400 px window: details hidden until selected, closable, resizable. */
 export async function checkPanelLayout({ page, frame, check, artifacts }) {
   await page.setViewportSize({ width: 1400, height: 900 });
-  await page.waitForTimeout(500);
+  await settled(() => measure(frame));
   const close = frame.locator('button[aria-label="Close the details"]');
   if (await close.isVisible()) await close.click();
-  await page.waitForTimeout(300);
-  const idle = await measure(frame);
+  const idle = (await settled(() => measure(frame))).value;
   check(
     "1400 px, nothing selected: no details pane, the list has the whole width",
     idle.details === 0 && idle.list >= idle.main - 2,
@@ -43,8 +43,7 @@ export async function checkPanelLayout({ page, frame, check, artifacts }) {
   await page.screenshot({ path: join(artifacts, "timeline-1400.png") });
   await frame.locator(".tl-row.entry:not([hidden])").nth(1).click();
   await frame.locator(".tl-details-title").waitFor({ timeout: 10_000 });
-  await page.waitForTimeout(300);
-  const picked = await measure(frame);
+  const picked = (await settled(() => measure(frame))).value;
   check(
     "1400 px, a row selected: the details open and titles keep 140 px (about 20 characters)",
     picked.details > 0 && picked.title >= 140,
@@ -90,7 +89,7 @@ export async function checkSidebarLayout({ page, side, check, artifacts }) {
     ["Dark Modern", "vs-dark", "timeline-sidebar-dark.png"],
   ]) {
     check(`sidebar theme: ${label}`, await setTheme(page, label, cls));
-    await page.waitForTimeout(1500);
+    check(`sidebar theme: ${label} painted`, await screenSettled(page));
     await page.screenshot({ path: join(artifacts, file) });
   }
 }

@@ -31,8 +31,8 @@ import {
   pageOf,
   setTheme,
   treeRows,
-  waitFor,
 } from "./timeline-ui-helpers.mjs";
+import { screenSettled, settled, waitFor } from "./poll.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");
 const say = (msg) => console.log(`[timeline-ui] ${msg}`);
@@ -221,7 +221,8 @@ async function fixtureSession(work) {
 
     // Live: scrolled down, an append must not move the rows in view; an "N new" button offers to jump.
     await page.setViewportSize({ width: 1500, height: 330 });
-    await page.waitForTimeout(500);
+    const resized = await settled(() => frame.evaluate(() => document.querySelector(".tl-list").clientHeight));
+    check("the list is laid out at 330 px", resized.ok && resized.value < 330, JSON.stringify(resized));
     const topSeq = () =>
       frame.evaluate(() => {
         const list = document.querySelector(".tl-list");
@@ -234,8 +235,9 @@ async function fixtureSession(work) {
     await frame.evaluate(() => {
       document.querySelector(".tl-list").scrollTop = 4 * 22;
     });
-    await page.waitForTimeout(300);
-    const before = await topSeq();
+    const scrolled = await settled(topSeq);
+    check("the scrolled list shows its rows", scrolled.ok && scrolled.value !== null, JSON.stringify(scrolled));
+    const before = scrolled.value;
     appendLedgerEntry(small, "update_task_status", { task_id: "1.3", status: "in_progress" }, "sess-live");
     check(
       "live append arrives",
@@ -259,7 +261,7 @@ async function fixtureSession(work) {
       ["Light High Contrast", "hc-light", "timeline-hc-light.png"],
     ]) {
       check(`theme: ${label}`, await setTheme(page, label, cls));
-      await page.waitForTimeout(1500);
+      check(`theme: ${label} painted`, await screenSettled(page));
       await page.screenshot({ path: join(ARTIFACTS, file) });
     }
     await setTheme(page, "Dark Modern", "vs-dark");
@@ -274,7 +276,7 @@ async function fixtureSession(work) {
       return side !== null;
     }, 30_000);
     check("the sidebar Timeline view shows rows", side !== null);
-    await page.waitForTimeout(800);
+    check("the sidebar Timeline view is laid out", await screenSettled(page));
     if (side) await checkSidebarLayout({ page, side, check, artifacts: ARTIFACTS });
     await page.locator(".sidebar .pane-header", { hasText: "Timeline" }).first().click();
 
@@ -295,7 +297,7 @@ async function fixtureSession(work) {
     await frame.locator(".tl-details-title").waitFor({ timeout: 10_000 });
     await frame.locator('.tl-row.entry[data-row="9"]').click();
     await frame.locator(".tl-details-title", { hasText: "#9" }).waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(1000);
+    check("the hostile entry's details are drawn", await screenSettled(page));
     await page.screenshot({ path: join(ARTIFACTS, "timeline-hostile.png") });
     const inert = await frame.evaluate(() => ({
       // Ours is the one nonce'd script with src .../dist/webview/timeline.js; VS Code's webview host adds

@@ -16,7 +16,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "../browser.mjs";
 import { ROOT, linkedProfile, startServer } from "../vscode-server.mjs";
-import { openTimeline, runCommand, setTheme, waitFor } from "./timeline-ui-helpers.mjs";
+import { openTimeline, runCommand, setTheme } from "./timeline-ui-helpers.mjs";
+import { screenSettled, settled, waitFor } from "./poll.mjs";
 import { checkCheckpointDiff } from "./checkpoint-diff-shot.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");
@@ -42,9 +43,16 @@ async function setSidebarWidth(page, px) {
     await page.mouse.down();
     await page.mouse.move(box.x + px - 1, y, { steps: 8 });
     await page.mouse.up();
-    await page.waitForTimeout(300);
+    await settled(async () => (await sidebar.boundingBox()).width);
   }
   return (await sidebar.boundingBox()).width;
+}
+
+/** The expand state of every row in the sidebar's list (what an expand or collapse changes). */
+function expandedStates(page) {
+  return page
+    .locator(".sidebar .monaco-list-row")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("aria-expanded")));
 }
 
 /** Expands every collapsed row at the phase level (aria-level 2) of the Plan tree. */
@@ -52,8 +60,14 @@ async function expandPhases(page) {
   for (let i = 0; i < 12; i++) {
     const collapsed = page.locator('.sidebar .monaco-list-row[aria-level="2"][aria-expanded="false"]');
     if ((await collapsed.count()) === 0) return;
-    await collapsed.first().locator(".monaco-tl-twistie").click();
-    await page.waitForTimeout(200);
+    // The list redraws as a phase opens (a row below may leave the DOM): a click that found no
+    // row is tried again on the next turn, once the rows have settled.
+    await collapsed
+      .first()
+      .locator(".monaco-tl-twistie")
+      .click({ timeout: 5_000 })
+      .catch(() => {});
+    await settled(() => expandedStates(page));
   }
 }
 
@@ -88,7 +102,7 @@ async function checkExpansionAfterTravel(page) {
   await phase1.locator(".monaco-tl-twistie").click();
   await waitFor(async () => (await phase1.getAttribute("aria-expanded")) === "false", 5_000);
   await runCommand(page, "AutoDev: Show Plan As Of…");
-  await page.waitForTimeout(800);
+  await waitFor(async () => (await page.locator(".quick-input-widget .monaco-list-row").count()) > 12, 15_000);
   for (let i = 0; i < 12; i++) await page.keyboard.press("ArrowDown"); // an entry in the middle of the run
   await page.keyboard.press("Enter");
   const travelling = await waitFor(
@@ -98,7 +112,7 @@ async function checkExpansionAfterTravel(page) {
   const whileThere = await task.getAttribute("aria-expanded");
   await runCommand(page, "AutoDev: Back to Live Plan");
   await waitFor(async () => !(await page.locator(".sidebar").innerText()).includes("as of seq"), 15_000);
-  await page.waitForTimeout(800);
+  await settled(async () => [await task.getAttribute("aria-expanded"), await phase1.getAttribute("aria-expanded")]);
   const after = await task.getAttribute("aria-expanded");
   const phase1After = await phase1.getAttribute("aria-expanded");
   const phases = await page
@@ -123,7 +137,7 @@ async function checkExpansionAfterTravel(page) {
   );
   await frame.locator(".tl-banner.travel button", { hasText: "Back to live" }).click();
   await waitFor(async () => !(await page.locator(".sidebar").innerText()).includes("as of seq"), 15_000);
-  await page.waitForTimeout(800);
+  await settled(async () => [await task.getAttribute("aria-expanded"), await phase1.getAttribute("aria-expanded")]);
   const states = [await task.getAttribute("aria-expanded"), await phase1.getAttribute("aria-expanded")];
   check(
     "the timeline's Show plan as of and Back to live keep the tree's expansion too",
@@ -169,7 +183,7 @@ async function main() {
     check(`the sidebar is ${SIDEBAR_PX} px`, Math.abs(width - SIDEBAR_PX) <= 2, `${width} px`);
     await expandPhases(page);
     await page.mouse.move(900, 700); // no hover tooltip in the pictures
-    await page.waitForTimeout(1500);
+    check("the expanded tree is drawn", await screenSettled(page));
 
     const all = await rows(page);
     say(`rows: ${JSON.stringify(all.map((r) => `${r.label} | ${r.description}`))}`);
@@ -213,7 +227,7 @@ async function main() {
     ]) {
       check(`theme: ${label}`, await setTheme(page, label, cls));
       await page.mouse.move(900, 700);
-      await page.waitForTimeout(1200);
+      check(`theme: ${label} painted`, await screenSettled(page));
       const file = join(ARTIFACTS, `tree-${name}-${SIDEBAR_PX}px.png`);
       await page.screenshot({ path: file, clip: await clip() });
       say(`saved ${file}`);
@@ -222,11 +236,12 @@ async function main() {
       // The README's pictures: the Plan view, then the timeline beside it, in the dark theme.
       await setTheme(page, "Dark Modern", "vs-dark");
       await page.mouse.move(900, 700);
-      await page.waitForTimeout(1200);
+      await screenSettled(page);
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOTS, "plan-view.png"), clip: await clip() });
-      await openTimeline(page);
-      await page.waitForTimeout(2500);
+      const { frame } = await openTimeline(page);
+      await frame.locator(".tl-row.entry:not([hidden])").first().waitFor({ timeout: 30_000 });
+      await screenSettled(page);
       await page.mouse.move(1270, 790);
       await page.screenshot({ path: join(SCREENSHOTS, "timeline.png") });
       say(`saved ${SCREENSHOTS}/plan-view.png and timeline.png`);

@@ -97,4 +97,16 @@ describe("layout: rooms that say what they hold", () => {
     }
     assert.deepEqual(broken, []);
   });
+
+  it("the UI runners wait for a condition (scripts/ui/poll.mjs), never a fixed sleep", () => {
+    const sleeps = folders("scripts")
+      .flatMap(filesIn)
+      .filter((f) => /\.(mjs|cjs|js)$/.test(f))
+      .flatMap((f) =>
+        read(f)
+          .split("\n")
+          .flatMap((line, i) => (/\.waitForTimeout\(/.test(line) ? [`${f}:${i + 1}`] : [])),
+      );
+    assert.deepEqual(sleeps, []);
+  });
 });
