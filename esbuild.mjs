@@ -130,6 +130,7 @@ if (args.has("--bench")) {
       processStats: "bench/process/processStats.ts",
       confinedAppend: "bench/process/confinedAppend.ts",
       "editor/editorHost": "bench/editor/editorHost.ts",
+      "editor/soakHost": "bench/editor/soakHost.ts",
     },
     outdir: "dist/bench",
   });

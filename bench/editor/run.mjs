@@ -10,6 +10,8 @@
 // AUTODEV_EDITOR_USER_DATA: a user-data folder kept across runs (a user's restarts: the extension's
 // global storage, with its compile cache, survives), else a fresh one per run.
 // AUTODEV_EDITOR_EXTENSION: the extension folder to load (another checkout's, for an A/B), else this one.
+// AUTODEV_EDITOR_HOST: what runs in the extension host, a bundle of dist/bench/editor/ (default
+// editorHost.js; bench/editor/soak.mjs runs soakHost.js).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +20,7 @@ import { ROOT, startServer } from "../../scripts/vscode-server.mjs";
 
 const [workspace, resultFile] = process.argv.slice(2);
 const TIMEOUT_MS = Number(process.env.AUTODEV_EDITOR_TIMEOUT_MS ?? 900_000);
-const HOST = join(ROOT, "dist", "bench", "editor", "editorHost.js");
+const HOST = join(ROOT, "dist", "bench", "editor", process.env.AUTODEV_EDITOR_HOST || "editorHost.js");
 const say = (msg) => process.stderr.write(`[editor-bench] ${msg}\n`);
 
 /** The workbench URL whose payload loads this extension and runs `testsPath` in its host. */
