@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { configPath, planPath, specPath } from "../../../../core/sources/autodev/autodevPaths";
+import { ABSENT_SIGNATURE } from "../../../../core/fs/fileSignatureFormat";
 import { actionWords, changeWords } from "../../../../core/timeline/timelineWords";
 import { LEDGER_WORDS } from "../../../../core/sources/autodev/timeline/ledgerTimelineWords";
 import { whenText } from "../../../text/dateText";
@@ -278,12 +279,9 @@ export class LedgerCommands {
     const f = await this.picker.pick(arg);
     if (!f) return;
     const file = fn(f.cwd);
-    if (
-      !(await vscode.workspace.fs.stat(vscode.Uri.file(file)).then(
-        () => true,
-        () => false,
-      ))
-    ) {
+    // Whether it is there, as the state worker sees it (the host looks at no file itself).
+    const [look] = await this.worker.request({ type: "signatures", cwd: f.cwd, files: [file] });
+    if (look === ABSENT_SIGNATURE) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t("AutoDev: {0}/.autodev/{1} does not exist.", f.folder.name, name),
       );
