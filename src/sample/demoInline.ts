@@ -11,7 +11,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isoNow } from "../core/sources/autodev/ledger/ledgerWriter";
-import { delegationRel, responseRel } from "../core/sources/autodev/inline/inlineSchemas";
+import { delegationRel, responseRel } from "../core/sources/autodev/inline/inlinePaths";
 
 /** The files of the recorded run the demo derives from, under `dist/demo/autodev-real-run/`. */
 export const DEMO_INLINE_FIXTURES: Readonly<Record<string, string>> = {

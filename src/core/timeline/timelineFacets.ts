@@ -8,8 +8,9 @@ import type { FacetCount, TimelineFacets, TimelineIndexEntry } from "./timelineT
 /** At most this many values per facet. */
 const MAX_FACET_VALUES = 500;
 
-/** "1.10" after "1.9". */
-const NATURAL = new Intl.Collator("en", { numeric: true });
+/** "1.10" after "1.9". Made on first use: an ICU collator costs milliseconds, and the extension host loads this module at start. */
+let collator: Intl.Collator | null = null;
+const naturalCollator = () => (collator ??= new Intl.Collator("en", { numeric: true }));
 
 /** How often a value occurs and the index of its newest entry. */
 interface Tally {
@@ -40,7 +41,7 @@ export class FacetTally {
       bump(this.tasks, e.taskId, i);
     }
     this.counted = n;
-    const natural = (a: Ranked, b: Ranked) => NATURAL.compare(a[0], b[0]);
+    const natural = (a: Ranked, b: Ranked) => naturalCollator().compare(a[0], b[0]);
     const newest = (a: Ranked, b: Ranked) => b[1].last - a[1].last;
     const facets = {
       actions: list(this.actions, natural),

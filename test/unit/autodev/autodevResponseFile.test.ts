@@ -9,6 +9,8 @@ import * as assert from "node:assert/strict";
 import { checkResponseText, responseTemplate } from "../../../src/core/sources/autodev/inline/responseFile";
 import { hasResultsLine, reviewVerdict } from "../../../src/core/sources/autodev/inline/responseVerdict";
 import { askOracle } from "../helpers/autodevOracle";
+import { inThreadWorker } from "../helpers/inThreadWorker";
+import { autodevRequest } from "../../../src/extension/sources/autodev/autodevRequest";
 
 const ROLES = [
   "developer",
@@ -148,5 +150,25 @@ describe("inline response files: template and live checks", function () {
       message:
         "response mismatch: this file answers 1.3/developer, but it says 1.2/developer (autodev resume fails on it)",
     });
+  });
+
+  it("the editor's live check is the state worker's checkResponse, the same findings (the host loads no schema)", async () => {
+    const worker = inThreadWorker();
+    const texts = [
+      responseTemplate("1.2", "reviewer"),
+      answer("reviewer", "APPROVED\nfine"),
+      answer("developer", "done"),
+      '{"task_id": "1.2", "role": "reviewer", "success": "perhaps", "text": "x"}',
+      "{ not json",
+    ];
+    for (const text of texts) {
+      for (const expect of [
+        { taskId: "1.2", role: "reviewer" },
+        { taskId: "1.3", role: "developer" },
+      ]) {
+        const viaWorker = await autodevRequest(worker, "/nowhere", { type: "checkResponse", text, ...expect });
+        assert.deepEqual(structuredClone(viaWorker), checkResponseText(text, expect), text);
+      }
+    }
   });
 });

@@ -63,7 +63,7 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     ...tasks.handlers(),
     ...waitCommandHandlers(picker, host.settings, host.worker),
   });
-  const responses = new ResponseValidation();
+  const responses = new ResponseValidation(host.worker);
   host.context.subscriptions.push(responses);
   const evidence = registerEvidenceFeatures(host.context, {
     folders,

@@ -11,7 +11,7 @@ import type { SourceProblem } from "../../stateSource";
 import { REENTRY_UNCLEAR, contractProblem } from "../../phaseContract";
 import type { Plan } from "../plan/schemas";
 import type { InlineWaiting } from "../inline/inlineState";
-import { INLINE_STATE_REL } from "../inline/inlineSchemas";
+import { INLINE_STATE_REL } from "../inline/inlinePaths";
 import { RESUMABLE_STATUSES, type NextSteps } from "../run/nextStep";
 import { readWorkspaceStateFile } from "../stateFile";
 import { JsonLines } from "../jsonLocate";

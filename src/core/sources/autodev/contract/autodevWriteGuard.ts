@@ -16,7 +16,7 @@ import { autodevStatusRow } from "./autodevStatusTable";
 import { taskEvidence } from "./autodevEvidenceRules";
 import { reentryProblems } from "./autodevReentry";
 import { readInlineState } from "../inline/inlineState";
-import { INLINE_STATE_REL } from "../inline/inlineSchemas";
+import { INLINE_STATE_REL } from "../inline/inlinePaths";
 
 /** Why the contract forbids moving `taskId` of `plan` to `status` (with `reason` as blocked_reason), or null. */
 async function contractRefusal(

@@ -7,7 +7,7 @@
  * a task without delegations follows config.json. Never throws.
  */
 import { readConfig } from "../config/configReader";
-import { DELEGATIONS_REL } from "../inline/inlineSchemas";
+import { DELEGATIONS_REL } from "../inline/inlinePaths";
 import { splitStepName } from "../inline/inlineHistory";
 import { listWorkspaceDir } from "../stateFile";
 import { EvidenceExpectations, expectationsFrom, inlineExpectations } from "./requiredEvidence";

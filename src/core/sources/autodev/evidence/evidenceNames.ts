@@ -6,9 +6,22 @@
  * files are `plan-explore-explore.json` and
  * `plan-domain_expert-domain_expert.json`. The content's `kind` is trusted;
  * the name must end in `-{kind}.json`, and what precedes it is the writer's
- * task id.
+ * task id. The kinds are here, not with the schemas (evidenceSchemas.ts), so the extension host
+ * names them without loading the schemas.
  */
-import { EVIDENCE_KINDS } from "./evidenceSchemas";
+
+/** Every evidence kind, in the order Python's union lists the variants. */
+export const EVIDENCE_KINDS = [
+  "developer",
+  "review",
+  "test",
+  "explore",
+  "domain_expert",
+  "critic",
+  "tournament",
+] as const;
+/** An evidence kind (the `kind` discriminator). */
+export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 /** The task id the writer passed, or null when `name` does not end in `-{kind}.json`. */
 function writerTaskId(name: string, kind: string): string | null {

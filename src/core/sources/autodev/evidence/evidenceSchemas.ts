@@ -23,19 +23,7 @@ import {
 } from "../../../pyjson/pyCoerce";
 import { PyObject, PyValue } from "../../../pyjson/pyValue";
 import { pyDumpAny, pyDumpDict, pyDumpFloat, pyDumpModel } from "../plan/schemas";
-
-/** Every evidence kind, in the order Python's union lists the variants. */
-export const EVIDENCE_KINDS = [
-  "developer",
-  "review",
-  "test",
-  "explore",
-  "domain_expert",
-  "critic",
-  "tournament",
-] as const;
-/** An evidence kind (the `kind` discriminator). */
-export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
+import type { EvidenceKind } from "./evidenceNames";
 
 /** `kind: Literal[k] = k`. */
 const kindField = <const K extends EvidenceKind>(k: K) => pyLiteral([k] as const).default(k);

@@ -29,7 +29,7 @@
  * Pure: it works on what {@link readInlineState} read.
  */
 import type { InlineReport, ResponseCheck } from "./inlineState";
-import { delegationRel, responseRel } from "./inlineSchemas";
+import { delegationRel, responseRel } from "./inlinePaths";
 import { stepFailure } from "./responseVerdict";
 
 /** Where a step stands. */

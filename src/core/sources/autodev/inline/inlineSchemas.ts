@@ -1,19 +1,10 @@
 /**
  * The inline (file-based) adapter's files, as Python's `adapters/inline_types.py`
  * defines them (`extra="forbid"`): `inline-state.json` (`InlineSuspendState`)
- * and `responses/{task}-{role}.json` (`InlineResponseFile`); and their paths
- * (`state/paths.py`).
+ * and `responses/{task}-{role}.json` (`InlineResponseFile`). Their paths: inlinePaths.ts.
  */
 import * as z from "zod";
-import { AUTODEV_DIR } from "../autodevPaths";
 import { pyLaxBool, pyLaxFloat, pyLaxInt, pyOptional, pyStr } from "../pydanticLax";
-
-/** `.autodev/inline-state.json` */
-export const INLINE_STATE_REL = `${AUTODEV_DIR}/inline-state.json`;
-/** `.autodev/delegations` */
-export const DELEGATIONS_REL = `${AUTODEV_DIR}/delegations`;
-/** `.autodev/responses` */
-export const RESPONSES_REL = `${AUTODEV_DIR}/responses`;
 
 /** The orchestrator steps a run can be suspended at. */
 const ORCHESTRATOR_STEPS = [
@@ -56,13 +47,3 @@ export const InlineResponseFileSchema = z.strictObject({
 });
 /** A validated response file. */
 export type InlineResponseFile = z.output<typeof InlineResponseFileSchema>;
-
-/** `.autodev/delegations/{task}-{role}.md` */
-export function delegationRel(taskId: string, role: string): string {
-  return `${DELEGATIONS_REL}/${taskId}-${role}.md`;
-}
-
-/** `.autodev/responses/{task}-{role}.json` */
-export function responseRel(taskId: string, role: string): string {
-  return `${RESPONSES_REL}/${taskId}-${role}.json`;
-}

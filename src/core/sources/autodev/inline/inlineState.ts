@@ -11,16 +11,8 @@
 import { isSafeSegment } from "../autodevPaths";
 import { isPlainWorkspaceFile, listWorkspaceDir, readWorkspaceStateFile } from "../stateFile";
 import { LocatedError, validateJsonText } from "../validateJson";
-import {
-  DELEGATIONS_REL,
-  INLINE_STATE_REL,
-  InlineResponseFile,
-  InlineResponseFileSchema,
-  InlineSuspendStateSchema,
-  RESPONSES_REL,
-  delegationRel,
-  responseRel,
-} from "./inlineSchemas";
+import { InlineResponseFile, InlineResponseFileSchema, InlineSuspendStateSchema } from "./inlineSchemas";
+import { DELEGATIONS_REL, INLINE_STATE_REL, RESPONSES_REL, delegationRel, responseRel } from "./inlinePaths";
 import { placeholderLines } from "./responseFile";
 
 /**

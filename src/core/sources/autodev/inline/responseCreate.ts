@@ -11,7 +11,7 @@ import { ConfinedWriteError } from "../../../fs/confinedDir";
 import { describeKind, errnoCode } from "../../../fs/fileGuard";
 import { isSafeSegment } from "../autodevPaths";
 import { openAutodevForWrite } from "../autodevWriteDir";
-import { RESPONSES_REL, responseRel } from "./inlineSchemas";
+import { RESPONSES_REL, responseRel } from "./inlinePaths";
 import { responseTemplate } from "./responseFile";
 
 /** What {@link createResponseFile} did: made the file, or found one (left as it was). */

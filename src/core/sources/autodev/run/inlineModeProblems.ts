@@ -10,10 +10,10 @@
  * moves on).
  */
 import type { SourceProblem } from "../../stateSource";
-import { INLINE_STATE_REL } from "../inline/inlineSchemas";
+import { INLINE_STATE_REL } from "../inline/inlinePaths";
 import { CONFIG_REL } from "../config/configReader";
 import { expectationsFrom } from "../evidence/requiredEvidence";
-import { DELEGATIONS_REL } from "../inline/inlineSchemas";
+import { DELEGATIONS_REL } from "../inline/inlinePaths";
 import type { RunState } from "./runState";
 
 const PAST_TESTS = ["tournamented", "complete"];

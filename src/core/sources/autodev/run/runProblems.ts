@@ -8,7 +8,7 @@
  */
 import type { SourceProblem } from "../../stateSource";
 import { SPEC_REL } from "./specDrift";
-import { INLINE_STATE_REL } from "../inline/inlineSchemas";
+import { INLINE_STATE_REL } from "../inline/inlinePaths";
 import { AUTODEV_DIR, KNOWLEDGE_FILE } from "../autodevPaths";
 import type { RunState } from "./runState";
 import { TOURNAMENTS_REL } from "../tournaments/tournamentIndex";

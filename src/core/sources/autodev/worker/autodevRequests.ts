@@ -3,7 +3,7 @@
  * request }`) and their results: the ledger session of a folder (refresh, resume from a stored
  * record, full verification), the tail snapshot for a fast first paint, entry summaries, the plan
  * as of an entry, replay against plan.json, the history warnings, a locked status change and the
- * run view; and the evidence views (evidenceRequests.ts). The extension's AutoDev adapter is the only sender.
+ * run view; the live check of a response being edited; and the evidence views (evidenceRequests.ts). The extension's AutoDev adapter is the only sender.
  */
 import type { RememberedHead, SessionUpdate } from "../ledger/ledgerSession";
 import type { EntrySummary, VerifyReport } from "../ledger/verifyTypes";
@@ -13,6 +13,7 @@ import type { AutodevContractResult } from "../contract/autodevContract";
 import type { AutodevRunView } from "../run/runView";
 import type { AutodevProblem } from "../autodevSnapshot";
 import type { CreatedResponse } from "../inline/responseCreate";
+import type { ResponseFinding } from "../inline/responseFile";
 import type { TaskEvidence } from "../evidence/taskEvidence";
 import type { StateFileRead } from "../stateFile";
 import type { SourceTreeNode } from "../../stateSource";
@@ -43,6 +44,8 @@ export type AutodevRequest =
   | { readonly type: "runView"; readonly probeOnly: boolean }
   | { readonly type: "linksOut" }
   | { readonly type: "createResponse"; readonly taskId: string; readonly role: string }
+  /** A response file's text as an editor holds it, checked by AutoDev's rules for the task and role its name says. */
+  | { readonly type: "checkResponse"; readonly text: string; readonly taskId: string; readonly role: string }
   /** A state file of `.autodev/` as text (a run target's read-only artifact), at most `maxBytes`. */
   | { readonly type: "stateFileText"; readonly rel: string; readonly maxBytes: number }
   | {
@@ -69,6 +72,8 @@ export interface AutodevResults extends EvidenceResults {
   linksOut: { readonly link: string | null; readonly error: string | null };
   /** The response file made or found (responseCreate.ts), or why nothing was written. */
   createResponse: CreatedResponse | { readonly kind: "refused"; readonly message: string };
+  /** What AutoDev would say of the response (responseFile.ts); no file is read. */
+  checkResponse: ResponseFinding[];
   /** A task's evidence bundles, patch, diffs and tournaments (taskEvidence.ts). */
   taskEvidence: TaskEvidence;
   /** The file's text, or that it is missing, or why it was not read (stateFile.ts). */

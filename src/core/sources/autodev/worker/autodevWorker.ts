@@ -10,6 +10,7 @@ import { isInside } from "../../../fs/pathInside";
 import { readRegularText } from "../../../fs/safeRead";
 import { WriteRefusedError } from "../../../errors";
 import { createResponseFile } from "../inline/responseCreate";
+import { checkResponseText } from "../inline/responseFile";
 import { handleEvidenceRequest, isEvidenceRequest } from "./evidenceRequests";
 import { loadTaskEvidence } from "../evidence/taskEvidence";
 import type { SourceWorkerHandler, WorkerContext } from "../../sourceWorker";
@@ -248,6 +249,8 @@ async function handleAutodevRequest(
         if (!(e instanceof WriteRefusedError)) throw e;
         return { kind: "refused", message: e.message };
       }
+    case "checkResponse":
+      return checkResponseText(req.text, { taskId: req.taskId, role: req.role });
     default:
       throw new Error(`AutoDev has no request ${JSON.stringify((req as { type?: unknown }).type)}`);
   }

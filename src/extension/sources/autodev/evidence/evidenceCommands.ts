@@ -8,8 +8,12 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { EVIDENCE_KINDS } from "../../../../core/sources/autodev/evidence/evidenceSchemas";
-import { PATCH_SOURCES, PatchSource, diffSourceLabel } from "../../../../core/sources/autodev/evidence/evidenceNames";
+import {
+  EVIDENCE_KINDS,
+  PATCH_SOURCES,
+  PatchSource,
+  diffSourceLabel,
+} from "../../../../core/sources/autodev/evidence/evidenceNames";
 import { summarizeEvidence } from "../../../../core/sources/autodev/evidence/evidenceSummary";
 import { isSafeSegment } from "../../../../core/sources/autodev/autodevPaths";
 import type { TaskEvidence } from "../../../../core/sources/autodev/evidence/taskEvidence";

@@ -9,8 +9,12 @@
  */
 import * as vscode from "vscode";
 import * as z from "zod";
-import { EVIDENCE_KINDS, EvidenceKind } from "../../../../core/sources/autodev/evidence/evidenceSchemas";
-import { PATCH_SOURCES, PatchSource } from "../../../../core/sources/autodev/evidence/evidenceNames";
+import {
+  EVIDENCE_KINDS,
+  EvidenceKind,
+  PATCH_SOURCES,
+  PatchSource,
+} from "../../../../core/sources/autodev/evidence/evidenceNames";
 import { isSafeSegment } from "../../../../core/sources/autodev/autodevPaths";
 
 /** The URI scheme of evidence documents. */

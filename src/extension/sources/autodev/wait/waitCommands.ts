@@ -11,7 +11,7 @@
  * (resumeGate.ts), or is open with unsaved changes (AutoDev reads the file on disk).
  */
 import * as vscode from "vscode";
-import { delegationRel, responseRel } from "../../../../core/sources/autodev/inline/inlineSchemas";
+import { delegationRel, responseRel } from "../../../../core/sources/autodev/inline/inlinePaths";
 import type { CommandHandler } from "../../../commandManager";
 import type { SettingsReader } from "../../../settings";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
