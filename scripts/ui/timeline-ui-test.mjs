@@ -238,10 +238,16 @@ async function fixtureSession(work) {
     const scrolled = await settled(topSeq);
     check("the scrolled list shows its rows", scrolled.ok && scrolled.value !== null, JSON.stringify(scrolled));
     const before = scrolled.value;
+    const logBefore = hostLog(userData).length;
+    const appendedAt = Date.now();
     appendLedgerEntry(small, "update_task_status", { task_id: "1.3", status: "in_progress" }, "sess-live");
+    const arrived = await waitFor(async () => /22 entries/.test(await frame.locator(".tl-count").innerText()), 15_000);
     check(
       "live append arrives",
-      await waitFor(async () => /22 entries/.test(await frame.locator(".tl-count").innerText()), 15_000),
+      arrived,
+      arrived
+        ? `${Date.now() - appendedAt} ms after the append`
+        : `the counter says "${await frame.locator(".tl-count").innerText()}"; the host said since: ${JSON.stringify(hostLog(userData).slice(logBefore).slice(-20))}`,
     );
     const pill = frame.locator(".tl-newpill");
     check(
