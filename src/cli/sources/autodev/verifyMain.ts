@@ -5,8 +5,8 @@
  * of the whole CLI's 1.3 MB: no other command, no YAML, diff or report code). Everything else,
  * the help included, goes to the whole CLI (src/cli/main.ts, `dist/cliMain.js`); both run a command line
  * through the same src/cli/cliRun.ts, so `verify` prints and exits the same from either bundle.
+ * Only the loader runs it: it has no entry of its own (`node dist/cliVerify.js` does nothing).
  */
-import { eprintln, exitAfterOutput } from "../../cliOutput";
 import { type CliTable, hintText, runCommandLine } from "../../cliRun";
 import { cmdVerify } from "./verifyCommand";
 import { VERIFY_OPTIONS } from "./verifyOptions";
@@ -31,14 +31,4 @@ const VERIFY_ONLY: CliTable = {
 /** Runs a `verify` command line (one the loader's `isVerifyOnly` accepts) and returns the exit code. */
 export function runCli(argvIn: readonly string[]): Promise<number> {
   return runCommandLine(argvIn, VERIFY_ONLY);
-}
-
-if (require.main === module) {
-  runCli(process.argv.slice(2)).then(
-    (code) => exitAfterOutput(code),
-    (e) => {
-      eprintln(String(e));
-      exitAfterOutput(70);
-    },
-  );
 }
