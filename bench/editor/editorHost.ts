@@ -44,6 +44,7 @@ import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdapter";
 import { timeTimelineAppends } from "./timelineAppends";
+import { sleep, until as waitUntil } from "./hostWait";
 
 const EXTENSION_ID = "autodev-state.autodev-state";
 const APPEND_PY = path.join(__dirname, "..", "..", "..", "bench", "editor", "python_append.py");
@@ -119,16 +120,9 @@ async function startProfile(): Promise<() => Promise<unknown>> {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Polls `check` every 2 ms until true (or throws after `timeoutMs`). */
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(2);
-  }
-}
+const until = (check: () => boolean, timeoutMs: number, what: string): Promise<void> =>
+  waitUntil(check, timeoutMs, what, 2);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

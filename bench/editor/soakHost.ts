@@ -26,20 +26,14 @@ import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdapter";
 import type { TimelineController } from "../../src/extension/timeline/timelineController";
+import { sleep, until as waitUntil } from "./hostWait";
 
 const EXTENSION_ID = "autodev-state.autodev-state";
 const REPO = path.join(__dirname, "..", "..", "..");
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Polls `check` every 10 ms until true (or throws after `timeoutMs`). */
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+const until = (check: () => boolean, timeoutMs: number, what: string): Promise<void> =>
+  waitUntil(check, timeoutMs, what, 10);
 
 /** One sample of the host process. */
 interface Sample {
