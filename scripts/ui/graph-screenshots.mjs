@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "../browser.mjs";
 import { ROOT, linkedProfile, startServer } from "../vscode-server.mjs";
-import { runCommand, setTheme } from "./timeline-ui-helpers.mjs";
+import { runCommand, setTheme, webviewFrame } from "./timeline-ui-helpers.mjs";
 import { screenSettled, waitFor } from "./poll.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");
@@ -29,18 +29,7 @@ function check(name, ok, detail = "") {
 }
 
 async function graphFrame(page, timeoutMs = 60_000) {
-  let found = null;
-  await waitFor(async () => {
-    for (const f of page.frames()) {
-      if (await f.$("#graph-root .graph-node").catch(() => null)) {
-        found = f;
-        return true;
-      }
-    }
-    return false;
-  }, timeoutMs);
-  if (!found) throw new Error("the graph webview did not draw any task");
-  return found;
+  return webviewFrame(page, "#graph-root .graph-node", timeoutMs, "the graph webview did not draw any task");
 }
 
 /** Replaces the workspace's .autodev/ with an N-task plan in 20 phases (chained, plus random extra dependencies). */

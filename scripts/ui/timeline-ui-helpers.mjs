@@ -11,20 +11,28 @@ import * as esbuild from "esbuild";
 import { ROOT } from "../vscode-server.mjs";
 import { waitFor } from "./poll.mjs";
 
-/** The frame that holds the timeline page (the inner frame of a VS Code webview). */
-export async function timelineFrame(page, timeoutMs = 30_000) {
+/**
+ * The frame of a webview page that shows `selector` (a VS Code webview's inner frame); throws
+ * `missing` when none does within `timeoutMs`.
+ */
+export async function webviewFrame(page, selector, timeoutMs, missing) {
   let found = null;
   const ok = await waitFor(async () => {
     for (const f of page.frames()) {
-      if (await f.$("#timeline-root .tl-toolbar").catch(() => null)) {
+      if (await f.$(selector).catch(() => null)) {
         found = f;
         return true;
       }
     }
     return false;
   }, timeoutMs);
-  if (!ok) throw new Error("the timeline webview did not appear");
+  if (!ok || !found) throw new Error(missing);
   return found;
+}
+
+/** The frame that holds the timeline page (the inner frame of a VS Code webview). */
+export async function timelineFrame(page, timeoutMs = 30_000) {
+  return webviewFrame(page, "#timeline-root .tl-toolbar", timeoutMs, "the timeline webview did not appear");
 }
 
 /** Clicks the quick-pick row whose label is exactly `label`; false when none shows up in time. */
