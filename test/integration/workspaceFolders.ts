@@ -17,11 +17,6 @@ export interface FolderToAdd {
 
 const opened = (dir: string): boolean => (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.fsPath === dir);
 
-/** Asks VS Code for a change until it takes it (true) or `timeoutMs` passes (false). */
-async function untilAccepted(change: () => boolean, timeoutMs: number): Promise<boolean> {
-  return pollUntil(change, timeoutMs, 100);
-}
-
 /**
  * Adds `folders` at the end of the workspace and waits until VS Code lists every one; throws when
  * VS Code did not take the change or did not apply it within `timeoutMs`.
@@ -33,7 +28,7 @@ export async function addWorkspaceFolders(folders: readonly FolderToAdd[], timeo
       0,
       ...folders.map((f) => ({ uri: vscode.Uri.file(f.dir), name: f.name })),
     );
-  if (!(await untilAccepted(add, timeoutMs))) {
+  if (!(await pollUntil(add, timeoutMs))) {
     throw new Error(`VS Code refused to add ${folders.map((f) => f.name).join(", ")} for ${timeoutMs} ms`);
   }
   if (!(await pollUntil(() => folders.every((f) => opened(f.dir)), timeoutMs))) {
@@ -60,7 +55,7 @@ export async function removeWorkspaceFolders(a: StateApi, dirs: readonly string[
       removed = all.slice(i, i + n).map((f) => f.uri.fsPath);
       return vscode.workspace.updateWorkspaceFolders(i, n);
     };
-    if (!(await untilAccepted(remove, Math.max(0, deadline - Date.now())))) {
+    if (!(await pollUntil(remove, Math.max(0, deadline - Date.now())))) {
       throw new Error(`VS Code still lists ${dirs.filter(opened).join(", ")}: it refused their removal`);
     }
     if (!(await pollUntil(() => !removed.some(opened), Math.max(0, deadline - Date.now())))) {
