@@ -115,6 +115,12 @@ export function appendLedgerEntry(dir, op, payload, session) {
   if (r.status !== 0) throw new Error(`cli append failed: ${r.stderr || r.stdout}`);
 }
 
+/** How many entries (non-empty lines) `dir/.autodev/plan-ledger.jsonl` holds now. */
+export function ledgerLineCount(dir) {
+  const text = readFileSync(join(dir, ".autodev", "plan-ledger.jsonl"), "utf8");
+  return text.split("\n").filter((line) => line.trim() !== "").length;
+}
+
 /** Writes a ledger of `count` small entries into `dir/.autodev/` with bench/generate.ts. */
 export async function generateBigLedger(dir, count) {
   const out = join(tmpdir(), `autodev-bench-generate-${process.pid}.cjs`);

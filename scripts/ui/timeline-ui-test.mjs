@@ -26,6 +26,7 @@ import {
   appendLedgerEntry,
   generateBigLedger,
   hostLog,
+  ledgerLineCount,
   measureScroll,
   openTimeline,
   pageOf,
@@ -240,13 +241,20 @@ async function fixtureSession(work) {
     const before = scrolled.value;
     const logBefore = hostLog(userData).length;
     const appendedAt = Date.now();
+    // The CLI writes as AutoDev's PlanManager does: the status entry, then plan.json, then its
+    // snapshot entry, in two appends. The page may show the first alone for a moment; the check
+    // waits for the ledger as the CLI left it (counted from the file), never for that moment.
     appendLedgerEntry(small, "update_task_status", { task_id: "1.3", status: "in_progress" }, "sess-live");
-    const arrived = await waitFor(async () => /22 entries/.test(await frame.locator(".tl-count").innerText()), 15_000);
+    const expected = ledgerLineCount(small);
+    const arrived = await waitFor(
+      async () => new RegExp(`^${expected} entries\\b`).test(await frame.locator(".tl-count").innerText()),
+      15_000,
+    );
     check(
       "live append arrives",
       arrived,
       arrived
-        ? `${Date.now() - appendedAt} ms after the append`
+        ? `${expected} entries, ${Date.now() - appendedAt} ms after the append`
         : `the counter says "${await frame.locator(".tl-count").innerText()}"; the host said since: ${JSON.stringify(hostLog(userData).slice(logBefore).slice(-20))}`,
     );
     const pill = frame.locator(".tl-newpill");
