@@ -8,6 +8,7 @@ import { fileSignature } from "../fs/fileSignature";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isInside } from "../fs/pathInside";
+import { readRegularText } from "../fs/safeRead";
 import { parentPort, workerData } from "node:worker_threads";
 import { setMaxLineBytes } from "../fs/lineLimit";
 import { setL10nBundle } from "../text/coreL10n";
@@ -29,6 +30,13 @@ async function resolvesOutside(cwd: string, file: string): Promise<boolean> {
   return !isInside(await fs.promises.realpath(cwd), real);
 }
 
+/** `file`'s text, read with the state files' checks; refuses a path that leaves `cwd` before any look. */
+async function fileText(cwd: string, file: string, maxBytes: number): Promise<string | null> {
+  const abs = path.resolve(cwd, file);
+  if (!isInside(cwd, abs)) throw new Error(`${file} is outside the workspace folder; it is not read`);
+  return readRegularText(abs, { root: cwd, maxBytes, what: file });
+}
+
 /** Handles one request; exported for tests that run it without a thread. */
 export async function handleRequest(
   req: WorkerRequest,
@@ -46,6 +54,7 @@ export async function handleRequest(
   if (isViewRequest(req)) return handleViewRequest(req);
   if (req.type === "linksOut") return resolvesOutside(req.cwd, req.file);
   if (req.type === "signatures") return req.files.map((f) => fileSignature(f));
+  if (req.type === "fileText") return fileText(req.cwd, req.file, req.maxBytes);
   if (req.type === "dispose") live?.unwatch(req.cwd, req.kind);
   const ctl = new AbortController();
   running.set(req.id, ctl);

@@ -114,6 +114,18 @@ export type WorkerRequest =
       /** A path relative to `cwd` (the host opens it only when it does not resolve outside). */
       readonly file: string;
     }
+  | {
+      readonly id: number;
+      /**
+       * A workspace file's text (a side of a diff), read by the worker with every state file's
+       * checks: inside `cwd` with links resolved, a regular file, at most `maxBytes`.
+       */
+      readonly type: "fileText";
+      readonly cwd: string;
+      /** A path relative to `cwd`. */
+      readonly file: string;
+      readonly maxBytes: number;
+    }
   | (SourceAddress & {
       readonly type: "liveWatch";
       /** The state folder, relative to the workspace folder. */
@@ -178,6 +190,8 @@ export interface WorkerResults {
   cancel: boolean;
   /** True when `file` exists and resolves (links followed) outside `cwd`. */
   linksOut: boolean;
+  /** The file's text (UTF-8); null when it does not exist. A refused file is an error saying why. */
+  fileText: string | null;
   /** One signature per file asked, in order ("absent" when not there). */
   signatures: string[];
   /** True when the worker watches the files itself (false: the editor's watcher alone). */

@@ -11,7 +11,7 @@ import type { DiffSide, NodeTarget } from "../../core/sources/stateSource";
 import { ConfirmAsk, modalAsk } from "../confirm";
 import type { ReadOnlyDocuments } from "../readOnlyDocuments";
 import type { StateWorkerClient } from "../stateWorkerClient";
-import { fileInside, openFileAt } from "../workspaceFiles";
+import { openFileAt } from "../workspaceFiles";
 import type { SourceFolder } from "./sourceAdapter";
 
 const text = z.string().max(10_000_000);
@@ -120,14 +120,17 @@ export class SourceTargetOpener {
    */
   private async sideUri(state: SourceFolder, side: DiffSide): Promise<vscode.Uri> {
     if (side.kind === "text") return this.docs.put(safeName(side.name), side.text);
-    const uri = await fileInside(this.worker, state.cwd, side.file);
-    const stat = await vscode.workspace.fs.stat(uri);
-    if (stat.size > MAX_DIFF_SIDE_BYTES) {
-      throw new Error(
-        vscode.l10n.t("{0} is {1} MB; it is not shown in a diff", side.file, Math.round(stat.size / 1048576)),
-      );
+    // The worker reads it, with the state files' checks (inside the folder with links resolved, a
+    // regular file, at most the cap): the host does no file I/O.
+    const text = await this.worker.request({
+      type: "fileText",
+      cwd: state.cwd,
+      file: side.file,
+      maxBytes: MAX_DIFF_SIDE_BYTES,
+    });
+    if (text === null) {
+      throw new Error(vscode.l10n.t("{0} does not exist (any more); there is nothing to compare", side.file));
     }
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     return this.docs.put(safeName(side.file.slice(side.file.lastIndexOf("/") + 1)), text);
   }
 

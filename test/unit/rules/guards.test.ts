@@ -164,6 +164,19 @@ describe("guards", () => {
         .map((f) => relative(ROOT, f));
       assert.deepEqual(offenders, [], "read and write state files through a state worker request");
     });
+
+    it("VS Code's file service is used only where docs/architecture.md says, none of it a state file read", () => {
+      // Each use is named in docs/architecture.md ("What the host still asks of VS Code's file service").
+      const allowed = [
+        "src/extension/demoWorkspaceCommand.ts: readDirectory", // is the chosen folder empty
+        "src/extension/graph/runReportCommand.ts: writeFile", // the report, where the user chose
+        "src/extension/sources/fileLook.ts: stat", // the echo check: size and mtime, never a read
+      ];
+      const uses = sourceFiles(join(ROOT, "src/extension")).flatMap((f) =>
+        [...readFileSync(f, "utf8").matchAll(/workspace\.fs\.(\w+)/g)].map((m) => `${relative(ROOT, f)}: ${m[1]}`),
+      );
+      assert.deepEqual([...new Set(uses)].sort(), allowed, "read state files through a state worker request");
+    });
   });
 
   describe("src/core is independent of VS Code", () => {
