@@ -97,12 +97,19 @@ console.log(
   `  Plan view, plan graph and timeline open; graph repainted ${r.graphLoads} times, timeline last painted ${JSON.stringify(r.timelineRendered)}`,
 );
 console.log(
-  "extension host over time (RSS: host thread + state worker, one process; heap: the host thread's V8 heap):",
+  "extension host over time (RSS: host thread + state worker, one process; host / worker: each thread's V8 heap used, total, held from the OS; other: RSS less both helds):",
 );
-console.log("      t s   RSS MB  heap used  heap total  external  process cores  host busy  entries");
+console.log(
+  "      t s   RSS MB  host used/total/held  worker used/total/held  other MB  external  process cores  host busy  entries",
+);
+const trio = (u, t, p) => (u === null || u === undefined ? "—" : `${f0(u)}/${f0(t)}/${f0(p)}`);
 for (const s of r.samples) {
+  const other =
+    s.workerPhysicalMB === null || s.workerPhysicalMB === undefined
+      ? null
+      : s.rssMB - s.hostPhysicalMB - s.workerPhysicalMB;
   console.log(
-    `  ${f0(s.t).padStart(7)}  ${f1(s.rssMB).padStart(7)}  ${f1(s.heapUsedMB).padStart(9)}  ${f1(s.heapTotalMB).padStart(10)}  ${f1(s.externalMB).padStart(8)}  ${s.cpuCores.toFixed(2).padStart(13)}  ${(s.hostBusy * 100).toFixed(1).padStart(8)} %  ${s.entries}`,
+    `  ${f0(s.t).padStart(7)}  ${f1(s.rssMB).padStart(7)}  ${trio(s.heapUsedMB, s.heapTotalMB, s.hostPhysicalMB).padStart(20)}  ${trio(s.workerHeapUsedMB, s.workerHeapTotalMB, s.workerPhysicalMB).padStart(22)}  ${(other === null ? "—" : f1(other)).padStart(8)}  ${f1(s.externalMB).padStart(8)}  ${s.cpuCores.toFixed(2).padStart(13)}  ${(s.hostBusy * 100).toFixed(1).padStart(8)} %  ${s.entries}`,
   );
 }
 const end = r.samples[r.samples.length - 1].t;
@@ -112,8 +119,13 @@ const last = inSpan(end - FIRST_S, end);
 const growth = (key) => median(last.map((s) => s[key])) - median(first.map((s) => s[key]));
 const rssGrowth = growth("rssMB");
 const heapGrowth = growth("heapUsedMB");
+const withWorker = (span) => span.filter((s) => s.workerPhysicalMB !== null && s.workerPhysicalMB !== undefined);
+const workerGrowth =
+  withWorker(first).length && withWorker(last).length
+    ? median(withWorker(last).map((s) => s.workerPhysicalMB)) - median(withWorker(first).map((s) => s.workerPhysicalMB))
+    : null;
 console.log(
-  `memory: median of t ${f0(WARM_S)}–${f0(WARM_S + FIRST_S)} s against the last ${f0(FIRST_S)} s: RSS ${f1(median(first.map((s) => s.rssMB)))} → ${f1(median(last.map((s) => s.rssMB)))} MB (${rssGrowth >= 0 ? "+" : ""}${f1(rssGrowth)}), heap used ${f1(median(first.map((s) => s.heapUsedMB)))} → ${f1(median(last.map((s) => s.heapUsedMB)))} MB (${heapGrowth >= 0 ? "+" : ""}${f1(heapGrowth)})`,
+  `memory: median of t ${f0(WARM_S)}–${f0(WARM_S + FIRST_S)} s against the last ${f0(FIRST_S)} s: RSS ${f1(median(first.map((s) => s.rssMB)))} → ${f1(median(last.map((s) => s.rssMB)))} MB (${rssGrowth >= 0 ? "+" : ""}${f1(rssGrowth)}), host heap used ${f1(median(first.map((s) => s.heapUsedMB)))} → ${f1(median(last.map((s) => s.heapUsedMB)))} MB (${heapGrowth >= 0 ? "+" : ""}${f1(heapGrowth)}), worker heap held ${workerGrowth === null ? "not read" : `${workerGrowth >= 0 ? "+" : ""}${f1(workerGrowth)} MB`}`,
 );
 const lat = (pairs, from, to) => pairs.filter(([at]) => at >= from && at <= to).map(([, ms]) => ms);
 const t0w = Math.min(...r.tree.map(([at]) => at));

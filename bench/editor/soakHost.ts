@@ -8,7 +8,7 @@
  * writes status changes in bursts for AUTODEV_SOAK_SECONDS. Measured, nothing in the extension
  * changed for it:
  * - every AUTODEV_SOAK_SAMPLE_S: this process's RSS (host thread + state worker), the host thread's
- *   V8 heap, the process's CPU (all threads) and the host thread's busy share since the last sample;
+ *   V8 heap, the state worker thread's V8 heap (its `memory` request), the process's CPU (all threads) and the host thread's busy share since the last sample;
  * - each write, from the writer's clock right after `update_task_status` returned, until the tree
  *   was told to repaint (`onDidChangeTreeData`) with the folder's entry count at its seq, and until
  *   the timeline webview reported a paint whose total reached it (one row per status change: the
@@ -22,9 +22,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as readline from "node:readline";
+import * as v8 from "node:v8";
 import * as vscode from "vscode";
 import type { StateApi } from "../../src/extension/extension";
 import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdapter";
+import type { WorkerMemory } from "../../src/core/worker/workerProtocol";
 import type { TimelineController } from "../../src/extension/timeline/timelineController";
 import { sleep, until as waitUntil } from "./hostWait";
 
@@ -43,6 +45,12 @@ interface Sample {
   heapUsedMB: number;
   heapTotalMB: number;
   externalMB: number;
+  /** Memory the host thread's V8 heap holds from the OS (its part of the RSS). */
+  hostPhysicalMB: number;
+  /** The state worker thread's V8 heap: used, total and held from the OS (the `memory` request). */
+  workerHeapUsedMB: number | null;
+  workerHeapTotalMB: number | null;
+  workerPhysicalMB: number | null;
   /** Cores the whole process used since the last sample (user + system, all threads). */
   cpuCores: number;
   /** Share of the host thread's time it was busy since the last sample. */
@@ -51,17 +59,22 @@ interface Sample {
   entries: number;
 }
 
-/** Counts each worker request the host sends, by type (sources' requests as `kind.type`). */
+type WorkerRequestFn = (req: { type: string }, ...r: unknown[]) => unknown;
+
+/** The host's state worker client (the folder registry's). */
+function workerOf(api: StateApi): { request: WorkerRequestFn } {
+  return (api.folders as unknown as { worker: { request: WorkerRequestFn } }).worker;
+}
+
+/** Counts each worker request the host sends, by type (sources' requests as `kind.type`); `memory` (the bench's own) is not counted. */
 function countRequests(api: StateApi): { counts: Record<string, number>; reset: () => void } {
   const counts: Record<string, number> = {};
-  const worker = (
-    api.folders as unknown as { worker: { request: (req: { type: string }, ...r: unknown[]) => unknown } }
-  ).worker;
+  const worker = workerOf(api);
   const request = worker.request.bind(worker);
   worker.request = (req, ...rest) => {
     const src = req as unknown as { kind?: string; request?: { type: string } };
     const type = req.type === "source" ? `${src.kind}.${src.request?.type}` : req.type;
-    counts[type] = (counts[type] ?? 0) + 1;
+    if (type !== "memory") counts[type] = (counts[type] ?? 0) + 1;
     return request(req, ...rest);
   };
   return { counts, reset: () => Object.keys(counts).forEach((k) => delete counts[k]) };
@@ -111,6 +124,7 @@ export async function run(): Promise<void> {
   let graphLoads = 0;
   const graphSub = api.graph.onDidLoad(() => graphLoads++);
   await sleep(2000);
+  const workerRequest = workerOf(api).request.bind(workerOf(api));
   const requests = countRequests(api);
 
   // Writes not yet shown (seq, writer's time), and the latencies of those shown: [writer time, ms].
@@ -144,10 +158,23 @@ export async function run(): Promise<void> {
       heapUsedMB: mb(m.heapUsed),
       heapTotalMB: mb(m.heapTotal),
       externalMB: mb(m.external),
+      hostPhysicalMB: mb(v8.getHeapStatistics().total_physical_size),
+      workerHeapUsedMB: null,
+      workerHeapTotalMB: null,
+      workerPhysicalMB: null,
       cpuCores: wall > 0 ? (cpu.user + cpu.system) / 1000 / wall : 0,
       hostBusy: performance.eventLoopUtilization(elu0).utilization,
       entries: folder.entries,
     });
+    const taken = samples[samples.length - 1];
+    void (workerRequest({ type: "memory" }) as Promise<WorkerMemory>).then(
+      (w) => {
+        taken.workerHeapUsedMB = mb(w.heapUsed);
+        taken.workerHeapTotalMB = mb(w.heapTotal);
+        taken.workerPhysicalMB = mb(w.physical);
+      },
+      () => undefined,
+    );
     cpu0 = process.cpuUsage();
     wall0 = performance.now();
     elu0 = performance.eventLoopUtilization();

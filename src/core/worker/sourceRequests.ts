@@ -13,10 +13,10 @@ import { SourceTimelineService } from "../timeline/sourceTimeline";
 import { LOG_TIMELINE_FEATURES } from "../timeline/logTimelineFeatures";
 import type { DetectedSource, DistributiveOmit, WorkerRequest, WorkerResults } from "./workerProtocol";
 
-/** The requests this module answers (all but `cancel`, which the thread handles, `linksOut`, `signatures`, `fileText`, and viewRequests.ts' views). */
+/** The requests this module answers (all but `cancel`, which the thread handles, `linksOut`, `signatures`, `fileText`, `memory`, and viewRequests.ts' views). */
 export type SourceRequest = Exclude<
   DistributiveOmit<WorkerRequest, "id">,
-  { type: "cancel" | "graph" | "report" | "tool" | "linksOut" | "signatures" | "fileText" }
+  { type: "cancel" | "graph" | "report" | "tool" | "linksOut" | "signatures" | "fileText" | "memory" }
 >;
 type Addressed = Extract<SourceRequest, { kind: string }>;
 

@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { isInside } from "../fs/pathInside";
 import { readRegularText } from "../fs/safeRead";
+import * as v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { setMaxLineBytes } from "../fs/lineLimit";
 import { setL10nBundle } from "../text/coreL10n";
@@ -16,7 +17,7 @@ import type { WorkerStartOptions } from "../sources/sourceWorker";
 import { LiveWatches } from "./liveWatch";
 import { handleSourceRequest } from "./sourceRequests";
 import { handleViewRequest, isViewRequest } from "./viewRequests";
-import type { WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
+import type { WorkerMemory, WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
 
 setMaxLineBytes(Number(((workerData ?? {}) as WorkerStartOptions).maxLineBytes));
 setL10nBundle(((workerData ?? {}) as WorkerStartOptions).l10nBundle);
@@ -37,6 +38,20 @@ async function fileText(cwd: string, file: string, maxBytes: number): Promise<st
   return readRegularText(abs, { root: cwd, maxBytes, what: file });
 }
 
+/** This thread's heap, after a collection when `collect` and the process allows it. */
+function threadMemory(collect: boolean): WorkerMemory {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (collect && gc) gc();
+  const h = v8.getHeapStatistics();
+  return {
+    heapUsed: h.used_heap_size,
+    heapTotal: h.total_heap_size,
+    physical: h.total_physical_size,
+    external: h.external_memory,
+    collected: collect && gc !== undefined,
+  };
+}
+
 /** Handles one request; exported for tests that run it without a thread. */
 export async function handleRequest(
   req: WorkerRequest,
@@ -55,6 +70,7 @@ export async function handleRequest(
   if (req.type === "linksOut") return resolvesOutside(req.cwd, req.file);
   if (req.type === "signatures") return req.files.map((f) => fileSignature(f));
   if (req.type === "fileText") return fileText(req.cwd, req.file, req.maxBytes);
+  if (req.type === "memory") return threadMemory(req.collect === true);
   if (req.type === "dispose") live?.unwatch(req.cwd, req.kind);
   const ctl = new AbortController();
   running.set(req.id, ctl);
@@ -84,8 +100,9 @@ if (parentPort) {
     }
   };
   port.on("message", (req: WorkerRequest) => {
-    // A cancel jumps the queue; so does a live watch (no I/O beyond lstat, and a long verify must not delay it).
-    if (req.type === "cancel" || req.type === "liveWatch") return void run(req);
+    // A cancel jumps the queue; so do a live watch (no I/O beyond lstat, and a long verify must not
+    // delay it) and a memory reading (no I/O; it measures the thread as it is, mid-verify or not).
+    if (req.type === "cancel" || req.type === "liveWatch" || req.type === "memory") return void run(req);
     // The graph, the report and the tools read a folder on their own: they wait on each other, not on its refreshes.
     const queue = isViewRequest(req) ? `view\u0000${req.cwd}` : req.cwd;
     const next = (queues.get(queue) ?? Promise.resolve()).then(() => run(req));

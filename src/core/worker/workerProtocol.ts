@@ -163,6 +163,13 @@ export type WorkerRequest =
     }
   | {
       readonly id: number;
+      /** The worker thread's own heap (for the soak bench: the host's memory figures cover the process). */
+      readonly type: "memory";
+      /** Collects garbage first when the thread may (`--expose-gc`), so the figure is what stays. */
+      readonly collect?: boolean;
+    }
+  | {
+      readonly id: number;
       readonly type: "dispose";
       readonly cwd: string;
       /** The source to forget; every source of the folder when absent. */
@@ -197,10 +204,22 @@ export interface WorkerResults {
   /** True when the worker watches the files itself (false: the editor's watcher alone). */
   liveWatch: boolean;
   dispose: null;
+  memory: WorkerMemory;
   graph: GraphViewsResult;
   report: ReportAnswer;
   /** The tool's answer, JSON text (an invalid input is answered as `{ "error": … }`). */
   tool: string;
+}
+
+/** The worker thread's V8 heap, in bytes (`v8.getHeapStatistics()` of its own isolate). */
+export interface WorkerMemory {
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  /** Memory V8 holds for the heap, committed by the OS (what the thread adds to the process's RSS). */
+  readonly physical: number;
+  readonly external: number;
+  /** Whether garbage was collected first. */
+  readonly collected: boolean;
 }
 
 /** Messages from the worker. */
