@@ -44,6 +44,8 @@ export class StateFolders extends Disposable {
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; trailing: boolean }>();
   private readonly changedUris = new Map<string, vscode.Uri[]>();
   private syncing: Promise<void> = Promise.resolve();
+  /** A sync has run (the first one always tells the listeners). */
+  private synced = false;
   /** False: every folder hears of changes after the spell only (the editor bench times both ways in one run). */
   readsAtOnce = true;
   /** The worker's own watch of live files (`live.enabled = false`: the editor's watcher alone). */
@@ -149,6 +151,11 @@ export class StateFolders extends Disposable {
     this.dropRemoved();
     this.watchDetection(folders);
     const seen = new Set<string>();
+    // Listeners hear "the set of sources changed" only when it did (a source added, dropped, moved,
+    // detected otherwise or with other settings), and after the first sync: an agent's atomic
+    // replace of a marker re-detects, and must not repaint every view for the same sources.
+    let setChanged = !this.synced;
+    this.synced = true;
     for (const wf of folders) {
       const settings = this.settingsOf(wf);
       let found;
@@ -169,6 +176,7 @@ export class StateFolders extends Disposable {
         if (known) {
           const moved =
             known.source.relDir !== d.relDir || known.source.watchGlobs.join("\n") !== d.watchGlobs.join("\n");
+          if (JSON.stringify([known.source, known.settings]) !== JSON.stringify([d, own])) setChanged = true;
           known.redetected(d, own);
           if (moved) {
             this.unwatch(key);
@@ -178,14 +186,19 @@ export class StateFolders extends Disposable {
           continue;
         }
         const folder = this.adapterOf(d.kind).createFolder(wf, d, own);
+        setChanged = true;
         this.byKeys.set(key, folder);
         folder.onDidChange(() => this.changed.fire(folder));
         this.watchSource(folder);
         this.log.info(`watching ${wf.uri.fsPath}/${d.relDir} (${d.displayName})`);
       }
     }
-    for (const [key, folder] of [...this.byKeys]) if (!seen.has(key)) this.drop(key, folder);
-    this.changed.fire(undefined);
+    for (const [key, folder] of [...this.byKeys]) {
+      if (seen.has(key)) continue;
+      this.drop(key, folder);
+      setChanged = true;
+    }
+    if (setChanged) this.changed.fire(undefined);
     this.updateContextKeys();
   }
 
@@ -209,14 +222,24 @@ export class StateFolders extends Disposable {
     for (const wf of folders) {
       const uri = wf.uri.toString();
       if (this.detectWatches.has(uri)) continue;
-      const onEvent = (_u: vscode.Uri, kind: FileEventKind) => {
-        if (kind !== "change") this.debounce(`detect|${uri}`, wf, () => void this.sync());
+      const onEvent = (glob: string) => (_u: vscode.Uri, kind: FileEventKind) => {
+        // A marker appearing where every source it marks is already shown adds nothing: that is an
+        // agent's atomic replace (write a temp file, rename it over the marker), once per write.
+        if (kind === "change" || (kind === "create" && this.marksOnlyKnown(wf, glob))) return;
+        this.debounce(`detect|${uri}`, wf, () => void this.sync());
       };
       this.detectWatches.set(
         uri,
-        globs.map((g) => this.watcher.watch(wf, g, onEvent)),
+        globs.map((g) => this.watcher.watch(wf, g, onEvent(g))),
       );
     }
+  }
+
+  /** Whether every source whose detect globs include `glob` is already shown for `wf`. */
+  private marksOnlyKnown(wf: vscode.WorkspaceFolder, glob: string): boolean {
+    return SOURCE_MANIFESTS.filter((m) => m.detectGlobs?.includes(glob)).every((m) =>
+      this.byKeys.has(`${wf.uri.toString()}|${m.kind}`),
+    );
   }
 
   private watchSource(folder: SourceFolder): void {
