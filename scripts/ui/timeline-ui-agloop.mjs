@@ -89,7 +89,8 @@ export async function checkAgloopTimeline({ page, frame, check, artifacts, label
       pane.buttons.some((b) => /^Open line \d+ in \.agloop\/log\.json$/.test(b.trim())) &&
       !pane.buttons.some((b) => /Show plan as of/.test(b)) &&
       pane.badge === 0 &&
-      !/self_hash|prev_hash|chain ok/.test(pane.text),
+      !/self_hash|prev_hash|chain ok/.test(pane.text) &&
+      !/payload|snapshot|ledger|What changed/i.test(pane.text),
     JSON.stringify({ labels: pane.labels, buttons: pane.buttons, badge: pane.badge }),
   );
   const hidden = await frame.evaluate(() =>

@@ -155,6 +155,19 @@ async function fixtureSession(work) {
     );
     const payload = await frame.locator(".tl-payload").innerText();
     check("payload pretty-printed from the entry's bytes", /"blocked_reason": "waiting on 1\.1"/.test(payload));
+    const ledgerPane = await frame.evaluate(() => ({
+      labels: [...document.querySelectorAll(".tl-fields dt")].map((d) => d.textContent),
+      heads: [...document.querySelectorAll(".tl-details h3")].map((d) => d.textContent),
+    }));
+    check(
+      "ledger details: the ledger's field labels and parts (hashes, what changed, its Payload)",
+      ["Time", "Session", "Task", "Status", "Line", "self_hash", "prev_hash"].every((l) =>
+        ledgerPane.labels.includes(l),
+      ) &&
+        ledgerPane.heads.includes("What changed") &&
+        ledgerPane.heads.includes("Payload"),
+      JSON.stringify(ledgerPane),
+    );
     check(
       "plan diff in the details",
       /status: in progress → blocked|status: in_progress → blocked/.test(await frame.locator(".tl-diff").innerText()),
@@ -198,7 +211,7 @@ async function fixtureSession(work) {
     await frame.locator(".tl-banner.travel button", { hasText: "Back to live" }).click();
     check("back to live", await waitFor(async () => !(await treeRows(page)).some((t) => /as of seq/.test(t)), 10_000));
 
-    const jump = frame.locator('input[aria-label="Jump to seq"]');
+    const jump = frame.locator('input[aria-label="Go to a row by its #"]');
     await jump.fill("4");
     await jump.press("Enter");
     const jumped = await waitFor(

@@ -1,13 +1,21 @@
 /**
  * The details of the selected row, in its source's terms: the fields its source names (agloop:
  * time, agent, action, phase, task, status, input, output, metadata), or when it names none the
- * row's own (time, actor, task, status change, line); then the parts its source's view declares —
- * hashes with copy buttons and the folded snapshot (a hash chain), what the row changed in the
- * plan — integrity findings and the row's record when its source gives one. Buttons only where
+ * row's own (time, actor, task, status change, line), each labelled in its source's words; then
+ * only the parts the row's details carry — hashes with copy buttons and the folded snapshot (a
+ * hash chain), integrity findings, what the row changed in the plan, the row's record under the
+ * source's word for it. Buttons only where
  * they apply: open the line in the row's file, show the state as of the row in the tree, reveal
  * the task there. Everything from the files is set as text.
  */
-import type { TimelineEntryDetail, TimelineEntryRow, TimelineField, TimelineView } from "../../src/protocolTimeline";
+import type {
+  TimelineDetailRecord,
+  TimelineEntryDetail,
+  TimelineEntryRow,
+  TimelineField,
+  TimelinePlanChange,
+  TimelineView,
+} from "../../src/protocolTimeline";
 import { button, clear, h, icon } from "../dom";
 import { l10n } from "../l10n";
 import { absoluteTime, actionIcon, chainLabel, count, visibleLine, relativeTime, statusLabel, visible } from "./format";
@@ -22,34 +30,10 @@ export interface DetailsActions {
   copy(rowId: number, value: string): void;
 }
 
-/** The label of a field its source names (known names in the UI language, others as they are). */
-function fieldLabel(name: string): string {
-  switch (name) {
-    case "time":
-      return l10n.t("Time");
-    case "agent":
-      return l10n.t("Agent");
-    case "session":
-      return l10n.t("Session");
-    case "action":
-      return l10n.t("Action");
-    case "phase":
-      return l10n.t("Phase");
-    case "task":
-      return l10n.t("Task");
-    case "status":
-      return l10n.t("Status");
-    case "input":
-      return l10n.t("Input");
-    case "output":
-      return l10n.t("Output");
-    case "summary":
-      return l10n.t("Summary");
-    case "metadata":
-      return l10n.t("Metadata");
-    default:
-      return visibleLine(name);
-  }
+/** The label of a field by name, in its source's words (a name the source has no label for, as it is). */
+function fieldLabel(view: TimelineView | null, name: string): string {
+  const fields = view?.words.labels.fields;
+  return fields && Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : visibleLine(name);
 }
 
 /** The details pane. */
@@ -73,9 +57,7 @@ export class DetailsPane {
 
   /** What the pane says while no row is selected. */
   noSelection(): string {
-    return this.view?.chain
-      ? l10n.t("Select an entry to see its payload, hashes and what it changed.")
-      : l10n.t("Select a row to see its details.");
+    return this.view?.words.labels.selectHint ?? "";
   }
 
   /** A message instead of details. */
@@ -112,7 +94,7 @@ export class DetailsPane {
     ];
     // The editor's word on the row's task (the source's note, e.g. reviewed marks).
     if (taskNote) {
-      const after = rows.findIndex(([k]) => k === l10n.t("Task") || k === fieldLabel("task"));
+      const after = rows.findIndex(([k]) => k === fieldLabel(view, "task"));
       const row: [string, Node] = [l10n.t("Review"), h("span", { cls: "tl-task-note", text: visibleLine(taskNote) })];
       rows.splice(after < 0 ? rows.length : after + 1, 0, row);
     }
@@ -124,10 +106,10 @@ export class DetailsPane {
       for (const p of d.problems) list.appendChild(h("li", {}, [icon("error"), h("span", { text: visibleLine(p) })]));
       this.body.append(h("h3", { text: l10n.t("Integrity") }), list);
     }
-    if (view?.planDiffs) {
-      this.body.append(h("h3", { text: l10n.t("What changed") }), this.diff(d));
+    if (d.planChange) {
+      this.body.append(h("h3", { text: l10n.t("What changed") }), this.diff(d.planChange));
     }
-    if (d.payload) this.payload(d);
+    if (d.record) this.record(d.record);
   }
 
   /** Open the line; show the state as of the row and reveal its task where the source can. */
@@ -154,7 +136,7 @@ export class DetailsPane {
   /** The fields a source names, in its order. */
   private sourceFields(fields: readonly TimelineField[], now: number): [string, Node][] {
     return fields.map((f): [string, Node] => {
-      const label = fieldLabel(f.name);
+      const label = fieldLabel(this.view, f.name);
       if (f.name === "time") {
         return [label, h("span", { text: `${relativeTime(f.value, now)} · ${absoluteTime(f.value)}` })];
       }
@@ -169,16 +151,17 @@ export class DetailsPane {
   /** A row's own fields, for a source that names none: time, actor, task, status (change), line. */
   private rowFields(d: TimelineEntryDetail, now: number): [string, Node][] {
     const r = d.row;
+    const label = (name: string) => fieldLabel(this.view, name);
     const rows: [string, Node][] = [
-      [l10n.t("Time"), h("span", { text: `${relativeTime(r.time, now)} · ${absoluteTime(r.time)}` })],
-      [this.view?.words.labels.actor ?? l10n.t("Agent"), h("span", { text: visibleLine(r.actor) })],
+      [label("time"), h("span", { text: `${relativeTime(r.time, now)} · ${absoluteTime(r.time)}` })],
+      [this.view?.words.labels.actor ?? label("actor"), h("span", { text: visibleLine(r.actor) })],
     ];
     if (r.taskId !== null) {
       const title = r.taskTitle !== null ? ` — ${visibleLine(r.taskTitle)}` : "";
-      rows.push([l10n.t("Task"), h("span", { text: `${visibleLine(r.taskId)}${title}` })]);
+      rows.push([label("task"), h("span", { text: `${visibleLine(r.taskId)}${title}` })]);
     }
-    if (r.toStatus !== null) rows.push([l10n.t("Status"), this.statusChange(r)]);
-    rows.push([l10n.t("Line"), h("span", { text: String(r.line) })]);
+    if (r.toStatus !== null) rows.push([label("status"), this.statusChange(r)]);
+    rows.push([label("line"), h("span", { text: String(r.line) })]);
     return rows;
   }
 
@@ -186,20 +169,22 @@ export class DetailsPane {
   private chainFields(d: TimelineEntryDetail): [string, Node][] {
     const r = d.row;
     const names = this.view?.chain;
-    if (!r.chain || !names) return [];
+    if (!r.chain || !d.chain || !names) return [];
+    const prevHash = d.chain.prevHash;
     const rows: [string, Node][] = [
       [names.hashName, this.hash(r.chain.hash, () => this.actions.copy(r.rowId, names.hashName))],
       [
         names.prevHashName,
-        d.prevHash
-          ? this.hash(d.prevHash, () => this.actions.copy(r.rowId, names.prevHashName))
+        prevHash
+          ? this.hash(prevHash, () => this.actions.copy(r.rowId, names.prevHashName))
           : h("span", { cls: "tl-muted", text: l10n.t("(genesis: empty)") }),
       ],
     ];
-    if (r.snapshot) {
+    const snapWords = this.view?.snapshot;
+    if (r.snapshot && snapWords) {
       const snap = r.snapshot;
       rows.push([
-        l10n.t("Snapshot"),
+        snapWords.name,
         this.hash(l10n.t("#{0} (line {1}) {2}", snap.rowId, snap.line, snap.hash), () =>
           this.actions.copy(snap.rowId, names.hashName),
         ),
@@ -218,20 +203,23 @@ export class DetailsPane {
     return h("span", {}, [this.status(r.fromStatus), h("span", { text: " → " }), this.status(r.toStatus)]);
   }
 
-  private payload(d: TimelineEntryDetail): void {
-    const head = d.truncated
+  /** The row's record under its source's word for it ("Payload"). */
+  private record(rec: TimelineDetailRecord): void {
+    const name = this.view?.words.labels.record ?? "";
+    const head = rec.truncated
       ? l10n.t(
-          "Payload (first {0} of {1} characters; open the line for all)",
-          count(d.payload.length),
-          count(d.payloadChars),
+          "{0} (first {1} of {2} characters; open the line for all)",
+          name,
+          count(rec.text.length),
+          count(rec.chars),
         )
-      : l10n.t("Payload");
+      : name;
     this.body.append(
       h("h3", { text: head }),
       h("pre", {
         cls: "tl-payload",
-        text: visible(d.payload),
-        attrs: { tabindex: "0", "aria-label": l10n.t("Payload") },
+        text: visible(rec.text),
+        attrs: { tabindex: "0", "aria-label": name },
       }),
     );
   }
@@ -242,11 +230,11 @@ export class DetailsPane {
     return h("span", { cls: "tl-hash" }, [h("code", { text: visibleLine(text) }), b]);
   }
 
-  private diff(d: TimelineEntryDetail): HTMLElement {
-    if (d.diffError) {
-      return h("p", { cls: "tl-muted", text: l10n.t("Plan diff unavailable: {0}", visibleLine(d.diffError)) });
+  private diff(change: TimelinePlanChange): HTMLElement {
+    if (change.error) {
+      return h("p", { cls: "tl-muted", text: l10n.t("Plan diff unavailable: {0}", visibleLine(change.error)) });
     }
-    if (!d.diff) return h("p", { cls: "tl-muted", text: l10n.t("Nothing: this entry does not touch the plan.") });
-    return this.view ? renderDiff(d.diff, this.view.words) : h("p", { cls: "tl-muted" });
+    if (!change.diff) return h("p", { cls: "tl-muted", text: l10n.t("Nothing: this entry does not touch the plan.") });
+    return this.view ? renderDiff(change.diff, this.view.words) : h("p", { cls: "tl-muted" });
   }
 }

@@ -37,12 +37,11 @@ export class FilterBar {
     cls: "tl-input grow",
     attrs: {
       type: "search",
-      placeholder: l10n.t("Find: seq, task, title, op, session, hash…"),
       "aria-label": l10n.t("Find entries"),
       spellcheck: "false",
     },
   });
-  private readonly op = h("select", { cls: "tl-select", attrs: { "aria-label": l10n.t("Filter by op") } });
+  private readonly op = h("select", { cls: "tl-select" });
   private readonly status = h("select", {
     cls: "tl-select",
     title: l10n.t("Resulting status (the status an entry moved its task to)"),
@@ -59,14 +58,19 @@ export class FilterBar {
     },
   });
   private readonly tasks = h("datalist", { attrs: { id: "tl-task-list" } });
-  private readonly session = h("select", { cls: "tl-select", attrs: { "aria-label": l10n.t("Filter by session") } });
+  private readonly session = h("select", { cls: "tl-select" });
   private readonly changesOnly: HTMLButtonElement;
   private readonly fold: HTMLButtonElement;
   private readonly link: HTMLButtonElement;
   private readonly travel: HTMLButtonElement;
   private readonly jumpInput = h("input", {
     cls: "tl-input seq",
-    attrs: { type: "text", placeholder: l10n.t("Go to #"), "aria-label": l10n.t("Jump to seq"), inputmode: "numeric" },
+    attrs: {
+      type: "text",
+      placeholder: l10n.t("Go to #"),
+      "aria-label": l10n.t("Go to a row by its #"),
+      inputmode: "numeric",
+    },
   });
   private readonly counter = h("span", { cls: "tl-count", attrs: { "aria-live": "polite" } });
   private textTimer = 0;
@@ -84,7 +88,8 @@ export class FilterBar {
       l10n.t("Changes only: status changes, retries, escalations and plan changes"),
       initial.filter.changesOnly,
     );
-    this.fold = toggle("device-camera", l10n.t("Fold snapshots into the entry they follow"), initial.foldSnapshots);
+    // Labelled in the source's words by setView (only a source with snapshots shows it).
+    this.fold = toggle("device-camera", "", initial.foldSnapshots);
     this.link = toggle("link", l10n.t("Link with the Plan view (selection filters and reveals)"), initial.linkTree);
     this.travel = toggle("history", l10n.t("Time-travel the Plan view to the selected entry"), initial.travelOnSelect);
     const clearButton = button("clear-all", l10n.t("Clear filters"), { iconOnly: true });
@@ -240,7 +245,9 @@ export class FilterBar {
   setView(view: TimelineView): void {
     this.view = view;
     this.changesOnly.hidden = !view.statusChanges;
-    this.fold.hidden = view.snapshotAction === null;
+    this.fold.hidden = view.snapshot === null;
+    setAttr(this.fold, "aria-label", view.snapshot?.fold ?? "");
+    this.fold.title = view.snapshot?.fold ?? "";
     this.link.hidden = !view.revealTask;
     this.travel.hidden = !view.timeTravel;
     const labels = view.words.labels;
@@ -273,13 +280,10 @@ export class FilterBar {
       if (folded > 0) text += ` · ${rows === 1 ? l10n.t("1 row") : l10n.t("{0} rows", count(rows))}`;
     }
     setText(this.counter, text);
+    const words = this.view?.snapshot;
     this.counter.title =
-      rows !== null && folded > 0
-        ? l10n.t(
-            "{0} shown as rows; {1} snapshots folded into the row of the entry each follows",
-            count(rows),
-            count(folded),
-          )
+      rows !== null && folded > 0 && words
+        ? words.folded.replace("{0}", count(rows)).replace("{1}", count(folded))
         : "";
   }
 

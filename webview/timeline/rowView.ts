@@ -222,7 +222,7 @@ export class RowView {
     setText(p.session, visibleLine(row.actor));
     p.session.title = actorTitle(v, row.actor);
     setIcon(p.snap, row.snapshot ? "device-camera" : "blank", "c-snap");
-    p.snap.title = row.snapshot ? l10n.t("snapshot #{0} written right after this entry", row.snapshot.rowId) : "";
+    p.snap.title = row.snapshot && v.snapshot ? v.snapshot.mark.replace("{0}", String(row.snapshot.rowId)) : "";
     setText(p.hash, chain ? shortHash(chain.hash) : "");
     p.hash.title =
       chain && v.chain ? l10n.t("{0} {1} — {2}", v.chain.hashName, visibleLine(chain.hash), chainText) : "";

@@ -57,8 +57,8 @@ export class StatusBanner {
     const why = visibleLine(integrity.message ?? l10n.t("integrity check failed"));
     const text =
       integrity.brokenLine !== null
-        ? l10n.t("The ledger is broken at line {0}: {1}", integrity.brokenLine, why)
-        : l10n.t("The ledger is broken: {0}", why);
+        ? l10n.t("The hash chain is broken at line {0}: {1}", integrity.brokenLine, why)
+        : l10n.t("The hash chain is broken: {0}", why);
     this.broken.append(
       icon("error"),
       h("span", { cls: "grow", text: text.length > 400 ? `${text.slice(0, 400)}…` : text }),

@@ -45,8 +45,6 @@ const DEFAULT_OPTIONS: ViewOptions = {
   travelOnSelect: false,
 };
 
-const noSelection = () => l10n.t("Select an entry to see its payload, hashes and what it changed.");
-
 type WithoutSource<T> = T extends unknown ? Omit<T, "sourceKey"> : never;
 
 /** The page's controller. */
@@ -57,7 +55,7 @@ export class TimelineApp {
   private readonly details: DetailsPane;
   private readonly banner: StatusBanner;
   private readonly split: DetailsSplit;
-  private readonly overlay = h("div", { cls: "tl-overlay", text: l10n.t("Loading the ledger…") });
+  private readonly overlay = h("div", { cls: "tl-overlay", text: l10n.t("Loading…") });
   private readonly timeZone = safeTimeZone();
   private sourceKey: string | null = null;
   private sources: readonly SourceChoice[] = [];
@@ -253,7 +251,7 @@ export class TimelineApp {
     }
     if (p.total === 0) {
       this.showOverlay(
-        p.entries === 0 ? l10n.t("No entries yet: the ledger is empty.") : l10n.t("No entry matches the filters."),
+        p.entries === 0 ? l10n.t("Nothing yet: the timeline is empty.") : l10n.t("No entry matches the filters."),
       );
     } else this.overlay.hidden = true;
   }
@@ -271,7 +269,7 @@ export class TimelineApp {
       },
       () => {
         if (JSON.stringify(this.bar.value.filter) === JSON.stringify(DEFAULT_OPTIONS.filter)) {
-          return this.banner.notice(l10n.t("There is no entry #{0} in this ledger.", rowId));
+          return this.banner.notice(l10n.t("There is no #{0} in this timeline.", rowId));
         }
         this.banner.notice(l10n.t("The filters hid #{0}; they were cleared.", rowId));
         this.bar.set({ ...this.bar.value, filter: DEFAULT_OPTIONS.filter });
@@ -326,7 +324,7 @@ export class TimelineApp {
     this.selectedRowId = null;
     clearTimeout(this.detailsTimer);
     this.detailsRequest = -1;
-    this.details.empty(noSelection());
+    this.details.empty(this.details.noSelection());
     this.split.hide();
     if (key === null) return this.showOverlay(l10n.t("No workspace folder has state with a timeline."));
     this.showOverlay(l10n.t("Loading…"));

@@ -78,7 +78,7 @@ export class TimelinePager {
         scrolled: () => this.scrolled(),
         context: () => host.context(),
       },
-      l10n.t("Ledger entries, newest first"),
+      l10n.t("Timeline rows, newest first"),
     );
     this.newPill.hidden = true;
     this.newPill.addEventListener("click", () => this.list.moveTo(0, 1));

@@ -90,7 +90,7 @@ export class SourceTimelineService {
     return { ...page, rows };
   }
 
-  /** The details pane of row `rowId`: the fields its source names (or the default ones), no payload or plan diff. */
+  /** The details pane of row `rowId`: the fields its source names (or the default ones), none of the opt-in parts. */
   detail(key: string, rowId: number): TimelineEntryDetail | null {
     const c = this.get(key);
     const i = c.index.indexOfId(rowId);
@@ -101,13 +101,10 @@ export class SourceTimelineService {
       row,
       file: src.file,
       fields: src.fields ?? defaultFields(src),
-      prevHash: "",
       problems: [],
-      payload: "",
-      payloadChars: 0,
-      truncated: false,
-      diff: null,
-      diffError: null,
+      chain: null,
+      record: null,
+      planChange: null,
     };
   }
 

@@ -8,7 +8,7 @@ import type { ChangeKind, TimelineActionWords, TimelineFeatures, TimelineIndexEn
 
 /** What a row did: a status change, a retry, an escalation, a snapshot, an action its source counts as a change… */
 export function deriveChange(e: TimelineIndexEntry, features: TimelineFeatures): ChangeKind {
-  if (e.action === features.snapshotAction) return "snapshot";
+  if (e.action === features.snapshot?.action) return "snapshot";
   const words = ownWords(features, e.action);
   if (words?.change) return "changed";
   if (e.toStatus !== null && e.fromStatus !== e.toStatus) return "status";

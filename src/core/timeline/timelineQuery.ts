@@ -236,7 +236,7 @@ export class TimelineIndex {
     let foldedCount = 0;
     let group: GroupData | null = null;
     for (let i = n - 1; i >= 0; i--) {
-      if (query.foldSnapshots && match[i - 1] === 1 && foldable(entries, i, features.snapshotAction)) {
+      if (query.foldSnapshots && match[i - 1] === 1 && foldable(entries, i, features.snapshot?.action ?? null)) {
         folded[i - 1] = i;
         foldedCount++;
         continue;

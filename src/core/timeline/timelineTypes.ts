@@ -288,12 +288,35 @@ export interface TimelineLabels {
   readonly filterAction: string;
   /** The find box's placeholder: what it searches. */
   readonly find: string;
+  /** What the details pane says while no row is selected ("Select a row to see its details."). */
+  readonly selectHint: string;
+  /** What the source calls a row's record in the details ("Payload"), when its details carry one. */
+  readonly record: string;
+  /**
+   * The details pane's field labels by field name: the row's own (time, task, status, line) and
+   * the names of the source's fields; a name not here is shown as it is.
+   */
+  readonly fields: Readonly<Record<string, string>>;
 }
 
 /** The hash-chain part a source declares: what its row hash and the previous row's are called (copy buttons). */
 export interface TimelineChainFeature {
   readonly hashName: string;
   readonly prevHashName: string;
+}
+
+/** The snapshot part a source declares: which action is one, and its words where the timeline shows them. */
+export interface TimelineSnapshotFeature {
+  /** The action of snapshot rows. */
+  readonly action: string;
+  /** What one is called: the details' label of a folded one ("Snapshot"). */
+  readonly name: string;
+  /** The fold toggle's label ("Fold snapshots into the entry they follow"). */
+  readonly fold: string;
+  /** A folded one's marker on its row, its row id as {0} ("snapshot #{0} written right after this entry"). */
+  readonly mark: string;
+  /** The counter's note, rows as {0} and folded ones as {1} ("{0} shown as rows; {1} snapshots folded…"). */
+  readonly folded: string;
 }
 
 /**
@@ -307,8 +330,8 @@ export interface TimelineFeatures {
   readonly statusChanges: boolean;
   /** Rows record retries and escalations. */
   readonly retries: boolean;
-  /** The action of snapshot rows, which may be folded into the row they follow; null: none. */
-  readonly snapshotAction: string | null;
+  /** Rows of one action are snapshots, which may be folded into the row they follow; null: none. */
+  readonly snapshot: TimelineSnapshotFeature | null;
   /** Rows are grouped by actor and day (else by day): an actor wrote a run of rows. */
   readonly groupByActor: boolean;
   /** Rows change a plan: the details say what each row changed in it. */
@@ -317,22 +340,44 @@ export interface TimelineFeatures {
   readonly words: TimelineWords;
 }
 
-/** The details pane of one row (loaded on demand). */
+/** The hash-chain part of a row's details. */
+export interface TimelineDetailChain {
+  /** The previous row's hash ("" at the start of the chain). */
+  readonly prevHash: string;
+}
+
+/** The row's record as its source prints it (AutoDev: the payload as Python's `json.dumps(…, indent=2)`). */
+export interface TimelineDetailRecord {
+  /** The text, cut to a size a message carries. */
+  readonly text: string;
+  /** The length of the whole text. */
+  readonly chars: number;
+  readonly truncated: boolean;
+}
+
+/** What the row changed in its source's plan: the diff, or why there is none to show. */
+export interface TimelinePlanChange {
+  /** null: the row does not touch the plan (or `error` says why it was not computed). */
+  readonly diff: PlanDiff | null;
+  readonly error: string | null;
+}
+
+/**
+ * The details pane of one row (loaded on demand): the row, its fields, its integrity findings,
+ * and the parts its source fills (null where the source has none); the pane shows only those.
+ */
 export interface TimelineEntryDetail {
   readonly row: TimelineEntryRow;
   /** The workspace-relative file the row came from ("Open line N in <file>"). */
   readonly file: string;
   /** The source's fields, in its order; empty: the pane shows the row's own (time, actor, task, status, line). */
   readonly fields: readonly TimelineField[];
-  /** Hash chain: the previous row's hash ("" at the start or without a chain). */
-  readonly prevHash: string;
   /** Integrity findings at this row's line. */
   readonly problems: readonly string[];
-  /** The row's record as its source prints it (AutoDev: the payload as Python's `json.dumps(…, indent=2)`), or "". */
-  readonly payload: string;
-  readonly payloadChars: number;
-  readonly truncated: boolean;
-  /** What the row changed in the plan (sources with a plan), or null. */
-  readonly diff: PlanDiff | null;
-  readonly diffError: string | null;
+  /** Hash chain (sources whose rows are chained). */
+  readonly chain: TimelineDetailChain | null;
+  /** The row's record (sources that print one), labelled with the source's `labels.record`. */
+  readonly record: TimelineDetailRecord | null;
+  /** What the row changed in the plan (sources whose rows change a plan). */
+  readonly planChange: TimelinePlanChange | null;
 }

@@ -81,7 +81,17 @@ export function localizedFeatures(f: TimelineFeatures): TimelineFeatures {
         allActions: translate(l.allActions),
         filterAction: translate(l.filterAction),
         find: translate(l.find),
+        selectHint: translate(l.selectHint),
+        record: translate(l.record),
+        fields: map(l.fields, (label) => translate(label)),
       },
+    },
+    snapshot: f.snapshot && {
+      ...f.snapshot,
+      name: translate(f.snapshot.name),
+      fold: translate(f.snapshot.fold),
+      mark: translate(f.snapshot.mark),
+      folded: translate(f.snapshot.folded),
     },
   };
   localized.set(f, { version, features });

@@ -200,8 +200,11 @@ describe("source timelines in the worker", () => {
         ["summary", "wrote a.ts"],
       ],
     );
-    assert.equal(detail.payload, "");
-    assert.equal(detail.diff, null);
+    assert.deepEqual(
+      [detail.chain, detail.record, detail.planChange],
+      [null, null, null],
+      "a log's details carry none of the opt-in parts",
+    );
     assert.deepEqual(await handleSourceRequest({ type: "timelineRef", cwd: dir, kind: "fake-timeline", rowId: 3 }), {
       rowId: 3,
       file: ".fake/log.json",

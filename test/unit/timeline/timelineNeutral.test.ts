@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { LEDGER_OPS, TASK_STATUSES } from "../../../src/core/sources/autodev/plan/planConstants";
 import { AGLOOP_TIMELINE_FEATURES } from "../../../src/core/sources/agloop/agloopManifest";
 import { LEDGER_TIMELINE_FEATURES } from "../../../src/core/sources/autodev/timeline/ledgerTimelineWords";
+import { LOG_TIMELINE_FEATURES } from "../../../src/core/timeline/logTimelineFeatures";
+import { localizedFeatures } from "../../../src/core/timeline/timelineWords";
+import { setL10nBundle } from "../../../src/core/text/coreL10n";
 import { REPO_ROOT } from "../fixtures";
 
 /** The generic timeline files, repository-relative. */
@@ -61,4 +64,69 @@ describe("the timeline's generic code names no source's words", () => {
       assert.deepEqual(found, [], `${file} names a source's words`);
     });
   }
+});
+
+describe("the timeline says a source's nouns only when the source declares them", () => {
+  // AutoDev's nouns for what its details hold: the payload, the snapshot, the ledger.
+  const nouns = /payload|snapshot|ledger/i;
+
+  /** Every message the webview shows through its l10n.t (its own words, not a source's). */
+  function webviewMessages(): string[] {
+    const files = readdirSync(join(REPO_ROOT, "webview"), { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".ts"),
+    );
+    return files.flatMap((f) =>
+      [...codeOf(readFileSync(join(REPO_ROOT, "webview", f), "utf8")).matchAll(/l10n\.t\(\s*"((?:[^"\\]|\\.)*)"/g)].map(
+        (m) => `${f}: ${m[1]}`,
+      ),
+    );
+  }
+
+  /** Every string a value holds (its words, icons and names; not its keys). */
+  function words(v: unknown): string[] {
+    if (typeof v === "string") return [v];
+    if (v === null || typeof v !== "object") return [];
+    return Object.values(v).flatMap(words);
+  }
+
+  it("the webview's own messages name none of them", () => {
+    const messages = webviewMessages();
+    assert.ok(messages.length > 50, `${messages.length} messages`);
+    assert.deepEqual(
+      messages.filter((m) => nouns.test(m.slice(m.indexOf(": ") + 2))),
+      [],
+    );
+  });
+
+  it("a log's and agloop's words name none of them; the ledger's say them where it declares the parts", () => {
+    assert.deepEqual(
+      words(LOG_TIMELINE_FEATURES).filter((w) => nouns.test(w)),
+      [],
+    );
+    assert.deepEqual(
+      words(AGLOOP_TIMELINE_FEATURES).filter((w) => nouns.test(w)),
+      [],
+    );
+    const ledger = LEDGER_TIMELINE_FEATURES;
+    assert.equal(ledger.words.labels.record, "Payload");
+    assert.equal(ledger.snapshot?.name, "Snapshot");
+    assert.match(ledger.snapshot?.fold ?? "", /^Fold snapshots/);
+    assert.match(ledger.words.labels.selectHint, /payload/);
+  });
+
+  it("the details pane's field labels are each source's, translated with the rest of its words", () => {
+    setL10nBundle({ Time: "Zeit", Payload: "Nutzlast", Snapshot: "Schnappschuss", Phase: "Stufe" });
+    try {
+      const ledger = localizedFeatures(LEDGER_TIMELINE_FEATURES);
+      assert.deepEqual(
+        [ledger.words.labels.fields.time, ledger.words.labels.record, ledger.snapshot?.name],
+        ["Zeit", "Nutzlast", "Schnappschuss"],
+      );
+      const agloop = localizedFeatures(AGLOOP_TIMELINE_FEATURES);
+      assert.deepEqual([agloop.words.labels.fields.phase, agloop.snapshot], ["Stufe", null]);
+      assert.equal(LEDGER_TIMELINE_FEATURES.words.labels.fields.time, "Time", "the declared words stay English");
+    } finally {
+      setL10nBundle(null);
+    }
+  });
 });

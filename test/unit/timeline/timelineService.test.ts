@@ -100,9 +100,13 @@ describe("timeline worker service", () => {
   it("details: the payload from the entry's bytes, prev_hash, and what changed in the plan", async () => {
     const cwd = await fixture("python-small");
     const d3 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 3 }))!;
-    assert.match(d3.payload, /"task_id": "1\.1"/);
-    assert.equal(d3.prevHash, entryRows(await page(cwd, query({}, false))).find((r) => r.rowId === 2)!.chain?.hash);
-    assert.deepEqual(d3.diff!.changed, [
+    assert.match(d3.record!.text, /"task_id": "1\.1"/);
+    assert.deepEqual([d3.record!.chars, d3.record!.truncated], [d3.record!.text.length, false]);
+    assert.equal(
+      d3.chain!.prevHash,
+      entryRows(await page(cwd, query({}, false))).find((r) => r.rowId === 2)!.chain?.hash,
+    );
+    assert.deepEqual(d3.planChange!.diff!.changed, [
       {
         taskId: "1.1",
         title: "Create hello module",
@@ -110,23 +114,29 @@ describe("timeline worker service", () => {
       },
     ]);
     const d7 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 7 }))!;
-    assert.deepEqual(d7.diff!.changed[0].fields, [{ field: "retry_count", from: "0", to: "1" }]);
+    assert.deepEqual(d7.planChange!.diff!.changed[0].fields, [{ field: "retry_count", from: "0", to: "1" }]);
     const d17 = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 17 }))!;
     assert.deepEqual(
-      d17.diff!.changed[0].fields.map((f) => f.field),
+      d17.planChange!.diff!.changed[0].fields.map((f) => f.field),
       ["escalated"],
     );
     const snap = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 4 }))!;
-    assert.equal(snap.diff!.changed.length + snap.diff!.added.length + snap.diff!.removed.length, 0);
     assert.equal(
-      (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 19 }))!.diff,
-      null,
+      snap.planChange!.diff!.changed.length +
+        snap.planChange!.diff!.added.length +
+        snap.planChange!.diff!.removed.length,
+      0,
+    );
+    assert.deepEqual(
+      (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 19 }))!.planChange,
+      { diff: null, error: null },
+      "an entry that does not touch the plan has the part, with nothing in it",
     );
     const plan = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 20 }))!;
-    assert.equal(plan.diff!.baseSeq, 19);
+    assert.equal(plan.planChange!.diff!.baseSeq, 19);
     assert.equal(await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 99 }), null);
     const ref = (await ask<"timelineRef">({ type: "timelineRef", cwd, kind: "autodev", rowId: 3 }))!;
-    assert.deepEqual([ref.file, ref.line, ref.copy.prev_hash], [".autodev/plan-ledger.jsonl", 3, d3.prevHash]);
+    assert.deepEqual([ref.file, ref.line, ref.copy.prev_hash], [".autodev/plan-ledger.jsonl", 3, d3.chain!.prevHash]);
   });
 
   it("live appends grow the same generation and shift the old rows", async () => {
@@ -230,7 +240,7 @@ describe("timeline worker service", () => {
     assert.ok(rows.some((r) => r.actor === HOSTILE_SESSIONS[1]));
     assert.ok(rows.some((r) => r.taskTitle?.includes("<script>")));
     const d = (await ask<"timelineDetail">({ type: "timelineDetail", cwd, kind: "autodev", rowId: 5 }))!;
-    assert.match(d.payload, /\\u202e/, "the pretty payload escapes non-ASCII as Python's json.dumps does");
+    assert.match(d.record!.text, /\\u202e/, "the pretty payload escapes non-ASCII as Python's json.dumps does");
     const textFind = await page(cwd, query({ text: "<script>" }));
     assert.ok(textFind.matched > 0);
   });

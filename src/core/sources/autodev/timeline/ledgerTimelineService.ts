@@ -8,6 +8,7 @@ import type {
   TimelineEntryDetail,
   TimelinePage,
   TimelinePageRequest,
+  TimelinePlanChange,
   TimelineRowRef,
 } from "../../../timeline/timelineTypes";
 import { LEDGER_REL } from "../autodevPaths";
@@ -88,42 +89,38 @@ export class TimelineService {
       ...report.errors.filter((f) => f.atLine === e.line).map((f) => `${f.kind}: ${f.message}`),
       ...report.warnings.filter((w) => w.atLine === e.line).map((w) => `${w.kind}: ${w.message}`),
     ];
-    const { diff, diffError } = await this.diffAt(s, index, i);
     return {
       row,
       file: LEDGER_REL,
       fields: [],
-      prevHash: typeof prev === "string" ? prev : "",
       problems,
-      payload: pretty.length > MAX_PAYLOAD_CHARS ? pretty.slice(0, MAX_PAYLOAD_CHARS) : pretty,
-      payloadChars: pretty.length,
-      truncated: pretty.length > MAX_PAYLOAD_CHARS,
-      diff,
-      diffError,
+      chain: { prevHash: typeof prev === "string" ? prev : "" },
+      record: {
+        text: pretty.length > MAX_PAYLOAD_CHARS ? pretty.slice(0, MAX_PAYLOAD_CHARS) : pretty,
+        chars: pretty.length,
+        truncated: pretty.length > MAX_PAYLOAD_CHARS,
+      },
+      planChange: await this.diffAt(s, index, i),
     };
   }
 
-  private async diffAt(
-    s: LedgerSession,
-    index: TimelineIndex,
-    i: number,
-  ): Promise<Pick<TimelineEntryDetail, "diff" | "diffError">> {
+  private async diffAt(s: LedgerSession, index: TimelineIndex, i: number): Promise<TimelinePlanChange> {
     const entries = index.entries;
     const e = entries[i];
-    if (NO_DIFF_OPS.has(e.action)) return { diff: null, diffError: null };
+    if (NO_DIFF_OPS.has(e.action)) return { diff: null, error: null };
     if (!PLAN_OPS.has(e.action)) {
       let k = i;
       while (k > 0 && !PLAN_OPS.has(entries[k].action)) k--;
       if (i - k > MAX_DIFF_REPLAY) {
-        return { diff: null, diffError: `not computed: ${i - k} entries since the last plan-carrying entry` };
+        return { diff: null, error: `not computed: ${i - k} entries since the last plan-carrying entry` };
       }
     }
     try {
       const before = i > 0 ? await s.planAt(entries[i - 1].id) : null;
       const after = await s.planAt(e.id);
-      return { diff: planDiff(before, after, i > 0 ? entries[i - 1].id : null), diffError: null };
+      return { diff: planDiff(before, after, i > 0 ? entries[i - 1].id : null), error: null };
     } catch (err) {
-      return { diff: null, diffError: err instanceof Error ? err.message : String(err) };
+      return { diff: null, error: err instanceof Error ? err.message : String(err) };
     }
   }
 

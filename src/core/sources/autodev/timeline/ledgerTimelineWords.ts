@@ -33,6 +33,14 @@ export const LEDGER_WORDS: TimelineWords = {
     allActions: msg("All ops"),
     filterAction: msg("Filter by op"),
     find: msg("Find: seq, task, title, op, session, hash…"),
+    selectHint: msg("Select an entry to see its payload, hashes and what it changed."),
+    record: msg("Payload"),
+    fields: {
+      time: msg("Time"),
+      task: msg("Task"),
+      status: msg("Status"),
+      line: msg("Line"),
+    },
   },
 };
 
@@ -41,7 +49,13 @@ export const LEDGER_TIMELINE_FEATURES: TimelineFeatures = {
   chain: { hashName: "self_hash", prevHashName: "prev_hash" },
   statusChanges: true,
   retries: true,
-  snapshotAction: "snapshot",
+  snapshot: {
+    action: "snapshot",
+    name: msg("Snapshot"),
+    fold: msg("Fold snapshots into the entry they follow"),
+    mark: msg("snapshot #{0} written right after this entry"),
+    folded: msg("{0} shown as rows; {1} snapshots folded into the row of the entry each follows"),
+  },
   groupByActor: true,
   planDiffs: true,
   words: LEDGER_WORDS,
