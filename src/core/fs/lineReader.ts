@@ -2,12 +2,12 @@
  * Streams a file of lines (JSON Lines, logs, packed-refs) as numbered lines with bounded
  * memory. Lines end at `\n`, `\r\n` or a lone `\r` (how an editor numbers them); the
  * terminator is kept so a reader can tell a writer's `\n` from anything else. A line longer
- * than the limit is reported by its size and skipped, and reading goes on after it.
+ * than the limit is reported by its size and skipped, and reading goes on after it. The limit
+ * is the process's unless a reader asks for its own (src/core/fs/lineLimit.ts: the setting
+ * `autodev.maxLineMB`, the CLI's `--max-line-mb`).
  */
 import type { FileHandle } from "node:fs/promises";
-
-/** Longest line kept by default (64 MiB): far above any checkpoint record. */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+import { getMaxLineBytes } from "./lineLimit";
 
 /** One physical line. */
 export interface FileLine {
@@ -38,7 +38,7 @@ const lenientUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 export async function readFileLines(
   fh: FileHandle,
   onLine: (line: FileLine) => void | false,
-  maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
+  maxLineBytes: number = getMaxLineBytes(),
   decode: "strict" | "replace" = "strict",
   blankLines: "emit" | "skip" = "emit",
 ): Promise<void> {

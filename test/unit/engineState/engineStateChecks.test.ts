@@ -6,7 +6,8 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { checkJsonlFile } from "../../../src/core/sources/engineState/jsonlCheck";
+import { checkJsonlFile, ENGINE_STATE_MAX_LINE_BYTES } from "../../../src/core/sources/engineState/jsonlCheck";
+import { DEFAULT_MAX_LINE_BYTES, setMaxLineBytes } from "../../../src/core/fs/lineLimit";
 import { engineStateSource } from "../../../src/core/sources/engineState/engineStateSource";
 import type { SourceProblem } from "../../../src/core/sources/stateSource";
 import { makeWorkspace, writerManifest } from "../../helpers/engineStateWorkspace";
@@ -160,6 +161,41 @@ describe("engine_state checks", () => {
       ],
     );
     assert.equal(model.records, 3);
+  });
+
+  it("the line limit is engine_state's 64 MiB, or the process's (autodev.maxLineMB) when that is lower", async () => {
+    assert.equal(ENGINE_STATE_MAX_LINE_BYTES, 64 * 1024 * 1024);
+    // Line 2: 64 MiB + 1 bytes of NULs (a sparse file, so nothing that size is written).
+    const ws = makeWorkspace({ "x.jsonl": `{"a":1}\n` });
+    const file = path.join(ws, "x.jsonl");
+    fs.truncateSync(file, 8 + ENGINE_STATE_MAX_LINE_BYTES + 1);
+    const tooLong = async () => {
+      const problems: SourceProblem[] = [];
+      await checkJsonlFile(file, "x.jsonl", ws, problems);
+      return problems
+        .filter((p) => p.code === "line_too_long")
+        .map((p) => [p.line, /(\d+)-byte limit/.exec(p.message)?.[1]]);
+    };
+    try {
+      assert.deepEqual(await tooLong(), [[2, String(ENGINE_STATE_MAX_LINE_BYTES)]], "the default process limit");
+      setMaxLineBytes(500 * 1024 * 1024);
+      assert.deepEqual(
+        await tooLong(),
+        [[2, String(ENGINE_STATE_MAX_LINE_BYTES)]],
+        "a higher setting does not raise it",
+      );
+      setMaxLineBytes(4);
+      assert.deepEqual(
+        await tooLong(),
+        [
+          [1, "4"],
+          [2, "4"],
+        ],
+        "a lower setting lowers it",
+      );
+    } finally {
+      setMaxLineBytes(DEFAULT_MAX_LINE_BYTES);
+    }
   });
 
   it("the fixture written by the real writer has no problem but its stale revision (no git here: none)", async () => {

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { readFileLines, type FileLine } from "../../../src/core/fs/lineReader";
+import { DEFAULT_MAX_LINE_BYTES, getMaxLineBytes, setMaxLineBytes } from "../../../src/core/fs/lineLimit";
 
 async function split(bytes: Buffer, max?: number): Promise<FileLine[]> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "engine-lines-")), "x.jsonl");
@@ -75,6 +76,25 @@ describe("engine_state JSONL lines", () => {
         [true, null],
         [false, "b"],
       ],
+    );
+  });
+
+  it("without a limit of its own, a reader keeps the process's (autodev.maxLineMB, --max-line-mb)", async () => {
+    assert.equal(getMaxLineBytes(), DEFAULT_MAX_LINE_BYTES, "256 MiB unless the setting says otherwise");
+    assert.equal(DEFAULT_MAX_LINE_BYTES, 256 * 1024 * 1024);
+    const bytes = Buffer.from(`ok\n${"z".repeat(2000)}\nnext\n`);
+    setMaxLineBytes(1000);
+    try {
+      assert.deepEqual(
+        (await split(bytes)).map((l) => l.tooLong),
+        [false, true, false],
+      );
+    } finally {
+      setMaxLineBytes(DEFAULT_MAX_LINE_BYTES);
+    }
+    assert.deepEqual(
+      (await split(bytes)).map((l) => l.tooLong),
+      [false, false, false],
     );
   });
 

@@ -10,7 +10,8 @@ import type { PyValue } from "../../pyjson/pyValue";
 import type { ProblemSeverity, SourceProblem } from "../stateSource";
 import { judgeLine, splitlinesBreakColumn } from "./canonicalJsonLine";
 import { detachedString, displayValue } from "../../text/displayText";
-import { DEFAULT_MAX_LINE_BYTES, readFileLines, type FileLine } from "../../fs/lineReader";
+import { readFileLines, type FileLine } from "../../fs/lineReader";
+import { getMaxLineBytes } from "../../fs/lineLimit";
 import { openGuarded } from "../../fs/guardedOpen";
 import { refusalReason } from "./refusalReason";
 import type { RecordView, RecordVisitor } from "./recordViews";
@@ -40,12 +41,19 @@ export interface JsonlFileModel {
   readonly omitted: number;
 }
 
+/**
+ * The longest engine_state line read (64 MiB, far above any record the writer makes), or the
+ * process's limit (`autodev.maxLineMB`, `--max-line-mb`) when that is lower.
+ */
+export const ENGINE_STATE_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
 /** What {@link checkJsonlFile} does besides the line checks. */
 export interface JsonlCheckOptions {
   /** Checks across lines (duplicate ids). */
   readonly visit?: RecordVisitor;
   /** How the tree shows a record; without it entries carry no view. */
   readonly view?: (value: PyValue) => RecordView;
+  /** The longest line read (default: {@link ENGINE_STATE_MAX_LINE_BYTES}, or the process's limit if lower). */
   readonly maxLineBytes?: number;
 }
 
@@ -57,7 +65,7 @@ export async function checkJsonlFile(
   problems: ProblemSink,
   options: JsonlCheckOptions = {},
 ): Promise<JsonlFileModel> {
-  const { visit, view, maxLineBytes = DEFAULT_MAX_LINE_BYTES } = options;
+  const { visit, view, maxLineBytes = Math.min(getMaxLineBytes(), ENGINE_STATE_MAX_LINE_BYTES) } = options;
   const opened = await openGuarded(file, { root: workspace, notDirIsMissing: true });
   if (opened.kind === "missing") return { state: "missing", records: 0, entries: [], omitted: 0 };
   if (opened.kind === "refused") {
