@@ -221,7 +221,7 @@ describe("autodev-state: every mistake gets a useful answer @slow", function () 
       const r = cli("verify", fixture(), "--jsn");
       assert.equal(r.code, 2);
       assert.deepEqual(r.err.trimEnd().split("\n"), [
-        "autodev-state verify: unknown option --jsn",
+        'autodev-state verify: unknown option "--jsn": did you mean --json? its options are --expect-head VALUE, --json',
         "run `autodev-state help verify`",
       ]);
       const unknown = cli("frobnicate");
