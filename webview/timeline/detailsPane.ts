@@ -4,9 +4,8 @@
  * row's own (time, actor, task, status change, line), each labelled in its source's words; then
  * only the parts the row's details carry — hashes with copy buttons and the folded snapshot (a
  * hash chain), integrity findings, what the row changed in the plan, the row's record under the
- * source's word for it. Buttons only where
- * they apply: open the line in the row's file, show the state as of the row in the tree, reveal
- * the task there. Everything from the files is set as text.
+ * source's word for it. Buttons only where they apply: open the line in the row's file, show the
+ * state as of the row in the tree, reveal the task there. Everything from the files is set as text.
  */
 import type {
   TimelineDetailRecord,

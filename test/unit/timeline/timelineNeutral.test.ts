@@ -37,7 +37,7 @@ function codeOf(text: string): string {
 describe("the timeline's generic code names no source's words", () => {
   // Every op and status AutoDev declares, agloop's outcomes, and the chain's hash names. "snapshot"
   // is also the neutral model's word for a declared part (snapshot folding, ChangeKind "snapshot"):
-  // which action is one is the source's `snapshotAction`.
+  // which action is one is the source's `snapshot.action`.
   const names = [
     ...LEDGER_OPS.filter((op) => op !== "snapshot"),
     ...TASK_STATUSES,
