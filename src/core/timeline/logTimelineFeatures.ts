@@ -13,7 +13,6 @@ export const LOG_TIMELINE_FEATURES: TimelineFeatures = {
   retries: false,
   snapshot: null,
   groupByActor: false,
-  planDiffs: false,
   words: {
     actions: {},
     unknownActionIcon: "symbol-event",

@@ -334,8 +334,6 @@ export interface TimelineFeatures {
   readonly snapshot: TimelineSnapshotFeature | null;
   /** Rows are grouped by actor and day (else by day): an actor wrote a run of rows. */
   readonly groupByActor: boolean;
-  /** Rows change a plan: the details say what each row changed in it. */
-  readonly planDiffs: boolean;
   /** The source's action and status words. */
   readonly words: TimelineWords;
 }

@@ -1,8 +1,10 @@
 /**
  * What AutoDev's ledger timeline is, in the neutral timeline's terms: its
  * features (a hash chain, status changes, retries, snapshots folded into the
- * entry they follow, plan diffs, rows grouped by session) and its words (each
- * op's codicon and words, the ten statuses). Plain data, for the manifest.
+ * entry they follow, rows grouped by session) and its words (each op's codicon
+ * and words, the ten statuses, the details' labels). Its details add each
+ * entry's payload and plan diff (ledgerTimelineService.ts). Plain data, for
+ * the manifest.
  */
 import type { TimelineFeatures, TimelineWords } from "../../../timeline/timelineTypes";
 import { TASK_STATUS_WORDS } from "../../taskStatusIcons";
@@ -57,6 +59,5 @@ export const LEDGER_TIMELINE_FEATURES: TimelineFeatures = {
     folded: msg("{0} shown as rows; {1} snapshots folded into the row of the entry each follows"),
   },
   groupByActor: true,
-  planDiffs: true,
   words: LEDGER_WORDS,
 };
