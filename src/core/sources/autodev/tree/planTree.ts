@@ -9,7 +9,7 @@
  */
 import * as path from "node:path";
 import { isInside } from "../../../fs/pathInside";
-import { l10n } from "../../../text/coreL10n";
+import { l10n, l10nVersion } from "../../../text/coreL10n";
 import { changeWords } from "../../../timeline/timelineWords";
 import type { SourceTreeNode } from "../../stateSource";
 import { isDoneStatus, taskStatusIcon, taskStatusLabel } from "../../taskStatusIcons";
@@ -20,6 +20,7 @@ import { RetryLimitView, retryHoverText, retryMark, retrySpoken } from "./retryW
 import { phaseNodeKey, taskNodeKey } from "./planSummary";
 import { escapeMarkdown } from "../../../text/markdownText";
 import { labelText } from "../../../text/untrustedText";
+import { PyFloat } from "../../../pyjson/pyValue";
 
 /** What the plan's nodes show besides the plan. */
 export interface PlanTreeContext {
@@ -31,6 +32,85 @@ export interface PlanTreeContext {
   readonly lastChanges: ReadonlyMap<string, TaskChange>;
   /** Nodes hung at the end of a task's children (its delegations). */
   readonly extras?: (taskId: string) => readonly SourceTreeNode[];
+  /** The task nodes of the previous build, reused where nothing a node shows changed. */
+  readonly memo?: TaskNodeMemo;
+}
+
+/**
+ * The task nodes of one folder's last tree, by task id, each with the key of everything it was
+ * built from ({@link taskNodeInputs}). A refresh after an append changes a task or two of hundreds:
+ * the others are handed back as they were instead of being built again.
+ */
+export class TaskNodeMemo {
+  private nodes = new Map<string, { readonly key: string; readonly node: SourceTreeNode }>();
+  private reusedLast = 0;
+
+  /** How many task nodes the last build took from the build before it. */
+  get reused(): number {
+    return this.reusedLast;
+  }
+
+  /** @internal planTree's build: `make` for each task whose key differs; tasks not built are dropped. */
+  build(tasks: Iterable<{ id: string; key: string; make: () => SourceTreeNode }>): SourceTreeNode[] {
+    const next = new Map<string, { key: string; node: SourceTreeNode }>();
+    const out: SourceTreeNode[] = [];
+    let reused = 0;
+    for (const t of tasks) {
+      // A second task of the same id gets its own node (never one object twice in a tree).
+      if (next.has(t.id)) {
+        out.push(t.make());
+        continue;
+      }
+      const prev = this.nodes.get(t.id);
+      const node = prev && prev.key === t.key ? prev.node : t.make();
+      if (node === prev?.node) reused++;
+      next.set(t.id, { key: t.key, node });
+      out.push(node);
+    }
+    this.nodes = next;
+    this.reusedLast = reused;
+    return out;
+  }
+}
+
+/** JSON for any value: Python ints beyond 2^53, floats (2.0 is not 2) and dicts kept apart. */
+function keyValue(_k: string, v: unknown): unknown {
+  if (typeof v === "bigint") return { __int: v.toString() };
+  if (v instanceof PyFloat) return { __float: Object.is(v.value, -0) ? "-0" : String(v.value) };
+  if (v instanceof Map) return { __dict: [...(v as Map<unknown, unknown>)] };
+  if (typeof v === "number" && !Number.isFinite(v)) return { __num: String(v) };
+  return v;
+}
+
+/**
+ * Everything {@link taskNode} reads, as one string: the task's shown fields, its dependencies'
+ * titles and statuses, the retry limit, its last change, its extras' nodes, the folder and the
+ * language. (A field the node does not show, as `metadata` or `evidence_bundle`, is not in it.)
+ */
+function taskNodeInputs(
+  t: Task,
+  known: ReadonlyMap<string, Task>,
+  ctx: PlanTreeContext,
+  extras: readonly SourceTreeNode[],
+): string {
+  const deps = t.depends_on.map((d) => {
+    const found = known.get(d);
+    return found ? [found.title, found.status] : null;
+  });
+  const change = ctx.lastChanges.get(t.id);
+  const limit = ctx.retry?.retryLimit ?? null;
+  const parts = [
+    ...[l10nVersion(), ctx.workspace, ctx.retry, change ? JSON.stringify(change, keyValue) : null, deps, extras],
+    ...[t.id, t.title, t.description, t.status, t.retry_count, t.escalated, t.assigned_agent, t.blocked_reason],
+    ...[t.acceptance.map((c) => [c.id, c.description, c.met]), t.depends_on, t.files],
+  ];
+  // Plain JSON when the values that may be other than strings are of the schema's plain types (a
+  // replacer costs a call per value); else every value in its exact form.
+  const plain =
+    typeof t.retry_count === "number" &&
+    (limit === null || Number.isFinite(limit)) &&
+    [t.assigned_agent, t.blocked_reason].every((v) => v === null || typeof v === "string");
+  return plain ? JSON.stringify(parts) : JSON.stringify(parts, keyValue);
 }
 
 /** A one-line, human string of any value (blocked_reason may be any JSON). */
@@ -57,6 +137,7 @@ function taskChildren(
   task: Task,
   known: ReadonlyMap<string, Task>,
   ctx: PlanTreeContext,
+  extras: readonly SourceTreeNode[],
 ): SourceTreeNode[] {
   const out: SourceTreeNode[] = [];
   if (task.status === "blocked" || (task.blocked_reason !== null && task.blocked_reason !== undefined)) {
@@ -102,7 +183,7 @@ function taskChildren(
       contextValue: "autodevTaskFile",
     });
   }
-  out.push(...(ctx.extras?.(task.id) ?? []));
+  out.push(...extras);
   return out;
 }
 
@@ -130,7 +211,12 @@ function taskTooltip(t: Task, ctx: PlanTreeContext): Pick<SourceTreeNode, "toolt
   };
 }
 
-function taskNode(task: Task, known: ReadonlyMap<string, Task>, ctx: PlanTreeContext): SourceTreeNode {
+function taskNode(
+  task: Task,
+  known: ReadonlyMap<string, Task>,
+  ctx: PlanTreeContext,
+  extras: readonly SourceTreeNode[],
+): SourceTreeNode {
   const id = taskNodeKey(task.id);
   const status = String(task.status);
   const retries = Number(task.retry_count);
@@ -150,15 +236,31 @@ function taskNode(task: Task, known: ReadonlyMap<string, Task>, ctx: PlanTreeCon
     ),
     icon: taskStatusIcon(status),
     ...taskTooltip(task, ctx),
-    children: taskChildren(id, task, known, ctx),
+    children: taskChildren(id, task, known, ctx, extras),
     contextValue: `autodevTask.${status}`,
   };
 }
 
-/** The phases of `plan` with their tasks. */
+/** The phases of `plan` with their tasks (reusing `ctx.memo`'s nodes of tasks whose inputs did not change). */
 export function planTree(plan: Plan, ctx: PlanTreeContext): SourceTreeNode[] {
   const known = new Map<string, Task>();
   for (const p of plan.phases) for (const t of p.tasks) if (!known.has(t.id)) known.set(t.id, t);
+  const node = (t: Task) => {
+    const extras = ctx.extras?.(t.id) ?? [];
+    return { extras, make: () => taskNode(t, known, ctx, extras) };
+  };
+  const memo = ctx.memo;
+  const built = memo
+    ? memo.build(
+        plan.phases.flatMap((p) =>
+          p.tasks.map((t) => {
+            const n = node(t);
+            return { id: t.id, key: taskNodeInputs(t, known, ctx, n.extras), make: n.make };
+          }),
+        ),
+      )
+    : plan.phases.flatMap((p) => p.tasks.map((t) => node(t).make()));
+  let next = 0;
   return plan.phases.map((phase) => {
     const tasks = phase.tasks;
     const done = tasks.filter((t) => isDoneStatus(String(t.status))).length;
@@ -177,7 +279,7 @@ export function planTree(plan: Plan, ctx: PlanTreeContext): SourceTreeNode[] {
         .filter(Boolean)
         .join("  \n"),
       expanded: true,
-      children: tasks.map((t) => taskNode(t, known, ctx)),
+      children: tasks.map(() => built[next++]),
       contextValue: "autodevPhase",
     };
   });

@@ -17,7 +17,7 @@ import { lastChanges } from "../timeline/taskLastChange";
 import type { EntrySummary } from "../ledger/verifyTypes";
 import { l10n } from "../../../text/coreL10n";
 import { planPhaseNode, taskHistoryNode } from "./inlineTree";
-import { planTree } from "./planTree";
+import { TaskNodeMemo, planTree } from "./planTree";
 import type { RetryLimitView } from "./retryWords";
 import { runBottomNodes, runTopNodes } from "./runTree";
 import { labelText } from "../../../text/untrustedText";
@@ -30,8 +30,8 @@ export function retryLimitOf(run: RunState): NonNullable<RetryLimitView> {
   };
 }
 
-/** The tree of a snapshot of `.autodev/` in `workspace`. */
-export function autodevStateTree(s: AutodevSnapshot, workspace: string): SourceTreeNode[] {
+/** The tree of a snapshot of `.autodev/` in `workspace` (`memo`: the folder's task nodes of its last tree). */
+export function autodevStateTree(s: AutodevSnapshot, workspace: string, memo?: TaskNodeMemo): SourceTreeNode[] {
   const run = s.run;
   const plan = s.plan;
   const history = (id: string) => {
@@ -47,6 +47,7 @@ export function autodevStateTree(s: AutodevSnapshot, workspace: string): SourceT
           retry: retryLimitOf(run),
           lastChanges: new Map(lastChanges(s.entries, plan)),
           extras: history,
+          memo,
         })
       : [planPhaseNode(run)]),
     ...runBottomNodes(run),

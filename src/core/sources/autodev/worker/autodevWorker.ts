@@ -33,6 +33,7 @@ import { autodevFolderStamp } from "../run/folderStamp";
 import { TimelineService } from "../timeline/ledgerTimelineService";
 import { autodevStateTree, planOnlyTree, retryLimitOf, unreadableTree } from "../tree/stateTree";
 import type { RetryLimitView } from "../tree/retryWords";
+import { TaskNodeMemo } from "../tree/planTree";
 import { l10n } from "../../../text/coreL10n";
 import { lastChanges } from "../timeline/taskLastChange";
 import type { AutodevRequest, AutodevResults, RefreshResult, ReplayComparison } from "./autodevRequests";
@@ -43,6 +44,14 @@ const MAX_STATE_FILE_TEXT = 16 * 1024 * 1024;
 const timeline = new TimelineService();
 /** The retry limit each folder's last refresh read (a time-travel tree shows it beside the counts). */
 const retryLimits = new Map<string, RetryLimitView>();
+/** Each folder's task nodes of its last refreshed tree (an append changes one task of hundreds). */
+const treeMemos = new Map<string, TaskNodeMemo>();
+
+function treeMemo(cwd: string): TaskNodeMemo {
+  let m = treeMemos.get(cwd);
+  if (!m) treeMemos.set(cwd, (m = new TaskNodeMemo()));
+  return m;
+}
 
 function session(cwd: string): LedgerSession {
   let s = sessions.get(cwd);
@@ -104,7 +113,7 @@ async function refreshResult(
     update,
     report,
     plan: s.plan,
-    tree: autodevStateTree(snapshot, s.cwd),
+    tree: autodevStateTree(snapshot, s.cwd, treeMemo(s.cwd)),
     entries: s.partial ? report.entries : s.entries.length,
     head: s.rememberable(),
     record: next,
@@ -265,5 +274,6 @@ export const autodevWorker: SourceWorkerHandler = {
   dispose: (cwd) => {
     sessions.delete(cwd);
     retryLimits.delete(cwd);
+    treeMemos.delete(cwd);
   },
 };
