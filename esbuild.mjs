@@ -129,6 +129,7 @@ if (args.has("--bench")) {
       jsonParse: "bench/process/jsonParse.ts",
       processStats: "bench/process/processStats.ts",
       confinedAppend: "bench/process/confinedAppend.ts",
+      refreshProfile: "bench/process/refreshProfile.ts",
       "editor/editorHost": "bench/editor/editorHost.ts",
       "editor/soakHost": "bench/editor/soakHost.ts",
     },

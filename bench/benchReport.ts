@@ -146,6 +146,13 @@ export function reportLines(run: BenchRun): string[] {
   if (e && "error" in e) {
     out.push("### Live in the editor", "", `Not measured: ${e.error}.`, "");
     targets.push(`- Live in the editor: not measured (${e.error})`);
+  } else if (e && e.appendRuns) {
+    out.push(
+      "### Live in the editor: appends, this checkout and --baseline alternating",
+      "",
+      ...appendRunRows(e.appendRuns),
+      "",
+    );
   } else if (e) {
     const small = e.appends.small;
     const big = e.appends.big;
@@ -260,6 +267,23 @@ function activationRows(e: EditorResult): string[] {
     rows.push(
       `| the same, \`--baseline ${base.dir}\` started alternately (B A B A …): baseline / this checkout, medians; each baseline start | ${fmtMs(b)} / ${fmtMs(o)}, ratio ${ratio(o / b)}; ${base.starts.map((a) => fmtMs(a.hostMs)).join(", ")} |`,
     );
+  }
+  return rows;
+}
+
+/** The A/B of the editor's appends: each folder's p50 / p95 per run and their medians, ours / baseline. */
+function appendRunRows(runs: NonNullable<EditorResult["appendRuns"]>): string[] {
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+  const rows = [
+    "| folder | baseline p50 / p95 (each run) | ours p50 / p95 (each run) | ours / baseline, medians |",
+    "|---|---|---|---|",
+  ];
+  for (const folder of Object.keys(runs.ours[0] ?? {})) {
+    const of = (side: typeof runs.ours) => side.map((r) => r[folder]).filter(Boolean);
+    const [b, o] = [of(runs.baseline), of(runs.ours)];
+    const each = (xs: typeof b) => xs.map((x) => `${fmtMs(x.p50)} / ${fmtMs(x.p95)}`).join("; ");
+    const r = (k: "p50" | "p95") => ratio(med(o.map((x) => x[k])) / med(b.map((x) => x[k])));
+    rows.push(`| ${folder} | ${each(b)} | ${each(o)} | ${r("p50")} / ${r("p95")} |`);
   }
   return rows;
 }

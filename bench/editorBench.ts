@@ -57,6 +57,8 @@ export interface EditorResult {
   readonly vscode: string;
   readonly node: string;
   readonly ledgerBytes: Record<string, number>;
+  /** `appendRuns` with a baseline: each extension's runs (absent otherwise). */
+  readonly appendRuns?: AppendRuns;
 }
 
 /** Options of the editor bench: appends per ledger, host starts for activation, an A/B baseline checkout. */
@@ -66,6 +68,16 @@ export interface EditorOptions {
   readonly starts: number;
   /** Another checkout (built) whose extension is started alternately with ours: an A/B of activation. */
   readonly baseline?: string;
+  /** Only these workspace folders (of small, big, snapshots); all three by default. */
+  readonly folders?: readonly string[];
+  /** With `baseline`: the appends' run this many times for each extension, alternating (B A A B …). */
+  readonly appendRuns?: number;
+}
+
+/** One extension's append runs of an A/B (`appendRuns`): each run's figures from the replace. */
+export interface AppendRuns {
+  readonly ours: EditorResult["appends"][];
+  readonly baseline: EditorResult["appends"][];
 }
 
 /** Runs the editor bench; null (with the reason on stderr) when code-server or Chromium is not available. */
@@ -80,12 +92,16 @@ export function measureEditor(options: EditorOptions, say: (s: string) => void):
   try {
     const stage = (folder: string, from: string, name: string) =>
       fs.cpSync(path.join(from, name), path.join(work, folder, "_staged", name), { recursive: true });
-    stage("small", small.dir, ".autodev");
-    stage("small", path.join(ROOT, "test", "fixtures", "agloop-clean"), ".agloop");
-    stage("small", path.join(ROOT, "test", "fixtures", "engine-state-small"), "engine_state");
-    stage("big", big.dir, ".autodev");
-    stage("snapshots", snapshots.dir, ".autodev");
-    const folders = ["small", "big", "snapshots"];
+    const folders = (options.folders ?? ["small", "big", "snapshots"]).filter((f) =>
+      ["small", "big", "snapshots"].includes(f),
+    );
+    if (folders.includes("small")) {
+      stage("small", small.dir, ".autodev");
+      stage("small", path.join(ROOT, "test", "fixtures", "agloop-clean"), ".agloop");
+      stage("small", path.join(ROOT, "test", "fixtures", "engine-state-small"), "engine_state");
+    }
+    if (folders.includes("big")) stage("big", big.dir, ".autodev");
+    if (folders.includes("snapshots")) stage("snapshots", snapshots.dir, ".autodev");
     const ws = path.join(work, "bench.code-workspace");
     fs.writeFileSync(ws, JSON.stringify({ folders: folders.map((f) => ({ path: f })) }, null, 2));
     const resultFile = path.join(work, "result.json");
@@ -122,12 +138,31 @@ export function measureEditor(options: EditorOptions, say: (s: string) => void):
         (which === "ours" ? ours : base).push(r.activation as Activation);
       }
     }
-    say("code-server … ");
-    // In the kept user-data folder when starts ran before (its compile cache warm, as after a restart).
-    const out = runOnce({
-      AUTODEV_EDITOR_APPENDS: String(appends),
-      ...(options.starts > 0 ? { AUTODEV_EDITOR_USER_DATA: userData.ours } : {}),
-    }) as Omit<EditorResult, "ledgerBytes"> | null;
+    const appendRuns: AppendRuns = { ours: [], baseline: [] };
+    let lastOurs: Record<string, unknown> | null = null;
+    for (let i = 0; options.baseline && i < (options.appendRuns ?? 0); i++) {
+      for (const which of i % 2 === 0 ? (["baseline", "ours"] as const) : (["ours", "baseline"] as const)) {
+        say(`appends ${i + 1}/${options.appendRuns} ${which} … `);
+        const r = runOnce({
+          AUTODEV_EDITOR_APPENDS: String(appends),
+          ...(which === "baseline" ? { AUTODEV_EDITOR_EXTENSION: path.resolve(options.baseline) } : {}),
+        });
+        if (!r) return { error: `the editor bench's append run ${i + 1} (${which}) failed` };
+        appendRuns[which].push(r.appends as EditorResult["appends"]);
+        if (which === "ours") lastOurs = r;
+        if (process.env.AUTODEV_EDITOR_RESULT_COPY) {
+          fs.writeFileSync(`${process.env.AUTODEV_EDITOR_RESULT_COPY}.${which}.${i + 1}`, JSON.stringify(r));
+        }
+      }
+    }
+    // In the kept user-data folder when starts ran before (its compile cache warm, as after a restart);
+    // after an A/B of the appends, its last run of ours.
+    if (!lastOurs) say("code-server … ");
+    const out = (lastOurs ??
+      runOnce({
+        AUTODEV_EDITOR_APPENDS: String(appends),
+        ...(options.starts > 0 ? { AUTODEV_EDITOR_USER_DATA: userData.ours } : {}),
+      })) as Omit<EditorResult, "ledgerBytes"> | null;
     if (!out) return { error: "the editor bench failed" };
     // AUTODEV_EDITOR_RESULT_COPY: keep the host's whole result (per-append breakdown included).
     if (process.env.AUTODEV_EDITOR_RESULT_COPY) {
@@ -140,6 +175,7 @@ export function measureEditor(options: EditorOptions, say: (s: string) => void):
     return {
       ...out,
       ...(starts ? { starts } : {}),
+      ...(appendRuns.ours.length > 0 ? { appendRuns } : {}),
       ledgerBytes: { small: small.bytes, big: big.bytes, snapshots: snapshots.bytes },
     };
   } finally {

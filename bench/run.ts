@@ -19,6 +19,8 @@
  * Options: --quick (shapes at 100 MB, 3 runs, no 500 MB, no Python AutoDev,
  * sources at a tenth of their size, no editor bench) · --runs N · --shapes a,b · --sizes 10,100,500
  * · --editor / --no-editor · --appends N (per ledger in the editor bench, default 20)
+ * · --editor-folders small,big,snapshots (only these folders in the editor bench) · --append-runs N
+ * (with --baseline: the editor's appends run N times for each checkout, alternating)
  * · --starts N (host starts measuring activation alone, default 5) · --baseline DIR (another built
  *   checkout whose extension starts alternately with ours: an A/B of activation)
  * · --autodev-src DIR (or AUTODEV_PY_SRC; AUTODEV_PYTHON names its interpreter)
@@ -74,7 +76,13 @@ async function main(argv: string[]): Promise<void> {
   if (part("editor") && ((!quick && !argv.includes("--no-editor")) || argv.includes("--editor") || only)) {
     say("editor (code-server): ");
     editor = measureEditor(
-      { appends: Number(opt("appends") ?? 20), starts: Number(opt("starts") ?? 5), baseline: opt("baseline") },
+      {
+        appends: Number(opt("appends") ?? 20),
+        starts: Number(opt("starts") ?? 5),
+        baseline: opt("baseline"),
+        folders: opt("editor-folders")?.split(","),
+        appendRuns: Number(opt("append-runs") ?? 0),
+      },
       say,
     );
     say("done\n");
