@@ -54,7 +54,7 @@ function* planEdges(plan: Plan | null): Generator<GraphEdge> {
  * a missing task, on itself or in a cycle is a warning, since AutoDev 0.1.1 runs tasks in plan
  * order and never reads `depends_on` (nothing hangs, but the plan says something impossible).
  */
-export function planDependencyProblems(plan: Plan): SourceProblem[] {
+export function dependencyProblemsOf(plan: Plan): SourceProblem[] {
   const graph = buildPlanGraph({ kind: "autodev", path: AUTODEV_DIR, ...planGraphParts(plan) });
   return dependencyFindings(graph).map((f) => ({
     file: LEDGER_REL,
@@ -63,6 +63,34 @@ export function planDependencyProblems(plan: Plan): SourceProblem[] {
     code: f.code,
     message: f.message,
   }));
+}
+
+/** The last plans' dependency problems by {@link dependencyShape} (a few folders' worth). */
+const dependencyMemo = new Map<string, readonly SourceProblem[]>();
+const DEPENDENCY_MEMO_SIZE = 8;
+
+/**
+ * All that {@link dependencyProblemsOf} reads of a plan: its task ids in plan order and each one's
+ * `depends_on` (duplicates, dangling edges and cycles are found from these alone; statuses and
+ * titles are not in the findings).
+ */
+function dependencyShape(plan: Plan): string {
+  return JSON.stringify(plan.phases.map((p) => p.tasks.map((t) => [t.id, t.depends_on])));
+}
+
+/**
+ * {@link dependencyProblemsOf}, remembered by the plan's dependency shape: an append's refresh (a
+ * status changed, a snapshot taken) finds the same problems as the refresh before without
+ * analysing the graph again. Each answer is a fresh copy.
+ */
+export function planDependencyProblems(plan: Plan): SourceProblem[] {
+  const key = dependencyShape(plan);
+  let problems = dependencyMemo.get(key);
+  if (problems) dependencyMemo.delete(key);
+  else problems = dependencyProblemsOf(plan);
+  dependencyMemo.set(key, problems);
+  if (dependencyMemo.size > DEPENDENCY_MEMO_SIZE) dependencyMemo.delete(dependencyMemo.keys().next().value!);
+  return problems.map((p) => ({ ...p }));
 }
 
 /** The graph of `.autodev/` (never throws for bad data: an unreadable ledger is an empty graph with a note). */
