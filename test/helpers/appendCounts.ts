@@ -24,6 +24,7 @@ import { createAdapters } from "../../src/extension/sources/sourceAdapters";
 import { StateDiagnostics } from "../../src/extension/sources/sourceDiagnostics";
 import { StateFolders } from "../../src/extension/sources/stateFolders";
 import { StateWatcher } from "../../src/extension/sources/stateWatcher";
+import type { StateWorkerClient } from "../../src/extension/stateWorkerClient";
 import { inThreadWorker } from "../unit/helpers/inThreadWorker";
 
 const REPO = path.join(__dirname, "../../..");
@@ -96,14 +97,26 @@ export interface EditorHarness {
   dispose(): void;
 }
 
-/** Opens the editor's path on `ws` (see {@link EditorHarness}). */
-export async function openEditorHarness(ws: string): Promise<EditorHarness> {
+/**
+ * Opens the editor's path on `ws` (see {@link EditorHarness}); `worker` replaces the in-thread
+ * dispatcher (a real worker thread, for the worker soak), its requests counted alike.
+ */
+export async function openEditorHarness(ws: string, worker0?: StateWorkerClient): Promise<EditorHarness> {
   const requests = new Map<string, number>();
-  const worker = inThreadWorker((req) => {
+  const count = (req: { type: string }) => {
     const sub = req.type === "source" ? `:${String((req as { request?: { type?: unknown } }).request?.type)}` : "";
     const key = `${req.type}${sub}`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
-  });
+  };
+  let worker: StateWorkerClient;
+  if (worker0) {
+    const request = worker0.request.bind(worker0);
+    worker0.request = ((req: { type: string }, ...rest: unknown[]) => {
+      count(req);
+      return (request as (...a: unknown[]) => unknown)(req, ...rest);
+    }) as StateWorkerClient["request"];
+    worker = worker0;
+  } else worker = inThreadWorker(count);
   const memento = new Map<string, unknown>();
   const state = {
     keys: () => [...memento.keys()],
