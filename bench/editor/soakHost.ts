@@ -124,7 +124,7 @@ export async function run(): Promise<void> {
   let graphLoads = 0;
   const graphSub = api.graph.onDidLoad(() => graphLoads++);
   await sleep(2000);
-  const workerRequest = workerOf(api).request.bind(workerOf(api));
+  const worker = workerOf(api);
   const requests = countRequests(api);
 
   // Writes not yet shown (seq, writer's time), and the latencies of those shown: [writer time, ms].
@@ -167,7 +167,7 @@ export async function run(): Promise<void> {
       entries: folder.entries,
     });
     const taken = samples[samples.length - 1];
-    void (workerRequest({ type: "memory" }) as Promise<WorkerMemory>).then(
+    void (worker.request({ type: "memory" }) as Promise<WorkerMemory>).then(
       (w) => {
         taken.workerHeapUsedMB = mb(w.heapUsed);
         taken.workerHeapTotalMB = mb(w.heapTotal);

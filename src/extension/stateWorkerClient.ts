@@ -73,10 +73,10 @@ export class WorkerRequestError extends Error {
  * The worker thread's young generation, in MB. Left to V8 (Node 24, the editor's), it grows to
  * about 100 MB under a live run's steady allocation and is not given back, so the host's memory
  * climbed for the first half hour of a soak (bench/workerSoak.mjs: the worker's heap 34 → 149 MB in
- * 5 minutes; capped 35 → 36 MB). Capped, the first verify of a 100 MB ledger costs the same
+ * 5 minutes; capped 35 → 37 MB). Capped, the first verify of a 100 MB ledger costs the same
  * (docs/benchmarks.md, "The worker's memory").
  */
-export const WORKER_YOUNG_MB = 16;
+const WORKER_YOUNG_MB = 16;
 
 /** Talks to dist/stateWorker.js. */
 export class StateWorkerClient extends Disposable {

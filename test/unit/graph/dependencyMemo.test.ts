@@ -7,25 +7,8 @@ import { strict as assert } from "node:assert";
 import { benchPlan } from "../../../bench/benchPlan";
 import { SeededRandom } from "../../../src/core/seededRandom";
 import { dependencyProblemsOf, planDependencyProblems } from "../../../src/core/sources/autodev/autodevGraph";
-import type { Plan, Task } from "../../../src/core/sources/autodev/plan/schemas";
-
-type MutableTask = { -readonly [K in keyof Task]: Task[K] };
-
-/** A fresh copy of `plan` with `edit` applied to every task (index over the whole plan). */
-function edited(plan: Plan, edit: (t: MutableTask, i: number) => void): Plan {
-  let i = 0;
-  return {
-    ...plan,
-    phases: plan.phases.map((p) => ({
-      ...p,
-      tasks: p.tasks.map((t) => {
-        const copy = structuredClone(t) as MutableTask;
-        edit(copy, i++);
-        return copy as Task;
-      }),
-    })),
-  };
-}
+import type { Plan } from "../../../src/core/sources/autodev/plan/schemas";
+import { editedPlan } from "../helpers/planEdits";
 
 describe("plan dependency problems: remembered by the plan's dependency shape", () => {
   const plan0 = benchPlan(new SeededRandom(11), { phases: 3, tasksPerPhase: 6, descriptionWords: 4 });
@@ -37,7 +20,7 @@ describe("plan dependency problems: remembered by the plan's dependency shape", 
   };
 
   it("gives the analysis's answer for each edit, shape kept or changed", () => {
-    const faulty = edited(plan0, (t, i) => {
+    const faulty = editedPlan(plan0, (t, i) => {
       if (i === 0) t.depends_on = [t.id]; // on itself
       if (i === 1) t.depends_on = ["no-such-task"];
       if (i === 2) t.depends_on = [ids[3]];
@@ -51,23 +34,23 @@ describe("plan dependency problems: remembered by the plan's dependency shape", 
       "unknown_dependency",
     ]);
     same(
-      edited(faulty, (t) => ((t.status = "complete"), (t.title = `${t.title}!`))),
+      editedPlan(faulty, (t) => ((t.status = "complete"), (t.title = `${t.title}!`))),
       "statuses and titles changed",
     );
     same(
-      edited(faulty, (t, i) => i === 3 && (t.depends_on = [])),
+      editedPlan(faulty, (t, i) => i === 3 && (t.depends_on = [])),
       "the cycle broken",
     );
     same(
-      edited(faulty, (t, i) => i === 1 && (t.depends_on = [ids[0]])),
+      editedPlan(faulty, (t, i) => i === 1 && (t.depends_on = [ids[0]])),
       "the dangling edge fixed",
     );
     same(
-      edited(faulty, (t, i) => i === 5 && (t.id = "unique")),
+      editedPlan(faulty, (t, i) => i === 5 && (t.id = "unique")),
       "the duplicate renamed",
     );
     same(
-      edited(faulty, (t, i) => i === 7 && (t.depends_on = [ids[9], ids[9]])),
+      editedPlan(faulty, (t, i) => i === 7 && (t.depends_on = [ids[9], ids[9]])),
       "a repeated edge",
     );
     same({ ...faulty, phases: [...faulty.phases].reverse() }, "the phases reordered");
@@ -76,7 +59,7 @@ describe("plan dependency problems: remembered by the plan's dependency shape", 
   });
 
   it("hands out copies: changing an answer does not change the next one", () => {
-    const faulty = edited(plan0, (t, i) => i === 0 && (t.depends_on = ["missing"]));
+    const faulty = editedPlan(plan0, (t, i) => i === 0 && (t.depends_on = ["missing"]));
     const first = planDependencyProblems(faulty);
     (first[0] as { message: string }).message = "changed";
     first.length = 0;

@@ -19,23 +19,7 @@ import { PlanManager } from "../../../src/core/sources/autodev/ledger/planManage
 import { autodevWorker } from "../../../src/core/sources/autodev/worker/autodevWorker";
 import type { RefreshResult } from "../../../src/core/sources/autodev/worker/autodevRequests";
 import { copyFixture } from "../fixtures";
-
-type MutableTask = { -readonly [K in keyof Task]: Task[K] };
-
-/** A copy of `plan` with `edit` applied to the task `id` (a fresh object, as a new snapshot's plan is). */
-function withTask(plan: Plan, id: string, edit: (t: MutableTask) => void): Plan {
-  return {
-    ...plan,
-    phases: plan.phases.map((p) => ({
-      ...p,
-      tasks: p.tasks.map((t) => {
-        const copy = structuredClone(t) as MutableTask;
-        if (t.id === id) edit(copy);
-        return copy as Task;
-      }),
-    })),
-  };
-}
+import { withTask, type MutableTask } from "../helpers/planEdits";
 
 const change = (seq: number, toStatus: string): TaskChange => ({
   seq,
