@@ -96,11 +96,12 @@ function rowNamed(page, label, level) {
  */
 async function checkExpansionAfterTravel(page) {
   const task = rowNamed(page, "3.2", 3);
-  await task.locator(".monaco-tl-twistie").click();
-  await waitFor(async () => (await task.getAttribute("aria-expanded")) === "true", 5_000);
   const phase1 = rowNamed(page, "Phase 1: Foundations", 2);
-  await phase1.locator(".monaco-tl-twistie").click();
-  await waitFor(async () => (await phase1.getAttribute("aria-expanded")) === "false", 5_000);
+  // Set, not toggled: a click of expandPhases can land on 3.2's twistie when the list redraws
+  // under it, and then a toggle here would close it.
+  const before = [await task.getAttribute("aria-expanded"), await phase1.getAttribute("aria-expanded")];
+  await setExpanded(task, true);
+  await setExpanded(phase1, false);
   await runCommand(page, "AutoDev: Show Plan As Of…");
   await waitFor(async () => (await page.locator(".quick-input-widget .monaco-list-row").count()) > 12, 15_000);
   for (let i = 0; i < 12; i++) await page.keyboard.press("ArrowDown"); // an entry in the middle of the run
@@ -145,8 +146,16 @@ async function checkExpansionAfterTravel(page) {
     `travelled: ${viaTimeline}; 3.2 ${states[0]}, phase 1 ${states[1]}`,
   );
   await runCommand(page, "View: Close All Editors");
-  await task.locator(".monaco-tl-twistie").click(); // as it was for the pictures
-  await phase1.locator(".monaco-tl-twistie").click();
+  await setExpanded(task, before[0] === "true"); // as it was for the pictures
+  await setExpanded(phase1, before[1] === "true");
+}
+
+/** Expands or collapses a tree row (a click on its twistie only when it is not so already). */
+async function setExpanded(row, expanded) {
+  const want = String(expanded);
+  if ((await row.getAttribute("aria-expanded")) === want) return;
+  await row.locator(".monaco-tl-twistie").click();
+  await waitFor(async () => (await row.getAttribute("aria-expanded")) === want, 5_000);
 }
 
 async function main() {
