@@ -41,7 +41,7 @@ const ENTRIES = fs
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-describe("agloop log.json, fast readers", function () {
+describe("agloop log.json, fast readers @slow", function () {
   this.timeout(120_000);
   const made: string[] = [];
   after(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));

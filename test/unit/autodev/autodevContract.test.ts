@@ -43,7 +43,7 @@ describe("AutoDev phase contract", function () {
     });
   }
 
-  it("python-full: sources --json gives the contract of the current step, re-entry from what comes next", () => {
+  it("python-full: sources --json gives the contract of the current step, re-entry from what comes next @slow", () => {
     const ws = copyFixture("python-full/workspace");
     const r = cli("sources", ws, "--json");
     assert.equal(r.code, 0, r.err);
@@ -89,7 +89,7 @@ describe("AutoDev phase contract", function () {
     ]);
   });
 
-  it("a forbidden transition: a writer without the state machine moves a complete task back to pending", async () => {
+  it("a forbidden transition: a writer without the state machine moves a complete task back to pending @slow", async () => {
     const ws = copyFixture("python-evidence");
     pythonSetStatus(ws, "1.1", "pending");
     assert.deepEqual(await contractFindings(ws), [
@@ -97,7 +97,7 @@ describe("AutoDev phase contract", function () {
     ]);
   });
 
-  it("a re-entry that is unclear: the suspended inline step's task was blocked behind AutoDev's back", async () => {
+  it("a re-entry that is unclear: the suspended inline step's task was blocked behind AutoDev's back @slow", async () => {
     const ws = copyFixture("python-full/workspace");
     pythonSetStatus(ws, "1.2", "blocked");
     const text = fs.readFileSync(path.join(ws, ".autodev/inline-state.json"), "utf8").split("\n");
@@ -106,7 +106,7 @@ describe("AutoDev phase contract", function () {
     assert.ok(found.includes(`reentry_unclear .autodev/inline-state.json:${line}`), found.join("\n"));
   });
 
-  it("set-status refuses a status without its evidence (exit 4), writing nothing", () => {
+  it("set-status refuses a status without its evidence (exit 4), writing nothing @slow", () => {
     const ws = copyFixture("python-full/workspace");
     const before = fs.readFileSync(path.join(ws, LEDGER));
     const r = cli("set-status", ws, "1.2", "reviewed");
@@ -119,7 +119,7 @@ describe("AutoDev phase contract", function () {
     assert.equal(cli("set-status", ws, "2.1", "blocked", "--reason", "waits on the API").code, 0);
   });
 
-  it("set-status refuses a move that strands the suspended inline step", () => {
+  it("set-status refuses a move that strands the suspended inline step @slow", () => {
     const ws = copyFixture("python-full/workspace");
     const before = fs.readFileSync(path.join(ws, LEDGER));
     const r = cli("set-status", ws, "1.2", "blocked", "--reason", "stuck");

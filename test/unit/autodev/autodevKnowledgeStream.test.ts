@@ -54,7 +54,7 @@ describe("autodev knowledge, streamed", function () {
     file = path.join(ws, ".autodev/knowledge.jsonl");
   });
 
-  it("reads a file over the old 16 MiB limit, keeping the highest-ranked lessons as a full ranking orders them", async () => {
+  it("reads a file over the old 16 MiB limit, keeping the highest-ranked lessons as a full ranking orders them @slow", async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => lesson(i, 80));
     fs.writeFileSync(file, lines.join("\n") + "\n");
     assert.ok(fs.statSync(file).size > 16 * 1024 * 1024, "over the old limit");

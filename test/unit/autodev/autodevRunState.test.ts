@@ -86,7 +86,7 @@ describe("autodev run state: running, spec, evidence, CLI", function () {
     assert.equal(JSON.parse(cli({}, "status", ws, "--json").out).spec.matches, false);
   });
 
-  it("lists the plan phase's bundles under task plan with their content's kind", async () => {
+  it("lists the plan phase's bundles under task plan with their content's kind @slow", async () => {
     const { ws } = copyFullFixture();
     const items = await listEvidence(ws, "plan");
     assert.deepEqual(

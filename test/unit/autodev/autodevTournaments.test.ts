@@ -23,7 +23,7 @@ function pythonHistory(file: string): Array<Record<string, unknown>> {
 describe("autodev tournaments", function () {
   this.timeout(60_000);
 
-  it("reads both fixture tournaments with every PassResult field as Python wrote it", async () => {
+  it("reads both fixture tournaments with every PassResult field as Python wrote it @slow", async () => {
     const { ws } = copyFullFixture();
     const { tournaments, errors } = await readTournaments(ws, null);
     assert.deepEqual(errors, []);

@@ -239,7 +239,7 @@ describe("readable Markdown views", () => {
   });
 });
 
-describe("evidence CLI (dist/cli.js)", () => {
+describe("evidence CLI (dist/cli.js) @slow", () => {
   const cli = (...args: string[]) =>
     spawnSync(process.execPath, [join(ROOT, "dist/cli.js"), ...args], { encoding: "utf8" });
 

@@ -49,7 +49,7 @@ function runAndCloseEarly(args: string[]): Promise<{ code: number | null; err: s
   });
 }
 
-describe("CLI: a reader that closes the pipe early", function () {
+describe("CLI: a reader that closes the pipe early @slow", function () {
   this.timeout(120_000);
   let dir = "";
   before(() => (dir = bigPlanWorkspace(3000)));

@@ -29,7 +29,7 @@ const filesUnder = (dir: string): string[] =>
     ? (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile())
     : [];
 
-describe("CLI code cache (dist/cli.js)", function () {
+describe("CLI code cache (dist/cli.js) @slow", function () {
   this.timeout(60_000);
   let base: string;
   beforeEach(() => {

@@ -50,7 +50,7 @@ function run(script: string, args: readonly string[], env: NodeJS.ProcessEnv = {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-describe("CLI verify-only bundle (dist/cliVerify.js)", function () {
+describe("CLI verify-only bundle (dist/cliVerify.js) @slow", function () {
   this.timeout(120_000);
   let broken: string;
   let tmp: string;

@@ -20,7 +20,7 @@ function cli(...args: string[]): { code: number; out: string; err: string } {
 /** A workspace whose ledger `init` wrote from python-small's plan with `edit` applied. */
 const initWith = (edit: (plan: PlanShape) => void): string => initPlanWith(cli, edit);
 
-describe("autodev-state graph", function () {
+describe("autodev-state graph @slow", function () {
   this.timeout(60_000);
 
   it("--json on a plan with a cycle names the cycle; the critical path and blocked chain are there", () => {
@@ -147,7 +147,7 @@ describe("autodev-state verify --expect-head @slow", function () {
   });
 });
 
-describe("autodev-state report", function () {
+describe("autodev-state report @slow", function () {
   this.timeout(60_000);
 
   it("--format json: ok, head, plan_id and every task's history from the ledger", () => {

@@ -71,7 +71,7 @@ describe("CLI check and sources", function () {
     assert.match(first.message, /^self_hash mismatch: computed [0-9a-f]{16}, stored [0-9a-f]{16}/);
   });
 
-  it("check reports a status without its evidence (the phase contract) and plan.json drift as warnings (exit 0)", () => {
+  it("check reports a status without its evidence (the phase contract) and plan.json drift as warnings (exit 0) @slow", () => {
     const dir = copyFixture("python-small");
     fs.writeFileSync(
       planPath(dir),
@@ -101,7 +101,7 @@ describe("CLI check and sources", function () {
     );
   });
 
-  it("check and sources exit 2 when DIR holds no state folder", () => {
+  it("check and sources exit 2 when DIR holds no state folder @slow", () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "nosource-"));
     for (const cmd of ["check", "sources"]) {
       const r = cli(cmd, empty, "--json");

@@ -104,7 +104,7 @@ async function editorLines(session: EditorSession, folder: SourceFolder): Promis
   return out;
 }
 
-describe("the editor shows check --json's problems and the core tree, on every fixture folder", function () {
+describe("the editor shows check --json's problems and the core tree, on every fixture folder @slow", function () {
   this.timeout(120_000);
   let tmp = "";
   let workspaces: string[] = [];

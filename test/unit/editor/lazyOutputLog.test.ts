@@ -50,7 +50,7 @@ describe("OutputLog: the channel made on first need", () => {
     log.dispose();
   });
 
-  it("writes kept lines once the wait passed, and on show", async () => {
+  it("writes kept lines once the wait passed, and on show @slow", async () => {
     const log = new OutputLog();
     log.info("first");
     log.show();

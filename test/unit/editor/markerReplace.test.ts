@@ -55,7 +55,7 @@ describe("re-detection after a marker's replace (editor path)", () => {
     );
   });
 
-  it("a marker deleted detects again, and tells the views only when the set changed", async () => {
+  it("a marker deleted detects again, and tells the views only when the set changed @slow", async () => {
     fire("delete", path.join(ws, ".autodev", "evidence"));
     await settle();
     assert.equal(h.requests.get("detect"), 1, "a marker going may end the source: detected again");

@@ -18,7 +18,7 @@ import { copyFixture, REPO_ROOT } from "../fixtures";
 const MIB = 1024 * 1024;
 const WORKER = path.join(REPO_ROOT, "dist", "stateWorker.js");
 
-describe("autodev.maxLineMB reaches the graph, the report and the language-model tools", () => {
+describe("autodev.maxLineMB reaches the graph, the report and the language-model tools @slow", () => {
   let workspace: string;
   const clients: StateWorkerClient[] = [];
 

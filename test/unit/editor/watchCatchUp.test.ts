@@ -18,7 +18,7 @@ import { pollUntil } from "../../helpers/poll";
 /** Longer than the editor session takes to settle (one small folder), short enough for the fast loop. */
 const CATCH_UP_MS = 2_500;
 
-describe("catch-up reads after a watch starts", function () {
+describe("catch-up reads after a watch starts @slow", function () {
   this.timeout(20_000);
   let tmp: string;
   let session: EditorSession | undefined;

@@ -26,7 +26,7 @@ function askThread(collect: boolean): Promise<WorkerMemory> {
 }
 
 describe("state worker: memory (the soak's split of the host's RSS)", () => {
-  it("reports the worker thread's own heap, not the process's", async () => {
+  it("reports the worker thread's own heap, not the process's @slow", async () => {
     // Hold 64 MB in this thread: a reading of the process (or of this isolate) would include it.
     const held = Array.from({ length: 64 }, () => new Array<number>(128 * 1024).fill(1.5));
     const m = await askThread(false);

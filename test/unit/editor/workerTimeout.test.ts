@@ -20,9 +20,9 @@ parentPort.on("message", (m) => { if (m.type === "cancel") parentPort.postMessag
 parentPort.on("message", (m) => {
   let n = 0;
   const t = setInterval(() => {
-    parentPort.postMessage({ kind: "progress", cwd: m.cwd, bytes: ++n, total: 8 });
-    if (n === 8) { clearInterval(t); parentPort.postMessage({ kind: "result", id: m.id, ok: true, result: "done" }); }
-  }, 60);
+    parentPort.postMessage({ kind: "progress", cwd: m.cwd, bytes: ++n, total: 15 });
+    if (n === 15) { clearInterval(t); parentPort.postMessage({ kind: "result", id: m.id, ok: true, result: "done" }); }
+  }, 100);
 });`,
 };
 
@@ -65,8 +65,9 @@ describe("state worker requests have a time limit", function () {
   });
 
   it("progress of the request's folder starts its time again", async () => {
-    const c = client("slow", 300);
-    // 8 progress reports 60 ms apart: 480 ms in all, longer than the limit, never 300 ms without one.
+    const c = client("slow", 1000);
+    // 15 progress reports 100 ms apart: 1.5 s in all, longer than the limit, never 1 s without one
+    // (the limit leaves room for the worker thread's start on a loaded machine).
     assert.equal(await c.request({ type: "detect", cwd: path.join(dir, "big"), kinds: [] } as never), "done");
   });
 });

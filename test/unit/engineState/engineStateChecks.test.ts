@@ -256,7 +256,7 @@ describe("engine_state checks", () => {
     assert.equal(summary.recognizers, 1);
   });
 
-  it("writerManifest matches the fixture's bytes (the helper writes what the writer writes)", () => {
+  it("writerManifest matches the fixture's bytes (the helper writes what the writer writes) @slow", () => {
     const fixture = fs.readFileSync(path.join(copyFixture("engine-state-small"), MANIFEST), "utf8");
     assert.equal(writerManifest({ written_at_revision: "7ae1dd0ecc37", turn_count: 42, schema_version: 1 }), fixture);
   });

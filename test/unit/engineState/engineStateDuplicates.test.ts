@@ -54,7 +54,7 @@ function mapFirstLines(ids: readonly string[]): (number | undefined)[] {
   });
 }
 
-describe("engine_state duplicate candidate ids", () => {
+describe("engine_state duplicate candidate ids @slow", () => {
   it("FirstLineIndex gives the Map's answer for 100 000 ids of every kind", () => {
     const ids = seededIds(24, 100_000);
     const index = new FirstLineIndex();

@@ -33,7 +33,7 @@ function candidates(spaced: boolean): string {
   return lines.join("\n") + "\n" + lines.join("\n") + "\n";
 }
 
-describe("engine_state memory kept by a read checkpoint", () => {
+describe("engine_state memory kept by a read checkpoint @slow", () => {
   for (const spaced of [false, true]) {
     it(`keeps under 10 MB of 40 MB of ${spaced ? "non-canonical" : "canonical"} 100 KB lines (entries, problems)`, async () => {
       const ws = makeWorkspace({ "engine_state/discovery_candidates.jsonl": candidates(spaced) });

@@ -118,7 +118,7 @@ describe("engine_state source", () => {
     });
   });
 
-  describe("HEAD and the stale-revision warning in a real git repository", () => {
+  describe("HEAD and the stale-revision warning in a real git repository @slow", () => {
     it('fresh after the writer\'s commit, stale after the next commit, never stale for "unknown"', async () => {
       const ws = makeWorkspace({ "README.md": "x\n" });
       const first = gitInitAndCommit(ws);

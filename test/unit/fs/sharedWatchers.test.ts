@@ -42,7 +42,7 @@ describe("StateWatcher: watchers shared per folder", function () {
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it("opens a few watchers per workspace folder, whatever the number of globs", async () => {
+  it("opens a few watchers per workspace folder, whatever the number of globs @slow", async () => {
     const dirs: Record<string, string> = {};
     for (const name of ["python-small", "agloop-clean", "engine-state-small"]) {
       dirs[name] = path.join(root, name);

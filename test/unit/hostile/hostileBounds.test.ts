@@ -47,7 +47,7 @@ function lockFolder(root: string, dir: string, mode: number): void {
   fs.chmodSync(dir, mode);
 }
 
-describe("hostile bounds: many problems, bad lines, sparse files (items 1, 2, 10)", function () {
+describe("hostile bounds: many problems, bad lines, sparse files (items 1, 2, 10) @slow", function () {
   this.timeout(120_000);
 
   it("1: 390 KB of {} knowledge lines, a 400 KB history.json, a 40k-task state.json: capped findings, the ledger still ok", () => {
@@ -184,7 +184,7 @@ describe("hostile bounds: many problems, bad lines, sparse files (items 1, 2, 10
   });
 });
 
-describe("hostile: a present source that cannot be read is never ok (items 3, 11, 14)", function () {
+describe("hostile: a present source that cannot be read is never ok (items 3, 11, 14) @slow", function () {
   this.timeout(60_000);
 
   const kinds: [string, (p: string) => void, RegExp][] = [

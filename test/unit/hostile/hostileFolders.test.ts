@@ -71,7 +71,7 @@ describe("hostile folders: the lock file (item 1)", function () {
     ["perl", "perl", ["-e", PERL_LOCK_HELPER]],
     ["python3", "python3", ["-I", "-S", "-c", PYTHON_LOCK_HELPER]],
   ] as const) {
-    it(`the ${name} helper itself opens the lock with O_NOFOLLOW: a dangling link or a FIFO is refused, never created through`, async () => {
+    it(`the ${name} helper itself opens the lock with O_NOFOLLOW: a dangling link or a FIFO is refused, never created through @slow`, async () => {
       const link = path.join(h.ws, "link.lock");
       fs.symlinkSync(path.join(h.outside, "via-helper"), link);
       assert.match(await helperAnswer(program, [...args, link]), /^ERROR .*refusing .*link\.lock.*symbolic link/);
@@ -99,7 +99,7 @@ describe("hostile folders: the lock file (item 1)", function () {
   }
 });
 
-describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", function () {
+describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2) @slow", function () {
   this.timeout(60_000);
   let h: HostileRoot;
   beforeEach(() => (h = hostileRoot("python-evidence")));
@@ -220,7 +220,7 @@ describe("hostile folders: FIFOs, devices, link loops, EACCES (item 2)", functio
   });
 });
 
-describe("hostile folders: giant lines, bounded memory (item 3)", function () {
+describe("hostile folders: giant lines, bounded memory (item 3) @slow", function () {
   this.timeout(120_000);
   let h: HostileRoot;
   beforeEach(() => (h = hostileRoot()));

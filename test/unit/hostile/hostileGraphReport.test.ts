@@ -42,7 +42,7 @@ function node(id: string): GraphNode {
   };
 }
 
-describe("hostile round 4: graph of a ledger that does not verify (issue 32.1)", function () {
+describe("hostile round 4: graph of a ledger that does not verify (issue 32.1) @slow", function () {
   this.timeout(60_000);
 
   it("a hash-kept edit: exit 1 in every format, each says NOT VERIFIED", () => {
@@ -95,7 +95,7 @@ describe("hostile round 4: graph of a ledger that does not verify (issue 32.1)",
 describe("hostile round 4: graph past its caps (issue 32.2)", function () {
   this.timeout(60_000);
 
-  it("2^24 + 1 distinct dependencies on missing tasks: no RangeError, the excess counted", () => {
+  it("2^24 + 1 distinct dependencies on missing tasks: no RangeError, the excess counted @slow", () => {
     const n = 2 ** 24 + 1;
     function* edges(): Generator<GraphEdge> {
       for (let i = 0; i < n; i++) yield { from: `gone${i}`, to: "a" };
@@ -143,7 +143,7 @@ describe("hostile round 4: graph past its caps (issue 32.2)", function () {
   });
 });
 
-describe("hostile round 4: report --out never lands in state (issue 32.3)", function () {
+describe("hostile round 4: report --out never lands in state (issue 32.3) @slow", function () {
   this.timeout(60_000);
 
   it("refuses --out inside .autodev/ (ledger, plan.json, evidence, through a link), nothing changes", () => {
@@ -195,7 +195,7 @@ describe("hostile round 4: report --out never lands in state (issue 32.3)", func
   });
 });
 
-describe("hostile round 4: verify --expect-head on a cut or lost ledger (issue 32.11)", function () {
+describe("hostile round 4: verify --expect-head on a cut or lost ledger (issue 32.11) @slow", function () {
   this.timeout(60_000);
 
   function anchored(): { dir: string; head: string } {

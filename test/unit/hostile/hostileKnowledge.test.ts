@@ -43,7 +43,7 @@ function setup(): { ws: string; home: string; outside: string } {
   return { ws, home, outside };
 }
 
-describe("hostile round 4: the hive is not the repository's to choose (issue 32.4)", function () {
+describe("hostile round 4: the hive is not the repository's to choose (issue 32.4) @slow", function () {
   this.timeout(60_000);
 
   it("config.json hive.path (relative out, absolute, a link in .autodev/) is not read; status says so", async () => {
@@ -101,7 +101,7 @@ describe("hostile round 4: knowledge files bounded in time (issue 32.5)", functi
     ]);
   });
 
-  it(`more than ${MAX_KNOWLEDGE_LINES} non-empty lines: refused with a count, for the swarm, rejected and hive files`, async () => {
+  it(`more than ${MAX_KNOWLEDGE_LINES} non-empty lines: refused with a count, for the swarm, rejected and hive files @slow`, async () => {
     const { ws, home } = setup();
     const many = "x\n".repeat(MAX_KNOWLEDGE_LINES + 1);
     fs.writeFileSync(path.join(ws, ".autodev/knowledge.jsonl"), "\n".repeat(1000) + many);
@@ -133,7 +133,7 @@ describe("hostile round 4: knowledge files bounded in time (issue 32.5)", functi
   });
 });
 
-describe("hostile round 4: every bad knowledge line counted (issue 32.6)", function () {
+describe("hostile round 4: every bad knowledge line counted (issue 32.6) @slow", function () {
   this.timeout(120_000);
 
   it("150 000 bad lines: check counts 149 800 more, the report 150 000", () => {

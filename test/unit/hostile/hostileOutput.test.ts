@@ -56,7 +56,7 @@ describe("hostile folders: output through a slow pipe (item 5) @slow", function 
   }
 });
 
-describe("hostile folders: terminal escapes and attacker-sized values (items 6, 7)", function () {
+describe("hostile folders: terminal escapes and attacker-sized values (items 6, 7) @slow", function () {
   this.timeout(60_000);
   let h: HostileRoot;
   beforeEach(() => (h = hostileRoot()));
@@ -149,7 +149,7 @@ describe("hostile folders: links out of the workspace (item 8)", function () {
   });
 });
 
-describe("hostile folders: a commit cut by a full disk (item 9, tmpfs)", function () {
+describe("hostile folders: a commit cut by a full disk (item 9, tmpfs) @slow", function () {
   this.timeout(120_000);
   let h: HostileRoot;
   let mnt: string;
@@ -236,7 +236,7 @@ describe("lone-surrogate keys, judged like Python AutoDev's reader (item 10)", f
     });
   }
 
-  it("our writer: a lone surrogate in a top-level key is written as pydantic dumps it (Python reads it); in a nested key it is refused, exit 2", () => {
+  it("our writer: a lone surrogate in a top-level key is written as pydantic dumps it (Python reads it); in a nested key it is refused, exit 2 @slow", () => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), "surrogate-"));
     try {
       // A write needs a plan (write commands never create .autodev/ where there is none): start from a Python-written one.

@@ -157,7 +157,7 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
     }
   });
 
-  it("6: .agloop exchanged with an outside link in a loop, with CPU burners: recovery never writes outside", async () => {
+  it("6: .agloop exchanged with an outside link in a loop, with CPU burners: recovery never writes outside @slow", async () => {
     const { h, loc, state } = tornAgloop();
     fs.symlinkSync(h.outside, path.join(h.ws, "swap-link"));
     const realDir = fs.openSync(path.join(h.ws, ".agloop"), fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
@@ -198,7 +198,7 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
     }
   });
 
-  it("9: a read-only log.json (EACCES, as nobody) refuses before state.json is written; a failed append says what was written; the mode is kept", async function () {
+  it("9: a read-only log.json (EACCES, as nobody) refuses before state.json is written; a failed append says what was written; the mode is kept @slow", async function () {
     const nobody = nobodyStage(this, "recovery-");
     const recovery = nobody.bundle("src/core/sources/agloop/agloopRecovery.ts");
     const { h, loc, state, log } = tornAgloop();
@@ -261,7 +261,7 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
     }
   });
 
-  it("8: arrays nested 5,000 deep in a checkpoint and 10,000 deep in pending_decision: no RangeError, the next checkpoint is used", async () => {
+  it("8: arrays nested 5,000 deep in a checkpoint and 10,000 deep in pending_decision: no RangeError, the next checkpoint is used @slow", async () => {
     const { h, loc, state } = tornAgloop();
     try {
       const valid = fs.readFileSync(path.join(REPO, "test/fixtures/agloop-clean/.agloop/state.json"), "utf8").trim();
@@ -288,7 +288,7 @@ describe("hostile recovery (items 4, 5, 6, 8, 9, 13)", function () {
   });
 });
 
-describe("hostile: the lock probe says 'cannot tell' (item 12)", () => {
+describe("hostile: the lock probe says 'cannot tell' (item 12) @slow", () => {
   for (const [what, make] of [
     ["a FIFO", (p: string) => execFileSync("mkfifo", [p])],
     ["a link", (p: string) => fs.symlinkSync("plan-ledger.jsonl", p)],

@@ -122,7 +122,7 @@ describe("hostile text on every surface", function () {
   });
   after(() => h.cleanup());
 
-  it("the CLI: every command's text output, stdout and stderr", () => {
+  it("the CLI: every command's text output, stdout and stderr @slow", () => {
     const runs: [string, string[]][] = [
       ["verify", ["verify", ws]],
       ["check", ["check", ws]],

@@ -22,7 +22,7 @@ const append = (dir: string, op: string, payload: object, ...more: string[]) =>
 /** A workspace whose ledger `init` wrote from python-small's plan with `edit` applied. */
 const initWith = (edit: (plan: PlanShape) => void): string => initPlanWith(cli, edit);
 
-describe("hostile round 4: append goes through set-status's checks (issue 32.10)", function () {
+describe("hostile round 4: append goes through set-status's checks (issue 32.10) @slow", function () {
   this.timeout(60_000);
 
   it("a status without its evidence, blocked without a reason: refused as set-status refuses, ledger unchanged", () => {
@@ -87,7 +87,7 @@ describe("hostile round 4: append goes through set-status's checks (issue 32.10)
   });
 });
 
-describe("hostile round 4: check sees the dependency faults graph sees (issue 32.12)", function () {
+describe("hostile round 4: check sees the dependency faults graph sees (issue 32.12) @slow", function () {
   this.timeout(60_000);
 
   it("a missing task, a self-dependency, a 2-cycle, a repeated id: each in check, as in graph", () => {

@@ -15,7 +15,7 @@ function cli(...args: string[]): { code: number; out: string; err: string } {
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
-describe("the run report on hostile state", function () {
+describe("the run report on hostile state @slow", function () {
   this.timeout(60_000);
 
   it("an unreadable tournament history fails the report (exit 1) and is named in it, as `tournaments` does", () => {

@@ -85,7 +85,7 @@ function check(line: Buffer, at = 0): void {
 const plain = (len: number): Uint8Array => Uint8Array.from({ length: len }, (_, k) => 0x41 + (k % 26));
 
 describe("canonical string scan, word at a time", () => {
-  it("every byte value at every position, at every alignment, matches the byte-by-byte check", () => {
+  it("every byte value at every position, at every alignment, matches the byte-by-byte check @slow", () => {
     const lengths = [0, 1, 3, 7, 15, 16, 17, 18, 19, 20, 21, 23, 24, 25, 27, 31, 32, 33, 40, 47, 64, 65, 100];
     for (let offset = 0; offset < 4; offset++) {
       for (const len of lengths) {

@@ -84,7 +84,7 @@ function scan(lines: Buffer[], options: ScanOptions, probes: ReadonlySet<number>
   return log.join("\n");
 }
 
-describe("plain replay of status changes and evidence (fast path against the full path)", () => {
+describe("plain replay of status changes and evidence (fast path against the full path) @slow", () => {
   it("replays every payload variant as the full path does, plan read mid-scan or not", () => {
     let plain = 0;
     for (let seed = 1; seed <= 120; seed++) {

@@ -101,7 +101,7 @@ function fsEdges(graph: esbuild.Metafile["inputs"]): string[] {
 describe("the host bundle carries no engine", function () {
   this.timeout(60_000);
 
-  it("the checks see an engine where there is one (the CLI's bundle has all of it)", async () => {
+  it("the checks see an engine where there is one (the CLI's bundle has all of it) @slow", async () => {
     const cli = engineParts((await bundleOf("src/cli/main.ts")).inputs);
     assert.ok(cli["a source's engine (<kind>Source.ts)"].length >= 3, "the CLI bundles every source's engine");
     assert.equal(cli["the engine registry"].length, 1);

@@ -8,7 +8,7 @@
 import { strict as assert } from "node:assert";
 import { countAppends } from "../../helpers/appendCounts";
 
-describe("an append costs the editor at most 2 worker round trips and 1 ledger open", function () {
+describe("an append costs the editor at most 2 worker round trips and 1 ledger open @slow", function () {
   this.timeout(120_000);
 
   it("counts each append's requests from the append until a settle spell passed", async () => {

@@ -65,7 +65,7 @@ describe("ledger writer", function () {
     }
   });
 
-  it("every PlanManager mutation writes entries Python verifies, with exactly one audit entry then a snapshot", async () => {
+  it("every PlanManager mutation writes entries Python verifies, with exactly one audit entry then a snapshot @slow", async () => {
     const dir = copyFixture("python-small");
     const pm = new PlanManager(dir, { sessionId: "sess-ts-☃" });
     const before = (await verifyLedger(dir)).report.entries;
@@ -147,7 +147,7 @@ describe("ledger writer", function () {
     pythonVerifies(dir);
   });
 
-  it("treats a missing .autodev/ as a clean slate and initializes a plan Python can load", async () => {
+  it("treats a missing .autodev/ as a clean slate and initializes a plan Python can load @slow", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fresh-"));
     assert.equal((await verifyLedger(dir)).report.ok, true);
     assert.equal((await loadPlan(dir)).plan, null);
