@@ -1,11 +1,12 @@
 /**
  * Every message between the plan-graph webview and the extension host, as discriminated unions
  * on `type`. The data types come from the core (the webview imports this file for TYPES only);
- * the host validates whatever the webview sends with the strict zod schemas below before acting
- * on it. The webview sends references (a source kind and a task id), never data the host would
+ * the host validates whatever the webview sends with the strict zod schemas of
+ * protocolGraphSchemas.ts (loaded on the first message) before acting on it. The webview sends references (a source kind and a task id), never data the host would
  * trust: the host looks the tree node up in the graph it sent.
  */
-import * as z from "zod";
+import type * as z from "zod";
+import type * as GraphSchemas from "./protocolGraphSchemas";
 
 import type { GraphNode, GraphEdge, GraphGroup, PlanGraph } from "./core/graph/planGraph";
 import type { BlockedChain, GraphAnalysis } from "./core/graph/graphAnalysis";
@@ -74,33 +75,5 @@ export interface LoadingMessage {
 /** Everything the host sends. */
 export type HostToGraph = GraphsMessage | SelectMessage | GraphErrorMessage | LoadingMessage;
 
-const kind = z.string().min(1).max(64);
-const taskId = z.string().min(1).max(1000);
-
-/** Webview → host: the page is ready for data. */
-export const GraphReadySchema = z.strictObject({ type: z.literal("ready") });
-/** Webview → host: reveal this task in the Plan tree. */
-export const GraphRevealSchema = z.strictObject({ type: z.literal("reveal"), kind, taskId });
-/** Webview → host: read the state again. */
-export const GraphRefreshSchema = z.strictObject({ type: z.literal("refresh") });
-/** Webview → host: show another workspace folder (one the host listed). */
-export const GraphFolderSchema = z.strictObject({ type: z.literal("folder"), uri: z.string().min(1).max(4096) });
-
-/** Webview → host: what the page drew (task cards, dependency paths) for a source. */
-export const GraphRenderedSchema = z.strictObject({
-  type: z.literal("rendered"),
-  kind,
-  nodes: z.number().int().min(0).max(1_000_000),
-  edges: z.number().int().min(0).max(10_000_000),
-});
-
-/** Everything the webview may send, validated by the host. */
-export const GraphToHostSchema = z.discriminatedUnion("type", [
-  GraphReadySchema,
-  GraphRenderedSchema,
-  GraphRevealSchema,
-  GraphRefreshSchema,
-  GraphFolderSchema,
-]);
 /** Everything the webview may send. */
-export type GraphToHost = z.infer<typeof GraphToHostSchema>;
+export type GraphToHost = z.infer<typeof GraphSchemas.GraphToHostSchema>;

@@ -5,7 +5,6 @@
  * state, keyed as the source likes; the run report shows them when the editor passes them in.
  */
 import { createHash } from "node:crypto";
-import * as z from "zod";
 
 /** The sha256 (hex) of a text: what a reviewed mark records. */
 export function contentHash(text: string): string {
@@ -21,13 +20,16 @@ export interface ReviewMark {
 /** The marks of one state folder, by the source's key. */
 export type FolderReviewMarks = Readonly<Record<string, ReviewMark>>;
 
-/** Schema of one mark. */
-export const ReviewMarkSchema = z.strictObject({
-  hash: z.string().regex(/^[0-9a-f]{64}$/, "a sha256 in hex"),
-  at: z.number().int().min(0),
-});
-
-/** Schema of a folder's marks (at most 10,000; keys up to 400 characters). */
-export const FolderReviewMarksSchema = z
-  .record(z.string().min(1).max(400), ReviewMarkSchema)
-  .refine((m) => Object.keys(m).length <= 10_000, "at most 10,000 marks");
+/**
+ * One mark as read back from storage, checked as strictly as it is written: exactly `hash` (a
+ * sha256 in hex) and `at` (a whole number of ms, not negative); a copy, or null for anything else.
+ * A plain check, no schema library: the extension host reads marks while it starts.
+ */
+export function parseReviewMark(value: unknown): ReviewMark | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const { hash, at, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return null;
+  if (typeof hash !== "string" || !/^[0-9a-f]{64}$/.test(hash)) return null;
+  if (typeof at !== "number" || !Number.isSafeInteger(at) || at < 0) return null;
+  return { hash, at };
+}

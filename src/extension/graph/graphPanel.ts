@@ -4,16 +4,24 @@
  * when a source of that folder changed (the folder registry's change events, which the tree follows
  * too; a status change keeps the layout, so it is cheap), and
  * turns a click on a task into a reveal in the Plan tree. Every message from the webview is
- * validated with zod; the webview names a task, the host finds its tree node in what it sent.
+ * validated with zod (its schemas loaded on the first message); the webview names a task, the host finds its tree node in what it sent.
  */
 import type { FolderReviewMarks } from "../../core/sources/reviewMarkSchema";
 import * as vscode from "vscode";
 import type { GraphViewsResult } from "../../core/graph/graphViewTypes";
 import type { SourceSettings } from "../../core/sources/stateSource";
-import { GraphToHostSchema, type GraphFolder, type HostToGraph } from "../../protocolGraph";
+import type { GraphFolder, HostToGraph } from "../../protocolGraph";
+import type * as GraphSchemas from "../../protocolGraphSchemas";
 import { Disposable } from "../disposable";
 import { GRAPH_VIEW_TYPE, graphHtml, graphWebviewOptions } from "./graphHtml";
 import type { StateWorkerClient } from "../stateWorkerClient";
+
+let schemas: typeof GraphSchemas | undefined;
+/** The webview messages' schemas, loaded on first use: zod is not loaded while the extension host starts. */
+function graphSchemas(): typeof GraphSchemas {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (schemas ??= require("../../protocolGraphSchemas") as typeof GraphSchemas);
+}
 
 /** What the graph, the report and the tools ask of the state worker. */
 export type ViewClient = Pick<StateWorkerClient, "request">;
@@ -216,7 +224,7 @@ export class GraphPanel extends Disposable {
 
   /** Handles one message from the page (public for tests: the same path the webview's clicks take). */
   async handleMessage(raw: unknown): Promise<void> {
-    const parsed = GraphToHostSchema.safeParse(raw);
+    const parsed = graphSchemas().GraphToHostSchema.safeParse(raw);
     if (!parsed.success) {
       this.services.log(`graph: ignored a malformed message from the webview (${parsed.error.issues[0]?.message})`);
       return;

@@ -6,7 +6,7 @@
  * what it will write — never in an untrusted workspace.
  */
 import * as vscode from "vscode";
-import * as z from "zod";
+import type * as NodeTargets from "../../core/sources/nodeTargetSchema";
 import type { DiffSide, NodeTarget } from "../../core/sources/stateSource";
 import { ConfirmAsk, modalAsk } from "../confirm";
 import type { ReadOnlyDocuments } from "../readOnlyDocuments";
@@ -14,29 +14,16 @@ import type { StateWorkerClient } from "../stateWorkerClient";
 import { openFileAt } from "../workspaceFiles";
 import type { SourceFolder } from "./sourceAdapter";
 
-const text = z.string().max(10_000_000);
-const relFile = z.string().min(1).max(4096);
-const DiffSideSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("file"), file: relFile }),
-  z.strictObject({ kind: z.literal("text"), name: z.string().min(1).max(200), text }),
-]);
-/** Schema of {@link NodeTarget} (command arguments can come from anywhere). */
-export const NodeTargetSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("file"), file: relFile, line: z.number().int().min(1).optional() }),
-  z.strictObject({ kind: z.literal("reveal"), nodeId: z.string().min(1).max(4096) }),
-  z.strictObject({ kind: z.literal("diff"), title: z.string().max(500), left: DiffSideSchema, right: DiffSideSchema }),
-  z.strictObject({ kind: z.literal("text"), title: z.string().max(500), language: z.string().max(64), text }),
-  z.strictObject({
-    kind: z.literal("action"),
-    action: z.string().min(1).max(200),
-    args: z.array(z.string().max(4096)).max(32),
-  }),
-  z.strictObject({ kind: z.literal("choose"), action: z.string().min(1).max(200) }),
-]);
+let schema: typeof NodeTargets | undefined;
+/** The targets' schema, loaded on first use: zod is not loaded while the extension host starts. */
+function nodeTargets(): typeof NodeTargets {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (schema ??= require("../../core/sources/nodeTargetSchema") as typeof NodeTargets);
+}
 
 /** A command's target argument as a {@link NodeTarget}; throws (saying why) when it is not one. */
 export function parseNodeTarget(raw: unknown): NodeTarget {
-  const parsed = NodeTargetSchema.safeParse(raw);
+  const parsed = nodeTargets().NodeTargetSchema.safeParse(raw);
   if (!parsed.success) {
     throw new Error(
       vscode.l10n.t("not a node target: {0}", parsed.error.issues[0]?.message ?? vscode.l10n.t("invalid")),

@@ -1,6 +1,6 @@
 /**
  * The host side of one timeline webview (panel or view): validates every message with the zod
- * schemas of src/protocolTimeline.ts, answers page and details requests through the worker's
+ * schemas of src/protocolTimelineSchemas.ts (loaded on the first message, not while the host starts), answers page and details requests through the worker's
  * source-neutral timeline requests (rows are filtered and paged there), runs what the webview asks
  * for (open a row's line, copy a value, time travel, reveal a task — always looking the data up
  * itself, and only where the source offers it), pushes live changes, and follows the state tree's
@@ -14,12 +14,19 @@ import type {
   WebviewMessageOf,
   WebviewToHost,
 } from "../../protocolTimeline";
-import { parseWebviewMessage } from "../../protocolTimeline";
+import type * as TimelineSchemas from "../../protocolTimelineSchemas";
 import { EMPTY_FILTER } from "../../core/timeline/timelineQuery";
 import { Disposable } from "../disposable";
 import type { SourceFolder } from "../sources/sourceAdapter";
 import { plainTimelineView, timelineChoices, timelineSourceOf } from "./timelineSources";
 import type { TimelineServices } from "./timelineServices";
+
+let schemas: typeof TimelineSchemas | undefined;
+/** The webview messages' schemas, loaded on first use: zod is not loaded while the extension host starts. */
+function timelineSchemas(): typeof TimelineSchemas {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (schemas ??= require("../../protocolTimelineSchemas") as typeof TimelineSchemas);
+}
 
 /** Rows of the warm-up page (the webview's page size). */
 const WARM_ROWS = 200;
@@ -156,7 +163,7 @@ export class TimelineController extends Disposable {
 
   /** Handles one raw message from the webview; exported behaviour for tests. */
   async receive(raw: unknown): Promise<void> {
-    const parsed = parseWebviewMessage(raw);
+    const parsed = timelineSchemas().parseWebviewMessage(raw);
     if (!parsed.ok) {
       this.rejected++;
       this.services.log.warn(`timeline: refused a message from the webview (${parsed.error})`);

@@ -5,10 +5,11 @@
  * manifests, never their engines (which only the worker and the CLI load): no `<kind>Source.ts`, no
  * engine registry, no state file's schema (their zod schemas are built when the module loads: that
  * cost ~25 ms of the host's start), no yaml, no demo generator, no zod locale but English, and a
- * bounded size. zod itself stays for the host's own boundaries (settings, webview messages,
- * command arguments, review marks).
+ * bounded size. zod itself stays for the host's own boundaries (webview messages, command
+ * arguments, evidence URIs), loaded on first use: loading the extension loads no zod.
  */
 import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import * as esbuild from "esbuild";
 import { REPO_ROOT } from "../fixtures";
@@ -126,5 +127,24 @@ describe("the host bundle carries no engine", function () {
     assert.deepEqual(fsUsers, [], "modules of the host bundle that import fs");
     const total = loader.bytes + main.bytes;
     assert.ok(total <= HOST_BOUND, `the host loads ${(total / 1024).toFixed(0)} KB, over ${HOST_BOUND / 1024} KB`);
+  });
+});
+
+describe("the host starts without zod", function () {
+  this.timeout(60_000);
+
+  it("loading the extension (out/, a module per file) requires no zod module: its schemas load on first use", () => {
+    // A fresh process: this one may hold zod already from other tests.
+    const script = `
+      require(${JSON.stringify(path.join(REPO_ROOT, "out/test/unit/helpers/fakeVscode.js"))});
+      require(${JSON.stringify(path.join(REPO_ROOT, "out/src/extension/extension.js"))});
+      const ours = Object.keys(require.cache).filter((k) => !k.includes("node_modules"));
+      const zod = Object.keys(require.cache).filter((k) => k.includes(path.join("node_modules", "zod")));
+      process.stdout.write(JSON.stringify({ ours: ours.length, zod: zod.length }));`;
+    const loaded = JSON.parse(
+      execFileSync(process.execPath, ["-e", `const path = require("node:path");${script}`], { encoding: "utf8" }),
+    ) as { ours: number; zod: number };
+    assert.ok(loaded.ours > 50, `the extension's modules were loaded (${loaded.ours})`);
+    assert.equal(loaded.zod, 0, "zod modules loaded with the extension");
   });
 });

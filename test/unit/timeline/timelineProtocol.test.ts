@@ -2,7 +2,7 @@
 // exact shape, nothing else — unknown types, extra keys, wrong types, oversized values and
 // non-objects are refused.
 import * as assert from "node:assert/strict";
-import { parseWebviewMessage } from "../../../src/protocolTimeline";
+import { parseWebviewMessage } from "../../../src/protocolTimelineSchemas";
 
 const sourceKey = "file:///work/ws|autodev";
 const query = {

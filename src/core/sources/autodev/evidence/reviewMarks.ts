@@ -4,10 +4,10 @@
  * "viewed" boxes). A mark records the sha256 of the diff's text as it was when ticked, so a diff
  * that changed since is unreviewed again — and reviewed again if it comes back byte for byte.
  * The editor keeps the marks in its workspace state; the run report shows them when the editor
- * hands them over (the CLI has no workspace state). Validated with zod wherever they are read.
+ * hands them over (the CLI has no workspace state). Checked strictly wherever they are read.
  */
 import { PATCH_SOURCES, type PatchSource } from "./evidenceNames";
-import { contentHash, ReviewMarkSchema, type FolderReviewMarks, type ReviewMark } from "../../reviewMarkSchema";
+import { contentHash, parseReviewMark, type FolderReviewMarks, type ReviewMark } from "../../reviewMarkSchema";
 
 /** The sha256 (hex) of a diff's text: what a reviewed mark records. */
 export function diffContentHash(text: string): string {
@@ -40,8 +40,8 @@ export function parseFolderMarks(raw: unknown): { marks: FolderReviewMarks; drop
   const marks: Record<string, ReviewMark> = Object.create(null) as Record<string, ReviewMark>;
   let dropped = 0;
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    const mark = ReviewMarkSchema.safeParse(value);
-    if (mark.success && key.length <= 400 && parseReviewKey(key) !== null) marks[key] = mark.data;
+    const mark = parseReviewMark(value);
+    if (mark !== null && key.length <= 400 && parseReviewKey(key) !== null) marks[key] = mark;
     else dropped++;
   }
   return { marks, dropped };

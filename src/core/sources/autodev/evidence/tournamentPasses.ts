@@ -3,7 +3,7 @@
  * `history.json` or a `pass_NN/result.json` understood as far as it can be (winner, scores, judges,
  * convergence), and their one-line summaries. Pure: tournamentStore.ts reads the files.
  */
-import * as z from "zod";
+import type * as PassSchemas from "./tournamentPassSchemas";
 import { dumpsIndent2 } from "../../../pyjson/pyJsonDump";
 import { PyFloat, PyValue, isPyObject } from "../../../pyjson/pyValue";
 
@@ -36,52 +36,24 @@ export function pyToPlain(v: PyValue): unknown {
   return v;
 }
 
-const numericEntries = (o: unknown): Array<[string, number]> =>
-  o && typeof o === "object" && !Array.isArray(o)
-    ? Object.entries(o).filter((e): e is [string, number] => typeof e[1] === "number" && Number.isFinite(e[1]))
-    : [];
-
-/**
- * Loose schemas: every field optional, a field of the wrong type is dropped, unknown keys kept.
- * Built on first use, not when the module loads (the extension host loads it for the tree's words).
- */
-function buildSchemas() {
-  const ScoresSchema = z.record(z.string(), z.unknown()).transform(numericEntries);
-  const JudgeSchema = z.looseObject({
-    judge: z.string().optional().catch(undefined),
-    name: z.string().optional().catch(undefined),
-    id: z.string().optional().catch(undefined),
-    scores: ScoresSchema.optional().catch(undefined),
-  });
-  const PassSchema = z.looseObject({
-    pass_num: z.number().int().optional().catch(undefined),
-    pass: z.number().int().optional().catch(undefined),
-    round: z.number().int().optional().catch(undefined),
-    pass_number: z.number().int().optional().catch(undefined),
-    winner: z.string().optional().catch(undefined),
-    converged: z.boolean().optional().catch(undefined),
-    scores: ScoresSchema.optional().catch(undefined),
-    judges: z
-      .union([z.array(z.unknown()), z.record(z.string(), z.unknown())])
-      .optional()
-      .catch(undefined),
-    notes: z
-      .union([z.array(z.unknown()), z.string()])
-      .optional()
-      .catch(undefined),
-  });
-  return { JudgeSchema, PassSchema };
+let schemas: typeof PassSchemas | undefined;
+/** The loose schemas, loaded on first use: the extension host loads this module for the tree's words, not zod. */
+function passSchemas(): typeof PassSchemas {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (schemas ??= require("./tournamentPassSchemas") as typeof PassSchemas);
 }
-let built: ReturnType<typeof buildSchemas> | null = null;
-const schemas = () => (built ??= buildSchemas());
 const NAME_KEYS = new Set(["judge", "name", "id", "scores"]);
 
 function judgesOf(raw: unknown): Array<{ name: string; scores: Array<[string, number]> }> {
   const out: Array<{ name: string; scores: Array<[string, number]> }> = [];
   const one = (fallback: string, j: unknown) => {
-    const p = schemas().JudgeSchema.safeParse(j);
+    const p = passSchemas().JudgeSchema.safeParse(j);
     if (!p.success) return;
-    const scores = p.data.scores ?? numericEntries(j).filter(([k]) => !NAME_KEYS.has(k));
+    const scores =
+      p.data.scores ??
+      passSchemas()
+        .numericEntries(j)
+        .filter(([k]) => !NAME_KEYS.has(k));
     out.push({ name: p.data.judge ?? p.data.name ?? p.data.id ?? fallback, scores });
   };
   if (Array.isArray(raw)) raw.forEach((j, i) => one(`judge ${i + 1}`, j));
@@ -93,7 +65,7 @@ function judgesOf(raw: unknown): Array<{ name: string; scores: Array<[string, nu
 export function describePass(raw: PyValue, fallbackN: number | null): TournamentPass {
   const rawJson = dumpsIndent2(raw);
   const plain = pyToPlain(raw);
-  const p = schemas().PassSchema.safeParse(plain);
+  const p = passSchemas().PassSchema.safeParse(plain);
   if (!p.success) {
     return { n: fallbackN, winner: null, converged: null, scores: [], judges: [], notes: [], known: false, rawJson };
   }

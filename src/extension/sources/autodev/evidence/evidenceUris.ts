@@ -4,18 +4,12 @@
  * query says what to show (folder, task, source or kind, file index, side);
  * the path is only a label (it picks the tab title and the language) and is
  * never used to read anything. Parsing validates the query with a strict zod
- * schema, so a URI made up elsewhere cannot name a file outside
- * `.autodev/evidence/`.
+ * schema (evidenceQuerySchema.ts, loaded on first use), so a URI made up
+ * elsewhere cannot name a file outside `.autodev/evidence/`.
  */
 import * as vscode from "vscode";
-import * as z from "zod";
-import {
-  EVIDENCE_KINDS,
-  EvidenceKind,
-  PATCH_SOURCES,
-  PatchSource,
-} from "../../../../core/sources/autodev/evidence/evidenceNames";
-import { isSafeSegment } from "../../../../core/sources/autodev/autodevPaths";
+import type { EvidenceKind, PatchSource } from "../../../../core/sources/autodev/evidence/evidenceNames";
+import type * as EvidenceQuery from "./evidenceQuerySchema";
 
 /** The URI scheme of evidence documents. */
 export const EVIDENCE_SCHEME = "autodev-evidence";
@@ -65,21 +59,12 @@ export function evidenceUri(req: EvidenceDocRequest, label: string): vscode.Uri 
   });
 }
 
-const SafeId = z.string().refine(isSafeSegment, { message: "not a safe file name" }); // l10n-ignore: a code, shown through issueText()
-const Base = { f: z.string().min(1, "names no workspace folder"), t: SafeId };
-/** The query of an evidence URI, validated strictly (unknown keys are refused). */
-const QuerySchema = z.discriminatedUnion("v", [
-  z.strictObject({
-    v: z.literal("side"),
-    ...Base,
-    s: z.enum(PATCH_SOURCES as [PatchSource, ...PatchSource[]]),
-    i: z.coerce.number().int().min(0).max(100_000),
-    side: z.enum(["before", "after"]),
-  }),
-  z.strictObject({ v: z.literal("bundle"), ...Base, k: z.enum([...EVIDENCE_KINDS, "patch"]) }),
-  z.strictObject({ v: z.literal("output"), ...Base, k: z.enum(EVIDENCE_KINDS) }),
-  z.strictObject({ v: z.literal("raw"), ...Base, n: SafeId }),
-]);
+let schema: typeof EvidenceQuery | undefined;
+/** The query's schema, loaded on first use: zod is not loaded while the extension host starts. */
+function evidenceQuery(): typeof EvidenceQuery {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (schema ??= require("./evidenceQuerySchema") as typeof EvidenceQuery);
+}
 
 /** What a query key means, in the UI language ("the query" for an unknown key). */
 function fieldName(key: string): string {
@@ -106,7 +91,7 @@ function issueText(message: string | undefined): string {
 /** Parses and validates an evidence URI; a string says what is wrong with it. */
 export function parseEvidenceUri(uri: vscode.Uri): EvidenceDocRequest | string {
   if (uri.scheme !== EVIDENCE_SCHEME) return vscode.l10n.t("not an {0} URI", EVIDENCE_SCHEME);
-  const parsed = QuerySchema.safeParse(Object.fromEntries(new URLSearchParams(uri.query)));
+  const parsed = evidenceQuery().QuerySchema.safeParse(Object.fromEntries(new URLSearchParams(uri.query)));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = String(issue?.path[0] ?? "");

@@ -5,7 +5,6 @@
  * or a task node of the tree. Paths are confined to the workspace folder.
  */
 import * as vscode from "vscode";
-import * as z from "zod";
 import { ReadOnlyDocuments } from "../../../readOnlyDocuments";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import { fileInside } from "../../../workspaceFiles";
@@ -26,7 +25,7 @@ export class RunTargetOpener {
 
   /** The `autodev.openRunTarget` handler: `(folder uri, target)`. */
   async open(folderUri: unknown, rawTarget: unknown): Promise<void> {
-    const folder = this.folders.byUri(z.string().parse(folderUri));
+    const folder = typeof folderUri === "string" ? this.folders.byUri(folderUri) : undefined;
     if (!folder) throw new Error(vscode.l10n.t("that AutoDev folder is no longer in this workspace"));
     const target = parseNodeTarget(rawTarget);
     switch (target.kind) {
