@@ -1,6 +1,7 @@
 // Round 4 of the hostile folders (issue 32), items 4, 5, 6 and 7: the hive a repository's
 // config.json points at, knowledge files of hundreds of MB of line breaks, 150 000 bad lines
 // counted, and the settings a cloned repository carries.
+import { fakeSettings } from "../helpers/fakeVscode";
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -11,6 +12,7 @@ import { readConfig } from "../../../src/core/sources/autodev/config/configReade
 import { readKnowledge } from "../../../src/core/sources/autodev/knowledge/knowledgeReader";
 import { MAX_KNOWLEDGE_LINES } from "../../../src/core/sources/autodev/knowledge/knowledgeLines";
 import { REPO_ROOT, copyFixture } from "../fixtures";
+import { SettingsReader } from "../../../src/extension/settings";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
 
@@ -152,7 +154,11 @@ describe("hostile round 4: every bad knowledge line counted (issue 32.6) @slow",
 describe("hostile round 4: a cloned repository's settings (issue 32.7)", () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     capabilities: { untrustedWorkspaces: { restrictedConfigurations?: string[] } };
-    contributes: { configuration: { properties: Record<string, { scope?: string; maximum?: number; type: string }> } };
+    contributes: {
+      configuration: {
+        properties: Record<string, { scope?: string; maximum?: number; default?: unknown; type: string }>;
+      };
+    };
   };
   const props = manifest.contributes.configuration.properties;
 
@@ -177,12 +183,24 @@ describe("hostile round 4: a cloned repository's settings (issue 32.7)", () => {
   });
 
   it("settings.ts enforces the manifest's maxima (a larger value falls back to the default)", () => {
-    const src = fs.readFileSync(path.join(REPO_ROOT, "src/extension/settings.ts"), "utf8");
-    for (const key of ["lockTimeoutSeconds", "confirmVerifyAboveMB", "maxLineMB", "debounceMs"]) {
-      const max = props[`autodev.${key}`].maximum!;
-      const m = new RegExp(`${key}: z\\.number\\(\\)[^\\n]*\\.max\\(([\\d_]+)\\)`).exec(src);
-      assert.ok(m, `${key} has no .max()`);
-      assert.equal(Number(m[1].replace(/_/g, "")), max, key);
+    const reader = new SettingsReader();
+    const read: Record<string, () => number> = {
+      lockTimeoutSeconds: () => reader.lockTimeoutSeconds(undefined),
+      confirmVerifyAboveMB: () => reader.confirmVerifyAboveMB(undefined),
+      maxLineMB: () => reader.maxLineBytes() / (1024 * 1024),
+      debounceMs: () => reader.debounceMs(undefined),
+    };
+    try {
+      for (const [key, value] of Object.entries(read)) {
+        const { maximum, default: fallback } = props[`autodev.${key}`];
+        assert.ok(maximum !== undefined, `the manifest sets no maximum for ${key}`);
+        fakeSettings.set(key, maximum);
+        assert.equal(value(), maximum, `${key} at the manifest's maximum is kept`);
+        fakeSettings.set(key, maximum + 1);
+        assert.equal(value(), fallback, `${key} over the manifest's maximum falls back to the default`);
+      }
+    } finally {
+      fakeSettings.clear();
     }
   });
 });
