@@ -5,43 +5,28 @@
  * to the default VS Code reports for the key (`inspect().defaultValue`), never to a number here.
  */
 import * as vscode from "vscode";
+import * as z from "zod/mini";
 import type { SourceSettings } from "../core/sources/stateSource";
 
 /** A workspace folder, its URI, or nothing (window-wide settings). */
 export type SettingsScope = vscode.WorkspaceFolder | vscode.Uri | undefined;
 
-/** A check of one setting's value: the value to use, or undefined when it is not valid. */
-type Check<T> = (value: unknown) => T | undefined;
-
-const bool: Check<boolean> = (v) => (typeof v === "boolean" ? v : undefined);
-/** A finite number within [min, max]. */
-const range =
-  (min: number, max: number): Check<number> =>
-  (v) =>
-    typeof v === "number" && Number.isFinite(v) && v >= min && v <= max ? v : undefined;
-const oneOf =
-  <T extends string>(...values: readonly T[]): Check<T> =>
-  (v) =>
-    values.includes(v as T) ? (v as T) : undefined;
-/** A string with something left once trimmed; the trimmed string. */
-const text: Check<string> = (v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
-
-// Plain checks, no schema library: settings are read while the extension starts (docs/benchmarks.md).
-const CHECKS = {
-  verifyOnChange: bool,
+// zod's small build (`zod/mini`): settings are read while the extension starts, before the full
+// API (loaded on first use for the webviews' messages) is needed.
+const SCHEMAS = {
+  verifyOnChange: z.boolean(),
   // The maxima are package.json's: a larger value (hand-edited settings.json) falls back to the default.
-  lockTimeoutSeconds: range(0, 3600),
-  confirmVerifyAboveMB: range(0, 1_048_576),
-  maxLineMB: range(1, 500),
-  debounceMs: range(0, 2000),
-  historyWarnings: bool,
-  "statusBar.compact": bool,
-  notifyWhenWaiting: oneOf("off", "windowNotFocused", "always"),
-  autodevCommand: text,
+  lockTimeoutSeconds: z.number().check(z.minimum(0), z.maximum(3600)),
+  confirmVerifyAboveMB: z.number().check(z.minimum(0), z.maximum(1_048_576)),
+  maxLineMB: z.number().check(z.minimum(1), z.maximum(500)),
+  debounceMs: z.number().check(z.minimum(0), z.maximum(2000)),
+  historyWarnings: z.boolean(),
+  "statusBar.compact": z.boolean(),
+  notifyWhenWaiting: z.enum(["off", "windowNotFocused", "always"]),
+  autodevCommand: z.string().check(z.trim(), z.minLength(1)),
 } as const;
 
-type Known = keyof typeof CHECKS;
-type ValueOf<K extends Known> = NonNullable<ReturnType<(typeof CHECKS)[K]>>;
+type Known = keyof typeof SCHEMAS;
 
 function uriOf(scope: SettingsScope): vscode.Uri | undefined {
   return scope === undefined ? undefined : "uri" in scope ? scope.uri : scope;
@@ -53,13 +38,13 @@ export class SettingsReader {
     return vscode.workspace.getConfiguration("autodev", uriOf(scope));
   }
 
-  private read<K extends Known>(key: K, scope: SettingsScope): ValueOf<K> {
+  private read<K extends Known>(key: K, scope: SettingsScope): z.output<(typeof SCHEMAS)[K]> {
     const config = this.config(scope);
-    const check = CHECKS[key] as Check<ValueOf<K>>;
-    const value = check(config.get(key));
-    if (value !== undefined) return value;
-    const fallback = check(config.inspect(key)?.defaultValue);
-    if (fallback !== undefined) return fallback;
+    const schema = SCHEMAS[key];
+    const value = schema.safeParse(config.get(key));
+    if (value.success) return value.data as z.output<(typeof SCHEMAS)[K]>;
+    const fallback = schema.safeParse(config.inspect(key)?.defaultValue);
+    if (fallback.success) return fallback.data as z.output<(typeof SCHEMAS)[K]>;
     throw new Error(vscode.l10n.t("the setting autodev.{0} has no valid value and no default", key));
   }
 

@@ -5,6 +5,7 @@
  * state, keyed as the source likes; the run report shows them when the editor passes them in.
  */
 import { createHash } from "node:crypto";
+import * as z from "zod/mini";
 
 /** The sha256 (hex) of a text: what a reviewed mark records. */
 export function contentHash(text: string): string {
@@ -21,15 +22,17 @@ export interface ReviewMark {
 export type FolderReviewMarks = Readonly<Record<string, ReviewMark>>;
 
 /**
- * One mark as read back from storage, checked as strictly as it is written: exactly `hash` (a
- * sha256 in hex) and `at` (a whole number of ms, not negative); a copy, or null for anything else.
- * A plain check, no schema library: the extension host reads marks while it starts.
+ * Schema of one mark as read back from storage, as strict as it is written: exactly `hash` (a
+ * sha256 in hex) and `at` (a whole number of ms, not negative). zod's small build (`zod/mini`):
+ * the extension host reads marks while it starts, before it needs zod's full API.
  */
+export const ReviewMarkSchema = z.strictObject({
+  hash: z.string().check(z.regex(/^[0-9a-f]{64}$/, "a sha256 in hex")),
+  at: z.int().check(z.minimum(0)),
+});
+
+/** One mark as read back from storage (checked by {@link ReviewMarkSchema}): a copy, or null. */
 export function parseReviewMark(value: unknown): ReviewMark | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const { hash, at, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length > 0) return null;
-  if (typeof hash !== "string" || !/^[0-9a-f]{64}$/.test(hash)) return null;
-  if (typeof at !== "number" || !Number.isSafeInteger(at) || at < 0) return null;
-  return { hash, at };
+  const mark = ReviewMarkSchema.safeParse(value);
+  return mark.success ? mark.data : null;
 }
