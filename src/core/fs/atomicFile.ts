@@ -40,6 +40,31 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** Runs `write` on `fh`, fsyncs it, and closes it (closed whatever happens). */
+async function writeSynced(fh: fs.promises.FileHandle, write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Fills the temp file `tmp` (`fill`), renames it over `target` and fsyncs the folder; when
+ * either step fails, removes `tmp` and rethrows, so the old `target` is left as it was.
+ */
+async function renameOver(tmp: string, target: string, fill: () => Promise<void>): Promise<void> {
+  try {
+    await fill();
+    await fs.promises.rename(tmp, target);
+  } catch (e) {
+    await fs.promises.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await fsyncDir(path.dirname(target));
+}
+
 /** How {@link atomicWriteFile} makes the new file. */
 export interface AtomicWriteOptions {
   /** The new file's mode, less the umask (default 0600: the mode Python AutoDev's files have). */
@@ -68,21 +93,13 @@ export async function atomicWriteFile(
   const dir = path.dirname(target);
   const keep = options.keepMode ? existingMode(target) : null;
   const { tmp, fh } = await createTemp(dir, prefix, options.mode);
-  try {
-    try {
+  await renameOver(tmp, target, async () => {
+    await writeSynced(fh, async () => {
       if (keep !== null) await fh.chmod(keep);
       if (typeof data === "string" || Buffer.isBuffer(data)) await fh.writeFile(data);
       else for (const chunk of data) await fh.write(chunk);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await fs.promises.rename(tmp, target);
-  } catch (e) {
-    await fs.promises.unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-  await fsyncDir(dir);
+    });
+  });
 }
 
 /**
@@ -95,7 +112,7 @@ export async function atomicAppendCopy(target: string, tail: string | Buffer, pr
   const dir = path.dirname(target);
   const { tmp, fh: created } = await createTemp(dir, prefix);
   await created.close();
-  try {
+  await renameOver(tmp, target, async () => {
     let exists = true;
     try {
       await fs.promises.copyFile(target, tmp, fs.constants.COPYFILE_FICLONE);
@@ -105,16 +122,6 @@ export async function atomicAppendCopy(target: string, tail: string | Buffer, pr
     }
     if (exists) await fs.promises.chmod(tmp, 0o600);
     const fh = await fs.promises.open(tmp, "a");
-    try {
-      await fh.appendFile(tail);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await fs.promises.rename(tmp, target);
-  } catch (e) {
-    await fs.promises.unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-  await fsyncDir(dir);
+    await writeSynced(fh, () => fh.appendFile(tail));
+  });
 }
