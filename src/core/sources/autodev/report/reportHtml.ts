@@ -5,7 +5,7 @@
  * it can be mailed, attached to a ticket or printed to PDF as it is.
  */
 import { createHash } from "node:crypto";
-import { historyNote, reviewedCount, statusMove, taskFlags } from "./reportMarkdown";
+import { historyNote, reviewedCount, statusMove, taskFlags, tournamentConverged } from "./reportMarkdown";
 import type { ReportTask, RunReport } from "./reportTypes";
 import { escapeHidden } from "../../../text/untrustedText";
 
@@ -149,16 +149,8 @@ export function* reportHtmlChunks(r: RunReport): Generator<string> {
       '<table><thead><tr><th scope="col">Tournament</th><th scope="col">Phase</th><th scope="col">Task</th><th scope="col">Passes</th><th scope="col">Winner</th><th scope="col">Converged</th></tr></thead><tbody>',
     );
     for (const t of r.tournaments) {
-      const conv =
-        t.errors.length > 0
-          ? `unreadable (${t.errors.length} error${t.errors.length === 1 ? "" : "s"}, see Notes)`
-          : t.converged === null
-            ? "unknown"
-            : t.converged
-              ? "yes"
-              : "no";
       out.push(
-        `<tr><td><code>${htmlEscape(t.id)}</code></td><td>${htmlEscape(t.phase)}</td><td>${htmlEscape(t.taskId ?? "—")}</td><td class="num">${t.passes}</td><td>${htmlEscape(t.winner ?? "—")}</td><td>${conv}${t.finished ? "" : " (unfinished)"}</td></tr>`,
+        `<tr><td><code>${htmlEscape(t.id)}</code></td><td>${htmlEscape(t.phase)}</td><td>${htmlEscape(t.taskId ?? "—")}</td><td class="num">${t.passes}</td><td>${htmlEscape(t.winner ?? "—")}</td><td>${tournamentConverged(t)}</td></tr>`,
       );
     }
     out.push("</tbody></table>");

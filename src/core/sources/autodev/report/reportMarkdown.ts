@@ -5,7 +5,7 @@
  * (bare URLs included), an image or raw HTML, nor break out of a table cell.
  */
 import { escapeMarkdown } from "../../../text/markdownText";
-import type { ReportTask, RunReport, StatusChange } from "./reportTypes";
+import type { ReportTask, ReportTournament, RunReport, StatusChange } from "./reportTypes";
 import { retryMarks, statusWord } from "../../../timeline/timelineWords";
 import { LEDGER_WORDS } from "../timeline/ledgerTimelineWords";
 
@@ -28,6 +28,19 @@ export function historyNote(h: StatusChange): string {
 /** The change column of a status change: "in progress → coded", the statuses as the timeline names them. */
 export function statusMove(h: StatusChange): string {
   return `${h.from === null ? "?" : statusWord(LEDGER_WORDS, h.from)} → ${statusWord(LEDGER_WORDS, h.to)}`;
+}
+
+/** The Converged column of a tournament: yes, no, unknown, or unreadable (with its error count); "(unfinished)" after. */
+export function tournamentConverged(t: ReportTournament): string {
+  const converged =
+    t.errors.length > 0
+      ? `unreadable (${t.errors.length} error${t.errors.length === 1 ? "" : "s"}, see Notes)`
+      : t.converged === null
+        ? "unknown"
+        : t.converged
+          ? "yes"
+          : "no";
+  return t.finished ? converged : `${converged} (unfinished)`;
 }
 
 /** "2 retries, escalated, blocked: reason" for a task, or "". */
@@ -127,16 +140,8 @@ export function* reportMarkdownChunks(r: RunReport): Generator<string> {
   else {
     out.push("| Tournament | Phase | Task | Passes | Winner | Converged |", "| --- | --- | --- | ---: | --- | --- |");
     for (const t of r.tournaments) {
-      const conv =
-        t.errors.length > 0
-          ? `unreadable (${t.errors.length} error${t.errors.length === 1 ? "" : "s"}, see Notes)`
-          : t.converged === null
-            ? "unknown"
-            : t.converged
-              ? "yes"
-              : "no";
       out.push(
-        `| ${mdCell(t.id)} | ${t.phase} | ${mdCell(t.taskId ?? "—")} | ${t.passes} | ${mdCell(t.winner ?? "—")} | ${conv}${t.finished ? "" : " (unfinished)"} |`,
+        `| ${mdCell(t.id)} | ${t.phase} | ${mdCell(t.taskId ?? "—")} | ${t.passes} | ${mdCell(t.winner ?? "—")} | ${tournamentConverged(t)} |`,
       );
     }
     out.push("");

@@ -71,7 +71,7 @@ export interface ReportPhase {
 }
 
 /** One tournament, summarised. */
-interface ReportTournament {
+export interface ReportTournament {
   readonly id: string;
   readonly phase: string;
   readonly taskId: string | null;
