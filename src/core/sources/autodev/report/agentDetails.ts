@@ -9,6 +9,7 @@ import { verifyLedger, loadFromTail } from "../ledger/ledgerReader";
 import { readRunState, runPlanOf } from "../run/runState";
 import { waitingLabel } from "../inline/inlineState";
 import { collectRunReport } from "./reportCollect";
+import { taskFieldsJson } from "./reportJson";
 import { changeWords } from "../../../timeline/timelineWords";
 import { LEDGER_WORDS } from "../timeline/ledgerTimelineWords";
 
@@ -55,14 +56,7 @@ export async function autodevTaskDetail(
   return {
     ledger_ok: r.ok,
     verdict: r.verdict,
-    id: t.id,
-    phase_id: t.phaseId,
-    title: t.title,
-    status: t.status,
-    retry_count: t.retryCount,
-    escalated: t.escalated,
-    blocked_reason: t.blockedReason,
-    depends_on: t.dependsOn,
+    ...taskFieldsJson(t),
     history: history.map((h) => ({
       seq: h.seq,
       timestamp: h.timestamp,

@@ -5,8 +5,8 @@
  */
 import type { ReportTask, RunReport } from "./reportTypes";
 
-/** One task of the report's JSON. */
-function taskJson(t: ReportTask): Record<string, unknown> {
+/** A task's own fields in the CLI's JSON (snake_case): the report's tasks and the agent's task details start so. */
+export function taskFieldsJson(t: ReportTask): Record<string, unknown> {
   return {
     id: t.id,
     phase_id: t.phaseId,
@@ -16,6 +16,13 @@ function taskJson(t: ReportTask): Record<string, unknown> {
     escalated: t.escalated,
     blocked_reason: t.blockedReason,
     depends_on: t.dependsOn,
+  };
+}
+
+/** One task of the report's JSON. */
+function taskJson(t: ReportTask): Record<string, unknown> {
+  return {
+    ...taskFieldsJson(t),
     history: t.history.map((h) => ({
       seq: h.seq,
       timestamp: h.timestamp,
