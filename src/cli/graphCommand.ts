@@ -6,7 +6,8 @@
  */
 import { ParsedArgs, UsageError, requireDir, withOptionalDir } from "./cliArgs";
 import { printJson, println } from "./cliOutput";
-import { detectSources, noSource } from "./sourceCommands";
+import { noSource } from "./sourceCommands";
+import { detectSources } from "../core/sources/sourceCheck";
 import { STATE_SOURCES } from "../core/sources/sourceRegistry";
 import type { StateSource } from "../core/sources/stateSource";
 import { analyzeGraph, GraphAnalysis } from "../core/graph/graphAnalysis";

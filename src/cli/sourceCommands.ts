@@ -7,55 +7,13 @@ import { ParsedArgs, withOptionalDir } from "./cliArgs";
 import { eprintln, printJson, println } from "./cliOutput";
 import { requireDir } from "./cliArgs";
 import { STATE_SOURCES } from "../core/sources/sourceRegistry";
-import { capProblems, problemsOk } from "../core/sources/sourceProblems";
-import { SourceLocation, SourceProblem, StateSource } from "../core/sources/stateSource";
-
-/** One source's entry in `check --json`. */
-export interface SourceCheckJson {
-  readonly kind: string;
-  readonly path: string;
-  readonly ok: boolean;
-  readonly problems: { file: string; line: number | null; severity: string; code: string; message: string }[];
-}
+import { detectSources, errorText, SourceCheckJson, sourceCheckJson } from "../core/sources/sourceCheck";
+import { StateSource } from "../core/sources/stateSource";
 
 /** The `check --json` document. */
 export interface CheckJson {
   readonly ok: boolean;
   readonly sources: SourceCheckJson[];
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** Every source of `sources` found in `dir`, in registration order. */
-export async function detectSources(
-  dir: string,
-  sources: readonly StateSource[] = STATE_SOURCES,
-): Promise<{ source: StateSource; location: SourceLocation }[]> {
-  const out: { source: StateSource; location: SourceLocation }[] = [];
-  for (const source of sources) {
-    const location = await source.detect(dir);
-    if (location) out.push({ source, location });
-  }
-  return out;
-}
-
-/** A source's problems, at most PROBLEMS_PER_FILE per file; a check that throws is one `check_failed` problem. */
-async function problemsOf(source: StateSource, location: SourceLocation): Promise<readonly SourceProblem[]> {
-  try {
-    return capProblems(await source.check(location));
-  } catch (e) {
-    return [
-      {
-        file: location.relDir,
-        line: null,
-        severity: "error",
-        code: "check_failed",
-        message: `the ${source.displayName} check stopped: ${errorText(e)}`,
-      },
-    ];
-  }
 }
 
 /** The `check` document for `dir`, or null when `dir` holds no source. */
@@ -66,21 +24,7 @@ export async function checkDir(
   const found = await detectSources(dir, sources);
   if (found.length === 0) return null;
   const out: SourceCheckJson[] = [];
-  for (const { source, location } of found) {
-    const problems = await problemsOf(source, location);
-    out.push({
-      kind: source.kind,
-      path: location.relDir,
-      ok: problemsOk(problems),
-      problems: problems.map((p) => ({
-        file: p.file,
-        line: p.line,
-        severity: p.severity,
-        code: p.code,
-        message: p.message,
-      })),
-    });
-  }
+  for (const { source, location } of found) out.push(await sourceCheckJson(source, location));
   return { ok: out.every((s) => s.ok), sources: out };
 }
 

@@ -8,6 +8,7 @@
 import * as z from "zod";
 import { textForModel } from "../text/untrustedText";
 import { STATE_SOURCES } from "../sources/sourceRegistry";
+import { detectSources, errorText, sourceCheckJson } from "../sources/sourceCheck";
 import type { SourceLocation, StateSource } from "../sources/stateSource";
 
 /** Longest answer, in characters. */
@@ -82,15 +83,10 @@ async function locations(
   }
   const out = [];
   for (const folder of picked) {
-    for (const source of sources) {
-      const location = await source.detect(folder.path);
-      if (location) out.push({ folder, source, location });
-    }
+    for (const found of await detectSources(folder.path, sources)) out.push({ folder, ...found });
   }
   return out;
 }
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** `autodev_state_status`: each state folder's summary, plus the run's state where the source knows it. */
 export async function statusAnswer(
@@ -119,26 +115,9 @@ export async function checkAnswer(
 ): Promise<string> {
   const out = [];
   for (const { folder, source, location } of await locations(folders, input.folder, sources)) {
-    try {
-      const problems = [...(await source.check(location))].sort(
-        (a, b) => Number(b.severity === "error") - Number(a.severity === "error"),
-      );
-      out.push({
-        folder: folder.name,
-        kind: source.kind,
-        path: location.relDir,
-        ok: !problems.some((p) => p.severity === "error"),
-        problems: problems.map((p) => ({
-          file: p.file,
-          line: p.line,
-          severity: p.severity,
-          code: p.code,
-          message: p.message,
-        })),
-      });
-    } catch (e) {
-      out.push({ folder: folder.name, kind: source.kind, path: location.relDir, ok: false, error: errorText(e) });
-    }
+    const check = await sourceCheckJson(source, location);
+    const problems = check.problems.sort((a, b) => Number(b.severity === "error") - Number(a.severity === "error"));
+    out.push({ folder: folder.name, ...check, problems });
   }
   return boundedJson({ ok: out.every((s) => s.ok), state_folders: out });
 }
