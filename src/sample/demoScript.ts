@@ -60,21 +60,15 @@ export const DEMO_FILES: Record<string, string> = {
 export const DEMO_SPEC_INTENT =
   "# Spec: units converter CLI\n\nA small CLI that converts lengths and temperatures, with a config file and docs.";
 
+/** A pending task; the fields it does not name take `Task`'s defaults when demoWorkspace validates the plan. */
 const task = (id: string, title: string, description: string, extra: Record<string, unknown> = {}) => ({
   id,
   phase_id: id.split(".")[0],
   title,
   description,
-  status: "pending",
-  files: [],
-  acceptance: [],
-  depends_on: [],
-  retry_count: 0,
-  escalated: false,
-  assigned_agent: null,
-  evidence_bundle: null,
-  blocked_reason: null,
-  metadata: {},
+  files: [] as string[],
+  acceptance: [] as { id: string; description: string; met: boolean }[],
+  depends_on: [] as string[],
   ...extra,
 });
 

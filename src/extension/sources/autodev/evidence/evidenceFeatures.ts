@@ -14,7 +14,7 @@ import { EvidenceDiffOpener } from "./evidenceDiffOpener";
 import { EvidenceTaskDecorations, taskDecorationUri } from "./evidenceTaskDecorations";
 import { AutodevFolder } from "../folder/autodevFolder";
 import type { AutodevNode } from "../autodevNodes";
-import { Task } from "../../../../core/sources/autodev/plan/schemas";
+import type { Task } from "../../../../core/sources/autodev/plan/schemas";
 import { EvidenceTreeContributor } from "./evidenceTreeContributor";
 import { FolderPicker } from "../folder/folderPicker";
 import { OutputLog } from "../../../outputLog";
@@ -81,6 +81,7 @@ async function planEvidenceGroup(
   folder: AutodevFolder,
   root: Extract<AutodevNode, { kind: "root" }>,
 ): Promise<AutodevNode[]> {
+  // Task's defaults by hand: the host loads no schema (zod) code, so TaskSchema cannot build it here.
   const pseudo = {
     id: PLAN_TASK_ID,
     phase_id: "",
