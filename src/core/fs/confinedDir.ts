@@ -16,20 +16,15 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { WriteRefusedError } from "../errors";
-import { errnoCode, guardPath, type FileRefusal } from "./fileGuard";
+import { CREATE_NEW_FLAGS, errnoCode, guardPath, NO_BLOCK, NO_FOLLOW, type FileRefusal } from "./fileGuard";
 import { descriptorPathSync, sameFile } from "./openedPath";
 import { OPEN_ATTEMPTS } from "./guardedOpen";
 
 /** A folder that cannot be written safely; the message names it and what was found. */
 export class ConfinedWriteError extends WriteRefusedError {}
 
-const DIR_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
-const APPEND_FLAGS =
-  fs.constants.O_WRONLY |
-  fs.constants.O_APPEND |
-  fs.constants.O_CREAT |
-  (fs.constants.O_NOFOLLOW ?? 0) |
-  (fs.constants.O_NONBLOCK ?? 0);
+const DIR_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | NO_FOLLOW;
+const APPEND_FLAGS = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NO_FOLLOW | NO_BLOCK;
 
 function refusalText(rel: string, r: FileRefusal): string {
   switch (r.why) {
@@ -197,11 +192,7 @@ export class ConfinedDir {
   ): Promise<void> {
     const tmpName = `${prefix}${randomBytes(6).toString("hex")}.tmp`;
     const tmp = this.pathOf(tmpName);
-    const fh = await fs.promises.open(
-      tmp,
-      fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | (fs.constants.O_NOFOLLOW ?? 0),
-      0o600,
-    );
+    const fh = await fs.promises.open(tmp, CREATE_NEW_FLAGS, 0o600);
     try {
       try {
         await fh.writeFile(data);

@@ -12,7 +12,7 @@
  */
 import * as fs from "node:fs";
 import { randomBytes } from "node:crypto";
-import { errnoCode } from "./fileGuard";
+import { CREATE_NEW_FLAGS, errnoCode, GUARDED_OPEN_FLAGS, NO_FOLLOW } from "./fileGuard";
 import { ConfinedWriteError, type ConfinedDir } from "./confinedDir";
 
 /** Which file a caller read: the copy must start from the same one. */
@@ -27,9 +27,9 @@ export function identityOf(st: fs.Stats): FileIdentity {
   return { dev: st.dev, ino: st.ino, size: st.size };
 }
 
-const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
-const TEMP_FLAGS = fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | (fs.constants.O_NOFOLLOW ?? 0);
-const APPEND_FLAGS = fs.constants.O_WRONLY | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0);
+const READ_FLAGS = GUARDED_OPEN_FLAGS;
+const TEMP_FLAGS = CREATE_NEW_FLAGS;
+const APPEND_FLAGS = fs.constants.O_WRONLY | fs.constants.O_APPEND | NO_FOLLOW;
 
 function sameAs(st: fs.Stats, expected: FileIdentity): boolean {
   return st.dev === expected.dev && st.ino === expected.ino && st.size === expected.size;

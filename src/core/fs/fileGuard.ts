@@ -101,9 +101,14 @@ export type GuardedBytes =
   | { readonly kind: "refused"; readonly refusal: FileRefusal }
   | { readonly kind: "read"; readonly bytes: Buffer };
 
+/** Never open through a final link (0 where the platform has no such flag). */
+export const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+/** Never block on the open (a FIFO) (0 where the platform has no such flag). */
+export const NO_BLOCK = fs.constants.O_NONBLOCK ?? 0;
 /** Flags of every open: read only, never through a final link, never blocking (a FIFO). */
-export const GUARDED_OPEN_FLAGS =
-  fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+export const GUARDED_OPEN_FLAGS = fs.constants.O_RDONLY | NO_FOLLOW | NO_BLOCK;
+/** Flags of a file made new: created, never one that exists, write only, never through a final link. */
+export const CREATE_NEW_FLAGS = fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | NO_FOLLOW;
 
 /** Describes a stat result in words. */
 export function describeKind(st: fs.Stats): FoundKind {

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describeKind } from "../../../fs/fileGuard";
+import { describeKind, GUARDED_OPEN_FLAGS } from "../../../fs/fileGuard";
 import { checkPlace, descriptorPath } from "../../../fs/openedPath";
 import { Evidence, validateEvidence } from "./evidenceSchemas";
 import { PyJsonError, parsePyJson } from "../../../pyjson/pyJsonParse";
@@ -71,8 +71,7 @@ export async function readInside(
       error: `${path.basename(file)} is not a regular file (found a ${describeKind(lst)}); not read`,
     };
   }
-  const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
-  const fh = await fs.promises.open(real, flags).catch((e: NodeJS.ErrnoException) => e);
+  const fh = await fs.promises.open(real, GUARDED_OPEN_FLAGS).catch((e: NodeJS.ErrnoException) => e);
   if (fh instanceof Error) return { ok: false, error: `cannot open ${path.basename(file)}: ${fh.code ?? fh.message}` };
   try {
     const st = await fh.stat();

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ConfinedWriteError } from "../../../fs/confinedDir";
-import { describeKind, errnoCode } from "../../../fs/fileGuard";
+import { CREATE_NEW_FLAGS, describeKind, errnoCode, NO_BLOCK } from "../../../fs/fileGuard";
 import { isSafeSegment } from "../autodevPaths";
 import { openAutodevForWrite } from "../autodevWriteDir";
 import { RESPONSES_REL, responseRel } from "./inlinePaths";
@@ -21,12 +21,7 @@ export interface CreatedResponse {
   readonly file: string;
 }
 
-const CREATE_FLAGS =
-  fs.constants.O_CREAT |
-  fs.constants.O_EXCL |
-  fs.constants.O_WRONLY |
-  (fs.constants.O_NOFOLLOW ?? 0) |
-  (fs.constants.O_NONBLOCK ?? 0);
+const CREATE_FLAGS = CREATE_NEW_FLAGS | NO_BLOCK;
 
 /**
  * Writes the pre-filled response for `taskId`/`role` unless one exists. Throws

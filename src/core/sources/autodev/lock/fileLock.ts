@@ -48,6 +48,7 @@ import {
   type LockHelper,
 } from "./fileLockSettings";
 import { forgetFailedLockHelpers, type LockHelperDriver, type LockedIdentity } from "./lockHelperDriver";
+import { NO_BLOCK, NO_FOLLOW } from "../../../fs/fileGuard";
 import type { ConfinedDir } from "../../../fs/confinedDir";
 import { lockSlotFor, shutdownIdleLockSlots, type LockSlot } from "./lockSlot";
 
@@ -256,8 +257,7 @@ class HeldLock implements FileLock {
  * keeps it from creating a file through a link). Synchronous like the mkdir above.
  */
 function prepareLockFile(local: string, lockFile: string): void {
-  const flags =
-    fs.constants.O_RDWR | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+  const flags = fs.constants.O_RDWR | fs.constants.O_CREAT | NO_FOLLOW | NO_BLOCK;
   let fd: number;
   try {
     fd = fs.openSync(local, flags, 0o666);
