@@ -5,6 +5,7 @@
  */
 import { FileChange, gitStyleDiff } from "./gitStyleDiff";
 import { shortHash } from "./demoTournaments";
+import { RESUMABLE_STATUSES } from "../core/sources/autodev/plan/planConstants";
 
 /** One scripted action. */
 export type DemoStep =
@@ -158,7 +159,7 @@ export const DEMO_PLAN = {
   content_hash: "",
 };
 
-const FLOW = ["in_progress", "coded", "auto_gated", "reviewed", "tested", "tournamented", "complete"];
+const FLOW = [...RESUMABLE_STATUSES, "complete"];
 
 /**
  * Moves `id` through the FSM to `until` (inclusive), with evidence at the right steps. Its impl

@@ -12,7 +12,8 @@ import { REENTRY_UNCLEAR, contractProblem } from "../../phaseContract";
 import type { Plan } from "../plan/schemas";
 import type { InlineWaiting } from "../inline/inlineState";
 import { INLINE_STATE_REL } from "../inline/inlinePaths";
-import { RESUMABLE_STATUSES, type NextSteps } from "../run/nextStep";
+import type { NextSteps } from "../run/nextStep";
+import { RESUMABLE_STATUSES } from "../plan/planConstants";
 import { readWorkspaceStateFile } from "../stateFile";
 import { JsonLines } from "../jsonLocate";
 

@@ -12,6 +12,7 @@ import { InvalidInputError } from "../../../errors";
 import { isPyObject, PyObject, PyValue } from "../../../pyjson/pyValue";
 import type { Plan, Task } from "../plan/schemas";
 import { assertTransition } from "../plan/taskFsm";
+import { STATUS_PAYLOAD_KEYS } from "../plan/planConstants";
 import { assertContractAllows } from "./autodevWriteGuard";
 
 /** The ops AutoDev's own code writes (checked in its source: state/plan_manager.py, state/ledger.py, the tournament runners). */
@@ -24,15 +25,7 @@ export const OPS_AUTODEV_WRITES: ReadonlySet<string> = new Set([
   "impl_tournament_complete",
 ]);
 
-/** The keys AutoDev puts in an `update_task_status` payload (`task_id`, `status`, and `meta`'s). */
-const STATUS_KEYS: ReadonlySet<string> = new Set([
-  "task_id",
-  "status",
-  "blocked_reason",
-  "retry_count",
-  "escalated",
-  "evidence_bundle",
-]);
+const STATUS_KEYS: ReadonlySet<string> = new Set(STATUS_PAYLOAD_KEYS);
 
 /** A status change an entry makes: the task, the status it moves to, the blocked reason it carries. */
 export interface StatusChange {

@@ -8,24 +8,14 @@ import { PyValue } from "../../../pyjson/pyValue";
 import { PyIntError, pyIntCall, pyTruthy } from "../../../pyjson/pyBuiltins";
 
 export { AUDIT_OPS, PLAN_OPS } from "../plan/planConstants";
-import { AUDIT_OPS, PLAN_OPS } from "../plan/planConstants";
+import { AUDIT_OPS, PLAN_OPS, STATUS_PAYLOAD_KEYS } from "../plan/planConstants";
 
 /**
  * Every payload key {@link applyStrict} and {@link applyTolerant} read: an
  * entry whose payload holds only these members replays exactly as the whole
  * entry does (the fast path decodes no other member for replay).
  */
-export const REPLAY_PAYLOAD_KEYS: ReadonlySet<string> = new Set([
-  "plan",
-  "task_id",
-  "status",
-  "blocked_reason",
-  "retry_count",
-  "escalated",
-  "evidence_bundle",
-  "reason",
-  "path",
-]);
+export const REPLAY_PAYLOAD_KEYS: ReadonlySet<string> = new Set(["plan", ...STATUS_PAYLOAD_KEYS, "reason", "path"]);
 
 /** Why an entry could not be applied; `kind` matches the verify error kinds. */
 export class ReplayError extends Error {

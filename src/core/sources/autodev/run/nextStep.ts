@@ -19,16 +19,7 @@
  * gone, waits for it forever.
  */
 import type { InlineWaiting } from "../inline/inlineState";
-
-/** The statuses `_find_in_progress_task` looks for. */
-export const RESUMABLE_STATUSES: readonly string[] = [
-  "in_progress",
-  "coded",
-  "auto_gated",
-  "reviewed",
-  "tested",
-  "tournamented",
-];
+import { RESUMABLE_STATUSES } from "../plan/planConstants";
 
 /** A minimal plan view (the plan schema's tasks, in phase order). */
 export interface PlanTasks {
