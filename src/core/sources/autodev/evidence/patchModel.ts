@@ -271,15 +271,7 @@ export function tryParsePatch(text: string): { ok: true; files: ParsedPatchFile[
 
 /** Per-file summary of a patch (no hunks). */
 export function summarizePatch(text: string): PatchFile[] {
-  return parsePatchFiles(text).map(({ oldPath, newPath, change, added, removed, noNewlineAtEnd, binary }) => ({
-    oldPath,
-    newPath,
-    change,
-    added,
-    removed,
-    noNewlineAtEnd,
-    binary,
-  }));
+  return parsePatchFiles(text).map(({ patch: _hunks, text: _text, error: _error, ...summary }) => summary);
 }
 
 /** "4 files, +22 −7" for a whole patch. */

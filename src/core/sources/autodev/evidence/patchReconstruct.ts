@@ -148,22 +148,18 @@ function describeMissing(current: WorkspaceText): string {
       : "";
 }
 
+/** A file whose sides cannot be known: both empty, from nowhere, `note` saying why. */
+function unknownSides(file: ParsedPatchFile, note: string): ReconstructedFile {
+  return { file, before: "", after: "", source: "none", complete: false, note };
+}
+
 /**
  * Before/after of one file of a patch given what the workspace has at the
  * file's path (its new path; its old path for a deletion).
  */
 export function reconstructFile(file: ParsedPatchFile, current: WorkspaceText): ReconstructedFile {
-  if (file.error) return { file, before: "", after: "", source: "none", complete: false, note: file.error };
-  if (file.binary) {
-    return {
-      file,
-      before: "",
-      after: "",
-      source: "none",
-      complete: false,
-      note: "binary file: the patch does not carry its contents",
-    };
-  }
+  if (file.error) return unknownSides(file, file.error);
+  if (file.binary) return unknownSides(file, "binary file: the patch does not carry its contents");
   if (file.change === "added") {
     const s = sidesFromHunks(file);
     if (current.kind === "text" && current.text === s.after) {
@@ -197,14 +193,7 @@ export function reconstructFile(file: ParsedPatchFile, current: WorkspaceText): 
   }
   if (current.kind !== "text") {
     if (file.patch.hunks.length === 0) {
-      return {
-        file,
-        before: "",
-        after: "",
-        source: "none",
-        complete: false,
-        note: `${describeMissing(current)}, and the patch has no lines of it`,
-      };
+      return unknownSides(file, `${describeMissing(current)}, and the patch has no lines of it`);
     }
     return fromHunks(file, describeMissing(current));
   }
