@@ -28,23 +28,13 @@ export function visibleLine(s: string): string {
 }
 
 /** Formatters are made once: creating one per row costs more than the rest of a row's binding. */
+const YEAR_MONTH_DAY = { year: "numeric", month: "short", day: "numeric" } as const;
+const HOUR_MINUTE_SECOND = { hour: "2-digit", minute: "2-digit", second: "2-digit" } as const;
 const DAY_MONTH = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
-const DATE = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
-const DATE_TIME = new Intl.DateTimeFormat(undefined, {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
-const CLOCK = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-const WEEKDAY_DATE = new Intl.DateTimeFormat(undefined, {
-  weekday: "short",
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-});
+const DATE = new Intl.DateTimeFormat(undefined, YEAR_MONTH_DAY);
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { ...YEAR_MONTH_DAY, ...HOUR_MINUTE_SECOND });
+const CLOCK = new Intl.DateTimeFormat(undefined, HOUR_MINUTE_SECOND);
+const WEEKDAY_DATE = new Intl.DateTimeFormat(undefined, { weekday: "short", ...YEAR_MONTH_DAY });
 
 /** "just now", "42 s ago", "5 min ago", "3 h ago", "yesterday", "4 d ago", else the date. */
 export function relativeTime(iso: string, now: number): string {
