@@ -11,7 +11,9 @@
  */
 import type * as z from "zod";
 import type * as TimelineSchemas from "./protocolTimelineSchemas";
-import type { TimelineEntryDetail, TimelineFeatures, TimelinePage, TimelineQuery } from "./core/timeline/timelineTypes";
+import type { TimelineEntryDetail } from "./core/timeline/timelineDetailTypes";
+import type { TimelineFeatures } from "./core/timeline/timelineFeatureTypes";
+import type { TimelinePage, TimelineQuery } from "./core/timeline/timelineTypes";
 
 /** The timeline data types, for the webview (which imports only this file). */
 export type {
@@ -28,6 +30,8 @@ export type {
   FacetCount,
   TimelineFacets,
   TimelinePage,
+} from "./core/timeline/timelineTypes";
+export type {
   PlanDiffField,
   PlanDiffTask,
   PlanDiffChange,
@@ -36,14 +40,16 @@ export type {
   TimelineDetailChain,
   TimelineDetailRecord,
   TimelinePlanChange,
+  TimelineField,
+} from "./core/timeline/timelineDetailTypes";
+export type {
   TimelineFeatures,
   TimelineSnapshotFeature,
   TimelineLabels,
-  TimelineField,
   TimelineWords,
   TimelineActionWords,
   TimelineStatusWords,
-} from "./core/timeline/timelineTypes";
+} from "./core/timeline/timelineFeatureTypes";
 
 /** What a source's rows are and which controls apply to them (the source's features plus what the editor can do). */
 export interface TimelineView extends TimelineFeatures {

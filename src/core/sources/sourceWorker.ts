@@ -8,7 +8,8 @@
  * to `handle`, and the generic timeline requests to the timeline methods when they are present.
  * Nothing in src/core/worker/ names a source.
  */
-import type { TimelineEntryDetail, TimelinePage, TimelinePageRequest, TimelineRowRef } from "../timeline/timelineTypes";
+import type { TimelineEntryDetail } from "../timeline/timelineDetailTypes";
+import type { TimelinePage, TimelinePageRequest, TimelineRowRef } from "../timeline/timelineTypes";
 
 /** What the worker gives a request while it runs. */
 export interface WorkerContext {

@@ -8,7 +8,8 @@
  * optional adapter under `src/extension/sources/<kind>/` where VS Code needs something special.
  */
 import type { PlanGraph } from "../graph/planGraph";
-import type { TimelineFeatures, TimelineField } from "../timeline/timelineTypes";
+import type { TimelineFeatures } from "../timeline/timelineFeatureTypes";
+import type { TimelineField } from "../timeline/timelineDetailTypes";
 import type { SourceWorkerHandler } from "./sourceWorker";
 
 /**

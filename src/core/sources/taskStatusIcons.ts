@@ -4,7 +4,7 @@
  * map their own status names onto these (agloop's "failed" → "blocked", …).
  */
 import type { NodeIcon } from "./stateSource";
-import type { TimelineStatusWords } from "../timeline/timelineTypes";
+import type { TimelineStatusWords } from "../timeline/timelineFeatureTypes";
 import { l10n, msg, translate } from "../text/coreL10n";
 
 // One outline family of the same weight (a circle with a mark: ▷ in progress, ● coded, ✓ reviewed,

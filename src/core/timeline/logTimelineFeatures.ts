@@ -3,7 +3,7 @@
  * agents' actions (no chain, no status changes, no retries, no snapshots,
  * grouped by day) with no words of its own. Plain data, for manifests.
  */
-import type { TimelineFeatures } from "./timelineTypes";
+import type { TimelineFeatures } from "./timelineFeatureTypes";
 import { msg } from "../text/coreL10n";
 
 /** What the rows of a source without declared features are: a log of agents' actions, with no words of its own. */

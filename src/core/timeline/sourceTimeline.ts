@@ -5,15 +5,9 @@
  * filters and groups them as the source's features say. One cached index per
  * (workspace folder, source kind), replaced when the source's rows change.
  */
-import type {
-  TimelineEntryDetail,
-  TimelineFeatures,
-  TimelineField,
-  TimelineIndexEntry,
-  TimelinePage,
-  TimelinePageRequest,
-  TimelineRowRef,
-} from "./timelineTypes";
+import type { TimelineEntryDetail, TimelineField } from "./timelineDetailTypes";
+import type { TimelineFeatures } from "./timelineFeatureTypes";
+import type { TimelineIndexEntry, TimelinePage, TimelinePageRequest, TimelineRowRef } from "./timelineTypes";
 import { SourceTimelineRow } from "../sources/stateSource";
 import { TimelineIndex } from "./timelineQuery";
 import { LOG_TIMELINE_FEATURES } from "./logTimelineFeatures";

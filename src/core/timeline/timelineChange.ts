@@ -4,7 +4,8 @@
  * action the source counts as a change, or an action with words of its own —
  * and what a row without a status says it did.
  */
-import type { ChangeKind, TimelineActionWords, TimelineFeatures, TimelineIndexEntry } from "./timelineTypes";
+import type { ChangeKind, TimelineIndexEntry } from "./timelineTypes";
+import type { TimelineActionWords, TimelineFeatures } from "./timelineFeatureTypes";
 
 /** What a row did: a status change, a retry, an escalation, a snapshot, an action its source counts as a change… */
 export function deriveChange(e: TimelineIndexEntry, features: TimelineFeatures): ChangeKind {

@@ -10,7 +10,6 @@ import type {
   ChainState,
   TimelineEntryRow,
   TimelineFacets,
-  TimelineFeatures,
   TimelineFilter,
   TimelinePage,
   TimelineQuery,
@@ -18,6 +17,7 @@ import type {
   TimelineIndexEntry,
   TimelinePageRequest,
 } from "./timelineTypes";
+import type { TimelineFeatures } from "./timelineFeatureTypes";
 import { FacetTally } from "./timelineFacets";
 import { LocalDays } from "./timelineDays";
 import { TextMatcher, matchesText, textMatcher } from "./timelineText";

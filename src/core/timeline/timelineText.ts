@@ -7,7 +7,8 @@
  * from the source's {@link TimelineWords} in the user's language, the same the
  * webview shows.
  */
-import type { ChangeKind, TimelineFeatures, TimelineIndexEntry } from "./timelineTypes";
+import type { ChangeKind, TimelineIndexEntry } from "./timelineTypes";
+import type { TimelineFeatures } from "./timelineFeatureTypes";
 import { changeNote } from "./timelineChange";
 import { retryMarks } from "./timelineWords";
 

@@ -4,7 +4,7 @@
  * ("in progress → coded · retry 2"), each in the user's language — for the tree, the hovers and
  * pickers, the timeline's rows and find, the CLI, the run report and the language-model tools.
  */
-import type { TimelineFeatures, TimelineWords } from "./timelineTypes";
+import type { TimelineFeatures, TimelineWords } from "./timelineFeatureTypes";
 import { l10n, l10nVersion, translate } from "../text/coreL10n";
 
 function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {

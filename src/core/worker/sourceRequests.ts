@@ -5,7 +5,8 @@
  * way; a source with a {@link SourceWorkerHandler} answers its timeline and its own requests
  * itself. Nothing here names a kind.
  */
-import type { TimelineEntryDetail, TimelinePage, TimelineRowRef } from "../timeline/timelineTypes";
+import type { TimelineEntryDetail } from "../timeline/timelineDetailTypes";
+import type { TimelinePage, TimelineRowRef } from "../timeline/timelineTypes";
 import { STATE_SOURCES, sourceOfKind } from "../sources/sourceRegistry";
 import type { SourceLocation, StateSource } from "../sources/stateSource";
 import type { WorkerContext } from "../sources/sourceWorker";

@@ -13,13 +13,9 @@ import type {
   SourceTreeNode,
   SourceWaiting,
 } from "../sources/stateSource";
-import type {
-  TimelineEntryDetail,
-  TimelineFeatures,
-  TimelinePage,
-  TimelinePageRequest,
-  TimelineRowRef,
-} from "../timeline/timelineTypes";
+import type { TimelineEntryDetail } from "../timeline/timelineDetailTypes";
+import type { TimelineFeatures } from "../timeline/timelineFeatureTypes";
+import type { TimelinePage, TimelinePageRequest, TimelineRowRef } from "../timeline/timelineTypes";
 import type { LiveFileEvent } from "./liveWatch";
 import type { GraphViewsResult } from "../graph/graphViewTypes";
 import type { FolderReviewMarks } from "../sources/reviewMarkSchema";

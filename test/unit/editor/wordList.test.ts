@@ -19,7 +19,8 @@ import { setL10nBundle } from "../../../src/core/text/coreL10n";
 import { reportToMarkdown } from "../../../src/core/sources/autodev/report/reportMarkdown";
 import { collectRunReport } from "../../../src/core/sources/autodev/report/reportCollect";
 import { autodevTaskDetail } from "../../../src/core/sources/autodev/report/agentDetails";
-import type { TimelineEntryRow, TimelineFeatures } from "../../../src/core/timeline/timelineTypes";
+import type { TimelineEntryRow } from "../../../src/core/timeline/timelineTypes";
+import type { TimelineFeatures } from "../../../src/core/timeline/timelineFeatureTypes";
 import type { Plan } from "../../../src/core/sources/autodev/plan/schemas";
 import { REPO_ROOT } from "../fixtures";
 

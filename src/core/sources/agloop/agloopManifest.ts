@@ -3,7 +3,7 @@
  * the engine, agloopSource.ts, is this plus the readers.
  */
 import type { SourceManifest } from "../stateSource";
-import type { TimelineFeatures } from "../../timeline/timelineTypes";
+import type { TimelineFeatures } from "../../timeline/timelineFeatureTypes";
 import { LOG_TIMELINE_FEATURES } from "../../timeline/logTimelineFeatures";
 import { msg } from "../../text/coreL10n";
 

@@ -4,13 +4,8 @@
  * start), pages of rows, and the details of one entry — its payload read on
  * demand from the entry's byte range, and what it changed in the plan.
  */
-import type {
-  TimelineEntryDetail,
-  TimelinePage,
-  TimelinePageRequest,
-  TimelinePlanChange,
-  TimelineRowRef,
-} from "../../../timeline/timelineTypes";
+import type { TimelineEntryDetail, TimelinePlanChange } from "../../../timeline/timelineDetailTypes";
+import type { TimelinePage, TimelinePageRequest, TimelineRowRef } from "../../../timeline/timelineTypes";
 import { LEDGER_REL } from "../autodevPaths";
 import { LedgerSession } from "../ledger/ledgerSession";
 import { pyStrip } from "../../../pyjson/pyBuiltins";

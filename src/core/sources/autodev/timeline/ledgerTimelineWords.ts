@@ -6,7 +6,7 @@
  * entry's payload and plan diff (ledgerTimelineService.ts). Plain data, for
  * the manifest.
  */
-import type { TimelineFeatures, TimelineWords } from "../../../timeline/timelineTypes";
+import type { TimelineFeatures, TimelineWords } from "../../../timeline/timelineFeatureTypes";
 import { TASK_STATUS_WORDS } from "../../taskStatusIcons";
 import { msg } from "../../../text/coreL10n";
 

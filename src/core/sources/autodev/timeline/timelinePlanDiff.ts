@@ -4,7 +4,7 @@
  * tracked fields differ; phases added and removed. Values are shown as short
  * strings; the lists are capped so one message stays small.
  */
-import type { PlanDiff, PlanDiffChange, PlanDiffField, PlanDiffTask } from "../../../timeline/timelineTypes";
+import type { PlanDiff, PlanDiffChange, PlanDiffField, PlanDiffTask } from "../../../timeline/timelineDetailTypes";
 import { Plan, Task } from "../plan/schemas";
 
 /** Task fields the diff compares, in the order it reports them. */
