@@ -43,6 +43,31 @@ export function parseArgs(argv: readonly string[], valued: readonly string[], sw
   return { positionals: parsed.positionals, options, switches: sw };
 }
 
+/**
+ * Takes option `--name VALUE` / `--name=VALUE` out of `argv` wherever it stands (before the
+ * command name or after it, never after `--`), tokenized by the same `node:util` parseArgs as
+ * {@link parseArgs}: the values given, in order (undefined where the command line ends first),
+ * and the arguments left for the command's own strict parse.
+ */
+export function takeOption(argv: readonly string[], name: string): { values: (string | undefined)[]; rest: string[] } {
+  const { tokens } = nodeParseArgs({
+    args: [...argv],
+    options: { [name]: { type: "string" } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const taken = new Set<number>();
+  const values: (string | undefined)[] = [];
+  for (const t of tokens) {
+    if (t.kind !== "option" || t.name !== name) continue;
+    taken.add(t.index);
+    if (!t.inlineValue && t.value !== undefined) taken.add(t.index + 1);
+    values.push(t.value);
+  }
+  return { values, rest: argv.filter((_, i) => !taken.has(i)) };
+}
+
 /** The options a command takes, as its help writes them ("--json, --at VALUE"), or that it takes none. */
 function takes(valued: readonly string[], switches: readonly string[]): string {
   const all = [...valued.map((n) => `--${n} VALUE`), ...switches.map((n) => `--${n}`)];

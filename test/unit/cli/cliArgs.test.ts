@@ -4,7 +4,7 @@
  * to write instead (the CLI prints it after "autodev-state COMMAND:", then where its help is).
  */
 import { strict as assert } from "node:assert";
-import { UsageError, parseArgs } from "../../../src/cli/cliArgs";
+import { UsageError, parseArgs, takeOption } from "../../../src/cli/cliArgs";
 
 const VALUED = ["at", "lock-timeout"];
 const SWITCHES = ["json"];
@@ -76,5 +76,22 @@ describe("cli arguments", () => {
 
   it("a switch given a value", () => {
     assert.equal(mistake("--json=yes"), '"--json=yes": --json is a switch and takes no value; write --json alone');
+  });
+});
+
+describe("takeOption (a global option such as --max-line-mb)", () => {
+  it("takes it before or after the command, as --name VALUE or --name=VALUE, and leaves the rest in order", () => {
+    assert.deepEqual(takeOption(["--max-line-mb", "4", "verify", "--max-line-mb=2", "DIR", "--json"], "max-line-mb"), {
+      values: ["4", "2"],
+      rest: ["verify", "DIR", "--json"],
+    });
+  });
+
+  it("leaves what follows -- alone, and says a value is missing at the end of the line", () => {
+    assert.deepEqual(takeOption(["verify", "--", "--max-line-mb", "1"], "max-line-mb"), {
+      values: [],
+      rest: ["verify", "--", "--max-line-mb", "1"],
+    });
+    assert.deepEqual(takeOption(["verify", "--max-line-mb"], "max-line-mb"), { values: [undefined], rest: ["verify"] });
   });
 });
