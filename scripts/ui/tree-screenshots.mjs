@@ -55,19 +55,22 @@ function expandedStates(page) {
     .evaluateAll((rows) => rows.map((r) => r.getAttribute("aria-expanded")));
 }
 
-/** Expands every collapsed row at the phase level (aria-level 2) of the Plan tree. */
+/**
+ * Expands every row at the phase level (aria-level 2) of the Plan tree: each phase by its label,
+ * set open and waited for (setExpanded), never a click on whichever row is first at that moment,
+ * which lands on a task's twistie when the list redraws under it.
+ */
 async function expandPhases(page) {
   for (let i = 0; i < 12; i++) {
-    const collapsed = page.locator('.sidebar .monaco-list-row[aria-level="2"][aria-expanded="false"]');
-    if ((await collapsed.count()) === 0) return;
-    // The list redraws as a phase opens (a row below may leave the DOM): a click that found no
-    // row is tried again on the next turn, once the rows have settled.
-    await collapsed
-      .first()
-      .locator(".monaco-tl-twistie")
-      .click({ timeout: 5_000 })
-      .catch(() => {});
     await settled(() => expandedStates(page));
+    const label = await page
+      .locator('.sidebar .monaco-list-row[aria-level="2"][aria-expanded="false"] .label-name')
+      .first()
+      .textContent({ timeout: 1_000 })
+      .catch(() => null);
+    if (label === null) return;
+    const row = rowNamed(page, label.trim(), 2);
+    if (!(await setExpanded(row, true))) throw new Error(`phase row ${JSON.stringify(label)} did not open`);
   }
 }
 
@@ -86,7 +89,9 @@ async function rows(page) {
 function rowNamed(page, label, level) {
   return page
     .locator(`.sidebar .monaco-list-row[aria-level="${level}"]`)
-    .filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${label.replace(/[.]/g, "\\.")}$`) }) })
+    .filter({
+      has: page.locator(".label-name", { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }),
+    })
     .first();
 }
 
@@ -150,12 +155,12 @@ async function checkExpansionAfterTravel(page) {
   await setExpanded(phase1, before[1] === "true");
 }
 
-/** Expands or collapses a tree row (a click on its twistie only when it is not so already). */
+/** Expands or collapses a tree row (a click on its twistie only when it is not so already); true once it is so. */
 async function setExpanded(row, expanded) {
   const want = String(expanded);
-  if ((await row.getAttribute("aria-expanded")) === want) return;
-  await row.locator(".monaco-tl-twistie").click();
-  await waitFor(async () => (await row.getAttribute("aria-expanded")) === want, 5_000);
+  if ((await row.getAttribute("aria-expanded")) === want) return true;
+  await row.locator(".monaco-tl-twistie").click({ timeout: 5_000 });
+  return waitFor(async () => (await row.getAttribute("aria-expanded")) === want, 5_000);
 }
 
 async function main() {
