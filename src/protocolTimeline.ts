@@ -45,6 +45,8 @@ export type {
 export type {
   TimelineFeatures,
   TimelineSnapshotFeature,
+  TimelineChainFeature,
+  TimelineTravelWords,
   TimelineLabels,
   TimelineWords,
   TimelineActionWords,

@@ -115,8 +115,9 @@ export class DetailsPane {
   private buttons(d: TimelineEntryDetail): HTMLElement {
     const r = d.row;
     const actions = h("div", { cls: "tl-actions" });
-    if (this.view?.timeTravel) {
-      const asOf = button("history", l10n.t("Show plan as of #{0}", r.rowId), { cls: "primary" });
+    const travel = this.view?.timeTravel ? this.view.travel : null;
+    if (travel) {
+      const asOf = button("history", travel.asOf.replace("{0}", String(r.rowId)), { cls: "primary" });
       asOf.addEventListener("click", () => this.actions.travel(r.rowId));
       actions.appendChild(asOf);
     }

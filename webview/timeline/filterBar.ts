@@ -91,7 +91,8 @@ export class FilterBar {
     // Labelled in the source's words by setView (only a source with snapshots shows it).
     this.fold = toggle("device-camera", "", initial.foldSnapshots);
     this.link = toggle("link", l10n.t("Link with the Plan view (selection filters and reveals)"), initial.linkTree);
-    this.travel = toggle("history", l10n.t("Time-travel the Plan view to the selected entry"), initial.travelOnSelect);
+    // Labelled in the source's words by setView (only a source that time-travels shows it).
+    this.travel = toggle("history", "", initial.travelOnSelect);
     const clearButton = button("clear-all", l10n.t("Clear filters"), { iconOnly: true });
     this.el = h("div", { cls: "tl-toolbar", attrs: { role: "toolbar", "aria-label": l10n.t("Timeline filters") } }, [
       this.sourceSelect,
@@ -249,7 +250,9 @@ export class FilterBar {
     setAttr(this.fold, "aria-label", view.snapshot?.fold ?? "");
     this.fold.title = view.snapshot?.fold ?? "";
     this.link.hidden = !view.revealTask;
-    this.travel.hidden = !view.timeTravel;
+    this.travel.hidden = !view.timeTravel || view.travel === null;
+    setAttr(this.travel, "aria-label", view.travel?.onSelect ?? "");
+    this.travel.title = view.travel?.onSelect ?? "";
     const labels = view.words.labels;
     setAttr(this.session, "aria-label", labels.filterActor);
     setAttr(this.op, "aria-label", labels.filterAction);

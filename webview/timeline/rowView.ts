@@ -202,7 +202,7 @@ export class RowView {
     this.el.classList.toggle("broken", chain?.state === "broken");
     this.el.classList.toggle("unverified", chain?.state === "unverified");
     setIcon(p.mark, travel ? "history" : "blank", "c-mark");
-    p.mark.title = travel ? l10n.t("The Plan view shows the plan as of this entry") : "";
+    p.mark.title = travel ? (v.travel?.row ?? "") : "";
     const chainText = chain ? chainLabel(chain.state, chain.problem) : "";
     setIcon(
       p.chain,

@@ -3,7 +3,7 @@
  * with a one-click way back to live), whether the ledger's chain is broken
  * (with a jump to the break), and short notices (copied, not found…).
  */
-import type { IntegritySummary } from "../../src/protocolTimeline";
+import type { IntegritySummary, TimelineChainFeature, TimelineTravelWords } from "../../src/protocolTimeline";
 import { button, clear, h, icon, setText } from "../dom";
 import { visibleLine } from "./format";
 import { l10n } from "../l10n";
@@ -30,35 +30,39 @@ export class StatusBanner {
     this.live.hidden = true;
   }
 
-  /** Shows or hides the time-travel strip. */
-  setTravel(rowId: number | null): void {
+  /** Shows or hides the time-travel strip, in the source's words (hidden when it has none). */
+  setTravel(rowId: number | null, words: TimelineTravelWords | null): void {
     clear(this.travel);
-    this.travel.hidden = rowId === null;
-    if (rowId === null) return;
+    this.travel.hidden = rowId === null || words === null;
+    if (rowId === null || words === null) return;
     const back = button("debug-continue", l10n.t("Back to live"));
     back.addEventListener("click", () => this.actions.backToLive());
     const go = button("target", l10n.t("Go to #{0}", rowId));
     go.addEventListener("click", () => this.actions.jumpTo(rowId));
     this.travel.append(
       icon("history"),
-      h("span", { cls: "grow", text: l10n.t("The Plan view shows the plan as of entry #{0}.", rowId) }),
+      h("span", { cls: "grow", text: words.shown.replace("{0}", String(rowId)) }),
       go,
       back,
     );
   }
 
-  /** Shows or hides the broken-chain strip. */
-  setIntegrity(integrity: IntegritySummary | null, brokenRowId: number | null): void {
+  /** Shows or hides the broken-chain strip, in the words of the source's chain (hidden when its rows are not chained). */
+  setIntegrity(
+    integrity: IntegritySummary | null,
+    brokenRowId: number | null,
+    chain: TimelineChainFeature | null,
+  ): void {
     clear(this.broken);
-    const bad = integrity !== null && !integrity.ok;
+    const bad = integrity !== null && !integrity.ok && chain !== null;
     this.broken.hidden = !bad;
-    if (!bad) return;
+    if (!bad || chain === null) return;
     // The finding comes from src/core (English, as the CLI prints it).
     const why = visibleLine(integrity.message ?? l10n.t("integrity check failed"));
     const text =
       integrity.brokenLine !== null
-        ? l10n.t("The hash chain is broken at line {0}: {1}", integrity.brokenLine, why)
-        : l10n.t("The hash chain is broken: {0}", why);
+        ? chain.brokenAt.replace("{0}", String(integrity.brokenLine)).replace("{1}", () => why)
+        : chain.broken.replace("{0}", () => why);
     this.broken.append(
       icon("error"),
       h("span", { cls: "grow", text: text.length > 400 ? `${text.slice(0, 400)}…` : text }),

@@ -139,7 +139,7 @@ export class TimelineApp {
         this.integrity = m.integrity;
         this.bar.setSources(m.sources, m.sourceKey);
         this.applyView();
-        this.banner.setTravel(m.travelRowId);
+        this.banner.setTravel(m.travelRowId, this.view?.travel ?? null);
         if (m.focusTask !== null) {
           this.bar.set({ ...this.bar.value, filter: { ...DEFAULT_OPTIONS.filter, taskId: m.focusTask } });
         }
@@ -162,8 +162,8 @@ export class TimelineApp {
         if (m.sourceKey !== this.sourceKey) return;
         this.travelRowId = m.travelRowId;
         this.integrity = m.integrity;
-        this.banner.setTravel(m.travelRowId);
-        this.banner.setIntegrity(m.integrity, this.pager.totals.brokenRowId);
+        this.banner.setTravel(m.travelRowId, this.view?.travel ?? null);
+        this.banner.setIntegrity(m.integrity, this.pager.totals.brokenRowId, this.view?.chain ?? null);
         this.pager.list.render();
         if (m.rows !== this.pager.totals.entries) this.pager.liveUpdate();
         return;
@@ -241,7 +241,7 @@ export class TimelineApp {
   /** Counts, facets, the empty-state overlay and the broken-chain banner, from a page's totals. */
   private accepted(p: TimelinePage): void {
     this.bar.setCount(p.matched, p.entries, p.folded);
-    this.banner.setIntegrity(this.integrity, p.brokenRowId);
+    this.banner.setIntegrity(this.integrity, p.brokenRowId, this.view?.chain ?? null);
     if (p.facets) {
       const key = JSON.stringify(
         [p.facets.actions, p.facets.statuses, p.facets.actors, p.facets.tasks].map((l) => l.map((x) => x.value)),

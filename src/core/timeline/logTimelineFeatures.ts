@@ -13,6 +13,7 @@ export const LOG_TIMELINE_FEATURES: TimelineFeatures = {
   retries: false,
   snapshot: null,
   groupByActor: false,
+  travel: null,
   words: {
     actions: {},
     unknownActionIcon: "symbol-event",

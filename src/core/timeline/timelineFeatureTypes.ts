@@ -61,10 +61,26 @@ export interface TimelineLabels {
   readonly fields: Readonly<Record<string, string>>;
 }
 
-/** The hash-chain part a source declares: what its row hash and the previous row's are called (copy buttons). */
+/** The hash-chain part a source declares: what its row hash and the previous row's are called (copy buttons), and its banner's words. */
 export interface TimelineChainFeature {
   readonly hashName: string;
   readonly prevHashName: string;
+  /** The banner of a broken chain, its line as {0} and the finding as {1} ("The hash chain is broken at line {0}: {1}"). */
+  readonly brokenAt: string;
+  /** The banner when the break has no line, the finding as {0}. */
+  readonly broken: string;
+}
+
+/** The words of a source whose state the tree can show as of a row (time travel), each row id as {0}. */
+export interface TimelineTravelWords {
+  /** The details pane's button ("Show plan as of #{0}"). */
+  readonly asOf: string;
+  /** The banner while the tree shows it ("The Plan view shows the plan as of entry #{0}."). */
+  readonly shown: string;
+  /** The marker of the row shown (no {0}: "The Plan view shows the plan as of this entry"). */
+  readonly row: string;
+  /** The toolbar toggle that travels to the selected row (no {0}). */
+  readonly onSelect: string;
 }
 
 /** The snapshot part a source declares: which action is one, and its words where the timeline shows them. */
@@ -98,4 +114,6 @@ export interface TimelineFeatures {
   readonly groupByActor: boolean;
   /** The source's action and status words. */
   readonly words: TimelineWords;
+  /** How time travel reads, for a source whose tree can show its state as of a row; null: no such words. */
+  readonly travel: TimelineTravelWords | null;
 }

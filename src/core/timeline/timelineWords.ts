@@ -86,6 +86,13 @@ export function localizedFeatures(f: TimelineFeatures): TimelineFeatures {
         fields: map(l.fields, (label) => translate(label)),
       },
     },
+    chain: f.chain && { ...f.chain, brokenAt: translate(f.chain.brokenAt), broken: translate(f.chain.broken) },
+    travel: f.travel && {
+      asOf: translate(f.travel.asOf),
+      shown: translate(f.travel.shown),
+      row: translate(f.travel.row),
+      onSelect: translate(f.travel.onSelect),
+    },
     snapshot: f.snapshot && {
       ...f.snapshot,
       name: translate(f.snapshot.name),

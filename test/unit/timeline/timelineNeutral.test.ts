@@ -114,6 +114,29 @@ describe("the timeline says a source's nouns only when the source declares them"
     assert.match(ledger.words.labels.selectHint, /payload/);
   });
 
+  it("the chain banner and time travel speak the source's words: the webview has none of AutoDev's", () => {
+    const autodevWords = /hash chain|plan as of/i;
+    assert.deepEqual(
+      webviewMessages().filter((m) => autodevWords.test(m.slice(m.indexOf(": ") + 2))),
+      [],
+    );
+    assert.deepEqual([LOG_TIMELINE_FEATURES.chain, LOG_TIMELINE_FEATURES.travel], [null, null]);
+    assert.deepEqual([AGLOOP_TIMELINE_FEATURES.chain, AGLOOP_TIMELINE_FEATURES.travel], [null, null]);
+    const ledger = LEDGER_TIMELINE_FEATURES;
+    assert.equal(ledger.chain?.brokenAt, "The hash chain is broken at line {0}: {1}");
+    assert.equal(ledger.travel?.asOf, "Show plan as of #{0}");
+    setL10nBundle({
+      "Show plan as of #{0}": "Plan zum Stand #{0}",
+      "The hash chain is broken: {0}": "Kette kaputt: {0}",
+    });
+    try {
+      const de = localizedFeatures(ledger);
+      assert.deepEqual([de.travel?.asOf, de.chain?.broken], ["Plan zum Stand #{0}", "Kette kaputt: {0}"]);
+    } finally {
+      setL10nBundle(null);
+    }
+  });
+
   it("the details pane's field labels are each source's, translated with the rest of its words", () => {
     setL10nBundle({ Time: "Zeit", Payload: "Nutzlast", Snapshot: "Schnappschuss", Phase: "Stufe" });
     try {

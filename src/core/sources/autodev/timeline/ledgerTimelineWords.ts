@@ -48,7 +48,12 @@ export const LEDGER_WORDS: TimelineWords = {
 
 /** The ledger: hash-chained entries that move tasks through the state machine, each write followed by a snapshot. */
 export const LEDGER_TIMELINE_FEATURES: TimelineFeatures = {
-  chain: { hashName: "self_hash", prevHashName: "prev_hash" },
+  chain: {
+    hashName: "self_hash",
+    prevHashName: "prev_hash",
+    brokenAt: msg("The hash chain is broken at line {0}: {1}"),
+    broken: msg("The hash chain is broken: {0}"),
+  },
   statusChanges: true,
   retries: true,
   snapshot: {
@@ -60,4 +65,10 @@ export const LEDGER_TIMELINE_FEATURES: TimelineFeatures = {
   },
   groupByActor: true,
   words: LEDGER_WORDS,
+  travel: {
+    asOf: msg("Show plan as of #{0}"),
+    shown: msg("The Plan view shows the plan as of entry #{0}."),
+    row: msg("The Plan view shows the plan as of this entry"),
+    onSelect: msg("Time-travel the Plan view to the selected entry"),
+  },
 };
