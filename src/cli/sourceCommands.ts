@@ -7,7 +7,8 @@ import { ParsedArgs, withOptionalDir } from "./cliArgs";
 import { eprintln, printJson, println } from "./cliOutput";
 import { requireDir } from "./cliArgs";
 import { STATE_SOURCES } from "../core/sources/sourceRegistry";
-import { detectSources, errorText, SourceCheckJson, sourceCheckJson } from "../core/sources/sourceCheck";
+import { detectSources, SourceCheckJson, sourceCheckJson } from "../core/sources/sourceCheck";
+import { errorText } from "../core/text/errorText";
 import { StateSource } from "../core/sources/stateSource";
 
 /** The `check --json` document. */

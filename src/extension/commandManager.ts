@@ -5,6 +5,7 @@
 import * as vscode from "vscode";
 import { Disposable } from "./disposable";
 import { OutputLog } from "./outputLog";
+import { errorText } from "../core/text/errorText";
 
 /** A command handler. */
 export type CommandHandler = (...args: unknown[]) => unknown;
@@ -26,7 +27,7 @@ export class CommandManager extends Disposable {
           try {
             return await handler(...args);
           } catch (e) {
-            const message = e instanceof Error ? e.message : String(e);
+            const message = errorText(e);
             this.log.error(`${id} failed`, e);
             void vscode.window.showErrorMessage(vscode.l10n.t("AutoDev: {0}", message));
             return undefined;

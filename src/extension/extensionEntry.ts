@@ -14,6 +14,7 @@ import * as path from "node:path";
 import * as nodeModule from "node:module";
 import type * as vscode from "vscode";
 import type { StateApi, StartupFacts } from "./extension";
+import { errorText } from "../core/text/errorText";
 
 /** The part of `node:module` the loader uses (each member absent on a Node without it). */
 export interface CompileCacheModule {
@@ -47,7 +48,7 @@ export function startCompileCache(
     if (res.status === s.DISABLED) return "disabled (NODE_DISABLE_COMPILE_CACHE)";
     return `failed (${res.message ?? `status ${res.status}`})`;
   } catch (e) {
-    return `failed (${e instanceof Error ? e.message : String(e)})`;
+    return `failed (${errorText(e)})`;
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import * as vscode from "vscode";
 import { displayMessage } from "../core/text/displayText";
+import { errorText } from "../core/text/errorText";
 
 /** How long the first lines wait for the channel (ms): past the tree's first answer. */
 const FLUSH_MS = 1500;
@@ -48,10 +49,7 @@ export class OutputLog implements vscode.Disposable {
   }
 
   error(message: string, e?: unknown): void {
-    this.say(
-      "error",
-      displayMessage(e === undefined ? message : `${message}: ${e instanceof Error ? e.message : String(e)}`),
-    );
+    this.say("error", displayMessage(e === undefined ? message : `${message}: ${errorText(e)}`));
   }
 
   /** Reveals the channel. */

@@ -8,7 +8,8 @@
 import * as z from "zod";
 import { textForModel } from "../text/untrustedText";
 import { STATE_SOURCES } from "../sources/sourceRegistry";
-import { detectSources, errorText, sourceCheckJson } from "../sources/sourceCheck";
+import { detectSources, sourceCheckJson } from "../sources/sourceCheck";
+import { errorText } from "../text/errorText";
 import type { SourceLocation, StateSource } from "../sources/stateSource";
 
 /** Longest answer, in characters. */

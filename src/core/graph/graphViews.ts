@@ -13,6 +13,7 @@ import { layoutGraph } from "./graphLayout";
 import type { PlanGraph } from "./planGraph";
 import { statusLooks } from "./statusLook";
 import type { GraphLayout, GraphView, GraphViewsResult } from "./graphViewTypes";
+import { errorText } from "../text/errorText";
 
 /** How many layouts are remembered (one per structure). */
 const LAYOUT_CACHE_SIZE = 16;
@@ -68,7 +69,7 @@ export async function graphViewsOf(
         looks: statusLooks(graph.nodes),
       });
     } catch (e) {
-      errors.push({ kind: source.kind, message: e instanceof Error ? e.message : String(e) });
+      errors.push({ kind: source.kind, message: errorText(e) });
     }
   }
   return { views, errors };

@@ -6,6 +6,7 @@
 import { capProblems, problemsOk } from "./sourceProblems";
 import { STATE_SOURCES } from "./sourceRegistry";
 import type { SourceLocation, SourceProblem, StateSource } from "./stateSource";
+import { errorText } from "../text/errorText";
 
 /** One problem in a check document. */
 export interface ProblemJson {
@@ -35,11 +36,6 @@ export async function detectSources(
     if (location) out.push({ source, location });
   }
   return out;
-}
-
-/** The message of a thrown value. */
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** A source's problems, at most PROBLEMS_PER_FILE per file; a check that throws is one `check_failed` problem. */

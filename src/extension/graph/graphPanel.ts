@@ -15,6 +15,7 @@ import type * as GraphSchemas from "../../protocolGraphSchemas";
 import { Disposable } from "../disposable";
 import { GRAPH_VIEW_TYPE, graphHtml, graphWebviewOptions } from "./graphHtml";
 import type { StateWorkerClient } from "../stateWorkerClient";
+import { errorText } from "../../core/text/errorText";
 
 let schemas: typeof GraphSchemas | undefined;
 /** The webview messages' schemas, loaded on first use: zod is not loaded while the extension host starts. */
@@ -199,7 +200,7 @@ export class GraphPanel extends Disposable {
       this.loaded.fire(result);
     } catch (e) {
       if (gen !== this.generation) return;
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorText(e);
       this.services.log(`graph: ${message}`);
       this.post({ type: "error", message });
     }
@@ -210,7 +211,7 @@ export class GraphPanel extends Disposable {
     try {
       return (await this.services.taskNotesOf?.(folder)) ?? {};
     } catch (e) {
-      this.services.log(`graph: task notes: ${e instanceof Error ? e.message : String(e)}`);
+      this.services.log(`graph: task notes: ${errorText(e)}`);
       return {};
     }
   }

@@ -13,6 +13,7 @@ import type { OutputLog } from "../outputLog";
 import type { StateWorkerClient } from "../stateWorkerClient";
 import type { FolderTimeline, WaitingOn } from "./sourceAdapter";
 import { SourceFolderBase } from "./sourceFolderBase";
+import { errorText } from "../../core/text/errorText";
 
 /**
  * A wait with the buttons every source's wait gets here: show the state view (where the wait leads
@@ -147,7 +148,7 @@ export class DefaultSourceFolder extends SourceFolderBase {
         `${this.folder.name}: ${this.displayName} read in ${Math.round(r.ms)} ms (${c.error} errors, ${c.warning} warnings${r.timelineRows !== null ? `, ${r.timelineRows} timeline rows` : ""})`,
       );
     } catch (e) {
-      this.lastError = e instanceof Error ? e.message : String(e);
+      this.lastError = errorText(e);
       this.lastWaiting = null;
       this.log.error(`${this.folder.name}: reading ${this.displayName} failed`, e);
     }

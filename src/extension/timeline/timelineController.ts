@@ -20,6 +20,7 @@ import { Disposable } from "../disposable";
 import type { SourceFolder } from "../sources/sourceAdapter";
 import { plainTimelineView, timelineChoices, timelineSourceOf } from "./timelineSources";
 import type { TimelineServices } from "./timelineServices";
+import { errorText } from "../../core/text/errorText";
 
 let schemas: typeof TimelineSchemas | undefined;
 /** The webview messages' schemas, loaded on first use: zod is not loaded while the extension host starts. */
@@ -172,7 +173,7 @@ export class TimelineController extends Disposable {
     try {
       await this.handle(parsed.message);
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorText(e);
       const requestId = "requestId" in parsed.message ? parsed.message.requestId : null;
       this.services.log.error(`timeline: ${parsed.message.type} failed`, e);
       this.post({ type: "error", requestId, message });

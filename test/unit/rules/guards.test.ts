@@ -330,4 +330,16 @@ describe("guards", () => {
     }
     assert.deepEqual(unknown, [], "icons that VS Code does not know (pick one from @vscode/codicons)");
   });
+
+  it("a thrown value's message is taken in one place (core/text/errorText)", () => {
+    const own = join(ROOT, "src/core/text/errorText.ts");
+    const copies = sourceFiles(join(ROOT, "src"))
+      .filter((f) => f !== own)
+      .flatMap((f) =>
+        [
+          ...stripComments(readFileSync(f, "utf8")).matchAll(/\b(\w+) instanceof Error \? \1\.message : String\(\1\)/g),
+        ].map(() => relative(ROOT, f)),
+      );
+    assert.deepEqual(copies, [], "use errorText(e) from src/core/text/errorText.ts");
+  });
 });

@@ -17,6 +17,7 @@ import { readStateFile, STATE_RETRY } from "./checks/stateChecks";
 import { recoveryContractRefusal } from "./contract/agloopRecoveryContract";
 import { RECOVER_ACTION } from "./agloopManifest";
 import { labelText } from "../../text/untrustedText";
+import { errorText } from "../../text/errorText";
 
 const STATE_NAME = "state.json";
 const LOG_NAME = "log.json";
@@ -171,7 +172,7 @@ export async function runRecovery(
 ): Promise<string> {
   const ws = location.workspace;
   const dir = await ConfinedDir.open(ws, AGLOOP_DIR).catch((e: unknown) => {
-    throw new RecoveryRefusedError(e instanceof Error ? e.message : String(e));
+    throw new RecoveryRefusedError(errorText(e));
   });
   try {
     const before: StateIdentity = { stat: await dir.lstat(STATE_NAME) };
@@ -185,7 +186,7 @@ export async function runRecovery(
     try {
       log = await dir.openAppend(LOG_NAME);
     } catch (e) {
-      throw new RecoveryRefusedError(`${LOG_FILE}: ${e instanceof Error ? e.message : String(e)} Nothing was written.`);
+      throw new RecoveryRefusedError(`${LOG_FILE}: ${errorText(e)} Nothing was written.`);
     }
     try {
       // The commit point: state.json must still be the broken (or missing) file planned over.
@@ -203,7 +204,7 @@ export async function runRecovery(
         await log.write(recoveryLogLine(plan, now));
       } catch (e) {
         throw new RecoveryPartialError(
-          `state.json WAS replaced with the state of ${plan.checkpoint}, but the "state_recovered" line could not be appended to ${LOG_FILE} (${e instanceof Error ? e.message : String(e)}). The state is recovered; add the log line by hand if the history matters.`,
+          `state.json WAS replaced with the state of ${plan.checkpoint}, but the "state_recovered" line could not be appended to ${LOG_FILE} (${errorText(e)}). The state is recovered; add the log line by hand if the history matters.`,
         );
       }
     } finally {

@@ -11,6 +11,7 @@ import { AUTODEV_DIR, LEDGER_REL } from "./autodevPaths";
 import { isDoneStatus } from "../taskStatusIcons";
 import { loadFromTail, verifyLedger } from "./ledger/ledgerReader";
 import { Plan } from "./plan/schemas";
+import { errorText } from "../../text/errorText";
 
 /** The graph nodes, edges and phase groups of a plan (pure; for the report and the tests too). */
 export function planGraphParts(plan: Plan | null): {
@@ -113,7 +114,7 @@ export async function autodevGraph(location: SourceLocation): Promise<PlanGraph>
   } catch (e) {
     verified = false;
     unreadable = true;
-    notes.push(`the ledger could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    notes.push(`the ledger could not be read: ${errorText(e)}`);
   }
   const parts = planGraphParts(plan);
   return buildPlanGraph({ kind: "autodev", path: location.relDir, ...parts, verified, unreadable, notes });

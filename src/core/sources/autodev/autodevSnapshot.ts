@@ -17,6 +17,7 @@ import type { Plan } from "./plan/schemas";
 import { runStateProblems } from "./run/runProblems";
 import { RunState, readRunState, runPlanOf } from "./run/runState";
 import type { RunningProbe } from "./run/runningProbe";
+import { errorText } from "../../text/errorText";
 
 /** What one read of the ledger gave (`ledger: false` in the plan phase, before there is one). */
 export interface AutodevLedgerRead {
@@ -112,7 +113,7 @@ function stoppedProblem(file: string, part: string, e: unknown): SourceProblem {
     line: null,
     severity: "error",
     code: "check_failed",
-    message: `the ${part} stopped: ${e instanceof Error ? e.message : String(e)}`,
+    message: `the ${part} stopped: ${errorText(e)}`,
   };
 }
 

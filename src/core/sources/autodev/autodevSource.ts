@@ -28,6 +28,7 @@ import { autodevRunStatus, autodevTaskDetail } from "./report/agentDetails";
 import { autodevReport } from "./report/autodevReport";
 import { autodevStateTree, unreadableTree } from "./tree/stateTree";
 import { readRunState } from "./run/runState";
+import { errorText } from "../../text/errorText";
 
 /** Reads the ledger once: report, replayed plan and entry summaries (`ledger: false` in the plan phase). */
 async function readAll(location: SourceLocation): Promise<AutodevLedgerRead> {
@@ -119,7 +120,7 @@ export const autodevSource: StateSource = {
       checked = await readChecked(location, true);
     } catch (e) {
       const run = await readRunState(location.workspace, null, { probe: true });
-      return unreadableTree(run, e instanceof Error ? e.message : String(e));
+      return unreadableTree(run, errorText(e));
     }
     return autodevStateTree(checked, location.workspace);
   },

@@ -17,6 +17,7 @@ import { workspaceExpectations } from "./evidence/evidenceExpectations";
 import { EntrySummary, VerifyWarning } from "./ledger/verifyTypes";
 import * as fs from "node:fs";
 import { ledgerPath, planPath } from "./autodevPaths";
+import { errorText } from "../../text/errorText";
 
 /** Evidence a task's status implies but that is missing (or invalid). */
 export async function missingEvidenceWarnings(
@@ -114,7 +115,7 @@ async function planJsonDrift(cwd: string, plan: Plan | null): Promise<VerifyWarn
     onDisk = await readRegularText(planPath(cwd), { root: cwd, what: "plan.json", maxBytes: getMaxLineBytes() });
   } catch (e) {
     // A FIFO, device, link out of the workspace, unreadable or oversized plan.json: say so, never read it.
-    return { atLine: 1, seq: null, kind: "plan_json_mismatch", message: e instanceof Error ? e.message : String(e) };
+    return { atLine: 1, seq: null, kind: "plan_json_mismatch", message: errorText(e) };
   }
   if (onDisk === null) {
     return plan

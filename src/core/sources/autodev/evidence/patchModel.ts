@@ -8,6 +8,7 @@
  */
 import { parsePatch, StructuredPatch } from "diff";
 import { pushAll } from "../../sourceProblems";
+import { errorText } from "../../../text/errorText";
 
 /** How a file changed. */
 type PatchChange = "added" | "deleted" | "renamed" | "copied" | "modified" | "mode";
@@ -202,7 +203,7 @@ function parseSection(section: string): ParsedPatchFile {
   try {
     patch = parsePatch(section)[0] ?? EMPTY_PATCH;
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorText(e);
     error = `malformed hunk: ${/invalid line $/.test(msg) ? `${msg.replace(/ contained invalid line $/, "")} ends before its @@ line counts are used up` : msg}`;
   }
   const oldLine = fileLineName(section, "--- ");
@@ -265,7 +266,7 @@ export function tryParsePatch(text: string): { ok: true; files: ParsedPatchFile[
   try {
     return { ok: true, files: parsePatchFiles(text) };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: errorText(e) };
   }
 }
 

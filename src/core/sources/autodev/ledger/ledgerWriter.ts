@@ -27,6 +27,7 @@ import {
 } from "../plan/schemas";
 import { LEDGER_FILE, PLAN_FILE, ledgerPath } from "../autodevPaths";
 import { readFrom, withAutodevDir } from "../autodevWriteDir";
+import { errorText } from "../../../text/errorText";
 
 /** Python's `datetime.now(timezone.utc).isoformat()`: microseconds, `+00:00`, no fraction when it is zero. */
 export function isoNow(now: number = performance.timeOrigin + performance.now()): string {
@@ -98,7 +99,7 @@ export async function readLastEntryHead(cwd: string): Promise<LastHead> {
     obj = parsePyJson(pyStrip(text));
   } catch (e) {
     throw new LedgerCorruptError(
-      `last ledger line is not valid JSON: ${e instanceof Error ? e.message : String(e)}. ` +
+      `last ledger line is not valid JSON: ${errorText(e)}. ` +
         `Manual recovery required — inspect the trailing line of ${file} and either remove it or restore from a snapshot.`,
     );
   }

@@ -26,6 +26,7 @@ import {
 import { autodevRoot, ledgerPath, lockPath, planPath } from "../autodevPaths";
 import { pyIntCall, pyTruthy } from "../../../pyjson/pyBuiltins";
 import { isInside } from "../../../fs/pathInside";
+import { errorText } from "../../../text/errorText";
 
 /** How a PlanManager may write. */
 export interface PlanManagerOptions {
@@ -201,7 +202,7 @@ export class PlanManager {
     try {
       await snapshotPlan(this.cwd, plan, this.options.sessionId, () => (planJson = true), dir);
     } catch (e) {
-      const cause = e instanceof Error ? e.message : String(e);
+      const cause = errorText(e);
       throw new PartialCommitError(
         `partial write: the ${audit.op} entry (seq ${audit.seq}) was appended to the ledger` +
           (planJson

@@ -14,6 +14,7 @@ import {
   type LockHelper,
 } from "./fileLockSettings";
 import { LineProcess, setRef } from "./lockHelperProcess";
+import { errorText } from "../../../text/errorText";
 
 /** Which file a helper locked: device and inode as decimal text (null when the helper cannot say). */
 export type LockedIdentity = { readonly dev: string; readonly ino: string } | null;
@@ -83,7 +84,7 @@ export async function startLockHelperDriver(
       return driver;
     } catch (error) {
       signal?.throwIfAborted();
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorText(error);
       failedHelpers.set(key, { at: Date.now(), reason });
       attempts.push({ helper: helperLabel(helper), reason });
     }

@@ -19,6 +19,7 @@ import { planDiff } from "./timelinePlanDiff";
 import { EntrySummary } from "../ledger/verifyTypes";
 import { LedgerRows } from "./ledgerTimeline";
 import { LEDGER_TIMELINE_FEATURES } from "./ledgerTimelineWords";
+import { errorText } from "../../../text/errorText";
 
 /** Pretty payloads longer than this are cut (the whole line opens in the editor). */
 const MAX_PAYLOAD_CHARS = 256 * 1024;
@@ -115,7 +116,7 @@ export class TimelineService {
       const after = await s.planAt(e.id);
       return { diff: planDiff(before, after, i > 0 ? entries[i - 1].id : null), error: null };
     } catch (err) {
-      return { diff: null, error: err instanceof Error ? err.message : String(err) };
+      return { diff: null, error: errorText(err) };
     }
   }
 

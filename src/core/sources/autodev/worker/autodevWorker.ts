@@ -37,6 +37,7 @@ import { TaskNodeMemo } from "../tree/planTree";
 import { l10n } from "../../../text/coreL10n";
 import { lastChanges } from "../timeline/taskLastChange";
 import type { AutodevRequest, AutodevResults, RefreshResult, ReplayComparison } from "./autodevRequests";
+import { errorText } from "../../../text/errorText";
 
 const sessions = new Map<string, LedgerSession>();
 /** The most a `stateFileText` request reads. */
@@ -131,7 +132,7 @@ async function refreshResult(
 /** The answer when the ledger cannot be read (a FIFO, a folder, a link out): that problem and the run state's. */
 async function unreadableResult(cwd: string, e: unknown, ms: number, stamp: string): Promise<RefreshResult> {
   const run = await readRunState(cwd, null, { probe: true });
-  const why = e instanceof Error ? e.message : String(e);
+  const why = errorText(e);
   return {
     update: { mode: "missing", added: 0, bytesRead: 0 },
     report: { ok: false, entries: 0, head: null, errors: [], warnings: [], bytes: 0 },
@@ -150,12 +151,12 @@ async function unreadableResult(cwd: string, e: unknown, ms: number, stamp: stri
   };
 }
 
-async function errorText(p: Promise<unknown>): Promise<string | null> {
+async function rejectionText(p: Promise<unknown>): Promise<string | null> {
   try {
     await p;
     return null;
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
 }
 
@@ -163,8 +164,8 @@ async function replayCompare(cwd: string): Promise<ReplayComparison> {
   let replayed: Plan | null = null;
   let fast: Plan | null = null;
   let entries = 0;
-  const err1 = await errorText(replayLedger(cwd).then((r) => ((replayed = r.plan), (entries = r.entries))));
-  const err2 = await errorText(loadPlan(cwd).then((r) => (fast = r.plan)));
+  const err1 = await rejectionText(replayLedger(cwd).then((r) => ((replayed = r.plan), (entries = r.entries))));
+  const err2 = await rejectionText(loadPlan(cwd).then((r) => (fast = r.plan)));
   const onDisk = await readRegularText(planPath(cwd), {
     root: cwd,
     what: "plan.json",
@@ -188,7 +189,7 @@ async function linksOut(cwd: string): Promise<{ link: string | null; error: stri
     }
     return { link: null, error: null };
   } catch (e) {
-    return { link: null, error: e instanceof Error ? e.message : String(e) };
+    return { link: null, error: errorText(e) };
   }
 }
 

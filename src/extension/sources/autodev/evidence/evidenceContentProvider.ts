@@ -21,6 +21,7 @@ import { Disposable } from "../../../disposable";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import { autodevRequest } from "../autodevRequest";
 import { EVIDENCE_SCHEME, EvidenceDocRequest, parseEvidenceUri } from "./evidenceUris";
+import { errorText } from "../../../../core/text/errorText";
 
 /** A value in a heading: one line, not cut. */
 const LINE = { max: Infinity, oneLine: true } as const;
@@ -85,7 +86,7 @@ export class EvidenceContentProvider extends Disposable implements vscode.TextDo
     try {
       return await this.content(folder, req);
     } catch (e) {
-      return vscode.l10n.t("AutoDev: could not show this evidence: {0}", e instanceof Error ? e.message : String(e));
+      return vscode.l10n.t("AutoDev: could not show this evidence: {0}", errorText(e));
     }
   }
 

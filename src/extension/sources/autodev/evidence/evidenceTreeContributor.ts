@@ -35,6 +35,7 @@ import { autodevRequest } from "../autodevRequest";
 import { reviveClone } from "../../../../core/sources/autodev/plan/planTransfer";
 import type { AutodevNode } from "../autodevNodes";
 import type { AutodevTree } from "../autodevTree";
+import { errorText } from "../../../../core/text/errorText";
 
 type TaskNode = Extract<AutodevNode, { kind: "task" }>;
 
@@ -112,13 +113,7 @@ export class EvidenceTreeContributor extends Disposable {
       te = await this.taskEvidence(folder, task);
     } catch (e) {
       this.log.error(`evidence of task ${task.id}`, e);
-      return [
-        this.node(
-          parent,
-          "failed",
-          errorItem(vscode.l10n.t("evidence could not be read"), e instanceof Error ? e.message : String(e)),
-        ),
-      ];
+      return [this.node(parent, "failed", errorItem(vscode.l10n.t("evidence could not be read"), errorText(e)))];
     }
     const nodes: AutodevNode[] = [];
     for (const k of te.missing) {

@@ -10,6 +10,7 @@ import type { RefreshResult } from "../../../../core/sources/autodev/worker/auto
 import type { SettingsReader } from "../../../settings";
 import { autodevRequest } from "../autodevRequest";
 import type { FolderServices } from "./folderServices";
+import { errorText } from "../../../../core/text/errorText";
 
 /** How long after a resumed start the whole ledger is re-verified in the background. */
 const BACKGROUND_VERIFY_DELAY_MS = 20_000;
@@ -105,7 +106,7 @@ export class LedgerRefresh implements vscode.Disposable {
       return r;
     } catch (e) {
       this.services.log.error(`${this.folder.name}: refresh failed`, e);
-      this.target.failed(e instanceof Error ? e.message : String(e));
+      this.target.failed(errorText(e));
       return null;
     }
   }

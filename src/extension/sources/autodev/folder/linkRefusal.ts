@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import { autodevRequest } from "../autodevRequest";
+import { errorText } from "../../../../core/text/errorText";
 
 /** Why `folder`'s AutoDev state must not be read, or null (always null in a trusted workspace). */
 export async function linkRefusal(worker: StateWorkerClient, folder: string): Promise<string | null> {
@@ -20,6 +21,6 @@ export async function linkRefusal(worker: StateWorkerClient, folder: string): Pr
       found.link,
     );
   } catch (e) {
-    return vscode.l10n.t("cannot resolve .autodev/: {0}", e instanceof Error ? e.message : String(e));
+    return vscode.l10n.t("cannot resolve .autodev/: {0}", errorText(e));
   }
 }

@@ -11,6 +11,7 @@ import { ChunkMessage, ChunkTask, SegmentMessage, scanSegment } from "./segmentS
 import { setMaxLineBytes } from "../../../../fs/lineLimit";
 import { claimBack, notePlanChunk } from "./chunkClaims";
 import type { ReadBuffers } from "./wholeLineReader";
+import { errorText } from "../../../../text/errorText";
 
 const MAX_UNACKED = 16 << 20;
 
@@ -65,6 +66,6 @@ run().then(
   (e: unknown) =>
     parentPort?.postMessage({
       chunk: -1,
-      message: { kind: "error", message: e instanceof Error ? e.message : String(e) },
+      message: { kind: "error", message: errorText(e) },
     } satisfies ChunkMessage),
 );
