@@ -4,7 +4,6 @@
  * cost the extension host's activation several milliseconds to build.
  */
 import * as z from "zod";
-import type { WebviewToHost } from "./protocolTimeline";
 
 const rowId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const requestId = z
@@ -80,7 +79,9 @@ export const WebviewMessageSchema = z.discriminatedUnion("type", [
 ]);
 
 /** Validates a message from the webview; returns null (and why) for anything else. */
-export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewToHost } | { ok: false; error: string } {
+export function parseWebviewMessage(
+  raw: unknown,
+): { ok: true; message: z.output<typeof WebviewMessageSchema> } | { ok: false; error: string } {
   const res = WebviewMessageSchema.safeParse(raw);
   if (res.success) return { ok: true, message: res.data };
   return {
