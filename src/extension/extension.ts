@@ -17,7 +17,7 @@ import type { SourceActionCommands } from "./sources/sourceActionCommands";
 import { createAdapters } from "./sources/sourceAdapters";
 import { StateDiagnostics } from "./sources/sourceDiagnostics";
 import { StateFolders } from "./sources/stateFolders";
-import { StateWatcher } from "./sources/stateWatcher";
+import { StateWatcher } from "./watch/stateWatcher";
 import { StatusBarController } from "./statusBarController";
 import { StateTreeProvider } from "./stateTreeProvider";
 import { StateWorkerClient } from "./stateWorkerClient";

@@ -23,7 +23,7 @@ import type { SourceAdapter } from "../../src/extension/sources/sourceAdapter";
 import { createAdapters } from "../../src/extension/sources/sourceAdapters";
 import { StateDiagnostics } from "../../src/extension/sources/sourceDiagnostics";
 import { StateFolders } from "../../src/extension/sources/stateFolders";
-import { StateWatcher } from "../../src/extension/sources/stateWatcher";
+import { StateWatcher } from "../../src/extension/watch/stateWatcher";
 import type { StateWorkerClient } from "../../src/extension/stateWorkerClient";
 import { inThreadWorker } from "../unit/helpers/inThreadWorker";
 

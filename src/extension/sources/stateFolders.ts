@@ -2,11 +2,12 @@
  * The one registry of state sources in the window: for every workspace folder, detection in the
  * worker (with each source's settings read at that folder's scope), one {@link SourceFolder} per
  * (folder, source) made by the source's adapter, the watching of every source through the one
- * {@link StateWatcher}, one debounce (`autodev.debounceMs`) per source and one per folder's
- * re-detection, and the context keys `autodev.hasState` and `autodev.has.<kind>`. A folder that
- * `readsAtOnce` (its writer replaces files atomically: an agent's write is mostly one replace) is
- * told of the first change after a quiet spell at once, so the editor shows it without waiting,
- * and once more after the spell's last change; any other folder after the spell only.
+ * {@link StateWatcher}, one throttle ({@link RefreshSpells}, `autodev.debounceMs`) per source and
+ * one per folder's re-detection, and the context keys `autodev.hasState` and `autodev.has.<kind>`. A
+ * folder that `readsAtOnce` (its writer replaces files atomically: an agent's write is mostly one
+ * replace) is told of the first change after a quiet time at once, so the editor shows it without
+ * waiting, and once more at the spell's end when more changes came in it; any other folder at the
+ * spell's end only. A spell never grows: a writer that never pauses still shows within the delay.
  *
  * Such a folder's live files (`StateSource.liveFiles`) are also watched by the state worker itself
  * ({@link LiveFiles}), whose events take the same path and make the editor's own event about the
@@ -29,8 +30,9 @@ import type { OutputLog } from "../outputLog";
 import type { SettingsReader } from "../settings";
 import type { StateWorkerClient } from "../stateWorkerClient";
 import type { SourceAdapter, SourceFolder, WaitingOn } from "./sourceAdapter";
-import type { FileEventKind, StateWatcher } from "./stateWatcher";
-import { LiveFiles } from "./liveFiles";
+import type { FileEventKind, StateWatcher } from "../watch/stateWatcher";
+import { LiveFiles } from "../watch/liveFiles";
+import { RefreshSpells } from "../watch/refreshSpells";
 
 /** When a folder is read again after its watch started (ms): changes VS Code's starting watcher never announced. */
 export const CATCH_UP_MS: readonly number[] = [2_000, 8_000];
@@ -40,8 +42,8 @@ export class StateFolders extends Disposable {
   private readonly byKeys = new Map<string, SourceFolder>();
   private readonly sourceWatches = new Map<string, vscode.Disposable[]>();
   private readonly detectWatches = new Map<string, vscode.Disposable[]>();
-  /** Debounces in progress: the timer that ends the spell, and whether a call since its start still has to run. */
-  private readonly timers = new Map<string, { timer: NodeJS.Timeout; trailing: boolean }>();
+  /** The one coalescing of changes into refreshes (`autodev.debounceMs`). */
+  private readonly spells = new RefreshSpells();
   private readonly changedUris = new Map<string, vscode.Uri[]>();
   private syncing: Promise<void> = Promise.resolve();
   /** A sync has run (the first one always tells the listeners). */
@@ -288,28 +290,14 @@ export class StateFolders extends Disposable {
     this.sourceWatches.get(key)?.forEach((d) => d.dispose());
     this.sourceWatches.delete(key);
     for (const k of [key, `live|${key}`]) {
-      clearTimeout(this.timers.get(k)?.timer);
-      this.timers.delete(k);
+      this.spells.cancel(k);
       this.changedUris.delete(k);
     }
   }
 
-  /**
-   * The one debounce: `run` once `autodev.debounceMs` (of `wf`) after the last call with `key`.
-   * `leading`: the first call after a quiet spell runs at once, and `run` runs again at the spell's
-   * end only when more calls came in it.
-   */
+  /** `run` through the one throttle ({@link RefreshSpells}), `autodev.debounceMs` of `wf` long. */
   private debounce(key: string, wf: vscode.WorkspaceFolder, run: () => void, leading = false): void {
-    const spell = this.timers.get(key);
-    clearTimeout(spell?.timer);
-    const runNow = leading && spell === undefined;
-    const timer = setTimeout(() => {
-      const ended = this.timers.get(key);
-      this.timers.delete(key);
-      if (ended?.trailing && !this.isDisposed) run();
-    }, this.settings.debounceMs(wf));
-    this.timers.set(key, { timer, trailing: !runNow });
-    if (runNow) run();
+    if (!this.isDisposed) this.spells.call(key, this.settings.debounceMs(wf), run, leading);
   }
 
   private updateContextKeys(): void {
@@ -323,7 +311,7 @@ export class StateFolders extends Disposable {
   override dispose(): void {
     this.live.dispose(); // the worker forgets the folders with its own end
     for (const key of [...this.sourceWatches.keys()]) this.unwatch(key);
-    for (const t of this.timers.values()) clearTimeout(t.timer);
+    this.spells.dispose();
     for (const subs of this.detectWatches.values()) subs.forEach((d) => d.dispose());
     this.detectWatches.clear();
     for (const s of this.byKeys.values()) s.dispose();

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as vscode from "vscode";
-import { StateWatcher, type FileEventKind } from "../../../src/extension/sources/stateWatcher";
+import { StateWatcher, type FileEventKind } from "../../../src/extension/watch/stateWatcher";
 import { openEditor, type EditorSession } from "../helpers/editorSession";
 import { REPO_ROOT } from "../fixtures";
 import { handleRequest } from "../../../src/core/worker/stateWorker";

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as vscode from "vscode";
-import { StateWatcher, type FileEventKind } from "../../../src/extension/sources/stateWatcher";
+import { StateWatcher, type FileEventKind } from "../../../src/extension/watch/stateWatcher";
 
 /** Longer than any test: the looks are the test's own `lookNow()` calls, none on a timer. */
 const NO_TIMER_MS = 3_600_000;

@@ -21,7 +21,7 @@ import type { SourceAdapter } from "../../../src/extension/sources/sourceAdapter
 import { createAdapters } from "../../../src/extension/sources/sourceAdapters";
 import { StateDiagnostics } from "../../../src/extension/sources/sourceDiagnostics";
 import { StateFolders } from "../../../src/extension/sources/stateFolders";
-import { StateWatcher } from "../../../src/extension/sources/stateWatcher";
+import { StateWatcher } from "../../../src/extension/watch/stateWatcher";
 import { REPO_ROOT } from "../fixtures";
 import { inThreadWorker } from "./inThreadWorker";
 

@@ -170,7 +170,7 @@ describe("guards", () => {
       const allowed = [
         "src/extension/demoWorkspaceCommand.ts: readDirectory", // is the chosen folder empty
         "src/extension/graph/runReportCommand.ts: writeFile", // the report, where the user chose
-        "src/extension/sources/fileLook.ts: stat", // the echo check: size and mtime, never a read
+        "src/extension/watch/fileLook.ts: stat", // the echo check: size and mtime, never a read
       ];
       const uses = sourceFiles(join(ROOT, "src/extension")).flatMap((f) =>
         [...readFileSync(f, "utf8").matchAll(/workspace\.fs\.(\w+)/g)].map((m) => `${relative(ROOT, f)}: ${m[1]}`),

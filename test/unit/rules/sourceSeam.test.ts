@@ -25,7 +25,7 @@ import type { AdapterHost } from "../../../src/extension/sources/adapterHost";
 import { DefaultAdapters } from "../../../src/extension/sources/defaultAdapter";
 import { StateDiagnostics } from "../../../src/extension/sources/sourceDiagnostics";
 import { StateFolders } from "../../../src/extension/sources/stateFolders";
-import { StateWatcher } from "../../../src/extension/sources/stateWatcher";
+import { StateWatcher } from "../../../src/extension/watch/stateWatcher";
 import { StateTreeProvider } from "../../../src/extension/stateTreeProvider";
 import type { StateWorkerClient } from "../../../src/extension/stateWorkerClient";
 import { TimelineController } from "../../../src/extension/timeline/timelineController";

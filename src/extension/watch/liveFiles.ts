@@ -12,7 +12,7 @@ import * as vscode from "vscode";
 import type { LiveFileEvent } from "../../core/worker/liveWatch";
 import { Disposable } from "../disposable";
 import type { StateWorkerClient } from "../stateWorkerClient";
-import type { SourceFolder } from "./sourceAdapter";
+import type { SourceFolder } from "../sources/sourceAdapter";
 import { lookAt } from "./fileLook";
 
 /** How many told signatures are kept (one per live file; bounded whatever the workspace). */
