@@ -9,7 +9,9 @@
 // Checks: the view fills in; a task row reads status first, then retries and the escalation mark
 // (`in progress · retry 2/3 · ⚑`), so it survives a narrow sidebar; the root row is short; time travel
 // and Back to Live keep what was expanded; each theme applies; an agloop checkpoint opens as a
-// read-only diff (checkpoint-diff-shot.mjs: test-artifacts/checkpoint-diff.png). Exit code 0 = all checks pass.
+// read-only diff (checkpoint-diff-shot.mjs: test-artifacts/checkpoint-diff.png). Each theme's picture is
+// measured against the theme (theme-checks.mjs): the sidebar's colour, each status icon's colour,
+// WCAG AA contrast, nothing cut off at 300 px. Exit code 0 = all checks pass.
 import { mkdirSync, mkdtempSync, rmSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
@@ -19,6 +21,7 @@ import { ROOT, linkedProfile, startServer } from "../vscode-server.mjs";
 import { openTimeline, runCommand, setTheme } from "./timeline-ui-helpers.mjs";
 import { screenSettled, settled, waitFor } from "./poll.mjs";
 import { checkCheckpointDiff } from "./checkpoint-diff-shot.mjs";
+import { checkTheme } from "./theme-checks.mjs";
 
 const ARTIFACTS = join(ROOT, "test-artifacts");
 const SCREENSHOTS = join(ROOT, "media", "screenshots");
@@ -238,17 +241,19 @@ async function main() {
       const s = await sidebar.boundingBox();
       return { x: a.x, y: s.y, width: a.width + s.width, height: s.height };
     };
-    for (const [label, cls, name] of [
-      ["Light Modern", "vs", "light"],
-      ["Dark Modern", "vs-dark", "dark"],
-      ["Dark High Contrast", "hc-black", "hc"],
+    for (const [label, cls, name, themeFile] of [
+      ["Light Modern", "vs", "light", "light_modern.json"],
+      ["Dark Modern", "vs-dark", "dark", "dark_modern.json"],
+      ["Dark High Contrast", "hc-black", "hc", "hc_black.json"],
     ]) {
       check(`theme: ${label}`, await setTheme(page, label, cls));
       await page.mouse.move(900, 700);
       check(`theme: ${label} painted`, await screenSettled(page));
       const file = join(ARTIFACTS, `tree-${name}-${SIDEBAR_PX}px.png`);
-      await page.screenshot({ path: file, clip: await clip() });
+      const region = await clip();
+      const png = await page.screenshot({ path: file, clip: region });
       say(`saved ${file}`);
+      await checkTheme({ page, check, name: label, themeFile, clip: region, png, sidebarPx: SIDEBAR_PX });
     }
     if (readme) {
       // The README's pictures: the Plan view, then the timeline beside it, in the dark theme.
