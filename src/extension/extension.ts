@@ -9,7 +9,7 @@ import { CommandManager } from "./commandManager";
 import { demoWorkspaceHandlers, focusDemoViewOnce } from "./demoWorkspaceCommand";
 import { OutputLog } from "./outputLog";
 import { ReadOnlyDocuments } from "./readOnlyDocuments";
-import { SettingsReader } from "./settings";
+import { SettingsReader } from "./settings/settings";
 import type { AdapterHost, TreeHost } from "./sources/adapterHost";
 import { revealInTree } from "./treeReveal";
 import type { SourceAdapter, StateNode } from "./sources/sourceAdapter";

@@ -9,7 +9,7 @@ import { SOURCE_MANIFESTS } from "../core/sources/manifestRegistry";
 import { Disposable } from "./disposable";
 import type { SourceAdapter, StatusPart } from "./sources/sourceAdapter";
 import type { StateFolders } from "./sources/stateFolders";
-import type { SettingsReader } from "./settings";
+import type { SettingsReader } from "./settings/settings";
 
 /** The compact form: each part's compact text (what is not ok), joined. */
 export function compactText(parts: readonly StatusPart[]): string {

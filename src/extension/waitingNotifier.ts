@@ -7,7 +7,7 @@
  * is notified once; it counts as new again after it ended. Names no source.
  */
 import * as vscode from "vscode";
-import type { SettingsReader } from "./settings";
+import type { SettingsReader } from "./settings/settings";
 import type { SourceFolder, StateNode, WaitingOn } from "./sources/sourceAdapter";
 import type { StateFolders } from "./sources/stateFolders";
 

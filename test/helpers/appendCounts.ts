@@ -17,7 +17,7 @@ import type * as vscode from "vscode";
 import { CommandManager } from "../../src/extension/commandManager";
 import { OutputLog } from "../../src/extension/outputLog";
 import { ReadOnlyDocuments } from "../../src/extension/readOnlyDocuments";
-import { SettingsReader } from "../../src/extension/settings";
+import { SettingsReader } from "../../src/extension/settings/settings";
 import type { AdapterHost } from "../../src/extension/sources/adapterHost";
 import type { SourceAdapter } from "../../src/extension/sources/sourceAdapter";
 import { createAdapters } from "../../src/extension/sources/sourceAdapters";

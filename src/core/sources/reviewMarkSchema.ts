@@ -5,7 +5,7 @@
  * state, keyed as the source likes; the run report shows them when the editor passes them in.
  */
 import { createHash } from "node:crypto";
-import * as z from "zod/mini";
+import type * as ReviewMarkZod from "./reviewMarkZodSchema";
 
 /** The sha256 (hex) of a text: what a reviewed mark records. */
 export function contentHash(text: string): string {
@@ -21,18 +21,15 @@ export interface ReviewMark {
 /** The marks of one state folder, by the source's key. */
 export type FolderReviewMarks = Readonly<Record<string, ReviewMark>>;
 
-/**
- * Schema of one mark as read back from storage, as strict as it is written: exactly `hash` (a
- * sha256 in hex) and `at` (a whole number of ms, not negative). zod's small build (`zod/mini`):
- * the extension host reads marks while it starts, before it needs zod's full API.
- */
-export const ReviewMarkSchema = z.strictObject({
-  hash: z.string().check(z.regex(/^[0-9a-f]{64}$/, "a sha256 in hex")),
-  at: z.int().check(z.minimum(0)),
-});
+let schema: typeof ReviewMarkZod.ReviewMarkSchema | undefined;
+/** The marks' schema (reviewMarkZodSchema.ts), loaded on the first mark checked. */
+function reviewMarkSchema(): typeof ReviewMarkZod.ReviewMarkSchema {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (schema ??= (require("./reviewMarkZodSchema") as typeof ReviewMarkZod).ReviewMarkSchema);
+}
 
-/** One mark as read back from storage (checked by {@link ReviewMarkSchema}): a copy, or null. */
+/** One mark as read back from storage (checked by its zod/mini schema): a copy, or null. */
 export function parseReviewMark(value: unknown): ReviewMark | null {
-  const mark = ReviewMarkSchema.safeParse(value);
+  const mark = reviewMarkSchema().safeParse(value);
   return mark.success ? mark.data : null;
 }

@@ -8,7 +8,7 @@ import type * as vscode from "vscode";
 import type { CommandManager } from "../commandManager";
 import type { OutputLog } from "../outputLog";
 import type { ReadOnlyDocuments } from "../readOnlyDocuments";
-import type { SettingsReader } from "../settings";
+import type { SettingsReader } from "../settings/settings";
 import type { StateWorkerClient } from "../stateWorkerClient";
 import type { SourceAdapter, StateNode } from "./sourceAdapter";
 import type { StateFolders } from "./stateFolders";

@@ -27,7 +27,7 @@ import { SOURCE_MANIFESTS } from "../../core/sources/manifestRegistry";
 import type { SourceSettings } from "../../core/sources/stateSource";
 import { Disposable } from "../disposable";
 import type { OutputLog } from "../outputLog";
-import type { SettingsReader } from "../settings";
+import type { SettingsReader } from "../settings/settings";
 import type { StateWorkerClient } from "../stateWorkerClient";
 import type { SourceAdapter, SourceFolder, WaitingOn } from "./sourceAdapter";
 import type { FileEventKind, StateWatcher } from "../watch/stateWatcher";

@@ -1,13 +1,17 @@
 /**
  * The settings reader's checks (settings.ts): a value of the wrong type, out of package.json's
  * range, not finite or not one of an enum's words falls back to the default VS Code reports for
- * the key; a valid value is used as it is, a command trimmed. The checks are plain code (no
- * schema library: the extension host reads settings while it starts); this holds them to what the
- * zod schemas they replaced accepted.
+ * the key; a valid value is used as it is, a command trimmed. The checks are zod/mini schemas
+ * (settingsSchemas.ts), loaded on the first value a person set: a default is used unchecked, so
+ * each of package.json's defaults must pass its own schema.
  */
 import { fakeSettings } from "../helpers/fakeVscode";
 import { strict as assert } from "node:assert";
-import { SettingsReader } from "../../../src/extension/settings";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { SettingsReader } from "../../../src/extension/settings/settings";
+import { SETTING_SCHEMAS } from "../../../src/extension/settings/settingsSchemas";
+import { REPO_ROOT } from "../fixtures";
 
 describe("settings: each value checked, the default where it is not valid", () => {
   const settings = new SettingsReader();
@@ -61,6 +65,18 @@ describe("settings: each value checked, the default where it is not valid", () =
       fakeSettings.set(key, value);
       assert.deepEqual(read(), fallback, `autodev.${key} = ${String(value)} falls back to the default`);
       fakeSettings.clear();
+    }
+  });
+
+  it("each default package.json gives passes its schema as it is (defaults are used unchecked)", () => {
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+      contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+    };
+    for (const [key, schema] of Object.entries(SETTING_SCHEMAS)) {
+      const d = manifest.contributes.configuration.properties[`autodev.${key}`]?.default;
+      const parsed = schema.safeParse(d);
+      assert.ok(parsed.success, `autodev.${key}'s default ${JSON.stringify(d)} fails its schema`);
+      assert.deepEqual(parsed.data, d, `autodev.${key}'s default changes when checked`);
     }
   });
 });

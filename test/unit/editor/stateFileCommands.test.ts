@@ -13,7 +13,7 @@ import { LedgerCommands } from "../../../src/extension/sources/autodev/ledger/le
 import type { FolderPicker } from "../../../src/extension/sources/autodev/folder/folderPicker";
 import type { ReadOnlyDocuments } from "../../../src/extension/readOnlyDocuments";
 import type { OutputLog } from "../../../src/extension/outputLog";
-import type { SettingsReader } from "../../../src/extension/settings";
+import type { SettingsReader } from "../../../src/extension/settings/settings";
 import { inThreadWorker } from "../helpers/inThreadWorker";
 
 describe("the state file commands look through the worker", () => {

@@ -13,7 +13,7 @@ import { autodevStatusPart } from "../../../src/extension/sources/autodev/autode
 import { verifyOutcomeText } from "../../../src/extension/sources/autodev/ledger/verifyOutcome";
 import type { SourceAdapter, SourceFolder, StatusPart } from "../../../src/extension/sources/sourceAdapter";
 import type { StateFolders } from "../../../src/extension/sources/stateFolders";
-import { SettingsReader } from "../../../src/extension/settings";
+import { SettingsReader } from "../../../src/extension/settings/settings";
 import { StatusBarController, compactText } from "../../../src/extension/statusBarController";
 import type { VerifyReport } from "../../../src/core/sources/autodev/ledger/verifyTypes";
 

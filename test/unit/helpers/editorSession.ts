@@ -15,7 +15,7 @@ import { createDemoWorkspace } from "../../../src/sample/demoWorkspace";
 import { CommandManager } from "../../../src/extension/commandManager";
 import { OutputLog } from "../../../src/extension/outputLog";
 import { ReadOnlyDocuments } from "../../../src/extension/readOnlyDocuments";
-import { SettingsReader } from "../../../src/extension/settings";
+import { SettingsReader } from "../../../src/extension/settings/settings";
 import type { AdapterHost } from "../../../src/extension/sources/adapterHost";
 import type { SourceAdapter } from "../../../src/extension/sources/sourceAdapter";
 import { createAdapters } from "../../../src/extension/sources/sourceAdapters";

@@ -12,7 +12,7 @@ import { readConfig } from "../../../src/core/sources/autodev/config/configReade
 import { readKnowledge } from "../../../src/core/sources/autodev/knowledge/knowledgeReader";
 import { MAX_KNOWLEDGE_LINES } from "../../../src/core/sources/autodev/knowledge/knowledgeLines";
 import { REPO_ROOT, copyFixture } from "../fixtures";
-import { SettingsReader } from "../../../src/extension/settings";
+import { SettingsReader } from "../../../src/extension/settings/settings";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
 

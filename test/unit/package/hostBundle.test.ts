@@ -5,9 +5,10 @@
  * manifests, never their engines (which only the worker and the CLI load): no `<kind>Source.ts`, no
  * engine registry, no state file's schema (their zod schemas are built when the module loads: that
  * cost ~25 ms of the host's start), no yaml, no demo generator, no zod locale but English, and a
- * bounded size. zod itself stays for the host's own boundaries: what the host checks while it
- * starts (settings, review marks) with zod's small build (`zod/mini`), the rest (webview messages,
- * command arguments, evidence URIs) with the full API, loaded on first use.
+ * bounded size. zod itself stays for the host's own boundaries, loaded on first use: a setting a
+ * person set and the review marks with zod's small build (`zod/mini`; a default setting needs no
+ * check, so the host starts without zod), the rest (webview messages, command arguments, evidence
+ * URIs) with the full API.
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
@@ -131,24 +132,42 @@ describe("the host bundle carries no engine", function () {
   });
 });
 
-describe("the host starts without the full zod", function () {
+describe("the host starts without zod", function () {
   this.timeout(60_000);
 
-  it("loading the extension (out/, a module per file) requires zod's small build only: the full API loads on first use", () => {
+  /** Loads out/src/extension/extension.js (a module per file) in a fresh process under the fake vscode, runs `then`, and counts what was loaded. */
+  function loaded(then: string): { ours: number; full: number; mini: number } {
     // A fresh process: this one may hold zod already from other tests.
     const script = `
-      require(${JSON.stringify(path.join(REPO_ROOT, "out/test/unit/helpers/fakeVscode.js"))});
+      const { fakeSettings } = require(${JSON.stringify(path.join(REPO_ROOT, "out/test/unit/helpers/fakeVscode.js"))});
+      const { SettingsReader } = require(${JSON.stringify(path.join(REPO_ROOT, "out/src/extension/settings/settings.js"))});
       require(${JSON.stringify(path.join(REPO_ROOT, "out/src/extension/extension.js"))});
+      const settings = new SettingsReader();
+      ${then}
       const ours = Object.keys(require.cache).filter((k) => !k.includes("node_modules"));
       const zod = Object.keys(require.cache).filter((k) => k.includes(path.join("node_modules", "zod")));
       const full = zod.filter((k) => k.includes(path.join("zod", "v4", "classic")));
       const mini = zod.filter((k) => k.includes(path.join("zod", "v4", "mini")));
       process.stdout.write(JSON.stringify({ ours: ours.length, full: full.length, mini: mini.length }));`;
-    const loaded = JSON.parse(
+    return JSON.parse(
       execFileSync(process.execPath, ["-e", `const path = require("node:path");${script}`], { encoding: "utf8" }),
     ) as { ours: number; full: number; mini: number };
-    assert.ok(loaded.ours > 50, `the extension's modules were loaded (${loaded.ours})`);
-    assert.ok(loaded.mini > 0, "settings and review marks are checked with zod/mini while the host starts");
-    assert.equal(loaded.full, 0, "modules of zod's full API loaded with the extension");
+  }
+
+  it("loading the extension and reading every setting at its default loads no zod", () => {
+    const got = loaded(
+      "settings.debounceMs(undefined); settings.maxLineBytes(); settings.verifyOnChange(undefined); settings.notifyWhenWaiting();",
+    );
+    assert.ok(got.ours > 50, `the extension's modules were loaded (${got.ours})`);
+    assert.equal(got.mini, 0, "zod/mini loaded while the host starts with default settings");
+    assert.equal(got.full, 0, "modules of zod's full API loaded with the extension");
+  });
+
+  it("a value a person set is checked with zod/mini (the full API still not loaded)", () => {
+    const got = loaded(
+      'fakeSettings.set("debounceMs", 5000); if (settings.debounceMs(undefined) !== 150) throw new Error("not checked");',
+    );
+    assert.ok(got.mini > 0, "zod/mini did not check the set value");
+    assert.equal(got.full, 0, "modules of zod's full API loaded for a setting");
   });
 });

@@ -20,7 +20,7 @@ import { inThreadWorker } from "../helpers/inThreadWorker";
 import { CommandManager } from "../../../src/extension/commandManager";
 import { OutputLog } from "../../../src/extension/outputLog";
 import { ReadOnlyDocuments } from "../../../src/extension/readOnlyDocuments";
-import { SettingsReader } from "../../../src/extension/settings";
+import { SettingsReader } from "../../../src/extension/settings/settings";
 import type { AdapterHost } from "../../../src/extension/sources/adapterHost";
 import { DefaultAdapters } from "../../../src/extension/sources/defaultAdapter";
 import { StateDiagnostics } from "../../../src/extension/sources/sourceDiagnostics";

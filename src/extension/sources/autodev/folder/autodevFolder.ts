@@ -19,7 +19,7 @@ import type { FolderReviewMarks } from "../../../../core/sources/reviewMarkSchem
 import type { SourceSettings, SourceTreeNode } from "../../../../core/sources/stateSource";
 import type { DetectedSource } from "../../../../core/worker/workerProtocol";
 import type { IntegritySummary } from "../../../../protocolTimeline";
-import type { SettingsReader } from "../../../settings";
+import type { SettingsReader } from "../../../settings/settings";
 import type { FolderProblem, FolderTimeline, WaitingOn } from "../../sourceAdapter";
 import { SourceFolderBase } from "../../sourceFolderBase";
 import { folderProblems } from "../autodevProblems";

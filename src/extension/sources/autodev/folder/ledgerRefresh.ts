@@ -7,7 +7,7 @@
  */
 import type * as vscode from "vscode";
 import type { RefreshResult } from "../../../../core/sources/autodev/worker/autodevRequests";
-import type { SettingsReader } from "../../../settings";
+import type { SettingsReader } from "../../../settings/settings";
 import { autodevRequest } from "../autodevRequest";
 import type { FolderServices } from "./folderServices";
 import { errorText } from "../../../../core/text/errorText";

@@ -15,7 +15,7 @@ import { FolderPicker } from "../folder/folderPicker";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import { OutputLog } from "../../../outputLog";
 import { ReadOnlyDocuments } from "../../../readOnlyDocuments";
-import type { SettingsReader } from "../../../settings";
+import type { SettingsReader } from "../../../settings/settings";
 import { autodevRequest } from "../autodevRequest";
 import { ConfirmAsk, modalAsk } from "../../../confirm";
 import { countProblems } from "../../../../core/sources/sourceProblems";

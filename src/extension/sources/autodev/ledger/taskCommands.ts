@@ -15,7 +15,7 @@ import type { AutodevNode } from "../autodevNodes";
 import type { AutodevTree } from "../autodevTree";
 import type { TreeHost } from "../../adapterHost";
 import { autodevRequest } from "../autodevRequest";
-import type { SettingsReader } from "../../../settings";
+import type { SettingsReader } from "../../../settings/settings";
 import { taskStatusLabel as statusLabel } from "../../../../core/sources/taskStatusIcons";
 
 type TaskArg = { folder: AutodevFolder; task: Task };

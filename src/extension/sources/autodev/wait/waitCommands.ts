@@ -13,7 +13,7 @@
 import * as vscode from "vscode";
 import { delegationRel, responseRel } from "../../../../core/sources/autodev/inline/inlinePaths";
 import type { CommandHandler } from "../../../commandManager";
-import type { SettingsReader } from "../../../settings";
+import type { SettingsReader } from "../../../settings/settings";
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import { autodevRequest } from "../autodevRequest";
 import type { AutodevFolder } from "../folder/autodevFolder";

@@ -5,28 +5,22 @@
  * to the default VS Code reports for the key (`inspect().defaultValue`), never to a number here.
  */
 import * as vscode from "vscode";
-import * as z from "zod/mini";
-import type { SourceSettings } from "../core/sources/stateSource";
+import type * as z from "zod/mini";
+import type { SourceSettings } from "../../core/sources/stateSource";
+import type * as SettingSchemas from "./settingsSchemas";
 
 /** A workspace folder, its URI, or nothing (window-wide settings). */
 export type SettingsScope = vscode.WorkspaceFolder | vscode.Uri | undefined;
 
-// zod's small build (`zod/mini`): settings are read while the extension starts, before the full
-// API (loaded on first use for the webviews' messages) is needed.
-const SCHEMAS = {
-  verifyOnChange: z.boolean(),
-  // The maxima are package.json's: a larger value (hand-edited settings.json) falls back to the default.
-  lockTimeoutSeconds: z.number().check(z.minimum(0), z.maximum(3600)),
-  confirmVerifyAboveMB: z.number().check(z.minimum(0), z.maximum(1_048_576)),
-  maxLineMB: z.number().check(z.minimum(1), z.maximum(500)),
-  debounceMs: z.number().check(z.minimum(0), z.maximum(2000)),
-  historyWarnings: z.boolean(),
-  "statusBar.compact": z.boolean(),
-  notifyWhenWaiting: z.enum(["off", "windowNotFocused", "always"]),
-  autodevCommand: z.string().check(z.trim(), z.minLength(1)),
-} as const;
+let schemas: typeof SettingSchemas.SETTING_SCHEMAS | undefined;
+/** The settings' zod/mini schemas, loaded on the first value a person set (none while the host starts with defaults). */
+function settingSchemas(): typeof SettingSchemas.SETTING_SCHEMAS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (schemas ??= (require("./settingsSchemas") as typeof SettingSchemas).SETTING_SCHEMAS);
+}
 
-type Known = keyof typeof SCHEMAS;
+type Known = keyof typeof SettingSchemas.SETTING_SCHEMAS;
+type Value<K extends Known> = z.output<(typeof SettingSchemas.SETTING_SCHEMAS)[K]>;
 
 function uriOf(scope: SettingsScope): vscode.Uri | undefined {
   return scope === undefined ? undefined : "uri" in scope ? scope.uri : scope;
@@ -38,13 +32,17 @@ export class SettingsReader {
     return vscode.workspace.getConfiguration("autodev", uriOf(scope));
   }
 
-  private read<K extends Known>(key: K, scope: SettingsScope): z.output<(typeof SCHEMAS)[K]> {
+  private read<K extends Known>(key: K, scope: SettingsScope): Value<K> {
     const config = this.config(scope);
-    const schema = SCHEMAS[key];
-    const value = schema.safeParse(config.get(key));
-    if (value.success) return value.data as z.output<(typeof SCHEMAS)[K]>;
-    const fallback = schema.safeParse(config.inspect(key)?.defaultValue);
-    if (fallback.success) return fallback.data as z.output<(typeof SCHEMAS)[K]>;
+    const value = config.get(key);
+    const fallback = config.inspect(key)?.defaultValue;
+    // package.json's default (nothing set, or the same value set): valid by construction (settingsReader.test checks each).
+    if (value !== undefined && value === fallback) return value as Value<K>;
+    const schema = settingSchemas()[key];
+    const checked = schema.safeParse(value);
+    if (checked.success) return checked.data as Value<K>;
+    const byDefault = schema.safeParse(fallback);
+    if (byDefault.success) return byDefault.data as Value<K>;
     throw new Error(vscode.l10n.t("the setting autodev.{0} has no valid value and no default", key));
   }
 
