@@ -37,6 +37,19 @@ export class CommandManager extends Disposable {
     }
   }
 
+  /**
+   * Registers `ids` now, each with a handler that makes the real ones (`make`, once) on its first
+   * call: the command exists from activation on, what answers it is built on first use.
+   */
+  registerLazy<K extends string>(ids: readonly K[], make: () => Record<K, CommandHandler>): void {
+    let made: Record<K, CommandHandler> | undefined;
+    const thin =
+      (id: K): CommandHandler =>
+      (...args) =>
+        (made ??= make())[id](...args);
+    this.registerAll(Object.fromEntries(ids.map((id) => [id, thin(id)])));
+  }
+
   /** Every registered id (for the contributed-vs-registered guard). */
   get registered(): readonly string[] {
     return this.ids;

@@ -5,6 +5,7 @@
  * worker thread; nothing here names a source.
  */
 import * as vscode from "vscode";
+import { AfterFirstPaint } from "./afterFirstPaint";
 import { CommandManager } from "./commandManager";
 import { demoWorkspaceHandlers, focusDemoViewOnce } from "./demoWorkspaceCommand";
 import { OutputLog } from "./outputLog";
@@ -16,7 +17,7 @@ import type { SourceAdapter, StateNode } from "./sources/sourceAdapter";
 import type { SourceActionCommands } from "./sources/sourceActionCommands";
 import { createAdapters } from "./sources/sourceAdapters";
 import { StateDiagnostics } from "./sources/sourceDiagnostics";
-import { StateFolders } from "./sources/stateFolders";
+import { CATCH_UP_MS, StateFolders } from "./sources/stateFolders";
 import { StateWatcher } from "./watch/stateWatcher";
 import { StatusBarController } from "./statusBarController";
 import { StateTreeProvider } from "./stateTreeProvider";
@@ -60,7 +61,10 @@ export interface StateApi {
   readonly activationMs: number;
   /** What the loader (extensionEntry.ts) did before `activate`: the compile cache's state, the bundle's load time. */
   readonly startup?: StartupFacts;
-  /** Settles once the first detection of every folder's sources ended (what the tree's first paint shows). */
+  /**
+   * Settles once the first detection of every folder's sources ended (what the tree's first paint
+   * shows) and the start-up work held back until that paint ran (watches, context keys, providers).
+   */
   readonly firstPaint: Promise<void>;
 }
 
@@ -85,8 +89,15 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
   let adapterOf: (kind: string) => SourceAdapter = (kind) => {
     throw new Error(vscode.l10n.t("the adapter of {0} is not made yet", kind));
   };
-  const folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind));
-  const tree = new StateTreeProvider(folders, (kind) => adapterOf(kind));
+  // The watches, the context keys and what only commands need wait for the tree's first paint.
+  const afterPaint = new AfterFirstPaint((m) => log.info(`start-up work after the first paint failed: ${m}`));
+  const folders = new StateFolders(worker, log, settings, watcher, (kind) => adapterOf(kind), CATCH_UP_MS, false);
+  const tree = new StateTreeProvider(
+    folders,
+    (kind) => adapterOf(kind),
+    () => afterPaint.painted(),
+  );
+  afterPaint.later(() => folders.startWatching());
   // Each checkbox is its own (a reviewed mark on one diff says nothing about its neighbours).
   const treeView = vscode.window.createTreeView("autodev.plan", {
     treeDataProvider: tree,
@@ -118,7 +129,17 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
         disposables,
       ),
   };
-  const host: AdapterHost = { context, worker, log, settings, commands, docs, folders, tree: treeHost };
+  const host: AdapterHost = {
+    context,
+    worker,
+    log,
+    settings,
+    commands,
+    docs,
+    folders,
+    tree: treeHost,
+    afterPaint: (work) => afterPaint.later(work),
+  };
   const made = createAdapters(host);
   adapterOf = made.adapterOf;
   deactivators = made.made.flatMap((a) => (a.deactivate ? [a.deactivate] : []));
@@ -130,6 +151,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
     ...demoWorkspaceHandlers(context, (m) => log.info(m)),
   });
   context.subscriptions.push(
+    afterPaint,
     log,
     worker,
     folders,
@@ -148,7 +170,9 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
     ),
     treeView.onDidChangeVisibility((e) => e.visible && void folders.refreshAll()),
   );
-  void vscode.commands.executeCommand("setContext", "autodev.trusted", vscode.workspace.isTrusted);
+  afterPaint.later(
+    () => void vscode.commands.executeCommand("setContext", "autodev.trusted", vscode.workspace.isTrusted),
+  );
   const timeline = registerTimelineFeatures(
     context,
     {
@@ -195,7 +219,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
     },
     worker,
   );
-  const firstPaint = folders.sync().then(
+  const firstPaint = Promise.all([folders.sync(), afterPaint.done]).then(
     () => undefined,
     () => undefined,
   );

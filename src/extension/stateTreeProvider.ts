@@ -15,9 +15,11 @@ export class StateTreeProvider extends Disposable implements vscode.TreeDataProv
   private readonly owners = new WeakMap<StateNode, SourceAdapter>();
   private readonly rootFolders = new WeakMap<StateNode, SourceFolder>();
 
+  /** `onRoots`: called each time the tree answers with roots (the first one is the first paint). */
   constructor(
     private readonly folders: StateFolders,
     private readonly adapterOf: (kind: string) => SourceAdapter,
+    private readonly onRoots: () => void = () => undefined,
   ) {
     super();
     this.register(folders.onDidChange(() => this.changed.fire()));
@@ -66,6 +68,7 @@ export class StateTreeProvider extends Disposable implements vscode.TreeDataProv
       for (const wf of vscode.workspace.workspaceFolders ?? []) {
         for (const folder of this.folders.of(wf)) out.push(...this.rootsOf(folder));
       }
+      if (out.length > 0) this.onRoots();
       return out;
     }
     const owner = this.ownerOf(node);

@@ -142,6 +142,7 @@ export async function openEditorHarness(ws: string, worker0?: StateWorkerClient)
     docs: {} as ReadOnlyDocuments,
     folders,
     tree: { refresh: () => undefined, children: async () => [], onDidChangeCheckbox: () => ({ dispose: () => {} }) },
+    afterPaint: (work: () => void) => work(), // as at activation's end: every provider made
   } as unknown as AdapterHost;
   adapterOf = createAdapters(host).adapterOf;
   disposables.push(folders, watcher, new StateDiagnostics(folders));

@@ -44,6 +44,11 @@ export interface AdapterHost {
   readonly docs: ReadOnlyDocuments;
   readonly folders: StateFolders;
   readonly tree: TreeHost;
+  /**
+   * Runs `work` once the state tree first answered with roots (at once after that): what the
+   * first paint does not need (providers behind commands, status items) waits for it.
+   */
+  afterPaint(work: () => void): void;
 }
 
 /** Makes a source's adapter at activation (one line per source in sourceAdapters.ts). */

@@ -21,6 +21,11 @@
  * on a folder just added, on a loaded machine), and a change in that time is never announced. So a
  * folder is told "something under the state folder may have changed" (its folder's URI) twice
  * after its watch starts ({@link CATCH_UP_MS}), and never again: no poll while nothing runs.
+ *
+ * Made with `watchNow` false (the extension's start), it detects and shows its sources but holds
+ * the watches and the context keys back until {@link StateFolders.startWatching} (after the state
+ * tree's first paint); the folders are then detected once more after the first catch-up time, for
+ * a marker that came or went before the watches started.
  */
 import * as vscode from "vscode";
 import { SOURCE_MANIFESTS } from "../../core/sources/manifestRegistry";
@@ -48,6 +53,9 @@ export class StateFolders extends Disposable {
   private syncing: Promise<void> = Promise.resolve();
   /** A sync has run (the first one always tells the listeners). */
   private synced = false;
+  /** The watches and context keys are on (else held back until {@link startWatching}). */
+  private watching: boolean;
+  private redetect: NodeJS.Timeout | undefined;
   /** False: every folder hears of changes after the spell only (the editor bench times both ways in one run). */
   readsAtOnce = true;
   /** The worker's own watch of live files (`live.enabled = false`: the editor's watcher alone). */
@@ -63,8 +71,10 @@ export class StateFolders extends Disposable {
     private readonly watcher: StateWatcher,
     private readonly adapterOf: (kind: string) => SourceAdapter,
     private readonly catchUpMs: readonly number[] = CATCH_UP_MS,
+    watchNow = true,
   ) {
     super();
+    this.watching = watchNow;
     this.live = this.register(new LiveFiles(worker, (folder, uri) => this.heard(folder, uri, "change", true)));
     const settingNames = SOURCE_MANIFESTS.flatMap((s) => (s.settings ?? []).map((n) => `autodev.${n}`));
     this.register(
@@ -151,7 +161,7 @@ export class StateFolders extends Disposable {
     if (this.isDisposed) return;
     const folders = this.openFolders();
     this.dropRemoved();
-    this.watchDetection(folders);
+    if (this.watching) this.watchDetection(folders);
     const seen = new Set<string>();
     // Listeners hear "the set of sources changed" only when it did (a source added, dropped, moved,
     // detected otherwise or with other settings), and after the first sync: an agent's atomic
@@ -182,16 +192,16 @@ export class StateFolders extends Disposable {
           known.redetected(d, own);
           if (moved) {
             this.unwatch(key);
-            this.watchSource(known);
+            if (this.watching) this.watchSource(known);
             void known.refresh();
-          } else this.live.arm(known); // the worker keeps a watch of the same folder, or watches the one there now
+          } else if (this.watching) this.live.arm(known); // the worker keeps a watch of the same folder, or watches the one there now
           continue;
         }
         const folder = this.adapterOf(d.kind).createFolder(wf, d, own);
         setChanged = true;
         this.byKeys.set(key, folder);
         folder.onDidChange(() => this.changed.fire(folder));
-        this.watchSource(folder);
+        if (this.watching) this.watchSource(folder);
         this.log.info(`watching ${wf.uri.fsPath}/${d.relDir} (${d.displayName})`);
       }
     }
@@ -202,6 +212,20 @@ export class StateFolders extends Disposable {
     }
     if (setChanged) this.changed.fire(undefined);
     this.updateContextKeys();
+  }
+
+  /**
+   * Starts what a registry made with `watchNow` false held back: the detection watches of every
+   * open folder, each source's watches, the context keys; and detects again after the first
+   * catch-up time (a marker that came or went before the watches started).
+   */
+  startWatching(): void {
+    if (this.watching || this.isDisposed) return;
+    this.watching = true;
+    this.watchDetection(this.openFolders());
+    for (const folder of this.byKeys.values()) if (!this.sourceWatches.has(folder.key)) this.watchSource(folder);
+    this.updateContextKeys();
+    if (this.synced && this.catchUpMs.length > 0) this.redetect = setTimeout(() => void this.sync(), this.catchUpMs[0]);
   }
 
   /** Forgets one (folder, source): its watches, its worker state and the folder itself. */
@@ -301,6 +325,7 @@ export class StateFolders extends Disposable {
   }
 
   private updateContextKeys(): void {
+    if (!this.watching) return; // startWatching sets them
     const present = new Set([...this.byKeys.values()].map((s) => s.kind));
     for (const s of SOURCE_MANIFESTS) {
       void vscode.commands.executeCommand("setContext", `autodev.has.${s.kind}`, present.has(s.kind));
@@ -309,6 +334,7 @@ export class StateFolders extends Disposable {
   }
 
   override dispose(): void {
+    clearTimeout(this.redetect);
     this.live.dispose(); // the worker forgets the folders with its own end
     for (const key of [...this.sourceWatches.keys()]) this.unwatch(key);
     this.spells.dispose();

@@ -156,6 +156,7 @@ export async function openEditor(
       children: async () => [],
       onDidChangeCheckbox: () => ({ dispose: () => undefined }),
     },
+    afterPaint: (work: () => void) => work(), // every provider made at once
   } as unknown as AdapterHost;
   adapterOf = createAdapters(host).adapterOf;
   disposables.push(folders, watcher, new StateDiagnostics(folders));

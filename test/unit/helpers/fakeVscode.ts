@@ -217,6 +217,18 @@ const window = {
   terminals: [] as unknown[],
   createOutputChannel: () => channel,
   createStatusBarItem: () => ({ show: () => undefined, hide: () => undefined, dispose: () => undefined }),
+  /** A tree view that is never shown (the code under test asks its provider itself). */
+  createTreeView: () => ({
+    visible: false,
+    selection: [] as unknown[],
+    onDidChangeSelection: noEvent,
+    onDidChangeVisibility: noEvent,
+    onDidChangeCheckboxState: noEvent,
+    onDidExpandElement: noEvent,
+    onDidCollapseElement: noEvent,
+    reveal: () => Promise.resolve(),
+    dispose: () => undefined,
+  }),
   showInformationMessage: () => Promise.resolve(undefined),
   showWarningMessage: () => Promise.resolve(undefined),
   showErrorMessage: () => Promise.resolve(undefined),
@@ -293,6 +305,8 @@ export const fakeVscode = {
   window: withInertMembers(window),
   StatusBarAlignment: { Left: 1, Right: 2 },
   env: { language: "en" },
+  lm: withInertMembers({}),
+  Disposable: { from: (...items: { dispose(): unknown }[]) => ({ dispose: () => items.forEach((d) => d.dispose()) }) },
 };
 
 type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;

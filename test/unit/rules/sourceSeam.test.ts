@@ -123,6 +123,7 @@ describe("the seam: a fake source through the default adapter and the generic ho
       docs: {} as ReadOnlyDocuments,
       folders,
       tree: { refresh: () => tree.refresh(), children: (n?: never) => tree.getChildren(n) },
+      afterPaint: (work: () => void) => work(),
     } as unknown as AdapterHost;
     made.defaults = new DefaultAdapters(host);
     disposables.push(folders, tree, watcher, new StateDiagnostics(folders));

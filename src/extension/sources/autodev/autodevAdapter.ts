@@ -14,12 +14,13 @@ import { AutodevFolders } from "./folder/autodevFolders";
 import type { AutodevNode } from "./autodevNodes";
 import { autodevStatusPart } from "./autodevStatus";
 import { AutodevTree } from "./autodevTree";
-import { EvidenceFeatures, registerEvidenceFeatures } from "./evidence/evidenceFeatures";
+import type { EvidenceFeatures } from "./evidence/evidenceFeatures";
+import { lazyAutodevFeatures } from "./autodevFeatures";
 import { FolderPicker } from "./folder/folderPicker";
 import { LedgerCommands } from "./ledger/ledgerCommands";
-import { RunStateFeatures, registerRunStateFeatures } from "./run/runStateFeatures";
+import type { RunStateFeatures } from "./run/runStateFeatures";
 import { TaskCommands } from "./ledger/taskCommands";
-import { ResponseValidation } from "./wait/responseValidation";
+import type { ResponseValidation } from "./wait/responseValidation";
 import { resumeRefusals, resumeTerminals, waitCommandHandlers } from "./wait/waitCommands";
 
 /** AutoDev's handles, for integration tests and other extensions (`activate().adapters.autodev`). */
@@ -51,7 +52,7 @@ function mayBeEvidence(folder: AutodevFolder, uri: vscode.Uri): boolean {
   return p === base || p.startsWith(`${base}/evidence/`) || p.startsWith(`${base}/tournaments/`);
 }
 
-/** Makes AutoDev's adapter and registers its commands and providers. */
+/** Makes AutoDev's adapter and registers its commands; its providers are made on first use (autodevFeatures.ts). */
 export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
   const folders = new AutodevFolders(host.folders);
   const picker = new FolderPicker(folders);
@@ -63,44 +64,38 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     ...tasks.handlers(),
     ...waitCommandHandlers(picker, host.settings, host.worker),
   });
-  const responses = new ResponseValidation(host.worker);
-  host.context.subscriptions.push(responses);
-  const evidence = registerEvidenceFeatures(host.context, {
-    folders,
-    tree,
-    commands: host.commands,
-    docs: host.docs,
-    log: host.log,
-    picker,
-    worker: host.worker,
-    onDidChangeCheckbox: host.tree.onDidChangeCheckbox,
-  });
-  const run = registerRunStateFeatures(host.context, {
-    folders,
-    worker: host.worker,
-    log: host.log,
-    commands: host.commands,
-    docs: host.docs,
-  });
   host.context.subscriptions.push(folders);
+  const taskNotesChanged = new vscode.EventEmitter<void>();
+  host.context.subscriptions.push(taskNotesChanged);
+  const features = lazyAutodevFeatures(host, { folders, tree, picker }, (made) =>
+    host.context.subscriptions.push(made.evidence.marks.onDidChange(() => taskNotesChanged.fire())),
+  );
   const services = {
     worker: host.worker,
     memento: host.context.workspaceState,
     log: host.log,
     revealTask: (folder: unknown, taskId: string, focus: boolean) =>
       folder instanceof AutodevFolder ? tasks.revealIn(folder, taskId, focus) : Promise.resolve(false),
-    reviewMarks: (folderUri: string) => evidence.marks.of(folderUri),
+    reviewMarks: (folderUri: string) => features.get().evidence.marks.of(folderUri),
     taskNote: (folder: unknown, taskId: string) =>
-      folder instanceof AutodevFolder ? evidence.markTree.noteFor(folder, taskId) : Promise.resolve(null),
+      folder instanceof AutodevFolder
+        ? features.get().evidence.markTree.noteFor(folder, taskId)
+        : Promise.resolve(null),
   };
   const api: AutodevApi = {
     folders,
     tree,
     tasks,
     ledger,
-    evidence,
-    run,
-    responses,
+    get evidence() {
+      return features.get().evidence;
+    },
+    get run() {
+      return features.get().run;
+    },
+    get responses() {
+      return features.get().responses;
+    },
     resumeTerminals,
     resumeRefusals,
     findTaskNode: (folder, taskId) => tree.findTaskNode(folder, taskId),
@@ -110,7 +105,8 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     createFolder(wf, detected, settings) {
       const folder = new AutodevFolder(wf, detected, settings, services, host.settings);
       folder.onDidChangeFiles((uris) => {
-        if (uris.some((u) => mayBeEvidence(folder, u))) evidence.contributor.scheduleRefresh();
+        // Evidence not made yet has nothing shown to refresh: it reads what is there when it is made.
+        if (uris.some((u) => mayBeEvidence(folder, u))) features.made?.evidence.contributor.scheduleRefresh();
       });
       folder.start();
       return folder;
@@ -118,9 +114,8 @@ export function createAutodevAdapter(host: AdapterHost): SourceAdapter {
     tree,
     status: (all) => autodevStatusPart(all.filter((f): f is AutodevFolder => f instanceof AutodevFolder)),
     taskNotes: (folder) =>
-      folder instanceof AutodevFolder ? evidence.markTree.notesOfMarked(folder) : Promise.resolve({}),
-    onDidChangeTaskNotes: (listener, thisArg, disposables) =>
-      evidence.marks.onDidChange(() => listener.call(thisArg), undefined, disposables),
+      folder instanceof AutodevFolder ? features.get().evidence.markTree.notesOfMarked(folder) : Promise.resolve({}),
+    onDidChangeTaskNotes: taskNotesChanged.event,
     api,
   };
 }

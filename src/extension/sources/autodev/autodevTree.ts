@@ -42,6 +42,7 @@ export class AutodevTree implements SourceTree {
   private taskUri: TaskResourceUri | null = null;
   private taskNote: TaskNote | null = null;
   private decorator: ItemDecorator | null = null;
+  private beforeChildren: (() => void) | null = null;
 
   constructor(private readonly host: TreeHost) {}
 
@@ -75,6 +76,11 @@ export class AutodevTree implements SourceTree {
     this.host.refresh();
   }
 
+  /** Installs what runs before any node's children are listed (the contributors' making, on first use). */
+  setBeforeChildren(f: () => void): void {
+    this.beforeChildren = f;
+  }
+
   /** Re-renders the whole state tree, or (`id`) only the node of that id and what is below it (all of it when that node was never rendered). */
   refresh(id?: string): void {
     this.host.refresh(id === undefined ? undefined : this.nodes.get(id));
@@ -103,6 +109,7 @@ export class AutodevTree implements SourceTree {
   }
 
   async children(node: StateNode): Promise<StateNode[]> {
+    this.beforeChildren?.();
     const out = await this.childrenOf(node as AutodevNode);
     for (const n of out) this.nodes.set(n.id, n);
     return out;

@@ -31,6 +31,16 @@ import type { StateWorkerClient } from "../../../stateWorkerClient";
 
 type Pick = vscode.QuickPickItem & { run?: () => Promise<unknown> };
 
+/** The ids of the evidence commands (registered before their handlers are made). */
+export const EVIDENCE_COMMAND_IDS = [
+  "autodev.openEvidence",
+  "autodev.openEvidenceDiff",
+  "autodev.openEvidenceOutput",
+  "autodev.openEvidenceFile",
+  "autodev.openReferencedFile",
+  "autodev.showEvidence",
+] as const;
+
 /** Handlers of the evidence commands. */
 export class EvidenceCommands {
   constructor(
@@ -42,7 +52,7 @@ export class EvidenceCommands {
   ) {}
 
   /** Command id → handler, for CommandManager.registerAll. */
-  handlers(): Record<string, CommandHandler> {
+  handlers(): Record<(typeof EVIDENCE_COMMAND_IDS)[number], CommandHandler> {
     return {
       "autodev.openEvidence": (...a) => this.openView(this.target(a, "kind")),
       "autodev.openEvidenceDiff": (...a) => this.openDiff(this.target(a, "source")),

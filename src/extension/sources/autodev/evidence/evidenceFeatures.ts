@@ -1,13 +1,12 @@
 /**
  * Registers the evidence features: the `autodev-evidence` document provider,
  * the evidence nodes under every task of the state tree, the missing-evidence
- * badges, the diff opener and the evidence commands. Everything is disposed
+ * badges, the diff opener and the evidence commands' handlers. Everything is disposed
  * with the extension.
  */
 import type { StateWorkerClient } from "../../../stateWorkerClient";
 import * as vscode from "vscode";
 import type { AutodevFolders } from "../folder/autodevFolders";
-import { CommandManager } from "../../../commandManager";
 import { EvidenceCommands } from "./evidenceCommands";
 import { EvidenceContentProvider } from "./evidenceContentProvider";
 import { EvidenceDiffOpener } from "./evidenceDiffOpener";
@@ -29,7 +28,6 @@ import { ReviewMarkTree } from "../review/reviewMarkTree";
 export interface EvidenceServices {
   readonly folders: AutodevFolders;
   readonly tree: AutodevTree;
-  readonly commands: CommandManager;
   readonly docs: ReadOnlyDocuments;
   readonly log: OutputLog;
   readonly picker: FolderPicker;
@@ -52,7 +50,7 @@ export interface EvidenceFeatures {
   readonly markEditor: ReviewMarkEditor;
 }
 
-/** Registers evidence nodes, commands and providers. */
+/** Registers evidence nodes and providers; the commands' handlers are `commands` and `markEditor` (the adapter registers them). */
 export function registerEvidenceFeatures(
   context: vscode.ExtensionContext,
   services: EvidenceServices,
@@ -65,7 +63,6 @@ export function registerEvidenceFeatures(
   const marks = new ReviewMarkStore(context.workspaceState);
   const markTree = new ReviewMarkTree(marks, services.tree, services.onDidChangeCheckbox, contributor);
   const markEditor = new ReviewMarkEditor(marks, content, contributor);
-  services.commands.registerAll({ ...commands.handlers(), ...markEditor.handlers() });
   services.tree.setTaskResourceUri((folder, taskId) => taskDecorationUri(folder, taskId));
   services.tree.setRootChildContributor((folder, root) => planEvidenceGroup(contributor, folder, root));
   context.subscriptions.push(content, contributor, decorations, marks, markTree, markEditor);

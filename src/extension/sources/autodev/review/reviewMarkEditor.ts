@@ -19,6 +19,9 @@ import { diffName } from "./reviewMarkTree";
 /** The context key the editor-title menus read. */
 export const ACTIVE_DIFF_REVIEW_KEY = "autodev.activeDiffReview";
 
+/** The ids of the reviewed-mark commands of the diff editor (registered before their handlers are made). */
+export const REVIEW_MARK_COMMAND_IDS = ["autodev.markDiffReviewed", "autodev.markDiffUnreviewed"] as const;
+
 /** The diff an editor shows: folder, task and source. */
 export interface ShownDiff {
   readonly folder: AutodevFolder;
@@ -70,7 +73,7 @@ export class ReviewMarkEditor extends Disposable {
   }
 
   /** Command id → handler. */
-  handlers(): Record<string, CommandHandler> {
+  handlers(): Record<(typeof REVIEW_MARK_COMMAND_IDS)[number], CommandHandler> {
     return {
       "autodev.markDiffReviewed": (arg) => this.mark(arg, true),
       "autodev.markDiffUnreviewed": (arg) => this.mark(arg, false),
