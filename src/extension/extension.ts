@@ -219,7 +219,8 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupFact
     },
     worker,
   );
-  const firstPaint = Promise.all([folders.sync(), afterPaint.done]).then(
+  const detected = folders.sync().finally(() => afterPaint.detected());
+  const firstPaint = Promise.all([detected, afterPaint.done]).then(
     () => undefined,
     () => undefined,
   );
