@@ -220,6 +220,9 @@ describe("AutoDev run state (python-full)", function () {
   it("sees flock(1)'s lock once the lock file changes (no poll while idle), and its release with no file event", async () => {
     const lock = path.join(f.cwd, ".autodev/.lock");
     if (!fs.existsSync(lock)) fs.writeFileSync(lock, "");
+    // The test before released its lock just now: the refresh its file events started (one spell of
+    // autodev.debounceMs, then its read) must be over first, or it would rightly probe this hold.
+    await new Promise((r) => setTimeout(r, 1500));
     // An exclusive flock held for 9 s: flock(1) opens without O_TRUNC, so no file changes.
     const holder = spawn("flock", ["--exclusive", lock, "sleep", "9"], { stdio: "ignore", detached: true });
     const exited = new Promise((r) => holder.on("exit", r));
