@@ -23,17 +23,8 @@ import { StateDiagnostics } from "../../../src/extension/sources/sourceDiagnosti
 import { StateFolders } from "../../../src/extension/sources/stateFolders";
 import { StateWatcher } from "../../../src/extension/watch/stateWatcher";
 import { REPO_ROOT } from "../fixtures";
+import { freshMemento } from "./freshMemento";
 import { inThreadWorker } from "./inThreadWorker";
-
-/** A memento that keeps nothing between tests (a first session: nothing remembered). */
-function freshMemento(): vscode.Memento {
-  const m = new Map<string, unknown>();
-  return {
-    keys: () => [...m.keys()],
-    get: <T>(k: string, d?: T) => (m.has(k) ? (m.get(k) as T) : d),
-    update: async (k: string, v: unknown) => void (v === undefined ? m.delete(k) : m.set(k, v)),
-  } as vscode.Memento;
-}
 
 /** Every folder below test/fixtures (the folder, its children and their `workspace/`) in which `check` finds a source. */
 export async function fixtureWorkspaces(copyRoot: string): Promise<string[]> {

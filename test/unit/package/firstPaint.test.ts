@@ -14,21 +14,12 @@ import * as path from "node:path";
 import type * as vscode from "vscode";
 import type { StateApi } from "../../../src/extension/extension";
 import { REPO_ROOT } from "../fixtures";
+import { freshMemento } from "../helpers/freshMemento";
 
 type ExtensionMain = {
   activate(context: vscode.ExtensionContext): StateApi;
   deactivate(): Promise<void>;
 };
-
-/** A memento that keeps nothing between tests. */
-function memento(): vscode.Memento {
-  const m = new Map<string, unknown>();
-  return {
-    keys: () => [...m.keys()],
-    get: <T>(k: string, d?: T) => (m.has(k) ? (m.get(k) as T) : d),
-    update: async (k: string, v: unknown) => void (v === undefined ? m.delete(k) : m.set(k, v)),
-  } as vscode.Memento;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,8 +45,8 @@ describe("activation: the tree's first paint comes first", function () {
     };
     context = {
       subscriptions: [],
-      globalState: memento(),
-      workspaceState: memento(),
+      globalState: freshMemento(),
+      workspaceState: freshMemento(),
       globalStorageUri: fakeVscode.Uri.file(path.join(tmp, "storage")),
       extensionUri: fakeVscode.Uri.file(REPO_ROOT),
       extensionPath: REPO_ROOT,
