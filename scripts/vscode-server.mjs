@@ -2,13 +2,25 @@
 // 1.139.1) on a cached Node 24, both from the npm registry, under `.cache/` (gitignored).
 //
 //   node scripts/vscode-server.mjs ensure              install once (≈3 min, ≈620 MB), then no-op
+//   node scripts/vscode-server.mjs ensure-background   the same, detached (`npm test` starts it first, so
+//                                                      the install overlaps the type-check, lint and unit
+//                                                      tests; the integration tests wait on its lock)
 //   node scripts/vscode-server.mjs start FOLDER [--port N] [--extensions-dir DIR]
 //   node scripts/vscode-server.mjs install-extension VSIX --extensions-dir DIR
 //
 // As a module: ensureServer(), startServer({folder, port?, userDataDir, extensionsDir}),
 // installExtension(vsix, extensionsDir), freePort(), serverEnv().
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +41,11 @@ const STAMP_TEXT = `node ${NODE_VERSION}\ncode-server ${CODE_SERVER_VERSION}\n`;
 const XDG = join(CACHE, "xdg");
 
 const log = (msg) => console.log(`[vscode-server] ${msg}`);
+/** Where `ensure-background` writes the detached installer's output. */
+const BACKGROUND_LOG = join(CACHE, "install-background.log");
+/** Whether Node 24 and this code-server are installed (the stamp matches and the entry exists). */
+const installed = () =>
+  existsSync(STAMP) && readFileSync(STAMP, "utf8") === STAMP_TEXT && existsSync(CODE_SERVER_ENTRY);
 
 /** The environment code-server and its installer run with: Node 24 first, private XDG folders. */
 export function serverEnv(base = process.env) {
@@ -146,7 +163,7 @@ async function ensureCodeServer() {
 
 /** Installs Node 24 and code-server once; concurrent callers wait on one lock. */
 export async function ensureServer() {
-  if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === STAMP_TEXT && existsSync(CODE_SERVER_ENTRY)) {
+  if (installed()) {
     return { node: NODE_BIN, entry: CODE_SERVER_ENTRY };
   }
   mkdirSync(CACHE, { recursive: true });
@@ -167,7 +184,10 @@ export async function ensureServer() {
     release = await lockfile.lock(CACHE, { ...lockOptions, retries });
   }
   try {
-    if (!(existsSync(STAMP) && readFileSync(STAMP, "utf8") === STAMP_TEXT && existsSync(CODE_SERVER_ENTRY))) {
+    if (!installed()) {
+      if (existsSync(BACKGROUND_LOG) && !process.env.AUTODEV_BACKGROUND_INSTALL) {
+        log(`an earlier background install did not finish (its output: ${BACKGROUND_LOG}); installing here`);
+      }
       await ensureNode24();
       await ensureBuildTools();
       await ensureCodeServer();
@@ -356,6 +376,17 @@ async function main(argv) {
   if (command === "ensure") {
     const { node, entry } = await ensureServer();
     log(`node: ${node}\n[vscode-server] code-server: ${entry}`);
+  } else if (command === "ensure-background") {
+    if (installed()) return;
+    mkdirSync(CACHE, { recursive: true });
+    const out = openSync(BACKGROUND_LOG, "w");
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "ensure"], {
+      detached: true,
+      stdio: ["ignore", out, out],
+      env: { ...process.env, AUTODEV_BACKGROUND_INSTALL: "1" },
+    });
+    child.unref();
+    log(`installing code-server in the background while the unit tests run (output: ${BACKGROUND_LOG})`);
   } else if (command === "start" && target) {
     const dir = join(CACHE, "sessions", `cli-${process.pid}`);
     const server = await startServer({
@@ -376,7 +407,7 @@ async function main(argv) {
     await installExtension(target, resolve(option(argv, "--extensions-dir")));
   } else {
     console.error(
-      "usage: vscode-server.mjs ensure | start FOLDER [--port N] [--extensions-dir DIR] | install-extension VSIX --extensions-dir DIR",
+      "usage: vscode-server.mjs ensure | ensure-background | start FOLDER [--port N] [--extensions-dir DIR] | install-extension VSIX --extensions-dir DIR",
     );
     process.exit(2);
   }
