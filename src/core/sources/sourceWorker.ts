@@ -10,6 +10,7 @@
  */
 import type { TimelineEntryDetail } from "../timeline/timelineDetailTypes";
 import type { TimelinePage, TimelinePageRequest, TimelineRowRef } from "../timeline/timelineTypes";
+import type { RequestPriority } from "../worker/requestScheduler";
 
 /** What the worker gives a request while it runs. */
 export interface WorkerContext {
@@ -33,6 +34,11 @@ export interface WorkerStartOptions {
 export interface SourceWorkerHandler {
   /** Answers one of the source's own requests (the host validated nothing: check the shape). */
   handle(cwd: string, request: unknown, context: WorkerContext): Promise<unknown>;
+  /**
+   * How soon one of its own requests is served (requestScheduler.ts): `live` for what shows a change
+   * (its refresh), else `normal` when absent. The request is unchecked, as for `handle`.
+   */
+  priorityOf?(request: unknown): RequestPriority;
   /** A page of the source's timeline (replaces the generic one built from `timeline()` rows). */
   timelinePage?(cwd: string, request: TimelinePageRequest): Promise<TimelinePage>;
   /** The details pane of one row, or null when there is no such row. */

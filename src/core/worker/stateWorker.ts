@@ -1,8 +1,9 @@
 /**
  * The state worker thread (bundled as dist/stateWorker.js): answers the host's requests (see
  * workerProtocol.ts) for every source of every workspace folder, so no read, check,
- * verification or write ever runs on the extension host's thread. Requests for one folder run
- * in order (a `cancel` jumps the queue); folders interleave.
+ * verification or write ever runs on the extension host's thread. Requests for one folder run one
+ * at a time, the most urgent first (requestScheduler.ts: a refresh before a timeline page; a
+ * `cancel` jumps the queue); folders interleave.
  */
 import { fileSignature } from "../fs/fileSignature";
 import * as fs from "node:fs";
@@ -15,6 +16,8 @@ import { setMaxLineBytes } from "../fs/lineLimit";
 import { setL10nBundle } from "../text/coreL10n";
 import type { WorkerStartOptions } from "../sources/sourceWorker";
 import { LiveWatches } from "./liveWatch";
+import { RequestScheduler, type RequestPriority } from "./requestScheduler";
+import { sourceOfKind } from "../sources/sourceRegistry";
 import { handleSourceRequest } from "./sourceRequests";
 import { handleViewRequest, isViewRequest } from "./viewRequests";
 import type { WorkerMemory, WorkerMessage, WorkerRequest, WorkerResults } from "./workerProtocol";
@@ -86,26 +89,64 @@ export async function handleRequest(
   }
 }
 
-if (parentPort) {
-  const port = parentPort;
-  const post = (m: WorkerMessage) => port.postMessage(m);
-  const queues = new Map<string, Promise<unknown>>();
-  const run = async (req: WorkerRequest) => {
+/** How soon a request is served (requestScheduler.ts): what shows a change first, what repaints a panel last. */
+export function requestPriority(req: WorkerRequest): RequestPriority {
+  switch (req.type) {
+    case "refresh":
+    case "detect":
+    case "signatures":
+    case "dispose":
+      return "live";
+    case "timelinePage":
+    case "graph":
+    case "report":
+      return "background";
+    case "source":
+      return sourceOfKind(req.kind)?.worker?.priorityOf?.(req.request) ?? "normal";
+    default:
+      return "normal";
+  }
+}
+
+/**
+ * The thread's dispatch: answers each request through `handle` with its timing, in the order the
+ * {@link RequestScheduler} gives (exported for tests that drive it with a handler of their own).
+ */
+export function requestDispatch(
+  handle: (req: WorkerRequest) => Promise<unknown>,
+  post: (m: WorkerMessage) => void,
+  scheduler = new RequestScheduler(),
+): (req: WorkerRequest) => void {
+  const run = async (req: WorkerRequest, queuedAt: number) => {
+    const startedAt = performance.now();
+    const timing = () => ({ waitMs: startedAt - queuedAt, runMs: performance.now() - startedAt });
     try {
-      post({ kind: "result", id: req.id, ok: true, result: await handleRequest(req, post) });
+      const result = await handle(req);
+      post({ kind: "result", id: req.id, ok: true, result, timing: timing() });
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       const kind = (err as { problem?: { kind?: string } }).problem?.kind;
-      post({ kind: "result", id: req.id, ok: false, error: err.message, errorName: err.name, errorKind: kind });
+      const failed = { error: err.message, errorName: err.name, errorKind: kind };
+      post({ kind: "result", id: req.id, ok: false, ...failed, timing: timing() });
     }
   };
-  port.on("message", (req: WorkerRequest) => {
+  return (req) => {
     // A cancel jumps the queue; so do a live watch (no I/O beyond lstat, and a long verify must not
     // delay it) and a memory reading (no I/O; it measures the thread as it is, mid-verify or not).
-    if (req.type === "cancel" || req.type === "liveWatch" || req.type === "memory") return void run(req);
+    if (req.type === "cancel" || req.type === "liveWatch" || req.type === "memory") {
+      return void run(req, performance.now());
+    }
     // The graph, the report and the tools read a folder on their own: they wait on each other, not on its refreshes.
-    const queue = isViewRequest(req) ? `view\u0000${req.cwd}` : req.cwd;
-    const next = (queues.get(queue) ?? Promise.resolve()).then(() => run(req));
-    queues.set(queue, next);
-  });
+    const lane = isViewRequest(req) ? `view\u0000${req.cwd}` : req.cwd;
+    scheduler.submit(lane, requestPriority(req), (queuedAt) => run(req, queuedAt));
+  };
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const post = (m: WorkerMessage) => port.postMessage(m);
+  port.on(
+    "message",
+    requestDispatch((req) => handleRequest(req, post), post),
+  );
 }

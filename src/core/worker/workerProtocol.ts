@@ -218,9 +218,21 @@ export interface WorkerMemory {
   readonly collected: boolean;
 }
 
+/** Where a request's time went in the worker (ms): waiting in its queue, then being served. */
+export interface AnswerTiming {
+  readonly waitMs: number;
+  readonly runMs: number;
+}
+
 /** Messages from the worker. */
 export type WorkerMessage =
-  | { readonly kind: "result"; readonly id: number; readonly ok: true; readonly result: unknown }
+  | {
+      readonly kind: "result";
+      readonly id: number;
+      readonly ok: true;
+      readonly result: unknown;
+      readonly timing?: AnswerTiming;
+    }
   | {
       readonly kind: "result";
       readonly id: number;
@@ -228,6 +240,7 @@ export type WorkerMessage =
       readonly error: string;
       readonly errorName: string;
       readonly errorKind?: string;
+      readonly timing?: AnswerTiming;
     }
   | { readonly kind: "progress"; readonly cwd: string; readonly bytes: number; readonly total: number }
   | ({ readonly kind: "liveFile" } & { readonly event: LiveFileEvent });

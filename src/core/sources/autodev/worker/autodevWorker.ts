@@ -269,6 +269,11 @@ async function handleAutodevRequest(
 /** AutoDev's {@link SourceWorkerHandler}. */
 export const autodevWorker: SourceWorkerHandler = {
   handle: (cwd, request, context) => handleAutodevRequest(cwd, request as AutodevRequest, context),
+  // The refresh and the first paint's tail snapshot are what the tree shows a change with.
+  priorityOf: (request) => {
+    const type = (request as { type?: unknown } | null)?.type;
+    return type === "refresh" || type === "tailPlan" ? "live" : "normal";
+  },
   timelinePage: async (cwd, request) => timeline.page(session(cwd), request),
   timelineDetail: (cwd, rowId) => timeline.detail(session(cwd), rowId),
   timelineRef: (cwd, rowId) => timeline.entryRef(session(cwd), rowId),
