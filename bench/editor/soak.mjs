@@ -14,6 +14,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../../scripts/vscode-server.mjs";
+import { printBreakdown } from "./soakBreakdown.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -65,6 +66,8 @@ const child = spawn(process.execPath, [join(ROOT, "bench", "editor", "run.mjs"),
   stdio: "inherit",
 });
 const cpuCurve = [];
+const loads = [];
+const loadTimer = setInterval(() => loads.push(Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0])), 10_000);
 const started = Date.now();
 let lastCpu = 0;
 const cpuTimer = setInterval(() => {
@@ -74,6 +77,7 @@ const cpuTimer = setInterval(() => {
 }, sampleS * 1000);
 const code = await new Promise((r) => child.on("exit", r));
 clearInterval(cpuTimer);
+clearInterval(loadTimer);
 if (code !== 0) {
   console.error(`soak: the editor run failed (exit ${code}); workspace kept in ${work}`);
   process.exit(1);
@@ -149,9 +153,13 @@ const total = Object.values(r.requests).reduce((a, n) => a + n, 0);
 console.log(
   `worker round trips per write: ${(total / r.writes).toFixed(2)} (${perWrite.join(", ")}); writes come in bursts, so one refresh often covers several`,
 );
+printBreakdown(r);
 const cores = cpuCurve.map(([, c]) => c);
 console.log(
   `CPU of everything started (code-server, extension host, Chromium, writer): mean ${f1(cores.reduce((a, c) => a + c, 0) / Math.max(1, cores.length))} cores, max ${f1(Math.max(...cores))} (${cores.length} samples)`,
+);
+console.log(
+  `machine load (1-min average, every 10 s): median ${f1(median(loads))}, min ${f1(Math.min(...loads))}, max ${f1(Math.max(...loads))}`,
 );
 const sameState = r.shown.entries === r.verify.entries && r.shown.ok === r.verify.ok && r.shown.head === r.verify.head;
 console.log(

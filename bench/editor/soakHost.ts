@@ -28,6 +28,7 @@ import type { StateApi } from "../../src/extension/extension";
 import type { AutodevApi } from "../../src/extension/sources/autodev/autodevAdapter";
 import type { WorkerMemory } from "../../src/core/worker/workerProtocol";
 import type { TimelineController } from "../../src/extension/timeline/timelineController";
+import type { StateWorkerClient, WorkerAnswer } from "../../src/extension/stateWorkerClient";
 import { sleep, until as waitUntil } from "./hostWait";
 
 const EXTENSION_ID = "autodev-state.autodev-state";
@@ -60,10 +61,15 @@ interface Sample {
 }
 
 type WorkerRequestFn = (req: { type: string }, ...r: unknown[]) => unknown;
+/** What of the client the soak reads (`onDidAnswer` only where the build has it: an A/B against an older one). */
+type SoakWorker = Pick<StateWorkerClient, "onLiveFile"> & {
+  request: WorkerRequestFn;
+  onDidAnswer?: StateWorkerClient["onDidAnswer"];
+};
 
 /** The host's state worker client (the folder registry's). */
-function workerOf(api: StateApi): { request: WorkerRequestFn } {
-  return (api.folders as unknown as { worker: { request: WorkerRequestFn } }).worker;
+function workerOf(api: StateApi): SoakWorker {
+  return (api.folders as unknown as { worker: SoakWorker }).worker;
 }
 
 /** Counts each worker request the host sends, by type (sources' requests as `kind.type`); `memory` (the bench's own) is not counted. */
@@ -126,6 +132,15 @@ export async function run(): Promise<void> {
   await sleep(2000);
   const worker = workerOf(api);
   const requests = countRequests(api);
+  // The breakdown (bench/editor/soakBreakdown.mjs): every answer with its times, every live-file event, every tree repaint (ms, epoch).
+  const epoch = Date.now() - performance.now();
+  const answers: Array<[string, number, number, number | null, number | null]> = [];
+  const answerSub = worker.onDidAnswer?.((a: WorkerAnswer) =>
+    answers.push([a.label, a.sentAt + epoch, a.answeredAt + epoch, a.timing?.waitMs ?? null, a.timing?.runMs ?? null]),
+  );
+  const liveEvents: number[] = [];
+  const liveSub = worker.onLiveFile(() => liveEvents.push(Date.now()));
+  const treeFires: number[] = [];
 
   // Writes not yet shown (seq, writer's time), and the latencies of those shown: [writer time, ms].
   const pendingTree: Array<{ seq: number; at: number }> = [];
@@ -139,7 +154,10 @@ export async function run(): Promise<void> {
       into.push([w.at, now - w.at]);
     }
   };
-  const treeSub = api.tree.onDidChangeTreeData(() => settle(pendingTree, folder.entries, tree));
+  const treeSub = api.tree.onDidChangeTreeData(() => {
+    treeFires.push(Date.now());
+    settle(pendingTree, folder.entries, tree);
+  });
   const timelinePoll = setInterval(() => settle(pendingTimeline, ctrl.lastRendered?.total ?? 0, timeline), 10);
 
   const samples: Sample[] = [];
@@ -215,6 +233,8 @@ export async function run(): Promise<void> {
   sample();
   treeSub.dispose();
   graphSub.dispose();
+  answerSub?.dispose();
+  liveSub.dispose();
   const result = {
     vscode: vscode.version,
     node: process.version,
@@ -226,6 +246,7 @@ export async function run(): Promise<void> {
     timeline,
     unshown: { tree: pendingTree.length, timeline: pendingTimeline.length },
     requests: requests.counts,
+    trace: { answers, liveEvents, treeFires },
     graphLoads,
     timelineRendered: ctrl.lastRendered ? { total: ctrl.lastRendered.total, rows: ctrl.lastRendered.rows } : null,
     shown: { entries: folder.entries, ok: folder.report?.ok ?? null, head: folder.report?.head?.selfHash ?? null },

@@ -13,7 +13,13 @@ import * as vscode from "vscode";
 import type { WorkerStartOptions } from "../core/sources/sourceWorker";
 import { l10nBundle } from "../core/text/coreL10n";
 import type { LiveFileEvent } from "../core/worker/liveWatch";
-import { DistributiveOmit, WorkerMessage, WorkerRequest, WorkerResults } from "../core/worker/workerProtocol";
+import {
+  AnswerTiming,
+  DistributiveOmit,
+  WorkerMessage,
+  WorkerRequest,
+  WorkerResults,
+} from "../core/worker/workerProtocol";
 import { Disposable } from "./disposable";
 import { OutputLog } from "./outputLog";
 
@@ -22,8 +28,26 @@ type Pending = {
   reject: (e: Error) => void;
   readonly type: string;
   readonly cwd: string | undefined;
+  /** "refresh", or a source's own request as "kind.type" (what {@link WorkerAnswer} names). */
+  readonly label: string;
+  /** When it was sent (performance.now()). */
+  readonly sentAt: number;
   timer: ReturnType<typeof setTimeout> | undefined;
 };
+
+/** One answered request, for the benches: its label, when it was sent and answered, and the worker's timing. */
+export interface WorkerAnswer {
+  readonly label: string;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+  readonly timing: AnswerTiming | undefined;
+}
+
+/** What a request is called in counts and traces: its type, or a source's own request as "kind.type". */
+function labelOf(req: { readonly type: string }): string {
+  const own = req as { kind?: unknown; request?: { type?: unknown } };
+  return req.type === "source" ? `${String(own.kind)}.${String(own.request?.type)}` : req.type;
+}
 
 /** How long a request may go without its answer or a progress report of its folder, by default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -88,6 +112,9 @@ export class StateWorkerClient extends Disposable {
   );
   /** Progress of long scans. */
   readonly onProgress = this.progressEmitter.event;
+  private readonly answerEmitter = this.register(new vscode.EventEmitter<WorkerAnswer>());
+  /** Every answer the worker gave, with its timing (the soak bench's breakdown). */
+  readonly onDidAnswer = this.answerEmitter.event;
   private readonly liveFileEmitter = this.register(new vscode.EventEmitter<LiveFileEvent>());
   /** A file the worker watches itself changed (see the `liveWatch` request). */
   readonly onLiveFile = this.liveFileEmitter.event;
@@ -150,6 +177,7 @@ export class StateWorkerClient extends Disposable {
     if (!p) return;
     this.pending.delete(m.id);
     clearTimeout(p.timer);
+    this.answerEmitter.fire({ label: p.label, sentAt: p.sentAt, answeredAt: performance.now(), timing: m.timing });
     if (m.ok) p.resolve(m.result);
     else p.reject(new WorkerRequestError(m.error, m.errorName, m.errorKind));
   }
@@ -163,7 +191,15 @@ export class StateWorkerClient extends Disposable {
     onId?.(id);
     const cwd = "cwd" in req && typeof req.cwd === "string" ? req.cwd : undefined;
     return new Promise<WorkerResults[R["type"]]>((resolve, reject) => {
-      const p: Pending = { resolve: resolve as (v: unknown) => void, reject, type: req.type, cwd, timer: undefined };
+      const p: Pending = {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        type: req.type,
+        cwd,
+        label: labelOf(req),
+        sentAt: performance.now(),
+        timer: undefined,
+      };
       this.pending.set(id, p);
       // A cancel is answered at once, and a live watch's answer is its start: neither waits on a folder's queue.
       if (req.type !== "cancel") this.arm(id, p);
