@@ -318,8 +318,27 @@ export class AutodevFolder extends SourceFolderBase {
     this.heads.seen(r.head);
     this.takeRest(r);
     this.fireLedger();
-    if (r.record !== undefined) await this.services.memento.update(this.refresher.recordKey, r.record ?? undefined);
-    if (await this.heads.check(r.head, this.entryCount)) this.fireLedger();
+    // The bookkeeping runs one at a time, the latest refresh's only (refreshes do not wait for it).
+    if (r.record !== undefined) this.toKeep.record = { value: r.record ?? undefined };
+    this.toKeep.head = { head: r.head, entries: this.entryCount };
+    const step = this.kept.then(() => this.keep());
+    this.kept = step.catch(() => undefined);
+    await step;
+  }
+
+  /** What the refreshes applied since the last bookkeeping left to store and check. */
+  private toKeep: {
+    record?: { value: unknown };
+    head?: { head: RefreshResult["head"]; entries: number };
+  } = {};
+  private kept: Promise<void> = Promise.resolve();
+
+  /** Stores the last verification record and checks the remembered and pinned heads (once for many refreshes). */
+  private async keep(): Promise<void> {
+    const { record, head } = this.toKeep;
+    this.toKeep = {};
+    if (record) await this.services.memento.update(this.refresher.recordKey, record.value);
+    if (head && (await this.heads.check(head.head, head.entries))) this.fireLedger();
   }
 
   /** Takes what a refresh read besides the ledger: problems, contract, run view, last changes. */

@@ -25,15 +25,24 @@ export interface RefreshTarget {
   unreadable(r: RefreshResult): void;
   /** The ledger did not change: what the refresh read besides it. */
   unchanged(r: RefreshResult): void;
-  /** A new verification result. */
+  /**
+   * A new verification result: shown before it returns; the promise is the bookkeeping that
+   * follows (stored record, remembered heads), which the next refresh does not wait for.
+   */
   apply(r: RefreshResult): Promise<void>;
   /** The refresh failed (I/O, the worker): why. */
   failed(message: string): void;
 }
 
+/** A read's end: the answer is shown; `kept` resolves with it once its bookkeeping is done. */
+interface Read {
+  readonly kept: Promise<RefreshResult | null>;
+}
+
 /** The refresh loop of one folder's ledger. */
 export class LedgerRefresh implements vscode.Disposable {
-  private refreshing: Promise<RefreshResult | null> | null = null;
+  /** The read in progress: it ends when the answer is shown (the bookkeeping after it is `kept`). */
+  private refreshing: Promise<Read> | null = null;
   private again = false;
   private resumeTried = false;
   private backgroundVerify: ReturnType<typeof setTimeout> | undefined;
@@ -59,21 +68,43 @@ export class LedgerRefresh implements vscode.Disposable {
     if (this.target.refused()) return null;
     if (this.refreshing) {
       this.again = true;
-      return this.refreshing;
+      return (await this.refreshing).kept;
     }
     this.refreshing = this.once();
+    let read: Read;
     try {
-      return await this.refreshing;
+      read = await this.refreshing;
     } finally {
       this.refreshing = null;
+      // The next read starts once this one is shown, not after its bookkeeping: on a loaded editor
+      // each memento write is a round trip to the window, hundreds of ms (issue 30, the soak).
       if (this.again) {
         this.again = false;
         void this.refresh();
       }
     }
+    return read.kept;
   }
 
-  private async once(): Promise<RefreshResult | null> {
+  private async once(): Promise<Read> {
+    const r = await this.read();
+    if (r === null || !("apply" in r)) return { kept: Promise.resolve(r) };
+    const applied = r.apply;
+    const kept = this.target.apply(applied).then(
+      () => {
+        if (applied.update.mode === "resumed") this.scheduleBackgroundVerify();
+        return applied;
+      },
+      (e: unknown) => {
+        this.services.log.error(`${this.folder.name}: storing what a refresh read failed`, e);
+        return applied;
+      },
+    );
+    return { kept };
+  }
+
+  /** One refresh request and what it means; `{ apply }` when the folder takes its answer as the new state. */
+  private async read(): Promise<RefreshResult | { apply: RefreshResult } | null> {
     try {
       // The first refresh of a window may resume from what the last one verified (only new bytes are read).
       const record = this.resumeTried ? undefined : this.services.memento.get<unknown>(this.recordKey);
@@ -101,9 +132,7 @@ export class LedgerRefresh implements vscode.Disposable {
         return r;
       }
       this.tailHeld = false;
-      await this.target.apply(r);
-      if (r.update.mode === "resumed") this.scheduleBackgroundVerify();
-      return r;
+      return { apply: r };
     } catch (e) {
       this.services.log.error(`${this.folder.name}: refresh failed`, e);
       this.target.failed(errorText(e));
