@@ -4,8 +4,8 @@
  * lane the most urgent waiting request goes first, first come first served among equals:
  *
  * - `live`: what the editor shows a change with (a refresh, a detection, the watcher's looks);
- * - `normal`: what a user's click waits on (evidence, an action, a row's details);
- * - `background`: what repaints a panel after a change (a timeline page, the graph, the report).
+ * - `normal`: what a user's click or a small panel waits on (evidence, an action, a timeline page);
+ * - `background`: the heavy panels (the graph, the report).
  *
  * A `background` request also does not start, in any lane, while a `live` one waits or runs (one
  * thread serves every lane, so a graph's layout would stretch a refresh), unless it has waited

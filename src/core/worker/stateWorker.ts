@@ -97,7 +97,6 @@ export function requestPriority(req: WorkerRequest): RequestPriority {
     case "signatures":
     case "dispose":
       return "live";
-    case "timelinePage":
     case "graph":
     case "report":
       return "background";

@@ -271,8 +271,11 @@ export class TimelineController extends Disposable {
     if (this.showAwaited()) return;
     if (s === undefined) return this.post({ type: "sources", sources: timelineChoices(this.services.folders) });
     if (s.key !== this.sourceKey || !s.timeline) return;
-    clearTimeout(this.changeTimer);
+    // A throttle, not a debounce: a folder refreshed every few tens of ms (a writer's burst) must
+    // not hold the timeline back until it pauses; the message reads the source when it is sent.
+    if (this.changeTimer !== undefined) return;
     this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
       const t = s.timeline;
       if (!t) return;
       this.post({

@@ -128,9 +128,9 @@ describe("state worker: which request is served first", () => {
     assert.deepEqual(h.started, [1, 4, 2, 3]);
   });
 
-  it("ranks the requests: refresh live, timeline page and graph background, a source's own by the source", () => {
+  it("ranks the requests: refresh live, timeline page normal, graph background, a source's own by the source", () => {
     assert.equal(requestPriority(refresh(1)), "live");
-    assert.equal(requestPriority(page(1)), "background");
+    assert.equal(requestPriority(page(1)), "normal");
     assert.equal(requestPriority(graph(1)), "background");
     assert.equal(requestPriority(detail(1)), "normal");
     const own = (type: string): WorkerRequest => ({
