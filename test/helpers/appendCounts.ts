@@ -6,7 +6,7 @@
  * (test/unit/helpers/fakeVscode.ts) with the worker's dispatcher in this thread; the append is
  * Python AutoDev's own writer (bench/editor/python_append.py: lock, copy, append, fsync,
  * `os.replace`) with AUTODEV_PY_SRC, else that script's stdlib steps; the change is delivered as
- * the editor's watcher delivers it. Used by test/unit/writer/appendCounts.test.ts and bench/appendCounts.mjs.
+ * the editor's watcher delivers it (once, or `events` times 40 ms apart). Used by test/unit/writer/appendCounts.test.ts and bench/appendCounts.mjs.
  */
 import { fakeVscode, fakeWatchers } from "../unit/helpers/fakeVscode";
 import { execFileSync } from "node:child_process";
@@ -37,6 +37,8 @@ export interface AppendCount {
   readonly roundTrips: number;
   /** Opens of the ledger file (any path ending in plan-ledger.jsonl) in that span. */
   readonly ledgerOpens: number;
+  /** Times the folders told their views (tree, status bar, timeline, graph) to show a change. */
+  readonly repaints: number;
 }
 
 /** Counts opens of files whose path ends with `name` (the ledger by default) until disposed. */
@@ -162,14 +164,17 @@ export async function openEditorHarness(ws: string, worker0?: StateWorkerClient)
 
 /**
  * Appends `appends` status changes to a copy of test/fixtures/python-small and counts each one's
- * requests and ledger opens, over `settleMs` after the append showed in the tree's data.
+ * requests, ledger opens and repaints, over `settleMs` after the append showed in the tree's data;
+ * the watcher tells each append `events` times.
  */
-export async function countAppends(appends = 4, settleMs = 1500): Promise<AppendCount[]> {
+export async function countAppends(appends = 4, settleMs = 1500, events = 1): Promise<AppendCount[]> {
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "append-counts-")));
   fs.cpSync(path.join(REPO, "test/fixtures/python-small"), ws, { recursive: true });
   const h = await openEditorHarness(ws);
   const { folders, requests } = h;
   const out: AppendCount[] = [];
+  let repaints = 0;
+  const listening = folders.onDidChange(() => repaints++);
   try {
     const folder = () => folders.all.find((f) => f.kind === "autodev") as unknown as { entries: number } | undefined;
     await until(() => (folder()?.entries ?? 0) > 0, 20_000);
@@ -180,10 +185,16 @@ export async function countAppends(appends = 4, settleMs = 1500): Promise<Append
       const before = folder()?.entries ?? 0;
       pythonAppend(ws, "1.2", statuses[i % statuses.length]);
       requests.clear();
+      repaints = 0;
       const opens = new OpenCounter();
       try {
         // The editor's watcher tells the change (code-server's delivers create/change for a replace).
         h.fire(ledgerUri.fsPath);
+        // `events` 2: and again a moment later (the replace's second event, or another watcher's).
+        for (let e = 1; e < events; e++) {
+          await new Promise((r) => setTimeout(r, 40));
+          h.fire(ledgerUri.fsPath);
+        }
         if (!(await until(() => (folder()?.entries ?? 0) > before, 20_000))) throw new Error("the append never showed");
         await new Promise((r) => setTimeout(r, settleMs));
       } finally {
@@ -194,9 +205,11 @@ export async function countAppends(appends = 4, settleMs = 1500): Promise<Append
         requests: byType,
         roundTrips: [...requests.values()].reduce((a, b) => a + b, 0),
         ledgerOpens: opens.opens,
+        repaints,
       });
     }
   } finally {
+    listening.dispose();
     h.dispose();
     fs.rmSync(ws, { recursive: true, force: true });
   }

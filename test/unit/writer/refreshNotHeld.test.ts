@@ -34,7 +34,7 @@ describe("an AutoDev refresh is not held behind the last one's bookkeeping", () 
       memento: { get: () => undefined, update: async () => undefined },
       log: { error: () => undefined, info: () => undefined, warn: () => undefined },
     } as unknown as FolderServices;
-    const settings = { historyWarnings: () => true } as unknown as SettingsReader;
+    const settings = { historyWarnings: () => true, debounceMs: () => 0 } as unknown as SettingsReader;
     const shown: number[] = [];
     const gates: Array<() => void> = [];
     const target: RefreshTarget = {
@@ -64,5 +64,41 @@ describe("an AutoDev refresh is not held behind the last one's bookkeeping", () 
     assert.equal((await first)?.entries, 1);
     assert.equal((await second)?.entries, 2);
     refresher.dispose();
+  });
+
+  it("calls within autodev.debounceMs of the last read share one read at the gap's end", async () => {
+    let asked = 0;
+    const worker = {
+      request: async () => answer(++asked),
+    } as unknown as StateWorkerClient;
+    const services = {
+      worker,
+      memento: { get: () => undefined, update: async () => undefined },
+      log: { error: () => undefined, info: () => undefined, warn: () => undefined },
+    } as unknown as FolderServices;
+    const settings = { historyWarnings: () => true, debounceMs: () => 60 } as unknown as SettingsReader;
+    const shown: number[] = [];
+    const target: RefreshTarget = {
+      refused: () => false,
+      verified: () => true,
+      unreadable: () => assert.fail("not unreadable"),
+      unchanged: () => assert.fail("the ledger changed"),
+      apply: async (r) => void shown.push(r.entries),
+      failed: (m) => assert.fail(m),
+    };
+    const refresher = new LedgerRefresh({ name: "a" } as vscode.WorkspaceFolder, "/ws/a", services, settings, target);
+    assert.equal((await refresher.refresh())?.entries, 1, "a call in a quiet time reads at once");
+    // The live file's event and the editor watcher's, both for one write, right after that read.
+    const [second, third] = [refresher.refresh(), refresher.refresh()];
+    await tick();
+    assert.equal(asked, 1, "no read inside the gap");
+    assert.equal((await second)?.entries, 2);
+    assert.equal((await third)?.entries, 2, "both calls got the one read at the gap's end");
+    assert.equal(asked, 2);
+    assert.deepEqual(shown, [1, 2]);
+    const late = refresher.refresh();
+    refresher.dispose();
+    assert.equal(await late, null, "a call waiting for the gap ends when the folder goes");
+    assert.equal(asked, 2);
   });
 });

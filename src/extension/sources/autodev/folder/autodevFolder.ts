@@ -90,8 +90,8 @@ export class AutodevFolder extends SourceFolderBase {
         verified: () => this.lastReport !== null,
         unreadable: (r) => this.takeUnreadable(r),
         unchanged: (r) => {
-          this.takeRest(r);
-          this.changed.fire();
+          // A read that found nothing new (a second event for one write) repaints nothing.
+          if (this.takeRest(r)) this.changed.fire();
         },
         apply: (r) => this.apply(r),
         failed: (message) => {
@@ -341,8 +341,14 @@ export class AutodevFolder extends SourceFolderBase {
     if (head && (await this.heads.check(head.head, head.entries))) this.fireLedger();
   }
 
-  /** Takes what a refresh read besides the ledger: problems, contract, run view, last changes. */
-  private takeRest(r: RefreshResult): void {
+  /** What {@link takeRest} last took, as JSON: a read that brings the same is no change. */
+  private restSeen = "";
+
+  /** Takes what a refresh read besides the ledger (problems, contract, run view, last changes); true when it differs. */
+  private takeRest(r: RefreshResult): boolean {
+    const rest = JSON.stringify([r.problems, r.tree, r.contract, r.run, r.hasLedger, r.lastChanges]);
+    const differs = rest !== this.restSeen || this.lastError !== null;
+    this.restSeen = rest;
     this.lastError = null;
     this.shown = r.problems;
     this.liveTree = r.tree;
@@ -350,6 +356,7 @@ export class AutodevFolder extends SourceFolderBase {
     this.runView = r.run;
     this.ledgerThere = r.hasLedger;
     this.changesByTask = new Map(r.lastChanges);
+    return differs;
   }
 
   /** The ledger cannot be read: nothing of it is shown, Problems says why. */

@@ -49,6 +49,11 @@ export class LedgerRefresh implements vscode.Disposable {
   /** A live refresh held back because the ledger's last line may still be being written (tailHold.ts). */
   private tailHeld = false;
   private tailRecheck: ReturnType<typeof setTimeout> | undefined;
+  /** When the last read went to the worker (ms since the epoch). */
+  private lastStart = 0;
+  /** The next read, waiting for the gap after the last one to pass. */
+  private gapWait:
+    { timer: ReturnType<typeof setTimeout>; done: Promise<RefreshResult | null>; cancel: () => void } | undefined;
 
   constructor(
     private readonly folder: vscode.WorkspaceFolder,
@@ -63,21 +68,41 @@ export class LedgerRefresh implements vscode.Disposable {
     return `autodev.verified:${this.cwd}`;
   }
 
-  /** Verifies what changed (only new bytes when the prefix is intact); coalesces concurrent calls. */
+  /**
+   * Verifies what changed (only new bytes when the prefix is intact); coalesces calls. A read starts
+   * at most once per `autodev.debounceMs` of the folder: calls in that gap (the live file's event and
+   * the editor watcher's, both for one write) share the one read at its end.
+   */
   async refresh(): Promise<RefreshResult | null> {
     if (this.target.refused()) return null;
     if (this.refreshing) {
       this.again = true;
       return (await this.refreshing).kept;
     }
+    if (this.gapWait) return this.gapWait.done;
+    const wait = this.lastStart + this.settingsReader.debounceMs(this.folder) - Date.now();
+    if (wait > 0) {
+      let timer!: ReturnType<typeof setTimeout>;
+      let cancel!: () => void;
+      const done = new Promise<RefreshResult | null>((resolve) => {
+        cancel = () => resolve(null);
+        timer = setTimeout(() => {
+          this.gapWait = undefined;
+          resolve(this.refresh());
+        }, wait);
+      });
+      this.gapWait = { timer, done, cancel };
+      return done;
+    }
+    this.lastStart = Date.now();
     this.refreshing = this.once();
     let read: Read;
     try {
       read = await this.refreshing;
     } finally {
       this.refreshing = null;
-      // The next read starts once this one is shown, not after its bookkeeping: on a loaded editor
-      // each memento write is a round trip to the window, hundreds of ms (issue 30, the soak).
+      // The next read does not wait for this one's bookkeeping: on a loaded editor each memento
+      // write is a round trip to the window, hundreds of ms (issue 30, the soak).
       if (this.again) {
         this.again = false;
         void this.refresh();
@@ -164,5 +189,8 @@ export class LedgerRefresh implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.backgroundVerify);
     clearTimeout(this.tailRecheck);
+    clearTimeout(this.gapWait?.timer);
+    this.gapWait?.cancel();
+    this.gapWait = undefined;
   }
 }
