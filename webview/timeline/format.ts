@@ -109,15 +109,24 @@ export function statusIcon(s: string | null, words: TimelineWords): string {
   return (s !== null ? own(words.statuses, s)?.icon : undefined) ?? words.unknownStatus.icon;
 }
 
-/** A theme colour id (`charts.blue`) as the CSS variable VS Code defines for it, or "" for none or a malformed one. */
-function themeColor(id: string): string {
-  return /^[A-Za-z][A-Za-z0-9.]*$/.test(id) ? `var(--vscode-${id.replace(/\./g, "-")})` : "";
+const COLOR_ID = /^[A-Za-z][A-Za-z0-9.]*$/;
+
+/**
+ * A theme colour id (`charts.blue`) as the CSS variable VS Code defines for it, or "" for none or a
+ * malformed one; with a well-formed `fallback` id, that one's variable when the first is not defined
+ * (`var(--vscode-autodev-status-complete, var(--vscode-testing-iconPassed))`).
+ */
+function themeColor(id: string, fallback?: string): string {
+  if (!COLOR_ID.test(id)) return "";
+  const name = (c: string) => `--vscode-${c.replace(/\./g, "-")}`;
+  return fallback && COLOR_ID.test(fallback) ? `var(${name(id)}, var(${name(fallback)}))` : `var(${name(id)})`;
 }
 
 /** The CSS colour of a status in its source's words ("" for the text's own). */
 export function statusColor(s: string | null, words: TimelineWords): string {
   if (s === null) return "";
-  return themeColor(own(words.statuses, s)?.color ?? words.unknownStatus.color);
+  const w = own(words.statuses, s);
+  return w ? themeColor(w.color, w.fallbackColor) : themeColor(words.unknownStatus.color);
 }
 
 /** Label of a chain state. */

@@ -6,22 +6,24 @@
 import type { NodeIcon } from "./stateSource";
 import type { TimelineStatusWords } from "../timeline/timelineFeatureTypes";
 import { l10n, msg, translate } from "../text/coreL10n";
+import { STATUS_COLORS } from "./statusColors";
 
 // One outline family of the same weight (a circle with a mark: ▷ in progress, ● coded, ✓ reviewed,
 // ■ blocked, ⊘ skipped), filled only when complete; blocked has the warning colour, never the red
-// of an integrity error; skipped uses the description colour, readable in light themes. The
-// timeline webview gets the same table with AutoDev's timeline words ({@link TASK_STATUS_WORDS}).
+// of an integrity error; skipped uses the description colour, readable in light themes. The colours
+// are the extension's own ids (statusColors.ts), each defaulting to a built-in one. The timeline
+// webview gets the same table with AutoDev's timeline words ({@link TASK_STATUS_WORDS}).
 const STYLE: Readonly<Record<string, TimelineStatusWords>> = {
-  pending: { icon: "circle-large-outline", color: "descriptionForeground", label: msg("pending") },
-  in_progress: { icon: "play-circle", color: "charts.blue", label: msg("in progress") },
-  coded: { icon: "record", color: "charts.blue", label: msg("coded") },
-  auto_gated: { icon: "workspace-trusted", color: "charts.blue", label: msg("auto-gated") },
-  reviewed: { icon: "pass", color: "charts.purple", label: msg("reviewed") },
-  tested: { icon: "beaker", color: "charts.purple", label: msg("tested") },
-  tournamented: { icon: "star-empty", color: "charts.yellow", label: msg("tournamented") },
-  complete: { icon: "pass-filled", color: "testing.iconPassed", label: msg("complete") },
-  blocked: { icon: "stop-circle", color: "problemsWarningIcon.foreground", label: msg("blocked") },
-  skipped: { icon: "circle-slash", color: "descriptionForeground", label: msg("skipped") },
+  pending: { icon: "circle-large-outline", ...STATUS_COLORS.pending, label: msg("pending") },
+  in_progress: { icon: "play-circle", ...STATUS_COLORS.inProgress, label: msg("in progress") },
+  coded: { icon: "record", ...STATUS_COLORS.inProgress, label: msg("coded") },
+  auto_gated: { icon: "workspace-trusted", ...STATUS_COLORS.inProgress, label: msg("auto-gated") },
+  reviewed: { icon: "pass", ...STATUS_COLORS.reviewed, label: msg("reviewed") },
+  tested: { icon: "beaker", ...STATUS_COLORS.reviewed, label: msg("tested") },
+  tournamented: { icon: "star-empty", ...STATUS_COLORS.tournamented, label: msg("tournamented") },
+  complete: { icon: "pass-filled", ...STATUS_COLORS.complete, label: msg("complete") },
+  blocked: { icon: "stop-circle", ...STATUS_COLORS.blocked, label: msg("blocked") },
+  skipped: { icon: "circle-slash", ...STATUS_COLORS.skipped, label: msg("skipped") },
 };
 
 /** The ten statuses' icon, colour and label, as a timeline's status words. */

@@ -17,6 +17,8 @@ export interface TimelineActionWords {
 export interface TimelineStatusWords {
   readonly icon: string;
   readonly color: string;
+  /** The built-in colour id the webview falls back to when the editor does not define `color` (one of the extension's own). */
+  readonly fallbackColor?: string;
   readonly label: string;
 }
 

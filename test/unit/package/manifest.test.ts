@@ -49,6 +49,7 @@ function userFacingStrings(): Array<[string, string]> {
   const conf = c.configuration as { title: Json; properties: { [k: string]: { [k: string]: Json } } };
   take("configuration", conf.title);
   for (const [name, prop] of Object.entries(conf.properties)) take(name, prop.description ?? prop.markdownDescription);
+  for (const color of (c.colors ?? []) as Array<{ [k: string]: Json }>) take(`color ${color.id}`, color.description);
   for (const w of c.walkthroughs as Array<{ [k: string]: Json }>) {
     take(`walkthrough ${w.id}`, w.title);
     take(`walkthrough ${w.id} description`, w.description);

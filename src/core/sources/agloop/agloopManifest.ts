@@ -6,6 +6,7 @@ import type { SourceManifest } from "../stateSource";
 import type { TimelineFeatures } from "../../timeline/timelineFeatureTypes";
 import { LOG_TIMELINE_FEATURES } from "../../timeline/logTimelineFeatures";
 import { msg } from "../../text/coreL10n";
+import { STATUS_COLORS } from "../statusColors";
 
 /** The action id of "recover from checkpoint" (agloopRecovery.ts runs it). */
 export const RECOVER_ACTION = "recoverFromCheckpoint";
@@ -16,9 +17,9 @@ export const AGLOOP_TIMELINE_FEATURES: TimelineFeatures = {
   words: {
     ...LOG_TIMELINE_FEATURES.words,
     statuses: {
-      success: { icon: "pass", color: "testing.iconPassed", label: msg("success") },
+      success: { icon: "pass", ...STATUS_COLORS.complete, label: msg("success") },
       failure: { icon: "error", color: "testing.iconFailed", label: msg("failure") },
-      skipped: { icon: "circle-slash", color: "descriptionForeground", label: msg("skipped") },
+      skipped: { icon: "circle-slash", ...STATUS_COLORS.skipped, label: msg("skipped") },
     },
   },
 };
