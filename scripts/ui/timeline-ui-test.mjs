@@ -15,7 +15,7 @@
 // scrolling (frame times, blank rows); AUTODEV_TIMELINE_ONLY_BIG=1 skips the fixture session;
 // AUTODEV_TIMELINE_KEEP=1 keeps the temporary folder. CHROMIUM as for the harness.
 // Exit code 0 = all checks pass.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "../browser.mjs";
@@ -80,6 +80,39 @@ async function withWorkbench(work, workspace, theme, fn) {
   }
 }
 
+/**
+ * The rows' status icons take the extension's own colours (package.json contributes.colors) with the
+ * built-in one as the CSS fallback, and show the light default in Light Modern (complete and blocked,
+ * whose built-in light colours are below 3:1 on the sidebar).
+ */
+async function checkStatusColors(frame) {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  const lightOf = (id) => manifest.contributes.colors.find((c) => c.id === id)?.defaults.light ?? "";
+  const rgb = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
+  const icons = await frame.evaluate(() =>
+    [...document.querySelectorAll(".tl-row.entry:not([hidden]) .c-sicon")].map((el) => ({
+      style: el.style.color,
+      color: getComputedStyle(el).color,
+    })),
+  );
+  const want = {
+    complete: ["autodev-status-complete", "testing-iconPassed"],
+    blocked: ["autodev-status-blocked", "problemsWarningIcon-foreground"],
+  };
+  const found = Object.entries(want).map(([status, [own, builtIn]]) => {
+    const css = `var(--vscode-${own}, var(--vscode-${builtIn}))`;
+    const icon = icons.find((i) => i.style.replace(/\s+/g, " ") === css);
+    return { status, css, icon, want: rgb(lightOf(`autodev.status.${status}`)) };
+  });
+  check(
+    "status icons have the extension's colours, VS Code's as the fallback, light defaults in Light Modern",
+    found.every((f) => f.icon && f.icon.color === f.want),
+    found
+      .map((f) => `${f.status}: ${f.icon ? `${f.icon.style} → ${f.icon.color}` : "none"} (want ${f.want})`)
+      .join("; "),
+  );
+}
+
 async function fixtureSession(work) {
   const small = join(work, "small");
   const hostile = join(work, "hostile");
@@ -110,6 +143,7 @@ async function fixtureSession(work) {
       `first row #${await rows.first().getAttribute("data-row")}`,
     );
     check("group header by session and day", (await frame.locator(".tl-row.group").count()) >= 1);
+    await checkStatusColors(frame);
     check("counter", /21 entries/.test(await frame.locator(".tl-count").innerText()));
     say(`webview (21 entries): ${JSON.stringify(await pageOf(frame))}`);
 

@@ -253,7 +253,8 @@ async function main() {
       const region = await clip();
       const png = await page.screenshot({ path: file, clip: region });
       say(`saved ${file}`);
-      await checkTheme({ page, check, name: label, themeFile, clip: region, png, sidebarPx: SIDEBAR_PX });
+      const light = cls === "vs";
+      await checkTheme({ page, check, name: label, themeFile, light, clip: region, png, sidebarPx: SIDEBAR_PX });
     }
     if (readme) {
       // The README's pictures: the Plan view, then the timeline beside it, in the dark theme.
