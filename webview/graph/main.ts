@@ -37,10 +37,10 @@ const refresh = button("refresh", l10n.t("Refresh"), { iconOnly: true });
 const legend = h("div", { cls: "graph-legend", attrs: { "aria-label": l10n.t("Legend") } }, [
   ...(
     [
-      ["pass-filled", l10n.t("done"), "tone-autodev-status-complete"],
-      ["play-circle", l10n.t("in progress"), "tone-autodev-status-inProgress"],
-      ["circle-large-outline", l10n.t("pending"), "tone-autodev-status-pending"],
-      ["stop-circle", l10n.t("blocked"), "tone-autodev-status-blocked"],
+      ["pass-filled", l10n.t("done"), "tone-autodevStatus-complete"],
+      ["play-circle", l10n.t("in progress"), "tone-autodevStatus-inProgress"],
+      ["circle-large-outline", l10n.t("pending"), "tone-autodevStatus-pending"],
+      ["stop-circle", l10n.t("blocked"), "tone-autodevStatus-blocked"],
     ] as const
   ).map(([i, label, tone]) => h("span", { cls: "legend-item" }, [icon(i, tone), h("span", { text: label })])),
   h("span", { cls: "legend-item legend-critical", text: l10n.t("★ critical path") }),

@@ -114,7 +114,8 @@ const COLOR_ID = /^[A-Za-z][A-Za-z0-9.]*$/;
 /**
  * A theme colour id (`charts.blue`) as the CSS variable VS Code defines for it, or "" for none or a
  * malformed one; with a well-formed `fallback` id, that one's variable when the first is not defined
- * (`var(--vscode-autodev-status-complete, var(--vscode-testing-iconPassed))`).
+ * (`var(--vscode-autodevStatus-complete, var(--vscode-testing-iconPassed))`). VS Code names a
+ * webview's variables with the id's first dot a dash only; the ids the sources use have one dot.
  */
 function themeColor(id: string, fallback?: string): string {
   if (!COLOR_ID.test(id)) return "";

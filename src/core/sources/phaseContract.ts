@@ -88,7 +88,7 @@ export function contractTreeNode(id: string, view: ContractView): SourceTreeNode
       id: `${id}/pre/${i}`,
       label: displayValue(c.what),
       description: c.met ? "met" : "not met",
-      icon: c.met ? { id: "pass", color: "autodev.status.complete" } : { id: "error", color: "errorForeground" },
+      icon: c.met ? { id: "pass", color: "autodevStatus.complete" } : { id: "error", color: "errorForeground" },
       target: c.file ? { kind: "file", file: c.file, line: c.line ?? undefined } : undefined,
     });
   });
@@ -119,7 +119,7 @@ export function contractTreeNode(id: string, view: ContractView): SourceTreeNode
     description: parts.join(" · "),
     tooltip: escapeMarkdown(`From ${view.source}. A restart: ${view.reentry}`),
     icon: ok
-      ? { id: "verified", color: "autodev.status.complete" }
+      ? { id: "verified", color: "autodevStatus.complete" }
       : { id: "warning", color: "problemsWarningIcon.foreground" },
     expanded: !ok,
     children,

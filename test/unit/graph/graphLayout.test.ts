@@ -91,7 +91,7 @@ describe("plan graph layout", function () {
     );
     assert.deepEqual(views[0].looks.blocked, {
       icon: "stop-circle",
-      color: "autodev.status.blocked",
+      color: "autodevStatus.blocked",
       label: "blocked",
     });
     assert.deepEqual(statusLook({ status: "done", done: true, blocked: false }).icon, "pass-filled");

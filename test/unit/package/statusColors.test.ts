@@ -3,7 +3,7 @@
  * `contributes.colors`), the same ones the core's table names (src/core/sources/statusColors.ts):
  * each defaults in dark and high-contrast themes to the built-in colour the tree used before (so
  * nothing changes there), and in light themes either to that colour too or to a darker tone of its
- * hue that reaches WCAG AA 3:1 against the light sidebars. Every `autodev.status.*` id the code,
+ * hue that reaches WCAG AA 3:1 against the light sidebars. Every `autodevStatus.*` id the code,
  * the webviews and their CSS name is contributed. scripts/ui/theme-checks.mjs measures the result
  * on screen.
  */
@@ -57,14 +57,14 @@ function hue(hex: string): number {
   return (h * 60 + 360) % 360;
 }
 
-/** The `autodev.status.*` ids named in the files below `dir` with one of `exts` (CSS: `autodev-status-*`). */
+/** The `autodevStatus.*` ids named in the files below `dir` with one of `exts` (CSS: `--vscode-autodevStatus-*`). */
 function namedIds(dir: string, exts: readonly string[], out = new Map<string, string>()): Map<string, string> {
   for (const e of readdirSync(join(REPO_ROOT, dir), { withFileTypes: true })) {
     const rel = `${dir}/${e.name}`;
     if (e.isDirectory()) namedIds(rel, exts, out);
     if (!e.isFile() || !exts.some((x) => e.name.endsWith(x))) continue;
-    for (const m of readFileSync(join(REPO_ROOT, rel), "utf8").matchAll(/autodev[.-]status[.-]([A-Za-z0-9_]+)/g)) {
-      out.set(`autodev.status.${m[1]}`, rel);
+    for (const m of readFileSync(join(REPO_ROOT, rel), "utf8").matchAll(/autodevStatus[.-]([A-Za-z0-9_]+)/g)) {
+      out.set(`autodevStatus.${m[1]}`, rel);
     }
   }
   return out;
@@ -73,10 +73,17 @@ function namedIds(dir: string, exts: readonly string[], out = new Map<string, st
 describe("status colours: the extension's own theme colours", () => {
   it("package.json contributes exactly the core's status colours, with a localized description", () => {
     const ids = Object.values(STATUS_COLORS).map((c) => c.color);
-    assert.deepEqual([...contributed.keys()].filter((id) => id.startsWith("autodev.status.")).sort(), [...ids].sort());
+    assert.deepEqual([...contributed.keys()].filter((id) => id.startsWith("autodevStatus.")).sort(), [...ids].sort());
     for (const id of ids) {
-      assert.match(contributed.get(id)!.description, /^%colors\.autodev\.status\.\w+\.description%$/);
+      assert.match(contributed.get(id)!.description, /^%colors\.autodevStatus\.\w+\.description%$/);
     }
+  });
+
+  it("each id has one dot: a webview's CSS variable replaces only the first (vscode- + id.replace('.', '-'))", () => {
+    // The workbench names autodevStatus.inProgress --vscode-autodevStatus-inProgress, and so do webviews;
+    // a second dot would stay in the webview's name (--vscode-autodev-status.inProgress) and the
+    // timeline and the graph would only ever show their fallback.
+    for (const { color } of Object.values(STATUS_COLORS)) assert.match(color, /^[A-Za-z0-9]+\.[A-Za-z0-9]+$/, color);
   });
 
   it("dark and high-contrast defaults are the built-in colour the tree used before", () => {
@@ -110,9 +117,9 @@ describe("status colours: the extension's own theme colours", () => {
     }
     // The three that VS Code's own light colours leave below 3:1 on Light Modern.
     assert.deepEqual(darkened.sort(), [
-      "autodev.status.blocked",
-      "autodev.status.complete",
-      "autodev.status.tournamented",
+      "autodevStatus.blocked",
+      "autodevStatus.complete",
+      "autodevStatus.tournamented",
     ]);
   });
 
@@ -121,11 +128,11 @@ describe("status colours: the extension's own theme colours", () => {
     for (const w of words.filter((x) => x.color.startsWith("autodev."))) {
       assert.equal(w.fallbackColor, statusColorFallback(w.color), `${w.label}: ${w.color}`);
     }
-    assert.equal(TASK_STATUS_WORDS.complete.color, "autodev.status.complete");
-    assert.ok(Object.values(TASK_STATUS_WORDS).every((w) => w.color.startsWith("autodev.status.")));
+    assert.equal(TASK_STATUS_WORDS.complete.color, "autodevStatus.complete");
+    assert.ok(Object.values(TASK_STATUS_WORDS).every((w) => w.color.startsWith("autodevStatus.")));
   });
 
-  it("every autodev.status.* id the code, the webviews and the CSS name is contributed", () => {
+  it("every autodevStatus.* id the code, the webviews and the CSS name is contributed", () => {
     const named = new Map([
       ...namedIds("src", [".ts"]),
       ...namedIds("webview", [".ts"]),

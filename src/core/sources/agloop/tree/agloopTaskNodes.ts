@@ -14,9 +14,9 @@ import { labelText } from "../../../text/untrustedText";
 
 /** Icon per task status (the same codicons and colours as AutoDev's pending / in progress / complete / blocked). */
 const TASK_STATUS_ICONS: Readonly<Record<string, NodeIcon>> = {
-  pending: { id: "circle-large-outline", color: "autodev.status.pending" },
-  in_progress: { id: "play-circle", color: "autodev.status.inProgress" },
-  done: { id: "pass-filled", color: "autodev.status.complete" },
+  pending: { id: "circle-large-outline", color: "autodevStatus.pending" },
+  in_progress: { id: "play-circle", color: "autodevStatus.inProgress" },
+  done: { id: "pass-filled", color: "autodevStatus.complete" },
   failed: { id: "error", color: "testing.iconFailed" },
 };
 const UNKNOWN_STATUS: NodeIcon = { id: "question", color: "problemsWarningIcon.foreground" };
@@ -143,7 +143,7 @@ function resultNode(id: string, result: Record<string, unknown>): SourceTreeNode
           asString(c.criterion) ?? "?",
           c.met === true ? "met" : "not met",
           c.met === true
-            ? { id: "check", color: "autodev.status.complete" }
+            ? { id: "check", color: "autodevStatus.complete" }
             : { id: "close", color: "testing.iconFailed" },
         ),
         tooltip: escapeMarkdown(`${asString(c.criterion) ?? ""}\n\nEvidence: ${asString(c.evidence) ?? "none"}`),
@@ -176,7 +176,7 @@ function verificationNode(id: string, v: Record<string, unknown>): SourceTreeNod
         `${id}/criteria/${i}`,
         asString(c.criterion) ?? "?",
         asString(c.result) ?? "?",
-        ok ? { id: "check", color: "autodev.status.complete" } : { id: "close", color: "testing.iconFailed" },
+        ok ? { id: "check", color: "autodevStatus.complete" } : { id: "close", color: "testing.iconFailed" },
       ),
       tooltip: escapeMarkdown(`${asString(c.criterion) ?? ""}\n\nEvidence: ${asString(c.evidence) ?? "none"}`),
     });
@@ -191,7 +191,7 @@ function verificationNode(id: string, v: Record<string, unknown>): SourceTreeNod
         `${k}: ${rec?.compliant === true ? "compliant" : "not compliant"}`,
         violations.length ? `${violations.length} violation(s)` : undefined,
         rec?.compliant === true
-          ? { id: "check", color: "autodev.status.complete" }
+          ? { id: "check", color: "autodevStatus.complete" }
           : { id: "close", color: "testing.iconFailed" },
       );
     });
@@ -206,7 +206,7 @@ function verificationNode(id: string, v: Record<string, unknown>): SourceTreeNod
   return {
     id,
     label: `Verification: ${labelText(verdict, 20)}`,
-    icon: pass ? { id: "pass", color: "autodev.status.complete" } : { id: "error", color: "testing.iconFailed" },
+    icon: pass ? { id: "pass", color: "autodevStatus.complete" } : { id: "error", color: "testing.iconFailed" },
     children,
   };
 }

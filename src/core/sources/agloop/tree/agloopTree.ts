@@ -120,7 +120,7 @@ function objectionsNode(state: Record<string, unknown>): SourceTreeNode | undefi
       ),
       icon:
         o.resolved === true
-          ? { id: "pass", color: "autodev.status.complete" }
+          ? { id: "pass", color: "autodevStatus.complete" }
           : { id: "warning", color: "problemsWarningIcon.foreground" },
     })),
   };

@@ -156,7 +156,7 @@ function taskChildren(
       id: `${id}|ac|${i}|${c.id}`,
       label: labelText(c.description || c.id, 400),
       description: c.met ? l10n.t("met") : l10n.t("not met"),
-      icon: c.met ? { id: "check", color: "autodev.status.complete" } : { id: "circle-large-outline" },
+      icon: c.met ? { id: "check", color: "autodevStatus.complete" } : { id: "circle-large-outline" },
       contextValue: "autodevCriterion",
     }),
   );
@@ -270,7 +270,7 @@ export function planTree(plan: Plan, ctx: PlanTreeContext): SourceTreeNode[] {
       id: phaseNodeKey(phase.id),
       label: labelText(title, 400),
       description: `${done}/${tasks.length}`,
-      icon: allDone ? { id: "pass", color: "autodev.status.complete" } : { id: "layers" },
+      icon: allDone ? { id: "pass", color: "autodevStatus.complete" } : { id: "layers" },
       tooltip: [
         mdLine(title),
         phase.description ? escapeMarkdown(phase.description) : "",

@@ -77,7 +77,7 @@ function waitingNode(rs: RunState): SourceTreeNode | null {
               id: `${base}|response`,
               label: "Response: present",
               description: w.responsePath,
-              icon: { id: "check", color: "autodev.status.complete" },
+              icon: { id: "check", color: "autodevStatus.complete" },
               target: { kind: "file", file: w.responsePath },
             }
           : {

@@ -68,7 +68,7 @@ function bundleColor(e: Evidence): string | undefined {
   if (evidenceFailed(e)) return "testing.iconFailed";
   if ((e.kind === "review" || e.kind === "critic") && e.verdict !== "APPROVED") return "problemsWarningIcon.foreground";
   if (e.kind === "review" || e.kind === "critic" || e.kind === "test" || e.kind === "developer") {
-    return "autodev.status.complete";
+    return "autodevStatus.complete";
   }
   return e.kind === "tournament" && !e.converged ? "charts.orange" : undefined;
 }
