@@ -112,6 +112,35 @@ async function measureBig(frame, folder, n) {
   );
 }
 
+/**
+ * The cards' status icons (Light Modern) have the extension's own colours, not their fallback: each
+ * `.tone-autodevStatus-X` is painted in the webview's --vscode-autodevStatus-X, and a complete
+ * task's icon in the light default of package.json (VS Code's testing.iconPassed is below 3:1).
+ */
+async function checkToneColors(frame) {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  const light = manifest.contributes.colors.find((c) => c.id === "autodevStatus.complete").defaults.light;
+  const want = `rgb(${[1, 3, 5].map((i) => parseInt(light.slice(i, i + 2), 16)).join(", ")})`;
+  const tones = await frame.evaluate(() => {
+    const probe = document.createElement("span");
+    document.body.appendChild(probe);
+    const out = [...document.querySelectorAll(".graph-node [class*='tone-autodevStatus-']")].map((el) => {
+      const tone = [...el.classList].find((c) => c.startsWith("tone-autodevStatus-")).slice(5);
+      probe.style.color = `var(--vscode-${tone})`;
+      return { tone, color: getComputedStyle(el).color, own: getComputedStyle(probe).color };
+    });
+    probe.remove();
+    return out;
+  });
+  const wrong = tones.filter((t) => t.color !== t.own);
+  const complete = tones.find((t) => t.tone === "autodevStatus-complete");
+  check(
+    "cards' status icons have the extension's status colours (a complete one the light default)",
+    new Set(tones.map((t) => t.tone)).size >= 3 && wrong.length === 0 && complete?.color === want,
+    `${[...new Set(tones.map((t) => `${t.tone} ${t.color}`))].join(", ")}${wrong.length ? `; not their own: ${wrong.map((t) => t.tone).join(", ")}` : ""} (complete: want ${want})`,
+  );
+}
+
 async function main() {
   for (const f of ["dist/extension.js", "dist/makeDemo.js", "dist/stateWorker.js", "dist/webview/graph.js"]) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
@@ -178,6 +207,7 @@ async function main() {
       facts.tabs.join(", "),
     );
     check("the summary names the critical path", /critical path/.test(facts.summary), facts.summary);
+    await checkToneColors(frame);
     check(
       "CSP: default-src 'none', script by nonce",
       /default-src 'none'/.test(facts.csp) && /script-src 'nonce-/.test(facts.csp),

@@ -15,16 +15,16 @@ const THEMES_DIR = join(CODE_SERVER_DIR, "node_modules/code-server/lib/vscode/ex
 
 /** The theme colour each task status's icon has (the spec the tree must follow). */
 export const STATUS_ICON_COLOR = {
-  pending: "autodev.status.pending",
-  "in progress": "autodev.status.inProgress",
-  coded: "autodev.status.inProgress",
-  "auto-gated": "autodev.status.inProgress",
-  reviewed: "autodev.status.reviewed",
-  tested: "autodev.status.reviewed",
-  tournamented: "autodev.status.tournamented",
-  complete: "autodev.status.complete",
-  blocked: "autodev.status.blocked",
-  skipped: "autodev.status.skipped",
+  pending: "autodevStatus.pending",
+  "in progress": "autodevStatus.inProgress",
+  coded: "autodevStatus.inProgress",
+  "auto-gated": "autodevStatus.inProgress",
+  reviewed: "autodevStatus.reviewed",
+  tested: "autodevStatus.reviewed",
+  tournamented: "autodevStatus.tournamented",
+  complete: "autodevStatus.complete",
+  blocked: "autodevStatus.blocked",
+  skipped: "autodevStatus.skipped",
 };
 
 /** The built-in colour each status colour defaults to outside light themes (what the tree used before). */

@@ -81,35 +81,42 @@ async function withWorkbench(work, workspace, theme, fn) {
 }
 
 /**
- * The rows' status icons take the extension's own colours (package.json contributes.colors) with the
- * built-in one as the CSS fallback, and show the light default in Light Modern (complete and blocked,
- * whose built-in light colours are below 3:1 on the sidebar).
+ * The webview defines a CSS variable for each of the extension's status colours (package.json
+ * contributes.colors; webviews name it "--vscode-" + the id with its first dot a dash), and a
+ * blocked row's icon is var(--vscode-autodevStatus-blocked, var(--vscode-problemsWarningIcon-foreground))
+ * showing the light default in Light Modern (the built-in light yellow is below 3:1 on the sidebar).
  */
 async function checkStatusColors(frame) {
   const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-  const lightOf = (id) => manifest.contributes.colors.find((c) => c.id === id)?.defaults.light ?? "";
+  const colors = manifest.contributes.colors.filter((c) => c.id.startsWith("autodevStatus."));
   const rgb = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
-  const icons = await frame.evaluate(() =>
-    [...document.querySelectorAll(".tl-row.entry:not([hidden]) .c-sicon")].map((el) => ({
-      style: el.style.color,
-      color: getComputedStyle(el).color,
-    })),
+  const seen = await frame.evaluate(
+    (ids) => {
+      const root = getComputedStyle(document.documentElement);
+      const vars = ids.map((id) => [id, root.getPropertyValue(`--vscode-${id.replace(".", "-")}`).trim()]);
+      const icons = [...document.querySelectorAll(".tl-row.entry:not([hidden]) .c-sicon")].map((el) => ({
+        style: el.style.color,
+        color: getComputedStyle(el).color,
+      }));
+      return { vars, icons };
+    },
+    colors.map((c) => c.id),
   );
-  const want = {
-    complete: ["autodev-status-complete", "testing-iconPassed"],
-    blocked: ["autodev-status-blocked", "problemsWarningIcon-foreground"],
-  };
-  const found = Object.entries(want).map(([status, [own, builtIn]]) => {
-    const css = `var(--vscode-${own}, var(--vscode-${builtIn}))`;
-    const icon = icons.find((i) => i.style.replace(/\s+/g, " ") === css);
-    return { status, css, icon, want: rgb(lightOf(`autodev.status.${status}`)) };
-  });
+  const undefinedVars = seen.vars.filter(([, v]) => v === "").map(([id]) => id);
   check(
-    "status icons have the extension's colours, VS Code's as the fallback, light defaults in Light Modern",
-    found.every((f) => f.icon && f.icon.color === f.want),
-    found
-      .map((f) => `${f.status}: ${f.icon ? `${f.icon.style} → ${f.icon.color}` : "none"} (want ${f.want})`)
-      .join("; "),
+    "the webview defines a CSS variable for each of the extension's status colours",
+    colors.length === 7 && undefinedVars.length === 0,
+    undefinedVars.length
+      ? `undefined: ${undefinedVars.join(", ")}`
+      : seen.vars.map(([id, v]) => `${id} ${v}`).join(", "),
+  );
+  const css = "var(--vscode-autodevStatus-blocked, var(--vscode-problemsWarningIcon-foreground))";
+  const blocked = seen.icons.find((i) => i.style.replace(/\s+/g, " ") === css);
+  const want = rgb(colors.find((c) => c.id === "autodevStatus.blocked").defaults.light);
+  check(
+    "a blocked row's icon has the extension's colour (VS Code's as the fallback), the light default here",
+    blocked?.color === want,
+    `${blocked ? `${blocked.style} → ${blocked.color}` : `no icon styled ${css}`} (want ${want})`,
   );
 }
 
