@@ -56,6 +56,57 @@ export function breakdownOf(r) {
   return { rows, answers };
 }
 
+/**
+ * Where each shown write's write → timeline time goes, in four parts that add up to it:
+ *   tree   write → the host applied the refresh that showed it (the tree's whole latency)
+ *   ask    that → the webview's page query reached the host (the change throttle, the change
+ *          message to the webview, the webview asking back; < 0: asked before the tree showed it)
+ *   page   the query → its answer at the host (the worker's queue, run and transit)
+ *   paint  the answer → the webview's "rendered" reached the host (to the webview, paint, back)
+ */
+export function timelineBreakdownOf(r) {
+  const trace = r.trace;
+  if (!trace || !r.timeline || trace.answers.length === 0) return null;
+  const pages = trace.answers
+    .filter(([label]) => label === "timelinePage")
+    .map(([, sentAt, answeredAt]) => ({ sentAt, answeredAt }))
+    .sort((a, b) => a.answeredAt - b.answeredAt);
+  const treeShown = new Map(r.tree.map(([at, ms]) => [at, at + ms]));
+  const rows = [];
+  for (const [at, ms] of r.timeline) {
+    const shownAt = at + ms;
+    const tree = treeShown.get(at);
+    const page = pages.filter((p) => p.answeredAt <= shownAt && p.answeredAt >= at).pop();
+    if (tree === undefined || !page) continue;
+    rows.push({
+      total: ms,
+      tree: tree - at,
+      ask: page.sentAt - tree,
+      page: page.answeredAt - page.sentAt,
+      paint: shownAt - page.answeredAt,
+    });
+  }
+  return rows;
+}
+
+/** Prints p50, p95 and the tail's mean of each part of `rows`. */
+function printParts(title, rows, parts) {
+  const p95 = pct(
+    rows.map((x) => x.total),
+    95,
+  );
+  const tail = rows.filter((x) => x.total >= p95);
+  const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
+  console.log(`${title} breakdown (${rows.length} writes; ms; tail = the ${tail.length} at or over p95 ${f0(p95)}):`);
+  console.log(`  ${"part".padEnd(8)} ${"p50".padStart(6)} ${"p95".padStart(6)} ${"tail mean".padStart(10)}`);
+  for (const part of parts) {
+    const xs = rows.map((x) => x[part]);
+    console.log(
+      `  ${part.padEnd(8)} ${f0(pct(xs, 50)).padStart(6)} ${f0(pct(xs, 95)).padStart(6)} ${f0(mean(tail.map((x) => x[part]))).padStart(10)}`,
+    );
+  }
+}
+
 /** Prints the breakdown (or why there is none). */
 export function printBreakdown(r) {
   const b = breakdownOf(r);
@@ -64,22 +115,12 @@ export function printBreakdown(r) {
     return;
   }
   const { rows, answers } = b;
+  printParts("write → tree", rows, PARTS);
   const p95 = pct(
     rows.map((x) => x.total),
     95,
   );
   const tail = rows.filter((x) => x.total >= p95);
-  const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
-  console.log(
-    `write → tree breakdown (${rows.length} writes; ms; tail = the ${tail.length} at or over p95 ${f0(p95)}):`,
-  );
-  console.log(`  ${"part".padEnd(8)} ${"p50".padStart(6)} ${"p95".padStart(6)} ${"tail mean".padStart(10)}`);
-  for (const part of PARTS) {
-    const xs = rows.map((x) => x[part]);
-    console.log(
-      `  ${part.padEnd(8)} ${f0(pct(xs, 50)).padStart(6)} ${f0(pct(xs, 95)).padStart(6)} ${f0(mean(tail.map((x) => x[part]))).padStart(10)}`,
-    );
-  }
   const ahead = {};
   for (const x of tail) for (const l of x.ahead) ahead[l] = (ahead[l] ?? 0) + 1;
   console.log(
@@ -90,6 +131,7 @@ export function printBreakdown(r) {
         .join(", ") || "nothing"
     }`,
   );
+  printParts("write → timeline", timelineBreakdownOf(r) ?? [], ["tree", "ask", "page", "paint"]);
   const byLabel = new Map();
   for (const a of answers) byLabel.set(a.label, [...(byLabel.get(a.label) ?? []), a]);
   console.log("worker requests during the soak: count, queue wait p50/p95, run p50/p95 (ms)");
