@@ -11,6 +11,7 @@ import { AUTODEV_DIR, LEDGER_REL } from "./autodevPaths";
 import { planDependencyProblems } from "./autodevGraph";
 import { AutodevContractResult, checkAutodevContract } from "./contract/autodevContract";
 import { missingEvidenceWarnings, planJsonWarning } from "./historyChecks";
+import { sharedEvidenceReads } from "./evidence/evidenceStore";
 import { errorProblem, warningProblem } from "./ledgerProblems";
 import type { EntrySummary, VerifyFinding, VerifyWarning } from "./ledger/verifyTypes";
 import type { Plan } from "./plan/schemas";
@@ -59,6 +60,7 @@ export async function readAutodevSnapshot(
   running?: Promise<RunningProbe>,
 ): Promise<AutodevSnapshot> {
   const run = await readRunState(workspace, runPlanOf(ledger.plan), { probe, running });
+  const evidence = sharedEvidenceReads();
   const contract = ledger.ok
     ? await checkAutodevContract({
         workspace,
@@ -66,11 +68,12 @@ export async function readAutodevSnapshot(
         entries: ledger.entries as EntrySummary[],
         warnings: ledger.warnings,
         run,
+        evidence,
       })
     : null;
   const history: VerifyWarning[] = [];
   if (ledger.ok) {
-    if (ledger.plan) history.push(...(await missingEvidenceWarnings(workspace, ledger.plan, ledger.entries)));
+    if (ledger.plan) history.push(...(await missingEvidenceWarnings(workspace, ledger.plan, ledger.entries, evidence)));
     const drift = await planJsonWarning(workspace, ledger.plan, ledger.bytes);
     if (drift) history.push(drift);
   }

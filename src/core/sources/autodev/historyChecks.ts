@@ -9,7 +9,7 @@ import { getMaxLineBytes } from "../../fs/lineLimit";
 import { truncateText } from "../../text/displayText";
 import { Plan } from "./plan/schemas";
 import { planJsonText } from "./ledger/ledgerWriter";
-import { checkBundleRef, listEvidence, readPatch } from "./evidence/evidenceStore";
+import { DIRECT_EVIDENCE_READS, EvidenceReads, checkBundleRef } from "./evidence/evidenceStore";
 import { resolveBundle } from "./evidence/taskEvidence";
 import { danglingBundleMessage } from "./evidence/evidenceNames";
 import { requiredEvidenceKinds } from "./evidence/requiredEvidence";
@@ -19,11 +19,12 @@ import * as fs from "node:fs";
 import { ledgerPath, planPath } from "./autodevPaths";
 import { errorText } from "../../text/errorText";
 
-/** Evidence a task's status implies but that is missing (or invalid). */
+/** Evidence a task's status implies but that is missing (or invalid); `reads`: how bundles and patches are read. */
 export async function missingEvidenceWarnings(
   cwd: string,
   plan: Plan,
   entries: readonly EntrySummary[],
+  reads: EvidenceReads = DIRECT_EVIDENCE_READS,
 ): Promise<VerifyWarning[]> {
   const lastChange = new Map<string, EntrySummary>();
   for (const e of entries) if (e.taskId && e.toStatus) lastChange.set(e.taskId, e);
@@ -34,7 +35,7 @@ export async function missingEvidenceWarnings(
       const status = String(task.status);
       const needs = requiredEvidenceKinds(status, expectations.forTask(task.id));
       if (needs.length === 0) continue;
-      const items = (await listEvidence(cwd, task.id)).filter((i) => i.ok);
+      const items = (await reads.listEvidence(cwd, task.id)).filter((i) => i.ok);
       const have = new Set(items.map((i) => i.kind));
       const missing = needs.filter((k) => !have.has(k));
       const at = lastChange.get(task.id);
@@ -52,7 +53,7 @@ export async function missingEvidenceWarnings(
       }
       const bundle = task.evidence_bundle;
       const ref = typeof bundle === "string" && bundle !== "" ? checkBundleRef(cwd, bundle) : null;
-      const patch = ref?.ok ? await readPatch(cwd, task.id) : null;
+      const patch = ref?.ok ? await reads.readPatch(cwd, task.id) : null;
       const resolved = ref?.ok
         ? resolveBundle(task.id, ref.file, [...items.map((i) => i.file), ...(patch ? [patch.file] : [])])
         : null;
@@ -65,7 +66,7 @@ export async function missingEvidenceWarnings(
         dev?.ok &&
         dev.evidence.kind === "developer" &&
         dev.evidence.diff &&
-        (await readPatch(cwd, task.id)) === null
+        (await reads.readPatch(cwd, task.id)) === null
       ) {
         out.push({
           atLine: at?.line ?? 1,

@@ -16,7 +16,7 @@ import {
 import type { Plan } from "../plan/schemas";
 import type { EntrySummary, VerifyWarning } from "../ledger/verifyTypes";
 import type { RunState } from "../run/runState";
-import { listEvidence, readPatch } from "../evidence/evidenceStore";
+import { DIRECT_EVIDENCE_READS, EvidenceReads } from "../evidence/evidenceStore";
 import { expectationsFrom, type EvidenceExpectations } from "../evidence/requiredEvidence";
 import { AUTODEV_DIR, LEDGER_FILE } from "../autodevPaths";
 import { PLAN_PHASE, autodevStatusRow } from "./autodevStatusTable";
@@ -33,6 +33,8 @@ export interface AutodevContractInput {
   readonly entries: readonly EntrySummary[];
   readonly warnings: readonly VerifyWarning[];
   readonly run: RunState;
+  /** How bundles and patches are read (default: from disk each time; a snapshot shares its reads). */
+  readonly evidence?: EvidenceReads;
 }
 
 /** The contract evaluated. */
@@ -109,12 +111,13 @@ async function evidenceOf(
 ): Promise<{ byTask: Map<string, TaskEvidence>; problems: SourceProblem[] }> {
   const byTask = new Map<string, TaskEvidence>();
   const problems: SourceProblem[] = [];
+  const reads = input.evidence ?? DIRECT_EVIDENCE_READS;
   const initLine = input.entries.find((e) => e.op === "init_plan")?.line ?? null;
   for (const task of (input.plan?.phases ?? []).flatMap((p) => p.tasks)) {
     const status = String(task.status);
     const row = autodevStatusRow(status);
     if (!row || (row.evidence.length === 0 && !row.needsReason)) continue;
-    const items = await listEvidence(input.workspace, task.id);
+    const items = await reads.listEvidence(input.workspace, task.id);
     const dev = items.find((i) => i.ok && i.kind === "developer");
     const hasDiff = dev?.ok === true && typeof (dev.evidence as { diff?: unknown }).diff === "string";
     const line = lastChange.get(task.id)?.line ?? initLine;
@@ -125,7 +128,7 @@ async function evidenceOf(
         blockedReason: task.blocked_reason,
         escalated: task.escalated === true,
         items,
-        patch: hasDiff ? await readPatch(input.workspace, task.id) : null,
+        patch: hasDiff ? await reads.readPatch(input.workspace, task.id) : null,
         line,
       },
       expect,

@@ -155,45 +155,84 @@ function existsNoFollow(file: string): boolean {
 
 /** Every `{taskId}-*.json` bundle of a task (sorted by name, as Python's `list_evidence`), errors included. */
 export async function listEvidence(cwd: string, taskId: string): Promise<EvidenceItem[]> {
-  if (!isSafeSegment(taskId)) {
-    return [
-      {
-        file: taskId,
-        kind: "?",
-        ok: false,
-        error: `task id ${JSON.stringify(taskId)} is not a safe file name; not read`,
-      },
-    ];
-  }
-  const dir = evidenceDir(cwd);
-  const names = await listConfined(cwd, dir);
+  if (!isSafeSegment(taskId)) return [unsafeTaskItem(taskId)];
+  return evidenceIn(cwd, taskId, await listConfined(cwd, evidenceDir(cwd)));
+}
+
+function unsafeTaskItem(taskId: string): EvidenceItem {
+  return {
+    file: taskId,
+    kind: "?",
+    ok: false,
+    error: `task id ${JSON.stringify(taskId)} is not a safe file name; not read`,
+  };
+}
+
+/** The task's bundles among `names` (the evidence folder's listing, or why it has none); read side by side. */
+async function evidenceIn(
+  cwd: string,
+  taskId: string,
+  names: string[] | { error: string | null },
+): Promise<EvidenceItem[]> {
   if (!Array.isArray(names)) {
     return names.error === null
       ? []
       : [{ file: `${AUTODEV_DIR}/${EVIDENCE_DIR}`, kind: "?", ok: false, error: names.error }];
   }
+  const dir = evidenceDir(cwd);
   const prefix = `${taskId}-`;
-  const out: EvidenceItem[] = [];
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith(".json")) continue;
-    const guessed = kindFromName(name, taskId);
-    const read = await readInside(dir, path.join(dir, name));
-    if (!read.ok) {
-      out.push({ file: name, kind: guessed, ok: false, error: read.error });
-      continue;
-    }
-    const parsed = parseEvidence(read.data);
-    if (!parsed.ok) {
-      out.push({ file: name, kind: guessed, ok: false, error: parsed.error });
-      continue;
-    }
-    const kind = parsed.evidence.kind;
-    const fit = bundleFit(name, taskId, parsed.evidence.task_id, kind);
-    if (fit.fit === "other_task") continue;
-    if (fit.fit === "mismatch") out.push({ file: name, kind, ok: false, error: fit.error });
-    else out.push({ file: name, kind, ok: true, evidence: parsed.evidence, bytes: read.data.length });
-  }
-  return out;
+  const mine = names.filter((name) => name.startsWith(prefix) && name.endsWith(".json"));
+  // Each read is a few thread-pool round trips (realpath, lstat, open, fstat, read, close); one after
+  // another they were most of a check's time on a run with many bundles.
+  const items = await Promise.all(mine.map((name) => evidenceItem(dir, taskId, name)));
+  return items.filter((i): i is EvidenceItem => i !== null);
+}
+
+/** One bundle read and checked (null: it names another task). */
+async function evidenceItem(dir: string, taskId: string, name: string): Promise<EvidenceItem | null> {
+  const guessed = kindFromName(name, taskId);
+  const read = await readInside(dir, path.join(dir, name));
+  if (!read.ok) return { file: name, kind: guessed, ok: false, error: read.error };
+  const parsed = parseEvidence(read.data);
+  if (!parsed.ok) return { file: name, kind: guessed, ok: false, error: parsed.error };
+  const kind = parsed.evidence.kind;
+  const fit = bundleFit(name, taskId, parsed.evidence.task_id, kind);
+  if (fit.fit === "other_task") return null;
+  if (fit.fit === "mismatch") return { file: name, kind, ok: false, error: fit.error };
+  return { file: name, kind, ok: true, evidence: parsed.evidence, bytes: read.data.length };
+}
+
+/** The evidence reads of one check: a task's bundles and patch, as {@link listEvidence} and {@link readPatch}. */
+export interface EvidenceReads {
+  listEvidence(cwd: string, taskId: string): Promise<readonly EvidenceItem[]>;
+  readPatch(cwd: string, taskId: string): Promise<PatchItem | null>;
+}
+
+/** Reads from disk on every call. */
+export const DIRECT_EVIDENCE_READS: EvidenceReads = { listEvidence, readPatch };
+
+/**
+ * Reads that one snapshot's parts share (the phase contract and the missing-evidence check asked for
+ * every task's bundles each): the folder listed once, each task's bundles and patch read once.
+ */
+export function sharedEvidenceReads(): EvidenceReads {
+  const listings = new Map<string, Promise<string[] | { error: string | null }>>();
+  const bundles = new Map<string, Promise<EvidenceItem[]>>();
+  const patches = new Map<string, Promise<PatchItem | null>>();
+  const once = <T>(memo: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> => {
+    let p = memo.get(key);
+    if (p === undefined) memo.set(key, (p = read()));
+    return p;
+  };
+  return {
+    listEvidence: (cwd, taskId) =>
+      isSafeSegment(taskId)
+        ? once(bundles, `${cwd}\0${taskId}`, async () =>
+            evidenceIn(cwd, taskId, await once(listings, cwd, () => listConfined(cwd, evidenceDir(cwd)))),
+          )
+        : Promise.resolve([unsafeTaskItem(taskId)]),
+    readPatch: (cwd, taskId) => once(patches, `${cwd}\0${taskId}`, () => readPatch(cwd, taskId)),
+  };
 }
 
 /** `read_evidence`: the bundle of one kind, or null when absent (errors are returned, not thrown). */
