@@ -13,6 +13,7 @@ import {
   readPatch,
   readPatchSource,
   readWorkspaceText,
+  sharedEvidenceReads,
 } from "../../../src/core/sources/autodev/evidence/evidenceStore";
 import { tryParsePatch } from "../../../src/core/sources/autodev/evidence/patchModel";
 import { reconstructPatch } from "../../../src/core/sources/autodev/evidence/patchReconstruct";
@@ -228,12 +229,33 @@ describe("evidence store: linked evidence folders", () => {
 
 describe("evidence store on Python-written evidence (test/fixtures/python-evidence)", () => {
   const ws = join(FIXTURES, "python-evidence");
+  const bad = join(FIXTURES, "evidence-bad");
 
   it("lists every bundle as valid", async () => {
     for (const task of ["1.1", "1.2", "2.1", "plan"]) {
       const items = await listEvidence(ws, task);
       assert.ok(items.length > 0, task);
       for (const i of items) assert.ok(i.ok, `${i.file}: ${i.ok ? "" : i.error}`);
+    }
+  });
+
+  it("shares a snapshot's reads: the same answers as reading from disk, each asked again opening nothing", async () => {
+    const shared = sharedEvidenceReads();
+    for (const [dir, task] of [
+      [ws, "1.1"],
+      [ws, "1.2"],
+      [ws, "2.1"],
+      [ws, "plan"],
+      [ws, "../1.1"],
+      [bad, "1.1"],
+    ]) {
+      assert.deepEqual(await shared.listEvidence(dir, task), await listEvidence(dir, task), `${dir} ${task}`);
+      assert.deepEqual(await shared.readPatch(dir, task), await readPatch(dir, task), `${dir} ${task} patch`);
+      const again = await watchingOpens(async () => [
+        await shared.listEvidence(dir, task),
+        await shared.readPatch(dir, task),
+      ]);
+      assert.deepEqual(again.opened, [], `${task}: read once per snapshot`);
     }
   });
 
